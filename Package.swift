@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "migrate",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "migrate", targets: ["migrate"]),
+        .library(name: "MigratePlan", targets: ["MigratePlan"]),
+        .library(name: "MigrateCore", targets: ["MigrateCore"]),
+    ],
+    targets: [
+        // The spec model: JSON with source positions, versions, the plan and its structural validation.
+        .target(name: "MigratePlan"),
+        // The engine: cutoff rules, cohorts, entitlements, upsells, receipts and plan checks.
+        .target(name: "MigrateCore", dependencies: ["MigratePlan"]),
+        // The command layer: argument parsing, help, commands with injected output.
+        .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore"]),
+        .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
+        .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan"]),
+        .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),
+    ]
+)

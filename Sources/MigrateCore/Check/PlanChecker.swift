@@ -1,0 +1,259 @@
+import Foundation
+import MigratePlan
+
+/// How one platform's cohorts will be decided, for the summary `migrate check` prints.
+public struct TrackRule: Sendable, Hashable {
+    public var platform: Platform
+    public var rule: CutoffRuleKind
+    public var reason: String
+    /// Descriptions of the moments the app went from paid to free on this platform.
+    public var switches: [String]
+}
+
+/// The result of checking a plan.
+public struct CheckReport: Sendable {
+    public var diagnostics: [Diagnostic]
+    public var rules: [TrackRule]
+    public var tiers: [ResolvedTier]
+}
+
+/// The launch-day traps that a plan can show before launch day (DOMAIN.md, section 2).
+public enum PlanChecker {
+    /// Checks a decoded plan. `now` decides what "in the future" means.
+    public static func check(_ plan: MigrationPlan, now: Date) -> CheckReport {
+        let catalog = PlanCatalog(plan)
+        var diagnostics: [Diagnostic] = []
+        diagnostics += freeSwitch(catalog)
+        diagnostics += paidReleasesSayWhatTheyIncluded(catalog)
+        diagnostics += tierCoverage(catalog)
+        diagnostics += unobtainableFeatures(catalog)
+        diagnostics += sandboxCollision(catalog)
+        diagnostics += futureCutoffs(catalog, now: now)
+        diagnostics += universalPurchase(catalog)
+        let (ruleDiagnostics, rules) = cutoffRules(catalog)
+        diagnostics += ruleDiagnostics
+        diagnostics += policyReferences(catalog)
+        return CheckReport(diagnostics: diagnostics, rules: rules, tiers: catalog.tiers)
+    }
+
+    private static func origin(_ catalog: PlanCatalog, release index: Int) -> JSONPath {
+        catalog.plan.releases[index].origin ?? (.root / "releases" / index)
+    }
+
+    private static func freeSwitch(_ catalog: PlanCatalog) -> [Diagnostic] {
+        let plan = catalog.plan
+        guard !plan.releases.isEmpty else {
+            return [
+                .error(
+                    "no-releases", "the plan lists no releases, so no one can be told apart", at: .root / "releases",
+                    hint: "Add the releases that went live, with 'migrate import' or by hand: platform, version, build, released, model.")
+            ]
+        }
+        if catalog.tracks.keys.contains(where: { !catalog.freeSwitches(on: $0).isEmpty }) { return [] }
+        let anyPaid = plan.releases.contains { $0.model.isPaid }
+        let message = anyPaid
+            ? "no free release follows a paid one, so there is no cutoff between buyers and free users"
+            : "no release is paid, so there are no buyers to grandfather"
+        return [
+            .error(
+                "no-free-release", message, at: .root / "releases",
+                hint: "Add the first free release with \"model\": \"free\" and the date-time it went live (UTC).")
+        ]
+    }
+
+    private static func paidReleasesSayWhatTheyIncluded(_ catalog: PlanCatalog) -> [Diagnostic] {
+        catalog.plan.releases.indices.compactMap { index in
+            let release = catalog.plan.releases[index]
+            guard release.model.isPaid, catalog.includes[index].isEmpty else { return nil }
+            return .error(
+                "paid-release-includes-nothing", "paid release \(release.platform) \(release.displayName) doesn't say which features its price bought",
+                at: origin(catalog, release: index) / "includes",
+                hint: "List them in 'includes'; later releases of the same model inherit the list.")
+        }
+    }
+
+    /// Trap 5: every feature a paid release included must stay with its buyers.
+    private static func tierCoverage(_ catalog: PlanCatalog) -> [Diagnostic] {
+        let plan = catalog.plan
+        var diagnostics: [Diagnostic] = []
+        guard !plan.tiers.isEmpty else { return [] }
+        for index in plan.releases.indices where plan.releases[index].model.isPaid {
+            let release = plan.releases[index]
+            guard let tier = catalog.tier(ofRelease: index) else {
+                diagnostics.append(
+                    .error(
+                        "paid-release-uncovered",
+                        "buyers of paid release \(release.platform) \(release.displayName) are in no tier and would lose what they paid for",
+                        at: origin(catalog, release: index),
+                        hint: "Widen a tier's 'from'/'until' or 'platforms' to cover \(Timestamp.format(release.released)), or add a tier."))
+                continue
+            }
+            let dropped = catalog.ordered(Set(catalog.includes[index]).subtracting(tier.grants))
+            if !dropped.isEmpty {
+                let list = dropped.map { "'\($0)'" }.joined(separator: ", ")
+                diagnostics.append(
+                    .warning(
+                        "legacy-feature-dropped",
+                        "buyers of \(release.platform) \(release.displayName) paid for \(list), but tier '\(tier.id)' doesn't grant \(dropped.count == 1 ? "it" : "them")",
+                        at: tier.origin.map { $0 / "grants" },
+                        hint: "Add \(list) to the tier's 'grants' (one app took Themes away from paying users this way), unless a discount replaces free access on purpose."))
+            }
+        }
+        // Releases covered by two tiers: only the first counts, which is rarely what was meant.
+        for (position, tier) in plan.tiers.enumerated() {
+            for later in plan.tiers[(position + 1)...] {
+                let overlap = plan.releases.indices.filter { index in
+                    let release = plan.releases[index]
+                    return [tier, later].allSatisfy { candidate in
+                        (candidate.from.map { release.released >= $0 } ?? true)
+                            && (candidate.until.map { release.released < $0 } ?? true)
+                            && (candidate.platforms.map { $0.contains(release.platform) } ?? true)
+                    }
+                }
+                if let first = overlap.first {
+                    diagnostics.append(
+                        .error(
+                            "tier-overlap",
+                            "tiers '\(tier.id)' and '\(later.id)' both cover \(plan.releases[first].platform) \(plan.releases[first].displayName)\(overlap.count > 1 ? " and \(overlap.count - 1) more releases" : "")",
+                            at: later.origin.map { $0 / "from" }, hint: "Make the windows ('from' inclusive, 'until' exclusive) meet without overlapping."))
+                }
+            }
+        }
+        return diagnostics
+    }
+
+    private static func unobtainableFeatures(_ catalog: PlanCatalog) -> [Diagnostic] {
+        let plan = catalog.plan
+        var sold = Set<String>()
+        for product in plan.products where product.forSale { sold.formUnion(catalog.productFeatures[product.id] ?? []) }
+        var free = Set<String>()
+        for platform in plan.app.platforms { free.formUnion(catalog.freeFeatures(on: platform)) }
+        var everGranted = Set(catalog.tiers.flatMap(\.grants)).union(free)
+        for features in catalog.productFeatures.values { everGranted.formUnion(features) }
+        var paidFeatures = Set<String>()
+        for index in plan.releases.indices where plan.releases[index].model.isPaid { paidFeatures.formUnion(catalog.includes[index]) }
+
+        var diagnostics: [Diagnostic] = []
+        for feature in plan.features {
+            let path = feature.origin ?? .root / "features"
+            if paidFeatures.contains(feature.id) && !sold.contains(feature.id) && !free.contains(feature.id) {
+                diagnostics.append(
+                    .warning(
+                        "paid-feature-unobtainable", "'\(feature.id)' was part of the paid app, but no product for sale grants it and it isn't free",
+                        at: path, hint: "New customers can never get it: add it to a product's 'grants', or to the free release's 'includes'."))
+            } else if !everGranted.contains(feature.id) && !paidFeatures.contains(feature.id) {
+                diagnostics.append(
+                    .warning(
+                        "feature-never-granted", "no release, tier or product grants '\(feature.id)'", at: path,
+                        hint: "Add it to a product's 'grants', or remove the feature."))
+            }
+        }
+        return diagnostics
+    }
+
+    /// Trap 4: a tester's "1.0" is indistinguishable from a real buyer of build 1.
+    private static func sandboxCollision(_ catalog: PlanCatalog) -> [Diagnostic] {
+        let plan = catalog.plan
+        let sandboxValue = try! Version("1.0")
+        var diagnostics: [Diagnostic] = []
+        for platform in catalog.tracks.keys.sorted() {
+            guard let first = catalog.tracks[platform]?.first.map({ plan.releases[$0] }), first.model.isPaid else { continue }
+            let value = platform.originalVersionMeaning == .buildNumber ? first.build : first.version
+            guard let value, value == sandboxValue, let index = catalog.tracks[platform]?.first else { continue }
+            diagnostics.append(
+                .warning(
+                    "sandbox-version-collision",
+                    "the first paid \(platform) release has \(platform.originalVersionMeaning.displayName) \(value), the value the sandbox and TestFlight report for everyone",
+                    at: origin(catalog, release: index) / (platform.originalVersionMeaning == .buildNumber ? "build" : "version"),
+                    hint: "A tester looks like a real early buyer; the generated code decides by environment (policies.nonProduction), never by the value."))
+        }
+        return diagnostics
+    }
+
+    private static func futureCutoffs(_ catalog: PlanCatalog, now: Date) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for platform in catalog.tracks.keys.sorted() {
+            for index in catalog.freeSwitches(on: platform) where catalog.plan.releases[index].released > now {
+                let release = catalog.plan.releases[index]
+                diagnostics.append(
+                    .warning(
+                        "cutoff-in-future",
+                        "the first free \(platform) release, \(release.displayName), goes live \(Timestamp.format(release.released)), in the future",
+                        at: origin(catalog, release: index) / "released",
+                        hint: "Fine while planning; set the real go-live moment (UTC) on launch day, since the date rule compares purchases with it."))
+            }
+        }
+        return diagnostics
+    }
+
+    /// Trap 3: one App Store record for iOS and macOS mixes build numbers and marketing versions.
+    private static func universalPurchase(_ catalog: PlanCatalog) -> [Diagnostic] {
+        let plan = catalog.plan
+        guard plan.app.universalPurchase else { return [] }
+        let meanings = Set(catalog.tracks.keys.map(\.originalVersionMeaning))
+        guard meanings.count > 1 else { return [] }
+        return [
+            .warning(
+                "universal-purchase-mixed",
+                "universal purchase across iOS and macOS: originalAppVersion is a build number for purchases first made on iOS and a marketing version for those made on macOS",
+                at: .root / "app" / "universalPurchase",
+                hint: "The plan uses AppTransaction.originalPlatform where the OS reports it (iOS 18.4 / macOS 15.4) and the purchase date otherwise; keep release dates exact.")
+        ]
+    }
+
+    private static func cutoffRules(_ catalog: PlanCatalog) -> ([Diagnostic], [TrackRule]) {
+        let plan = catalog.plan
+        var diagnostics: [Diagnostic] = []
+        var rules: [TrackRule] = []
+        for platform in catalog.tracks.keys.sorted() {
+            guard let cutoff = catalog.cutoffs[platform] else { continue }
+            let switches = catalog.freeSwitches(on: platform).map { index -> String in
+                let release = plan.releases[index]
+                return "free from \(release.displayName), live \(Timestamp.format(release.released))"
+            }
+            let meaning = cutoff.meaning
+            let versionRule: CutoffRuleKind = meaning == .buildNumber ? .buildNumber : .marketingVersion
+            switch plan.policies.cutoffRule {
+            case .date:
+                rules.append(TrackRule(platform: platform, rule: .purchaseDate, reason: "policies.cutoffRule is \"date\"", switches: switches))
+            case .version:
+                if !cutoff.isVersionRuleSound {
+                    diagnostics.append(
+                        .error(
+                            "version-rule-unsound",
+                            "policies.cutoffRule is \"version\", but on \(platform) \(cutoff.problems[0].message)",
+                            at: .root / "policies" / "cutoffRule", hint: "Use \"automatic\" or \"date\"."))
+                }
+                rules.append(TrackRule(platform: platform, rule: versionRule, reason: "policies.cutoffRule is \"version\"", switches: switches))
+            case .automatic:
+                if cutoff.isVersionRuleSound {
+                    rules.append(
+                        TrackRule(
+                            platform: platform, rule: versionRule,
+                            reason: "every \(meaning.displayName) orders the eras the same way as the release dates", switches: switches))
+                } else {
+                    let problem = cutoff.problems[0]
+                    let more = cutoff.problems.count > 1 ? " (and \(cutoff.problems.count - 1) more)" : ""
+                    diagnostics.append(
+                        .warning(
+                            "version-rule-ambiguous",
+                            "\(platform): \(problem.message)\(more), so purchases are dated instead: the cohort follows originalPurchaseDate",
+                            at: problem.releases.last.map { origin(catalog, release: $0) } ?? .root / "releases",
+                            hint: "Keep each release's 'released' exact (UTC); this is expected when build numbers restart for each version."))
+                    rules.append(TrackRule(platform: platform, rule: .purchaseDate, reason: problem.message, switches: switches))
+                }
+            }
+        }
+        return (diagnostics, rules)
+    }
+
+    private static func policyReferences(_ catalog: PlanCatalog) -> [Diagnostic] {
+        guard case .tier(let id) = catalog.plan.policies.nonProduction, catalog.plan.tiers.isEmpty, catalog.tier(withID: id) == nil else {
+            return []
+        }
+        let ids = catalog.tiers.map(\.id)
+        let hint = Suggestions.closest(to: id, in: ids).map { "Did you mean '\($0)'?" }
+            ?? "The derived tiers are: \(ids.joined(separator: ", "))."
+        return [.error("unknown-reference", "unknown tier '\(id)'", at: .root / "policies" / "nonProduction" / "tier", hint: hint)]
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import MigratePlan
+
+/// Where an App Store signature came from. TestFlight is `sandbox`.
+public enum StoreEnvironment: String, Sendable, Hashable, CaseIterable {
+    case production
+    case sandbox
+    case xcode
+
+    /// Reads the spellings Apple uses in receipts and payloads (`Production`, `Sandbox`,
+    /// `ProductionSandbox`, `Xcode`, `LocalTesting`).
+    public init?(appleName name: String) {
+        switch name.lowercased() {
+        case "production", "productionvpp": self = .production
+        case "sandbox", "productionsandbox", "productionvppsandbox": self = .sandbox
+        case "xcode", "localtesting": self = .xcode
+        default: return nil
+        }
+    }
+}
+
+/// Whether a signed App Store record could be verified on the device.
+public enum VerificationStatus: Sendable, Hashable {
+    case verified
+    /// Verification failed; `lastVerifiedDaysAgo` is the age of the last verified result the app cached.
+    case failed(lastVerifiedDaysAgo: Int?)
+}
+
+/// One product the customer has a transaction for.
+public struct OwnedProduct: Sendable, Hashable {
+    public enum Ownership: String, Sendable, Hashable {
+        case purchased
+        case familyShared
+    }
+
+    public var productID: String
+    public var ownership: Ownership
+    /// Refunded or revoked: `Transaction.revocationDate` is set.
+    public var isRevoked: Bool
+    /// An expired subscription.
+    public var isExpired: Bool
+    /// False when this transaction's signature did not verify.
+    public var isVerified: Bool
+
+    public init(
+        productID: String, ownership: Ownership = .purchased, isRevoked: Bool = false, isExpired: Bool = false,
+        isVerified: Bool = true
+    ) {
+        self.productID = productID
+        self.ownership = ownership
+        self.isRevoked = isRevoked
+        self.isExpired = isExpired
+        self.isVerified = isVerified
+    }
+}
+
+/// Everything the App Store tells an app about one customer, as inputs that tests can set freely.
+public struct Customer: Sendable, Hashable {
+    /// The platform the app is running on now.
+    public var platform: Platform
+    /// `AppTransaction.originalPlatform`, known only on iOS 18.4 / macOS 15.4 and later.
+    public var originalPlatform: Platform?
+    public var environment: StoreEnvironment
+    /// `AppTransaction.originalAppVersion`, as the App Store gave it (it may not parse).
+    public var originalAppVersion: String?
+    /// `AppTransaction.originalPurchaseDate`.
+    public var originalPurchaseDate: Date?
+    public var appTransaction: VerificationStatus
+    /// `AppTransaction.revocationDate` is set: the paid download itself was refunded.
+    public var isAppPurchaseRevoked: Bool
+    public var preorderDate: Date?
+    /// A Volume Purchase Program install (`ProductionVPP`), which cannot make in-app purchases.
+    public var isVolumePurchase: Bool
+    public var purchases: [OwnedProduct]
+
+    public init(
+        platform: Platform, originalPlatform: Platform? = nil, environment: StoreEnvironment = .production,
+        originalAppVersion: String? = nil, originalPurchaseDate: Date? = nil, appTransaction: VerificationStatus = .verified,
+        isAppPurchaseRevoked: Bool = false, preorderDate: Date? = nil, isVolumePurchase: Bool = false,
+        purchases: [OwnedProduct] = []
+    ) {
+        self.platform = platform
+        self.originalPlatform = originalPlatform
+        self.environment = environment
+        self.originalAppVersion = originalAppVersion
+        self.originalPurchaseDate = originalPurchaseDate
+        self.appTransaction = appTransaction
+        self.isAppPurchaseRevoked = isAppPurchaseRevoked
+        self.preorderDate = preorderDate
+        self.isVolumePurchase = isVolumePurchase
+        self.purchases = purchases
+    }
+}

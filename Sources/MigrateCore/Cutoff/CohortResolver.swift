@@ -1,0 +1,289 @@
+import Foundation
+import MigratePlan
+
+/// Decides a customer's cohort from their original version, purchase date, platform and
+/// environment, and says why.
+public struct CohortResolver: Sendable {
+    public let catalog: PlanCatalog
+
+    public init(catalog: PlanCatalog) {
+        self.catalog = catalog
+    }
+
+    private var plan: MigrationPlan { catalog.plan }
+
+    public func decide(_ customer: Customer) -> CohortDecision {
+        var notes: [String] = []
+        if let preorder = customer.preorderDate {
+            notes.append("pre-ordered on \(Timestamp.format(preorder)); a purchase date before the first release counts as the first release")
+        }
+
+        if customer.environment != .production {
+            var decision = nonProductionDecision(customer)
+            decision.notes = notes + decision.notes
+            return decision
+        }
+        if customer.isAppPurchaseRevoked {
+            return CohortDecision(
+                cohort: .newCustomer, rule: .noProof,
+                reasons: ["the paid download was refunded (AppTransaction.revocationDate is set), so no legacy tier applies"],
+                notes: notes)
+        }
+        var fromCache = false
+        if case .failed(let age) = customer.appTransaction {
+            switch plan.policies.verificationFailure {
+            case .deny:
+                return CohortDecision(
+                    cohort: .newCustomer, rule: .noProof,
+                    reasons: [
+                        "the app transaction did not verify and policies.verificationFailure is \"deny\", so no legacy tier is granted",
+                        "this is not proof of cracking: the next successful verification restores the tier",
+                    ], notes: notes)
+            case .keepLastVerified(let days):
+                guard let age, age <= days else {
+                    let detail = age.map { "the last verified result is \($0) days old" } ?? "no verified result is cached"
+                    return CohortDecision(
+                        cohort: .newCustomer, rule: .noProof,
+                        reasons: ["the app transaction did not verify and \(detail); policies.verificationFailure keeps one for at most \(days) days"],
+                        notes: notes)
+                }
+                fromCache = true
+                notes.append("the app transaction did not verify; the last verified result (\(age) days old, within \(days)) decides, as policies.verificationFailure allows")
+            }
+        }
+
+        var decision = productionDecision(customer)
+        decision.notes = notes + decision.notes
+        decision.fromCache = fromCache
+        return decision
+    }
+
+    // MARK: - Sandbox, TestFlight and Xcode
+
+    private func nonProductionDecision(_ customer: Customer) -> CohortDecision {
+        var reasons = [
+            customer.environment == .xcode
+                ? "in the Xcode environment the purchase date is in year 1 and the original version is \"1.0\", whatever the app's history"
+                : "in the sandbox and TestFlight the original version is always \"1.0\" (purchase date 2013-08-01), whatever the app's history",
+            "so the environment decides, never the value \"1.0\"",
+        ]
+        switch plan.policies.nonProduction {
+        case .newCustomer:
+            reasons.append("policies.nonProduction treats testers as new customers")
+            return CohortDecision(cohort: .newCustomer, rule: .environmentPolicy, reasons: reasons)
+        case .tier(let id):
+            guard let tier = catalog.tier(withID: id) else {
+                reasons.append("policies.nonProduction names tier '\(id)', which the plan doesn't have; treated as a new customer")
+                return CohortDecision(cohort: .newCustomer, rule: .environmentPolicy, reasons: reasons)
+            }
+            reasons.append("policies.nonProduction treats testers as the tier '\(tier.id)'")
+            return CohortDecision(cohort: .legacy(tierID: tier.id), rule: .environmentPolicy, reasons: reasons)
+        }
+    }
+
+    // MARK: - Production
+
+    private enum Interpretation {
+        case version(Version)
+        case unparseable(String, VersionError)
+        case missing
+    }
+
+    private func productionDecision(_ customer: Customer) -> CohortDecision {
+        let interpretation: Interpretation
+        if let text = customer.originalAppVersion {
+            do {
+                interpretation = .version(try Version(text))
+            } catch {
+                interpretation = .unparseable(text, error)
+            }
+        } else {
+            interpretation = .missing
+        }
+
+        let appPlatforms = Set(plan.app.platforms.compactMap { catalog.trackPlatform(for: $0) })
+        var reasons: [String] = []
+        var notes: [String] = []
+        if case .unparseable(_, let error) = interpretation {
+            notes.append("\(error.description); it can't be compared")
+        }
+
+        // Universal purchase: the value's meaning follows the platform of the *original* purchase.
+        if plan.app.universalPurchase, customer.originalPlatform == nil, appPlatforms.count > 1 {
+            let meanings = Set(appPlatforms.map(\.originalVersionMeaning))
+            let kinds = meanings.count > 1 ? "a build number (iOS) or a marketing version (macOS)" : "a build number of any of its platforms"
+            reasons.append(
+                "universal purchase: the original platform is unknown (AppTransaction.originalPlatform needs iOS 18.4 / macOS 15.4), so the original version could be \(kinds)"
+            )
+            if let date = customer.originalPurchaseDate {
+                reasons.append("so the purchase date decides")
+                var decision = dateDecision(date, tracks: appPlatforms.sorted(), preferred: catalog.trackPlatform(for: customer.platform))
+                decision.reasons = reasons + decision.reasons
+                decision.notes = notes + decision.notes
+                return decision
+            }
+            // No date: accept the version only if every platform's reading agrees.
+            if case .version(let version) = interpretation {
+                let readings = appPlatforms.sorted().compactMap { platform -> (Platform, TrackCutoff.Lookup)? in
+                    guard let cutoff = catalog.cutoffs[platform], cutoff.isVersionRuleSound, let lookup = cutoff.lookup(version) else { return nil }
+                    return (platform, lookup)
+                }
+                let tiers = Set(readings.map { catalog.tier(ofRelease: $0.1.release)?.id ?? "" })
+                if readings.count == appPlatforms.count, tiers.count == 1, let first = readings.first {
+                    reasons.append("no purchase date was given, but every platform's reading of \(version) gives the same cohort")
+                    return versionDecision(first.1, platform: first.0, reasons: reasons, notes: notes)
+                }
+            }
+            reasons.append("no purchase date was given, and the version alone can't tell")
+            return undetermined(reasons: reasons, notes: notes)
+        }
+
+        let originPlatform = customer.originalPlatform ?? customer.platform
+        if plan.app.universalPurchase, let original = customer.originalPlatform, original != customer.platform {
+            reasons.append(
+                "universal purchase first made on \(original): the original version is its \(original.originalVersionMeaning.displayName) (\(original.originalVersionMeaning.infoPlistKey)), although the app now runs on \(customer.platform)"
+            )
+        }
+        guard let track = catalog.trackPlatform(for: originPlatform), let cutoff = catalog.cutoffs[track] else {
+            reasons.append("the plan has no releases for \(originPlatform)")
+            return undetermined(reasons: reasons, notes: notes)
+        }
+
+        let useVersion: Bool
+        switch plan.policies.cutoffRule {
+        case .date:
+            useVersion = false
+            reasons.append("policies.cutoffRule is \"date\"")
+        case .version:
+            useVersion = true
+            if !cutoff.isVersionRuleSound {
+                notes.append("policies.cutoffRule forces the version rule although it is ambiguous on \(track): \(cutoff.problems[0].message)")
+            }
+        case .automatic:
+            useVersion = cutoff.isVersionRuleSound
+            if !useVersion {
+                reasons.append("the \(cutoff.meaning.displayName) can't be trusted on \(track): \(cutoff.problems[0].message)")
+            }
+        }
+
+        if useVersion {
+            switch interpretation {
+            case .version(let version):
+                guard let lookup = cutoff.lookup(version) else {
+                    reasons.append("the plan has no \(track) releases with a \(cutoff.meaning.displayName)")
+                    return undetermined(reasons: reasons, notes: notes)
+                }
+                return versionDecision(lookup, platform: track, reasons: reasons, notes: notes)
+            case .missing, .unparseable:
+                guard let date = customer.originalPurchaseDate else {
+                    reasons.append("there is no usable original version and no purchase date")
+                    return undetermined(reasons: reasons, notes: notes)
+                }
+                reasons.append("there is no usable original version, so the purchase date decides")
+                var decision = dateDecision(date, tracks: [track], preferred: track)
+                decision.reasons = reasons + decision.reasons
+                decision.notes = notes + decision.notes
+                return decision
+            }
+        }
+
+        guard let date = customer.originalPurchaseDate else {
+            if case .version(let version) = interpretation, cutoff.isVersionRuleSound, let lookup = cutoff.lookup(version) {
+                reasons.append("no purchase date was given, so the original version decides")
+                return versionDecision(lookup, platform: track, reasons: reasons, notes: notes)
+            }
+            reasons.append("no purchase date was given, and the original version can't decide")
+            return undetermined(reasons: reasons, notes: notes)
+        }
+        if !reasons.isEmpty && plan.policies.cutoffRule == .automatic {
+            reasons.append("so the purchase date decides")
+        }
+        var decision = dateDecision(date, tracks: [track], preferred: track)
+        decision.reasons = reasons + decision.reasons
+        decision.notes = notes + decision.notes
+        return decision
+    }
+
+    private func undetermined(reasons: [String], notes: [String]) -> CohortDecision {
+        CohortDecision(
+            cohort: .newCustomer, rule: .undetermined,
+            reasons: reasons + ["no legacy tier can be proven, so only purchased products entitle"], notes: notes)
+    }
+
+    private func versionDecision(_ lookup: TrackCutoff.Lookup, platform: Platform, reasons: [String], notes: [String]) -> CohortDecision {
+        let tier = catalog.tier(ofRelease: lookup.release)
+        let release = plan.releases[lookup.release]
+        var reasons = reasons
+        reasons.append(describe(release: release, tier: tier))
+        return CohortDecision(
+            cohort: tier.map { .legacy(tierID: $0.id) } ?? .newCustomer,
+            rule: platform.originalVersionMeaning == .buildNumber ? .buildNumber : .marketingVersion,
+            trackPlatform: platform, originalRelease: lookup.release, comparisons: lookup.comparisons, reasons: reasons,
+            notes: notes + (lookup.note.map { [$0] } ?? []))
+    }
+
+    private func dateDecision(_ date: Date, tracks: [Platform], preferred: Platform?) -> CohortDecision {
+        let readings = tracks.compactMap { track -> (platform: Platform, release: Int)? in
+            catalog.release(liveAt: date, on: track).map { (track, $0) }
+        }
+        guard !readings.isEmpty else {
+            return undetermined(reasons: ["the plan has no releases to compare the purchase date with"], notes: [])
+        }
+        var notes: [String] = []
+        var chosen = readings.first { $0.platform == preferred } ?? readings[0]
+        let tierIDs = Set(readings.map { catalog.tier(ofRelease: $0.release)?.id ?? "" })
+        if tierIDs.count > 1 {
+            // The platforms disagree at this moment; never take away what someone may have paid for.
+            chosen = readings.max { lhs, rhs in
+                let left = catalog.tier(ofRelease: lhs.release)?.grants.count ?? -1
+                let right = catalog.tier(ofRelease: rhs.release)?.grants.count ?? -1
+                return left != right ? left < right : lhs.platform > rhs.platform
+            }!
+            notes.append(
+                "the platforms' histories disagree at \(Timestamp.format(date)); the more generous reading (\(chosen.platform)) was chosen")
+        }
+        let release = plan.releases[chosen.release]
+        let tier = catalog.tier(ofRelease: chosen.release)
+        if date < release.released {
+            notes.append("the purchase date is before the first \(chosen.platform) release, \(release.displayName), as for a pre-order")
+        }
+        return CohortDecision(
+            cohort: tier.map { .legacy(tierID: $0.id) } ?? .newCustomer, rule: .purchaseDate, trackPlatform: chosen.platform,
+            originalRelease: chosen.release, comparisons: dateComparisons(date, release: chosen.release, on: chosen.platform),
+            reasons: [describe(release: release, tier: tier)], notes: notes)
+    }
+
+    private func dateComparisons(_ date: Date, release: Int, on platform: Platform) -> [String] {
+        guard let track = catalog.tracks[platform], let position = track.firstIndex(of: release) else { return [] }
+        func label(_ index: Int) -> String { catalog.tier(ofRelease: index)?.id ?? PlanCatalog.untieredLabel }
+        let own = label(release)
+        var comparisons: [String] = []
+        var start = position
+        while start > 0 && label(track[start - 1]) == own { start -= 1 }
+        let purchased = Timestamp.format(date)
+        if start > 0 {
+            let first = plan.releases[track[start]]
+            comparisons.append("purchased \(purchased) ≥ \(Timestamp.format(first.released)), when \(first.displayName) went live")
+        }
+        var end = position
+        while end + 1 < track.count && label(track[end + 1]) == own { end += 1 }
+        if end + 1 < track.count {
+            let next = plan.releases[track[end + 1]]
+            let model = next.model.isPaid ? "paid" : "free"
+            comparisons.append("purchased \(purchased) < \(Timestamp.format(next.released)), when \(next.displayName), a \(model) release, went live")
+        }
+        return comparisons
+    }
+
+    private func describe(release: Release, tier: ResolvedTier?) -> String {
+        let model: String
+        switch release.model {
+        case .paid(let price): model = "a paid release at \(price)"
+        case .free: model = "a free release"
+        }
+        if let tier {
+            return "the original purchase is \(release.platform) \(release.displayName), \(model), whose buyers are in tier '\(tier.id)' (\(tier.name))"
+        }
+        return "the original download is \(release.platform) \(release.displayName), \(model); its customers are in no legacy tier"
+    }
+}

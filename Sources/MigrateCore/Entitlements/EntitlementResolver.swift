@@ -1,0 +1,81 @@
+import MigratePlan
+
+/// Turns a cohort decision and a customer's transactions into features, with reasons.
+public struct EntitlementResolver: Sendable {
+    public let catalog: PlanCatalog
+
+    public init(catalog: PlanCatalog) {
+        self.catalog = catalog
+    }
+
+    public func resolve(_ customer: Customer, decision: CohortDecision) -> Entitlements {
+        let plan = catalog.plan
+        var sources: [String: [GrantSource]] = [:]
+        func grant(_ feature: String, _ source: GrantSource) {
+            if !(sources[feature]?.contains(source) ?? false) { sources[feature, default: []].append(source) }
+        }
+
+        for feature in catalog.freeFeatures(on: customer.platform) { grant(feature, .free) }
+        if case .legacy(let id) = decision.cohort, let tier = catalog.tier(withID: id) {
+            for feature in tier.grants { grant(feature, .tier(id)) }
+        }
+
+        var active: [String] = []
+        var ignored: [IgnoredPurchase] = []
+        var notes: [String] = []
+        let knownIDs = plan.products.map(\.id)
+        var cacheAge: Int?
+        if case .failed(let age) = customer.appTransaction { cacheAge = age }
+
+        for purchase in customer.purchases {
+            guard let product = plan.product(withID: purchase.productID) else {
+                let suggestion = Suggestions.didYouMean(purchase.productID, in: knownIDs)
+                ignored.append(IgnoredPurchase(productID: purchase.productID, reason: "not a product in the plan.\(suggestion)"))
+                continue
+            }
+            if let reason = reasonToIgnore(purchase, product: product, cacheAge: cacheAge) {
+                ignored.append(IgnoredPurchase(productID: product.id, reason: reason))
+                continue
+            }
+            if purchase.ownership == .familyShared && !product.familyShareable {
+                notes.append(
+                    "'\(product.id)' arrived family-shared but the plan marks it not family shareable; it entitles anyway (check App Store Connect)")
+            }
+            if !purchase.isVerified {
+                notes.append("'\(product.id)' did not verify; the cached result (\(cacheAge ?? 0) days old) keeps it, as policies.verificationFailure allows")
+            }
+            if !active.contains(product.id) { active.append(product.id) }
+        }
+
+        for id in active.sorted() {
+            guard let product = plan.product(withID: id) else { continue }
+            for feature in product.grants { grant(feature, .product(id)) }
+            for inner in (catalog.productContents[id] ?? []).sorted() {
+                for feature in plan.product(withID: inner)?.grants ?? [] { grant(feature, .bundle(id, via: inner)) }
+            }
+        }
+
+        let features = catalog.ordered(sources.keys).map { FeatureGrant(featureID: $0, sources: sources[$0]!) }
+        return Entitlements(features: features, activeProducts: active.sorted(), ignored: ignored, notes: notes)
+    }
+
+    private func reasonToIgnore(_ purchase: OwnedProduct, product: Product, cacheAge: Int?) -> String? {
+        if product.kind == .consumable { return "a consumable; consumables never entitle" }
+        if purchase.isRevoked { return "refunded or revoked (revocationDate is set)" }
+        if purchase.isExpired { return "expired" }
+        if purchase.ownership == .familyShared && catalog.plan.policies.familySharing == .ignored {
+            return "family-shared, and policies.familySharing is \"ignored\""
+        }
+        if !purchase.isVerified {
+            switch catalog.plan.policies.verificationFailure {
+            case .deny:
+                return "its signature did not verify, and policies.verificationFailure is \"deny\""
+            case .keepLastVerified(let days):
+                guard let cacheAge, cacheAge <= days else {
+                    return "its signature did not verify, and no verified result from the last \(days) days is cached"
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,152 @@
+import MigratePlan
+
+/// A product a customer may be shown, at the price they would pay.
+public struct Offer: Sendable, Hashable {
+    public var productID: String
+    public var name: String
+    public var price: Price
+    /// The usual price when a legacy discount applies.
+    public var regularPrice: Price?
+    /// The features it would add, in plan order.
+    public var adds: [String]
+    public var reason: String
+}
+
+/// A product that is deliberately not offered, and why.
+public struct WithheldOffer: Sendable, Hashable {
+    public var productID: String
+    public var reason: String
+}
+
+/// What the upsell screen shows.
+public struct UpsellResult: Sendable, Hashable {
+    /// Cheapest useful first.
+    public var offers: [Offer]
+    public var withheld: [WithheldOffer]
+    /// False when the customer already has everything that can be had, so Restore can be hidden.
+    public var showsRestore: Bool
+    public var notes: [String]
+}
+
+/// The three outcomes of a Restore Purchases tap, each with its own message (App Review checks them).
+public enum RestoreOutcome: String, Sendable, Hashable, CaseIterable {
+    case failed
+    case nothingRestored
+    case restored
+
+    public var message: String {
+        switch self {
+        case .failed: "Restore failed. Check your connection and try again."
+        case .nothingRestored: "No previous purchases could be restored."
+        case .restored: "Your purchases were restored."
+        }
+    }
+}
+
+/// Chooses offers that never charge twice.
+public struct UpsellPolicy: Sendable {
+    public let catalog: PlanCatalog
+
+    public init(catalog: PlanCatalog) {
+        self.catalog = catalog
+    }
+
+    /// Every feature someone could have today: free ones, ones any tier grants and ones any product grants.
+    public var obtainableFeatures: Set<String> {
+        var result = Set(catalog.tiers.flatMap(\.grants))
+        for features in catalog.productFeatures.values { result.formUnion(features) }
+        for platform in catalog.plan.app.platforms { result.formUnion(catalog.freeFeatures(on: platform)) }
+        return result
+    }
+
+    public func offers(for customer: Customer, decision: CohortDecision, entitlements: Entitlements) -> UpsellResult {
+        let plan = catalog.plan
+        let owned = entitlements.featureIDs
+        let ownedProducts = Set(entitlements.activeProducts).union(entitlements.activeProducts.flatMap { catalog.productContents[$0] ?? [] })
+        let missingAnything = !obtainableFeatures.subtracting(owned).isEmpty
+
+        if customer.isVolumePurchase {
+            return UpsellResult(
+                offers: [], withheld: [], showsRestore: missingAnything,
+                notes: ["a Volume Purchase Program install cannot make in-app purchases, so nothing is offered"])
+        }
+        var tier: ResolvedTier?
+        if case .legacy(let id) = decision.cohort { tier = catalog.tier(withID: id) }
+
+        // Candidates: sold, not consumable, not owned, adds something, and the customer has what it requires.
+        var candidates: [(product: Product, adds: Set<String>)] = []
+        var withheld: [WithheldOffer] = []
+        for product in plan.products where product.forSale && product.kind != .consumable {
+            if ownedProducts.contains(product.id) { continue }
+            let features = catalog.productFeatures[product.id] ?? []
+            let adds = features.subtracting(owned)
+            if adds.isEmpty {
+                if !features.isEmpty {
+                    withheld.append(WithheldOffer(productID: product.id, reason: "adds nothing: every feature it grants is already unlocked"))
+                }
+                continue
+            }
+            let lacking = product.requires.filter { !owned.contains($0) }
+            if !lacking.isEmpty {
+                withheld.append(
+                    WithheldOffer(productID: product.id, reason: "an add-on that requires \(lacking.map { "'\($0)'" }.joined(separator: ", ")), which the customer lacks"))
+                continue
+            }
+            candidates.append((product, adds))
+        }
+
+        // A bundle that overlaps what the customer owns is withheld when its missing part is sold without the overlap
+        // (seed 000: someone with the old full version must be offered the new mode alone, never the bundle).
+        func overlaps(_ product: Product) -> Bool {
+            let features = catalog.productFeatures[product.id] ?? []
+            return !features.isDisjoint(with: owned) || !(catalog.productContents[product.id] ?? []).isDisjoint(with: ownedProducts)
+        }
+        let clean = candidates.filter { !overlaps($0.product) }
+        var offered: [(product: Product, adds: Set<String>)] = []
+        for candidate in candidates {
+            if overlaps(candidate.product) {
+                let alternatives = clean.filter { $0.product.id != candidate.product.id && !$0.adds.isDisjoint(with: candidate.adds) }
+                let covered = alternatives.reduce(into: Set<String>()) { $0.formUnion($1.adds) }
+                if candidate.adds.isSubset(of: covered) {
+                    let overlap = catalog.ordered((catalog.productFeatures[candidate.product.id] ?? []).intersection(owned))
+                    let names = alternatives.map { "'\($0.product.id)'" }.sorted().joined(separator: ", ")
+                    withheld.append(
+                        WithheldOffer(
+                            productID: candidate.product.id,
+                            reason: "would charge again for \(overlap.map { "'\($0)'" }.joined(separator: ", ")), which the customer has; what it adds is sold alone as \(names)"
+                        ))
+                    continue
+                }
+            }
+            offered.append(candidate)
+        }
+
+        var offers: [Offer] = offered.map { candidate in
+            let product = candidate.product
+            var price = product.price
+            var regular: Price?
+            var reason = "adds \(catalog.ordered(candidate.adds).map { "'\($0)'" }.joined(separator: ", "))"
+            if let tier, let discount = tier.discounts.first(where: { $0.product == product.id }), discount.price < price {
+                regular = price
+                price = discount.price
+                reason += "; legacy price for tier '\(tier.id)' (regularly \(product.price))"
+            }
+            if overlaps(product) {
+                let overlap = catalog.ordered((catalog.productFeatures[product.id] ?? []).intersection(owned))
+                reason += "; includes \(overlap.map { "'\($0)'" }.joined(separator: ", ")) already unlocked, as nothing smaller sells the rest"
+            }
+            return Offer(productID: product.id, name: product.name, price: price, regularPrice: regular, adds: catalog.ordered(candidate.adds), reason: reason)
+        }
+        offers.sort { lhs, rhs in
+            if lhs.price != rhs.price { return lhs.price < rhs.price }
+            if lhs.adds.count != rhs.adds.count { return lhs.adds.count > rhs.adds.count }
+            return lhs.productID < rhs.productID
+        }
+        withheld.sort { $0.productID < $1.productID }
+        var notes: [String] = []
+        if !missingAnything {
+            notes.append("everything is unlocked: show no paywall, and the Restore control can be hidden")
+        }
+        return UpsellResult(offers: offers, withheld: withheld, showsRestore: missingAnything, notes: notes)
+    }
+}

@@ -1,0 +1,315 @@
+import Foundation
+
+/// The result of reading a plan: the model when it could be built, the parsed document for
+/// locating problems, and every problem found.
+public struct PlanDocument: Sendable {
+    public var plan: MigrationPlan?
+    public var root: JSONNode?
+    public var diagnostics: [Diagnostic]
+
+    public var hasErrors: Bool { diagnostics.hasErrors }
+}
+
+/// Turns `migration.json` text into a `MigrationPlan`, reporting every problem it can see.
+///
+/// Structural problems (syntax, types, unknown keys, bad versions, dates and prices) are found
+/// here; cross-references and semantics are `PlanValidator`'s and MigrateCore's job.
+public enum PlanDecoder {
+    public static func decode(_ text: String) -> PlanDocument {
+        decode(bytes: Array(text.utf8))
+    }
+
+    public static func decode(bytes: [UInt8]) -> PlanDocument {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes: bytes)
+        } catch {
+            let diagnostic = Diagnostic(
+                .error, code: "json-syntax", error.message, location: error.location,
+                hint: "Fix the JSON syntax first; other checks run once the file parses.")
+            return PlanDocument(plan: nil, root: nil, diagnostics: [diagnostic])
+        }
+        let sink = DiagnosticSink()
+        let plan = decodePlan(root, sink: sink)
+        var diagnostics = sink.diagnostics
+        if let plan {
+            diagnostics += PlanValidator.validate(plan)
+        }
+        return PlanDocument(plan: plan, root: root, diagnostics: diagnostics.located(in: root))
+    }
+
+    static func decodePlan(_ root: JSONNode, sink: DiagnosticSink) -> MigrationPlan? {
+        guard let reader = ObjectReader(root, at: .root, sink: sink, describing: "A migration plan") else { return nil }
+        reader.checkKeys(PlanKeys.root)
+        let formatVersion = reader.integer("formatVersion") ?? MigrationPlan.currentFormatVersion
+        if formatVersion != MigrationPlan.currentFormatVersion {
+            sink.error(
+                "unsupported-format", "formatVersion \(formatVersion) is not supported; this migrate reads version \(MigrationPlan.currentFormatVersion)",
+                at: .root / "formatVersion")
+        }
+        let app = reader.object("app", required: true).flatMap { decodeApp($0) }
+        let features = (reader.array("features") ?? []).compactMap { decodeFeature($0.node, $0.path, sink) }
+        let releases = (reader.array("releases") ?? []).compactMap { decodeRelease($0.node, $0.path, sink) }
+        let products = (reader.array("products") ?? []).compactMap { decodeProduct($0.node, $0.path, sink) }
+        let tiers = (reader.array("tiers") ?? []).compactMap { decodeTier($0.node, $0.path, sink) }
+        let policies = reader.object("policies").map { decodePolicies($0) } ?? Policies()
+        guard let app else { return nil }
+        return MigrationPlan(
+            formatVersion: formatVersion, app: app, features: features, releases: releases, products: products,
+            tiers: tiers, policies: policies)
+    }
+
+    private static func decodeApp(_ reader: ObjectReader) -> AppInfo? {
+        reader.checkKeys(PlanKeys.app)
+        let name = reader.identifier("name")
+        let bundleID = reader.identifier("bundleID")
+        let platforms = decodePlatforms(reader, key: "platforms", required: true) ?? []
+        if reader.has("platforms") && platforms.isEmpty {
+            reader.sink.error("empty-value", "'platforms' must list at least one platform", at: reader.path / "platforms")
+        }
+        let universal = reader.bool("universalPurchase") ?? false
+        guard let name, let bundleID else { return nil }
+        return AppInfo(name: name, bundleID: bundleID, platforms: platforms, universalPurchase: universal)
+    }
+
+    static func decodePlatforms(_ reader: ObjectReader, key: String, required: Bool) -> [Platform]? {
+        guard let items = reader.array(key, required: required) else { return nil }
+        var platforms: [Platform] = []
+        for item in items {
+            guard let text = item.node.stringValue else {
+                reader.sink.error("wrong-type", "expected a platform name, found \(item.node.value.kindName)", at: item.path)
+                continue
+            }
+            if let platform = readPlatform(text, at: item.path, sink: reader.sink) {
+                if platforms.contains(platform) {
+                    reader.sink.error("duplicate-id", "platform '\(platform)' is listed twice", at: item.path)
+                } else {
+                    platforms.append(platform)
+                }
+            }
+        }
+        return platforms
+    }
+
+    static func readPlatform(_ text: String, at path: JSONPath, sink: DiagnosticSink) -> Platform? {
+        if let platform = Platform(rawValue: text) { return platform }
+        let names = Platform.allCases.map(\.rawValue)
+        if let platform = Platform(named: text) {
+            sink.error("invalid-value", "platform '\(text)' must be written '\(platform)'", at: path, hint: "Did you mean '\(platform)'?")
+            return platform
+        }
+        let hint = Suggestions.closest(to: text, in: names).map { "Did you mean '\($0)'?" } ?? "Use one of: \(names.joined(separator: ", "))."
+        sink.error("unknown-platform", "unknown platform '\(text)'", at: path, hint: hint)
+        return nil
+    }
+
+    private static func decodeFeature(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> Feature? {
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A feature") else { return nil }
+        reader.checkKeys(PlanKeys.feature)
+        guard let id = reader.identifier("id") else { return nil }
+        let name = reader.identifier("name", required: false) ?? id
+        return Feature(id: id, name: name, origin: path)
+    }
+
+    static func readVersion(_ reader: ObjectReader, _ key: String, required: Bool, meaning: String) -> Version? {
+        guard let node = reader.value(key) else {
+            if required { reader.sink.error("missing-key", "missing '\(key)' (\(meaning))", at: reader.path / key) }
+            return nil
+        }
+        let text: String
+        switch node.value {
+        case .string(let string): text = string
+        case .number(let literal):
+            // A bare 31 is what a developer means; say how to write it so no tool reformats it.
+            reader.sink.warning(
+                "number-as-version", "'\(key)' is a JSON number; write it as a string (\"\(literal)\") so that 1.10 stays 1.10",
+                at: reader.path / key)
+            text = literal
+        default:
+            reader.sink.error("wrong-type", "'\(key)' must be a string such as \"1.2.5\", found \(node.value.kindName)", at: reader.path / key)
+            return nil
+        }
+        do {
+            let version = try Version(text)
+            if version.hasExtraComponents {
+                reader.sink.warning(
+                    "version-components", "'\(text)' has \(version.components.count) components; Apple documents at most three",
+                    at: reader.path / key)
+            }
+            return version
+        } catch {
+            reader.sink.error("invalid-version", error.description, at: reader.path / key, hint: "Use one to three period-separated integers, such as \"31\" or \"1.2.5\".")
+            return nil
+        }
+    }
+
+    static func readDate(_ reader: ObjectReader, _ key: String, required: Bool) -> Date? {
+        guard let text = reader.string(key, required: required) else { return nil }
+        guard let date = Timestamp.parse(text) else {
+            reader.sink.error(
+                "invalid-date", "'\(text)' is not an ISO 8601 date-time", at: reader.path / key,
+                hint: "Write it in UTC, such as \"2012-02-08T17:00:00Z\", or with an offset such as \"+01:00\".")
+            return nil
+        }
+        return date
+    }
+
+    static func readPrice(_ reader: ObjectReader, _ key: String, required: Bool) -> Price? {
+        guard let node = reader.value(key) else {
+            if required { reader.sink.error("missing-key", "missing '\(key)' (a decimal string such as \"4.99\")", at: reader.path / key) }
+            return nil
+        }
+        let text: String
+        switch node.value {
+        case .string(let string): text = string
+        case .number(let literal):
+            reader.sink.warning(
+                "number-as-price", "'\(key)' is a JSON number; write prices as strings (\"\(literal)\") so no tool rounds them",
+                at: reader.path / key)
+            text = literal
+        default:
+            reader.sink.error("wrong-type", "'\(key)' must be a decimal string such as \"4.99\", found \(node.value.kindName)", at: reader.path / key)
+            return nil
+        }
+        do {
+            return try Price(text)
+        } catch {
+            reader.sink.error("invalid-price", error.description, at: reader.path / key)
+            return nil
+        }
+    }
+
+    private static func decodeRelease(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> Release? {
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A release") else { return nil }
+        reader.checkKeys(PlanKeys.release)
+        let platformName = reader.string("platform", required: true)
+        let platform = platformName.flatMap { readPlatform($0, at: path / "platform", sink: sink) }
+        let version = readVersion(reader, "version", required: true, meaning: "the marketing version, CFBundleShortVersionString")
+        let build = readVersion(
+            reader, "build", required: platform != nil && platform != .macOS,
+            meaning: "the build number, CFBundleVersion, which iOS receipts carry")
+        let released = readDate(reader, "released", required: true)
+        let modelName = reader.choice("model", from: PlanKeys.models, required: true)
+        let price = readPrice(reader, "price", required: modelName == "paid")
+        let includes = reader.strings("includes")
+        var model = BusinessModel.free
+        if modelName == "paid" {
+            if let price, price.isZero {
+                sink.error("invalid-price", "a paid release must have a price above zero; use \"model\": \"free\" for a free one", at: path / "price")
+            }
+            model = .paid(price ?? .zero)
+        } else if modelName == "free", let price, !price.isZero {
+            sink.error("invalid-price", "a free release cannot have a price of \(price)", at: path / "price", hint: "Remove 'price' or set \"model\": \"paid\".")
+        }
+        guard let platform, let version, let released, modelName != nil else { return nil }
+        return Release(platform: platform, version: version, build: build, released: released, model: model, includes: includes, origin: path)
+    }
+
+    private static func decodeProduct(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> Product? {
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A product") else { return nil }
+        reader.checkKeys(PlanKeys.product)
+        let id = reader.identifier("id")
+        let name = reader.identifier("name", required: false)
+        let kind = reader.choice("type", from: PlanKeys.productTypes, required: true).flatMap(Product.Kind.init(rawValue:))
+        let price = readPrice(reader, "price", required: true)
+        let grants = reader.strings("grants") ?? []
+        let contains = reader.strings("contains") ?? []
+        let requires = reader.strings("requires") ?? []
+        let forSale = reader.bool("forSale") ?? true
+        let familyShareable = reader.bool("familyShareable") ?? false
+        var subscription: SubscriptionInfo?
+        if let subscriptionReader = reader.object("subscription", required: kind == .autoRenewable) {
+            subscriptionReader.checkKeys(PlanKeys.subscription)
+            let group = subscriptionReader.identifier("group")
+            let level = subscriptionReader.integer("level") ?? 1
+            if level < 1 {
+                sink.error("invalid-value", "'level' must be 1 or more (1 is the highest level of service)", at: path / "subscription" / "level")
+            }
+            let period = subscriptionReader.choice("period", from: PlanKeys.subscriptionPeriods, required: true)
+            if kind != nil && kind != .autoRenewable {
+                sink.error("invalid-value", "'subscription' applies only to products of type 'autoRenewable'", at: path / "subscription")
+            }
+            if let group, let period {
+                subscription = SubscriptionInfo(group: group, level: level, period: period)
+            }
+        }
+        if kind == .consumable && !grants.isEmpty {
+            sink.error(
+                "consumable-grants", "a consumable cannot grant features: it is used up and never restored", at: path / "grants",
+                hint: "Make it a nonConsumable, or remove 'grants'.")
+        }
+        guard let id, let kind else { return nil }
+        return Product(
+            id: id, name: name ?? id, kind: kind, price: price ?? .zero, grants: grants, contains: contains, requires: requires,
+            forSale: forSale, familyShareable: familyShareable, subscription: subscription, origin: path)
+    }
+
+    private static func decodeTier(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> LegacyTier? {
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A tier") else { return nil }
+        reader.checkKeys(PlanKeys.tier)
+        let id = reader.identifier("id")
+        let name = reader.identifier("name", required: false)
+        let from = readDate(reader, "from", required: false)
+        let until = readDate(reader, "until", required: false)
+        if let from, let until, from >= until {
+            sink.error("invalid-window", "'from' must be before 'until'", at: path / "until")
+        }
+        let platforms = decodePlatforms(reader, key: "platforms", required: false)
+        let grants = reader.strings("grants")
+        var discounts: [Discount] = []
+        for item in reader.array("discounts") ?? [] {
+            guard let discountReader = ObjectReader(item.node, at: item.path, sink: sink, describing: "A discount") else { continue }
+            discountReader.checkKeys(PlanKeys.discount)
+            let product = discountReader.identifier("product")
+            let price = readPrice(discountReader, "price", required: true)
+            if let product, let price { discounts.append(Discount(product: product, price: price)) }
+        }
+        guard let id else { return nil }
+        return LegacyTier(
+            id: id, name: name ?? id, from: from, until: until, platforms: platforms, grants: grants, discounts: discounts, origin: path)
+    }
+
+    private static func decodePolicies(_ reader: ObjectReader) -> Policies {
+        reader.checkKeys(PlanKeys.policies)
+        var policies = Policies()
+        if let nonProduction = reader.object("nonProduction") {
+            nonProduction.checkKeys(PlanKeys.nonProduction)
+            switch nonProduction.choice("treatAs", from: PlanKeys.nonProductionChoices, required: true) {
+            case "tier":
+                if let tier = nonProduction.identifier("tier") { policies.nonProduction = .tier(tier) }
+            case "newCustomer":
+                if nonProduction.has("tier") {
+                    reader.sink.error("invalid-value", "'tier' applies only when 'treatAs' is \"tier\"", at: nonProduction.path / "tier")
+                }
+            default: break
+            }
+        }
+        if let failure = reader.object("verificationFailure") {
+            failure.checkKeys(PlanKeys.verificationFailure)
+            switch failure.choice("action", from: PlanKeys.verificationFailureChoices, required: true) {
+            case "keepLastVerified":
+                if let days = failure.integer("days", required: true) {
+                    if days < 1 || days > 90 {
+                        reader.sink.error(
+                            "invalid-value", "'days' must be between 1 and 90, found \(days)", at: failure.path / "days",
+                            hint: "A week (7) covers most outages without turning a cache into a free pass.")
+                    } else {
+                        policies.verificationFailure = .keepLastVerified(days: days)
+                    }
+                }
+            case "deny":
+                if failure.has("days") {
+                    reader.sink.error("invalid-value", "'days' applies only when 'action' is \"keepLastVerified\"", at: failure.path / "days")
+                }
+            default: break
+            }
+        }
+        if let sharing = reader.choice("familySharing", from: PlanKeys.familySharingChoices) {
+            policies.familySharing = Policies.FamilySharing(rawValue: sharing)!
+        }
+        if let rule = reader.choice("cutoffRule", from: PlanKeys.cutoffRuleChoices) {
+            policies.cutoffRule = Policies.CutoffRule(rawValue: rule)!
+        }
+        return policies
+    }
+}

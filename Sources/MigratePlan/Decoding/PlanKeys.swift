@@ -1,0 +1,25 @@
+/// The keys each object of a plan may hold. The decoder rejects others (with a suggestion),
+/// and a test keeps `migrate schema` in step with these lists.
+public enum PlanKeys {
+    public static let root = ["$schema", "formatVersion", "app", "features", "releases", "products", "tiers", "policies"]
+    public static let app = ["name", "bundleID", "platforms", "universalPurchase"]
+    public static let feature = ["id", "name"]
+    public static let release = ["platform", "version", "build", "released", "model", "price", "includes"]
+    public static let product = [
+        "id", "name", "type", "price", "grants", "contains", "requires", "forSale", "familyShareable", "subscription",
+    ]
+    public static let subscription = ["group", "level", "period"]
+    public static let tier = ["id", "name", "from", "until", "platforms", "grants", "discounts"]
+    public static let discount = ["product", "price"]
+    public static let policies = ["nonProduction", "verificationFailure", "familySharing", "cutoffRule"]
+    public static let nonProduction = ["treatAs", "tier"]
+    public static let verificationFailure = ["action", "days"]
+
+    public static let productTypes = Product.Kind.allCases.map(\.rawValue)
+    public static let models = ["paid", "free"]
+    public static let subscriptionPeriods = ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
+    public static let nonProductionChoices = ["newCustomer", "tier"]
+    public static let verificationFailureChoices = ["deny", "keepLastVerified"]
+    public static let familySharingChoices = ["entitles", "ignored"]
+    public static let cutoffRuleChoices = ["automatic", "version", "date"]
+}

@@ -1,0 +1,108 @@
+/// Writes JSON deterministically: fixed indentation, `\n` line endings, a final newline,
+/// keys in the order given (or sorted), and number literals exactly as stored.
+public struct JSONWriter: Sendable {
+    /// `": "` for ordinary JSON; `" : "` is how Xcode writes `.storekit` files.
+    public var keySeparator: String
+    public var sortsKeys: Bool
+    public var indent: String
+
+    public init(keySeparator: String = ": ", sortsKeys: Bool = false, indent: String = "  ") {
+        self.keySeparator = keySeparator
+        self.sortsKeys = sortsKeys
+        self.indent = indent
+    }
+
+    /// The Xcode style for StoreKit configuration files: sorted keys and `"key" : value`.
+    public static let xcode = JSONWriter(keySeparator: " : ", sortsKeys: true, indent: "  ")
+
+    public func string(from node: JSONNode) -> String {
+        var output = ""
+        write(node.value, level: 0, into: &output)
+        output += "\n"
+        return output
+    }
+
+    public func string(from value: JSONValue) -> String {
+        string(from: JSONNode(value))
+    }
+
+    private func write(_ value: JSONValue, level: Int, into output: inout String) {
+        switch value {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .number(let literal): output += literal
+        case .string(let text): output += Self.quoted(text)
+        case .array(let items):
+            if items.isEmpty {
+                output += "[]"
+                return
+            }
+            output += "[\n"
+            for (offset, item) in items.enumerated() {
+                output += String(repeating: indent, count: level + 1)
+                write(item.value, level: level + 1, into: &output)
+                output += offset == items.count - 1 ? "\n" : ",\n"
+            }
+            output += String(repeating: indent, count: level) + "]"
+        case .object(let members):
+            if members.isEmpty {
+                output += "{}"
+                return
+            }
+            let ordered = sortsKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
+            output += "{\n"
+            for (offset, member) in ordered.enumerated() {
+                output += String(repeating: indent, count: level + 1) + Self.quoted(member.key) + keySeparator
+                write(member.value.value, level: level + 1, into: &output)
+                output += offset == ordered.count - 1 ? "\n" : ",\n"
+            }
+            output += String(repeating: indent, count: level) + "}"
+        }
+    }
+
+    /// A JSON string literal; only what RFC 8259 requires is escaped, so non-ASCII text stays readable.
+    public static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let digits = String(scalar.value, radix: 16, uppercase: false)
+                    result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}
+
+// MARK: - Building values in code
+
+extension JSONValue {
+    /// An object from key-value pairs, in the given order.
+    public static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        .object(pairs.map { JSONMember(key: $0.key, value: JSONNode($0.value)) })
+    }
+
+    /// An object from an ordered list of pairs; pairs whose value is nil are left out.
+    public static func members(_ pairs: [(String, JSONValue?)]) -> JSONValue {
+        .object(pairs.compactMap { key, value in value.map { JSONMember(key: key, value: JSONNode($0)) } })
+    }
+
+    public static func array(_ values: [JSONValue]) -> JSONValue {
+        .array(values.map { JSONNode($0) })
+    }
+
+    public static func integer(_ value: Int) -> JSONValue { .number(String(value)) }
+
+    public static func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
+}

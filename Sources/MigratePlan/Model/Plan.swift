@@ -1,0 +1,262 @@
+import Foundation
+
+/// A migration plan: everything `migrate` knows about one app's move from paid to freemium.
+///
+/// This is the plan as written in `migration.json`, with no derived data; `PlanCatalog` in
+/// MigrateCore derives tracks, tiers and effective grants from it.
+public struct MigrationPlan: Sendable, Hashable {
+    public static let currentFormatVersion = 1
+
+    public var formatVersion: Int
+    public var app: AppInfo
+    public var features: [Feature]
+    public var releases: [Release]
+    public var products: [Product]
+    /// Legacy tiers as written; empty means "derive one tier per distinct paid offering".
+    public var tiers: [LegacyTier]
+    public var policies: Policies
+
+    public init(
+        formatVersion: Int = MigrationPlan.currentFormatVersion, app: AppInfo, features: [Feature] = [],
+        releases: [Release] = [], products: [Product] = [], tiers: [LegacyTier] = [], policies: Policies = Policies()
+    ) {
+        self.formatVersion = formatVersion
+        self.app = app
+        self.features = features
+        self.releases = releases
+        self.products = products
+        self.tiers = tiers
+        self.policies = policies
+    }
+
+    public func feature(withID id: String) -> Feature? { features.first { $0.id == id } }
+    public func product(withID id: String) -> Product? { products.first { $0.id == id } }
+    public func tier(withID id: String) -> LegacyTier? { tiers.first { $0.id == id } }
+}
+
+/// The app itself.
+public struct AppInfo: Sendable, Hashable {
+    public var name: String
+    public var bundleID: String
+    public var platforms: [Platform]
+    /// True when iOS and macOS share one App Store record, so one purchase covers both
+    /// and `originalAppVersion` means whatever the *original* platform put there.
+    public var universalPurchase: Bool
+
+    public init(name: String, bundleID: String, platforms: [Platform], universalPurchase: Bool = false) {
+        self.name = name
+        self.bundleID = bundleID
+        self.platforms = platforms
+        self.universalPurchase = universalPurchase
+    }
+}
+
+/// Something a customer can be entitled to.
+public struct Feature: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var origin: JSONPath?
+
+    public init(id: String, name: String, origin: JSONPath? = nil) {
+        self.id = id
+        self.name = name
+        self.origin = origin
+    }
+}
+
+/// How a release was sold.
+public enum BusinessModel: Sendable, Hashable {
+    /// A paid download at this price.
+    case paid(Price)
+    /// A free download.
+    case free
+
+    public var isPaid: Bool {
+        if case .paid = self { return true }
+        return false
+    }
+}
+
+/// One build that went live on the App Store.
+public struct Release: Sendable, Hashable {
+    public var platform: Platform
+    /// `CFBundleShortVersionString`.
+    public var version: Version
+    /// `CFBundleVersion`; required on iOS-family platforms, where receipts carry it.
+    public var build: Version?
+    /// When the build went live, in UTC.
+    public var released: Date
+    public var model: BusinessModel
+    /// For a paid release, what the price bought; for a free one, what was free to everyone.
+    /// Nil means "the same as the previous release of the same model on this platform".
+    public var includes: [String]?
+    public var origin: JSONPath?
+
+    public init(
+        platform: Platform, version: Version, build: Version?, released: Date, model: BusinessModel,
+        includes: [String]? = nil, origin: JSONPath? = nil
+    ) {
+        self.platform = platform
+        self.version = version
+        self.build = build
+        self.released = released
+        self.model = model
+        self.includes = includes
+        self.origin = origin
+    }
+
+    /// `2.0 (40)` or `2.0` when there is no build.
+    public var displayName: String {
+        if let build { return "\(version) (\(build))" }
+        return version.text
+    }
+}
+
+/// An in-app product, sold now or in the past.
+public struct Product: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case nonConsumable
+        case consumable
+        case autoRenewable
+        case nonRenewing
+    }
+
+    public var id: String
+    public var name: String
+    public var kind: Kind
+    public var price: Price
+    /// Features this product unlocks by itself.
+    public var grants: [String]
+    /// Products this one bundles; owning the bundle entitles their features too.
+    public var contains: [String]
+    /// Features a customer must already have before this product is offered (an add-on).
+    public var requires: [String]
+    /// False for products no longer sold; they keep entitling the people who bought them.
+    public var forSale: Bool
+    public var familyShareable: Bool
+    /// For auto-renewable subscriptions.
+    public var subscription: SubscriptionInfo?
+    public var origin: JSONPath?
+
+    public init(
+        id: String, name: String, kind: Kind, price: Price, grants: [String] = [], contains: [String] = [],
+        requires: [String] = [], forSale: Bool = true, familyShareable: Bool = false,
+        subscription: SubscriptionInfo? = nil, origin: JSONPath? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.price = price
+        self.grants = grants
+        self.contains = contains
+        self.requires = requires
+        self.forSale = forSale
+        self.familyShareable = familyShareable
+        self.subscription = subscription
+        self.origin = origin
+    }
+}
+
+/// Where an auto-renewable subscription sits in its group.
+public struct SubscriptionInfo: Sendable, Hashable {
+    public var group: String
+    /// 1 is the highest level of service, as in App Store Connect.
+    public var level: Int
+    /// An ISO 8601 duration: P1W, P1M, P2M, P3M, P6M or P1Y.
+    public var period: String
+
+    public init(group: String, level: Int, period: String) {
+        self.group = group
+        self.level = level
+        self.period = period
+    }
+}
+
+/// What buyers of one purchase era keep after the switch.
+public struct LegacyTier: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    /// Customers whose original release went live at or after this moment…
+    public var from: Date?
+    /// …and before this one.
+    public var until: Date?
+    /// Limits the tier to purchases first made on these platforms; nil means every platform.
+    public var platforms: [Platform]?
+    /// Nil means "what the paid releases in the window included".
+    public var grants: [String]?
+    /// Cheaper prices instead of (or on top of) free access.
+    public var discounts: [Discount]
+    public var origin: JSONPath?
+
+    public init(
+        id: String, name: String, from: Date? = nil, until: Date? = nil, platforms: [Platform]? = nil,
+        grants: [String]? = nil, discounts: [Discount] = [], origin: JSONPath? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.from = from
+        self.until = until
+        self.platforms = platforms
+        self.grants = grants
+        self.discounts = discounts
+        self.origin = origin
+    }
+}
+
+/// A legacy price for one product.
+public struct Discount: Sendable, Hashable {
+    public var product: String
+    public var price: Price
+
+    public init(product: String, price: Price) {
+        self.product = product
+        self.price = price
+    }
+}
+
+/// Decisions the plan makes for cases the App Store leaves open.
+public struct Policies: Sendable, Hashable {
+    /// What a sandbox, TestFlight or Xcode customer is, since their original version is always "1.0".
+    public enum NonProduction: Sendable, Hashable {
+        /// Treat testers as new customers who own only what they bought in the sandbox.
+        case newCustomer
+        /// Treat testers as members of this tier, to try the grandfathered path.
+        case tier(String)
+    }
+
+    /// What to do when the App Store's signature does not verify.
+    public enum VerificationFailure: Sendable, Hashable {
+        /// Grant nothing that needs proof.
+        case deny
+        /// Keep the last verified entitlements for this many days, so a bug or an outage
+        /// doesn't lock out people who paid (FullControl 3.0.3).
+        case keepLastVerified(days: Int)
+    }
+
+    public enum FamilySharing: String, Sendable, Hashable {
+        case entitles
+        case ignored
+    }
+
+    /// Which cutoff rule to use; `automatic` picks the version rule unless it is ambiguous.
+    public enum CutoffRule: String, Sendable, Hashable {
+        case automatic
+        case version
+        case date
+    }
+
+    public var nonProduction: NonProduction
+    public var verificationFailure: VerificationFailure
+    public var familySharing: FamilySharing
+    public var cutoffRule: CutoffRule
+
+    public init(
+        nonProduction: NonProduction = .newCustomer, verificationFailure: VerificationFailure = .deny,
+        familySharing: FamilySharing = .entitles, cutoffRule: CutoffRule = .automatic
+    ) {
+        self.nonProduction = nonProduction
+        self.verificationFailure = verificationFailure
+        self.familySharing = familySharing
+        self.cutoffRule = cutoffRule
+    }
+}

@@ -1,0 +1,83 @@
+/// Why a string is not a bundle version.
+public struct VersionError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var text: String
+    public var reason: String
+
+    public var description: String { "'\(text)' is not a bundle version: \(reason)" }
+}
+
+/// A `CFBundleVersion` or `CFBundleShortVersionString`: period-separated non-negative integers,
+/// compared numerically component by component with missing components read as zero.
+///
+/// So `1 == 1.0 == 1.0.0`, `1.10 > 1.9` and `10 > 9`: the comparisons that Apple's own sample
+/// (`originalAppVersion < "2"` on Strings) gets wrong.
+public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The components as written, so `1.0` keeps both.
+    public let components: [UInt64]
+    /// The text as written.
+    public let text: String
+
+    /// Apple documents one to three components; more are accepted but reported.
+    public static let documentedComponentLimit = 3
+
+    public init(_ text: String) throws(VersionError) {
+        func fail(_ reason: String) -> VersionError { VersionError(text: text, reason: reason) }
+        if text.isEmpty { throw fail("it is empty") }
+        if text.contains(where: { $0.isWhitespace }) { throw fail("it contains white space; remove it") }
+        if text.hasPrefix("-") { throw fail("it is negative; versions are non-negative integers") }
+        if text.hasPrefix(".") || text.hasSuffix(".") { throw fail("it starts or ends with a period") }
+        var components: [UInt64] = []
+        for part in text.split(separator: ".", omittingEmptySubsequences: false) {
+            if part.isEmpty { throw fail("it has an empty component between two periods") }
+            guard part.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                throw fail("component '\(part)' is not a non-negative integer (letters such as 'b' or 'rc' are not allowed)")
+            }
+            guard let value = UInt64(part) else { throw fail("component '\(part)' is too large") }
+            components.append(value)
+        }
+        self.components = components
+        self.text = text
+    }
+
+    /// A version from known-good components, e.g. `Version(2, 0)`.
+    public init(_ components: UInt64...) {
+        precondition(!components.isEmpty, "a version has at least one component")
+        self.components = components
+        self.text = components.map(String.init).joined(separator: ".")
+    }
+
+    /// True when the version has more components than Apple documents.
+    public var hasExtraComponents: Bool { components.count > Self.documentedComponentLimit }
+
+    /// The shortest text that compares equal: trailing zero components removed (`1.0.0` → `1`).
+    public var canonical: String {
+        significant.map(String.init).joined(separator: ".")
+    }
+
+    private var significant: ArraySlice<UInt64> {
+        var end = components.count
+        while end > 1 && components[end - 1] == 0 { end -= 1 }
+        return components[0..<end]
+    }
+
+    public var description: String { text }
+
+    public static func == (lhs: Version, rhs: Version) -> Bool {
+        lhs.significant == rhs.significant
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(significant.count)
+        for component in significant { hasher.combine(component) }
+    }
+
+    public static func < (lhs: Version, rhs: Version) -> Bool {
+        let count = max(lhs.components.count, rhs.components.count)
+        for position in 0..<count {
+            let left = position < lhs.components.count ? lhs.components[position] : 0
+            let right = position < rhs.components.count ? rhs.components[position] : 0
+            if left != right { return left < right }
+        }
+        return false
+    }
+}
