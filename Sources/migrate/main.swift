@@ -1,1 +1,4 @@
-print("x")
+import Foundation
+import MigrateCLI
+
+exit(Migrate.run(Array(CommandLine.arguments.dropFirst()), context: .process()).rawValue)

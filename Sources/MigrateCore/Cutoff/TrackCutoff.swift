@@ -134,7 +134,7 @@ public struct TrackCutoff: Sendable {
             let first = byVersion[start]
             comparisons.append("\(noun) \(version) ≥ \(first.version) (numeric), the first \(noun) of \(first.release.displayName)")
         } else if low > 0 && version == match.version {
-            comparisons.append("\(noun) \(version) = \(match.version) (numeric), \(match.release.displayName)")
+            comparisons.append("\(noun) \(version) = \(match.version) (numeric), the \(noun) of \(match.release.displayName)")
         }
         if end + 1 < byVersion.count {
             let next = byVersion[end + 1]

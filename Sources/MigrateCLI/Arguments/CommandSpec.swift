@@ -1,0 +1,95 @@
+/// One argument, option or flag a command accepts.
+public struct ArgumentSpec: Sendable {
+    public enum Kind: Sendable {
+        /// A positional argument such as `<plan>`.
+        case positional(required: Bool, repeating: Bool)
+        /// `--name value`, `--name=value` or `-n value`.
+        case option(repeating: Bool)
+        /// `--name` alone.
+        case flag
+    }
+
+    public var name: String
+    public var kind: Kind
+    public var short: Character?
+    public var valueName: String
+    public var help: String
+    public var defaultValue: String?
+    /// Allowed values; anything else is a usage error with a suggestion.
+    public var choices: [String]?
+
+    public static func positional(_ name: String, help: String, required: Bool = true, repeating: Bool = false) -> ArgumentSpec {
+        ArgumentSpec(name: name, kind: .positional(required: required, repeating: repeating), short: nil, valueName: name, help: help)
+    }
+
+    public static func option(
+        _ name: String, short: Character? = nil, valueName: String? = nil, help: String, defaultValue: String? = nil,
+        choices: [String]? = nil, repeating: Bool = false
+    ) -> ArgumentSpec {
+        ArgumentSpec(
+            name: name, kind: .option(repeating: repeating), short: short, valueName: valueName ?? name, help: help,
+            defaultValue: defaultValue, choices: choices)
+    }
+
+    public static func flag(_ name: String, short: Character? = nil, help: String) -> ArgumentSpec {
+        ArgumentSpec(name: name, kind: .flag, short: short, valueName: name, help: help)
+    }
+
+    var isPositional: Bool {
+        if case .positional = kind { return true }
+        return false
+    }
+
+    var isRepeating: Bool {
+        switch kind {
+        case .positional(_, let repeating), .option(let repeating): repeating
+        case .flag: false
+        }
+    }
+
+    /// `<plan>`, `--format <format>` or `--strict`, as usage lines show it.
+    var synopsis: String {
+        switch kind {
+        case .positional(_, let repeating): "<\(valueName)>" + (repeating ? " ..." : "")
+        case .option(let repeating): "--\(name) <\(valueName)>" + (repeating ? " ..." : "")
+        case .flag: "--\(name)"
+        }
+    }
+
+    /// The label in the ARGUMENTS or OPTIONS column.
+    var label: String {
+        let shortPrefix = short.map { "-\($0), " } ?? ""
+        switch kind {
+        case .positional: return "<\(valueName)>"
+        case .option: return "\(shortPrefix)--\(name) <\(valueName)>"
+        case .flag: return "\(shortPrefix)--\(name)"
+        }
+    }
+}
+
+/// A command: its arguments, its help text and how it runs.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var abstract: String
+    public var discussion: String?
+    public var arguments: [ArgumentSpec]
+    public var subcommands: [CommandSpec]
+    /// Nil for a group whose subcommands do the work.
+    public var run: (@Sendable (ParsedArguments, CommandContext) throws(CommandError) -> ExitCode)?
+
+    public init(
+        name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [],
+        run: (@Sendable (ParsedArguments, CommandContext) throws(CommandError) -> ExitCode)? = nil
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.subcommands = subcommands
+        self.run = run
+    }
+
+    public func subcommand(named name: String) -> CommandSpec? {
+        subcommands.first { $0.name == name }
+    }
+}

@@ -1,0 +1,42 @@
+/// Exit statuses, following sysexits(3).
+public struct ExitCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public var rawValue: Int32
+
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    public static let success = ExitCode(rawValue: 0)
+    /// A check ran and found problems.
+    public static let checkFailed = ExitCode(rawValue: 1)
+    /// EX_USAGE: the command line is wrong.
+    public static let usage = ExitCode(rawValue: 64)
+    /// EX_DATAERR: an input file is malformed.
+    public static let dataError = ExitCode(rawValue: 65)
+    /// EX_NOINPUT: an input file is missing or unreadable.
+    public static let noInput = ExitCode(rawValue: 66)
+    /// EX_SOFTWARE: a bug in migrate.
+    public static let software = ExitCode(rawValue: 70)
+    /// EX_CANTCREAT: an output file cannot be created.
+    public static let cannotCreate = ExitCode(rawValue: 73)
+
+    public var description: String { String(rawValue) }
+}
+
+/// An error that ends a command with a message on stderr and an exit status.
+public struct CommandError: Error, Sendable {
+    public var exitCode: ExitCode
+    public var message: String
+    /// Show the command's usage line after the message.
+    public var showsUsage: Bool
+
+    public init(_ exitCode: ExitCode, _ message: String, showsUsage: Bool = false) {
+        self.exitCode = exitCode
+        self.message = message
+        self.showsUsage = showsUsage
+    }
+
+    public static func usage(_ message: String) -> CommandError {
+        CommandError(.usage, message, showsUsage: true)
+    }
+}

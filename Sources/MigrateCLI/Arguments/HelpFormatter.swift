@@ -1,0 +1,88 @@
+/// Renders help in the OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS layout.
+public enum HelpFormatter {
+    static let labelWidth = 24
+    static let lineWidth = 80
+
+    public static func help(for path: [CommandSpec], toolName: String) -> String {
+        let command = path.last!
+        var text = "OVERVIEW: \(command.abstract)\n"
+        if let discussion = command.discussion {
+            text += "\n" + discussion + "\n"
+        }
+        text += "\nUSAGE: \(usage(for: path, toolName: toolName))\n"
+
+        let positionals = command.arguments.filter(\.isPositional)
+        if !positionals.isEmpty {
+            text += "\nARGUMENTS:\n"
+            for spec in positionals { text += row(spec.label, describe(spec)) }
+        }
+        text += "\nOPTIONS:\n"
+        for spec in command.arguments where !spec.isPositional { text += row(spec.label, describe(spec)) }
+        if path.count == 1 { text += row("--version", "Show the version.") }
+        text += row(ArgumentParser.helpSpec.label, ArgumentParser.helpSpec.help)
+
+        if !command.subcommands.isEmpty {
+            text += "\nSUBCOMMANDS:\n"
+            for subcommand in command.subcommands { text += row(subcommand.name, subcommand.abstract) }
+            text += "\n  See '\(toolName) help <subcommand>' for detailed help.\n"
+        }
+        return text
+    }
+
+    public static func usage(for path: [CommandSpec], toolName: String) -> String {
+        let command = path.last!
+        let words = [toolName] + path.dropFirst().map(\.name)
+        if command.run == nil && !command.subcommands.isEmpty {
+            return (words + ["<subcommand>"]).joined(separator: " ")
+        }
+        var parts = words
+        for spec in command.arguments {
+            switch spec.kind {
+            case .positional(let required, _):
+                parts.append(required ? spec.synopsis : "[\(spec.synopsis)]")
+            case .option, .flag:
+                parts.append("[\(spec.synopsis)]")
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    private static func describe(_ spec: ArgumentSpec) -> String {
+        var text = spec.help
+        if let choices = spec.choices, !text.contains("\(choices.joined(separator: ", "))") {
+            text += " (values: \(choices.joined(separator: ", ")))"
+        }
+        if let value = spec.defaultValue { text += " (default: \(value))" }
+        return text
+    }
+
+    private static func row(_ label: String, _ description: String) -> String {
+        let indent = String(repeating: " ", count: labelWidth + 2)
+        let lines = wrap(description, width: lineWidth - labelWidth - 2)
+        var text = "  " + label
+        if label.count <= labelWidth - 2 {
+            text += String(repeating: " ", count: labelWidth - label.count) + (lines.first ?? "") + "\n"
+        } else {
+            text += "\n" + indent + (lines.first ?? "") + "\n"
+        }
+        for line in lines.dropFirst() { text += indent + line + "\n" }
+        return text
+    }
+
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if current.isEmpty {
+                current = String(word)
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+}

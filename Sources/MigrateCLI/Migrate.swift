@@ -1,0 +1,68 @@
+import Foundation
+
+/// The `migrate` command line, runnable in-process: `main.swift` only forwards to `run`.
+public enum Migrate {
+    public static let toolName = "migrate"
+    public static let version = "0.1.0"
+
+    /// The command tree.
+    public static var root: CommandSpec {
+        CommandSpec(
+            name: toolName,
+            abstract: "Move a paid app to freemium without taking anything away from the people who paid.",
+            discussion: """
+                migrate reads a migration plan (migration.json): your releases, features, products and \
+                legacy tiers. It checks the plan for launch-day traps, explains what any customer gets, \
+                and prints the JSON Schema for editor completion.
+                """.wrappedForHelp,
+            subcommands: [CheckCommand.spec, ExplainCommand.spec, SchemaCommand.spec])
+    }
+
+    /// Runs one command line and returns the exit status. Nothing here calls `exit`.
+    public static func run(_ arguments: [String], context: CommandContext) -> ExitCode {
+        let tree = root
+        let request: ArgumentParser.Request
+        do {
+            request = try ArgumentParser.parse(arguments, root: tree)
+        } catch {
+            report(error.error, path: error.path, context: context)
+            return error.error.exitCode
+        }
+        switch request {
+        case .version:
+            context.standardOutput.write("\(version)\n")
+            return .success
+        case .help(let path):
+            context.standardOutput.write(HelpFormatter.help(for: path, toolName: toolName))
+            return .success
+        case .run(let path, let parsed):
+            guard let run = path.last!.run else {
+                context.standardOutput.write(HelpFormatter.help(for: path, toolName: toolName))
+                return .success
+            }
+            do {
+                return try run(parsed, context)
+            } catch {
+                report(error, path: path, context: context)
+                return error.exitCode
+            }
+        }
+    }
+
+    static func report(_ error: CommandError, path: [CommandSpec], context: CommandContext) {
+        let style = context.style(for: context.standardError)
+        var text = "\(style.red(style.bold("Error:"))) \(error.message)\n"
+        if error.showsUsage {
+            text += "Usage: \(HelpFormatter.usage(for: path, toolName: toolName))\n"
+            text += "  See '\(([toolName] + path.dropFirst().map(\.name)).joined(separator: " ")) --help' for more information.\n"
+        }
+        context.standardError.write(text)
+    }
+}
+
+extension String {
+    /// Joins a multi-line literal's lines into paragraphs wrapped for help output.
+    var wrappedForHelp: String {
+        HelpFormatter.wrap(self, width: HelpFormatter.lineWidth).joined(separator: "\n")
+    }
+}

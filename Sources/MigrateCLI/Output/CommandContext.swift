@@ -1,0 +1,122 @@
+import Foundation
+
+/// Where a command's text goes: a file descriptor, or a buffer in tests.
+public final class TextOutput: @unchecked Sendable {
+    private let handle: FileHandle?
+    private var buffer = ""
+    private let lock = NSLock()
+    /// True when this output is a terminal, so colour and progress may be shown.
+    public let isTerminal: Bool
+
+    /// Standard output or standard error of this process.
+    public init(handle: FileHandle, isTerminal: Bool) {
+        self.handle = handle
+        self.isTerminal = isTerminal
+    }
+
+    /// A buffer that collects what is written, for tests.
+    public init(isTerminal: Bool = false) {
+        self.handle = nil
+        self.isTerminal = isTerminal
+    }
+
+    public func write(_ text: String) {
+        if let handle {
+            handle.write(Data(text.utf8))
+        } else {
+            lock.lock()
+            buffer += text
+            lock.unlock()
+        }
+    }
+
+    /// Everything written so far, for a buffer.
+    public var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return buffer
+    }
+}
+
+/// Reads lines of input: standard input, or scripted lines in tests.
+public final class TextInput: @unchecked Sendable {
+    private var lines: [String]?
+    public let isTerminal: Bool
+
+    public init(isTerminal: Bool) {
+        self.lines = nil
+        self.isTerminal = isTerminal
+    }
+
+    public init(lines: [String], isTerminal: Bool = false) {
+        self.lines = lines
+        self.isTerminal = isTerminal
+    }
+
+    /// The next line without its newline, or nil at end of input.
+    public func readLine() -> String? {
+        if lines != nil {
+            return lines!.isEmpty ? nil : lines!.removeFirst()
+        }
+        return Swift.readLine(strippingNewline: true)
+    }
+}
+
+/// Everything a command may touch, injected so tests run commands in-process.
+public struct CommandContext: Sendable {
+    public var standardOutput: TextOutput
+    public var standardError: TextOutput
+    public var standardInput: TextInput
+    public var environment: [String: String]
+    /// Relative paths are resolved against this directory.
+    public var currentDirectory: String
+    /// The current time; tests pin it.
+    public var now: Date
+
+    public init(
+        standardOutput: TextOutput, standardError: TextOutput, standardInput: TextInput, environment: [String: String],
+        currentDirectory: String, now: Date
+    ) {
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.standardInput = standardInput
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+        self.now = now
+    }
+
+    /// The real process: stdio, environment, working directory and clock.
+    public static func process() -> CommandContext {
+        CommandContext(
+            standardOutput: TextOutput(handle: .standardOutput, isTerminal: isatty(1) == 1),
+            standardError: TextOutput(handle: .standardError, isTerminal: isatty(2) == 1),
+            standardInput: TextInput(isTerminal: isatty(0) == 1),
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath,
+            now: Date())
+    }
+
+    /// A context for tests: buffers, an empty environment and a fixed clock.
+    public static func testing(
+        input: [String] = [], directory: String = FileManager.default.currentDirectoryPath,
+        now: Date = Date(timeIntervalSince1970: 1_795_000_000), environment: [String: String] = [:], terminal: Bool = false
+    ) -> CommandContext {
+        CommandContext(
+            standardOutput: TextOutput(isTerminal: terminal), standardError: TextOutput(isTerminal: terminal),
+            standardInput: TextInput(lines: input, isTerminal: terminal), environment: environment,
+            currentDirectory: directory, now: now)
+    }
+
+    /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
+    public func style(for output: TextOutput) -> Style {
+        let disabled = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        return Style(enabled: output.isTerminal && !disabled && environment["TERM"] != "dumb")
+    }
+
+    /// An absolute path for a path the user typed.
+    public func resolve(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        if path.hasPrefix("~/"), let home = environment["HOME"] { return home + path.dropFirst() }
+        return (currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/") + path
+    }
+}
