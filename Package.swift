@@ -17,7 +17,7 @@ let package = Package(
         // The command layer: argument parsing, help, commands with injected output.
         .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
-        .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan"]),
+        .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),
     ]

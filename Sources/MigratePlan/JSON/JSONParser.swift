@@ -194,7 +194,6 @@ public struct JSONParser {
         if current == UInt8(ascii: "-") { advance() }
         guard let first = current, isDigit(first) else { throw error("expected a digit after '-'") }
         if first == UInt8(ascii: "0"), let next = peek(1), isDigit(next) {
-            advance()
             throw error("numbers must not have leading zeros; write the value as a string if it is a version or an id")
         }
         while let byte = current, isDigit(byte) { advance() }

@@ -1,0 +1,172 @@
+import Foundation
+import MigratePlan
+import Testing
+
+/// A small valid plan; bad-input cases replace one piece of it.
+let minimalPlan = """
+    {
+      "app": { "name": "Demo", "bundleID": "com.example.demo", "platforms": ["iOS"] },
+      "features": [ { "id": "pro", "name": "Pro" }, { "id": "themes", "name": "Themes" } ],
+      "releases": [
+        { "platform": "iOS", "version": "1.0", "build": "10", "released": "2020-01-01T00:00:00Z", "model": "paid", "price": "2.99", "includes": ["pro", "themes"] },
+        { "platform": "iOS", "version": "2.0", "build": "20", "released": "2021-01-01T00:00:00Z", "model": "free" }
+      ],
+      "products": [ { "id": "com.example.demo.pro", "type": "nonConsumable", "price": "4.99", "grants": ["pro", "themes"] } ]
+    }
+    """
+
+@Suite("Plan decoding")
+struct PlanDecoderTests {
+    @Test("A minimal plan decodes without diagnostics")
+    func minimal() throws {
+        let document = PlanDecoder.decode(minimalPlan)
+        #expect(document.diagnostics.isEmpty)
+        let plan = try #require(document.plan)
+        #expect(plan.app.platforms == [.iOS])
+        #expect(plan.releases.count == 2)
+        #expect(plan.releases[0].model == .paid(try Price("2.99")))
+        #expect(plan.releases[1].includes == nil)
+        #expect(plan.product(withID: "com.example.demo.pro")?.grants == ["pro", "themes"])
+        #expect(plan.policies == Policies())
+    }
+
+    struct BadInput: Sendable, CustomTestStringConvertible {
+        var name: String
+        var replace: String
+        var with: String
+        var code: String
+        var path: String
+        var message: String
+        var hint: String? = nil
+
+        var testDescription: String { name }
+    }
+
+    static let badInputs: [BadInput] = [
+        BadInput(
+            name: "unknown key with suggestion", replace: #""grants": ["pro", "themes"]"#, with: #""grant": ["pro"]"#,
+            code: "unknown-key", path: "products[0].grant", message: "unknown key 'grant'", hint: "Did you mean 'grants'?"),
+        BadInput(
+            name: "unknown feature reference", replace: #""grants": ["pro", "themes"]"#, with: #""grants": ["pro", "theme"]"#,
+            code: "unknown-reference", path: "products[0].grants[1]", message: "unknown feature 'theme'", hint: "Did you mean 'themes'?"),
+        BadInput(
+            name: "unknown product in a bundle", replace: #""grants": ["pro", "themes"]"#, with: #""contains": ["com.example.demo.pr"]"#,
+            code: "unknown-reference", path: "products[0].contains[0]", message: "unknown product 'com.example.demo.pr'"),
+        BadInput(
+            name: "duplicate feature id", replace: #"{ "id": "themes", "name": "Themes" }"#, with: #"{ "id": "pro", "name": "Themes" }"#,
+            code: "duplicate-id", path: "features[1].id", message: "feature id 'pro' is used twice"),
+        BadInput(
+            name: "unparseable build", replace: #""build": "10""#, with: #""build": "2.0.1b""#,
+            code: "invalid-version", path: "releases[0].build", message: "'2.0.1b' is not a bundle version"),
+        BadInput(
+            name: "missing build on iOS", replace: #""build": "10", "#, with: "",
+            code: "missing-key", path: "releases[0].build", message: "missing 'build'"),
+        BadInput(
+            name: "date without a zone", replace: #""released": "2020-01-01T00:00:00Z""#, with: #""released": "2020-01-01T00:00:00""#,
+            code: "invalid-date", path: "releases[0].released", message: "not an ISO 8601 date-time"),
+        BadInput(
+            name: "price with a comma", replace: #""price": "4.99""#, with: #""price": "4,99""#,
+            code: "invalid-price", path: "products[0].price", message: "'4,99' is not a price"),
+        BadInput(
+            name: "misspelt model", replace: #""model": "free""#, with: #""model": "fre""#,
+            code: "invalid-value", path: "releases[1].model", message: "'fre' is not a valid value", hint: "Did you mean 'free'?"),
+        BadInput(
+            name: "unknown platform", replace: #""platforms": ["iOS"]"#, with: #""platforms": ["iOS", "andriod"]"#,
+            code: "unknown-platform", path: "app.platforms[1]", message: "unknown platform 'andriod'"),
+        BadInput(
+            name: "lower-case platform", replace: #""platforms": ["iOS"]"#, with: #""platforms": ["ios"]"#,
+            code: "invalid-value", path: "app.platforms[0]", message: "must be written 'iOS'"),
+        BadInput(
+            name: "release on an unlisted platform", replace: #""platform": "iOS", "version": "2.0""#, with: #""platform": "tvOS", "version": "2.0""#,
+            code: "platform-not-listed", path: "releases[1].platform", message: "for tvOS, which 'app.platforms' does not list"),
+        BadInput(
+            name: "wrong type", replace: #""features": ["#, with: #""features": 3, "x": ["#,
+            code: "wrong-type", path: "features", message: "'features' must be an array, found a number"),
+        BadInput(
+            name: "consumable granting features", replace: #""type": "nonConsumable""#, with: #""type": "consumable""#,
+            code: "consumable-grants", path: "products[0].grants", message: "a consumable cannot grant features"),
+        BadInput(
+            name: "auto-renewable without subscription", replace: #""type": "nonConsumable""#, with: #""type": "autoRenewable""#,
+            code: "missing-key", path: "products[0].subscription", message: "missing 'subscription'"),
+        BadInput(
+            name: "free release with a price", replace: #""model": "free""#, with: #""model": "free", "price": "1.99""#,
+            code: "invalid-price", path: "releases[1].price", message: "a free release cannot have a price"),
+        BadInput(
+            name: "missing app", replace: #""app": { "name": "Demo", "bundleID": "com.example.demo", "platforms": ["iOS"] },"#, with: "",
+            code: "missing-key", path: "app", message: "missing 'app'"),
+        BadInput(
+            name: "duplicate key", replace: #""name": "Demo","#, with: #""name": "Demo", "name": "Other","#,
+            code: "duplicate-key", path: "app.name", message: "'name' is given twice"),
+    ]
+
+    @Test("Bad input gets a message naming the place, the problem and the fix", arguments: badInputs)
+    func badInput(_ input: BadInput) throws {
+        #expect(minimalPlan.contains(input.replace), "the case must change the plan")
+        let text = minimalPlan.replacingOccurrences(of: input.replace, with: input.with)
+        let document = PlanDecoder.decode(text)
+        let match = document.diagnostics.first { $0.code == input.code && $0.path?.description == input.path }
+        let diagnostic = try #require(match, "no \(input.code) at \(input.path); got \(document.diagnostics.map { "\($0.code) \($0.path?.description ?? "")" })")
+        #expect(diagnostic.message.contains(input.message), "\(diagnostic.message)")
+        if let hint = input.hint { #expect(diagnostic.hint?.contains(hint) == true, "\(diagnostic.hint ?? "no hint")") }
+        #expect(diagnostic.location != nil, "every problem in a parsed file has a line and column")
+    }
+
+    @Test("Every problem is reported at once, in file order")
+    func allAtOnce() {
+        let text = minimalPlan
+            .replacingOccurrences(of: #""grants": ["pro", "themes"]"#, with: #""grants": ["por"], "colour": 1"#)
+            .replacingOccurrences(of: #""build": "10""#, with: #""build": "1.x""#)
+            .replacingOccurrences(of: #""model": "free""#, with: #""model": "gratis""#)
+        let diagnostics = PlanDecoder.decode(text).diagnostics.sortedForDisplay()
+        #expect(Set(diagnostics.map(\.code)) == ["invalid-version", "invalid-value", "unknown-key", "unknown-reference"])
+        let lines = diagnostics.compactMap { $0.location?.line }
+        #expect(lines == lines.sorted())
+    }
+
+    @Test("A syntax error gives line and column and no plan")
+    func syntaxError() {
+        let document = PlanDecoder.decode("{\n  \"app\": {,}\n}")
+        #expect(document.plan == nil)
+        #expect(document.diagnostics.count == 1)
+        #expect(document.diagnostics[0].code == "json-syntax")
+        #expect(document.diagnostics[0].location == SourceLocation(line: 2, column: 11))
+    }
+
+    @Test("Bundle cycles are found, each once")
+    func bundleCycle() {
+        let text = minimalPlan.replacingOccurrences(
+            of: #"[ { "id": "com.example.demo.pro", "type": "nonConsumable", "price": "4.99", "grants": ["pro", "themes"] } ]"#,
+            with: """
+                [ { "id": "a", "type": "nonConsumable", "price": "1", "grants": ["pro"], "contains": ["b"] },
+                  { "id": "b", "type": "nonConsumable", "price": "1", "grants": ["themes"], "contains": ["c"] },
+                  { "id": "c", "type": "nonConsumable", "price": "1", "grants": ["themes"], "contains": ["a"] } ]
+                """)
+        let cycles = PlanDecoder.decode(text).diagnostics.filter { $0.code == "bundle-cycle" }
+        #expect(cycles.count == 1)
+        #expect(cycles.first?.message.contains("a → b → c → a") == true)
+    }
+
+    @Test("The schema and the decoder know the same keys")
+    func schemaMatchesDecoder() throws {
+        let schema = PlanSchema.document
+        func properties(_ value: JSONValue?) -> [String] {
+            guard case .object(let members)? = value, case .object(let properties)? = members.first(where: { $0.key == "properties" })?.value.value else {
+                return []
+            }
+            return properties.map(\.key).sorted()
+        }
+        func member(_ value: JSONValue?, _ key: String) -> JSONValue? {
+            guard case .object(let members)? = value else { return nil }
+            return members.first { $0.key == key }?.value.value
+        }
+        let root = properties(schema)
+        #expect(root == PlanKeys.root.sorted())
+        let props = member(schema, "properties")
+        #expect(properties(member(props, "app")) == PlanKeys.app.sorted())
+        #expect(properties(member(member(props, "features"), "items")) == PlanKeys.feature.sorted())
+        #expect(properties(member(member(props, "releases"), "items")) == PlanKeys.release.sorted())
+        #expect(properties(member(member(props, "products"), "items")) == PlanKeys.product.sorted())
+        #expect(properties(member(member(props, "tiers"), "items")) == PlanKeys.tier.sorted())
+        #expect(properties(member(props, "policies")) == PlanKeys.policies.sorted())
+    }
+}
