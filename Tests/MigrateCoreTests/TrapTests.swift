@@ -1,0 +1,332 @@
+import Foundation
+import MigrateCore
+import MigratePlan
+import Testing
+
+/// One test (or more) for every trap in DOMAIN.md section 2 that the model decides.
+@Suite("Launch-day traps")
+struct TrapTests {
+    /// Paid builds 1…9, free from 10: the plan where `"10" < "9"` would hand the paid tier to free users.
+    static let singleDigitPlan = MigrationPlan(
+        app: AppInfo(name: "T", bundleID: "t", platforms: [.iOS]),
+        features: features("pro"),
+        releases: [
+            release("1.0", build: "1", "2020-01-01T00:00:00Z", paid: "1.99", includes: ["pro"]),
+            release("1.9", build: "9", "2020-06-01T00:00:00Z", paid: "1.99"),
+            release("2.0", build: "10", "2021-01-01T00:00:00Z", includes: []),
+            release("2.1", build: "13", "2021-02-01T00:00:00Z"),
+        ],
+        products: [product("pro", "2.99", grants: ["pro"])])
+
+    @Test(
+        "Trap 1: versions are compared as numbers, not strings",
+        arguments: [("9", true), ("10", false), ("13", false), ("2", true), ("1.5", true), ("9.9", true), ("10.0", false)])
+    func trap1NumericComparison(original: String, isLegacy: Bool) {
+        let advisor = Advisor(plan: Self.singleDigitPlan)
+        let report = advisor.report(for: Customer(platform: .iOS, originalAppVersion: original))
+        #expect((report.decision.cohort != .newCustomer) == isLegacy, "\(original)")
+        #expect(report.decision.rule == .buildNumber)
+        #expect(report.entitlements.has("pro") == isLegacy)
+    }
+
+    @Test("Trap 1: the explanation shows the numeric comparison")
+    func trap1Explanation() {
+        let report = Advisor(plan: Self.singleDigitPlan).report(for: Customer(platform: .iOS, originalAppVersion: "9"))
+        #expect(report.decision.comparisons.contains("build 9 < 10 (numeric), the first build of 2.0 (10), a free release"))
+    }
+
+    /// Build numbers restart at 1 for every marketing version: the build says nothing about the era.
+    static let restartPlan = MigrationPlan(
+        app: AppInfo(name: "R", bundleID: "r", platforms: [.iOS]),
+        features: features("pro"),
+        releases: [
+            release("1.0", build: "1", "2019-04-02T15:00:00Z", paid: "3.99", includes: ["pro"]),
+            release("1.1", build: "1", "2019-06-11T15:00:00Z", paid: "3.99"),
+            release("2.0", build: "1", "2020-01-14T15:00:00Z", includes: []),
+        ],
+        products: [product("plus", "4.99", grants: ["pro"])])
+
+    @Test("Trap 2: restarted build numbers switch to the purchase-date rule")
+    func trap2RestartedBuilds() throws {
+        let catalog = PlanCatalog(Self.restartPlan)
+        let cutoff = try #require(catalog.cutoffs[.iOS])
+        #expect(!cutoff.isVersionRuleSound)
+        #expect(cutoff.problems.first?.kind == .sharedVersion)
+
+        let advisor = Advisor(catalog: catalog)
+        let before = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "1", originalPurchaseDate: date("2020-01-14T14:59:59Z")))
+        #expect(before.decision.cohort == .legacy(tierID: "paid-1.0"))
+        #expect(before.decision.rule == .purchaseDate)
+        let after = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "1", originalPurchaseDate: date("2020-01-14T15:00:00Z")))
+        #expect(after.decision.cohort == .newCustomer, "the cutoff is the moment the free build went live, inclusive")
+        #expect(after.decision.comparisons.isEmpty == false)
+    }
+
+    @Test("Trap 2: restarted builds without a purchase date can't be decided")
+    func trap2NoDate() {
+        let report = Advisor(plan: Self.restartPlan).report(for: Customer(platform: .iOS, originalAppVersion: "1"))
+        #expect(report.decision.rule == .undetermined)
+        #expect(report.decision.cohort == .newCustomer)
+    }
+
+    @Test("Trap 2: a hotfix released after the switch with a lower build uses the date rule")
+    func trap2HotfixGoingBackwards() throws {
+        let plan = MigrationPlan(
+            app: AppInfo(name: "H", bundleID: "h", platforms: [.iOS]), features: features("pro"),
+            releases: [
+                release("1.0", build: "10", "2020-01-01T00:00:00Z", paid: "1.99", includes: ["pro"]),
+                release("1.1", build: "18", "2020-03-01T00:00:00Z", paid: "1.99"),
+                release("2.0", build: "20", "2020-06-01T00:00:00Z", includes: []),
+                release("1.1.1", build: "17", "2020-06-10T00:00:00Z", includes: []),
+            ], products: [product("p", "1", grants: ["pro"])])
+        let cutoff = try #require(PlanCatalog(plan).cutoffs[.iOS])
+        #expect(cutoff.problems.contains { $0.kind == .backwards })
+        let report = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "17", originalPurchaseDate: date("2020-06-11T00:00:00Z")))
+        #expect(report.decision.rule == .purchaseDate)
+        #expect(report.decision.cohort == .newCustomer, "build 17 < 18, the last paid build, but it was downloaded free")
+    }
+
+    @Test("Trap 2: marketing versions that go back are fine when builds keep rising")
+    func trap2HotfixWithRisingBuilds() throws {
+        let plan = MigrationPlan(
+            app: AppInfo(name: "H", bundleID: "h", platforms: [.iOS]), features: features("pro"),
+            releases: [
+                release("1.1", build: "18", "2020-03-01T00:00:00Z", paid: "1.99", includes: ["pro"]),
+                release("1.0.2", build: "20", "2020-03-05T00:00:00Z", paid: "1.99"),
+                release("2.0", build: "30", "2020-06-01T00:00:00Z", includes: []),
+            ], products: [product("p", "1", grants: ["pro"])])
+        #expect(try #require(PlanCatalog(plan).cutoffs[.iOS]).isVersionRuleSound)
+        #expect(Advisor(plan: plan).cohort(Customer(platform: .iOS, originalAppVersion: "20")) == .legacy(tierID: "paid-1.1"))
+    }
+
+    static let universalPlan = MigrationPlan(
+        app: AppInfo(name: "U", bundleID: "u", platforms: [.iOS, .macOS], universalPurchase: true),
+        features: features("pro"),
+        releases: [
+            release(.iOS, "1.0", build: "100", "2021-01-01T00:00:00Z", paid: "4.99", includes: ["pro"]),
+            release(.iOS, "2.0", build: "305", "2022-01-01T00:00:00Z", paid: "4.99"),
+            release(.iOS, "3.0", build: "412", "2023-01-01T00:00:00Z", includes: []),
+            release(.macOS, "1.0", build: "1", "2021-01-01T00:00:00Z", paid: "4.99", includes: ["pro"]),
+            release(.macOS, "2.0", build: "2", "2022-01-01T00:00:00Z", paid: "4.99"),
+            release(.macOS, "3.0", build: "3", "2023-01-01T00:00:00Z", includes: []),
+        ],
+        products: [product("pro", "6.99", grants: ["pro"])])
+
+    @Test("Trap 3: a Mac customer who first bought on iOS carries a build number")
+    func trap3OriginalPlatformKnown() {
+        let advisor = Advisor(plan: Self.universalPlan)
+        // "305" read as a macOS marketing version would be far above 3.0, a free release.
+        let report = advisor.report(for: Customer(platform: .macOS, originalPlatform: .iOS, originalAppVersion: "305"))
+        #expect(report.decision.cohort == .legacy(tierID: "paid-1.0"))
+        #expect(report.decision.rule == .buildNumber)
+        #expect(report.decision.trackPlatform == .iOS)
+        // An iOS customer who first bought on the Mac carries a marketing version.
+        let macFirst = advisor.report(for: Customer(platform: .iOS, originalPlatform: .macOS, originalAppVersion: "2.0"))
+        #expect(macFirst.decision.cohort == .legacy(tierID: "paid-1.0"))
+        #expect(macFirst.decision.rule == .marketingVersion)
+    }
+
+    @Test("Trap 3: without the original platform, the purchase date decides")
+    func trap3OriginalPlatformUnknown() {
+        let advisor = Advisor(plan: Self.universalPlan)
+        let report = advisor.report(
+            for: Customer(platform: .macOS, originalAppVersion: "305", originalPurchaseDate: date("2022-06-01T00:00:00Z")))
+        #expect(report.decision.rule == .purchaseDate)
+        #expect(report.decision.cohort == .legacy(tierID: "paid-1.0"))
+        #expect(report.decision.reasons.contains { $0.contains("original platform is unknown") })
+        let free = advisor.report(for: Customer(platform: .macOS, originalAppVersion: "3.0", originalPurchaseDate: date("2023-06-01T00:00:00Z")))
+        #expect(free.decision.cohort == .newCustomer)
+    }
+
+    @Test("Trap 3: without platform or date, a version both readings disagree on is undetermined")
+    func trap3NoDate() {
+        let advisor = Advisor(plan: Self.universalPlan)
+        #expect(advisor.report(for: Customer(platform: .macOS, originalAppVersion: "305")).decision.rule == .undetermined)
+        // "2" is paid on both: build 2 < 100 (the first iOS release), and macOS 2 < 3.0.
+        let agreed = advisor.report(for: Customer(platform: .macOS, originalAppVersion: "2"))
+        #expect(agreed.decision.cohort == .legacy(tierID: "paid-1.0"))
+    }
+
+    @Test(
+        "Trap 4: the sandbox's \"1.0\" is decided by the environment, never the value",
+        arguments: [StoreEnvironment.sandbox, .xcode])
+    func trap4SandboxVersion(environment: StoreEnvironment) {
+        var plan = Self.restartPlan  // the first paid build is "1", so "1.0" looks like a real early buyer
+        let tester = Customer(
+            platform: .iOS, environment: environment, originalAppVersion: "1.0", originalPurchaseDate: date("2013-08-01T07:00:00Z"))
+        #expect(Advisor(plan: plan).report(for: tester).decision.cohort == .newCustomer)
+        #expect(Advisor(plan: plan).report(for: tester).decision.rule == .environmentPolicy)
+        plan.policies.nonProduction = .tier("paid-1.0")
+        #expect(Advisor(plan: plan).report(for: tester).decision.cohort == .legacy(tierID: "paid-1.0"))
+        // The same value in production is a real buyer of build 1, dated to decide.
+        let buyer = Customer(platform: .iOS, originalAppVersion: "1.0", originalPurchaseDate: date("2019-05-01T00:00:00Z"))
+        #expect(Advisor(plan: plan).report(for: buyer).decision.cohort == .legacy(tierID: "paid-1.0"))
+    }
+
+    @Test("Trap 4: check warns when the first paid build collides with the sandbox value")
+    func trap4CheckWarning() throws {
+        let report = PlanChecker.check(Self.restartPlan, now: date("2026-01-01"))
+        #expect(report.diagnostics.contains { $0.code == "sandbox-version-collision" && $0.severity == .warning })
+        #expect(!PlanChecker.check(try examplePlan("server-pal"), now: date("2026-01-01")).diagnostics.contains { $0.code == "sandbox-version-collision" })
+    }
+
+    @Test("Trap 5: a tier that forgets a paid feature is reported (the Themes regression)")
+    func trap5FeatureMissedInGate() {
+        var plan = Self.singleDigitPlan
+        plan.features = features("pro", "themes")
+        plan.releases[0].includes = ["pro", "themes"]
+        plan.tiers = [LegacyTier(id: "legacy", name: "Legacy", until: date("2021-01-01T00:00:00Z"), grants: ["pro"])]
+        let diagnostics = PlanChecker.check(plan, now: date("2026-01-01")).diagnostics
+        let dropped = diagnostics.first { $0.code == "legacy-feature-dropped" }
+        #expect(dropped?.message.contains("'themes'") == true)
+        // And no product sells themes any more: new customers can never get it.
+        #expect(diagnostics.contains { $0.code == "paid-feature-unobtainable" && $0.message.contains("'themes'") })
+        // The customer really loses it.
+        let report = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "5"))
+        #expect(!report.entitlements.has("themes"))
+    }
+
+    @Test("Trap 5: a paid release in no tier is an error")
+    func trap5UncoveredRelease() {
+        var plan = Self.singleDigitPlan
+        plan.tiers = [LegacyTier(id: "early", name: "Early", until: date("2020-03-01T00:00:00Z"))]
+        let diagnostics = PlanChecker.check(plan, now: date("2026-01-01")).diagnostics
+        #expect(diagnostics.contains { $0.code == "paid-release-uncovered" && $0.severity == .error && $0.message.contains("1.9 (9)") })
+    }
+
+    @Test("Trap 6: tiered eras — older buyers don't get what later buyers got")
+    func trap6TieredEras() throws {
+        let plan = try examplePlan("pocket-ledger")
+        let advisor = Advisor(plan: plan)
+        let early = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "1", originalPurchaseDate: date("2019-05-01T00:00:00Z")))
+        let late = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "2", originalPurchaseDate: date("2019-10-15T00:00:00Z")))
+        #expect(early.decision.cohort == .legacy(tierID: "paid-1.0"))
+        #expect(!early.entitlements.has("csv-export"))
+        #expect(late.decision.cohort == .legacy(tierID: "paid-1.2"))
+        #expect(late.entitlements.has("csv-export"))
+    }
+
+    @Test("Trap 6: a legacy discount instead of free access")
+    func trap6Discount() throws {
+        let plan = try examplePlan("tally-two-switches")
+        let report = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "25"))
+        let yearly = try #require(report.upsell.offers.first { $0.productID == "com.example.tally.pro.yearly" })
+        #expect(yearly.price == (try Price("9.99")))
+        #expect(yearly.regularPrice == (try Price("19.99")))
+        let newcomer = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "50"))
+        #expect(newcomer.upsell.offers.first { $0.productID == "com.example.tally.pro.yearly" }?.regularPrice == nil)
+    }
+
+    @Test("Trap 6: a lifetime unlock from the middle era keeps entitling after the subscription switch")
+    func trap6LifetimeStays() throws {
+        let plan = try examplePlan("tally-two-switches")
+        let report = Advisor(plan: plan).report(
+            for: Customer(platform: .iOS, originalAppVersion: "44", purchases: [OwnedProduct(productID: "com.example.tally.lifetime")]))
+        #expect(report.decision.cohort == .newCustomer)
+        #expect(report.entitlements.has("widgets"))
+        #expect(!report.entitlements.has("sync"))
+        #expect(report.upsell.offers.allSatisfy { $0.adds == ["sync"] })
+    }
+
+    @Test("Trap 7: never sell a bundle to someone who owns a part that is sold alone (seed 000)")
+    func trap7NeverChargeTwice() throws {
+        let plan = try examplePlan("tilt-to-live-hd")
+        let advisor = Advisor(plan: plan)
+        let full = "com.example.tilttolivehd.full", turret = "com.example.tilttolivehd.turret", bundle = "com.example.tilttolivehd.fullturret"
+
+        // State 1: the demo (a free download) sees one purchase that includes everything.
+        let demo = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "34"))
+        #expect(demo.upsell.offers.map(\.productID) == [bundle])
+        // State 2: full version before the new mode, by paying for the app or by the old IAP: only the mode.
+        let paid = advisor.report(for: Customer(platform: .iPadOS, originalAppVersion: "21"))
+        #expect(paid.upsell.offers.map(\.productID) == [turret])
+        #expect(paid.upsell.withheld.contains { $0.productID == bundle })
+        let oldIAP = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "34", purchases: [OwnedProduct(productID: full)]))
+        #expect(oldIAP.upsell.offers.map(\.productID) == [turret])
+        // State 3: the new full version: everything is unlocked, no offers, Restore can hide.
+        let complete = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "40", purchases: [OwnedProduct(productID: bundle)]))
+        #expect(complete.upsell.offers.isEmpty)
+        #expect(!complete.upsell.showsRestore)
+        // Upgraders who bought the parts separately own the whole bundle's content.
+        let upgrader = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "21", purchases: [OwnedProduct(productID: turret)]))
+        #expect(upgrader.upsell.offers.isEmpty)
+    }
+
+    @Test("Trap 7: a bundle is still offered when nothing smaller sells the missing part, with a note")
+    func trap7BundleWithoutAlternative() {
+        let plan = MigrationPlan(
+            app: AppInfo(name: "B", bundleID: "b", platforms: [.iOS]), features: features("a", "b"),
+            releases: Self.singleDigitPlan.releases.map { var r = $0; r.includes = r.model.isPaid ? ["a"] : (r.includes == nil ? nil : []); return r },
+            products: [product("all", "3", grants: ["a", "b"])])
+        let report = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "5"))
+        #expect(report.upsell.offers.map(\.productID) == ["all"])
+        #expect(report.upsell.offers.first?.reason.contains("already unlocked") == true)
+    }
+
+    @Test("Trap 8: a verification failure denies, or keeps the last verified result for N days")
+    func trap8VerificationFailure() {
+        var plan = Self.singleDigitPlan
+        let failing = { (age: Int?) in
+            Customer(platform: .iOS, originalAppVersion: "5", appTransaction: .failed(lastVerifiedDaysAgo: age))
+        }
+        plan.policies.verificationFailure = .deny
+        let denied = Advisor(plan: plan).report(for: failing(1))
+        #expect(denied.decision.cohort == .newCustomer)
+        #expect(denied.decision.rule == .noProof)
+        #expect(denied.decision.reasons.contains { $0.contains("not proof of cracking") })
+
+        plan.policies.verificationFailure = .keepLastVerified(days: 7)
+        let cached = Advisor(plan: plan).report(for: failing(7))
+        #expect(cached.decision.cohort == .legacy(tierID: "paid-1.0"))
+        #expect(cached.decision.fromCache)
+        #expect(Advisor(plan: plan).report(for: failing(8)).decision.cohort == .newCustomer)
+        #expect(Advisor(plan: plan).report(for: failing(nil)).decision.cohort == .newCustomer)
+    }
+
+    @Test("Trap 8: an unverified transaction doesn't entitle under deny")
+    func trap8UnverifiedTransaction() {
+        let customer = Customer(platform: .iOS, originalAppVersion: "13", purchases: [OwnedProduct(productID: "pro", isVerified: false)])
+        let report = Advisor(plan: Self.singleDigitPlan).report(for: customer)
+        #expect(!report.entitlements.has("pro"))
+        #expect(report.entitlements.ignored.first?.reason.contains("did not verify") == true)
+    }
+
+    @Test("Trap 9: Restore is hidden only when everything is unlocked, and its three outcomes differ")
+    func trap9Restore() {
+        let advisor = Advisor(plan: Self.singleDigitPlan)
+        #expect(!advisor.report(for: Customer(platform: .iOS, originalAppVersion: "5")).upsell.showsRestore)
+        #expect(advisor.report(for: Customer(platform: .iOS, originalAppVersion: "13")).upsell.showsRestore)
+        let messages = Set(RestoreOutcome.allCases.map(\.message))
+        #expect(messages.count == 3)
+        #expect(RestoreOutcome.nothingRestored.message.contains("No previous purchases could be restored"))
+    }
+
+    @Test(
+        "Trap 10: family sharing, refunds, expiry, consumables",
+        arguments: [
+            (OwnedProduct(productID: "pro", ownership: .familyShared), Policies.FamilySharing.entitles, true),
+            (OwnedProduct(productID: "pro", ownership: .familyShared), .ignored, false),
+            (OwnedProduct(productID: "pro", isRevoked: true), .entitles, false),
+            (OwnedProduct(productID: "pro", isExpired: true), .entitles, false),
+            (OwnedProduct(productID: "tip"), .entitles, false),
+            (OwnedProduct(productID: "prp"), .entitles, false),
+        ])
+    func trap10Ownership(owned: OwnedProduct, sharing: Policies.FamilySharing, entitles: Bool) {
+        var plan = Self.singleDigitPlan
+        plan.products.append(product("tip", "0.99", kind: .consumable))
+        plan.policies.familySharing = sharing
+        let report = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "13", purchases: [owned]))
+        #expect(report.entitlements.has("pro") == entitles)
+        if !entitles { #expect(report.entitlements.ignored.count == 1) }
+    }
+
+    @Test("Trap 10: a refunded paid download gets no legacy tier; VPP installs see no offers")
+    func trap10RefundAndVPP() {
+        let advisor = Advisor(plan: Self.singleDigitPlan)
+        let refunded = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "5", isAppPurchaseRevoked: true))
+        #expect(refunded.decision.cohort == .newCustomer)
+        let vpp = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "13", isVolumePurchase: true))
+        #expect(vpp.upsell.offers.isEmpty)
+        #expect(vpp.upsell.notes.contains { $0.contains("Volume Purchase") })
+    }
+}
