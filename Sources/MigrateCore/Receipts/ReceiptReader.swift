@@ -35,7 +35,7 @@ public enum ReceiptReader {
             sink.error("wrong-type", "a receipt must be a JSON object, found \(root.value.kindName)", at: .root)
             return (nil, sink.diagnostics)
         }
-        if root["receipt"] != nil || root["original_application_version"] != nil || root["receipt_type"] != nil {
+        if root["receipt"] != nil || root["status"] != nil || root["original_application_version"] != nil || root["receipt_type"] != nil {
             return (legacy(root, now: now, sink: sink), sink.diagnostics)
         }
         if root["originalApplicationVersion"] != nil || root["receiptType"] != nil || root["appTransactionId"] != nil {
@@ -53,6 +53,10 @@ public enum ReceiptReader {
         if let status = root["status"], let code = scalar(status), code != "0" {
             let meaning = code == "21007" ? " (a sandbox receipt sent to production)" : code == "21008" ? " (a production receipt sent to the sandbox)" : ""
             sink.error("receipt-status", "verifyReceipt returned status \(code)\(meaning); the receipt was not validated", at: .root / "status")
+            return nil
+        }
+        guard root["receipt"] != nil || root["original_application_version"] != nil || root["receipt_type"] != nil else {
+            sink.error("missing-key", "a verifyReceipt response without 'receipt'", at: .root / "receipt")
             return nil
         }
         if let inner = root["receipt"] {
