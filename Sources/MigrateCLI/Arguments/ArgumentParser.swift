@@ -43,6 +43,9 @@ public enum ArgumentParser {
         }
 
         let command = path.last!
+        // Help wins over everything else on the line, even a missing argument (but not after `--`).
+        let beforeTerminator = remaining.prefix { $0 != "--" }
+        if beforeTerminator.contains("--help") || beforeTerminator.contains("-h") { return .help(path: path) }
         if command.run == nil {
             if remaining.contains("--help") || remaining.contains("-h") || remaining.isEmpty { return .help(path: path) }
         }

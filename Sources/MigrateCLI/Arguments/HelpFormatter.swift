@@ -36,15 +36,23 @@ public enum HelpFormatter {
             return (words + ["<subcommand>"]).joined(separator: " ")
         }
         var parts = words
+        var positionals = words
         for spec in command.arguments {
             switch spec.kind {
             case .positional(let required, _):
-                parts.append(required ? spec.synopsis : "[\(spec.synopsis)]")
+                let text = required ? spec.synopsis : "[\(spec.synopsis)]"
+                parts.append(text)
+                positionals.append(text)
             case .option, .flag:
                 parts.append("[\(spec.synopsis)]")
             }
         }
-        return parts.joined(separator: " ")
+        let full = parts.joined(separator: " ")
+        // Like swift-argument-parser, a long usage line folds its options into [<options>].
+        if full.count + "USAGE: ".count > lineWidth {
+            return (positionals + ["[<options>]"]).joined(separator: " ")
+        }
+        return full
     }
 
     private static func describe(_ spec: ArgumentSpec) -> String {

@@ -1,0 +1,113 @@
+import Foundation
+import MigrateCLI
+import MigratePlan
+import Testing
+
+/// A temporary folder with files in it, removed at the end of the test.
+final class Scratch {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+}
+
+let examplePlanText = try! String(contentsOf: repositoryRoot.appendingPathComponent("Examples/server-pal/migration.json"), encoding: .utf8)
+
+@Suite("migrate check")
+struct CheckCommandTests {
+    @Test("Every example checks with exit 0", arguments: ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches"])
+    func examples(name: String) {
+        let run = Run("check", "Examples/\(name)/migration.json", "--now", "2026-01-01T00:00:00Z")
+        #expect(run.status == .success, "\(run.output)")
+        #expect(run.output.contains("Cutoff rules"))
+        #expect(!run.output.contains("/work/"), "no absolute paths")
+    }
+
+    @Test("A folder is read as its migration.json")
+    func folder() {
+        let run = Run("check", "Examples/tilt-to-live-hd")
+        #expect(run.status == .success)
+        #expect(run.output.contains("✓ No problems found."))
+    }
+
+    @Test("Exit codes: 66 missing, 65 not JSON, 1 errors, 0 warnings, 1 warnings with --strict")
+    func exitCodes() throws {
+        let scratch = try Scratch()
+        #expect(Run("check", "missing.json", directory: scratch.url).status == .noInput)
+        #expect(Run("check", "missing.json", directory: scratch.url).error.contains("Error: missing.json: no such file."))
+
+        try scratch.write("syntax.json", "{\n  \"app\": {\n    \"name\": \"X\",\n  }\n}\n")
+        let syntax = Run("check", "syntax.json", directory: scratch.url)
+        #expect(syntax.status == .dataError)
+        #expect(syntax.output.contains("syntax.json:4:3: error: trailing comma before '}'"))
+        #expect(syntax.output.contains(" 4 |   }\n   |   ^"))
+
+        try scratch.write("typo.json", examplePlanText.replacingOccurrences(of: "\"many-servers\", \"live-graphs\"]", with: "\"many-server\", \"live-graphs\"]"))
+        let typo = Run("check", "typo.json", directory: scratch.url)
+        #expect(typo.status == .checkFailed)
+        #expect(typo.output.contains("error: products[0].grants[0]: unknown feature 'many-server'"))
+        #expect(typo.output.contains("fix: Did you mean 'many-servers'?"))
+
+        try scratch.write("sandbox.json", examplePlanText.replacingOccurrences(of: "\"build\": \"12\"", with: "\"build\": \"1\""))
+        #expect(Run("check", "sandbox.json", directory: scratch.url).status == .success)
+        let strict = Run("check", "sandbox.json", "--strict", directory: scratch.url)
+        #expect(strict.status == .checkFailed)
+        #expect(strict.output.contains("warning: releases[0].build:"))
+        #expect(strict.output.contains("(--strict)"))
+    }
+
+    @Test("All problems at once, and the JSON report carries them with places")
+    func jsonReport() throws {
+        let scratch = try Scratch()
+        let broken = examplePlanText
+            .replacingOccurrences(of: "\"model\": \"free\", \"includes\"", with: "\"model\": \"fre\", \"includes\"")
+            .replacingOccurrences(of: "\"price\": \"1.99\",\n      \"grants\"", with: "\"price\": \"1,99\",\n      \"grant\"")
+        try scratch.write("plan.json", broken)
+        let run = Run("check", "plan.json", "--format", "json", directory: scratch.url)
+        #expect(run.status == .checkFailed)
+        let report = try JSONParser.parse(run.output)
+        #expect(report["errors"]?.value == .number("3"))
+        let codes = report["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        // The unknown 'grant' also leaves the product granting nothing, which is worth a warning of its own.
+        #expect(codes == ["invalid-value", "product-grants-nothing", "invalid-price", "unknown-key"])
+        let first = try #require(report["diagnostics"]?.arrayValue?.first)
+        #expect(first["path"]?.stringValue == "releases[3].model")
+        #expect(first["line"] != nil && first["column"] != nil)
+        #expect(first["hint"]?.stringValue == "Did you mean 'free'?")
+    }
+
+    @Test("A cutoff in the future is a warning judged against --now")
+    func futureCutoff() {
+        let run = Run("check", "Examples/server-pal", "--now", "2017-09-01T00:00:00Z")
+        #expect(run.status == .success)
+        #expect(run.output.contains("warning: releases[3].released: the first free iOS release, 2.0 (40), goes live 2017-10-01T16:00:00Z, in the future"))
+    }
+
+    @Test("Output is byte-identical across runs")
+    func deterministic() {
+        let first = Run("check", "Examples/inkwell-universal", "--format", "json", "--now", "2026-01-01T00:00:00Z").output
+        let second = Run("check", "Examples/inkwell-universal", "--format", "json", "--now", "2026-01-01T00:00:00Z").output
+        #expect(first == second)
+        #expect(!first.contains("\r"))
+    }
+
+    @Test("schema prints a JSON Schema that parses")
+    func schema() throws {
+        let run = Run("schema")
+        #expect(run.status == .success)
+        let schema = try JSONParser.parse(run.output)
+        #expect(schema["$schema"]?.stringValue == "https://json-schema.org/draft/2020-12/schema")
+        #expect(schema["properties"]?["releases"] != nil)
+    }
+}

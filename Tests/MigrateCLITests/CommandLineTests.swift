@@ -1,0 +1,104 @@
+import Foundation
+import MigrateCLI
+import MigratePlan
+import Testing
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Runs `migrate` in-process from the repository root.
+struct Run {
+    var status: ExitCode
+    var output: String
+    var error: String
+
+    init(_ arguments: String..., environment: [String: String] = [:], terminal: Bool = false, directory: URL = repositoryRoot) {
+        self.init(arguments: arguments, environment: environment, terminal: terminal, directory: directory)
+    }
+
+    init(arguments: [String], environment: [String: String] = [:], terminal: Bool = false, directory: URL = repositoryRoot) {
+        let context = CommandContext.testing(directory: directory.path, environment: environment, terminal: terminal)
+        status = Migrate.run(arguments, context: context)
+        output = context.standardOutput.text
+        error = context.standardError.text
+    }
+}
+
+@Suite("Command line")
+struct CommandLineTests {
+    @Test("Help is laid out as OVERVIEW / USAGE / OPTIONS / SUBCOMMANDS, on stdout, exit 0")
+    func rootHelp() {
+        for arguments in [["--help"], ["-h"], ["help"], []] {
+            let run = Run(arguments: arguments)
+            #expect(run.status == .success)
+            #expect(run.error.isEmpty)
+            let headings = run.output.split(separator: "\n").filter { $0.first?.isUppercase == true }.map { String($0.prefix { $0 != ":" }) }
+            #expect(headings == ["OVERVIEW", "USAGE", "OPTIONS", "SUBCOMMANDS"], "\(arguments)")
+            #expect(run.output.contains("  check                   Check a migration plan for launch-day traps."))
+        }
+    }
+
+    @Test("Each command's help has ARGUMENTS and OPTIONS", arguments: ["check", "explain", "schema"])
+    func commandHelp(command: String) {
+        let viaFlag = Run(command, "--help")
+        let viaHelp = Run("help", command)
+        #expect(viaFlag.status == .success)
+        #expect(viaFlag.output == viaHelp.output)
+        #expect(viaFlag.output.contains("USAGE: migrate \(command)"))
+        #expect(viaFlag.output.contains("OPTIONS:\n"))
+        #expect(viaFlag.output.contains("-h, --help"))
+        if command != "schema" { #expect(viaFlag.output.contains("ARGUMENTS:\n  <plan>")) }
+        for line in viaFlag.output.split(separator: "\n") { #expect(line.count <= 100, "help lines stay narrow: \(line)") }
+    }
+
+    @Test("--version prints the version")
+    func version() {
+        let run = Run("--version")
+        #expect(run.status == .success)
+        #expect(run.output == Migrate.version + "\n")
+    }
+
+    @Test(
+        "Usage errors say what is wrong, suggest a fix, and exit 64",
+        arguments: [
+            (["chek", "x"], "Error: Unknown command 'chek'. Did you mean 'check'?"),
+            (["check", "Examples/server-pal", "--formt", "json"], "Error: Unknown option '--formt'. Did you mean '--format'?"),
+            (["check", "Examples/server-pal", "--format", "jsn"], "Error: The value 'jsn' is invalid for '--format <format>'. Did you mean 'json'?"),
+            (["check"], "Error: Missing expected argument '<plan>'."),
+            (["check", "a", "b"], "Error: Unexpected argument 'b'."),
+            (["explain", "Examples/server-pal", "--owns"], "Error: Missing value for '--owns <product[:state]>'."),
+            (["explain", "Examples/server-pal", "--owns", "x:revokd"], "Did you mean 'revoked'?"),
+            (["explain", "Examples/server-pal", "--original-purchase-date", "yesterday"], "Expected an ISO 8601 date-time"),
+            (["explain", "Examples/server-pal", "--platform", "macOS"], "The app doesn't run on macOS"),
+            (["explain", "Examples/server-pal", "--cache-age", "3"], "'--cache-age' applies only with '--verification failed'"),
+            (["help", "nope"], "Error: Unknown command 'nope'."),
+            (["check", "Examples/server-pal", "--strict=yes"], "'--strict' takes no value."),
+        ])
+    func usageErrors(arguments: [String], message: String) {
+        let run = Run(arguments: arguments)
+        #expect(run.status == .usage)
+        #expect(run.error.contains(message), "\(run.error)")
+        #expect(run.output.isEmpty)
+    }
+
+    @Test("`--` ends options, so a file named like an option can be checked")
+    func terminator() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-terminator-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(contentsOf: repositoryRoot.appendingPathComponent("Examples/server-pal/migration.json"))
+            .write(to: folder.appendingPathComponent("--strict"))
+        let run = Run(arguments: ["check", "--", "--strict"], directory: folder)
+        #expect(run.status == .success, "\(run.error)")
+        #expect(run.output.contains("No problems found"))
+    }
+
+    @Test("Colour only on a terminal, and never with NO_COLOR")
+    func colour() {
+        let escape = "\u{1B}["
+        #expect(!Run("check", "Examples/server-pal").output.contains(escape))
+        #expect(Run(arguments: ["check", "Examples/server-pal"], terminal: true).output.contains(escape))
+        #expect(!Run(arguments: ["check", "Examples/server-pal"], environment: ["NO_COLOR": "1"], terminal: true).output.contains(escape))
+        #expect(Run(arguments: ["chek"], terminal: true).error.contains(escape))
+        #expect(!Run(arguments: ["chek"], environment: ["NO_COLOR": "1"], terminal: true).error.contains(escape))
+    }
+}
