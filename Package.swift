@@ -17,6 +17,8 @@ let package = Package(
         // The command layer: argument parsing, help, commands with injected output.
         .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
+        // Benchmarks that print their figures: swift run -c release migrate-bench
+        .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),

@@ -111,3 +111,12 @@ struct CheckCommandTests {
         #expect(schema["properties"]?["releases"] != nil)
     }
 }
+
+@Suite("Shipped schema")
+struct ShippedSchemaTests {
+    @Test("Examples/migration.schema.json is what `migrate schema` prints")
+    func inSync() throws {
+        let shipped = try String(contentsOf: repositoryRoot.appendingPathComponent("Examples/migration.schema.json"), encoding: .utf8)
+        #expect(shipped == Run("schema").output, "re-create it with: swift run migrate schema > Examples/migration.schema.json")
+    }
+}
