@@ -72,7 +72,7 @@ struct CheckCommandTests {
         let scratch = try Scratch()
         let broken = examplePlanText
             .replacingOccurrences(of: "\"model\": \"free\", \"includes\"", with: "\"model\": \"fre\", \"includes\"")
-            .replacingOccurrences(of: "\"price\": \"1.99\",\n      \"grants\"", with: "\"price\": \"1,99\",\n      \"grant\"")
+            .replacingOccurrences(of: "\"price\": \"1.99\", \"grants\"", with: "\"price\": \"1,99\", \"grant\"")
         try scratch.write("plan.json", broken)
         let run = Run("check", "plan.json", "--format", "json", directory: scratch.url)
         #expect(run.status == .checkFailed)

@@ -53,10 +53,36 @@ public enum PlanDecoder {
         let products = (reader.array("products") ?? []).compactMap { decodeProduct($0.node, $0.path, sink) }
         let tiers = (reader.array("tiers") ?? []).compactMap { decodeTier($0.node, $0.path, sink) }
         let policies = reader.object("policies").map { decodePolicies($0) } ?? Policies()
+        let installBase = reader.object("installBase").map { decodeInstallBase($0) }
         guard let app else { return nil }
         return MigrationPlan(
-            formatVersion: formatVersion, app: app, features: features, releases: releases, products: products,
-            tiers: tiers, policies: policies)
+            schemaReference: reader.string("$schema"), formatVersion: formatVersion, app: app, features: features, releases: releases, products: products,
+            tiers: tiers, policies: policies, installBase: installBase)
+    }
+
+    private static func decodeInstallBase(_ reader: ObjectReader) -> InstallBase {
+        reader.checkKeys(PlanKeys.installBase)
+        var base = InstallBase(from: readDate(reader, "from", required: false), until: readDate(reader, "until", required: false))
+        func count(_ reader: ObjectReader, _ key: String) -> Int {
+            guard let value = reader.integer(key) else { return 0 }
+            if value < 0 { reader.sink.error("invalid-value", "'\(key)' must not be negative, found \(value)", at: reader.path / key) }
+            return max(0, value)
+        }
+        for item in reader.array("downloads") ?? [] {
+            guard let row = ObjectReader(item.node, at: item.path, sink: reader.sink, describing: "A download count") else { continue }
+            row.checkKeys(PlanKeys.downloadCount)
+            let platform = row.string("platform").flatMap { readPlatform($0, at: item.path / "platform", sink: reader.sink) }
+            let version = readVersion(row, "version", required: false, meaning: "the marketing version")
+            base.downloads.append(
+                DownloadCount(platform: platform, version: version, paid: count(row, "paid"), free: count(row, "free"), refunds: count(row, "refunds")))
+        }
+        for item in reader.array("products") ?? [] {
+            guard let row = ObjectReader(item.node, at: item.path, sink: reader.sink, describing: "A product count") else { continue }
+            row.checkKeys(PlanKeys.productCount)
+            guard let product = row.identifier("product") else { continue }
+            base.products.append(ProductCount(product: product, units: count(row, "units"), refunds: count(row, "refunds")))
+        }
+        return base
     }
 
     private static func decodeApp(_ reader: ObjectReader) -> AppInfo? {

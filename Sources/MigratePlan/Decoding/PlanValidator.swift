@@ -78,6 +78,9 @@ public enum PlanValidator {
                 }
             }
         }
+        for (index, count) in (plan.installBase?.products ?? []).enumerated() {
+            reference(count.product, to: productIDs, kind: "product", at: .root / "installBase" / "products" / index / "product")
+        }
         if case .tier(let id) = plan.policies.nonProduction, !plan.tiers.isEmpty {
             reference(id, to: tierIDs, kind: "tier", at: .root / "policies" / "nonProduction" / "tier")
         }

@@ -5,12 +5,19 @@ public struct JSONWriter: Sendable {
     public var keySeparator: String
     public var sortsKeys: Bool
     public var indent: String
+    /// When set, objects and arrays holding only scalars (or arrays of scalars) are written on one line
+    /// if the line stays within this width, as people write plans by hand.
+    public var inlineWidth: Int?
 
-    public init(keySeparator: String = ": ", sortsKeys: Bool = false, indent: String = "  ") {
+    public init(keySeparator: String = ": ", sortsKeys: Bool = false, indent: String = "  ", inlineWidth: Int? = nil) {
         self.keySeparator = keySeparator
         self.sortsKeys = sortsKeys
         self.indent = indent
+        self.inlineWidth = inlineWidth
     }
+
+    /// The style of `migration.json`: plain JSON, with rows such as releases on one line each.
+    public static let plan = JSONWriter(inlineWidth: 200)
 
     /// The Xcode style for StoreKit configuration files: sorted keys and `"key" : value`.
     public static let xcode = JSONWriter(keySeparator: " : ", sortsKeys: true, indent: "  ")
@@ -26,7 +33,11 @@ public struct JSONWriter: Sendable {
         string(from: JSONNode(value))
     }
 
-    private func write(_ value: JSONValue, level: Int, into output: inout String) {
+    private func write(_ value: JSONValue, level: Int, into output: inout String, prefixWidth: Int = 0) {
+        if let inlineWidth, let inline = inlined(value), level * indent.count + prefixWidth + inline.count <= inlineWidth {
+            output += inline
+            return
+        }
         switch value {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
@@ -40,7 +51,7 @@ public struct JSONWriter: Sendable {
             output += "[\n"
             for (offset, item) in items.enumerated() {
                 output += String(repeating: indent, count: level + 1)
-                write(item.value, level: level + 1, into: &output)
+                write(item.value, level: level + 1, into: &output, prefixWidth: 1)
                 output += offset == items.count - 1 ? "\n" : ",\n"
             }
             output += String(repeating: indent, count: level) + "]"
@@ -52,11 +63,48 @@ public struct JSONWriter: Sendable {
             let ordered = sortsKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
             output += "{\n"
             for (offset, member) in ordered.enumerated() {
-                output += String(repeating: indent, count: level + 1) + Self.quoted(member.key) + keySeparator
-                write(member.value.value, level: level + 1, into: &output)
+                let key = Self.quoted(member.key) + keySeparator
+                output += String(repeating: indent, count: level + 1) + key
+                write(member.value.value, level: level + 1, into: &output, prefixWidth: key.count + 1)
                 output += offset == ordered.count - 1 ? "\n" : ",\n"
             }
             output += String(repeating: indent, count: level) + "}"
+        }
+    }
+
+    /// The one-line form of a value made only of scalars and arrays of scalars; nil otherwise.
+    private func inlined(_ value: JSONValue, nested: Bool = false) -> String? {
+        switch value {
+        case .null, .bool, .number, .string:
+            return nested ? scalar(value) : nil
+        case .array(let items):
+            if items.isEmpty { return nested ? "[]" : nil }
+            var parts: [String] = []
+            for item in items {
+                guard let part = scalar(item.value) else { return nil }
+                parts.append(part)
+            }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .object(let members):
+            if members.isEmpty { return nil }
+            guard !nested else { return nil }
+            let ordered = sortsKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
+            var parts: [String] = []
+            for member in ordered {
+                guard let part = inlined(member.value.value, nested: true) else { return nil }
+                parts.append(Self.quoted(member.key) + keySeparator + part)
+            }
+            return "{ " + parts.joined(separator: ", ") + " }"
+        }
+    }
+
+    private func scalar(_ value: JSONValue) -> String? {
+        switch value {
+        case .null: "null"
+        case .bool(let flag): flag ? "true" : "false"
+        case .number(let literal): literal
+        case .string(let text): Self.quoted(text)
+        default: nil
         }
     }
 

@@ -7,6 +7,8 @@ import Foundation
 public struct MigrationPlan: Sendable, Hashable {
     public static let currentFormatVersion = 1
 
+    /// The `$schema` reference, kept so that rewriting a plan doesn't drop it.
+    public var schemaReference: String?
     public var formatVersion: Int
     public var app: AppInfo
     public var features: [Feature]
@@ -15,11 +17,16 @@ public struct MigrationPlan: Sendable, Hashable {
     /// Legacy tiers as written; empty means "derive one tier per distinct paid offering".
     public var tiers: [LegacyTier]
     public var policies: Policies
+    /// Who bought what, from sales reports; sizes cohorts in simulations.
+    public var installBase: InstallBase?
 
     public init(
-        formatVersion: Int = MigrationPlan.currentFormatVersion, app: AppInfo, features: [Feature] = [],
-        releases: [Release] = [], products: [Product] = [], tiers: [LegacyTier] = [], policies: Policies = Policies()
+        schemaReference: String? = nil, formatVersion: Int = MigrationPlan.currentFormatVersion, app: AppInfo,
+        features: [Feature] = [], releases: [Release] = [], products: [Product] = [], tiers: [LegacyTier] = [],
+        policies: Policies = Policies(), installBase: InstallBase? = nil
     ) {
+        self.schemaReference = schemaReference
+        self.installBase = installBase
         self.formatVersion = formatVersion
         self.app = app
         self.features = features
@@ -258,5 +265,62 @@ public struct Policies: Sendable, Hashable {
         self.verificationFailure = verificationFailure
         self.familySharing = familySharing
         self.cutoffRule = cutoffRule
+    }
+}
+
+/// What the App Store's sales reports say about who got the app and its products, in units.
+///
+/// Money is left out on purpose: reports mix currencies, and simulations take prices from the plan.
+public struct InstallBase: Sendable, Hashable {
+    /// The first day the reports cover (UTC).
+    public var from: Date?
+    /// The last day the reports cover (UTC), inclusive.
+    public var until: Date?
+    /// App downloads per platform and marketing version.
+    public var downloads: [DownloadCount]
+    /// In-app purchases per product.
+    public var products: [ProductCount]
+
+    public init(from: Date? = nil, until: Date? = nil, downloads: [DownloadCount] = [], products: [ProductCount] = []) {
+        self.from = from
+        self.until = until
+        self.downloads = downloads
+        self.products = products
+    }
+}
+
+/// Downloads of one marketing version. Sales reports carry the marketing version, never the build.
+public struct DownloadCount: Sendable, Hashable {
+    public var platform: Platform?
+    /// Nil when the report didn't say.
+    public var version: Version?
+    /// Paid downloads, net of refunds.
+    public var paid: Int
+    /// Free downloads (first-time, not updates or redownloads).
+    public var free: Int
+    /// Refunded downloads (already subtracted from `paid`).
+    public var refunds: Int
+
+    public init(platform: Platform? = nil, version: Version? = nil, paid: Int = 0, free: Int = 0, refunds: Int = 0) {
+        self.platform = platform
+        self.version = version
+        self.paid = paid
+        self.free = free
+        self.refunds = refunds
+    }
+}
+
+/// Sales of one in-app product.
+public struct ProductCount: Sendable, Hashable {
+    public var product: String
+    /// Units sold, net of refunds.
+    public var units: Int
+    /// Refunded units (already subtracted from `units`).
+    public var refunds: Int
+
+    public init(product: String, units: Int, refunds: Int = 0) {
+        self.product = product
+        self.units = units
+        self.refunds = refunds
     }
 }

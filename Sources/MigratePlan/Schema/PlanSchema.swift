@@ -20,6 +20,7 @@ public enum PlanSchema {
                 "products": list(product, "In-app products, sold now or in the past; retired products keep entitling."),
                 "tiers": list(tier, "Legacy tiers: what buyers of each era keep. Leave out to derive one tier per paid offering."),
                 "policies": policies,
+                "installBase": installBase,
             ]),
             "$defs": .object([
                 "platform": enumeration(Platform.allCases.map(\.rawValue), "An Apple platform."),
@@ -142,6 +143,31 @@ public enum PlanSchema {
                     ["product": string("A product id."), "price": reference("price", "The legacy price.")], "A legacy price."),
             ]),
         ], "A legacy tier.")
+
+    static let installBase = object(
+        [],
+        [
+            "from": reference("dateTime", "The first day the sales reports cover."),
+            "until": reference("dateTime", "The last day they cover, inclusive."),
+            "downloads": list(
+                object(
+                    [],
+                    [
+                        "platform": .object(["$ref": .string("#/$defs/platform")]),
+                        "version": reference("version", "The marketing version (sales reports never carry the build)."),
+                        "paid": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Paid downloads, net of refunds.")]),
+                        "free": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Free first-time downloads.")]),
+                        "refunds": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Refunded downloads.")]),
+                    ], "Downloads of one marketing version."), "App downloads per platform and marketing version."),
+            "products": list(
+                object(
+                    ["product", "units"],
+                    [
+                        "product": string("A product id."),
+                        "units": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Units sold, net of refunds.")]),
+                        "refunds": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Refunded units.")]),
+                    ], "Sales of one product."), "In-app purchases per product."),
+        ], "Who bought what, from sales reports (migrate import sales); sizes cohorts in simulations.")
 
     static let policies = object(
         [],

@@ -1,0 +1,129 @@
+/// Writes a plan back to `migration.json`, deterministically and in the order people read it:
+/// the same plan always gives the same bytes, so importers and the wizard produce clean diffs.
+public enum PlanEncoder {
+    public static func encode(_ plan: MigrationPlan) -> String {
+        JSONWriter.plan.string(from: json(plan))
+    }
+
+    public static func json(_ plan: MigrationPlan) -> JSONValue {
+        .members([
+            ("$schema", plan.schemaReference.map { .string($0) }),
+            ("formatVersion", .integer(plan.formatVersion)),
+            (
+                "app",
+                .members([
+                    ("name", .string(plan.app.name)),
+                    ("bundleID", .string(plan.app.bundleID)),
+                    ("platforms", .strings(plan.app.platforms.map(\.rawValue))),
+                    ("universalPurchase", .bool(plan.app.universalPurchase)),
+                ])
+            ),
+            ("features", .array(plan.features.map { .object(["id": .string($0.id), "name": .string($0.name)]) })),
+            ("releases", .array(plan.releases.map(json))),
+            ("products", .array(plan.products.map(json))),
+            ("tiers", plan.tiers.isEmpty ? nil : .array(plan.tiers.map(json))),
+            ("policies", json(plan.policies)),
+            ("installBase", plan.installBase.map(json)),
+        ])
+    }
+
+    static func json(_ release: Release) -> JSONValue {
+        var price: JSONValue?
+        if case .paid(let amount) = release.model { price = .string(amount.description) }
+        return .members([
+            ("platform", .string(release.platform.rawValue)),
+            ("version", .string(release.version.text)),
+            ("build", release.build.map { .string($0.text) }),
+            ("released", .string(Timestamp.format(release.released))),
+            ("model", .string(release.model.isPaid ? "paid" : "free")),
+            ("price", price),
+            ("includes", release.includes.map { .strings($0) }),
+        ])
+    }
+
+    static func json(_ product: Product) -> JSONValue {
+        .members([
+            ("id", .string(product.id)),
+            ("name", product.name == product.id ? nil : .string(product.name)),
+            ("type", .string(product.kind.rawValue)),
+            ("price", .string(product.price.description)),
+            ("grants", product.grants.isEmpty ? nil : .strings(product.grants)),
+            ("contains", product.contains.isEmpty ? nil : .strings(product.contains)),
+            ("requires", product.requires.isEmpty ? nil : .strings(product.requires)),
+            ("forSale", product.forSale ? nil : .bool(false)),
+            ("familyShareable", product.familyShareable ? .bool(true) : nil),
+            (
+                "subscription",
+                product.subscription.map {
+                    .object(["group": .string($0.group), "level": .integer($0.level), "period": .string($0.period)])
+                }
+            ),
+        ])
+    }
+
+    static func json(_ tier: LegacyTier) -> JSONValue {
+        .members([
+            ("id", .string(tier.id)),
+            ("name", tier.name == tier.id ? nil : .string(tier.name)),
+            ("from", tier.from.map { .string(Timestamp.format($0)) }),
+            ("until", tier.until.map { .string(Timestamp.format($0)) }),
+            ("platforms", tier.platforms.map { .strings($0.map(\.rawValue)) }),
+            ("grants", tier.grants.map { .strings($0) }),
+            (
+                "discounts",
+                tier.discounts.isEmpty
+                    ? nil : .array(tier.discounts.map { .object(["product": .string($0.product), "price": .string($0.price.description)]) })
+            ),
+        ])
+    }
+
+    static func json(_ policies: Policies) -> JSONValue {
+        let nonProduction: JSONValue
+        switch policies.nonProduction {
+        case .newCustomer: nonProduction = .object(["treatAs": .string("newCustomer")])
+        case .tier(let id): nonProduction = .object(["treatAs": .string("tier"), "tier": .string(id)])
+        }
+        let failure: JSONValue
+        switch policies.verificationFailure {
+        case .deny: failure = .object(["action": .string("deny")])
+        case .keepLastVerified(let days): failure = .object(["action": .string("keepLastVerified"), "days": .integer(days)])
+        }
+        return .object([
+            "nonProduction": nonProduction,
+            "verificationFailure": failure,
+            "familySharing": .string(policies.familySharing.rawValue),
+            "cutoffRule": .string(policies.cutoffRule.rawValue),
+        ])
+    }
+
+    static func json(_ base: InstallBase) -> JSONValue {
+        .members([
+            ("from", base.from.map { .string(Timestamp.format($0)) }),
+            ("until", base.until.map { .string(Timestamp.format($0)) }),
+            (
+                "downloads",
+                .array(
+                    base.downloads.map { count in
+                        .members([
+                            ("platform", count.platform.map { .string($0.rawValue) }),
+                            ("version", count.version.map { .string($0.text) }),
+                            ("paid", .integer(count.paid)),
+                            ("free", .integer(count.free)),
+                            ("refunds", count.refunds == 0 ? nil : .integer(count.refunds)),
+                        ])
+                    })
+            ),
+            (
+                "products",
+                .array(
+                    base.products.map { count in
+                        .members([
+                            ("product", .string(count.product)),
+                            ("units", .integer(count.units)),
+                            ("refunds", count.refunds == 0 ? nil : .integer(count.refunds)),
+                        ])
+                    })
+            ),
+        ])
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import MigratePlan
+import Testing
+
+@Suite("Plan encoding")
+struct PlanEncoderTests {
+    static let examples = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches"]
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func withoutOrigins(_ plan: MigrationPlan) -> MigrationPlan {
+        var plan = plan
+        plan.features = plan.features.map { var item = $0; item.origin = nil; return item }
+        plan.releases = plan.releases.map { var item = $0; item.origin = nil; return item }
+        plan.products = plan.products.map { var item = $0; item.origin = nil; return item }
+        plan.tiers = plan.tiers.map { var item = $0; item.origin = nil; return item }
+        return plan
+    }
+
+    @Test("Encoding round-trips every example, and is stable", arguments: examples)
+    func roundTrip(name: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("Examples/\(name)/migration.json"), encoding: .utf8)
+        let plan = try #require(PlanDecoder.decode(text).plan)
+        let encoded = PlanEncoder.encode(plan)
+        let document = PlanDecoder.decode(encoded)
+        #expect(document.diagnostics.isEmpty, "\(document.diagnostics.map(\.message))")
+        let decoded = try #require(document.plan)
+        #expect(Self.withoutOrigins(decoded) == Self.withoutOrigins(plan))
+        #expect(PlanEncoder.encode(decoded) == encoded)
+        #expect(encoded.hasSuffix("}\n") && !encoded.contains("\r"))
+        #expect(encoded == text, "the shipped example is written the way migrate writes plans")
+    }
+
+    @Test("An install base round-trips")
+    func installBase() throws {
+        var plan = try #require(PlanDecoder.decode(minimalPlan).plan)
+        plan.installBase = InstallBase(
+            from: Timestamp.parse("2020-01-01"), until: Timestamp.parse("2020-12-31"),
+            downloads: [DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 1200, free: 0, refunds: 14)],
+            products: [ProductCount(product: "com.example.demo.pro", units: 300, refunds: 2)])
+        let decoded = try #require(PlanDecoder.decode(PlanEncoder.encode(plan)).plan)
+        #expect(decoded.installBase == plan.installBase)
+    }
+
+    @Test("Rows are written on one line each, as people write them")
+    func style() throws {
+        let plan = try #require(PlanDecoder.decode(minimalPlan).plan)
+        let encoded = PlanEncoder.encode(plan)
+        #expect(encoded.contains(#"    { "id": "pro", "name": "Pro" },"#))
+        #expect(encoded.contains(#"  "app": { "name": "Demo", "bundleID": "com.example.demo", "platforms": ["iOS"], "universalPurchase": false },"#))
+    }
+}
