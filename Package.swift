@@ -14,13 +14,16 @@ let package = Package(
         .target(name: "MigratePlan"),
         // The engine: cutoff rules, cohorts, entitlements, upsells, receipts and plan checks.
         .target(name: "MigrateCore", dependencies: ["MigratePlan"]),
+        // The generator: a Mustache renderer, the template context built from a plan, generated files and safe writing.
+        .target(name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore"]),
         // The command layer: argument parsing, help, commands with injected output.
-        .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore"]),
+        .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore", "MigrateGenerator"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
         .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateGenerator", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),
     ]
 )
