@@ -24,6 +24,7 @@ public enum PlanChecker {
         let catalog = PlanCatalog(plan)
         var diagnostics: [Diagnostic] = []
         diagnostics += freeSwitch(catalog)
+        diagnostics += catalogue(catalog)
         diagnostics += paidReleasesSayWhatTheyIncluded(catalog)
         diagnostics += tierCoverage(catalog)
         diagnostics += unobtainableFeatures(catalog)
@@ -59,6 +60,23 @@ public enum PlanChecker {
                 "no-free-release", message, at: .root / "releases",
                 hint: "Add the first free release with \"model\": \"free\" and the date-time it went live (UTC).")
         ]
+    }
+
+    private static func catalogue(_ catalog: PlanCatalog) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        if catalog.plan.features.isEmpty {
+            diagnostics.append(
+                .error(
+                    "no-features", "the plan lists no features, so no one can be told what they keep", at: .root / "features",
+                    hint: "List what customers can be entitled to, such as { \"id\": \"themes\", \"name\": \"Themes\" }."))
+        }
+        if !catalog.plan.products.contains(where: { $0.forSale && $0.kind != .consumable }) {
+            diagnostics.append(
+                .error(
+                    "nothing-for-sale", "no product that unlocks features is for sale, so a freemium app has nothing to sell",
+                    at: .root / "products", hint: "Add the in-app purchase that unlocks the paid features, with 'grants'."))
+        }
+        return diagnostics
     }
 
     private static func paidReleasesSayWhatTheyIncluded(_ catalog: PlanCatalog) -> [Diagnostic] {

@@ -88,9 +88,10 @@ public struct TrackCutoff: Sendable {
         if extra > 0 {
             problems.append(CutoffProblem(kind: .backwards, message: "and \(extra) more pairs like these", releases: []))
         }
-        let sorted = entries.sorted { lhs, rhs in
-            lhs.version != rhs.version ? lhs.version < rhs.version : lhs.release.released < rhs.release.released
-        }
+        // `entries` is in date order (ties in file order), so a stable tie-break keeps that order.
+        let sorted = entries.enumerated().sorted { lhs, rhs in
+            lhs.element.version != rhs.element.version ? lhs.element.version < rhs.element.version : lhs.offset < rhs.offset
+        }.map(\.element)
         return TrackCutoff(platform: platform, meaning: meaning, problems: problems, byVersion: sorted)
     }
 

@@ -8,19 +8,25 @@ public struct JSONWriter: Sendable {
     /// When set, objects and arrays holding only scalars (or arrays of scalars) are written on one line
     /// if the line stays within this width, as people write plans by hand.
     public var inlineWidth: Int?
+    /// Xcode writes an empty array as `[`, an empty line, then `]`.
+    public var opensEmptyArrays: Bool
 
-    public init(keySeparator: String = ": ", sortsKeys: Bool = false, indent: String = "  ", inlineWidth: Int? = nil) {
+    public init(
+        keySeparator: String = ": ", sortsKeys: Bool = false, indent: String = "  ", inlineWidth: Int? = nil,
+        opensEmptyArrays: Bool = false
+    ) {
         self.keySeparator = keySeparator
         self.sortsKeys = sortsKeys
         self.indent = indent
         self.inlineWidth = inlineWidth
+        self.opensEmptyArrays = opensEmptyArrays
     }
 
     /// The style of `migration.json`: plain JSON, with rows such as releases on one line each.
     public static let plan = JSONWriter(inlineWidth: 200)
 
     /// The Xcode style for StoreKit configuration files: sorted keys and `"key" : value`.
-    public static let xcode = JSONWriter(keySeparator: " : ", sortsKeys: true, indent: "  ")
+    public static let xcode = JSONWriter(keySeparator: " : ", sortsKeys: true, indent: "  ", opensEmptyArrays: true)
 
     public func string(from node: JSONNode) -> String {
         var output = ""
@@ -45,7 +51,7 @@ public struct JSONWriter: Sendable {
         case .string(let text): output += Self.quoted(text)
         case .array(let items):
             if items.isEmpty {
-                output += "[]"
+                output += opensEmptyArrays ? "[\n\n" + String(repeating: indent, count: level) + "]" : "[]"
                 return
             }
             output += "[\n"
@@ -60,7 +66,7 @@ public struct JSONWriter: Sendable {
                 output += "{}"
                 return
             }
-            let ordered = sortsKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
+            let ordered = sortsKeys ? members.sorted { Self.keyPrecedes($0.key, $1.key) } : members
             output += "{\n"
             for (offset, member) in ordered.enumerated() {
                 let key = Self.quoted(member.key) + keySeparator
@@ -70,6 +76,14 @@ public struct JSONWriter: Sendable {
             }
             output += String(repeating: indent, count: level) + "}"
         }
+    }
+
+    /// Key order when sorting: case-insensitive first, as Xcode writes `.storekit` files
+    /// (`_storefront` before `_storeKitErrors`), then by bytes so the order is total.
+    static func keyPrecedes(_ lhs: String, _ rhs: String) -> Bool {
+        let left = lhs.lowercased(), right = rhs.lowercased()
+        if left != right { return left.utf8.lexicographicallyPrecedes(right.utf8) }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
     /// The one-line form of a value made only of scalars and arrays of scalars; nil otherwise.
@@ -88,7 +102,7 @@ public struct JSONWriter: Sendable {
         case .object(let members):
             if members.isEmpty { return nil }
             guard !nested else { return nil }
-            let ordered = sortsKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
+            let ordered = sortsKeys ? members.sorted { Self.keyPrecedes($0.key, $1.key) } : members
             var parts: [String] = []
             for member in ordered {
                 guard let part = inlined(member.value.value, nested: true) else { return nil }

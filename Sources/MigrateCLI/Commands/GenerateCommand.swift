@@ -1,0 +1,171 @@
+import Foundation
+import MigrateCore
+import MigrateGenerator
+import MigratePlan
+
+/// `migrate generate PLAN --output DIR`: Swift code, tests, tables and a StoreKit configuration.
+enum GenerateCommand {
+    static let spec = CommandSpec(
+        name: "generate",
+        abstract: "Generate Swift code, tests, tables and a StoreKit configuration from a plan.",
+        discussion: """
+            Writes MODULE/OriginalPurchase.swift, Entitlements.swift, Upsell.swift and \
+            StoreKitEntitlements.swift, MODULETests/MODULETests.swift, ENTITLEMENTS.md, TEST_MATRIX.md, \
+            TEST_MATRIX.csv and Products.storekit. Output is byte-identical for the same plan. Each file \
+            carries a checksum; a file you edited is kept unless you pass --force. Writes are atomic, and \
+            nothing is written when any file can't be.
+            """.wrappedForHelp,
+        arguments: [
+            .positional("plan", help: "The migration plan, or a folder holding migration.json."),
+            .option("output", short: "o", valueName: "dir", help: "The folder to write into (created if needed).", defaultValue: "Generated"),
+            .option("only", valueName: "group", help: "Generate one group only. Repeatable.", choices: OutputGroup.allCases.map(\.rawValue), repeating: true),
+            .option("access", valueName: "level", help: "Access level of the generated API.", defaultValue: "public", choices: GenerationOptions.Access.allCases.map(\.rawValue)),
+            .option("module", valueName: "name", help: "The Swift module name, used for folders and @testable import.", defaultValue: "Freemium"),
+            .option("templates", valueName: "dir", help: "A folder of <kind>/<variant>.mustache templates that override the built-in ones."),
+            .flag("dry-run", help: "Print what would be created, updated or kept, and write nothing."),
+            .flag("force", help: "Overwrite generated files that were edited by hand."),
+        ],
+        run: { arguments, context throws(CommandError) in try run(arguments, context) })
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
+        let plan = try loaded.requirePlan(context: context)
+        // Code from a plan with launch-day errors would ship the error; check first.
+        let errors = PlanChecker.check(plan, now: context.now).diagnostics.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            let renderer = DiagnosticRenderer(file: loaded.file, style: context.style(for: context.standardError))
+            context.standardError.write(renderer.render(errors.located(in: loaded.document.root)))
+            throw CommandError(.dataError, "\(loaded.file.displayPath) fails 'migrate check' with \(errors.count) error\(errors.count == 1 ? "" : "s"); nothing was generated.")
+        }
+        let module = arguments.value("module")!
+        guard module.first?.isLetter == true, module.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), module.allSatisfy(\.isASCII) else {
+            throw .usage("The value '\(module)' is invalid for '--module <name>'. Use a Swift identifier such as Freemium.")
+        }
+        let library = try templateLibrary(arguments.value("templates"), context: context)
+        let source = (loaded.file.displayPath as NSString).lastPathComponent
+        let options = GenerationOptions(access: GenerationOptions.Access(rawValue: arguments.value("access")!)!, module: module, sourceName: source)
+        let groups = arguments.values("only").isEmpty ? Set(OutputGroup.allCases) : Set(arguments.values("only").compactMap(OutputGroup.init))
+
+        let files: [GeneratedFile]
+        do {
+            files = try Generator(library: library, options: options).generate(plan, only: groups)
+        } catch {
+            throw CommandError(.dataError, "template \(error.description)")
+        }
+
+        let outputDisplay = arguments.value("output")!
+        let outputPath = context.resolve(outputDisplay)
+        let writes = OutputPlanner.plan(files, source: source, existing: { try? String(contentsOfFile: outputPath + "/" + $0, encoding: .utf8) }, force: arguments.flag("force"))
+        let style = context.style(for: context.standardOutput)
+        func shown(_ path: String) -> String { (outputDisplay.hasSuffix("/") ? outputDisplay : outputDisplay + "/") + path }
+
+        if arguments.flag("dry-run") {
+            var text = ""
+            for write in writes where write.path != OutputPlanner.manifestPath {
+                switch write.action {
+                case .create: text += style.green("create   ") + shown(write.path) + style.dim(" (\(write.linesAdded) lines)") + "\n"
+                case .update: text += style.yellow("update   ") + shown(write.path) + style.dim(" (+\(write.linesAdded) −\(write.linesRemoved) lines)") + "\n"
+                case .unchanged: text += style.dim("unchanged " + shown(write.path)) + "\n"
+                case .conflict: text += style.red("keep     ") + shown(write.path) + " (edited by hand; --force overwrites it, +\(write.linesAdded) −\(write.linesRemoved) lines)\n"
+                }
+            }
+            text += "Dry run: nothing was written.\n"
+            context.standardOutput.write(text)
+            return .success
+        }
+
+        let conflicts = writes.filter { $0.action == .conflict }
+        if !conflicts.isEmpty {
+            let list = conflicts.map { "  " + shown($0.path) }.joined(separator: "\n")
+            throw CommandError(
+                .cannotCreate,
+                "these generated files were edited by hand, so nothing was written:\n\(list)\nMove your changes elsewhere, or pass --force to overwrite them (--dry-run shows the change).")
+        }
+        try ensureWritable(outputPath, display: outputDisplay, folders: Set(writes.map { ($0.path as NSString).deletingLastPathComponent }))
+        var written = 0
+        for write in writes where write.action == .create || write.action == .update {
+            try AtomicFile.write(write.content, to: outputPath + "/" + write.path, displayPath: shown(write.path))
+            if write.path != OutputPlanner.manifestPath { written += 1 }
+        }
+        let unchanged = writes.filter { $0.action == .unchanged && $0.path != OutputPlanner.manifestPath }.count
+        var text = ""
+        for write in writes where write.path != OutputPlanner.manifestPath && write.action != .unchanged {
+            text += (write.action == .create ? style.green("created  ") : style.yellow("updated  ")) + shown(write.path) + "\n"
+        }
+        text += "\(written) file\(written == 1 ? "" : "s") written, \(unchanged) unchanged in \(outputDisplay).\n"
+        context.standardOutput.write(text)
+        return .success
+    }
+
+    static func templateLibrary(_ folder: String?, context: CommandContext) throws(CommandError) -> TemplateLibrary {
+        guard let folder else { return .builtIn }
+        do {
+            return try TemplateLibrary.overriding(with: context.resolve(folder))
+        } catch {
+            throw CommandError(.noInput, "\(folder): \(error.message).")
+        }
+    }
+
+    /// Fails before anything is written when the output folder (or a subfolder) can't be created or written.
+    static func ensureWritable(_ path: String, display: String, folders: Set<String>) throws(CommandError) {
+        let manager = FileManager.default
+        for folder in folders.sorted() {
+            let full = folder.isEmpty ? path : path + "/" + folder
+            var isDirectory: ObjCBool = false
+            if manager.fileExists(atPath: full, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else { throw CommandError(.cannotCreate, "cannot write into \(display)/\(folder): it is a file, not a folder.") }
+                guard manager.isWritableFile(atPath: full) else { throw CommandError(.cannotCreate, "cannot write into \(folder.isEmpty ? display : display + "/" + folder): permission denied; nothing was written.") }
+            } else {
+                // The nearest existing ancestor must let us create the folder.
+                var ancestor = (full as NSString).deletingLastPathComponent
+                while !manager.fileExists(atPath: ancestor, isDirectory: &isDirectory) && ancestor != "/" {
+                    ancestor = (ancestor as NSString).deletingLastPathComponent
+                }
+                guard isDirectory.boolValue, manager.isWritableFile(atPath: ancestor) else {
+                    throw CommandError(.cannotCreate, "cannot create \(display): permission denied; nothing was written.")
+                }
+            }
+        }
+    }
+}
+
+/// `migrate templates list|show`: the built-in templates, to start your own from a copy.
+enum TemplatesCommand {
+    static let spec = CommandSpec(
+        name: "templates",
+        abstract: "List or show the templates migrate generate renders.",
+        discussion: """
+            Start your own from a copy: migrate templates show swift/Upsell > MyTemplates/swift/Upsell.mustache, \
+            then migrate generate --templates MyTemplates. Templates/CONTEXT.md in the repository documents \
+            every value a template sees.
+            """.wrappedForHelp,
+        subcommands: [
+            CommandSpec(
+                name: "list", abstract: "List template names (<kind>/<variant>).",
+                arguments: [.option("templates", valueName: "dir", help: "Also list the templates in this folder, which override built-in ones.")],
+                run: { arguments, context throws(CommandError) in
+                    let library = try GenerateCommand.templateLibrary(arguments.value("templates"), context: context)
+                    var text = ""
+                    for name in library.names {
+                        text += name + (library.overridden.contains(name) ? "  (from \(arguments.value("templates")!))" : "") + "\n"
+                    }
+                    context.standardOutput.write(text)
+                    return .success
+                }),
+            CommandSpec(
+                name: "show", abstract: "Print one template's source.",
+                arguments: [
+                    .positional("name", help: "A template name such as swift/Entitlements."),
+                    .option("templates", valueName: "dir", help: "Look in this folder first."),
+                ],
+                run: { arguments, context throws(CommandError) in
+                    let library = try GenerateCommand.templateLibrary(arguments.value("templates"), context: context)
+                    let name = arguments.value("name")!
+                    guard let source = library.templates[name] else {
+                        throw .usage("Unknown template '\(name)'.\(Suggestions.didYouMean(name, in: library.names)) See 'migrate templates list'.")
+                    }
+                    context.standardOutput.write(source)
+                    return .success
+                }),
+        ])
+}

@@ -1,0 +1,63 @@
+import Foundation
+import MigrateCore
+import MigratePlan
+
+/// A file `migrate generate` writes, before its header is added.
+public struct GeneratedFile: Sendable, Hashable {
+    /// Relative to the output folder, with `/`.
+    public var path: String
+    /// The content without the generated-file header.
+    public var body: String
+    /// The template it came from.
+    public var template: String
+}
+
+/// What to generate.
+public enum OutputGroup: String, Sendable, CaseIterable {
+    case swift
+    case tests
+    case docs
+    case storekit
+}
+
+/// Renders the templates for a plan: a pure function from plan, options and templates to files.
+public struct Generator: Sendable {
+    public var library: TemplateLibrary
+    public var options: GenerationOptions
+
+    public init(library: TemplateLibrary = .builtIn, options: GenerationOptions = GenerationOptions()) {
+        self.library = library
+        self.options = options
+    }
+
+    /// Which template makes which file, and the group `--only` selects it by.
+    public func outputs(module: String) -> [(path: String, template: String, group: OutputGroup)] {
+        [
+            ("\(module)/OriginalPurchase.swift", "swift/OriginalPurchase", .swift),
+            ("\(module)/Entitlements.swift", "swift/Entitlements", .swift),
+            ("\(module)/Upsell.swift", "swift/Upsell", .swift),
+            ("\(module)/StoreKitEntitlements.swift", "swift/StoreKitEntitlements", .swift),
+            ("\(module)Tests/\(module)Tests.swift", "tests/FreemiumTests", .tests),
+            ("ENTITLEMENTS.md", "docs/ENTITLEMENTS", .docs),
+            ("TEST_MATRIX.md", "docs/TEST_MATRIX", .docs),
+            ("TEST_MATRIX.csv", "csv/TEST_MATRIX", .docs),
+            ("Products.storekit", "storekit/Products", .storekit),
+        ]
+    }
+
+    /// Renders every selected file, sorted by path.
+    public func generate(_ plan: MigrationPlan, only groups: Set<OutputGroup> = Set(OutputGroup.allCases)) throws(TemplateError) -> [GeneratedFile] {
+        let catalog = PlanCatalog(plan)
+        let context = GenerationContext(catalog: catalog, options: options).value
+        let renderer = library.renderer
+        var files: [GeneratedFile] = []
+        for output in outputs(module: options.module) where groups.contains(output.group) {
+            let template = try library.template(named: output.template)
+            var body = try renderer.render(template, context: context)
+            body = body.replacingOccurrences(of: "\r\n", with: "\n")
+            if !body.hasSuffix("\n") { body += "\n" }
+            files.append(GeneratedFile(path: output.path, body: body, template: output.template))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import MigratePlan
+
+/// What writing the generated files would do to each one.
+public struct PlannedWrite: Sendable, Hashable {
+    public enum Action: String, Sendable, Hashable {
+        case create
+        case update
+        case unchanged
+        /// The file on disk was edited by hand (or not written by migrate); kept without --force.
+        case conflict
+    }
+
+    public var path: String
+    public var content: String
+    public var action: Action
+    /// Lines added and removed, for `--dry-run` (a multiset comparison, not a full diff).
+    public var linesAdded: Int
+    public var linesRemoved: Int
+}
+
+/// Decides, without touching the disk, which generated files to create, update or keep.
+public enum OutputPlanner {
+    /// The manifest records checksums of files that can't carry a header (CSV, .storekit).
+    public static let manifestPath = ".migrate-generated.json"
+
+    /// - Parameters:
+    ///   - existing: the current content of a path relative to the output folder, or nil.
+    ///   - force: overwrite files edited by hand.
+    public static func plan(
+        _ files: [GeneratedFile], source: String, existing: (String) -> String?, force: Bool
+    ) -> [PlannedWrite] {
+        let manifest = existing(manifestPath).flatMap(readManifest) ?? [:]
+        var writes: [PlannedWrite] = []
+        var checksums: [String: String] = [:]
+        for file in files {
+            let content = GeneratedFileHeader.content(for: file, source: source)
+            checksums[file.path] = Checksum.of(content)
+            writes.append(write(path: file.path, content: content, existing: existing(file.path), manifest: manifest, force: force))
+        }
+        let manifestContent = JSONWriter().string(
+            from: .object(["generator": .string("migrate"), "files": .object(checksums.keys.sorted().map { JSONMember(key: $0, value: JSONNode(.string(checksums[$0]!))) })]))
+        // The manifest itself is always migrate's to rewrite.
+        let current = existing(manifestPath)
+        writes.append(
+            PlannedWrite(
+                path: manifestPath, content: manifestContent, action: current == nil ? .create : (current == manifestContent ? .unchanged : .update),
+                linesAdded: 0, linesRemoved: 0))
+        return writes.sorted { $0.path < $1.path }
+    }
+
+    private static func write(path: String, content: String, existing: String?, manifest: [String: String], force: Bool) -> PlannedWrite {
+        guard let existing else {
+            return PlannedWrite(path: path, content: content, action: .create, linesAdded: content.lineCount, linesRemoved: 0)
+        }
+        let (added, removed) = lineChanges(from: existing, to: content)
+        if existing == content {
+            return PlannedWrite(path: path, content: content, action: .unchanged, linesAdded: 0, linesRemoved: 0)
+        }
+        let unedited: Bool
+        if GeneratedFileHeader.canCarryHeader(path) {
+            unedited = GeneratedFileHeader.isUnedited(existing) ?? false
+        } else {
+            unedited = manifest[path] == Checksum.of(existing)
+        }
+        let action: PlannedWrite.Action = unedited || force ? .update : .conflict
+        return PlannedWrite(path: path, content: content, action: action, linesAdded: added, linesRemoved: removed)
+    }
+
+    private static func readManifest(_ text: String) -> [String: String]? {
+        guard let root = try? JSONParser.parse(text), let files = root["files"]?.objectValue else { return nil }
+        var result: [String: String] = [:]
+        for member in files {
+            if let checksum = member.value.stringValue { result[member.key] = checksum }
+        }
+        return result
+    }
+
+    static func lineChanges(from old: String, to new: String) -> (added: Int, removed: Int) {
+        var counts: [Substring: Int] = [:]
+        for line in old.split(separator: "\n", omittingEmptySubsequences: false) { counts[line, default: 0] += 1 }
+        var added = 0
+        for line in new.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let count = counts[line], count > 0 { counts[line] = count - 1 } else { added += 1 }
+        }
+        return (added, counts.values.reduce(0, +))
+    }
+}
+
+extension String {
+    var lineCount: Int { split(separator: "\n", omittingEmptySubsequences: false).count - (hasSuffix("\n") ? 1 : 0) }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import MigrateGenerator
+import MigratePlan
+import Testing
+
+@Suite("Generated output")
+struct GoldenTests {
+    @Test("Each example's generated files match the golden files", arguments: exampleNames)
+    func golden(name: String) throws {
+        let files = try Generator().generate(try examplePlan(name))
+        #expect(files.map(\.path) == [
+            "ENTITLEMENTS.md", "Freemium/Entitlements.swift", "Freemium/OriginalPurchase.swift", "Freemium/StoreKitEntitlements.swift",
+            "Freemium/Upsell.swift", "FreemiumTests/FreemiumTests.swift", "Products.storekit", "TEST_MATRIX.csv", "TEST_MATRIX.md",
+        ])
+        for file in files {
+            try expectMatchesGolden(
+                GeneratedFileHeader.content(for: file, source: "migration.json"), at: "Tests/Goldens/\(name)/\(file.path)")
+        }
+    }
+
+    @Test("Generating twice gives byte-identical output, with no timestamps or absolute paths")
+    func deterministic() throws {
+        for name in exampleNames {
+            let plan = try examplePlan(name)
+            let first = try Generator().generate(plan)
+            let second = try Generator().generate(plan)
+            #expect(first == second)
+            for file in first {
+                #expect(!file.body.contains(repositoryRoot.path), "\(file.path) has an absolute path")
+                #expect(!file.body.contains("\r"))
+            }
+        }
+    }
+
+    @Test("The StoreKit configuration is JSON the way Xcode writes it: sorted keys, \"key\" : value")
+    func storeKitFormat() throws {
+        for name in exampleNames {
+            let file = try #require(try Generator().generate(try examplePlan(name), only: [.storekit]).first)
+            let parsed = try JSONParser.parse(file.body)
+            #expect(JSONWriter.xcode.string(from: parsed) == file.body, "\(firstDifference(JSONWriter.xcode.string(from: parsed), file.body) ?? "")")
+            let products = (parsed["products"]?.arrayValue ?? []) + (parsed["nonRenewingSubscriptions"]?.arrayValue ?? [])
+                + (parsed["subscriptionGroups"]?.arrayValue ?? []).flatMap { $0["subscriptions"]?.arrayValue ?? [] }
+            #expect(products.count == (try examplePlan(name)).products.count, "\(name): every product is in the configuration")
+        }
+    }
+
+    @Test("Swift identifiers are unique and readable", arguments: [
+        ("code-red", "codeRed"), ("paid-1.0", "paid1Dot0"), ("paid-10", "paid10"), ("default", "`default`"), ("2x", "v2x"),
+        ("VPN", "vpn"), ("com.example.app.pro_unlock", "comExampleAppProUnlock"),
+    ])
+    func identifiers(id: String, expected: String) {
+        #expect(SwiftIdentifier.make(id) == expected)
+    }
+
+    @Test("Colliding identifiers are numbered")
+    func collisions() {
+        let cases = SwiftIdentifier.unique(["a-b", "a.b", "aB"])
+        #expect(Set(cases.values) == ["aB", "aB2", "aB3"])
+    }
+}

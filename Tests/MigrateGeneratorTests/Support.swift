@@ -1,0 +1,50 @@
+import Foundation
+import MigrateCore
+import MigrateGenerator
+import MigratePlan
+import Testing
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// True when tests should re-record golden files instead of comparing (and then fail, so a
+/// recording run is never mistaken for a passing one).
+let isRecording = ProcessInfo.processInfo.environment["MIGRATE_RECORD"] == "1"
+
+let exampleNames = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches"]
+
+func examplePlan(_ name: String) throws -> MigrationPlan {
+    let url = repositoryRoot.appendingPathComponent("Examples/\(name)/migration.json")
+    let document = PlanDecoder.decode(bytes: Array(try Data(contentsOf: url)))
+    return try #require(document.plan)
+}
+
+/// Compares text with a golden file and says where they first differ; records it when asked.
+func expectMatchesGolden(_ actual: String, at relativePath: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    let url = repositoryRoot.appendingPathComponent(relativePath)
+    if isRecording {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try actual.write(to: url, atomically: true, encoding: .utf8)
+        Issue.record("recorded \(relativePath); run again without MIGRATE_RECORD=1", sourceLocation: sourceLocation)
+        return
+    }
+    guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+        Issue.record("no golden file at \(relativePath); record it with MIGRATE_RECORD=1", sourceLocation: sourceLocation)
+        return
+    }
+    if let difference = firstDifference(expected, actual) {
+        Issue.record("\(relativePath) differs from the generated output at \(difference)", sourceLocation: sourceLocation)
+    }
+}
+
+/// `line 12: expected «…», got «…»`, or nil when equal.
+func firstDifference(_ expected: String, _ actual: String) -> String? {
+    guard expected != actual else { return nil }
+    let left = expected.split(separator: "\n", omittingEmptySubsequences: false)
+    let right = actual.split(separator: "\n", omittingEmptySubsequences: false)
+    for index in 0..<max(left.count, right.count) {
+        let a = index < left.count ? String(left[index]) : "<end of file>"
+        let b = index < right.count ? String(right[index]) : "<end of file>"
+        if a != b { return "line \(index + 1): expected «\(a)», got «\(b)»" }
+    }
+    return "the line endings"
+}
