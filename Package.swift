@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore", "MigrateGenerator"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
-        .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan"]),
+        .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan", "MigrateGenerator"]),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateGenerator", "MigrateCore", "MigratePlan"]),

@@ -1,13 +1,14 @@
 import Foundation
 import MigrateCore
+import MigrateGenerator
 import MigratePlan
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|all]
+// Run with: swift run -c release migrate-bench [startup|explain|generate|all]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let which = arguments.first ?? "all"
-let known = ["startup", "explain", "all"]
+let known = ["startup", "explain", "generate", "all"]
 guard known.contains(which) else {
     FileHandle.standardError.write(Data("Error: Unknown benchmark '\(which)'. Use one of: \(known.joined(separator: ", ")).\n".utf8))
     exit(64)
@@ -79,4 +80,48 @@ if which == "explain" || which == "all" {
     print(
         "explain: \(versions.count) customers of the flagship plan in \(format(elapsed * 1000)) ms "
             + "(\(Int(Double(versions.count) / elapsed)) per second; \(legacy) legacy)")
+}
+
+if which == "generate" || which == "all" {
+    let plan = syntheticPlan(products: 500, releases: 1_000)
+    var files: [GeneratedFile] = []
+    var cases = 0
+    let elapsed = seconds {
+        files = (try? Generator().generate(plan)) ?? []
+    }
+    cases = TestCaseBuilder.cases(for: PlanCatalog(plan)).count
+    let bytes = files.reduce(0) { $0 + $1.body.utf8.count }
+    print(
+        "generate: 500 products, 1,000 releases in \(format(elapsed * 1000)) ms "
+            + "(\(files.count) files, \(bytes / 1024) KiB, \(cases) test cases)")
+}
+
+/// A large plan: two platforms, paid then free, features granted by single products and bundles.
+func syntheticPlan(products productCount: Int, releases releaseCount: Int) -> MigrationPlan {
+    let features = (0..<60).map { Feature(id: "feature-\($0)", name: "Feature \($0)") }
+    var releases: [Release] = []
+    let start = Timestamp.parse("2015-01-01T00:00:00Z")!
+    for index in 0..<releaseCount {
+        let platform: Platform = index % 2 == 0 ? .iOS : .macOS
+        let step = index / 2
+        let paid = step < releaseCount * 3 / 10
+        let version = try! Version("\(1 + step / 20).\(step % 20)")
+        releases.append(
+            Release(
+                platform: platform, version: version, build: try! Version(String(100 + step)),
+                released: start.addingTimeInterval(Double(step) * 86_400 * 3), model: paid ? .paid(try! Price("4.99")) : .free,
+                includes: paid ? features.prefix(10 + step % 20).map(\.id) : Array(features.prefix(3).map(\.id))))
+    }
+    var products: [Product] = []
+    for index in 0..<productCount {
+        let granted = [features[index % features.count].id, features[(index * 7 + 3) % features.count].id]
+        let bundle = index % 25 == 24 ? products.suffix(3).map(\.id) : []
+        products.append(
+            Product(
+                id: "com.example.big.product\(index)", name: "Product \(index)", kind: .nonConsumable,
+                price: try! Price("\(index % 10).99"), grants: granted, contains: bundle))
+    }
+    return MigrationPlan(
+        app: AppInfo(name: "Big", bundleID: "com.example.big", platforms: [.iOS, .macOS], universalPurchase: true),
+        features: features, releases: releases, products: products)
 }

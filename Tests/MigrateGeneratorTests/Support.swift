@@ -41,10 +41,17 @@ func firstDifference(_ expected: String, _ actual: String) -> String? {
     guard expected != actual else { return nil }
     let left = expected.split(separator: "\n", omittingEmptySubsequences: false)
     let right = actual.split(separator: "\n", omittingEmptySubsequences: false)
+    var checksumLine: Int?
     for index in 0..<max(left.count, right.count) {
         let a = index < left.count ? String(left[index]) : "<end of file>"
         let b = index < right.count ? String(right[index]) : "<end of file>"
+        // A checksum differs whenever the body does; point at the body line that changed.
+        if a != b && a.contains("migrate-checksum:") {
+            checksumLine = checksumLine ?? index
+            continue
+        }
         if a != b { return "line \(index + 1): expected «\(a)», got «\(b)»" }
     }
+    if let checksumLine { return "line \(checksumLine + 1): only the checksum differs" }
     return "the line endings"
 }

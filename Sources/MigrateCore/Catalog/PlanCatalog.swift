@@ -17,7 +17,9 @@ public struct ResolvedTier: Sendable, Hashable {
 
 /// Derived facts about a plan that every part of the engine needs: releases per platform in
 /// date order, what each release included, what each product grants through bundles, and the tiers.
-public struct PlanCatalog: Sendable {
+///
+/// Immutable, and a class so that the resolvers share one copy instead of retaining every table.
+public final class PlanCatalog: Sendable {
     public let plan: MigrationPlan
     /// Release indices per platform, sorted by release date (ties keep file order).
     public let tracks: [Platform: [Int]]
@@ -109,7 +111,7 @@ public struct PlanCatalog: Sendable {
 
     /// Sorts feature ids by their order in the plan.
     public func ordered(_ ids: some Sequence<String>) -> [String] {
-        ids.sorted { (featureOrder[$0] ?? Int.max, $0) < (featureOrder[$1] ?? Int.max, $1) }
+        ids.map { (featureOrder[$0] ?? Int.max, $0) }.sorted { $0 < $1 }.map(\.1)
     }
 
     /// The platform whose releases give an original version its meaning for a purchase made on

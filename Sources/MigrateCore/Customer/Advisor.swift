@@ -12,19 +12,25 @@ public struct CustomerReport: Sendable, Hashable {
 /// The engine's front door: one customer in, cohort, features and offers out.
 public struct Advisor: Sendable {
     public let catalog: PlanCatalog
+    private let cohorts: CohortResolver
+    private let resolver: EntitlementResolver
+    private let upsells: UpsellPolicy
 
     public init(plan: MigrationPlan) {
-        self.catalog = PlanCatalog(plan)
+        self.init(catalog: PlanCatalog(plan))
     }
 
     public init(catalog: PlanCatalog) {
         self.catalog = catalog
+        cohorts = CohortResolver(catalog: catalog)
+        resolver = EntitlementResolver(catalog: catalog)
+        upsells = UpsellPolicy(catalog: catalog)
     }
 
     public func report(for customer: Customer) -> CustomerReport {
-        let decision = CohortResolver(catalog: catalog).decide(customer)
-        let entitlements = EntitlementResolver(catalog: catalog).resolve(customer, decision: decision)
-        let upsell = UpsellPolicy(catalog: catalog).offers(for: customer, decision: decision, entitlements: entitlements)
+        let decision = cohorts.decide(customer)
+        let entitlements = resolver.resolve(customer, decision: decision)
+        let upsell = upsells.offers(for: customer, decision: decision, entitlements: entitlements)
         var tier: ResolvedTier?
         if case .legacy(let id) = decision.cohort { tier = catalog.tier(withID: id) }
         return CustomerReport(customer: customer, decision: decision, tier: tier, entitlements: entitlements, upsell: upsell)

@@ -46,17 +46,15 @@ public enum RestoreOutcome: String, Sendable, Hashable, CaseIterable {
 /// Chooses offers that never charge twice.
 public struct UpsellPolicy: Sendable {
     public let catalog: PlanCatalog
+    /// Every feature someone could have today: free ones, ones any tier grants and ones any product grants.
+    public let obtainableFeatures: Set<String>
 
     public init(catalog: PlanCatalog) {
         self.catalog = catalog
-    }
-
-    /// Every feature someone could have today: free ones, ones any tier grants and ones any product grants.
-    public var obtainableFeatures: Set<String> {
         var result = Set(catalog.tiers.flatMap(\.grants))
         for features in catalog.productFeatures.values { result.formUnion(features) }
         for platform in catalog.plan.app.platforms { result.formUnion(catalog.freeFeatures(on: platform)) }
-        return result
+        obtainableFeatures = result
     }
 
     public func offers(for customer: Customer, decision: CohortDecision, entitlements: Entitlements) -> UpsellResult {
@@ -79,6 +77,12 @@ public struct UpsellPolicy: Sendable {
         for product in plan.products where product.forSale && product.kind != .consumable {
             if ownedProducts.contains(product.id) { continue }
             let features = catalog.productFeatures[product.id] ?? []
+            if features.isSubset(of: owned) {
+                if !features.isEmpty {
+                    withheld.append(WithheldOffer(productID: product.id, reason: "adds nothing: every feature it grants is already unlocked"))
+                }
+                continue
+            }
             let adds = features.subtracting(owned)
             if adds.isEmpty {
                 if !features.isEmpty {
@@ -101,22 +105,24 @@ public struct UpsellPolicy: Sendable {
             let features = catalog.productFeatures[product.id] ?? []
             return !features.isDisjoint(with: owned) || !(catalog.productContents[product.id] ?? []).isDisjoint(with: ownedProducts)
         }
-        let clean = candidates.filter { !overlaps($0.product) }
+        // Which features the non-overlapping candidates sell, and by whom: a bundle is withheld when
+        // every feature it adds is sold by one of them. Indexed by feature, so this stays linear.
+        var sellers: [String: [String]] = [:]
+        for candidate in candidates where !overlaps(candidate.product) {
+            for feature in candidate.adds { sellers[feature, default: []].append(candidate.product.id) }
+        }
         var offered: [(product: Product, adds: Set<String>)] = []
         for candidate in candidates {
-            if overlaps(candidate.product) {
-                let alternatives = clean.filter { $0.product.id != candidate.product.id && !$0.adds.isDisjoint(with: candidate.adds) }
-                let covered = alternatives.reduce(into: Set<String>()) { $0.formUnion($1.adds) }
-                if candidate.adds.isSubset(of: covered) {
-                    let overlap = catalog.ordered((catalog.productFeatures[candidate.product.id] ?? []).intersection(owned))
-                    let names = alternatives.map { "'\($0.product.id)'" }.sorted().joined(separator: ", ")
-                    withheld.append(
-                        WithheldOffer(
-                            productID: candidate.product.id,
-                            reason: "would charge again for \(overlap.map { "'\($0)'" }.joined(separator: ", ")), which the customer has; what it adds is sold alone as \(names)"
-                        ))
-                    continue
-                }
+            if overlaps(candidate.product), candidate.adds.allSatisfy({ sellers[$0] != nil }) {
+                let overlap = catalog.ordered((catalog.productFeatures[candidate.product.id] ?? []).intersection(owned))
+                let alternatives = Set(candidate.adds.flatMap { sellers[$0] ?? [] })
+                let names = alternatives.sorted().map { "'\($0)'" }.joined(separator: ", ")
+                withheld.append(
+                    WithheldOffer(
+                        productID: candidate.product.id,
+                        reason: "would charge again for \(overlap.map { "'\($0)'" }.joined(separator: ", ")), which the customer has; what it adds is sold alone as \(names)"
+                    ))
+                continue
             }
             offered.append(candidate)
         }

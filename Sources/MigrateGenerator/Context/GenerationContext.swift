@@ -252,8 +252,10 @@ public struct GenerationContext {
         let customer = test.customer
         let report = test.expected
         var name = test.name
-        for product in plan.products.sorted(by: { $0.id.count > $1.id.count }) {
-            name = name.replacingOccurrences(of: product.id, with: productCases[product.id]!)
+        // Only the customer's own products appear in a case name; longest first, so a bundle id
+        // that extends another id is replaced whole.
+        for id in Set(customer.purchases.map(\.productID)).sorted(by: { $0.count > $1.count }) {
+            if let name_ = productCases[id] { name = name.replacingOccurrences(of: id, with: name_) }
         }
         name = Self.oneLine(name)
         if name.count > 72 { name = String(name.prefix(71)) + "…" }
@@ -383,15 +385,18 @@ public struct GenerationContext {
         }
         var rows: [TemplateValue] = []
         for (title, base) in bases {
-            let ownings: [[String]] = [[]] + plan.products.filter { $0.kind != .consumable }.map { [$0.id] }
+            // One row per lasting product shows how bundles and add-ons behave; past a few dozen
+            // products the table would only repeat itself, so it stops there.
+            let ownings: [[String]] = [[]] + plan.products.filter { $0.kind != .consumable }.prefix(Self.maximumOfferTableProducts).map { [$0.id] }
             for owning in ownings {
                 var customer = base
                 customer.purchases = owning.map { OwnedProduct(productID: $0) }
                 let report = advisor.report(for: customer)
-                let offered = report.upsell.offers.map { offer in
-                    "`\(offer.productID)` \(offer.price)" + (offer.regularPrice.map { " (was \($0))" } ?? "")
-                }
-                let withheld = report.upsell.withheld.filter { $0.reason.hasPrefix("would charge again") }.map { "`\($0.productID)`" }
+                let offered = Self.abbreviated(
+                    report.upsell.offers.map { offer in
+                        "`\(offer.productID)` \(offer.price)" + (offer.regularPrice.map { " (was \($0))" } ?? "")
+                    })
+                let withheld = Self.abbreviated(report.upsell.withheld.filter { $0.reason.hasPrefix("would charge again") }.map { "`\($0.productID)`" })
                 rows.append([
                     "cohort": .string(Self.markdownCell(title)),
                     "owns": .string(owning.isEmpty ? "—" : owning.map { "`\($0)`" }.joined(separator: ", ")),
@@ -449,6 +454,13 @@ public struct GenerationContext {
 
     // MARK: - Helpers
 
+    static let maximumOfferTableProducts = 24
+
+    /// The first few items of a long list, and how many more there are.
+    static func abbreviated(_ items: [String], limit: Int = 6) -> [String] {
+        items.count <= limit ? items : Array(items.prefix(limit)) + ["and \(items.count - limit) more"]
+    }
+
     static func cellsText(_ cells: [TemplateValue]) -> TemplateValue {
         .string(cells.compactMap { cell -> String? in if case .string(let mark)? = cell["mark"] { return mark } else { return nil } }.joined(separator: " | "))
     }
@@ -480,11 +492,14 @@ public struct GenerationContext {
     }
 
     static func oneLine(_ text: String) -> String {
-        text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
     }
 
     static func markdownCell(_ text: String) -> String {
-        oneLine(text).replacingOccurrences(of: "|", with: "\\|")
+        let line = oneLine(text)
+        guard line.utf8.contains(UInt8(ascii: "|")) else { return line }
+        return line.replacingOccurrences(of: "|", with: "\\|")
     }
 
     static func csvField(_ text: String) -> String {

@@ -16,13 +16,25 @@ public struct GeneratedTestCase: Sendable {
 /// The expected outcomes come from `Advisor`, so the generated code is checked against an
 /// independent implementation of the same rules.
 public enum TestCaseBuilder {
-    public static func cases(for catalog: PlanCatalog) -> [GeneratedTestCase] {
+    /// At most this many cases: small plans get every case below; large ones keep the most telling,
+    /// so the generated test file still compiles in reasonable time.
+    public static let maximumCases = 1_000
+
+    /// Buckets in the order they are kept when a plan has more cases than `maximumCases`.
+    enum Priority: Int, Comparable {
+        case cutoffBoundary, environmentAndProof, ownership, otherVersion, purchaseDate, universal, productState, productPair
+
+        static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    public static func cases(for catalog: PlanCatalog, maximum: Int = maximumCases) -> [GeneratedTestCase] {
         let plan = catalog.plan
         let advisor = Advisor(catalog: catalog)
-        var customers: [(String, Customer)] = []
+        var customers: [(name: String, customer: Customer, priority: Priority, order: Int)] = []
         var seen = Set<Customer>()
+        var priority = Priority.cutoffBoundary
         func add(_ name: String, _ customer: Customer) {
-            if seen.insert(customer).inserted { customers.append((name, customer)) }
+            if seen.insert(customer).inserted { customers.append((name, customer, priority, customers.count)) }
         }
 
         let appPlatforms = plan.app.platforms
@@ -32,31 +44,38 @@ public enum TestCaseBuilder {
             guard let cutoff = catalog.cutoffs[platform], let indices = catalog.tracks[platform] else { continue }
             let runsOn = appPlatforms.contains(platform) ? platform : (appPlatforms.first { catalog.trackPlatform(for: $0) == platform } ?? platform)
             let original: Platform? = plan.app.universalPurchase ? platform : nil
-            var versions: [(Version, Date)] = []
-            for index in indices {
+            var versions: [(Version, Date, Bool)] = []
+            func tier(_ position: Int) -> String? { catalog.tier(ofRelease: indices[position])?.id }
+            for (position, index) in indices.enumerated() {
                 let release = plan.releases[index]
                 guard let key = cutoff.meaning == .buildNumber ? release.build : release.version else { continue }
-                versions.append((key, release.released))
-                if let below = decrement(key) { versions.append((below, release.released.addingTimeInterval(-1))) }
+                // A release where the era changes (or the first and last) is a cutoff boundary.
+                let boundary = position == 0 || position == indices.count - 1 || tier(position) != tier(position - 1) || tier(position) != tier(position + 1)
+                versions.append((key, release.released, boundary))
+                if let below = decrement(key) { versions.append((below, release.released.addingTimeInterval(-1), boundary)) }
             }
             if let last = indices.last.map({ plan.releases[$0] }), let key = cutoff.meaning == .buildNumber ? last.build : last.version {
-                versions.append((increment(key), last.released.addingTimeInterval(86_400)))
+                versions.append((increment(key), last.released.addingTimeInterval(86_400), true))
             }
-            for (version, date) in versions {
+            for (version, date, boundary) in versions {
                 let customer = Customer(platform: runsOn, originalPlatform: original, originalAppVersion: version.text, originalPurchaseDate: date)
+                priority = boundary ? .cutoffBoundary : .otherVersion
                 add("\(platform) \(version.text)", customer)
                 representatives.append(("\(platform) \(version.text)", customer))
             }
+            priority = .purchaseDate
             // Dates alone, for the date rule: just before and at each go-live moment.
             for index in indices {
                 let release = plan.releases[index]
                 add("\(platform) no version, 1 s before \(release.displayName)", Customer(platform: runsOn, originalPlatform: original, originalPurchaseDate: release.released.addingTimeInterval(-1)))
                 add("\(platform) no version, at \(release.displayName)", Customer(platform: runsOn, originalPlatform: original, originalPurchaseDate: release.released))
             }
+            priority = .environmentAndProof
             add("\(platform) malformed 2.0.1b", Customer(platform: runsOn, originalPlatform: original, originalAppVersion: "2.0.1b"))
             add("\(platform) nothing known", Customer(platform: runsOn, originalPlatform: original))
         }
 
+        priority = .universal
         if plan.app.universalPurchase {
             // The same purchase seen from every platform, without the original platform.
             for (name, customer) in representatives {
@@ -73,8 +92,10 @@ public enum TestCaseBuilder {
         }
 
         // Testers, refunds, failed verification and VPP, on a paid-era and a free-era customer.
-        let eraCustomers = pickEraRepresentatives(representatives, advisor: advisor)
+        let eraCustomers = pickEraRepresentatives(representatives, resolver: CohortResolver(catalog: catalog))
+        let pairs = Array(interactingPairs(catalog).prefix(maximumPairs))
         for (name, base) in eraCustomers {
+            priority = .environmentAndProof
             for environment in [StoreEnvironment.sandbox, .xcode] {
                 var tester = base
                 tester.environment = environment
@@ -106,37 +127,57 @@ public enum TestCaseBuilder {
                     }
                 }
                 for (state, owned) in states {
+                    priority = state == "owns" ? .ownership : .productState
                     var customer = base
                     customer.purchases = [owned]
                     add("\(name), \(state) \(product.id)", customer)
                 }
             }
-            // Pairs of products, where bundles and add-ons interact.
-            let lasting = plan.products.filter { $0.kind != .consumable }
-            for (offset, first) in lasting.enumerated() {
-                for second in lasting[(offset + 1)...] {
-                    var customer = base
-                    customer.purchases = [OwnedProduct(productID: first.id), OwnedProduct(productID: second.id)]
-                    add("\(name), owns \(first.id) and \(second.id)", customer)
-                }
+            // Pairs of products that interact: a bundle and what it contains, products that share a
+            // feature, an add-on and what grants its requirement. Others add nothing a single-product
+            // case doesn't, so large catalogues stay a manageable size.
+            priority = .productPair
+            for (first, second) in pairs {
+                var customer = base
+                customer.purchases = [OwnedProduct(productID: first), OwnedProduct(productID: second)]
+                add("\(name), owns \(first) and \(second)", customer)
             }
         }
         var unknown = eraCustomers.first?.1 ?? Customer(platform: appPlatforms.first ?? .iOS)
         unknown.purchases = [OwnedProduct(productID: "com.example.not-in-the-plan")]
         add("a product that is not in the plan", unknown)
 
-        return customers.map { name, customer in
-            GeneratedTestCase(name: name, customer: customer, expected: advisor.report(for: customer))
+        let kept = customers.sorted { ($0.priority, $0.order) < ($1.priority, $1.order) }.prefix(maximum).sorted { $0.order < $1.order }
+        return kept.map { entry in
+            GeneratedTestCase(name: entry.name, customer: entry.customer, expected: advisor.report(for: entry.customer))
         }
+    }
+
+    static let maximumPairs = 60
+
+    static func interactingPairs(_ catalog: PlanCatalog) -> [(String, String)] {
+        let lasting = catalog.plan.products.filter { $0.kind != .consumable }
+        var pairs: [(String, String)] = []
+        for (offset, first) in lasting.enumerated() {
+            let firstFeatures = catalog.productFeatures[first.id] ?? []
+            for second in lasting[(offset + 1)...] {
+                let secondFeatures = catalog.productFeatures[second.id] ?? []
+                let contains = (catalog.productContents[first.id] ?? []).contains(second.id) || (catalog.productContents[second.id] ?? []).contains(first.id)
+                let shares = !firstFeatures.isDisjoint(with: secondFeatures)
+                let enables = !Set(first.requires).isDisjoint(with: secondFeatures) || !Set(second.requires).isDisjoint(with: firstFeatures)
+                if contains || shares || enables { pairs.append((first.id, second.id)) }
+            }
+        }
+        return pairs
     }
 
     /// One customer per distinct cohort among the boundary customers, so that product states are
     /// tried in every era without multiplying every version by every product.
-    private static func pickEraRepresentatives(_ customers: [(String, Customer)], advisor: Advisor) -> [(String, Customer)] {
+    private static func pickEraRepresentatives(_ customers: [(String, Customer)], resolver: CohortResolver) -> [(String, Customer)] {
         var seen = Set<Cohort>()
         var result: [(String, Customer)] = []
         for (name, customer) in customers {
-            let cohort = advisor.report(for: customer).decision.cohort
+            let cohort = resolver.decide(customer).cohort
             if seen.insert(cohort).inserted { result.append((name, customer)) }
         }
         return result

@@ -957,20 +957,19 @@ import Foundation
       !(Catalog.productFeatures[product] ?? []).isDisjoint(with: owned)
         || !Set(Catalog.productContents[product] ?? []).isDisjoint(with: ownedProducts)
     }
-    let clean = candidates.filter { !overlaps($0.product) }
+    // Who sells each feature without overlapping what is owned: a bundle is withheld when every
+    // feature it adds is sold by one of them. Indexed by feature, so this stays linear.
+    var sellers: [Feature: Set<ProductID>] = [:]
+    for candidate in candidates where !overlaps(candidate.product) {
+      for feature in candidate.adds { sellers[feature, default: []].insert(candidate.product) }
+    }
     var offers: [Offer] = []
     for candidate in candidates {
-      if overlaps(candidate.product) {
-        let alternatives = clean.filter {
-          $0.product != candidate.product && !$0.adds.isDisjoint(with: candidate.adds)
-        }
-        let covered = alternatives.reduce(into: Set<Feature>()) { $0.formUnion($1.adds) }
-        if candidate.adds.isSubset(of: covered) {
-          let overlap = (Catalog.productFeatures[candidate.product] ?? []).intersection(owned)
-          withheld[candidate.product] = .wouldChargeTwice(
-            overlap: overlap, soldAloneAs: Set(alternatives.map(\.product)))
-          continue
-        }
+      if overlaps(candidate.product), candidate.adds.allSatisfy({ sellers[$0] != nil }) {
+        let overlap = (Catalog.productFeatures[candidate.product] ?? []).intersection(owned)
+        withheld[candidate.product] = .wouldChargeTwice(
+          overlap: overlap, soldAloneAs: Set(candidate.adds.flatMap { sellers[$0] ?? [] }))
+        continue
       }
       var legacyPrice: String?
       if case .legacy(let tier) = cohort, let discount = discounts[tier]?[candidate.product],
