@@ -8,19 +8,23 @@ let package = Package(
         .executable(name: "migrate", targets: ["migrate"]),
         .library(name: "MigratePlan", targets: ["MigratePlan"]),
         .library(name: "MigrateCore", targets: ["MigrateCore"]),
+        .library(name: "MigrateSimulation", targets: ["MigrateSimulation"]),
     ],
     targets: [
         // The spec model: JSON with source positions, versions, the plan and its structural validation.
         .target(name: "MigratePlan"),
         // The engine: cutoff rules, cohorts, entitlements, upsells, receipts and plan checks.
         .target(name: "MigrateCore", dependencies: ["MigratePlan"]),
+        // What-if revenue and the cohort preview: scenarios, sweeps, Monte Carlo, the SVG chart.
+        .target(name: "MigrateSimulation", dependencies: ["MigratePlan", "MigrateCore"]),
         // The command layer: argument parsing, help, commands with injected output.
-        .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore"]),
+        .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore", "MigrateSimulation"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
-        .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan"]),
+        .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan", "MigrateSimulation"]),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateSimulation", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),
     ]
 )

@@ -137,7 +137,7 @@ extension PlanDecoder {
     }
 
     /// Reports values the assumption can't take (a negative rate, a probability above 1), naming the path.
-    static func check(_ distribution: Distribution, against assumption: SimulationAssumption, at path: JSONPath, sink: DiagnosticSink) -> Bool {
+    public static func check(_ distribution: Distribution, against assumption: SimulationAssumption, at path: JSONPath, sink: DiagnosticSink) -> Bool {
         let keys: [String]
         switch distribution {
         case .point: keys = [""]
