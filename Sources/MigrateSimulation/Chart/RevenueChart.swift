@@ -3,7 +3,7 @@ import Foundation
 /// A hand-written SVG of a simulation: monthly freemium proceeds with the P10–P90 band per scenario
 /// against staying paid, and the cumulative proceeds with each scenario's break-even month.
 public enum RevenueChart {
-    static let width = 960.0
+    static let width = 1080.0
     static let palette = ["#1f6fb2", "#d1495b", "#2e8540", "#8e5bb5", "#e08a00", "#00838f"]
     static let paidColour = "#555555"
 
@@ -44,11 +44,13 @@ public enum RevenueChart {
             let colour = palette[index % palette.count]
             out += bandPath(monthlyBands[index], panel: top, colour: colour)
             out += bandPath(cumulativeBands[index], panel: bottom, colour: colour)
-            if let month = result.monteCarlo.map({ _ in medianBreakEven(result) }) ?? result.deterministic.breakEvenMonth {
+            let breakEven = result.monteCarlo != nil ? medianBreakEven(result) : result.deterministic.breakEvenMonth
+            if let month = breakEven {
                 let x = bottom.x(month)
-                out += "<line x1=\"\(f(x))\" y1=\"\(f(bottom.top))\" x2=\"\(f(x))\" y2=\"\(f(bottom.top + bottom.height))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>\n"
-                out += "<text x=\"\(f(x + 4))\" y=\"\(f(bottom.top + 14 + Double(index) * 15))\" fill=\"\(colour)\" font-size=\"12\">break-even: month \(month)</text>\n"
+                out += "<line class=\"break-even\" x1=\"\(f(x))\" y1=\"\(f(bottom.top))\" x2=\"\(f(x))\" y2=\"\(f(bottom.top + bottom.height))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>\n"
             }
+            let label = breakEven.map { "\(result.scenario.id): breaks even in month \($0)" } ?? "\(result.scenario.id): no break-even within \(months) months"
+            out += "<text x=\"\(f(bottom.left + 10))\" y=\"\(f(bottom.top + 16 + Double(index) * 16))\" fill=\"\(colour)\" font-size=\"12\">\(escape(label))</text>\n"
         }
         out += polyline(monthlyPaid, panel: top, colour: paidColour, dashed: true)
         out += polyline(cumulativePaid, panel: bottom, colour: paidColour, dashed: true)
@@ -137,7 +139,7 @@ public enum RevenueChart {
         let upper = points.enumerated().map { "\(f(panel.x($0.offset + 1))),\(f(panel.y($0.element.high)))" }
         let lower = points.enumerated().reversed().map { "\(f(panel.x($0.offset + 1))),\(f(panel.y($0.element.low)))" }
         if points.contains(where: { $0.high > $0.low }) {
-            out += "<polygon class=\"band\" points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(colour)\" fill-opacity=\"0.18\" stroke=\"none\"/>\n"
+            out += "<polygon class=\"band\" points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>\n"
         }
         out += polyline(points.map(\.mid), panel: panel, colour: colour, dashed: false)
         return out
@@ -153,7 +155,7 @@ public enum RevenueChart {
     static func niceCeiling(_ value: Double) -> Double {
         guard value > 0, value.isFinite else { return 1 }
         let magnitude = pow(10, floor(log10(value)))
-        for factor in [1.0, 2, 2.5, 5, 10] where factor * magnitude >= value { return factor * magnitude }
+        for factor in [1.0, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10] where factor * magnitude >= value { return factor * magnitude }
         return 10 * magnitude
     }
 
