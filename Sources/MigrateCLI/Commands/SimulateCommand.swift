@@ -6,7 +6,7 @@ import MigrateSimulation
 enum SimulateCommand {
     static let spec = CommandSpec(
         name: "simulate",
-        abstract: "Preview every cohort's offers, and compare staying paid with going freemium.",
+        abstract: "Preview cohorts and offers; compare staying paid with freemium.",
         discussion: """
             Prints the cohort preview (every cohort the plan creates, its estimated size, what it keeps, the \
             offers it is shown with their prices, and why), then the revenue what-if: staying paid against the \

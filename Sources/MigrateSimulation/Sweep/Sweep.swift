@@ -57,7 +57,7 @@ public struct SweepSpec: Sendable, Hashable {
             throw SimulationError("--sweep \(name): \(count) values is too many (at most \(maximumPoints)); use a larger step", isUsage: true)
         }
         // Computed from the index rather than added up, so 0.1 steps don't drift.
-        let values = (0..<count).map { index in (low + Double(index) * step * 1e9).rounded() / 1e9 }
+        let values = (0..<count).map { index in ((low + Double(index) * step) * 1e9).rounded() / 1e9 }
         let spec = SweepSpec(target: target, values: values)
         if case .assumption(let assumption) = target {
             let sink = DiagnosticSink()
