@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "migrate", targets: ["migrate"]),
         .library(name: "MigratePlan", targets: ["MigratePlan"]),
         .library(name: "MigrateCore", targets: ["MigrateCore"]),
+        .library(name: "MigrateSimulation", targets: ["MigrateSimulation"]),
     ],
     targets: [
         // The spec model: JSON with source positions, versions, the plan and its structural validation.
@@ -16,14 +17,17 @@ let package = Package(
         .target(name: "MigrateCore", dependencies: ["MigratePlan"]),
         // The generator: a Mustache renderer, the template context built from a plan, generated files and safe writing.
         .target(name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore"]),
+        // What-if revenue and the cohort preview: scenarios, sweeps, Monte Carlo, the SVG chart.
+        .target(name: "MigrateSimulation", dependencies: ["MigratePlan", "MigrateCore"]),
         // The command layer: argument parsing, help, commands with injected output.
-        .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore", "MigrateGenerator"]),
+        .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore", "MigrateGenerator", "MigrateSimulation"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
-        .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan", "MigrateGenerator"]),
+        .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateSimulation"]),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateGenerator", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateSimulation", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),
     ]
 )

@@ -37,7 +37,7 @@ struct CommandLineTests {
         }
     }
 
-    @Test("Each command's help has ARGUMENTS and OPTIONS", arguments: ["check", "explain", "schema"])
+    @Test("Each command's help has ARGUMENTS and OPTIONS", arguments: ["check", "explain", "simulate", "schema"])
     func commandHelp(command: String) {
         let viaFlag = Run(command, "--help")
         let viaHelp = Run("help", command)

@@ -168,5 +168,9 @@ struct PlanDecoderTests {
         #expect(properties(member(member(props, "products"), "items")) == PlanKeys.product.sorted())
         #expect(properties(member(member(props, "tiers"), "items")) == PlanKeys.tier.sorted())
         #expect(properties(member(props, "policies")) == PlanKeys.policies.sorted())
+        #expect(properties(member(props, "simulation")) == PlanKeys.simulation.sorted())
+        let simulation = member(member(props, "simulation"), "properties")
+        #expect(properties(member(simulation, "assumptions")) == PlanKeys.assumptions.sorted())
+        #expect(properties(member(member(simulation, "scenarios"), "items")) == PlanKeys.scenario.sorted())
     }
 }

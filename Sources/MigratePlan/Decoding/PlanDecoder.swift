@@ -54,10 +54,11 @@ public enum PlanDecoder {
         let tiers = (reader.array("tiers") ?? []).compactMap { decodeTier($0.node, $0.path, sink) }
         let policies = reader.object("policies").map { decodePolicies($0) } ?? Policies()
         let installBase = reader.object("installBase").map { decodeInstallBase($0) }
+        let simulation = reader.object("simulation").map { decodeSimulation($0) }
         guard let app else { return nil }
         return MigrationPlan(
             schemaReference: reader.string("$schema"), formatVersion: formatVersion, app: app, features: features, releases: releases, products: products,
-            tiers: tiers, policies: policies, installBase: installBase)
+            tiers: tiers, policies: policies, installBase: installBase, simulation: simulation)
     }
 
     private static func decodeInstallBase(_ reader: ObjectReader) -> InstallBase {
@@ -270,7 +271,7 @@ public enum PlanDecoder {
             forSale: forSale, familyShareable: familyShareable, subscription: subscription, origin: path)
     }
 
-    private static func decodeTier(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> LegacyTier? {
+    static func decodeTier(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> LegacyTier? {
         guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A tier") else { return nil }
         reader.checkKeys(PlanKeys.tier)
         let id = reader.identifier("id")

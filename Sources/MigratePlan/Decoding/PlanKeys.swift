@@ -1,7 +1,7 @@
 /// The keys each object of a plan may hold. The decoder rejects others (with a suggestion),
 /// and a test keeps `migrate schema` in step with these lists.
 public enum PlanKeys {
-    public static let root = ["$schema", "formatVersion", "app", "features", "releases", "products", "tiers", "policies", "installBase"]
+    public static let root = ["$schema", "formatVersion", "app", "features", "releases", "products", "tiers", "policies", "installBase", "simulation"]
     public static let app = ["name", "bundleID", "platforms", "universalPurchase"]
     public static let feature = ["id", "name"]
     public static let release = ["platform", "version", "build", "released", "model", "price", "includes"]
@@ -18,6 +18,13 @@ public enum PlanKeys {
     public static let installBase = ["from", "until", "downloads", "products"]
     public static let downloadCount = ["platform", "version", "paid", "free", "refunds"]
     public static let productCount = ["product", "units", "refunds"]
+
+    public static let simulation = ["horizonMonths", "commission", "assumptions", "scenarios"]
+    public static let scenario = ["id", "name", "assumptions", "prices", "tiers", "commission"]
+    public static let assumptions = SimulationAssumption.allCases.map(\.rawValue)
+    public static let distribution = ["distribution", "value", "low", "mode", "high"]
+    public static let distributions = ["point", "uniform", "triangular", "logNormal"]
+    public static let commissions = Commission.allCases.map(\.rawValue)
 
     public static let productTypes = Product.Kind.allCases.map(\.rawValue)
     public static let models = ["paid", "free"]

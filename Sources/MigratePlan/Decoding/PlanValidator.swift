@@ -63,6 +63,7 @@ public enum PlanValidator {
             }
         }
         diagnostics += bundleCycles(plan)
+        diagnostics += validateSimulation(plan)
 
         for tier in plan.tiers {
             for (index, feature) in (tier.grants ?? []).enumerated() {

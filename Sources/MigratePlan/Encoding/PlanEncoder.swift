@@ -24,7 +24,52 @@ public enum PlanEncoder {
             ("tiers", plan.tiers.isEmpty ? nil : .array(plan.tiers.map(json))),
             ("policies", json(plan.policies)),
             ("installBase", plan.installBase.map(json)),
+            ("simulation", plan.simulation.map(json)),
         ])
+    }
+
+    static func json(_ simulation: SimulationSettings) -> JSONValue {
+        .members([
+            ("horizonMonths", simulation.horizonMonths.map { .integer($0) }),
+            ("commission", simulation.commission.map { .string($0.rawValue) }),
+            ("assumptions", simulation.assumptions.isEmpty ? nil : json(simulation.assumptions)),
+            ("scenarios", simulation.scenarios.isEmpty ? nil : .array(simulation.scenarios.map(json))),
+        ])
+    }
+
+    static func json(_ scenario: SimulationScenario) -> JSONValue {
+        .members([
+            ("id", .string(scenario.id)),
+            ("name", scenario.name == scenario.id ? nil : .string(scenario.name)),
+            ("commission", scenario.commission.map { .string($0.rawValue) }),
+            ("assumptions", scenario.assumptions.isEmpty ? nil : json(scenario.assumptions)),
+            (
+                "prices",
+                scenario.prices.isEmpty
+                    ? nil : .array(scenario.prices.map { .object(["product": .string($0.product), "price": .string($0.price.description)]) })
+            ),
+            ("tiers", scenario.tiers.map { .array($0.map(json)) }),
+        ])
+    }
+
+    /// Assumptions in the order `SimulationAssumption` lists them, so rewriting a plan gives one form.
+    static func json(_ assumptions: [AssumptionValue]) -> JSONValue {
+        let order = Dictionary(uniqueKeysWithValues: PlanKeys.assumptions.enumerated().map { ($1, $0) })
+        let sorted = assumptions.sorted { (order[$0.name] ?? Int.max) < (order[$1.name] ?? Int.max) }
+        return .members(sorted.map { ($0.name, json($0.distribution)) })
+    }
+
+    static func json(_ distribution: Distribution) -> JSONValue {
+        func number(_ value: Double) -> JSONValue { .number(PlanDecoder.format(value)) }
+        switch distribution {
+        case .point(let value): return number(value)
+        case .uniform(let low, let high):
+            return .object(["distribution": .string("uniform"), "low": number(low), "high": number(high)])
+        case .triangular(let low, let mode, let high):
+            return .object(["distribution": .string("triangular"), "low": number(low), "mode": number(mode), "high": number(high)])
+        case .logNormal(let low, let high):
+            return .object(["distribution": .string("logNormal"), "low": number(low), "high": number(high)])
+        }
     }
 
     static func json(_ release: Release) -> JSONValue {

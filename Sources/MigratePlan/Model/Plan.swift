@@ -19,13 +19,16 @@ public struct MigrationPlan: Sendable, Hashable {
     public var policies: Policies
     /// Who bought what, from sales reports; sizes cohorts in simulations.
     public var installBase: InstallBase?
+    /// What `migrate simulate` assumes, and the scenarios it compares.
+    public var simulation: SimulationSettings?
 
     public init(
         schemaReference: String? = nil, formatVersion: Int = MigrationPlan.currentFormatVersion, app: AppInfo,
         features: [Feature] = [], releases: [Release] = [], products: [Product] = [], tiers: [LegacyTier] = [],
-        policies: Policies = Policies(), installBase: InstallBase? = nil
+        policies: Policies = Policies(), installBase: InstallBase? = nil, simulation: SimulationSettings? = nil
     ) {
         self.schemaReference = schemaReference
+        self.simulation = simulation
         self.installBase = installBase
         self.formatVersion = formatVersion
         self.app = app

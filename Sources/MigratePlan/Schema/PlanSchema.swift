@@ -21,6 +21,7 @@ public enum PlanSchema {
                 "tiers": list(tier, "Legacy tiers: what buyers of each era keep. Leave out to derive one tier per paid offering."),
                 "policies": policies,
                 "installBase": installBase,
+                "simulation": simulation,
             ]),
             "$defs": .object([
                 "platform": enumeration(Platform.allCases.map(\.rawValue), "An Apple platform."),
@@ -36,6 +37,7 @@ public enum PlanSchema {
                     "type": .string("string"), "format": .string("date-time"),
                     "description": .string("ISO 8601 with a zone, such as \"2012-02-08T17:00:00Z\"; a date alone means midnight UTC."),
                 ]),
+                "distribution": distribution,
                 "featureIDs": .object(["type": .string("array"), "items": .object(["type": .string("string")]), "uniqueItems": .bool(true)]),
             ]),
         ])
@@ -187,4 +189,62 @@ public enum PlanSchema {
             "familySharing": enumeration(PlanKeys.familySharingChoices, "Whether family-shared purchases entitle."),
             "cutoffRule": enumeration(PlanKeys.cutoffRuleChoices, "automatic uses the version unless it is ambiguous, then the purchase date."),
         ], "Decisions for cases the App Store leaves open.")
+
+    static let distribution = JSONValue.object([
+        "description": .string("A number, or a distribution to draw it from in Monte Carlo runs."),
+        "oneOf": .array([
+            .object(["type": .string("number")]),
+            object(
+                ["distribution"],
+                [
+                    "distribution": enumeration(PlanKeys.distributions, "point: value; uniform: low, high; triangular: low, mode, high; logNormal: low and high are the 10th and 90th percentiles."),
+                    "value": .object(["type": .string("number")]),
+                    "low": .object(["type": .string("number")]),
+                    "mode": .object(["type": .string("number")]),
+                    "high": .object(["type": .string("number")]),
+                ], "A distribution."),
+        ]),
+    ])
+
+    static var assumptions: JSONValue {
+        .object([
+            "type": .string("object"),
+            "description": .string("Numbers the simulation assumes; each a number or a distribution. Leave out for the documented defaults."),
+            "additionalProperties": .bool(false),
+            "properties": .object(
+                SimulationAssumption.allCases.map { assumption in
+                    JSONMember(
+                        key: assumption.rawValue,
+                        value: JSONNode(.object(["$ref": .string("#/$defs/distribution"), "description": .string(assumption.meaning)])))
+                }),
+        ])
+    }
+
+    static var simulation: JSONValue {
+        object(
+            [],
+            [
+                "horizonMonths": .object([
+                    "type": .string("integer"), "minimum": .integer(1), "maximum": .integer(120), "description": .string("Months to simulate; default 24."),
+                ]),
+                "commission": enumeration(PlanKeys.commissions, "standard (30%) or smallBusiness (15%, App Store Small Business Program)."),
+                "assumptions": assumptions,
+                "scenarios": list(
+                    object(
+                        ["id"],
+                        [
+                            "id": string("A stable id, such as \"unlock-9.99\"."),
+                            "name": string("What reports call it."),
+                            "assumptions": assumptions,
+                            "prices": .object([
+                                "type": .string("array"), "description": .string("Other prices for products in this scenario."),
+                                "items": object(
+                                    ["product", "price"], ["product": string("A product id."), "price": reference("price", "The price.")],
+                                    "A price."),
+                            ]),
+                            "tiers": list(tier, "Replaces the plan's tiers in this scenario."),
+                            "commission": enumeration(PlanKeys.commissions, "Overrides the simulation's commission."),
+                        ], "A named variation of the plan."), "Scenarios compared side by side."),
+            ], "What migrate simulate assumes, and the scenarios it compares.")
+    }
 }

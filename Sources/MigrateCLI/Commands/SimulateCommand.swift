@@ -1,0 +1,100 @@
+import Foundation
+import MigratePlan
+import MigrateSimulation
+
+/// `migrate simulate PLAN`: the cohort preview, and what-if revenue under honest uncertainty.
+enum SimulateCommand {
+    static let spec = CommandSpec(
+        name: "simulate",
+        abstract: "Preview cohorts and offers; compare staying paid with freemium.",
+        discussion: """
+            Prints the cohort preview (every cohort the plan creates, its estimated size, what it keeps, the \
+            offers it is shown with their prices, and why), then the revenue what-if: staying paid against the \
+            freemium plan, month by month and cumulative, with the break-even month. Assumptions come from the \
+            plan's 'simulation' section, or documented defaults; each may be a distribution, drawn --draws \
+            times with a seeded generator for P10/P50/P90 and the probability that freemium wins. Named \
+            scenarios are compared side by side; --sweep grids over any assumption (or price.PRODUCT) and \
+            prints the best settings. A sensitivity table shows which assumption moves the answer most.
+            """.wrappedForHelp,
+        arguments: [
+            .positional("plan", help: "The migration plan, or a folder holding migration.json."),
+            .option("scenario", valueName: "id", help: "Run only this scenario ('plan' is the plan as written). Repeatable.", repeating: true),
+            .option("draws", valueName: "n", help: "Monte Carlo draws; 0 for the median run only.", defaultValue: "10000"),
+            .option("seed", valueName: "n", help: "The random seed; the same seed gives the same output.", defaultValue: "1"),
+            .option("sweep", valueName: "name=low:high:step", help: "Grid over an assumption or price.PRODUCT-ID. Repeatable.", repeating: true),
+            .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "csv", "json", "markdown"]),
+            .option("chart", valueName: "file.svg", help: "Also write an SVG chart of monthly and cumulative proceeds."),
+            .option("threads", valueName: "n", help: "Worker threads (default: every core); the output does not depend on it."),
+        ],
+        run: { arguments, context throws(CommandError) in try run(arguments, context) })
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
+        let plan = try loaded.requirePlan(context: context)
+        let draws = try arguments.integer("draws", in: 0...10_000_000)!
+        guard let seedText = arguments.value("seed"), let seed = UInt64(seedText) else {
+            throw .usage("The value '\(arguments.value("seed") ?? "")' is invalid for '--seed'. Expected a whole number from 0 to \(UInt64.max).")
+        }
+        let threads = try arguments.integer("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let options = SimulationOptions(scenarios: arguments.values("scenario"), draws: draws, seed: seed, threads: threads, sweeps: arguments.values("sweep"))
+
+        let progress = ProgressLine(output: context.standardError)
+        let report: SimulationReport
+        do {
+            report = try Simulator.run(plan, options: options, progress: progress.map { line in { @Sendable fraction in line.update(fraction) } })
+        } catch {
+            progress?.finish()
+            if error.isUsage {
+                throw .usage(error.message + (error.hint.map { " " + $0 } ?? ""))
+            }
+            let diagnostic = Diagnostic(.error, code: "simulation", error.message, at: error.path, hint: error.hint)
+            let renderer = DiagnosticRenderer(file: loaded.file, style: context.style(for: context.standardError))
+            context.standardError.write(renderer.render([diagnostic].located(in: loaded.document.root)))
+            throw CommandError(.dataError, "\(loaded.file.displayPath): cannot simulate; fix the plan as shown above.")
+        }
+        progress?.finish()
+
+        let renderer = SimulationRenderer(report: report, style: context.style(for: context.standardOutput))
+        if let chart = arguments.value("chart") {
+            try AtomicFile.write(RevenueChart.svg(report), to: context.resolve(chart), displayPath: chart)
+        }
+        switch arguments.value("format") {
+        case "json": context.standardOutput.write(renderer.json())
+        case "csv": context.standardOutput.write(renderer.csv())
+        case "markdown": context.standardOutput.write(renderer.markdown())
+        default: context.standardOutput.write(renderer.text())
+        }
+        return .success
+    }
+}
+
+/// "simulating… 40%" on stderr, only on a terminal and only once a run has taken a second.
+final class ProgressLine: @unchecked Sendable {
+    private let output: TextOutput
+    private let start = DispatchTime.now().uptimeNanoseconds
+    private let lock = NSLock()
+    private var shown = false
+    private var lastPercent = -1
+
+    init?(output: TextOutput) {
+        guard output.isTerminal else { return nil }
+        self.output = output
+    }
+
+    func update(_ fraction: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard DispatchTime.now().uptimeNanoseconds - start > 1_000_000_000 else { return }
+        let percent = Int(fraction * 100)
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        shown = true
+        output.write("\rsimulating… \(percent)%")
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown { output.write("\r\u{1B}[K") }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+
+/// Reads the plan's `simulation` section, reporting every bad assumption with its path.
+extension PlanDecoder {
+    static func decodeSimulation(_ reader: ObjectReader) -> SimulationSettings {
+        reader.checkKeys(PlanKeys.simulation)
+        var settings = SimulationSettings()
+        if let months = reader.integer("horizonMonths") {
+            if months < 1 || months > 120 {
+                reader.sink.error(
+                    "invalid-value", "'horizonMonths' must be from 1 to 120, found \(months)", at: reader.path / "horizonMonths",
+                    hint: "The default, 24, covers the launch burst and a subscriber's second year.")
+            } else {
+                settings.horizonMonths = months
+            }
+        }
+        settings.commission = reader.choice("commission", from: PlanKeys.commissions).flatMap(Commission.init(rawValue:))
+        settings.assumptions = reader.object("assumptions").map { decodeAssumptions($0) } ?? []
+        var seen: [String: JSONPath] = [:]
+        for item in reader.array("scenarios") ?? [] {
+            guard let scenario = decodeScenario(item.node, item.path, reader.sink) else { continue }
+            if let first = seen[scenario.id] {
+                reader.sink.error("duplicate-id", "scenario '\(scenario.id)' is defined twice (first at \(first))", at: item.path / "id")
+            } else {
+                seen[scenario.id] = item.path
+                settings.scenarios.append(scenario)
+            }
+        }
+        return settings
+    }
+
+    private static func decodeScenario(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> SimulationScenario? {
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A scenario") else { return nil }
+        reader.checkKeys(PlanKeys.scenario)
+        let id = reader.identifier("id")
+        let name = reader.identifier("name", required: false)
+        let assumptions = reader.object("assumptions").map { decodeAssumptions($0) } ?? []
+        var prices: [Discount] = []
+        for item in reader.array("prices") ?? [] {
+            guard let row = ObjectReader(item.node, at: item.path, sink: sink, describing: "A price") else { continue }
+            row.checkKeys(PlanKeys.discount)
+            let product = row.identifier("product")
+            let price = readPrice(row, "price", required: true)
+            if let product, let price { prices.append(Discount(product: product, price: price)) }
+        }
+        let tiers = reader.array("tiers").map { items in items.compactMap { decodeTier($0.node, $0.path, sink) } }
+        let commission = reader.choice("commission", from: PlanKeys.commissions).flatMap(Commission.init(rawValue:))
+        guard let id else { return nil }
+        return SimulationScenario(
+            id: id, name: name ?? id, assumptions: assumptions, prices: prices, tiers: tiers, commission: commission, origin: path)
+    }
+
+    /// `{ "conversion": 0.02, "lastingMultiple": { "distribution": "triangular", "low": 5, "mode": 10, "high": 20 } }`.
+    static func decodeAssumptions(_ reader: ObjectReader) -> [AssumptionValue] {
+        reader.checkKeys(PlanKeys.assumptions)
+        var result: [AssumptionValue] = []
+        for name in PlanKeys.assumptions {
+            guard let node = reader.value(name), let assumption = SimulationAssumption(rawValue: name) else { continue }
+            let path = reader.path / name
+            guard let distribution = decodeDistribution(node, at: path, sink: reader.sink) else { continue }
+            if check(distribution, against: assumption, at: path, sink: reader.sink) {
+                result.append(AssumptionValue(name: name, distribution: distribution, origin: path))
+            }
+        }
+        return result
+    }
+
+    static func number(_ node: JSONNode) -> Double? {
+        guard case .number(let literal) = node.value, let value = Double(literal), value.isFinite else { return nil }
+        return value
+    }
+
+    static func decodeDistribution(_ node: JSONNode, at path: JSONPath, sink: DiagnosticSink) -> Distribution? {
+        if let value = number(node) { return .point(value) }
+        guard node.objectValue != nil else {
+            sink.error(
+                "wrong-type", "an assumption must be a number or a distribution object, found \(node.value.kindName)", at: path,
+                hint: "Write 0.02, or { \"distribution\": \"uniform\", \"low\": 0.01, \"high\": 0.05 }.")
+            return nil
+        }
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A distribution") else { return nil }
+        reader.checkKeys(PlanKeys.distribution)
+        guard let kind = reader.choice("distribution", from: PlanKeys.distributions, required: true) else { return nil }
+        let needed: [String]
+        switch kind {
+        case "point": needed = ["value"]
+        case "uniform", "logNormal": needed = ["low", "high"]
+        default: needed = ["low", "mode", "high"]
+        }
+        for key in PlanKeys.distribution.dropFirst() where reader.has(key) && !needed.contains(key) {
+            sink.error(
+                "invalid-value", "'\(key)' does not apply to a \(kind) distribution", at: path / key,
+                hint: "A \(kind) distribution takes \(needed.map { "'\($0)'" }.joined(separator: ", ")).")
+        }
+        var values: [String: Double] = [:]
+        for key in needed {
+            guard let valueNode = reader.value(key) else {
+                sink.error("missing-key", "missing '\(key)' (a number) for a \(kind) distribution", at: path / key)
+                continue
+            }
+            guard let value = number(valueNode) else {
+                sink.error("wrong-type", "'\(key)' must be a number, found \(valueNode.value.kindName)", at: path / key)
+                continue
+            }
+            values[key] = value
+        }
+        guard values.count == needed.count else { return nil }
+        switch kind {
+        case "point":
+            return .point(values["value"]!)
+        case "uniform":
+            let low = values["low"]!, high = values["high"]!
+            guard low <= high else {
+                sink.error("invalid-value", "'low' (\(format(low))) must not be above 'high' (\(format(high)))", at: path / "low")
+                return nil
+            }
+            return .uniform(low: low, high: high)
+        case "logNormal":
+            let low = values["low"]!, high = values["high"]!
+            guard low > 0, low <= high else {
+                sink.error(
+                    "invalid-value", "a logNormal distribution needs 0 < low <= high, found low \(format(low)) and high \(format(high))",
+                    at: path / "low", hint: "'low' and 'high' are the 10th and 90th percentiles; both must be above zero.")
+                return nil
+            }
+            return .logNormal(low: low, high: high)
+        default:
+            let low = values["low"]!, mode = values["mode"]!, high = values["high"]!
+            guard low <= mode, mode <= high, low < high || low == high else {
+                sink.error(
+                    "invalid-value", "a triangular distribution needs low <= mode <= high, found \(format(low)), \(format(mode)), \(format(high))",
+                    at: path / "mode")
+                return nil
+            }
+            return .triangular(low: low, mode: mode, high: high)
+        }
+    }
+
+    /// Reports values the assumption can't take (a negative rate, a probability above 1), naming the path.
+    public static func check(_ distribution: Distribution, against assumption: SimulationAssumption, at path: JSONPath, sink: DiagnosticSink) -> Bool {
+        let keys: [String]
+        switch distribution {
+        case .point: keys = [""]
+        case .uniform, .logNormal: keys = ["low", "high"]
+        case .triangular: keys = ["low", "mode", "high"]
+        }
+        for (key, value) in zip(keys, distribution.parameters) {
+            let at = key.isEmpty ? path : path / key
+            let name = assumption.rawValue
+            switch assumption.bound {
+            case .nonNegative where value < 0:
+                sink.error("invalid-value", "'\(name)' must not be negative, found \(format(value))", at: at)
+                return false
+            case .positive where value <= 0:
+                sink.error("invalid-value", "'\(name)' must be above zero, found \(format(value))", at: at)
+                return false
+            case .probability where value < 0 || value > 1:
+                let hint = value > 1 && value <= 100 ? "Write a share from 0 to 1: \(format(value))% is \(format(value / 100))." : "Write a share from 0 to 1."
+                sink.error("invalid-value", "'\(name)' is a probability and must be from 0 to 1, found \(format(value))", at: at, hint: hint)
+                return false
+            default: continue
+            }
+        }
+        return true
+    }
+
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}
+
+extension PlanValidator {
+    /// Scenario prices and tiers must name products and features the plan declares.
+    static func validateSimulation(_ plan: MigrationPlan) -> [Diagnostic] {
+        guard let simulation = plan.simulation else { return [] }
+        var diagnostics: [Diagnostic] = []
+        let productIDs = plan.products.map(\.id)
+        let featureIDs = plan.features.map(\.id)
+        func reference(_ id: String, to known: [String], kind: String, at path: JSONPath?) {
+            guard !known.contains(id) else { return }
+            let hint = Suggestions.closest(to: id, in: known).map { "Did you mean '\($0)'?" } ?? "Declare it in '\(kind)s' first."
+            diagnostics.append(.error("unknown-reference", "unknown \(kind) '\(id)'", at: path, hint: hint))
+        }
+        for scenario in simulation.scenarios {
+            for (index, price) in scenario.prices.enumerated() {
+                reference(price.product, to: productIDs, kind: "product", at: scenario.origin.map { $0 / "prices" / index / "product" })
+            }
+            for tier in scenario.tiers ?? [] {
+                for (index, feature) in (tier.grants ?? []).enumerated() {
+                    reference(feature, to: featureIDs, kind: "feature", at: tier.origin.map { $0 / "grants" / index })
+                }
+                for (index, discount) in tier.discounts.enumerated() {
+                    reference(discount.product, to: productIDs, kind: "product", at: tier.origin.map { $0 / "discounts" / index / "product" })
+                }
+            }
+        }
+        return diagnostics
+    }
+}

@@ -1,0 +1,146 @@
+/// A number the revenue simulation assumes: one value, or a distribution to draw from.
+public enum Distribution: Sendable, Hashable {
+    /// Always this value.
+    case point(Double)
+    /// Every value between `low` and `high` equally likely.
+    case uniform(low: Double, high: Double)
+    /// From `low` to `high`, most likely at `mode`.
+    case triangular(low: Double, mode: Double, high: Double)
+    /// A log-normal whose 10th percentile is `low` and 90th is `high`: for multiples and counts
+    /// that are positive and skewed (a launch burst, downloads).
+    case logNormal(low: Double, high: Double)
+
+    public var isPoint: Bool {
+        if case .point = self { return true }
+        return false
+    }
+
+    /// Every number the distribution is written with, for validation.
+    public var parameters: [Double] {
+        switch self {
+        case .point(let value): [value]
+        case .uniform(let low, let high), .logNormal(let low, let high): [low, high]
+        case .triangular(let low, let mode, let high): [low, mode, high]
+        }
+    }
+}
+
+/// One assumption as written in the plan.
+public struct AssumptionValue: Sendable, Hashable {
+    public var name: String
+    public var distribution: Distribution
+    public var origin: JSONPath?
+
+    public init(name: String, distribution: Distribution, origin: JSONPath? = nil) {
+        self.name = name
+        self.distribution = distribution
+        self.origin = origin
+    }
+}
+
+/// Apple's commission on what customers pay.
+public enum Commission: String, Sendable, Hashable, CaseIterable {
+    /// 30%; 15% for auto-renewable subscriptions after a subscriber's first paid year.
+    case standard
+    /// The App Store Small Business Program: 15% on everything (proceeds up to $1M in the previous calendar year).
+    case smallBusiness
+
+    /// The rate on a sale, or on a subscription in the subscriber's first paid year.
+    public var rate: Double { self == .standard ? 0.30 : 0.15 }
+    /// Apple's rate on auto-renewable subscriptions after a subscriber's first paid year.
+    public static let afterFirstYearRate = 0.15
+}
+
+/// A named variation of the plan to compare with the others: other assumptions, other prices,
+/// or other legacy tiers (grandfather every paid era, or give a discount instead of free access).
+public struct SimulationScenario: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    /// Replaces the simulation's assumptions of the same name.
+    public var assumptions: [AssumptionValue]
+    /// Replaces products' prices.
+    public var prices: [Discount]
+    /// Replaces the plan's `tiers` when given.
+    public var tiers: [LegacyTier]?
+    public var commission: Commission?
+    public var origin: JSONPath?
+
+    public init(
+        id: String, name: String, assumptions: [AssumptionValue] = [], prices: [Discount] = [], tiers: [LegacyTier]? = nil,
+        commission: Commission? = nil, origin: JSONPath? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.assumptions = assumptions
+        self.prices = prices
+        self.tiers = tiers
+        self.commission = commission
+        self.origin = origin
+    }
+}
+
+/// The plan's `simulation` section: what `migrate simulate` assumes, and the scenarios it compares.
+public struct SimulationSettings: Sendable, Hashable {
+    public static let defaultHorizonMonths = 24
+
+    /// Nil means `defaultHorizonMonths`.
+    public var horizonMonths: Int?
+    public var commission: Commission?
+    public var assumptions: [AssumptionValue]
+    public var scenarios: [SimulationScenario]
+
+    public init(horizonMonths: Int? = nil, commission: Commission? = nil, assumptions: [AssumptionValue] = [], scenarios: [SimulationScenario] = []) {
+        self.horizonMonths = horizonMonths
+        self.commission = commission
+        self.assumptions = assumptions
+        self.scenarios = scenarios
+    }
+}
+
+/// The assumptions a plan may set, with the values each accepts. Defaults and their sources live in
+/// MigrateSimulation (`AssumptionDefaults`); this list is what the decoder and the schema check against.
+public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
+    case paidDownloadsPerMonth
+    case paidPrice
+    case legacyBuyers
+    case launchMultiple
+    case burstHalfLifeMonths
+    case lastingMultiple
+    case conversion
+    case legacyUpgradeRate
+    case monthlyChurn
+    case refundRate
+
+    public enum Bound: Sendable, Hashable {
+        /// 0 or more.
+        case nonNegative
+        /// Above 0.
+        case positive
+        /// A probability: from 0 to 1.
+        case probability
+    }
+
+    public var bound: Bound {
+        switch self {
+        case .paidDownloadsPerMonth, .paidPrice, .legacyBuyers, .launchMultiple, .lastingMultiple: .nonNegative
+        case .burstHalfLifeMonths: .positive
+        case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate: .probability
+        }
+    }
+
+    /// One line for the schema and help.
+    public var meaning: String {
+        switch self {
+        case .paidDownloadsPerMonth: "Paid downloads a month if the app stays paid."
+        case .paidPrice: "The download price if the app stays paid."
+        case .legacyBuyers: "People who bought the app while it was paid."
+        case .launchMultiple: "Downloads in the first free month, as a multiple of the paid downloads."
+        case .burstHalfLifeMonths: "Months for the launch burst's excess over the lasting multiple to halve."
+        case .lastingMultiple: "Downloads once the burst has passed, as a multiple of the paid downloads."
+        case .conversion: "The share of new free downloads that buy an offer (mostly on day 0)."
+        case .legacyUpgradeRate: "The share of legacy buyers who buy an offer shown to them."
+        case .monthlyChurn: "The share of subscribers who cancel each month."
+        case .refundRate: "The share of revenue refunded."
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import MigratePlan
+
+/// What a simulation assumes when the plan says nothing, with where each figure comes from.
+public struct AssumptionDefault: Sendable, Hashable {
+    public var assumption: SimulationAssumption
+    /// Nil when the default is derived from the plan (see `derivation`).
+    public var value: Double?
+    /// The plausible range, used by the sensitivity table when the plan gives a single value.
+    public var range: ClosedRange<Double>?
+    /// How the default is derived from the plan, when it is.
+    public var derivation: String?
+    public var source: String
+}
+
+/// The documented defaults (README, "Assumptions"); ../shared/DOMAIN.md section 5 gives the sourced figures.
+public enum AssumptionDefaults {
+    public static func of(_ assumption: SimulationAssumption) -> AssumptionDefault {
+        switch assumption {
+        case .paidDownloadsPerMonth:
+            return AssumptionDefault(
+                assumption: assumption, value: nil, range: nil,
+                derivation: "installBase: paid downloads ÷ months the reports cover",
+                source: "the plan's install base (App Store Connect sales reports)")
+        case .paidPrice:
+            return AssumptionDefault(
+                assumption: assumption, value: nil, range: nil, derivation: "the price of the newest paid release",
+                source: "the plan's releases")
+        case .legacyBuyers:
+            return AssumptionDefault(
+                assumption: assumption, value: nil, range: nil,
+                derivation: "installBase: paid downloads; else paidDownloadsPerMonth × months the paid releases were on sale",
+                source: "the plan's install base, or its release dates")
+        case .launchMultiple:
+            return AssumptionDefault(
+                assumption: assumption, value: 30, range: 10...100, derivation: nil,
+                source: "judgement from DOMAIN.md §5: a burst of up to thousands × for days (7 Minute Workout), +1,665% over 5 days (Distimo 2013), averaged over the first month")
+        case .burstHalfLifeMonths:
+            return AssumptionDefault(
+                assumption: assumption, value: 1, range: 0.5...3, derivation: nil,
+                source: "judgement: the burst lasts days to weeks (DOMAIN.md §5)")
+        case .lastingMultiple:
+            return AssumptionDefault(
+                assumption: assumption, value: 10, range: 5...20, derivation: nil,
+                source: "DOMAIN.md §5: a lasting multiple of roughly 10× (range 5–20×)")
+        case .conversion:
+            return AssumptionDefault(
+                assumption: assumption, value: 0.02, range: 0.01...0.05, derivation: nil,
+                source: "RevenueCat, State of Subscription Apps 2025/2026: freemium ~2% by day 35 (1–5%), most on day 0")
+        case .legacyUpgradeRate:
+            return AssumptionDefault(
+                assumption: assumption, value: 0.05, range: 0.02...0.15, derivation: nil,
+                source: "judgement: no published figure; sweep it or set it from your own data")
+        case .monthlyChurn:
+            return AssumptionDefault(
+                assumption: assumption, value: 0.10, range: 0.05...0.15, derivation: nil,
+                source: "judgement: no figure in DOMAIN.md; set it from your own data")
+        case .refundRate:
+            return AssumptionDefault(
+                assumption: assumption, value: 0.03, range: 0.01...0.06, derivation: nil,
+                source: "DOMAIN.md §5: refunds about 3% of revenue (1–6%)")
+        }
+    }
+}
+
+/// One assumption as a simulation uses it: its distribution and where it came from.
+public struct ResolvedAssumption: Sendable, Hashable {
+    public var assumption: SimulationAssumption
+    public var distribution: Distribution
+    /// `plan: simulation.assumptions.conversion`, `default: …`.
+    public var source: String
+    /// The range the sensitivity table moves it over.
+    public var sensitivityRange: ClosedRange<Double>
+}

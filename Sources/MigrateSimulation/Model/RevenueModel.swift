@@ -1,0 +1,156 @@
+import Foundation
+import MigratePlan
+
+/// A product a cohort is shown, reduced to what revenue needs.
+public struct OfferSpec: Sendable, Hashable {
+    public var productID: String
+    public var price: Double
+    /// Nil for a one-time purchase; the renewal period in months for a subscription.
+    public var periodMonths: Int?
+    /// Charges per period: 52/12 for a weekly subscription counted monthly, else 1.
+    public var chargesPerPeriod: Double
+    /// Index into the subscription ledger, for subscriptions.
+    public var slot: Int?
+
+    public var isSubscription: Bool { periodMonths != nil }
+}
+
+/// A group of customers that buys: legacy buyers of a tier on a platform, or new free users on a platform.
+public struct RevenueCohort: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case legacy(tierID: String)
+        case newCustomers
+    }
+
+    public var kind: Kind
+    public var platform: Platform
+    /// Its share of the legacy buyers (legacy) or of the new downloads (new customers).
+    public var share: Double
+    public var offers: [OfferSpec]
+}
+
+/// The revenue arithmetic of one scenario, compiled once so that each Monte Carlo draw is a few
+/// hundred floating-point operations and allocates nothing.
+///
+/// Per month m = 0, 1, … (month 1 in reports is m = 0):
+/// - staying paid: `paidDownloadsPerMonth × paidPrice × (1 − refundRate) × (1 − commission)`;
+/// - downloads when free: `paidDownloadsPerMonth × multiple(m)`, where
+///   `multiple(m) = lasting + (launch − lasting) × 0.5^(m / burstHalfLifeMonths)`;
+/// - new customers: `downloads × share × conversion` buyers in the month they download (most conversions
+///   happen on day 0), split evenly over the offers their cohort is shown;
+/// - legacy buyers: `legacyBuyers × share × legacyUpgradeRate` buyers in month 1, when the update shows them
+///   the offer, split evenly the same way;
+/// - subscriptions: each month's new subscribers renew every period, `(1 − monthlyChurn)` of them staying
+///   each month; Apple takes the commission in a subscriber's first paid year and 15% after it;
+/// - every sale keeps `(1 − refundRate)`: a refund returns the whole price, and Apple its commission.
+public struct RevenueModel: Sendable {
+    public var months: Int
+    public var commission: Commission
+    public var cohorts: [RevenueCohort]
+    /// Months the paid releases were on sale, for the derived `legacyBuyers`.
+    public var paidMonthsOnSale: Double
+    /// One offer per subscription slot.
+    public var subscriptions: [OfferSpec]
+    public var subscriptionSlots: Int { subscriptions.count }
+
+    /// The values of one draw, indexed like `SimulationAssumption.allCases`; a NaN `legacyBuyers`
+    /// means "derive it from the paid downloads".
+    public typealias Values = [Double]
+
+    static let index = Dictionary(uniqueKeysWithValues: SimulationAssumption.allCases.enumerated().map { ($1, $0) })
+
+    /// Fills `paid` and `freemium` (each `months` long) with monthly proceeds. `ledger` is scratch space of
+    /// `scratchSize` doubles, so that a caller running many draws allocates it once.
+    public func evaluate(_ values: Values, paid: inout [Double], freemium: inout [Double], ledger: inout [Double]) {
+        let rate = values[0], price = values[1]
+        let legacyBuyers = values[2].isNaN ? rate * paidMonthsOnSale : values[2]
+        let launch = values[3], halfLife = values[4], lasting = values[5]
+        let conversion = values[6], upgrade = values[7], churn = values[8], refund = values[9]
+        let keep = 1 - refund
+        let cut = commission.rate
+        let laterCut = min(cut, Commission.afterFirstYearRate)
+        let decay = pow(0.5, 1 / halfLife)
+        let staying = 1 - churn
+        for index in 0..<min(ledger.count, subscriptionSlots * months) { ledger[index] = 0 }
+
+        var excess = launch - lasting
+        for month in 0..<months {
+            paid[month] = rate * price * keep * (1 - cut)
+            let downloads = rate * (lasting + excess)
+            excess *= decay
+            var gross = 0.0
+            for cohort in cohorts {
+                let buyers: Double
+                switch cohort.kind {
+                case .newCustomers: buyers = downloads * cohort.share * conversion
+                case .legacy: buyers = month == 0 ? legacyBuyers * cohort.share * upgrade : 0
+                }
+                guard buyers > 0, !cohort.offers.isEmpty else { continue }
+                let each = buyers / Double(cohort.offers.count)
+                for offer in cohort.offers {
+                    if let slot = offer.slot {
+                        ledger[slot * months + month] += each
+                    } else {
+                        gross += each * offer.price * (1 - cut)
+                    }
+                }
+            }
+            freemium[month] = gross
+        }
+        guard subscriptionSlots > 0 else {
+            for month in 0..<months { freemium[month] *= keep }
+            return
+        }
+        for offer in subscriptions {
+            let slot = offer.slot!, period = offer.periodMonths!
+            for start in 0..<months {
+                let subscribers = ledger[slot * months + start]
+                guard subscribers > 0 else { continue }
+                var alive = subscribers
+                for month in start..<months {
+                    let age = month - start
+                    if age % period == 0 {
+                        let rateCut = age >= 12 ? laterCut : cut
+                        freemium[month] += alive * offer.price * offer.chargesPerPeriod * (1 - rateCut)
+                    }
+                    alive *= staying
+                }
+            }
+        }
+        for month in 0..<months { freemium[month] *= keep }
+    }
+
+    public var scratchSize: Int { subscriptionSlots * months }
+
+    /// Expected buyers of each offer per cohort over the horizon, for sizing the cohort preview.
+    public func expectedBuyers(_ values: Values) -> [[Double]] {
+        let rate = values[0]
+        let legacyBuyers = values[2].isNaN ? rate * paidMonthsOnSale : values[2]
+        let downloads = totalDownloads(values)
+        return cohorts.map { cohort in
+            guard !cohort.offers.isEmpty else { return [] }
+            let buyers: Double
+            switch cohort.kind {
+            case .newCustomers: buyers = downloads * cohort.share * values[6]
+            case .legacy: buyers = legacyBuyers * cohort.share * values[7]
+            }
+            return cohort.offers.map { _ in buyers / Double(cohort.offers.count) }
+        }
+    }
+
+    /// New downloads over the horizon.
+    public func totalDownloads(_ values: Values) -> Double {
+        let rate = values[0], launch = values[3], halfLife = values[4], lasting = values[5]
+        let decay = pow(0.5, 1 / halfLife)
+        var excess = launch - lasting, total = 0.0
+        for _ in 0..<months {
+            total += rate * (lasting + excess)
+            excess *= decay
+        }
+        return total
+    }
+
+    public func legacyBuyers(_ values: Values) -> Double {
+        values[2].isNaN ? values[0] * paidMonthsOnSale : values[2]
+    }
+}

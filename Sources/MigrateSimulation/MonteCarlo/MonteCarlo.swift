@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+import MigrateCore
+import MigratePlan
+
+/// P10, P50 and P90 of one figure.
+public struct Percentiles: Sendable, Hashable {
+    public var p10: Double
+    public var p50: Double
+    public var p90: Double
+}
+
+/// What many draws of the assumptions say about one scenario.
+public struct MonteCarloSummary: Sendable, Hashable {
+    public var draws: Int
+    public var seed: UInt64
+    /// Per month: cumulative proceeds if the app stays paid, and with the freemium plan.
+    public var cumulativePaid: [Percentiles]
+    public var cumulativeFreemium: [Percentiles]
+    /// Per month: that month's freemium proceeds (the chart's band).
+    public var monthlyFreemium: [Percentiles]
+    public var monthlyPaid: [Percentiles]
+    /// `breakEven[m]`: draws whose break-even month is m + 1; the last entry counts draws that do not
+    /// break even within the horizon.
+    public var breakEven: [Int]
+    /// Draws where freemium's cumulative proceeds at the horizon are at least staying paid's.
+    public var freemiumWins: Int
+
+    public var probabilityFreemiumWins: Double { draws == 0 ? 0 : Double(freemiumWins) / Double(draws) }
+
+    /// The break-even month at percentile p (nil: not within the horizon).
+    public func breakEvenMonth(atPercentile p: Double) -> Int? {
+        let rank = max(1, Int((p * Double(draws)).rounded(.up)))
+        var seen = 0
+        for (index, count) in breakEven.enumerated() {
+            seen += count
+            if seen >= rank { return index < breakEven.count - 1 ? index + 1 : nil }
+        }
+        return nil
+    }
+}
+
+/// Runs draws in fixed-size chunks, each with its own generator seeded from (seed, chunk index), so
+/// the same seed gives the same draws however many threads run them; results go into fixed-size
+/// sketches, so memory does not grow with the number of draws.
+public enum MonteCarlo {
+    /// Draws per chunk: the unit of work and of seeding.
+    public static let chunkSize = 2_048
+
+    /// The generator of one chunk: the seed and the chunk index mixed through SplitMix64 inside `SeededGenerator`.
+    static func generator(seed: UInt64, chunk: Int) -> SeededGenerator {
+        SeededGenerator(seed: seed ^ (UInt64(chunk) &* 0xD1B5_4A32_D192_ED03) &+ UInt64(chunk))
+    }
+
+    private final class Box: @unchecked Sendable {
+        var parts: [Accumulator?]
+        let lock = NSLock()
+        var chunksDone = 0
+        init(count: Int) { parts = [Accumulator?](repeating: nil, count: count) }
+    }
+
+    struct Accumulator {
+        var cumulativePaid: [QuantileSketch]
+        var cumulativeFreemium: [QuantileSketch]
+        var monthlyFreemium: [QuantileSketch]
+        var monthlyPaid: [QuantileSketch]
+        var breakEven: [Int]
+        var wins = 0
+
+        init(months: Int) {
+            cumulativePaid = Array(repeating: QuantileSketch(), count: months)
+            cumulativeFreemium = cumulativePaid
+            monthlyFreemium = cumulativePaid
+            monthlyPaid = cumulativePaid
+            breakEven = Array(repeating: 0, count: months + 1)
+        }
+
+        mutating func merge(_ other: Accumulator) {
+            for month in cumulativePaid.indices {
+                cumulativePaid[month].merge(other.cumulativePaid[month])
+                cumulativeFreemium[month].merge(other.cumulativeFreemium[month])
+                monthlyFreemium[month].merge(other.monthlyFreemium[month])
+                monthlyPaid[month].merge(other.monthlyPaid[month])
+            }
+            for index in breakEven.indices { breakEven[index] += other.breakEven[index] }
+            wins += other.wins
+        }
+    }
+
+    /// - Parameters:
+    ///   - threads: workers; the result is the same for any value.
+    ///   - progress: called with the fraction done after each chunk, from worker threads.
+    public static func run(
+        _ scenario: PreparedScenario, draws: Int, seed: UInt64, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: (@Sendable (Double) -> Void)? = nil
+    ) -> MonteCarloSummary {
+        let model = scenario.model
+        let months = model.months
+        let distributions = scenario.assumptions.map(\.distribution)
+        let derivedLegacy = scenario.medians[2].isNaN
+        let chunks = (draws + chunkSize - 1) / chunkSize
+        let workers = max(1, min(threads, chunks))
+        let box = Box(count: workers)
+
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var accumulator = Accumulator(months: months)
+            var values = [Double](repeating: 0, count: distributions.count)
+            var paid = [Double](repeating: 0, count: months)
+            var freemium = [Double](repeating: 0, count: months)
+            var ledger = [Double](repeating: 0, count: model.scratchSize)
+            var chunk = worker
+            while chunk < chunks {
+                var generator = generator(seed: seed, chunk: chunk)
+                let count = min(chunkSize, draws - chunk * chunkSize)
+                for _ in 0..<count {
+                    for index in distributions.indices {
+                        // One uniform per assumption, always, so changing one distribution leaves the others' draws alone.
+                        let unit = generator.nextUnit()
+                        values[index] = distributions[index].quantile(max(unit, 0x1p-60))
+                    }
+                    if derivedLegacy { values[2] = .nan }
+                    model.evaluate(values, paid: &paid, freemium: &freemium, ledger: &ledger)
+                    var sumPaid = 0.0, sumFreemium = 0.0
+                    var lastBehind = -1
+                    for month in 0..<months {
+                        sumPaid += paid[month]
+                        sumFreemium += freemium[month]
+                        if sumFreemium < sumPaid { lastBehind = month }
+                        accumulator.cumulativePaid[month].add(sumPaid)
+                        accumulator.cumulativeFreemium[month].add(sumFreemium)
+                        accumulator.monthlyFreemium[month].add(freemium[month])
+                        accumulator.monthlyPaid[month].add(paid[month])
+                    }
+                    accumulator.breakEven[lastBehind + 1] += 1
+                    if sumFreemium >= sumPaid { accumulator.wins += 1 }
+                }
+                if let progress {
+                    box.lock.lock()
+                    box.chunksDone += 1
+                    let done = Double(box.chunksDone) / Double(chunks)
+                    box.lock.unlock()
+                    progress(done)
+                }
+                chunk += workers
+            }
+            box.lock.lock()
+            box.parts[worker] = accumulator
+            box.lock.unlock()
+        }
+
+        var total = Accumulator(months: months)
+        for part in box.parts { if let part { total.merge(part) } }
+        func percentiles(_ sketches: [QuantileSketch]) -> [Percentiles] {
+            sketches.map { Percentiles(p10: $0.quantile(0.1), p50: $0.quantile(0.5), p90: $0.quantile(0.9)) }
+        }
+        return MonteCarloSummary(
+            draws: draws, seed: seed, cumulativePaid: percentiles(total.cumulativePaid), cumulativeFreemium: percentiles(total.cumulativeFreemium),
+            monthlyFreemium: percentiles(total.monthlyFreemium), monthlyPaid: percentiles(total.monthlyPaid), breakEven: total.breakEven,
+            freemiumWins: total.wins)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import MigrateCLI
+import MigratePlan
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+@Suite("migrate simulate")
+struct SimulateCommandTests {
+    static let flagship = "Examples/tilt-to-live-hd/migration.json"
+
+    @Test("The cohort preview shows seed 000's states: demo users see the bundle, old buyers the new mode alone, new full-version owners nothing")
+    func seed000Preview() throws {
+        let run = Run("simulate", Self.flagship, "--draws", "0", "--scenario", "plan", "--format", "json")
+        #expect(run.status == .success, "\(run.error)")
+        let report = try JSONParser.parse(run.output)
+        let cohorts = try #require(report["scenarios"]?.arrayValue?.first?["cohorts"]?.arrayValue)
+        func offers(cohort: String, owns: [String]) -> [String]? {
+            cohorts.first { $0["cohort"]?.stringValue == cohort && $0["owns"]?.arrayValue?.compactMap(\.stringValue) == owns }?["offers"]?.arrayValue?
+                .compactMap { $0["product"]?.stringValue }
+        }
+        #expect(offers(cohort: "new free users", owns: []) == ["com.example.tilttolivehd.fullturret"])
+        #expect(offers(cohort: "tier 'paid-1.0'", owns: []) == ["com.example.tilttolivehd.turret"])
+        #expect(offers(cohort: "new free users", owns: ["com.example.tilttolivehd.fullturret"]) == [])
+        #expect(offers(cohort: "new free users", owns: ["com.example.tilttolivehd.full"]) == ["com.example.tilttolivehd.turret"])
+        let legacy = try #require(cohorts.first { $0["cohort"]?.stringValue == "tier 'paid-1.0'" })
+        #expect(legacy["size"]?.value == .number("13200.00"), "the install base's paid downloads")
+        #expect(legacy["withheld"]?.arrayValue?.compactMap(\.stringValue) == ["com.example.tilttolivehd.fullturret"])
+    }
+
+    @Test("Text output: the preview first, then the what-if, scenarios, sensitivity and assumptions; no colour off a terminal")
+    func textLayout() {
+        let run = Run("simulate", Self.flagship, "--draws", "2000")
+        #expect(run.status == .success)
+        let sections = ["Cohort preview: Tilt to Live HD", "What-if revenue:", "Scenarios compared after 24 months", "Sensitivity:", "Assumptions:"]
+        let positions = sections.compactMap { run.output.range(of: $0)?.lowerBound }
+        #expect(positions.count == sections.count)
+        #expect(positions == positions.sorted())
+        #expect(run.output.contains("Full Version + Viva la Turret 2.99"))
+        #expect(run.output.contains("bundle-4.99"))
+        #expect(run.output.contains("Monte Carlo: 2,000 draws, seed 1"))
+        #expect(!run.output.contains("\u{1B}["))
+        #expect(run.error.isEmpty, "no progress line off a terminal")
+        let coloured = Run("simulate", Self.flagship, "--draws", "0", terminal: true)
+        #expect(coloured.output.contains("\u{1B}[1m"))
+    }
+
+    @Test("The same seed gives byte-identical output, whatever the thread count; another seed differs")
+    func determinism() {
+        let first = Run("simulate", Self.flagship, "--draws", "5000", "--seed", "7", "--format", "json", "--threads", "1")
+        let second = Run("simulate", Self.flagship, "--draws", "5000", "--seed", "7", "--format", "json", "--threads", "2")
+        let other = Run("simulate", Self.flagship, "--draws", "5000", "--seed", "8", "--format", "json")
+        #expect(first.status == .success)
+        #expect(first.output == second.output)
+        #expect(first.output != other.output)
+    }
+
+    @Test("CSV has one row per scenario and month; Markdown has tables", arguments: ["csv", "markdown"])
+    func formats(format: String) {
+        let run = Run("simulate", Self.flagship, "--draws", "1000", "--format", format)
+        #expect(run.status == .success)
+        if format == "csv" {
+            let lines = run.output.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("scenario,month,stay_paid,freemium") == true)
+            #expect(lines.count == 1 + 3 * 24)
+            #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 11 })
+        } else {
+            #expect(run.output.contains("| cohort | platform | owns |"))
+            #expect(run.output.contains("## Scenarios compared"))
+        }
+    }
+
+    @Test("A sweep prints the best settings and the grid, best first")
+    func sweep() {
+        let run = Run(
+            "simulate", Self.flagship, "--draws", "0", "--scenario", "plan", "--sweep", "price.com.example.tilttolivehd.fullturret=0.99:9.99:1",
+            "--sweep", "conversion=0.01:0.05:0.02")
+        #expect(run.status == .success, "\(run.error)")
+        #expect(run.output.contains("Sweep over price.com.example.tilttolivehd.fullturret × conversion (30 settings"))
+        #expect(run.output.contains("Best: price.com.example.tilttolivehd.fullturret = 9.99, conversion = 0.05"))
+    }
+
+    @Test("Malformed sweeps and unknown scenarios are usage errors with a suggestion", arguments: [
+        (["--sweep", "conversoin=0.01:0.05:0.01"], "Did you mean 'conversion'?"),
+        (["--sweep", "conversion=0.01-0.05"], "is not LOW:HIGH:STEP"),
+        (["--sweep", "conversion"], "expected NAME=LOW:HIGH:STEP"),
+        (["--sweep", "conversion=0.01:0.05:0"], "the step must be above zero"),
+        (["--sweep", "conversion=0.5:1.5:0.5"], "must be from 0 to 1"),
+        (["--sweep", "price.com.example.tilttolivehd.turet=1:2:1"], "Did you mean 'price.com.example.tilttolivehd.turret'?"),
+        (["--scenario", "bundle-4.9"], "unknown scenario 'bundle-4.9' Did you mean 'bundle-4.99'?"),
+        (["--seed", "-1"], "'--seed'"),
+    ])
+    func usageErrors(options: [String], message: String) {
+        let run = Run(arguments: ["simulate", Self.flagship, "--draws", "0"] + options)
+        #expect(run.status == .usage)
+        #expect(run.error.contains(message), "\(run.error)")
+        #expect(run.output.isEmpty)
+    }
+
+    @Test("A plan without paid downloads or an install base says where to add them (exit 65)")
+    func missingPaidDownloads() throws {
+        let scratch = try Scratch()
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("Examples/server-pal/migration.json"), encoding: .utf8)
+        try scratch.write("plan.json", text)
+        let run = Run("simulate", "plan.json", directory: scratch.url)
+        #expect(run.status == .dataError)
+        #expect(run.error.contains("simulation.assumptions.paidDownloadsPerMonth"))
+        #expect(run.error.contains("Error: plan.json: cannot simulate"))
+    }
+
+    @Test("Bad assumptions stop the command with every path (exit 65)")
+    func badAssumptions() throws {
+        let scratch = try Scratch()
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent(Self.flagship), encoding: .utf8)
+            .replacingOccurrences(of: #""conversion": { "distribution": "uniform", "low": 0.01, "high": 0.05 }"#, with: #""conversion": 2"#)
+            .replacingOccurrences(of: #""legacyUpgradeRate": {"#, with: #""legacyUpgradeRat": {"#)
+        try scratch.write("plan.json", text)
+        let run = Run("simulate", "plan.json", directory: scratch.url)
+        #expect(run.status == .dataError)
+        #expect(run.error.contains("simulation.assumptions.conversion: 'conversion' is a probability and must be from 0 to 1, found 2"))
+        #expect(run.error.contains("Did you mean 'legacyUpgradeRate'?"))
+    }
+
+    @Test("--chart writes a well-formed SVG with axes, ticks, a band and a line per scenario")
+    func chart() throws {
+        let scratch = try Scratch()
+        let run = Run("simulate", Self.flagship, "--draws", "1000", "--chart", scratch.url.appendingPathComponent("out/chart.svg").path)
+        #expect(run.status == .success, "\(run.error)")
+        let svg = try String(contentsOf: scratch.url.appendingPathComponent("out/chart.svg"), encoding: .utf8)
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.hasSuffix("</svg>\n"))
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse(), "the SVG is well-formed XML")
+        func count(_ needle: String) -> Int { svg.components(separatedBy: needle).count - 1 }
+        #expect(count("<polygon class=\"band\"") == 2 * 3, "a P10–P90 band per scenario in each panel")
+        #expect(count("<polyline") == 2 * 3 + 2, "a median line per scenario per panel, and staying paid in each")
+        #expect(count("month after the switch") == 2)
+        #expect(svg.contains(">proceeds per month</text>") && svg.contains(">cumulative proceeds</text>"))
+        #expect(svg.contains(">23</text>"), "month ticks")
+        #expect(svg.contains("no break-even within 24 months"))
+        #expect(!svg.contains("NaN") && !svg.contains("inf"))
+    }
+
+    @Test("A chart that cannot be written exits 73")
+    func chartCannotBeWritten() throws {
+        let scratch = try Scratch()
+        try scratch.write("file", "not a folder")
+        let run = Run("simulate", Self.flagship, "--draws", "0", "--chart", scratch.url.appendingPathComponent("file/chart.svg").path)
+        #expect(run.status == .cannotCreate)
+        #expect(run.error.contains("cannot write"))
+    }
+}
