@@ -8,19 +8,23 @@ let package = Package(
         .executable(name: "migrate", targets: ["migrate"]),
         .library(name: "MigratePlan", targets: ["MigratePlan"]),
         .library(name: "MigrateCore", targets: ["MigrateCore"]),
+        .library(name: "MigrateImport", targets: ["MigrateImport"]),
     ],
     targets: [
         // The spec model: JSON with source positions, versions, the plan and its structural validation.
         .target(name: "MigratePlan"),
         // The engine: cutoff rules, cohorts, entitlements, upsells, receipts and plan checks.
         .target(name: "MigrateCore", dependencies: ["MigratePlan"]),
+        // Importers: .storekit, App Store Connect JSON, sales reports, Xcode projects and git history.
+        .target(name: "MigrateImport", dependencies: ["MigratePlan", "MigrateCore"]),
         // The command layer: argument parsing, help, commands with injected output.
-        .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore"]),
+        .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore", "MigrateImport"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
-        .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan"]),
+        .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan", "MigrateImport"]),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateImportTests", dependencies: ["MigrateImport", "MigrateCLI", "MigrateCore", "MigratePlan"]),
     ]
 )
