@@ -58,8 +58,12 @@ enum ImportReportRenderer {
 /// A small line diff for --dry-run: the changed middle of two texts, with a few lines of context.
 enum LineDiff {
     static func render(old: String, new: String, style: Style, context: Int = 2) -> String {
-        let a = old.isEmpty ? [] : old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let b = new.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func lines(_ text: String) -> [String] {
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.last == "" { lines.removeLast() }
+            return lines
+        }
+        let a = lines(old), b = lines(new)
         // Longest common subsequence on lines; plans are small enough for the quadratic table.
         let n = a.count, m = b.count
         guard n * m <= 4_000_000 else {

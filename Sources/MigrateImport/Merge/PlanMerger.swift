@@ -142,6 +142,13 @@ public enum PlanMerger {
                 plan.releases[index] = existing
                 continue
             }
+            if imported.build == nil && imported.platform.originalVersionMeaning == .buildNumber {
+                // An iOS release without its build number would make the plan unreadable, and it is
+                // the build that receipts carry: better left out and said.
+                report.ignored.append(
+                    "release \(imported.platform) \(imported.version): the source has no build number for it; add it by hand with its \"build\"")
+                continue
+            }
             let model: BusinessModel
             switch options.model {
             case .free:

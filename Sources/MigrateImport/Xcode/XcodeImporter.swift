@@ -165,7 +165,13 @@ public enum XcodeImporter {
                 FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(relative)).map(Array.init)
             }
         }
-        return try resolve(project: nil, projectFile: shown, infoPlistPath: shown) { name in name == shown ? bytes : nil }
+        let version = try resolve(project: nil, projectFile: shown, infoPlistPath: shown) { name in name == shown ? bytes : nil }
+        if version.version == nil && version.issues.isEmpty {
+            throw ImportError(
+                .badData, file: shown, "no CFBundleShortVersionString: this is neither an Info.plist nor a project.pbxproj",
+                hint: "Name the app's Info.plist, its .xcodeproj or the project.pbxproj inside it.")
+        }
+        return version
     }
 
     /// The result as an import: app hints and, when a release date is given, the current version as a release.
