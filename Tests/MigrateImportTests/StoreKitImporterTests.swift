@@ -36,7 +36,7 @@ struct StoreKitImporterTests {
         #expect(result.ignored.contains("settings._storeKitErrors: Xcode simulates 'Purchase' failing with this file"))
         #expect(result.ignored.contains { $0.hasPrefix("subscriptionOffersKeyPair") })
         let issue = try #require(result.issues.first)
-        #expect(issue.place == "products[1].displayPrice" && issue.location == SourceLocation(line: 29, column: 25))
+        #expect(issue.place == "products[1].displayPrice" && issue.location == SourceLocation(line: 29, column: 24))
         #expect(issue.message.contains("'abc' is not a price"))
         #expect(!"\(result)".contains("XYZZY"), "the private key is never read into the result")
     }
@@ -61,7 +61,7 @@ struct StoreKitImporterTests {
         #expect(first.output.contains("+ product com.example.shelf.lifetime (nonConsumable, 12.00)"))
         #expect(first.output.contains("Created migration.json."))
         #expect(first.error.contains("b.storekit") == false)
-        #expect(first.error.contains("format-5.0-offers.storekit:29:25: warning: products[1].displayPrice:") && first.error.contains("'abc' is not a price"))
+        #expect(first.error.contains("format-5.0-offers.storekit:29:24: warning: products[1].displayPrice:") && first.error.contains("'abc' is not a price"))
         let plan = try #require(scratch.read("migration.json"))
         #expect(!(first.output + first.error + plan).contains("XYZZY"))
         let second = Run("import", "storekit", path, directory: scratch.url)

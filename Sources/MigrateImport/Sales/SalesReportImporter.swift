@@ -29,9 +29,8 @@ public enum SalesReportImporter {
             throw ImportError(.badData, file: file, "this is a binary file, not a tab-separated sales report", hint: "Pass the .txt or .txt.gz file App Store Connect gives.")
         }
         let text = String(decoding: data, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
-        }
+        // "\r\n" is one Character in Swift, so both line ends are separators here.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
         guard let headerLine = lines.first else {
             throw ImportError(.badData, file: file, "the file is empty; expected a Summary Sales report with a header line")
