@@ -164,6 +164,8 @@ extension GitImporter {
                     releases.append((change.version, change.build, change.date, "git commit date", origin))
                 }
             }
+            // Walk order is topological; releases read best by date (ties keep the walk order).
+            releases = releases.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
             for platform in platforms {
                 for release in releases {
                     result.releases.append(
