@@ -47,7 +47,13 @@ struct Run {
     var output: String
     var error: String
 
-    init(_ arguments: String..., directory: URL, environment: [String: String] = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) {
+    init(_ arguments: String..., directory: URL, environment: [String: String] = defaultEnvironment) {
+        self.init(arguments: arguments, directory: directory, environment: environment)
+    }
+
+    static let defaultEnvironment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+
+    init(arguments: [String], directory: URL, environment: [String: String] = defaultEnvironment) {
         let context = CommandContext.testing(directory: directory.path, environment: environment)
         status = Migrate.run(arguments, context: context)
         output = context.standardOutput.text
