@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "migrate", targets: ["migrate"]),
         .library(name: "MigratePlan", targets: ["MigratePlan"]),
         .library(name: "MigrateCore", targets: ["MigrateCore"]),
+        .library(name: "MigrateImport", targets: ["MigrateImport"]),
         .library(name: "MigrateSimulation", targets: ["MigrateSimulation"]),
     ],
     targets: [
@@ -15,17 +16,24 @@ let package = Package(
         .target(name: "MigratePlan"),
         // The engine: cutoff rules, cohorts, entitlements, upsells, receipts and plan checks.
         .target(name: "MigrateCore", dependencies: ["MigratePlan"]),
+        // Importers: .storekit, App Store Connect JSON, sales reports, Xcode projects and git history.
+        .target(name: "MigrateImport", dependencies: ["MigratePlan", "MigrateCore"]),
         // The generator: a Mustache renderer, the template context built from a plan, generated files and safe writing.
         .target(name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore"]),
         // What-if revenue and the cohort preview: scenarios, sweeps, Monte Carlo, the SVG chart.
         .target(name: "MigrateSimulation", dependencies: ["MigratePlan", "MigrateCore"]),
         // The command layer: argument parsing, help, commands with injected output.
-        .target(name: "MigrateCLI", dependencies: ["MigratePlan", "MigrateCore", "MigrateGenerator", "MigrateSimulation"]),
+        .target(
+            name: "MigrateCLI",
+            dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateGenerator", "MigrateSimulation"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
-        .executableTarget(name: "migrate-bench", dependencies: ["MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateSimulation"]),
+        .executableTarget(
+            name: "migrate-bench",
+            dependencies: ["MigrateCore", "MigratePlan", "MigrateImport", "MigrateGenerator", "MigrateSimulation"]),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateImportTests", dependencies: ["MigrateImport", "MigrateCLI", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateGenerator", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateSimulation", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),

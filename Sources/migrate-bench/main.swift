@@ -1,15 +1,16 @@
 import Foundation
 import MigrateCore
 import MigrateGenerator
+import MigrateImport
 import MigratePlan
 import MigrateSimulation
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|generate|simulate|all]
+// Run with: swift run -c release migrate-bench [startup|explain|generate|import|simulate|all]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let which = arguments.first ?? "all"
-let known = ["startup", "explain", "generate", "simulate", "all"]
+let known = ["startup", "explain", "generate", "import", "simulate", "all"]
 guard known.contains(which) else {
     FileHandle.standardError.write(Data("Error: Unknown benchmark '\(which)'. Use one of: \(known.joined(separator: ", ")).\n".utf8))
     exit(64)
@@ -167,4 +168,81 @@ if which == "simulate" || which == "all" {
     print(
         "simulate: 1,000,000 draws in \(format(million)) s; peak memory \(format(before)) MB before, \(format(after)) MB after "
             + "(fixed-size sketches: memory does not grow with --draws)")
+}
+
+// MARK: - import: the git importer on a generated 2,000-commit repository
+
+if which == "import" || which == "all" {
+    importBenchmark()
+}
+
+/// Builds a 2,000-commit repository with one `git fast-import` (a project.pbxproj and an .xcconfig
+/// that change on every commit, a new marketing version every 50 commits, a tag every 100), then
+/// times `GitImporter.read` on it.
+func importBenchmark() {
+    let root = binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let fixture = root.appendingPathComponent("Tests/Fixtures/import/xcode/Shelf")
+    guard let project = try? String(contentsOf: fixture.appendingPathComponent("Shelf.xcodeproj/project.pbxproj"), encoding: .utf8) else {
+        print("import: skipped, \(fixture.path) not found (run from the repository)")
+        return
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-bench-git-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let commits = 2_000
+    var stream = ""
+    for index in 0..<commits {
+        let version = "1.\(index / 50)"
+        let build = String(index + 1)
+        let pbxproj = project.replacingOccurrences(of: "CURRENT_PROJECT_VERSION = 57;", with: "CURRENT_PROJECT_VERSION = \(build);")
+        let xcconfig = "SHELF_VERSION = \(version)\n"
+        let message = "Build \(build)\n"
+        stream += "commit refs/heads/main\nmark :\(index + 1)\ncommitter Bench <bench@example.com> \(1_500_000_000 + index * 3_600) +0000\n"
+        stream += "data \(message.utf8.count)\n\(message)"
+        if index > 0 { stream += "from :\(index)\n" }
+        stream += "M 100644 inline Shelf.xcodeproj/project.pbxproj\ndata \(pbxproj.utf8.count)\n\(pbxproj)\n"
+        stream += "M 100644 inline Config/Shelf.xcconfig\ndata \(xcconfig.utf8.count)\n\(xcconfig)\n"
+        if index % 100 == 99 { stream += "reset refs/tags/v\(version).\(index)\nfrom :\(index + 1)\n\n" }
+    }
+    func git(_ arguments: [String], input: String? = nil) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-C", folder.path] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardInput = pipe
+        guard (try? process.run()) != nil else { return false }
+        if let input { pipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try? pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var built = false
+    let setup = seconds { built = git(["init", "-q", "-b", "main"]) && git(["fast-import", "--quiet"], input: stream) && git(["checkout", "-q", "main"]) }
+    guard built else {
+        print("import: skipped, git is not available to build the repository")
+        return
+    }
+    var releases = 0
+    var failure: String?
+    var samples: [Double] = []
+    for _ in 0..<3 {
+        samples.append(
+            seconds {
+                do {
+                    releases = try GitImporter.read(repository: folder.path, displayPath: "bench").result.releases.count
+                } catch {
+                    failure = "\(error)"
+                }
+            })
+    }
+    if let failure {
+        print("import: failed: \(failure)")
+        return
+    }
+    samples.sort()
+    print(
+        "import: git history of \(commits) commits (pbxproj and xcconfig changed in each) read in \(format(samples[1] * 1000)) ms median of 3 "
+            + "(max \(format(samples[2] * 1000)) ms; \(releases) versions; 4 git processes; building the repository took \(format(setup)) s)")
 }

@@ -1,0 +1,225 @@
+import Foundation
+import MigrateImport
+import MigratePlan
+
+/// `migrate import SOURCE …`: reads what developers already have and merges it into the plan.
+enum ImportCommand {
+    static let shared: [ArgumentSpec] = [
+        .option("plan", valueName: "file", help: "The plan to merge into; created when absent.", defaultValue: "migration.json"),
+        .flag("dry-run", help: "Show what would change; write nothing."),
+        .flag("overwrite", help: "Where the plan and the source disagree, take the source's value (the plan's wins otherwise)."),
+        .option("app-name", valueName: "name", help: "The app's name, for a new plan when the source has none."),
+        .option("bundle-id", valueName: "id", help: "The bundle id, for a new plan when the source has none."),
+        .option("platform", valueName: "platform", help: "A platform, for a new plan when the source has none.", choices: Platform.allCases.map(\.rawValue), repeating: true),
+    ]
+
+    static let releaseOptions: [ArgumentSpec] = [
+        .option("model", valueName: "model", help: "How new releases were sold (default: paid, with a warning).", choices: ["paid", "free"]),
+        .option("price", valueName: "price", help: "The download price of new paid releases, such as 2.99."),
+    ]
+
+    static let spec = CommandSpec(
+        name: "import",
+        abstract: "Import products, releases and sales from files you already have.",
+        discussion: """
+            Reads one source and merges it into the plan (--plan, default migration.json, created when absent), \
+            reporting what was added, changed and ignored. Nothing you wrote is dropped: where the plan and the \
+            source disagree, the plan's value is kept and the conflict reported, unless --overwrite. --dry-run \
+            shows the change without writing. Exits 65 when a source cannot be read, 66 when it is missing, 64 \
+            when a new plan needs a flag; the plan on disk is then unchanged.
+            """.wrappedForHelp,
+        subcommands: [storekit, asc, sales, xcode, git])
+
+    static let storekit = CommandSpec(
+        name: "storekit", abstract: "Products from an Xcode StoreKit configuration (.storekit, formats 1.0–5.0).",
+        arguments: [.positional("file", help: "The .storekit file.")] + shared,
+        run: { arguments, context throws(CommandError) in
+            let file = try InputFile.read(arguments.value("file")!, context: context)
+            let result = try importing { () throws(ImportError) in try StoreKitImporter.read(file.bytes, file: file.displayPath) }
+            return try merge(result, arguments, context)
+        })
+
+    static let asc = CommandSpec(
+        name: "asc", abstract: "Releases from App Store Connect API responses (appStoreVersions, builds, buildUploads).",
+        discussion: """
+            Pass every page of a paged response (or one file holding them as a JSON array). The API records \
+            no release date: each release says which date was used (earliestReleaseDate, else createdDate, \
+            else the build's uploadedDate); correct "released" in the plan where you know better.
+            """.wrappedForHelp,
+        arguments: [.positional("files", help: "JSON response files.", repeating: true)] + releaseOptions + shared,
+        run: { arguments, context throws(CommandError) in
+            var pages: [AppStoreConnectImporter.Page] = []
+            for path in arguments.values("files") {
+                let file = try InputFile.read(path, context: context)
+                pages.append(AppStoreConnectImporter.Page(file: file.displayPath, bytes: file.bytes))
+            }
+            let result = try importing { () throws(ImportError) in try AppStoreConnectImporter.read(pages) }
+            return try merge(result, arguments, context)
+        })
+
+    static let sales = CommandSpec(
+        name: "sales", abstract: "The install base from Sales and Trends summary reports (TSV, plain or gzipped).",
+        arguments: [.positional("files", help: "Summary Sales report files (.txt or .txt.gz).", repeating: true)] + shared,
+        run: { arguments, context throws(CommandError) in
+            var combined = ImportResult(source: "sales")
+            for path in arguments.values("files") {
+                let file = try InputFile.read(path, context: context)
+                combined.append(try importing { () throws(ImportError) in try SalesReportImporter.read(file.bytes, file: file.displayPath) })
+            }
+            return try merge(combined, arguments, context)
+        })
+
+    static let xcode = CommandSpec(
+        name: "xcode", abstract: "The current version, bundle id and platforms from an Xcode project or Info.plist.",
+        arguments: [
+            .positional("path", help: "A .xcodeproj, its project.pbxproj, a folder holding one, or an Info.plist."),
+            .option("released", valueName: "date-time", help: "Add the current version as a release that went live at this moment."),
+        ] + releaseOptions + shared,
+        run: { arguments, context throws(CommandError) in
+            let path = arguments.value("path")!
+            let released = try parseDate(arguments.value("released"), option: "released")
+            let version = try importing { () throws(ImportError) in try XcodeImporter.read(path: context.resolve(path), displayPath: path) }
+            var result = XcodeImporter.importResult(version, released: released, file: path)
+            if let marketing = version.version {
+                let target = version.target.map { " (target \($0))" } ?? ""
+                context.standardOutput.write("Current version\(target): \(marketing)\(version.build.map { " (\($0))" } ?? "")\n")
+                for source in version.sources { context.standardOutput.write("  \(source)\n") }
+            }
+            result.source = "xcode"
+            return try merge(result, arguments, context)
+        })
+
+    static let git = CommandSpec(
+        name: "git", abstract: "The version history (marketing version, build, first-seen date) from git.",
+        discussion: """
+            Walks the commits that changed project.pbxproj, Info.plist and .xcconfig files (and every tag), \
+            reading the app target's version at each change, with four git processes whatever the history's \
+            size. Dates are committer dates, or tag dates with --tagged-only.
+            """.wrappedForHelp,
+        arguments: [
+            .positional("repository", help: "The repository's folder."),
+            .option("ref", valueName: "ref", help: "Where to start walking (default HEAD); tags are always walked.", repeating: true),
+            .option("path", valueName: "path", help: "Only read these files or folders (relative to the repository).", repeating: true),
+            .flag("tagged-only", help: "Only versions seen at a tagged commit, dated by the tag."),
+        ] + releaseOptions + shared,
+        run: { arguments, context throws(CommandError) in
+            let path = arguments.value("repository")!
+            let refs = arguments.values("ref")
+            let options = GitImporter.Options(
+                refs: refs.isEmpty ? ["HEAD"] : refs, paths: arguments.values("path"), taggedOnly: arguments.flag("tagged-only"),
+                environment: context.environment)
+            let history = try importing { () throws(ImportError) in try GitImporter.read(repository: context.resolve(path), displayPath: path, options: options) }
+            return try merge(history.result, arguments, context)
+        })
+
+    /// Runs an importer, turning its error into exit 65 or 66 with the file and place.
+    static func importing(_ body: () throws(ImportError) -> ImportResult) throws(CommandError) -> ImportResult {
+        do {
+            return try body()
+        } catch {
+            throw CommandError(error.kind == .badData ? .dataError : .noInput, error.description)
+        }
+    }
+
+    static func importing(_ body: () throws(ImportError) -> XcodeVersion) throws(CommandError) -> XcodeVersion {
+        do {
+            return try body()
+        } catch {
+            throw CommandError(error.kind == .badData ? .dataError : .noInput, error.description)
+        }
+    }
+
+    static func importing(_ body: () throws(ImportError) -> GitImporter.History) throws(CommandError) -> GitImporter.History {
+        do {
+            return try body()
+        } catch {
+            throw CommandError(error.kind == .badData ? .dataError : .noInput, error.description)
+        }
+    }
+
+    static func merge(_ result: ImportResult, _ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        let errorStyle = context.style(for: context.standardError)
+        context.standardError.write(ImportReportRenderer.issues(result.issues, style: errorStyle))
+
+        let planPath = arguments.value("plan")!
+        let absolute = context.resolve(planPath)
+        var original: [UInt8]?
+        let plan: MigrationPlan
+        if FileManager.default.fileExists(atPath: absolute) {
+            let loaded = try LoadedPlan.load(planPath, context: context)
+            plan = try loaded.requirePlan(context: context)
+            original = loaded.file.bytes
+        } else {
+            plan = try newPlan(result, arguments)
+        }
+
+        var options = MergeOptions(overwrite: arguments.flag("overwrite"))
+        if let model = arguments.value("model") {
+            options.model = model == "free" ? .free : .paid(try price(arguments))
+        } else if arguments.isSet("price") {
+            options.model = .paid(try price(arguments))
+        }
+        let merged: MigrationPlan
+        let report: MergeReport
+        do {
+            (merged, report) = try PlanMerger.merge(result, into: plan, options: options)
+        } catch {
+            switch error {
+            case .needsPrice(let releases):
+                throw .usage(
+                    "New releases are marked paid, and the plan has no paid release to copy a price from (\(releases.prefix(3).joined(separator: ", "))\(releases.count > 3 ? ", …" : "")). "
+                        + "Give '--price' (such as --price 2.99), or '--model free'.")
+            }
+        }
+        let analysis = result.releases.isEmpty ? nil : BuildNumberAnalysis.analyze(merged)
+        let style = context.style(for: context.standardOutput)
+        context.standardOutput.write(ImportReportRenderer.report(report, analysis: analysis, source: result.source, style: style))
+
+        let text = PlanEncoder.encode(merged)
+        // A merge must never produce a plan that no longer reads; refuse to write one.
+        let check = PlanDecoder.decode(text)
+        if check.hasErrors {
+            let problems = check.diagnostics.filter { $0.severity == .error }.map { "  \($0.path.map { "\($0): " } ?? "")\($0.message)" }
+            throw CommandError(.dataError, "the merged plan would not be valid, so \(planPath) was left unchanged:\n" + problems.joined(separator: "\n"))
+        }
+        let bytes = Array(text.utf8)
+        if bytes == original {
+            context.standardOutput.write("\(planPath) is unchanged.\n")
+            return .success
+        }
+        if arguments.flag("dry-run") {
+            context.standardOutput.write("\n--dry-run: \(planPath) was not written. It would change like this:\n")
+            context.standardOutput.write(LineDiff.render(old: original.map { String(decoding: $0, as: UTF8.self) } ?? "", new: text, style: style))
+            return .success
+        }
+        try AtomicFile.write(bytes, to: absolute, displayPath: planPath)
+        context.standardOutput.write(original == nil ? "Created \(planPath).\n" : "Wrote \(planPath).\n")
+        return .success
+    }
+
+    static func price(_ arguments: ParsedArguments) throws(CommandError) -> Price? {
+        guard let text = arguments.value("price") else { return nil }
+        guard let price = try? Price(text) else {
+            throw .usage("The value '\(text)' is invalid for '--price'. Expected a decimal price such as 2.99.")
+        }
+        if price.isZero { throw .usage("The value '\(text)' is invalid for '--price'. A paid release costs more than 0; use '--model free'.") }
+        return price
+    }
+
+    /// A new plan from the flags, else what the source says; a usage error names the missing flag.
+    static func newPlan(_ result: ImportResult, _ arguments: ParsedArguments) throws(CommandError) -> MigrationPlan {
+        let planPath = arguments.value("plan")!
+        let name = arguments.value("app-name") ?? result.app.name
+        let bundleID = arguments.value("bundle-id") ?? result.app.bundleID
+        var platforms = arguments.values("platform").compactMap(Platform.init(named:))
+        if platforms.isEmpty { platforms = result.app.platforms }
+        if platforms.isEmpty { platforms = Array(Set(result.releases.map(\.platform))).sorted() }
+        let missing = [(name == nil, "--app-name"), (bundleID == nil, "--bundle-id"), (platforms.isEmpty, "--platform")].filter(\.0).map { "'\($0.1)'" }
+        guard let name, let bundleID, !platforms.isEmpty else {
+            let list = missing.count == 1 ? missing[0] : missing.dropLast().joined(separator: ", ") + " and " + missing.last!
+            throw .usage("\(planPath) does not exist, and the \(result.source) source does not say enough to create it. Give \(list).")
+        }
+        return MigrationPlan(
+            schemaReference: "migration.schema.json", app: AppInfo(name: name, bundleID: bundleID, platforms: Array(Set(platforms)).sorted()))
+    }
+}

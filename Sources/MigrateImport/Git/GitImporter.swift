@@ -1,0 +1,176 @@
+import Foundation
+import MigratePlan
+
+/// A marketing version and build that first appeared at one commit.
+public struct GitVersionChange: Sendable, Hashable {
+    /// The full commit hash.
+    public var commit: String
+    /// The committer date: when the commit landed in this history (a rebase keeps the author date, not this one).
+    public var date: Date
+    public var version: Version
+    public var build: Version?
+    /// Tags that point at this commit.
+    public var tags: [String]
+
+    public var displayName: String { version.text + (build.map { " (\($0))" } ?? "") }
+}
+
+/// Reads the version history of an Xcode project from git.
+///
+/// git runs four times whatever the size of the history: `rev-parse`, `for-each-ref` for tags, one
+/// `log --raw` stream for every commit's changed files, and one `cat-file --batch` for the file
+/// contents. The project files are then replayed commit by commit in memory, each commit starting
+/// from its first parent's files, so branches (a hotfix that goes back) are read as they were.
+public enum GitImporter {
+    public struct Options: Sendable, Hashable {
+        /// Where to start walking; tags are always walked too.
+        public var refs: [String]
+        /// Files or folders to read (relative to the repository root); empty means every
+        /// project.pbxproj, *Info.plist and .xcconfig.
+        public var paths: [String]
+        /// Keep only versions seen at a tagged commit, dated by the tag.
+        public var taggedOnly: Bool
+        /// The PATH to look for git on.
+        public var environment: [String: String]
+
+        public init(refs: [String] = ["HEAD"], paths: [String] = [], taggedOnly: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment) {
+            self.refs = refs
+            self.paths = paths
+            self.taggedOnly = taggedOnly
+            self.environment = environment
+        }
+    }
+
+    /// The full history of changes (for the wizard) and the import result.
+    public struct History: Sendable {
+        public var changes: [GitVersionChange]
+        public var result: ImportResult
+    }
+
+    public static func read(repository: String, displayPath: String, options: Options = Options()) throws(ImportError) -> History {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: repository, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ImportError(.noInput, file: displayPath, "no such folder")
+        }
+        guard let executable = GitRunner.locate(environment: options.environment) else {
+            throw ImportError(.toolMissing, file: displayPath, "git is not installed (not found on PATH)", hint: "Install git, or use another importer.")
+        }
+        let git = GitRunner(executable: executable, repository: repository, displayPath: displayPath)
+        let top = try git.run(["rev-parse", "--show-toplevel"])
+        guard top.status == 0 else {
+            throw ImportError(.noInput, file: displayPath, "not a git repository", hint: "Name the folder of a clone (the one holding .git).")
+        }
+        for ref in options.refs {
+            let check = try git.run(["rev-parse", "--verify", "--quiet", ref + "^{commit}"])
+            guard check.status == 0 else {
+                throw ImportError(.noInput, file: displayPath, place: "--ref \(ref)", "'\(ref)' is not a branch, tag or commit in this repository")
+            }
+        }
+        let prefixOutput = try git.run(["rev-parse", "--show-prefix"])
+        let prefix = String(decoding: prefixOutput.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let tags = try readTags(git)
+        let log = try git.run(
+            ["log", "--topo-order", "--reverse", "--format=%x1e%H %P%x00%ct", "--raw", "--no-abbrev", "--no-renames", "--diff-merges=first-parent"]
+                + options.refs + ["--tags", "--"])
+        guard log.status == 0 else {
+            let message = log.error.split(separator: "\n").first.map(String.init) ?? "git log failed"
+            if message.contains("does not have any commits") {
+                throw ImportError(.badData, file: displayPath, "the repository has no commits")
+            }
+            throw ImportError(.badData, file: displayPath, "git log failed: \(message)")
+        }
+        let filter = PathFilter(paths: options.paths.map { prefix + $0 })
+        var commits = parseLog(log.output, filter: filter)
+        let blobs = Set(commits.flatMap { $0.changes.compactMap(\.blob) })
+        let contents = try readBlobs(git, Array(blobs).sorted())
+        var replay = Replay(contents: contents, displayPath: displayPath)
+        replay.run(&commits)
+        return replay.history(commits: commits, tags: tags, taggedOnly: options.taggedOnly)
+    }
+
+    struct Change {
+        var path: String
+        /// Nil when the file was deleted.
+        var blob: String?
+    }
+
+    struct Commit {
+        var hash: String
+        var parents: [String]
+        var date: Date
+        var changes: [Change]
+    }
+
+    struct Tag {
+        var name: String
+        var commit: String
+        var date: Date
+    }
+
+    /// Which files matter: the user's paths, or the project files Xcode versions live in.
+    struct PathFilter {
+        var paths: [String]
+
+        func matches(_ path: String) -> Bool {
+            if !paths.isEmpty {
+                return paths.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+            }
+            if path.contains("Pods/") || path.contains("Carthage/") || path.contains(".build/") { return false }
+            return path.hasSuffix(".pbxproj") || path.lowercased().hasSuffix("info.plist") || path.hasSuffix(".xcconfig")
+        }
+    }
+
+    static func readTags(_ git: GitRunner) throws(ImportError) -> [Tag] {
+        let output = try git.run(["for-each-ref", "refs/tags", "--format=%(refname:short)%00%(objectname)%00%(*objectname)%00%(creatordate:unix)"])
+        var tags: [Tag] = []
+        for line in String(decoding: output.output, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: "\0", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4, let seconds = Double(fields[3]) else { continue }
+            // An annotated tag's own object is the tag; `*objectname` is the commit it points at.
+            tags.append(Tag(name: fields[0], commit: fields[2].isEmpty ? fields[1] : fields[2], date: Date(timeIntervalSince1970: seconds)))
+        }
+        return tags
+    }
+
+    static func parseLog(_ bytes: [UInt8], filter: PathFilter) -> [Commit] {
+        var commits: [Commit] = []
+        for record in bytes.split(separator: 0x1E) {
+            let lines = record.split(separator: 0x0A)
+            guard let header = lines.first, let zero = header.firstIndex(of: 0) else { continue }
+            let ids = String(decoding: header[header.startIndex..<zero], as: UTF8.self).split(separator: " ").map(String.init)
+            guard let hash = ids.first, let seconds = Double(String(decoding: header[(zero + 1)...], as: UTF8.self)) else { continue }
+            var changes: [Change] = []
+            for line in lines.dropFirst() where line.first == UInt8(ascii: ":") {
+                // :100644 100644 <old> <new> M\t<path>
+                guard let tab = line.firstIndex(of: 0x09) else { continue }
+                let path = String(decoding: line[(tab + 1)...], as: UTF8.self)
+                guard filter.matches(path) else { continue }
+                let fields = line[line.startIndex..<tab].split(separator: 0x20)
+                guard fields.count >= 5 else { continue }
+                let blob = String(decoding: fields[3], as: UTF8.self)
+                let status = fields[4].first
+                changes.append(Change(path: path, blob: status == UInt8(ascii: "D") || blob.allSatisfy { $0 == "0" } ? nil : blob))
+            }
+            commits.append(Commit(hash: hash, parents: Array(ids.dropFirst()), date: Date(timeIntervalSince1970: seconds), changes: changes))
+        }
+        return commits
+    }
+
+    /// Every blob's bytes, from one `git cat-file --batch`.
+    static func readBlobs(_ git: GitRunner, _ ids: [String]) throws(ImportError) -> [String: [UInt8]] {
+        guard !ids.isEmpty else { return [:] }
+        let input = Array(ids.joined(separator: "\n").utf8) + [0x0A]
+        let output = try git.run(["cat-file", "--batch"], input: input).output
+        var contents: [String: [UInt8]] = [:]
+        var index = 0
+        while index < output.count {
+            guard let end = output[index...].firstIndex(of: 0x0A) else { break }
+            let header = String(decoding: output[index..<end], as: UTF8.self).split(separator: " ")
+            index = end + 1
+            guard header.count == 3, let size = Int(header[2]) else { continue }  // "<id> missing"
+            contents[String(header[0])] = Array(output[index..<min(index + size, output.count)])
+            index += size + 1
+        }
+        return contents
+    }
+}

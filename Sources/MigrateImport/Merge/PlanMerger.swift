@@ -1,0 +1,235 @@
+import Foundation
+import MigratePlan
+
+/// How imported releases are sold: sources never say, so the user's flags or a stated default decide.
+public enum ReleaseModelChoice: Sendable, Hashable {
+    /// Paid at this price, or at the price of the nearest earlier paid release in the plan.
+    case paid(Price?)
+    case free
+}
+
+/// Options for merging an import into a plan.
+public struct MergeOptions: Sendable, Hashable {
+    /// Take the source's value where it disagrees with the plan. Without it the plan's value wins.
+    public var overwrite: Bool
+    /// How new releases are sold; nil means "paid, with a warning".
+    public var model: ReleaseModelChoice?
+
+    public init(overwrite: Bool = false, model: ReleaseModelChoice? = nil) {
+        self.overwrite = overwrite
+        self.model = model
+    }
+}
+
+/// What a merge did, in words the user reads; every list is in a stable order.
+public struct MergeReport: Sendable, Hashable {
+    public var added: [String] = []
+    public var changed: [String] = []
+    /// Values where the plan and the source disagree and the plan's value was kept.
+    public var conflicts: [String] = []
+    public var ignored: [String] = []
+    /// Defaults chosen for what no source knows, such as a release's model.
+    public var assumptions: [String] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { added.isEmpty && changed.isEmpty }
+}
+
+/// Why a merge cannot go on without more from the user.
+public enum MergeError: Error, Sendable, Hashable {
+    /// New paid releases need a price and the plan has none to copy.
+    case needsPrice(releases: [String])
+}
+
+/// Merges what an importer learned into a plan without dropping anything the user wrote.
+///
+/// Imported facts are matched to the plan's by identity (product id; platform, version and build).
+/// New facts are added; where both have a value and they differ, the plan's value wins unless
+/// `overwrite` is set, and the disagreement is reported either way. Fields no source knows
+/// (grants, tiers, features, a release's includes) are never touched.
+public enum PlanMerger {
+    public static func merge(
+        _ result: ImportResult, into plan: MigrationPlan, options: MergeOptions = MergeOptions()
+    ) throws(MergeError) -> (plan: MigrationPlan, report: MergeReport) {
+        var plan = plan
+        var report = MergeReport()
+        report.ignored = result.ignored
+        mergeApp(result.app, into: &plan, options: options, report: &report)
+        mergeProducts(result.products, into: &plan, options: options, report: &report)
+        try mergeReleases(result.releases, into: &plan, options: options, report: &report)
+        if let base = result.installBase { mergeInstallBase(base, into: &plan, options: options, report: &report) }
+        return (plan, report)
+    }
+
+    static func conflict(_ what: String, plan: String, source: String, overwrite: Bool, report: inout MergeReport) {
+        if overwrite {
+            report.changed.append("\(what): \(plan) → \(source)")
+        } else {
+            report.conflicts.append("\(what): the plan says \(plan), the source says \(source); kept the plan's (--overwrite takes the source's)")
+        }
+    }
+
+    static func mergeApp(_ hints: AppHints, into plan: inout MigrationPlan, options: MergeOptions, report: inout MergeReport) {
+        if let bundleID = hints.bundleID, bundleID != plan.app.bundleID {
+            conflict("app.bundleID", plan: plan.app.bundleID, source: bundleID, overwrite: options.overwrite, report: &report)
+            if options.overwrite { plan.app.bundleID = bundleID }
+        }
+        if let name = hints.name, name != plan.app.name {
+            conflict("app.name", plan: "'\(plan.app.name)'", source: "'\(name)'", overwrite: options.overwrite, report: &report)
+            if options.overwrite { plan.app.name = name }
+        }
+    }
+
+    static func mergeProducts(_ products: [Product], into plan: inout MigrationPlan, options: MergeOptions, report: inout MergeReport) {
+        for product in products {
+            guard let index = plan.products.firstIndex(where: { $0.id == product.id }) else {
+                plan.products.append(product)
+                report.added.append("product \(product.id) (\(product.kind.rawValue), \(product.price))")
+                continue
+            }
+            var existing = plan.products[index]
+            let before = existing
+            func compare<T: Equatable>(_ field: String, _ keyPath: WritableKeyPath<Product, T>, _ show: (T) -> String) {
+                guard existing[keyPath: keyPath] != product[keyPath: keyPath] else { return }
+                conflict(
+                    "product \(product.id): \(field)", plan: show(existing[keyPath: keyPath]), source: show(product[keyPath: keyPath]),
+                    overwrite: options.overwrite, report: &report)
+                if options.overwrite { existing[keyPath: keyPath] = product[keyPath: keyPath] }
+            }
+            compare("name", \.name) { "'\($0)'" }
+            compare("type", \.kind) { $0.rawValue }
+            compare("price", \.price) { $0.description }
+            compare("familyShareable", \.familyShareable) { String($0) }
+            compare("subscription", \.subscription) { $0.map { "\($0.group) level \($0.level) \($0.period)" } ?? "none" }
+            plan.products[index] = existing
+            if existing == before && report.conflicts.allSatisfy({ !$0.hasPrefix("product \(product.id):") }) {
+                report.ignored.append("product \(product.id): already in the plan, unchanged")
+            }
+        }
+    }
+
+    static func matches(_ release: Release, _ imported: ImportedRelease) -> Bool {
+        guard release.platform == imported.platform, release.version == imported.version else { return false }
+        guard let build = release.build, let other = imported.build else { return true }
+        return build == other
+    }
+
+    static func mergeReleases(
+        _ releases: [ImportedRelease], into plan: inout MigrationPlan, options: MergeOptions, report: inout MergeReport
+    ) throws(MergeError) {
+        var needingPrice: [String] = []
+        var defaulted: [String] = []
+        var copiedPrice: [String] = []
+        // The plan's releases as the user wrote them, for choosing a model and price for new ones.
+        let written = plan.releases
+        for imported in releases.sorted(by: { ($0.date, $0.platform) < ($1.date, $1.platform) }) {
+            if let index = plan.releases.firstIndex(where: { matches($0, imported) }) {
+                var existing = plan.releases[index]
+                let label = "release \(imported.platform) \(existing.displayName)"
+                if existing.build == nil, let build = imported.build, existing.platform != .macOS {
+                    report.changed.append("\(label): build \(build) added")
+                    existing.build = build
+                }
+                if existing.released != imported.date {
+                    conflict(
+                        "\(label): released", plan: Timestamp.format(existing.released),
+                        source: "\(Timestamp.format(imported.date)) (\(imported.dateSource))", overwrite: options.overwrite, report: &report)
+                    if options.overwrite { existing.released = imported.date }
+                } else if existing == plan.releases[index] {
+                    report.ignored.append("\(label): already in the plan, unchanged")
+                }
+                plan.releases[index] = existing
+                continue
+            }
+            if imported.build == nil && imported.platform.originalVersionMeaning == .buildNumber {
+                // An iOS release without its build number would make the plan unreadable, and it is
+                // the build that receipts carry: better left out and said.
+                report.ignored.append(
+                    "release \(imported.platform) \(imported.version): the source has no build number for it; add it by hand with its \"build\"")
+                continue
+            }
+            let model: BusinessModel
+            switch options.model {
+            case .free:
+                model = .free
+            case .paid(let price?):
+                model = .paid(price)
+            case .paid(nil), nil:
+                let earlier = written.filter { $0.platform == imported.platform && $0.released <= imported.date && $0.model.isPaid }
+                let nearest = earlier.max { $0.released < $1.released } ?? written.filter { $0.model.isPaid }.min { $0.released < $1.released }
+                if let nearest, case .paid(let price) = nearest.model {
+                    model = .paid(price)
+                    copiedPrice.append("\(imported.displayName) at \(price) from \(nearest.displayName)")
+                } else {
+                    needingPrice.append("\(imported.platform) \(imported.displayName)")
+                    continue
+                }
+                if options.model == nil { defaulted.append("\(imported.platform) \(imported.displayName)") }
+            }
+            plan.releases.append(
+                Release(platform: imported.platform, version: imported.version, build: imported.build, released: imported.date, model: model))
+            var line = "release \(imported.platform) \(imported.displayName), \(model.isPaid ? "paid" : "free"), released \(Timestamp.format(imported.date)) (\(imported.dateSource))"
+            if case .paid(let price) = model { line = line.replacingOccurrences(of: ", paid,", with: ", paid \(price),") }
+            report.added.append(line)
+            if !plan.app.platforms.contains(imported.platform) {
+                plan.app.platforms.append(imported.platform)
+                plan.app.platforms.sort()
+                report.added.append("platform \(imported.platform) in app.platforms")
+            }
+        }
+        if !needingPrice.isEmpty { throw .needsPrice(releases: needingPrice) }
+        if !defaulted.isEmpty {
+            report.assumptions.append(
+                "\(defaulted.count) new release\(defaulted.count == 1 ? " is" : "s are") marked paid (the source cannot say how they were sold); "
+                    + "set \"model\": \"free\" from the first free release on, or import with --model free")
+        }
+        if !copiedPrice.isEmpty {
+            report.assumptions.append("prices copied from the nearest earlier paid release: " + copiedPrice.joined(separator: "; "))
+        }
+        if releases.contains(where: { imported in !written.contains { matches($0, imported) } }) {
+            let sources = Set(releases.map(\.dateSource)).sorted()
+            report.assumptions.append(
+                "release dates come from \(sources.joined(separator: ", ")), not from the App Store (which records none); correct \"released\" where you know better")
+        }
+        // Date order reads best and is what the date rule compares; ties keep a stable order.
+        plan.releases = plan.releases.enumerated().sorted { lhs, rhs in
+            if lhs.element.released != rhs.element.released { return lhs.element.released < rhs.element.released }
+            if lhs.element.platform != rhs.element.platform { return lhs.element.platform < rhs.element.platform }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    static func mergeInstallBase(_ base: InstallBase, into plan: inout MigrationPlan, options: MergeOptions, report: inout MergeReport) {
+        var base = base
+        // The plan only counts products it knows; the rest are reported, not silently kept or lost.
+        let known = Set(plan.products.map(\.id))
+        for count in base.products where !known.contains(count.product) {
+            report.ignored.append("installBase: \(count.units) units of '\(count.product)', which is not a product in the plan (import the .storekit file first)")
+        }
+        base.products.removeAll { !known.contains($0.product) }
+        let summary = InstallBaseBuilder.summary(base)
+        guard let existing = plan.installBase else {
+            plan.installBase = base
+            report.added.append("installBase: \(summary)")
+            return
+        }
+        if existing == base {
+            report.ignored.append("installBase: the same figures are already in the plan")
+            return
+        }
+        // Reports for separate periods add up; overlapping ones would count sales twice.
+        if let from = existing.from, let until = existing.until, let newFrom = base.from, let newUntil = base.until,
+            newUntil < from || newFrom > until
+        {
+            plan.installBase = InstallBaseBuilder.combine(existing, base)
+            report.changed.append("installBase: added \(summary)")
+            return
+        }
+        conflict(
+            "installBase", plan: InstallBaseBuilder.summary(existing), source: summary + " (the periods overlap)", overwrite: options.overwrite,
+            report: &report)
+        if options.overwrite { plan.installBase = base }
+    }
+}
+

@@ -1,0 +1,161 @@
+import Foundation
+import MigratePlan
+
+/// What one importer learned from one source, before it is merged into a plan.
+///
+/// Importers only read: they never touch a plan, never print, and report every doubt as an issue,
+/// so the command and the `migrate init` wizard decide how to show it.
+public struct ImportResult: Sendable, Hashable {
+    /// Which importer produced it, such as `storekit` or `git`.
+    public var source: String
+    /// What the source says about the app itself, for a new plan.
+    public var app: AppHints
+    public var releases: [ImportedRelease]
+    public var products: [Product]
+    public var installBase: InstallBase?
+    /// Things the source holds that the plan has no place for (introductory offers, test settings…).
+    public var ignored: [String]
+    public var issues: [ImportIssue]
+
+    public init(
+        source: String, app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [],
+        installBase: InstallBase? = nil, ignored: [String] = [], issues: [ImportIssue] = []
+    ) {
+        self.source = source
+        self.app = app
+        self.releases = releases
+        self.products = products
+        self.installBase = installBase
+        self.ignored = ignored
+        self.issues = issues
+    }
+
+    /// Several pages or files of one source, read as one.
+    public mutating func append(_ other: ImportResult) {
+        app.fill(from: other.app)
+        releases += other.releases
+        products += other.products
+        if let base = other.installBase {
+            installBase = installBase.map { InstallBaseBuilder.combine($0, base) } ?? base
+        }
+        ignored += other.ignored
+        issues += other.issues
+    }
+}
+
+/// What a source says about the app: each piece only when the source holds it.
+public struct AppHints: Sendable, Hashable {
+    public var name: String?
+    public var bundleID: String?
+    public var platforms: [Platform]
+
+    public init(name: String? = nil, bundleID: String? = nil, platforms: [Platform] = []) {
+        self.name = name
+        self.bundleID = bundleID
+        self.platforms = platforms
+    }
+
+    /// Takes what this one lacks from `other`.
+    public mutating func fill(from other: AppHints) {
+        name = name ?? other.name
+        bundleID = bundleID ?? other.bundleID
+        for platform in other.platforms where !platforms.contains(platform) { platforms.append(platform) }
+        platforms.sort()
+    }
+}
+
+/// A release as a source saw it: the model (paid or free) is never known to a source.
+public struct ImportedRelease: Sendable, Hashable {
+    public var platform: Platform
+    /// `CFBundleShortVersionString`.
+    public var version: Version
+    /// `CFBundleVersion`, when the source knows it.
+    public var build: Version?
+    /// The best date the source has for when it went live.
+    public var date: Date
+    /// Which date that is, such as `earliestReleaseDate` or `first commit 1a2b3c4`: sources rarely
+    /// know the moment a build went live, so the user must be told what was used.
+    public var dateSource: String
+    /// Where in the source it was found, such as `builds.json data[3]`.
+    public var origin: String
+
+    public init(platform: Platform, version: Version, build: Version?, date: Date, dateSource: String, origin: String) {
+        self.platform = platform
+        self.version = version
+        self.build = build
+        self.date = date
+        self.dateSource = dateSource
+        self.origin = origin
+    }
+
+    /// `2.0 (40)`, or `2.0` without a build.
+    public var displayName: String {
+        build.map { "\(version) (\($0))" } ?? version.text
+    }
+}
+
+/// A doubt or a skipped entry, with the file and the place in it.
+public struct ImportIssue: Sendable, Hashable {
+    public var severity: Diagnostic.Severity
+    /// The file as the user named it.
+    public var file: String
+    /// Line and column, when the format has them.
+    public var location: SourceLocation?
+    /// A JSON path, a TSV column or a commit: whatever names the place best.
+    public var place: String?
+    public var message: String
+    public var hint: String?
+
+    public init(
+        _ severity: Diagnostic.Severity, file: String, location: SourceLocation? = nil, place: String? = nil, _ message: String,
+        hint: String? = nil
+    ) {
+        self.severity = severity
+        self.file = file
+        self.location = location
+        self.place = place
+        self.message = message
+        self.hint = hint
+    }
+}
+
+/// Why a source could not be read at all. The plan is left untouched.
+public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// The file is not in the expected format (exit 65).
+        case badData
+        /// The file, folder or repository is missing (exit 66).
+        case noInput
+        /// A tool the importer needs, such as `git`, is missing (exit 66: the input cannot be read).
+        case toolMissing
+    }
+
+    public var kind: Kind
+    public var file: String
+    public var location: SourceLocation?
+    public var place: String?
+    public var message: String
+    public var hint: String?
+
+    public init(
+        _ kind: Kind, file: String, location: SourceLocation? = nil, place: String? = nil, _ message: String, hint: String? = nil
+    ) {
+        self.kind = kind
+        self.file = file
+        self.location = location
+        self.place = place
+        self.message = message
+        self.hint = hint
+    }
+
+    /// `file:line:column: place: message`, the way compilers name a place.
+    public var description: String {
+        var text = file
+        if let location { text += ":\(location)" }
+        text += ": "
+        if let place { text += "\(place): " }
+        text += message
+        if let hint { text += "\n  fix: \(hint)" }
+        return text
+    }
+}

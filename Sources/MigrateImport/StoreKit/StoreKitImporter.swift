@@ -1,0 +1,156 @@
+import MigratePlan
+
+/// Reads an Xcode StoreKit configuration file (`.storekit`, formats 1.0 to 5.0) into products.
+///
+/// Apple publishes no schema, so every key is optional and unknown keys are ignored. The file's
+/// `subscriptionOffersKeyPair.privateKey` is a secret: it is never read, printed or copied.
+public enum StoreKitImporter {
+    /// The newest format this reader knows; newer files are read with a warning.
+    public static let newestKnownFormat = 5
+
+    public static func read(_ bytes: [UInt8], file: String) throws(ImportError) -> ImportResult {
+        let root = try JSONSource.parse(bytes, file: file, expecting: "the StoreKit configuration")
+        guard root.objectValue != nil else {
+            throw ImportError(
+                .badData, file: file, location: root.location, "a StoreKit configuration is a JSON object, found \(root.value.kindName)")
+        }
+        var reader = Reader(file: file)
+        reader.read(root)
+        return reader.result
+    }
+
+    private struct Reader {
+        let file: String
+        var result = ImportResult(source: "storekit")
+        var seen = Set<String>()
+
+        init(file: String) { self.file = file }
+
+        mutating func warn(_ node: JSONNode?, _ path: JSONPath, _ message: String, hint: String? = nil) {
+            result.issues.append(ImportIssue(.warning, file: file, location: node?.location, place: path.description, message, hint: hint))
+        }
+
+        mutating func read(_ root: JSONNode) {
+            if let version = root["version"], let major = version["major"]?.scalarText.flatMap({ Int($0) }), major > StoreKitImporter.newestKnownFormat {
+                let minor = version["minor"]?.scalarText ?? "0"
+                warn(version, .root / "version", "format \(major).\(minor) is newer than the formats this version of migrate knows (1.0–5.0); read as far as understood")
+            }
+            for key in ["products", "nonRenewingSubscriptions"] {
+                for (index, node) in (root[key]?.arrayValue ?? []).enumerated() {
+                    readProduct(node, at: .root / key / index, group: nil)
+                }
+            }
+            for (groupIndex, group) in (root["subscriptionGroups"]?.arrayValue ?? []).enumerated() {
+                let groupPath = JSONPath.root / "subscriptionGroups" / groupIndex
+                // Group ids are 8-hex strings in Xcode files and numbers in synced ones; the name is what people read.
+                let name = group["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? group["id"]?.scalarText
+                for (index, node) in (group["subscriptions"]?.arrayValue ?? []).enumerated() {
+                    readProduct(node, at: groupPath / "subscriptions" / index, group: name ?? "group-\(groupIndex + 1)")
+                }
+            }
+            readSettings(root["settings"])
+            if root["subscriptionOffersKeyPair"] != nil {
+                // Deliberately not looked into: it holds a private key.
+                result.ignored.append("subscriptionOffersKeyPair (its private key is never read or copied)")
+            }
+        }
+
+        mutating func readProduct(_ node: JSONNode, at path: JSONPath, group: String?) {
+            guard node.objectValue != nil else {
+                warn(node, path, "expected a product object, found \(node.value.kindName); skipped")
+                return
+            }
+            guard let id = node["productID"]?.scalarText, !id.isEmpty else {
+                warn(node, path, "a product without 'productID'; skipped", hint: "Give the product an id in Xcode's StoreKit editor.")
+                return
+            }
+            guard seen.insert(id).inserted else {
+                warn(node["productID"], path / "productID", "product '\(id)' appears twice; the first one is kept")
+                return
+            }
+            let typeName = node["type"]?.stringValue
+            let kind: Product.Kind
+            switch typeName {
+            case "Consumable": kind = .consumable
+            case "NonConsumable": kind = .nonConsumable
+            case "NonRenewingSubscription": kind = .nonRenewing
+            case "RecurringSubscription", "AutoRenewableSubscription": kind = .autoRenewable
+            case nil where group != nil: kind = .autoRenewable
+            default:
+                warn(node["type"] ?? node, path / "type", "'\(id)': unknown product type '\(typeName ?? "none")'; skipped",
+                     hint: "Known types: Consumable, NonConsumable, NonRenewingSubscription, RecurringSubscription.")
+                return
+            }
+            guard let price = readPrice(node["displayPrice"], at: path / "displayPrice", id: id) else { return }
+            var subscription: SubscriptionInfo?
+            if kind == .autoRenewable {
+                let period = node["recurringSubscriptionPeriod"]?.stringValue ?? ""
+                guard PlanKeys.subscriptionPeriods.contains(period) else {
+                    warn(node["recurringSubscriptionPeriod"] ?? node, path / "recurringSubscriptionPeriod",
+                         "'\(id)': subscription period '\(period)' is not one the App Store sells (\(PlanKeys.subscriptionPeriods.joined(separator: ", "))); skipped")
+                    return
+                }
+                let level = node["groupNumber"]?.scalarText.flatMap { Int($0) } ?? 1
+                subscription = SubscriptionInfo(group: group ?? "subscriptions", level: max(1, level), period: period)
+            }
+            result.products.append(
+                Product(
+                    id: id, name: displayName(node) ?? id, kind: kind, price: price,
+                    familyShareable: node["familyShareable"]?.boolValue ?? false, subscription: subscription))
+            noteOffers(node, id: id)
+        }
+
+        /// The en_US display name, else the first non-empty one, else the reference name.
+        func displayName(_ node: JSONNode) -> String? {
+            let localizations = node["localizations"]?.arrayValue ?? []
+            let names = localizations.compactMap { item -> (String, String)? in
+                guard let name = item["displayName"]?.stringValue, !name.isEmpty else { return nil }
+                return (item["locale"]?.stringValue ?? "", name)
+            }
+            if let english = names.first(where: { $0.0 == "en_US" }) { return english.1 }
+            if let first = names.first { return first.1 }
+            if let reference = node["referenceName"]?.stringValue, !reference.isEmpty { return reference }
+            return nil
+        }
+
+        mutating func readPrice(_ node: JSONNode?, at path: JSONPath, id: String) -> Price? {
+            guard let node, var text = node.scalarText else {
+                warn(node, path, "'\(id)' has no displayPrice; skipped", hint: "Set a price in Xcode's StoreKit editor.")
+                return nil
+            }
+            text = text.trimmingCharacters(in: .whitespaces)
+            // Some locales write "1,99"; the digits are exact either way, so read them as a decimal.
+            if !text.contains("."), text.filter({ $0 == "," }).count == 1 { text = text.replacingOccurrences(of: ",", with: ".") }
+            do {
+                return try Price(text)
+            } catch {
+                warn(node, path, "'\(id)': \(error.description); skipped")
+                return nil
+            }
+        }
+
+        mutating func noteOffers(_ node: JSONNode, id: String) {
+            var offers = 0
+            // Formats up to 4.0: one `introductoryOffer`, an object or null. 5.0: `introductoryOffers[]`.
+            if let offer = node["introductoryOffer"], offer.objectValue != nil { offers += 1 }
+            offers += node["introductoryOffers"]?.arrayValue?.count ?? 0
+            if offers > 0 { result.ignored.append("\(id): \(offers) introductory offer\(offers == 1 ? "" : "s")") }
+            for key in ["codeOffers", "adHocOffers", "promotionalOffers", "winBackOffers"] {
+                let count = node[key]?.arrayValue?.count ?? 0
+                if count > 0 { result.ignored.append("\(id): \(count) \(key)") }
+            }
+        }
+
+        mutating func readSettings(_ settings: JSONNode?) {
+            guard let settings else { return }
+            // Older files: `_storeKitError` is a number, 0 for none. Newer: `_storeKitErrors[]` with `enabled`.
+            if let single = settings["_storeKitError"]?.scalarText, single != "0" {
+                result.ignored.append("settings._storeKitError \(single): Xcode simulates a StoreKit error with this file")
+            }
+            for item in settings["_storeKitErrors"]?.arrayValue ?? [] where item["enabled"]?.boolValue == true {
+                let name = item["name"]?.stringValue ?? "an error"
+                result.ignored.append("settings._storeKitErrors: Xcode simulates '\(name)' failing with this file")
+            }
+        }
+    }
+}

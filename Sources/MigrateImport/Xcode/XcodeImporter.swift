@@ -1,0 +1,226 @@
+import Foundation
+import MigratePlan
+
+/// The version an Xcode project builds now, and where each value came from.
+public struct XcodeVersion: Sendable, Hashable {
+    public var version: Version?
+    public var build: Version?
+    public var bundleID: String?
+    public var name: String?
+    public var platforms: [Platform] = []
+    /// The app target the values were read from, when there is a project.
+    public var target: String?
+    /// Where each value came from, such as `CFBundleVersion = $(CURRENT_PROJECT_VERSION) → 1344 (target LavaRock, Release)`.
+    public var sources: [String] = []
+    public var issues: [ImportIssue] = []
+
+    public init() {}
+}
+
+/// Reads the current version from Info.plist, project.pbxproj and .xcconfig files.
+///
+/// The files come through a lookup by path (relative to the folder holding the `.xcodeproj`),
+/// so the same code reads a checkout on disk and a commit in git history.
+public enum XcodeImporter {
+    /// Reads files relative to the project's folder; nil when a file is absent.
+    public typealias FileLookup = (String) -> [UInt8]?
+
+    /// Resolves the version from a parsed project (or none) and an Info.plist path.
+    ///
+    /// - Parameters:
+    ///   - project: the parsed project.pbxproj, when there is one.
+    ///   - projectFile: how messages name the project file.
+    ///   - infoPlistPath: an Info.plist to read when the project names none (or there is no project).
+    public static func resolve(
+        project: XcodeProject?, projectFile: String, infoPlistPath: String? = nil, files: FileLookup
+    ) throws(ImportError) -> XcodeVersion {
+        var result = XcodeVersion()
+        var settings: [String: String] = [:]
+        var configurationLabel = ""
+        if let project {
+            let applications = project.targets.filter(\.isApplication)
+            guard let target = applications.first else {
+                let names = project.targets.map { "\($0.name) (\($0.productType.replacingOccurrences(of: "com.apple.product-type.", with: "")))" }
+                throw ImportError(
+                    .badData, file: projectFile, "no application target in the project (targets: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
+                    hint: "Pass the project of the app itself.")
+            }
+            if applications.count > 1 {
+                result.issues.append(
+                    ImportIssue(.note, file: projectFile, place: "targets", "several application targets; read '\(target.name)', the first (others: \(applications.dropFirst().map(\.name).joined(separator: ", ")))"))
+            }
+            result.target = target.name
+            let configuration = XcodeProject.releaseConfiguration(of: target) ?? "Release"
+            configurationLabel = "target \(target.name), \(configuration)"
+            // Lowest precedence first: project xcconfig, project settings, target xcconfig, target settings.
+            for layer in [
+                project.projectXcconfigs[configuration].flatMap { config(files, $0) }, project.projectSettings[configuration],
+                target.xcconfigs[configuration].flatMap { config(files, $0) }, target.settings[configuration],
+            ] {
+                for (key, value) in layer ?? [:] { settings[key] = value }
+            }
+            settings["TARGET_NAME"] = settings["TARGET_NAME"] ?? target.name
+            settings["PRODUCT_NAME"] = settings["PRODUCT_NAME"] ?? target.name
+        }
+        func expand(_ text: String, key: String) -> String? {
+            var output = ""
+            var rest = Substring(text)
+            var depth = 0
+            while let start = rest.range(of: "$(") ?? rest.range(of: "${") {
+                let close: Character = rest[start].hasSuffix("(") ? ")" : "}"
+                guard let end = rest[start.upperBound...].firstIndex(of: close) else { break }
+                output += rest[..<start.lowerBound]
+                var name = String(rest[start.upperBound..<end])
+                if let colon = name.firstIndex(of: ":") { name = String(name[..<colon]) }
+                depth += 1
+                guard depth < 32, let value = settings[name], name != key else {
+                    result.issues.append(
+                        ImportIssue(.warning, file: projectFile, place: key, "\(key) uses $(\(name)), which no build setting defines\(configurationLabel.isEmpty ? "" : " (\(configurationLabel))")",
+                                    hint: "Set \(name) in the app target's Release build settings or its .xcconfig."))
+                    return nil
+                }
+                rest = Substring(value) + rest[rest.index(after: end)...]
+            }
+            return output + rest
+        }
+        func version(_ text: String?, key: String, from origin: String) -> Version? {
+            guard let text, let expanded = expand(text, key: key) else { return nil }
+            let shown = expanded == text ? text : "\(text) → \(expanded)"
+            result.sources.append("\(key) = \(shown) (\(origin))")
+            do {
+                return try Version(expanded.trimmingCharacters(in: .whitespaces))
+            } catch {
+                result.issues.append(ImportIssue(.warning, file: origin, place: key, error.description, hint: "Use one to three period-separated integers."))
+                return nil
+            }
+        }
+
+        let generated = settings["GENERATE_INFOPLIST_FILE"] == "YES"
+        var plistPath = settings["INFOPLIST_FILE"].flatMap { expand($0, key: "INFOPLIST_FILE") } ?? infoPlistPath
+        if let path = plistPath { plistPath = strippingRoot(path) }
+        var plist: [String: Any] = [:]
+        if let plistPath {
+            if let bytes = files(plistPath) {
+                plist = try PropertyList.dictionary(bytes, file: plistPath, what: "an Info.plist")
+            } else if !generated {
+                result.issues.append(ImportIssue(.warning, file: projectFile, place: "INFOPLIST_FILE", "\(plistPath) was not found"))
+            }
+        }
+        // With GENERATE_INFOPLIST_FILE, Xcode writes the keys from build settings; a partial Info.plist may still add others.
+        let marketing = plist["CFBundleShortVersionString"] as? String ?? (generated || project != nil ? "$(MARKETING_VERSION)" : nil)
+        let build = plist["CFBundleVersion"] as? String ?? (generated || project != nil ? "$(CURRENT_PROJECT_VERSION)" : nil)
+        let plistOrigin = plist["CFBundleShortVersionString"] != nil ? (plistPath ?? "Info.plist") : (configurationLabel.isEmpty ? projectFile : "\(projectFile), \(configurationLabel)")
+        if settings.isEmpty, let marketing, marketing.contains("$(") || marketing.contains("${") {
+            result.issues.append(
+                ImportIssue(.warning, file: plistPath ?? projectFile, place: "CFBundleShortVersionString",
+                            "the version is \(marketing), a build setting; pass the .xcodeproj so it can be resolved"))
+        } else {
+            result.version = version(marketing, key: "CFBundleShortVersionString", from: plistOrigin)
+            result.build = version(build, key: "CFBundleVersion", from: plist["CFBundleVersion"] != nil ? (plistPath ?? "Info.plist") : plistOrigin)
+        }
+        if let identifier = plist["CFBundleIdentifier"] as? String ?? settings["PRODUCT_BUNDLE_IDENTIFIER"] {
+            result.bundleID = settings.isEmpty && identifier.contains("$(") ? nil : expand(identifier, key: "PRODUCT_BUNDLE_IDENTIFIER")
+        }
+        let name = plist["CFBundleDisplayName"] as? String ?? settings["INFOPLIST_KEY_CFBundleDisplayName"] ?? plist["CFBundleName"] as? String
+            ?? settings["PRODUCT_NAME"]
+        if let name, !(settings.isEmpty && name.contains("$(")) { result.name = expand(name, key: "CFBundleDisplayName") }
+        result.platforms = platforms(settings: settings, plist: plist)
+        return result
+    }
+
+    /// Reads a project from disk: a `.xcodeproj` folder, a `project.pbxproj`, a folder holding one
+    /// `.xcodeproj`, or an `Info.plist` alone.
+    public static func read(path: String, displayPath: String) throws(ImportError) -> XcodeVersion {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ImportError(.noInput, file: displayPath, "no such file or folder")
+        }
+        var projectFile = path
+        var shown = displayPath
+        if isDirectory.boolValue {
+            if path.hasSuffix(".xcodeproj") || path.hasSuffix(".xcodeproj/") {
+                projectFile = (path as NSString).appendingPathComponent("project.pbxproj")
+                shown = (displayPath as NSString).appendingPathComponent("project.pbxproj")
+            } else {
+                let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".xcodeproj") }.sorted()
+                guard let first = entries.first else {
+                    throw ImportError(.noInput, file: displayPath, "the folder holds no .xcodeproj", hint: "Name the .xcodeproj, its project.pbxproj or an Info.plist.")
+                }
+                guard entries.count == 1 else {
+                    throw ImportError(.badData, file: displayPath, "the folder holds several projects (\(entries.joined(separator: ", "))); name one")
+                }
+                projectFile = (path as NSString).appendingPathComponent(first + "/project.pbxproj")
+                shown = (displayPath as NSString).appendingPathComponent(first + "/project.pbxproj")
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: projectFile) else {
+            throw ImportError(.noInput, file: shown, "cannot be read")
+        }
+        let bytes = Array(data)
+        if projectFile.hasSuffix(".pbxproj") {
+            // The project's folder is the one holding the .xcodeproj.
+            let root = ((projectFile as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+            let project = try XcodeProject.parse(bytes, file: shown)
+            return try resolve(project: project, projectFile: shown) { relative in
+                FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(relative)).map(Array.init)
+            }
+        }
+        let version = try resolve(project: nil, projectFile: shown, infoPlistPath: shown) { name in name == shown ? bytes : nil }
+        if version.version == nil && version.issues.isEmpty {
+            throw ImportError(
+                .badData, file: shown, "no CFBundleShortVersionString: this is neither an Info.plist nor a project.pbxproj",
+                hint: "Name the app's Info.plist, its .xcodeproj or the project.pbxproj inside it.")
+        }
+        return version
+    }
+
+    /// The result as an import: app hints and, when a release date is given, the current version as a release.
+    public static func importResult(_ version: XcodeVersion, released: Date?, file: String) -> ImportResult {
+        var result = ImportResult(source: "xcode")
+        result.app = AppHints(name: version.name, bundleID: version.bundleID, platforms: version.platforms)
+        result.issues = version.issues
+        if let marketing = version.version {
+            let label = marketing.text + (version.build.map { " (\($0))" } ?? "")
+            if let released {
+                for platform in version.platforms.isEmpty ? [Platform.iOS] : version.platforms {
+                    result.releases.append(
+                        ImportedRelease(platform: platform, version: marketing, build: version.build, date: released, dateSource: "--released", origin: file))
+                }
+            } else {
+                result.ignored.append("the current version \(label) (not a release until it goes live; give --released DATE to add it)")
+            }
+        }
+        return result
+    }
+
+    static func config(_ files: FileLookup, _ path: String) -> [String: String]? {
+        files(strippingRoot(path)).map { XcodeConfig.parse(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    static func strippingRoot(_ path: String) -> String {
+        for prefix in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/", "./"] where path.hasPrefix(prefix) {
+            return String(path.dropFirst(prefix.count))
+        }
+        return path
+    }
+
+    static func platforms(settings: [String: String], plist: [String: Any]) -> [Platform] {
+        var names = (settings["SUPPORTED_PLATFORMS"] ?? settings["SDKROOT"] ?? "").split(separator: " ").map(String.init)
+        if names.isEmpty, plist["LSRequiresIPhoneOS"] as? Bool == true { names = ["iphoneos"] }
+        if names.isEmpty, plist["LSMinimumSystemVersion"] != nil { names = ["macosx"] }
+        if names.isEmpty, settings["IPHONEOS_DEPLOYMENT_TARGET"] != nil { names = ["iphoneos"] }
+        var platforms = Set<Platform>()
+        for name in names {
+            switch name {
+            case "iphoneos", "iphonesimulator": platforms.insert(.iOS)
+            case "macosx": platforms.insert(.macOS)
+            case "appletvos", "appletvsimulator": platforms.insert(.tvOS)
+            case "watchos", "watchsimulator": platforms.insert(.watchOS)
+            case "xros", "xrsimulator": platforms.insert(.visionOS)
+            default: break
+            }
+        }
+        if settings["SUPPORTS_MACCATALYST"] == "YES" { platforms.insert(.macOS) }
+        return platforms.sorted()
+    }
+}

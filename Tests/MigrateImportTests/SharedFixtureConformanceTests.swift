@@ -1,0 +1,77 @@
+import Foundation
+import MigrateImport
+import MigratePlan
+import Testing
+
+/// Reads every real file in ../shared/fixtures (beside the repository) with the importers.
+/// A user's clone has no such folder: the test then says so and passes.
+@Suite("Import: real files in ../shared/fixtures")
+struct SharedFixtureConformanceTests {
+    static let shared = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+
+    func files(_ folder: String) -> [URL]? {
+        let url = Self.shared.appendingPathComponent(folder)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
+            print("Skipping: \(url.path) is absent (it exists only beside the project's own checkout).")
+            return nil
+        }
+        return names.sorted().map { url.appendingPathComponent($0) }
+    }
+
+    @Test("Every .storekit file gives products and never the private key")
+    func storekit() throws {
+        guard let files = files("storekit") else { return }
+        #expect(!files.isEmpty)
+        for file in files {
+            let bytes = Array(try Data(contentsOf: file))
+            let result = try StoreKitImporter.read(bytes, file: file.lastPathComponent)
+            #expect(!result.products.isEmpty, "\(file.lastPathComponent)")
+            #expect(result.issues.isEmpty, "\(file.lastPathComponent): \(result.issues)")
+            #expect(!"\(result)".contains("REDACTED"))
+            #expect(result.products.allSatisfy { $0.kind != .autoRenewable || $0.subscription != nil })
+        }
+    }
+
+    @Test("The App Store Connect responses read together; missing pages are reported, not invented")
+    func appStoreConnect() throws {
+        guard let files = files("asc-api") else { return }
+        let pages = try files.map { AppStoreConnectImporter.Page(file: $0.lastPathComponent, bytes: Array(try Data(contentsOf: $0))) }
+        let result = try AppStoreConnectImporter.read(pages)
+        #expect(result.releases.contains { $0.version.text == "1.2.3" && $0.dateSource == "createdDate" })
+        #expect(result.issues.contains { $0.place == "links.next" })
+        for page in pages { _ = try AppStoreConnectImporter.read([page]) }
+    }
+
+    @Test("Sales reports: the summary report reads; the subscription report is refused with a reason")
+    func sales() throws {
+        guard let files = files("sales-reports") else { return }
+        for file in files {
+            let bytes = Array(try Data(contentsOf: file))
+            if file.lastPathComponent.contains("subscriptions") {
+                #expect {
+                    try SalesReportImporter.read(bytes, file: file.lastPathComponent)
+                } throws: { error in (error as? ImportError)?.hint?.contains("Subscription report") == true }
+            } else {
+                let result = try SalesReportImporter.read(bytes, file: file.lastPathComponent)
+                let downloads = try #require(result.installBase?.downloads)
+                #expect(!downloads.isEmpty)
+                #expect(result.issues.isEmpty, "\(result.issues)")
+            }
+        }
+    }
+
+    @Test("Info.plists read or say what they need; the pbxproj excerpt is refused with a clear error")
+    func xcode() throws {
+        guard let files = files("xcode") else { return }
+        for file in files {
+            if file.pathExtension == "plist" {
+                let version = try XcodeImporter.read(path: file.path, displayPath: file.lastPathComponent)
+                #expect(version.version != nil || version.issues.contains { $0.message.contains("pass the .xcodeproj") }, "\(file.lastPathComponent)")
+            } else {
+                #expect {
+                    try XcodeImporter.read(path: file.path, displayPath: file.lastPathComponent)
+                } throws: { error in (error as? ImportError)?.kind == .badData }
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import MigrateCLI
+import MigrateImport
+import MigratePlan
+import Testing
+
+/// The repository root, found from this file so tests run from any directory.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures/import")
+
+func fixture(_ path: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: fixtures.appendingPathComponent(path)))
+}
+
+func date(_ text: String) -> Date {
+    guard let date = Timestamp.parse(text) else { fatalError("bad test date \(text)") }
+    return date
+}
+
+/// A temporary folder, removed at the end of the test.
+final class Scratch {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-import-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    func read(_ name: String) -> String? {
+        try? String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+}
+
+/// One in-process run of the command line.
+struct Run {
+    var status: ExitCode
+    var output: String
+    var error: String
+
+    init(_ arguments: String..., directory: URL, environment: [String: String] = defaultEnvironment) {
+        self.init(arguments: arguments, directory: directory, environment: environment)
+    }
+
+    static let defaultEnvironment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+
+    init(arguments: [String], directory: URL, environment: [String: String] = defaultEnvironment) {
+        let context = CommandContext.testing(directory: directory.path, environment: environment)
+        status = Migrate.run(arguments, context: context)
+        output = context.standardOutput.text
+        error = context.standardError.text
+    }
+}
+
+/// A plan someone wrote by hand: a product with grants and a paid release.
+let handWrittenPlan = """
+    {
+      "formatVersion": 1,
+      "app": { "name": "Shelf", "bundleID": "com.example.shelf", "platforms": ["iOS"] },
+      "features": [{ "id": "export", "name": "Export" }],
+      "releases": [
+        { "platform": "iOS", "version": "1.0", "build": "14", "released": "2019-04-01T17:00:00Z", "model": "paid", "price": "2.99", "includes": ["export"] }
+      ],
+      "products": [
+        { "id": "com.example.shelf.pro", "name": "Pro (my name)", "type": "nonConsumable", "price": "3.99", "grants": ["export"] }
+      ]
+    }
+
+    """
