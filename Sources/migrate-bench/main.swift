@@ -1,13 +1,14 @@
 import Foundation
 import MigrateCore
+import MigrateMatrix
 import MigratePlan
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|all]
+// Run with: swift run -c release migrate-bench [startup|explain|matrix|all]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let which = arguments.first ?? "all"
-let known = ["startup", "explain", "all"]
+let known = ["startup", "explain", "matrix", "all"]
 guard known.contains(which) else {
     FileHandle.standardError.write(Data("Error: Unknown benchmark '\(which)'. Use one of: \(known.joined(separator: ", ")).\n".utf8))
     exit(64)
@@ -79,4 +80,8 @@ if which == "explain" || which == "all" {
     print(
         "explain: \(versions.count) customers of the flagship plan in \(format(elapsed * 1000)) ms "
             + "(\(Int(Double(versions.count) / elapsed)) per second; \(legacy) legacy)")
+}
+
+if which == "matrix" || which == "all" {
+    matrixBenchmark(effort: arguments.dropFirst().first.flatMap { Int($0) })
 }
