@@ -15,7 +15,7 @@ public enum Migrate {
                 legacy tiers. It checks the plan for launch-day traps, explains what any customer gets, \
                 and prints the JSON Schema for editor completion.
                 """.wrappedForHelp,
-            subcommands: [CheckCommand.spec, ExplainCommand.spec, SchemaCommand.spec])
+            subcommands: [CheckCommand.spec, ExplainCommand.spec, MatrixCommand.spec, SchemaCommand.spec])
     }
 
     /// Runs one command line and returns the exit status. Nothing here calls `exit`.

@@ -56,7 +56,6 @@ func matrixBenchmark(effort: Int?) {
     let examples = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples")
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []).sorted()
-    #if PLANMODEL
     for name in names {
         let url = examples.appendingPathComponent(name).appendingPathComponent("migration.json")
         guard let data = FileManager.default.contents(atPath: url.path), let plan = PlanDecoder.decode(bytes: Array(data)).plan else { continue }
@@ -71,6 +70,4 @@ func matrixBenchmark(effort: Int?) {
         }
         print(cells.joined(separator: " "))
     }
-    #endif
-    _ = names
 }

@@ -43,6 +43,14 @@ public struct CoveringArray: Sendable {
     /// How many t-tuples there are without constraints.
     public var tupleCount: Int
 
+    public init(model: CoverageModel, strength: Int, rows: [[Int]], requiredTupleCount: Int, tupleCount: Int) {
+        self.model = model
+        self.strength = strength
+        self.rows = rows
+        self.requiredTupleCount = requiredTupleCount
+        self.tupleCount = tupleCount
+    }
+
     /// The rows as level names.
     public var namedRows: [[String]] { rows.map(model.names(of:)) }
 }
