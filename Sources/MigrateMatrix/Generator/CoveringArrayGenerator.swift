@@ -16,6 +16,9 @@ public struct GeneratorOptions: Sendable, Hashable {
     public var effort: Int
     /// Run the short annealing pass that follows every greedy construction (on by default).
     public var polish: Bool
+    /// Overrides the effort's annealing budget, in work units (tuple-count updates); for tests
+    /// that need a small, exact budget.
+    public var effortWork: Int?
 
     public init(strength: Int = 2, seed: UInt64 = 0, restarts: Int = 2, candidates: Int = 10, effort: Int = 0, polish: Bool = true) {
         self.strength = strength
@@ -101,7 +104,7 @@ public struct CoveringArrayGenerator: Sendable {
         }
         var rows = best!
         // The default pass first, then the effort on top of its result, so more effort never gives more rows.
-        let passes = [options.polish ? GeneratorOptions.polishWork : 0, max(0, options.effort) * GeneratorOptions.workPerEffort]
+        let passes = [options.polish ? GeneratorOptions.polishWork : 0, options.effortWork ?? max(0, options.effort) * GeneratorOptions.workPerEffort]
         for (pass, work) in passes.enumerated() where work > 0 && rows.count < 60_000 && problem.requiredCount > 0 {
             let frozen = seeds.map { $0.map { $0 >= 0 } }
             var random = SeededGenerator(seed: (options.seed ^ 0xA5A5_5A5A_1234_4321) &+ UInt64(pass))
