@@ -233,11 +233,14 @@ public enum PICTModel {
 
         private mutating func tokenize(from start: Int) -> [Token] {
             var tokens: [Token] = []
+            var endLine = start + 1, endColumn = 1
             for number in start..<lines.count {
                 let line = Array(stripComment(lines[number]))
                 var index = 0
                 func token(_ kind: Token.Kind, _ text: String, at column: Int) {
                     tokens.append(Token(kind: kind, text: text, line: number + 1, column: column + 1))
+                    endLine = number + 1
+                    endColumn = index + 1
                 }
                 while index < line.count {
                     let character = line[index]
@@ -288,8 +291,7 @@ public enum PICTModel {
                     }
                 }
             }
-            let last = lines.count
-            tokens.append(Token(kind: .end, text: "end of file", line: last, column: (lines.last?.count ?? 0) + 1))
+            tokens.append(Token(kind: .end, text: "end of file", line: endLine, column: endColumn))
             return tokens
         }
 
