@@ -296,8 +296,9 @@ public enum PICTModel {
         }
 
         private mutating func parseConstraints(from start: Int) -> [Constraint] {
+            let known = errors.count
             var tokens = Cursor(tokens: tokenize(from: start))
-            guard errors.isEmpty else { return [] }
+            guard errors.count == known else { return [] }
             var constraints: [Constraint] = []
             while tokens.current.kind != .end {
                 let first = tokens.current
