@@ -13,6 +13,16 @@ func loadExample(_ name: String) throws -> MigrationPlan {
     return try #require(PlanDecoder.decode(bytes: Array(data)).plan)
 }
 
+/// Each example's factor model and default matrix, generated once for all the tests that read them.
+let exampleMatrices: [String: (factors: PlanFactorModel, array: CoveringArray)] = {
+    var result: [String: (factors: PlanFactorModel, array: CoveringArray)] = [:]
+    for name in exampleNames {
+        let factors = PlanFactorModel(plan: try! loadExample(name))
+        result[name] = (factors, try! factors.matrix())
+    }
+    return result
+}()
+
 /// Runs `migrate` in-process from the repository root.
 struct Run {
     var status: ExitCode
@@ -31,8 +41,7 @@ struct Run {
 struct PlanMatrixTests {
     @Test("Every example's matrix covers every valid pair with valid rows", arguments: exampleNames)
     func complete(name: String) throws {
-        let factors = PlanFactorModel(plan: try loadExample(name))
-        let array = try factors.matrix()
+        let (factors, array) = try #require(exampleMatrices[name])
         expectComplete(array)
         #expect(factors.notes.isEmpty)
     }
@@ -40,8 +49,8 @@ struct PlanMatrixTests {
     @Test("Rows respect the environment, receipt and restore rules", arguments: exampleNames)
     func constraints(name: String) throws {
         let plan = try loadExample(name)
-        let factors = PlanFactorModel(plan: plan)
-        for row in factors.rows(of: try factors.matrix()) {
+        let (factors, array) = try #require(exampleMatrices[name])
+        for row in factors.rows(of: array) {
             let customer = try #require(row.customer)
             if customer.environment != .production {
                 #expect(customer.originalAppVersion == "1.0")
@@ -75,8 +84,8 @@ struct PlanMatrixTests {
 
     @Test("Expected outcomes agree with 'migrate explain' for every row", arguments: exampleNames)
     func agreesWithExplain(name: String) throws {
-        let factors = PlanFactorModel(plan: try loadExample(name))
-        let rows = factors.rows(of: try factors.matrix())
+        let (factors, array) = try #require(exampleMatrices[name])
+        let rows = factors.rows(of: array)
         #expect(!rows.isEmpty)
         for row in rows {
             let expected = try #require(row.expected)
@@ -99,8 +108,8 @@ struct PlanMatrixTests {
 
     @Test("The matrix reaches the cohorts that matter: a legacy buyer and a new customer")
     func reachesCohorts() throws {
-        let factors = PlanFactorModel(plan: try loadExample("tilt-to-live-hd"))
-        let cohorts = Set(factors.rows(of: try factors.matrix()).compactMap { $0.expected?.cohortLabel })
+        let (factors, array) = try #require(exampleMatrices["tilt-to-live-hd"])
+        let cohorts = Set(factors.rows(of: array).compactMap { $0.expected?.cohortLabel })
         #expect(cohorts.contains("legacy paid-1.0"))
         #expect(cohorts.contains("newCustomer"))
     }

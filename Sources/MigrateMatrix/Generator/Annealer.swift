@@ -17,8 +17,8 @@ struct Annealer {
         var remaining = budget
         let attemptLength = max(budget / 4, 100_000)
         var failures = 0
-        // No array can have fewer rows than the t largest level counts multiplied.
-        let lowerBound = problem.levelCounts.sorted(by: >).prefix(problem.strength).reduce(1, *)
+        // Without constraints no array can have fewer rows than the t largest level counts multiplied.
+        let lowerBound = problem.solver.hasConstraints ? 1 : problem.levelCounts.sorted(by: >).prefix(problem.strength).reduce(1, *)
         while remaining > 0 && best.count > max(frozen.count, 1, lowerBound) {
             let length = min(remaining, attemptLength * (1 + failures))
             var state = State(problem: problem, rows: best, frozenRows: frozen.count)
@@ -70,7 +70,7 @@ struct Annealer {
             change.removeAll(keepingCapacity: true)
             for (factor, level) in tuple where state.value(bestRow, factor) != level { change.append((factor, level)) }
             let delta = state.apply(bestRow, change, undo: &undo)
-            let accepted = state.isRowValid(bestRow)
+            let accepted = state.isRowValid(bestRow, changed: change)
                 && (delta <= 0 || random.nextUnit() < exp(-Double(delta) / temperature))
             if !accepted { _ = state.apply(bestRow, undo, undo: &undo) }
         }
@@ -103,7 +103,8 @@ struct Annealer {
             self.positionInMissing = [Int32](repeating: -1, count: problem.space.tupleCount)
             self.members = [Int](repeating: 0, count: problem.strength)
             self.pick = [Int](repeating: 0, count: max(problem.strength - 1, 1))
-            self.updatesPerCell = max(1, problem.space.binomial[problem.factorCount - 1][problem.strength - 1])
+            // Strength 3 and 4 pay for ranking each combination: count it as a second update.
+            self.updatesPerCell = max(1, problem.space.binomial[problem.factorCount - 1][problem.strength - 1]) * (problem.strength > 2 ? 2 : 1)
             for row in rows {
                 row.withUnsafeBufferPointer { pointer in
                     problem.space.forEachTuple(in: pointer) { id in counts[id] &+= 1 }
@@ -189,10 +190,10 @@ struct Annealer {
         }
 
         /// True when the row violates no constraint.
-        func isRowValid(_ row: Int) -> Bool {
+        func isRowValid(_ row: Int, changed: [(factor: Int, level: Int)]) -> Bool {
             let solver = problem.solver
             guard solver.hasConstraints else { return true }
-            return solver.isValid(Array(cells[(row * k)..<(row * k + k)]))
+            return solver.isValid(cells: cells, offset: row * k, changed: changed)
         }
 
         /// Sets cells of one row; returns the change in the number of missing tuples and fills

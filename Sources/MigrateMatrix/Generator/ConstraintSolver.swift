@@ -82,6 +82,23 @@ final class ConstraintSolver {
         return true
     }
 
+    /// True when the complete row stored at `cells[offset...]` breaks no nogood involving `factors`.
+    func isValid(cells: [Int], offset: Int, changed factors: [(factor: Int, level: Int)]) -> Bool {
+        if hasEmptyNogood { return false }
+        for (factor, _) in factors {
+            for index in nogoodsOfFactor[factor] {
+                let nogood = nogoods[index]
+                var matches = true
+                for (position, other) in nogood.factors.enumerated() where cells[offset + other] != nogood.levels[position] {
+                    matches = false
+                    break
+                }
+                if matches { return false }
+            }
+        }
+        return true
+    }
+
     /// True when a complete row violates no constraint.
     func isValid(_ row: [Int]) -> Bool {
         if hasEmptyNogood { return false }

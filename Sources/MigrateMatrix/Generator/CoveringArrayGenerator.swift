@@ -30,7 +30,7 @@ public struct GeneratorOptions: Sendable, Hashable {
     }
 
     /// Annealing work (tuple-count updates) per effort step: about a second.
-    public static let workPerEffort = 80_000_000
+    public static let workPerEffort = 60_000_000
     /// Annealing work of the default pass: a few tens of milliseconds.
     public static let polishWork = 3_000_000
 }
