@@ -59,7 +59,7 @@ struct MatrixCommandTests {
         let verify = Run(["matrix", "--model", "model.txt", "--verify", "holes.csv"], directory: scratch.url)
         #expect(verify.status == .checkFailed)
         #expect(verify.output.contains("  missing  OS=iOS, Input=mouse"))
-        #expect(verify.output.contains("  row 2 is invalid: line 4: IF [OS] = \"tvOS\" THEN [Input] = \"remote\";"))
+        #expect(verify.output.contains("  row 2 is invalid: line 4: IF [OS] = \"tvOS\" THEN [Input] = \"remote\"\n"))
 
         try scratch.write("typo.csv", "OS,Input,Network\niOS,tuch,wifi\n")
         let typo = Run(["matrix", "--model", "model.txt", "--verify", "typo.csv"], directory: scratch.url)

@@ -322,7 +322,9 @@ public enum PICTModel {
         }
 
         private func render(first: Token) -> String {
-            String(lines[first.line - 1].dropFirst(first.column - 1)).trimmingCharacters(in: .whitespaces)
+            var text = String(lines[first.line - 1].dropFirst(first.column - 1)).trimmingCharacters(in: .whitespaces)
+            while text.hasSuffix(";") || text.hasSuffix(" ") { text.removeLast() }
+            return text
         }
 
         private func statement(_ tokens: inout Cursor) throws(ModelFileError) -> Expression {
