@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "MigratePlan", targets: ["MigratePlan"]),
         .library(name: "MigrateCore", targets: ["MigrateCore"]),
         .library(name: "MigrateImport", targets: ["MigrateImport"]),
+        .library(name: "MigrateMatrix", targets: ["MigrateMatrix"]),
         .library(name: "MigrateSimulation", targets: ["MigrateSimulation"]),
     ],
     targets: [
@@ -18,6 +19,8 @@ let package = Package(
         .target(name: "MigrateCore", dependencies: ["MigratePlan"]),
         // Importers: .storekit, App Store Connect JSON, sales reports, Xcode projects and git history.
         .target(name: "MigrateImport", dependencies: ["MigratePlan", "MigrateCore"]),
+        // Test matrices: constrained t-wise covering arrays, a coverage verifier, the factor model of a plan.
+        .target(name: "MigrateMatrix", dependencies: ["MigrateCore", "MigratePlan"]),
         // The generator: a Mustache renderer, the template context built from a plan, generated files and safe writing.
         .target(name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore"]),
         // What-if revenue and the cohort preview: scenarios, sweeps, Monte Carlo, the SVG chart.
@@ -25,15 +28,16 @@ let package = Package(
         // The command layer: argument parsing, help, commands with injected output.
         .target(
             name: "MigrateCLI",
-            dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateGenerator", "MigrateSimulation"]),
+            dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
         .executableTarget(
             name: "migrate-bench",
-            dependencies: ["MigrateCore", "MigratePlan", "MigrateImport", "MigrateGenerator", "MigrateSimulation"]),
+            dependencies: ["MigrateCore", "MigratePlan", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation"]),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateImportTests", dependencies: ["MigrateImport", "MigrateCLI", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateMatrixTests", dependencies: ["MigrateMatrix", "MigrateCLI", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateGenerator", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateSimulation", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),

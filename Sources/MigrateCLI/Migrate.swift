@@ -16,8 +16,8 @@ public enum Migrate {
                 and prints the JSON Schema for editor completion.
                 """.wrappedForHelp,
             subcommands: [
-                CheckCommand.spec, ExplainCommand.spec, SimulateCommand.spec, GenerateCommand.spec, ImportCommand.spec,
-                TemplatesCommand.spec, SchemaCommand.spec,
+                CheckCommand.spec, ExplainCommand.spec, SimulateCommand.spec, GenerateCommand.spec, MatrixCommand.spec,
+                ImportCommand.spec, TemplatesCommand.spec, SchemaCommand.spec,
             ])
     }
 

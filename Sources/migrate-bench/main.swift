@@ -2,15 +2,16 @@ import Foundation
 import MigrateCore
 import MigrateGenerator
 import MigrateImport
+import MigrateMatrix
 import MigratePlan
 import MigrateSimulation
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|generate|import|simulate|all]
+// Run with: swift run -c release migrate-bench [startup|explain|generate|import|matrix|simulate|all]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let which = arguments.first ?? "all"
-let known = ["startup", "explain", "generate", "import", "simulate", "all"]
+let known = ["startup", "explain", "generate", "import", "matrix", "simulate", "all"]
 guard known.contains(which) else {
     FileHandle.standardError.write(Data("Error: Unknown benchmark '\(which)'. Use one of: \(known.joined(separator: ", ")).\n".utf8))
     exit(64)
@@ -245,4 +246,8 @@ func importBenchmark() {
     print(
         "import: git history of \(commits) commits (pbxproj and xcconfig changed in each) read in \(format(samples[1] * 1000)) ms median of 3 "
             + "(max \(format(samples[2] * 1000)) ms; \(releases) versions; 4 git processes; building the repository took \(format(setup)) s)")
+}
+
+if which == "matrix" || which == "all" {
+    matrixBenchmark(effort: arguments.dropFirst().first.flatMap { Int($0) })
 }

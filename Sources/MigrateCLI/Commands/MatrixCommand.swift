@@ -1,0 +1,123 @@
+import Foundation
+import MigrateCore
+import MigrateMatrix
+import MigratePlan
+
+/// `migrate matrix PLAN` or `migrate matrix --model FILE`: the smallest set of test cases that covers
+/// every valid combination of t factor values, with the outcome to expect for a plan's customers.
+enum MatrixCommand {
+    /// `--exhaustive` prints at most this many rows unless `--force` is given.
+    static let exhaustiveLimit = 10_000
+
+    static let spec = CommandSpec(
+        name: "matrix",
+        abstract: "Generate the smallest test matrix that covers every valid combination of factor values.",
+        discussion: """
+            From a plan: factors for the original version around every cutoff, the purchase date, \
+            the environment, verification, each product, the restore outcome and the platforms, with \
+            the constraints between them; each row gets the expected cohort, features, offers and \
+            restore message. With --model: any model in PICT's plain format. --verify checks a CSV \
+            matrix made elsewhere against the model and lists missing combinations.
+            """.wrappedForHelp,
+        arguments: [
+            .positional("plan", help: "The migration plan, or a folder holding migration.json.", required: false),
+            .option("model", valueName: "file", help: "A model in PICT's format ('Name: v1, v2' lines and IF … THEN … constraints) instead of a plan."),
+            .option("strength", valueName: "t", help: "Cover every combination of this many factors' values (1 to 4).", defaultValue: "2"),
+            .option("seed", valueName: "n", help: "The random seed; the same seed gives the same matrix.", defaultValue: "0"),
+            .option("effort", valueName: "n", help: "Extra optimisation, 0 to 10: about n seconds more for fewer rows.", defaultValue: "0"),
+            .option("seed-rows", valueName: "file", help: "A CSV of rows that must be included (header: factor names; an empty cell means any value)."),
+            .flag("exhaustive", help: "Print every valid combination instead (refused above \(exhaustiveLimit) rows without --force)."),
+            .flag("force", help: "Allow --exhaustive above the limit."),
+            .option("verify", valueName: "csv", help: "Check a matrix from a CSV file against the model instead of generating one."),
+            .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "csv", "json", "markdown"]),
+        ],
+        run: { arguments, context throws(CommandError) in try run(arguments, context) })
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        let strength = try arguments.integer("strength", in: 1...4)!
+        let effort = try arguments.integer("effort", in: 0...10)!
+        guard let seedText = arguments.value("seed"), let seed = UInt64(seedText) else {
+            throw .usage("The value '\(arguments.value("seed") ?? "")' is invalid for '--seed'. Expected a non-negative whole number.")
+        }
+        if arguments.flag("force") && !arguments.flag("exhaustive") { throw .usage("'--force' applies only with '--exhaustive'.") }
+
+        let source: MatrixSource
+        switch (arguments.value("plan"), arguments.value("model")) {
+        case (nil, nil): throw .usage("Name a plan, or a model file with '--model'.")
+        case (.some, .some): throw .usage("Name either a plan or '--model', not both.")
+        case (let plan?, nil):
+            let loaded = try LoadedPlan.load(plan, context: context)
+            source = .plan(PlanFactorModel(plan: try loaded.requirePlan(context: context)))
+        case (nil, let path?):
+            let file = try InputFile.read(path, context: context)
+            let (model, errors) = PICTModel.parse(String(decoding: file.bytes, as: UTF8.self))
+            guard let model, errors.isEmpty else {
+                for error in errors { context.standardError.write("\(file.displayPath):\(error.line):\(error.column): error: \(error.message)\n") }
+                throw CommandError(.dataError, "\(file.displayPath) is not a model migrate can read (\(errors.count) error\(errors.count == 1 ? "" : "s")).")
+            }
+            source = .model(model)
+        }
+        let model = source.model
+        let renderer = MatrixRenderer(source: source, strength: strength, format: arguments.value("format")!)
+
+        if let path = arguments.value("verify") {
+            let file = try InputFile.read(path, context: context)
+            let (rows, errors) = MatrixCSV.rows(String(decoding: file.bytes, as: UTF8.self), model: model)
+            guard errors.isEmpty else {
+                for error in errors { context.standardError.write("\(file.displayPath):\(error.line):\(error.column): error: \(error.message)\n") }
+                throw CommandError(.dataError, "\(file.displayPath) is not a matrix of this model.")
+            }
+            let report = CoverageVerifier(model: model, strength: strength).verify(rows.map { $0.map { $0 ?? -1 } })
+            context.standardOutput.write(renderer.verification(report, file: file.displayPath))
+            return report.isComplete ? .success : .checkFailed
+        }
+
+        var seedRows: [[Int?]] = []
+        if let path = arguments.value("seed-rows") {
+            let file = try InputFile.read(path, context: context)
+            let (rows, errors) = MatrixCSV.rows(String(decoding: file.bytes, as: UTF8.self), model: model, allowsEmpty: true)
+            guard errors.isEmpty else {
+                for error in errors { context.standardError.write("\(file.displayPath):\(error.line):\(error.column): error: \(error.message)\n") }
+                throw CommandError(.dataError, "\(file.displayPath) is not a set of rows of this model.")
+            }
+            seedRows = rows
+        }
+
+        let generator = CoveringArrayGenerator(model: model, options: GeneratorOptions(strength: strength, seed: seed, effort: effort))
+        let array: CoveringArray
+        do {
+            if arguments.flag("exhaustive") {
+                let limit = arguments.flag("force") ? Int.max : exhaustiveLimit
+                guard let rows = try generator.exhaustive(limit: limit) else {
+                    throw CommandError(
+                        .usage,
+                        "The full product has more than \(exhaustiveLimit) valid rows (\(model.fullProductSize == Int.max ? "too many to count" : String(model.fullProductSize)) without constraints). Add '--force' to print them all, or leave out '--exhaustive' for a covering matrix.")
+                }
+                array = CoveringArray(model: model, strength: model.factors.count, rows: rows, requiredTupleCount: rows.count, tupleCount: model.fullProductSize)
+            } else {
+                array = try generator.generate(seedRows: seedRows)
+            }
+        } catch let error as ModelError {
+            throw CommandError(.dataError, "The model can't be used: \(error.message).")
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError(.software, "\(error)")
+        }
+        context.standardOutput.write(renderer.render(array, exhaustive: arguments.flag("exhaustive"), seed: seed))
+        return .success
+    }
+}
+
+/// Where a matrix's factors come from.
+enum MatrixSource {
+    case plan(PlanFactorModel)
+    case model(CoverageModel)
+
+    var model: CoverageModel {
+        switch self {
+        case .plan(let factors): factors.model
+        case .model(let model): model
+        }
+    }
+}

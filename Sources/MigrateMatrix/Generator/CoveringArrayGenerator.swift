@@ -1,0 +1,165 @@
+import MigrateCore
+
+/// Settings of one generator run.
+public struct GeneratorOptions: Sendable, Hashable {
+    /// t: every combination of values of any t factors that can occur together is covered. 1 to 4.
+    public var strength: Int
+    /// The same seed gives the same array.
+    public var seed: UInt64
+    /// Independent greedy runs; the smallest result is kept.
+    public var restarts: Int
+    /// Candidate rows compared for each row placed.
+    public var candidates: Int
+    /// Post-optimisation beyond the short default pass, 0 to 10: each step allows about a second
+    /// of simulated annealing on this project's reference machine. The budget counts work, not
+    /// time, so results repeat exactly on any machine.
+    public var effort: Int
+    /// Run the short annealing pass that follows every greedy construction (on by default).
+    public var polish: Bool
+    /// Overrides the effort's annealing budget, in work units (tuple-count updates); for tests
+    /// that need a small, exact budget.
+    public var effortWork: Int?
+
+    public init(strength: Int = 2, seed: UInt64 = 0, restarts: Int = 2, candidates: Int = 10, effort: Int = 0, polish: Bool = true) {
+        self.strength = strength
+        self.seed = seed
+        self.restarts = restarts
+        self.candidates = candidates
+        self.effort = effort
+        self.polish = polish
+    }
+
+    /// Annealing work (tuple-count updates) per effort step: about a second.
+    public static let workPerEffort = 60_000_000
+    /// Annealing work of the default pass: a few tens of milliseconds.
+    public static let polishWork = 3_000_000
+}
+
+/// A generated matrix: rows of level indices into the model's factors.
+public struct CoveringArray: Sendable {
+    public var model: CoverageModel
+    public var strength: Int
+    /// Each row holds one level index per factor, in factor order.
+    public var rows: [[Int]]
+    /// How many t-tuples occur in at least one valid row (what had to be covered).
+    public var requiredTupleCount: Int
+    /// How many t-tuples there are without constraints.
+    public var tupleCount: Int
+
+    public init(model: CoverageModel, strength: Int, rows: [[Int]], requiredTupleCount: Int, tupleCount: Int) {
+        self.model = model
+        self.strength = strength
+        self.rows = rows
+        self.requiredTupleCount = requiredTupleCount
+        self.tupleCount = tupleCount
+    }
+
+    /// The rows as level names.
+    public var namedRows: [[String]] { rows.map(model.names(of:)) }
+}
+
+/// Builds constrained t-wise covering arrays: greedy construction with restarts, then optional
+/// simulated annealing that removes rows while every required tuple stays covered.
+public struct CoveringArrayGenerator: Sendable {
+    public let model: CoverageModel
+    public let options: GeneratorOptions
+
+    public init(model: CoverageModel, options: GeneratorOptions = GeneratorOptions()) {
+        self.model = model
+        self.options = options
+    }
+
+    /// Generates the array. `seedRows` are rows that must appear first, given as level indices
+    /// with nil where any value will do.
+    public func generate(seedRows: [[Int?]] = []) throws(ModelError) -> CoveringArray {
+        let problem = try CoverageProblem(model: model, strength: options.strength)
+        var seeds: [[Int]] = []
+        for (number, seed) in seedRows.enumerated() {
+            guard seed.count == model.factors.count else {
+                throw ModelError("seed row \(number + 1) has \(seed.count) values; the model has \(model.factors.count) factors")
+            }
+            var row = [Int](repeating: -1, count: seed.count)
+            for (factor, value) in seed.enumerated() {
+                guard let value else { continue }
+                guard (0..<model.factors[factor].levels.count).contains(value) else {
+                    throw ModelError("seed row \(number + 1): factor '\(model.factors[factor].name)' has no level \(value)")
+                }
+                row[factor] = value
+            }
+            guard problem.solver.isExtendable(row) else {
+                throw ModelError("seed row \(number + 1) breaks a constraint: no valid row has these values")
+            }
+            seeds.append(row)
+        }
+        if problem.requiredCount == 0 && seeds.isEmpty && !problem.solver.isExtendable([Int](repeating: -1, count: model.factors.count)) {
+            throw ModelError("the constraints exclude every row")
+        }
+
+        var best: [[Int]]?
+        for restart in 0..<max(options.restarts, 1) {
+            var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(restart))
+            var rows = GreedyBuilder(problem: problem, candidates: max(options.candidates, 1)).build(seeds: seeds, random: &random)
+            rows = Self.removeRedundantRows(rows, problem: problem, keep: seeds.count)
+            if best == nil || rows.count < best!.count { best = rows }
+        }
+        var rows = best!
+        // The default pass first, then the effort on top of its result, so more effort never gives more rows.
+        let passes = [options.polish ? GeneratorOptions.polishWork : 0, options.effortWork ?? max(0, options.effort) * GeneratorOptions.workPerEffort]
+        for (pass, work) in passes.enumerated() where work > 0 && rows.count < 60_000 && problem.requiredCount > 0 {
+            let frozen = seeds.map { $0.map { $0 >= 0 } }
+            var random = SeededGenerator(seed: (options.seed ^ 0xA5A5_5A5A_1234_4321) &+ UInt64(pass))
+            rows = Annealer(problem: problem, frozen: frozen).shrink(rows, work: work, random: &random)
+        }
+        return CoveringArray(
+            model: model, strength: options.strength, rows: rows, requiredTupleCount: problem.requiredCount,
+            tupleCount: problem.space.tupleCount)
+    }
+
+    /// Drops rows (other than the first `keep`) whose every tuple another row also covers, last first.
+    static func removeRedundantRows(_ rows: [[Int]], problem: CoverageProblem, keep: Int) -> [[Int]] {
+        var counts = [UInt32](repeating: 0, count: problem.space.tupleCount)
+        for row in rows {
+            row.withUnsafeBufferPointer { problem.space.forEachTuple(in: $0) { counts[$0] += 1 } }
+        }
+        var kept = [Bool](repeating: true, count: rows.count)
+        for index in stride(from: rows.count - 1, through: keep, by: -1) {
+            var redundant = true
+            rows[index].withUnsafeBufferPointer { pointer in
+                problem.space.forEachTuple(in: pointer) { id in
+                    if counts[id] == 1 && problem.required[id] != 0 { redundant = false }
+                }
+            }
+            if redundant {
+                kept[index] = false
+                rows[index].withUnsafeBufferPointer { problem.space.forEachTuple(in: $0) { counts[$0] -= 1 } }
+            }
+        }
+        return rows.indices.filter { kept[$0] }.map { rows[$0] }
+    }
+
+    /// Every valid complete row (the full product under the constraints), in order; nil when there
+    /// are more than `limit`.
+    public func exhaustive(limit: Int) throws(ModelError) -> [[Int]]? {
+        let solver = try ConstraintSolver(model: model)
+        let counts = model.levelCounts
+        var rows: [[Int]] = []
+        var row = [Int](repeating: -1, count: counts.count)
+        var exceeded = false
+        func visit(_ factor: Int) {
+            if exceeded { return }
+            if factor == counts.count {
+                if rows.count >= limit { exceeded = true; return }
+                rows.append(row)
+                return
+            }
+            for level in 0..<counts[factor] {
+                row[factor] = level
+                if !solver.isConstrained[factor] || solver.isExtendable(row) { visit(factor + 1) }
+                if exceeded { break }
+            }
+            row[factor] = -1
+        }
+        if solver.isExtendable(row) { visit(0) }
+        return exceeded ? nil : rows
+    }
+}

@@ -1,0 +1,256 @@
+import MigrateCore
+
+/// Builds a covering array one row at a time (in the manner of AETG): each row starts from an
+/// uncovered tuple, then every other factor gets the value that covers the most new tuples with
+/// the factors already placed, ties broken at random. Several candidate rows compete for each slot.
+struct GreedyBuilder {
+    let problem: CoverageProblem
+    let candidates: Int
+
+    /// Builds rows until every required tuple is covered. `seeds` are rows the user requires
+    /// (-1 where any value will do); they come first, completed greedily.
+    func build(seeds: [[Int]], random: inout SeededGenerator) -> [[Int]] {
+        let k = problem.factorCount
+        let solver = problem.solver
+        var uncovered = problem.required
+        var uncoveredCount = problem.requiredCount
+        var rows: [[Int]] = []
+        var scratch = Scratch(problem: problem)
+        let widest = problem.levelCounts.max() ?? 1
+        // For strength 2: per factor f, level v and other factor g, how many levels of g still
+        // form an uncovered required pair with f=v (flattened (f*widest+v)*k+g). It steers each
+        // value towards rows that leave the most pairs for the factors not placed yet.
+        var pairsLeft = [Int32]()
+        if problem.strength == 2 {
+            pairsLeft = [Int32](repeating: 0, count: k * widest * k)
+            for a in 0..<k {
+                for b in 0..<k where a != b {
+                    let slot = a * k + b
+                    for levelA in 0..<problem.levelCounts[a] {
+                        for levelB in 0..<problem.levelCounts[b] {
+                            let id = problem.pairBase[slot] + levelA * problem.pairOther[slot] + levelB * problem.pairSelf[slot]
+                            if uncovered[id] != 0 { pairsLeft[(a * widest + levelA) * k + b] += 1 }
+                        }
+                    }
+                }
+            }
+        }
+
+        func commit(_ row: [Int]) {
+            if problem.strength == 2 {
+                for a in 0..<k {
+                    for b in (a + 1)..<k where b < k {
+                        let slot = a * k + b
+                        let id = problem.pairBase[slot] + row[a] * problem.pairOther[slot] + row[b] * problem.pairSelf[slot]
+                        if uncovered[id] != 0 {
+                            uncovered[id] = 0
+                            uncoveredCount -= 1
+                            pairsLeft[(a * widest + row[a]) * k + b] -= 1
+                            pairsLeft[(b * widest + row[b]) * k + a] -= 1
+                        }
+                    }
+                }
+            } else {
+                row.withUnsafeBufferPointer { pointer in
+                    problem.space.forEachTuple(in: pointer) { id in
+                        if uncovered[id] != 0 {
+                            uncovered[id] = 0
+                            uncoveredCount -= 1
+                        }
+                    }
+                }
+            }
+            rows.append(row)
+        }
+
+        for seed in seeds {
+            let row = scratch.complete(seed, uncovered: uncovered, pairsLeft: pairsLeft, solver: solver, random: &random).row
+            commit(row)
+        }
+        let total = problem.space.tupleCount
+        while uncoveredCount > 0 {
+            var best: (row: [Int], gain: Int)?
+            for _ in 0..<candidates {
+                // A random uncovered tuple to start from: scan forward from a random id.
+                var id = Int(random.next() % UInt64(total))
+                while uncovered[id] == 0 { id = id + 1 == total ? 0 : id + 1 }
+                var start = [Int](repeating: -1, count: k)
+                for (factor, level) in problem.space.decode(id) { start[factor] = level }
+                var candidate = scratch.complete(start, uncovered: uncovered, pairsLeft: pairsLeft, solver: solver, random: &random)
+                candidate.gain += 1
+                if best == nil || candidate.gain > best!.gain { best = candidate }
+            }
+            commit(best!.row)
+        }
+        return rows
+    }
+
+    /// Reusable buffers for completing rows.
+    struct Scratch {
+        let problem: CoverageProblem
+        var scores: [Int]
+        var density: [Double]
+        var isPlaced: [Bool]
+        var order: [Int] = []
+        var fixed: [Int] = []
+        var ties: [Int] = []
+
+        init(problem: CoverageProblem) {
+            self.problem = problem
+            self.scores = [Int](repeating: 0, count: problem.levelCounts.max() ?? 1)
+            self.density = [Double](repeating: 0, count: problem.levelCounts.max() ?? 1)
+            self.isPlaced = [Bool](repeating: false, count: problem.factorCount)
+            self.inverseLevels = problem.levelCounts.map { 1 / Double($0) }
+        }
+
+        let inverseLevels: [Double]
+
+        /// Fills the unassigned factors of `start` greedily; `gain` counts the new tuples completed
+        /// by the values placed here (not those among the start's own values).
+        mutating func complete(
+            _ start: [Int], uncovered: [UInt8], pairsLeft: [Int32], solver: ConstraintSolver, random: inout SeededGenerator
+        ) -> (row: [Int], gain: Int) {
+            let k = problem.factorCount
+            let widest = scores.count
+            var row = start
+            for factor in 0..<k { isPlaced[factor] = row[factor] >= 0 }
+            fixed.removeAll(keepingCapacity: true)
+            order.removeAll(keepingCapacity: true)
+            for factor in 0..<k {
+                if row[factor] >= 0 { fixed.append(factor) } else { order.append(factor) }
+            }
+            // Fisher–Yates with the seeded generator, so runs repeat exactly.
+            if order.count > 1 {
+                for index in stride(from: order.count - 1, to: 0, by: -1) {
+                    let other = Int(random.next() % UInt64(index + 1))
+                    order.swapAt(index, other)
+                }
+            }
+            var gain = 0
+            let strength = problem.strength
+            for factor in order {
+                let levels = problem.levelCounts[factor]
+                for level in 0..<levels { scores[level] = 0 }
+                if strength == 2 {
+                    scorePairs(factor: factor, row: row, uncovered: uncovered)
+                    // Density: the pairs this value could still complete with the factors not placed yet,
+                    // each expected with probability 1/levels (Bryce and Colbourn's density algorithm).
+                    pairsLeft.withUnsafeBufferPointer { pairsLeft in
+                        for level in 0..<levels {
+                            var expected = 0.0
+                            let base = (factor * widest + level) * k
+                            for other in 0..<k where !isPlaced[other] && other != factor {
+                                expected += Double(pairsLeft[base + other]) * inverseLevels[other]
+                            }
+                            density[level] = expected
+                        }
+                    }
+                } else if strength == 1 {
+                    let base = problem.space.base[factor]
+                    for level in 0..<levels { scores[level] = Int(uncovered[base + level]) }
+                } else if fixed.count >= strength - 1 {
+                    scoreTuples(factor: factor, row: row, uncovered: uncovered)
+                }
+                var bestScore = -1.0
+                var bestGain = 0
+                ties.removeAll(keepingCapacity: true)
+                for level in 0..<levels {
+                    let score = Double(scores[level]) + (strength == 2 ? density[level] : 0)
+                    if score < bestScore { continue }
+                    if solver.isConstrained[factor] {
+                        row[factor] = level
+                        let possible = solver.isExtendable(row)
+                        row[factor] = -1
+                        if !possible { continue }
+                    }
+                    if score > bestScore {
+                        bestScore = score
+                        ties.removeAll(keepingCapacity: true)
+                    }
+                    ties.append(level)
+                }
+                // An extendable row always has some value that keeps it extendable.
+                let choice = ties.count == 1 ? ties[0] : ties[Int(random.next() % UInt64(ties.count))]
+                row[factor] = choice
+                bestGain = scores[choice]
+                gain += bestGain
+                isPlaced[factor] = true
+                insertSorted(factor)
+            }
+            return (row, gain)
+        }
+
+        private mutating func insertSorted(_ factor: Int) {
+            var position = fixed.count
+            fixed.append(factor)
+            while position > 0 && fixed[position - 1] > factor {
+                fixed[position] = fixed[position - 1]
+                position -= 1
+            }
+            fixed[position] = factor
+        }
+
+        private mutating func scorePairs(factor: Int, row: [Int], uncovered: [UInt8]) {
+            let k = problem.factorCount
+            let levels = problem.levelCounts[factor]
+            scores.withUnsafeMutableBufferPointer { scores in
+                uncovered.withUnsafeBufferPointer { uncovered in
+                    problem.pairBase.withUnsafeBufferPointer { pairBase in
+                        problem.pairOther.withUnsafeBufferPointer { pairOther in
+                            problem.pairSelf.withUnsafeBufferPointer { pairSelf in
+                                for other in fixed {
+                                    let slot = other * k + factor
+                                    let base = pairBase[slot] + row[other] * pairOther[slot]
+                                    let step = pairSelf[slot]
+                                    for level in 0..<levels { scores[level] &+= Int(uncovered[base + level * step]) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Strength 3 and 4: every (t-1)-subset of the placed factors together with `factor`.
+        private mutating func scoreTuples(factor: Int, row: [Int], uncovered: [UInt8]) {
+            let space = problem.space
+            let strength = problem.strength
+            let levels = problem.levelCounts[factor]
+            let others = strength - 1
+            var pick = Array(0..<others)
+            var members = [Int](repeating: 0, count: strength)
+            let m = fixed.count
+            while true {
+                // The subset plus `factor`, ascending.
+                var position = 0
+                var inserted = false
+                for index in pick {
+                    let other = fixed[index]
+                    if !inserted && factor < other {
+                        members[position] = factor
+                        position += 1
+                        inserted = true
+                    }
+                    members[position] = other
+                    position += 1
+                }
+                if !inserted { members[position] = factor }
+                let combination = members.withUnsafeBufferPointer { space.rank($0) }
+                var id = space.base[combination]
+                var step = 0
+                for slot in 0..<strength {
+                    let member = members[slot]
+                    let multiplier = space.multipliers[combination * strength + slot]
+                    if member == factor { step = multiplier } else { id += row[member] * multiplier }
+                }
+                for level in 0..<levels { scores[level] += Int(uncovered[id + level * step]) }
+                // Next subset of indices into `fixed`.
+                var slot = others - 1
+                while slot >= 0 && pick[slot] == m - others + slot { slot -= 1 }
+                if slot < 0 { break }
+                pick[slot] += 1
+                for next in (slot + 1)..<others { pick[next] = pick[next - 1] + 1 }
+            }
+        }
+    }
+}

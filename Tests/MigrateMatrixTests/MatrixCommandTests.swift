@@ -1,0 +1,118 @@
+import Foundation
+import MigrateCLI
+import MigrateMatrix
+import Testing
+
+/// A temporary folder, removed at the end of the test.
+final class Scratch {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-matrix-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+}
+
+@Suite("migrate matrix")
+struct MatrixCommandTests {
+    let modelText = "OS: iOS, macOS, tvOS\nInput: touch, mouse, remote\nNetwork: wifi, cellular\nIF [OS] = \"tvOS\" THEN [Input] = \"remote\";\n"
+
+    @Test("Each format is deterministic, and CSV output verifies against the plan", arguments: ["text", "csv", "json", "markdown"])
+    func formats(format: String) throws {
+        let first = Run(["matrix", "Examples/server-pal", "--format", format])
+        #expect(first.status == .success, "\(first.error)")
+        #expect(first.output == Run(["matrix", "Examples/server-pal", "--format", format]).output)
+        #expect(!first.output.contains("/work/"))
+        if format == "csv" {
+            let scratch = try Scratch()
+            try scratch.write("matrix.csv", first.output)
+            let plan = repositoryRoot.appendingPathComponent("Examples/server-pal").path
+            let verify = Run(["matrix", plan, "--verify", "matrix.csv"], directory: scratch.url)
+            #expect(verify.status == .success, "\(verify.output)\(verify.error)")
+            #expect(verify.output.contains("✓ Every valid pair is covered and every row is valid."))
+        }
+        if format == "json" {
+            #expect(first.output.contains("\"explain\": ["))
+            #expect(first.output.contains("\"restoreMessage\": "))
+        }
+    }
+
+    @Test("A PICT model: generation, strength, seed, and verification with holes")
+    func model() throws {
+        let scratch = try Scratch()
+        try scratch.write("model.txt", modelText)
+        let run = Run(["matrix", "--model", "model.txt", "--format", "csv", "--seed", "3"], directory: scratch.url)
+        #expect(run.status == .success, "\(run.error)")
+        #expect(run.output.hasPrefix("OS,Input,Network\n"))
+        #expect(!run.output.contains("tvOS,touch") && !run.output.contains("tvOS,mouse"))
+
+        let triples = Run(["matrix", "--model", "model.txt", "--strength", "3"], directory: scratch.url)
+        #expect(triples.output.hasPrefix("14 rows cover all 14 valid triples of 3 factors (strength 3, seed 0)."))
+
+        try scratch.write("holes.csv", "OS,Input,Network\niOS,touch,wifi\ntvOS,touch,cellular\n")
+        let verify = Run(["matrix", "--model", "model.txt", "--verify", "holes.csv"], directory: scratch.url)
+        #expect(verify.status == .checkFailed)
+        #expect(verify.output.contains("  missing  OS=iOS, Input=mouse"))
+        #expect(verify.output.contains("  row 2 is invalid: line 4: IF [OS] = \"tvOS\" THEN [Input] = \"remote\"\n"))
+
+        try scratch.write("typo.csv", "OS,Input,Network\niOS,tuch,wifi\n")
+        let typo = Run(["matrix", "--model", "model.txt", "--verify", "typo.csv"], directory: scratch.url)
+        #expect(typo.status == .dataError)
+        #expect(typo.error.contains("typo.csv:2:5: error: 'tuch' is not a value of 'Input'. Did you mean 'touch'?"))
+    }
+
+    @Test("Seed rows come first")
+    func seedRows() throws {
+        let scratch = try Scratch()
+        try scratch.write("model.txt", modelText)
+        try scratch.write("seeds.csv", "OS,Input,Network\ntvOS,,cellular\n")
+        let run = Run(["matrix", "--model", "model.txt", "--seed-rows", "seeds.csv", "--format", "csv"], directory: scratch.url)
+        #expect(run.status == .success, "\(run.error)")
+        #expect(run.output.split(separator: "\n")[1] == "tvOS,remote,cellular")
+    }
+
+    @Test("Exhaustive: the full valid product, refused above the limit without --force")
+    func exhaustive() throws {
+        let scratch = try Scratch()
+        try scratch.write("model.txt", modelText)
+        let run = Run(["matrix", "--model", "model.txt", "--exhaustive"], directory: scratch.url)
+        #expect(run.output.hasPrefix("14 rows: every valid combination of 3 factors."))
+        try scratch.write("big.txt", (1...8).map { "F\($0): 0, 1, 2, 3" }.joined(separator: "\n"))
+        let refused = Run(["matrix", "--model", "big.txt", "--exhaustive"], directory: scratch.url)
+        #expect(refused.status == .usage)
+        #expect(refused.error.contains("more than 10000 valid rows (65536 without constraints)"))
+        let forced = Run(["matrix", "--model", "big.txt", "--exhaustive", "--force", "--format", "csv"], directory: scratch.url)
+        #expect(forced.status == .success)
+        #expect(forced.output.split(separator: "\n").count == 65_537)
+    }
+
+    @Test("Usage and data errors", arguments: [
+        (["matrix"], ExitCode.usage, "Name a plan, or a model file with '--model'."),
+        (["matrix", "Examples/server-pal", "--model", "x.txt"], .usage, "Name either a plan or '--model', not both."),
+        (["matrix", "Examples/server-pal", "--strength", "5"], .usage, "Expected a whole number from 1 to 4."),
+        (["matrix", "Examples/server-pal", "--force"], .usage, "'--force' applies only with '--exhaustive'."),
+        (["matrix", "--model", "missing.txt"], .noInput, "missing.txt: no such file."),
+        (["matrix", "Examples/server-pal", "--seed", "-1"], .usage, "invalid for '--seed'"),
+    ])
+    func errors(arguments: [String], status: ExitCode, message: String) {
+        let run = Run(arguments)
+        #expect(run.status == status)
+        #expect(run.error.contains(message), "\(run.error)")
+    }
+
+    @Test("A bad model file reports every problem with file:line:column and exits 65")
+    func badModel() throws {
+        let scratch = try Scratch()
+        try scratch.write("bad.txt", "OS: iOS, macOS\nOS: tvOS\nIF [Os] = \"iOS\" THEN [Net] = \"x\";\n")
+        let run = Run(["matrix", "--model", "bad.txt"], directory: scratch.url)
+        #expect(run.status == .dataError)
+        #expect(run.error.contains("bad.txt:2:1: error: parameter 'OS' is defined twice"))
+        #expect(run.error.contains("bad.txt:3:22: error: unknown parameter [Net]."))
+    }
+}
