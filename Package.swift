@@ -22,7 +22,7 @@ let package = Package(
         // Test matrices: constrained t-wise covering arrays, a coverage verifier, the factor model of a plan.
         .target(name: "MigrateMatrix", dependencies: ["MigrateCore", "MigratePlan"]),
         // The generator: a Mustache renderer, the template context built from a plan, generated files and safe writing.
-        .target(name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore"]),
+        .target(name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore", "MigrateMatrix"]),
         // What-if revenue and the cohort preview: scenarios, sweeps, Monte Carlo, the SVG chart.
         .target(name: "MigrateSimulation", dependencies: ["MigratePlan", "MigrateCore"]),
         // The command layer: argument parsing, help, commands with injected output.

@@ -86,6 +86,10 @@ if which == "explain" || which == "all" {
 }
 
 if which == "generate" || which == "all" {
+    // A mid-size catalogue, which gets the pairwise matrix as well as the boundary cases.
+    let midsize = syntheticPlan(products: 12, releases: 40)
+    let midsizeTime = seconds { _ = try? Generator().generate(midsize) }
+    print("generate: 12 products, 40 releases in \(format(midsizeTime * 1000)) ms (boundary and pairwise test cases)")
     let plan = syntheticPlan(products: 500, releases: 1_000)
     var files: [GeneratedFile] = []
     var cases = 0

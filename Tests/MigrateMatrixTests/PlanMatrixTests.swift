@@ -114,3 +114,18 @@ struct PlanMatrixTests {
         #expect(cohorts.contains("newCustomer"))
     }
 }
+
+@Suite("Plan matrices at scale")
+struct LargePlanMatrixTests {
+    @Test("A plan with hundreds of products builds its factor model without overflowing")
+    func manyProducts() {
+        let features = (0..<4).map { Feature(id: "f\($0)", name: "F\($0)") }
+        let releases = [
+            Release(platform: .iOS, version: try! Version("1.0"), build: try! Version("10"), released: Timestamp.parse("2020-01-01")!, model: .paid(try! Price("1.99")), includes: ["f0"]),
+            Release(platform: .iOS, version: try! Version("2.0"), build: try! Version("20"), released: Timestamp.parse("2021-01-01")!, model: .free, includes: []),
+        ]
+        let products = (0..<300).map { Product(id: "p\($0)", name: "P\($0)", kind: .nonConsumable, price: try! Price("0.99"), grants: [features[$0 % 4].id]) }
+        let model = PlanFactorModel(plan: MigrationPlan(app: AppInfo(name: "Big", bundleID: "big", platforms: [.iOS]), features: features, releases: releases, products: products))
+        #expect(model.notes.contains { $0.contains("too many combinations") })
+    }
+}

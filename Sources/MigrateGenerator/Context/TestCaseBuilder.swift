@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCore
+import MigrateMatrix
 import MigratePlan
 
 /// One customer the generated tests play, with what migrate's own model expects for them.
@@ -22,7 +23,7 @@ public enum TestCaseBuilder {
 
     /// Buckets in the order they are kept when a plan has more cases than `maximumCases`.
     enum Priority: Int, Comparable {
-        case cutoffBoundary, environmentAndProof, ownership, otherVersion, purchaseDate, universal, productState, productPair
+        case cutoffBoundary, environmentAndProof, ownership, pairwise, otherVersion, purchaseDate, universal, productState, productPair
 
         static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -143,6 +144,20 @@ public enum TestCaseBuilder {
                 add("\(name), owns \(first) and \(second)", customer)
             }
         }
+        // Every pair of factor values that can occur together (migrate matrix), so interactions
+        // between platform, environment, verification and each product's state are all tried.
+        // Past a dozen products or a few dozen releases the covering array takes minutes to build; larger plans keep
+        // the boundary cases, and `migrate matrix` still gives the pairwise set on its own.
+        priority = .pairwise
+        let small = plan.products.count <= maximumPairwiseProducts && plan.releases.count <= maximumPairwiseReleases
+        let factors = small ? PlanFactorModel(plan: plan) : nil
+        if let factors, let array = try? factors.matrix() {
+            for row in factors.rows(of: array) {
+                guard let customer = row.customer else { continue }
+                add("pairwise row \(row.number)", customer)
+            }
+        }
+
         var unknown = eraCustomers.first?.1 ?? Customer(platform: appPlatforms.first ?? .iOS)
         unknown.purchases = [OwnedProduct(productID: "com.example.not-in-the-plan")]
         add("a product that is not in the plan", unknown)
@@ -154,6 +169,8 @@ public enum TestCaseBuilder {
     }
 
     static let maximumPairs = 60
+    static let maximumPairwiseProducts = 12
+    static let maximumPairwiseReleases = 40
 
     static func interactingPairs(_ catalog: PlanCatalog) -> [(String, String)] {
         let lasting = catalog.plan.products.filter { $0.kind != .consumable }

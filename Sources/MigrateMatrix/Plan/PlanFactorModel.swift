@@ -180,7 +180,11 @@ public struct PlanFactorModel: Sendable {
                     restores[values[0]] != .nothingRestored || !product.states[values[1]].isActive
                 })
         }
-        let restoreScope = restorable.reduce(3) { $0 * $1.states.count }
+        // Saturating: with hundreds of products the true product overflows Int.
+        let restoreScope = restorable.reduce(3) { scope, product in
+            let (result, overflow) = scope.multipliedReportingOverflow(by: product.states.count)
+            return overflow ? Int.max : result
+        }
         if restorable.isEmpty {
             constraints.append(Constraint(scope: [restoreFactor], label: "\"restored\" needs an owned product, and the plan sells none") { values in
                 restores[values[0]] != .restored
