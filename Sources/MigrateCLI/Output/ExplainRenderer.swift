@@ -28,11 +28,7 @@ struct ExplainRenderer {
         if customer.isAppPurchaseRevoked { facts.append(["app purchase", "refunded"]) }
         if customer.isVolumePurchase { facts.append(["install", "Volume Purchase Program"]) }
         let owns = customer.purchases.map { purchase -> String in
-            var states: [String] = []
-            if purchase.ownership == .familyShared { states.append("familyShared") }
-            if purchase.isRevoked { states.append("revoked") }
-            if purchase.isExpired { states.append("expired") }
-            if !purchase.isVerified { states.append("unverified") }
+            let states = purchase.stateNames
             return purchase.productID + (states.isEmpty ? "" : " (\(states.joined(separator: ", ")))")
         }
         facts.append(["owns", owns.isEmpty ? "—" : owns.joined(separator: ", ")])

@@ -42,6 +42,17 @@ public struct OwnedProduct: Sendable, Hashable {
     /// False when this transaction's signature did not verify.
     public var isVerified: Bool
 
+    /// The states that set this transaction apart, in the words `migrate explain --owns` takes:
+    /// `familyShared`, `revoked`, `expired`, `unverified`.
+    public var stateNames: [String] {
+        var states: [String] = []
+        if ownership == .familyShared { states.append("familyShared") }
+        if isRevoked { states.append("revoked") }
+        if isExpired { states.append("expired") }
+        if !isVerified { states.append("unverified") }
+        return states
+    }
+
     public init(
         productID: String, ownership: Ownership = .purchased, isRevoked: Bool = false, isExpired: Bool = false,
         isVerified: Bool = true

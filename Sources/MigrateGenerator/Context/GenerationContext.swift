@@ -277,11 +277,7 @@ public struct GenerationContext {
             ]
         }
         let ownsText = customer.purchases.map { owned -> String in
-            var states: [String] = []
-            if owned.ownership == .familyShared { states.append("family-shared") }
-            if owned.isRevoked { states.append("refunded") }
-            if owned.isExpired { states.append("expired") }
-            if !owned.isVerified { states.append("unverified") }
+            let states = owned.stateNames
             let label = productCases[owned.productID] ?? owned.productID
             return label + (states.isEmpty ? "" : " (\(states.joined(separator: ", ")))")
         }
