@@ -153,7 +153,6 @@ enum InitCommand {
             if let hint = question.hint { out.write("  " + style.dim(hint) + "\n") }
             out.write("> " + (question.defaultAnswer.map { "[\($0)] " } ?? ""))
             guard let line = context.standardInput.readLine() else { return false }
-            if !context.standardInput.isTerminal || true { out.write("\n") }
             _ = report(wizard.submit(line), out: out, style: style)
         }
         return true
