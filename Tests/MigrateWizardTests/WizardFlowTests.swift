@@ -86,7 +86,7 @@ struct WizardFlowTests {
     @Test("choices out of range, unknown versions and features are re-asked", arguments: [
         (QuestionID.firstFree, "9", "from 1 to 5"),
         (QuestionID.firstFree, "1", "no one paid"),
-        (QuestionID.firstFree, "30", "Did you mean '3.0'?"),
+        (QuestionID.firstFree, "3.O", "Did you mean '3.0'?"),
         (QuestionID.price, "free", "not a price"),
         (QuestionID.grants("com.example.tally.pro"), "prp", "Did you mean 'pro'?"),
         (QuestionID.era(0), "dicount", "Did you mean 'discount'?"),
