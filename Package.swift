@@ -25,10 +25,12 @@ let package = Package(
         .target(name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore", "MigrateMatrix"]),
         // What-if revenue and the cohort preview: scenarios, sweeps, Monte Carlo, the SVG chart.
         .target(name: "MigrateSimulation", dependencies: ["MigratePlan", "MigrateCore"]),
+        // The `migrate init` wizard: project discovery and the question flow as a pure state machine.
+        .target(name: "MigrateWizard", dependencies: ["MigratePlan", "MigrateCore", "MigrateImport"]),
         // The command layer: argument parsing, help, commands with injected output.
         .target(
             name: "MigrateCLI",
-            dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation"]),
+            dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateWizard"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
         .executableTarget(
@@ -40,6 +42,7 @@ let package = Package(
         .testTarget(name: "MigrateMatrixTests", dependencies: ["MigrateMatrix", "MigrateCLI", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateGenerator", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateSimulation", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateWizardTests", dependencies: ["MigrateWizard", "MigrateCLI", "MigrateImport", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),
     ]
 )

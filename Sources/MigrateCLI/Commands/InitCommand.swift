@@ -1,0 +1,284 @@
+import Foundation
+import MigrateCore
+import MigrateImport
+import MigratePlan
+import MigrateWizard
+
+/// `migrate init`: finds what it can in the project, asks the rest, writes a plan that passes `check`.
+enum InitCommand {
+    /// Flags that answer one question each, by the question's `--answers` key.
+    static let answerFlags: [(flag: String, key: String)] = [
+        ("app-name", "appName"), ("bundle-id", "bundleID"), ("universal-purchase", "universalPurchase"), ("first-free", "firstFree"),
+        ("new-free-release", "newFreeRelease"), ("price", "price"), ("product", "product"), ("non-production", "nonProduction"),
+        ("verification-failure", "verificationFailure"), ("family-sharing", "familySharing"), ("paid-downloads", "paidDownloadsPerMonth"),
+    ]
+    /// Repeatable flags whose values are joined into one list answer.
+    static let listFlags: [(flag: String, key: String)] = [("platform", "platforms"), ("release", "releases"), ("feature", "features")]
+    /// Repeatable `ITEM=ANSWER` flags, one answer per feature, product or era.
+    static let itemFlags: [(flag: String, key: String)] = [
+        ("feature-since", "featureSince"), ("grants", "grants"), ("era", "eras"), ("era-discount", "eraDiscounts"),
+    ]
+
+    static let spec = CommandSpec(
+        name: "init",
+        abstract: "Create a migration plan from your project's files and a few answers.",
+        discussion: """
+            Scans the project (--project, default the current folder) for .storekit files, Xcode projects, \
+            Info.plist files and the git history, lists what it found, imports it, and asks what no file \
+            says: the first free release, the features and which paid releases included them, what each \
+            product unlocks, how each paid era's buyers are treated, and the policies. Type '<' or 'back' to \
+            return to the previous question; nothing is written until you confirm the summary. Without a \
+            terminal, answers come from flags or --answers FILE (JSON with the keys appName, bundleID, \
+            platforms, universalPurchase, releases, firstFree, newFreeRelease, price, features, featureSince \
+            {feature: version}, product, grants {product: [features]}, eras {"1": "keep"|"everything"|"discount"}, \
+            eraDiscounts {"1": "PRODUCT PRICE"}, nonProduction, verificationFailure, familySharing, \
+            paidDownloadsPerMonth) and --yes takes the defaults; a missing answer exits 64 naming its flag. \
+            The plan is checked before it is written (exit 1 with errors) and never overwritten without --force.
+            """.wrappedForHelp,
+        arguments: [
+            .option("plan", valueName: "file", help: "The plan to create.", defaultValue: "migration.json"),
+            .option("project", valueName: "dir", help: "The project folder to scan.", defaultValue: "."),
+            .flag("force", help: "Replace an existing plan."),
+            .flag("yes", short: "y", help: "Take the default for every question not answered by a flag or --answers."),
+            .option("answers", valueName: "file", help: "Answers as JSON, by question key (see above)."),
+            .option("asc", valueName: "file", help: "App Store Connect API responses to read releases from.", repeating: true),
+            .option("sales", valueName: "file", help: "Sales and Trends summary reports to read the install base from.", repeating: true),
+            .option("app-name", valueName: "name", help: "The app's name."),
+            .option("bundle-id", valueName: "id", help: "The bundle id."),
+            .option("platform", valueName: "platform", help: "A platform (repeatable).", choices: Platform.allCases.map(\.rawValue), repeating: true),
+            .option("universal-purchase", valueName: "yes|no", help: "Whether iOS and macOS share one purchase."),
+            .option("release", valueName: "'VERSION (BUILD) DATE'", help: "A release, when no history is found (repeatable).", repeating: true),
+            .option("first-free", valueName: "version|new", help: "The first free release: a listed version or number, or 'new'."),
+            .option("new-free-release", valueName: "'VERSION (BUILD) DATE'", help: "The first free release when it is not listed yet."),
+            .option("price", valueName: "price", help: "What the download cost while paid."),
+            .option("feature", valueName: "name", help: "A feature (repeatable).", repeating: true),
+            .option("feature-since", valueName: "id=version", help: "The paid release that first included a feature, or 'none' (repeatable).", repeating: true),
+            .option("product", valueName: "'ID PRICE'", help: "The product that unlocks the features, when no .storekit file has one."),
+            .option("grants", valueName: "product=f1,f2", help: "What a product unlocks: features, 'all' or 'none' (repeatable).", repeating: true),
+            .option("era", valueName: "n=treatment", help: "How buyers of paid era n are treated: keep, everything or discount (repeatable).", repeating: true),
+            .option("era-discount", valueName: "n='ID PRICE'", help: "The discounted product and price for era n (repeatable).", repeating: true),
+            .option("non-production", valueName: "new|era-n", help: "How testers are treated."),
+            .option("verification-failure", valueName: "deny|keep:days", help: "What an unverified signature means."),
+            .option("family-sharing", valueName: "yes|no", help: "Whether Family Sharing entitles."),
+            .option("paid-downloads", valueName: "n", help: "Paid downloads a month, for migrate simulate."),
+            .option("now", valueName: "date-time", help: "Judge dates against this moment instead of the clock (ISO 8601)."),
+        ],
+        run: { arguments, context throws(CommandError) in try run(arguments, context) })
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        let out = context.standardOutput
+        let style = context.style(for: out)
+        let planPath = arguments.value("plan")!
+        let planFile = context.resolve(planPath)
+        if FileManager.default.fileExists(atPath: planFile) && !arguments.flag("force") {
+            throw CommandError(.cannotCreate, "\(planPath) already exists; give --force to replace it, or --plan to write another file.")
+        }
+        let now = try parseDate(arguments.value("now"), option: "now") ?? context.now
+        var given = try answers(from: arguments, context: context)
+
+        let projectPath = arguments.value("project")!
+        let root = context.resolve(projectPath)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandError(.noInput, "\(projectPath): no such folder (--project).")
+        }
+        let scan = ProjectScanner.scan(root)
+        let asc = try arguments.values("asc").map { (path) throws(CommandError) in
+            let file = try InputFile.read(path, context: context)
+            return ProjectImport.File(displayPath: file.displayPath, bytes: file.bytes)
+        }
+        let sales = try arguments.values("sales").map { (path) throws(CommandError) in
+            let file = try InputFile.read(path, context: context)
+            return ProjectImport.File(displayPath: file.displayPath, bytes: file.bytes)
+        }
+        let facts: WizardFacts
+        do {
+            facts = try ProjectImport.gather(root: root, scan: scan, asc: asc, sales: sales, environment: context.environment)
+        } catch {
+            throw CommandError(error.kind == .badData ? .dataError : .noInput, error.description)
+        }
+        out.write(style.bold(scan.isEmpty ? "Found nothing to import in \(projectPath)" : "Found in \(projectPath):") + "\n")
+        for line in scan.lines { out.write("  \(line)\n") }
+        for note in facts.notes { out.write("  " + style.dim("read: \(note)") + "\n") }
+        out.write("\n")
+
+        var wizard = Wizard(facts: facts, now: now)
+        let interactive = context.standardInput.isTerminal && out.isTerminal
+        if interactive {
+            let finished = ask(&wizard, given: &given, context: context, style: style)
+            guard finished else {
+                out.write("\nInput ended before the plan was complete; nothing was written.\n")
+                return .checkFailed
+            }
+            if wizard.answers.confirmed == false {
+                out.write("Nothing was written.\n")
+                return .checkFailed
+            }
+        } else {
+            switch ScriptedRun.run(wizard, answers: given, acceptDefaults: arguments.flag("yes")) {
+            case .success(let (done, lines)):
+                wizard = done
+                for line in lines { out.write("  \(line)\n") }
+            case .failure(.missing(let id, let prompt)):
+                throw .usage(
+                    "init needs an answer to \"\(prompt)\" and input is not a terminal. Give \(id.flag) (or \"\(id.key.split(separator: ".").first!)\" in --answers)"
+                        + (arguments.flag("yes") ? "; it has no default." : ", or --yes to take the defaults."))
+            case .failure(.invalid(let id, let answer, let message)):
+                throw .usage("The answer '\(answer)' for \(id.flag) is invalid: \(message).")
+            }
+            out.write("\n")
+            for line in PlanBuilder.summary(wizard.answers, facts: facts) { out.write("  \(line)\n") }
+        }
+        return try write(wizard.plan, to: planFile, displayPath: planPath, now: now, context: context, style: style)
+    }
+
+    /// The question loop on a terminal. False when input ended before the last answer.
+    static func ask(_ wizard: inout Wizard, given: inout [String: String], context: CommandContext, style: Style) -> Bool {
+        let out = context.standardOutput
+        out.write(style.dim("Press Return to take the [default]; type '<' or 'back' for the previous question.") + "\n\n")
+        while let question = wizard.question {
+            if question.id == .confirm {
+                out.write(style.bold("Summary") + "\n")
+                for line in PlanBuilder.summary(wizard.answers, facts: wizard.facts) { out.write("  \(line)\n") }
+                let problems = PlanChecker.check(wizard.plan, now: wizard.now).diagnostics.filter { $0.severity == .error }
+                for problem in problems { out.write("  " + style.red("error: ") + problem.message + "\n") }
+                out.write("\n")
+            }
+            if let answer = given.removeValue(forKey: question.id.key) {
+                out.write("\(question.prompt) \(style.dim("(given)")) \(answer)\n")
+                if report(wizard.submit(answer), out: out, style: style) { continue }
+            }
+            out.write(style.bold(question.prompt) + "\n")
+            for (number, choice) in question.choices.enumerated() { out.write("  \(number + 1). \(choice)\n") }
+            if let hint = question.hint { out.write("  " + style.dim(hint) + "\n") }
+            out.write("> " + (question.defaultAnswer.map { "[\($0)] " } ?? ""))
+            guard let line = context.standardInput.readLine() else { return false }
+            _ = report(wizard.submit(line), out: out, style: style)
+        }
+        return true
+    }
+
+    /// Prints what an answer did; true when it moved the wizard on (or back).
+    @discardableResult
+    static func report(_ outcome: WizardOutcome, out: TextOutput, style: Style) -> Bool {
+        switch outcome {
+        case .accepted(let lines):
+            for line in lines { out.write("  " + style.green("→ ") + line + "\n") }
+            out.write("\n")
+            return true
+        case .invalid(let message):
+            out.write("  " + style.yellow("Sorry: ") + message + "\n")
+            return false
+        case .wentBack:
+            out.write("  " + style.dim("(back)") + "\n\n")
+            return true
+        case .cancelled:
+            return true
+        }
+    }
+
+    /// Checks, then writes atomically; a plan with errors is shown and not written.
+    static func write(_ plan: MigrationPlan, to path: String, displayPath: String, now: Date, context: CommandContext, style: Style) throws(CommandError) -> ExitCode {
+        let out = context.standardOutput
+        let text = PlanEncoder.encode(plan)
+        let decoded = PlanDecoder.decode(text)
+        var diagnostics = decoded.diagnostics
+        if let reread = decoded.plan, !decoded.hasErrors { diagnostics += PlanChecker.check(reread, now: now).diagnostics }
+        diagnostics = diagnostics.sortedForDisplay()
+        if !diagnostics.isEmpty { out.write("\n") }
+        for diagnostic in diagnostics {
+            let label = diagnostic.severity == .error ? style.red("error") : style.yellow(diagnostic.severity.rawValue)
+            out.write("  \(label): \(diagnostic.path.map { "\($0): " } ?? "")\(diagnostic.message)\n")
+            if let hint = diagnostic.hint { out.write("    " + style.dim("fix: " + hint) + "\n") }
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            context.standardError.write("The plan would not pass migrate check, so \(displayPath) was not written; answer differently or edit the flags.\n")
+            return .checkFailed
+        }
+        try AtomicFile.write(Array(text.utf8), to: path, displayPath: displayPath)
+        out.write("\n" + style.green("Created \(displayPath).") + " Next steps:\n")
+        out.write("  migrate check \(displayPath)      the cutoff rules and tiers, and any trap left\n")
+        out.write("  migrate simulate \(displayPath)   the cohorts, and staying paid against freemium\n")
+        out.write("  migrate generate \(displayPath)   the entitlement code for your app\n")
+        return .success
+    }
+
+    /// Answers from --answers FILE, then flags (which win), by question key.
+    static func answers(from arguments: ParsedArguments, context: CommandContext) throws(CommandError) -> [String: String] {
+        var answers: [String: String] = [:]
+        if let path = arguments.value("answers") {
+            let file = try InputFile.read(path, context: context)
+            answers = try AnswersFile.read(file.bytes, file: file.displayPath)
+        }
+        for (flag, key) in answerFlags {
+            if let value = arguments.value(flag), arguments.isSet(flag) { answers[key] = value }
+        }
+        for (flag, key) in listFlags where !arguments.values(flag).isEmpty {
+            answers[key] = arguments.values(flag).joined(separator: ", ")
+        }
+        for (flag, key) in itemFlags {
+            for value in arguments.values(flag) {
+                guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                    throw .usage("The value '\(value)' is invalid for '--\(flag)'. Expected ITEM=ANSWER, such as \(flag == "era" ? "1=keep" : "themes=1.0").")
+                }
+                answers[key + "." + value[..<equals]] = String(value[value.index(after: equals)...])
+            }
+        }
+        return answers
+    }
+}
+
+/// Reads an `--answers` file: a JSON object keyed like the questions, with per-item objects.
+enum AnswersFile {
+    static let keys: Set<String> = [
+        "appName", "bundleID", "platforms", "universalPurchase", "releases", "firstFree", "newFreeRelease", "price", "features", "featureSince",
+        "product", "grants", "eras", "eraDiscounts", "nonProduction", "verificationFailure", "familySharing", "paidDownloadsPerMonth",
+    ]
+    static let itemKeys: Set<String> = ["featureSince", "grants", "eras", "eraDiscounts"]
+
+    static func read(_ bytes: [UInt8], file: String) throws(CommandError) -> [String: String] {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes: bytes)
+        } catch {
+            throw CommandError(.dataError, "\(file):\(error.location): \(error.message)")
+        }
+        guard let members = root.objectValue else { throw CommandError(.dataError, "\(file): the answers are a JSON object, found \(root.value.kindName)") }
+        var answers: [String: String] = [:]
+        var problems: [String] = []
+        for member in members {
+            guard keys.contains(member.key) else {
+                problems.append("\(file):\(member.keyLocation): unknown key '\(member.key)'.\(Suggestions.didYouMean(member.key, in: keys))")
+                continue
+            }
+            if itemKeys.contains(member.key) {
+                guard let items = member.value.objectValue else {
+                    problems.append("\(file):\(member.value.location): '\(member.key)' is an object keyed by \(member.key == "grants" ? "product id" : member.key == "featureSince" ? "feature id" : "era number")")
+                    continue
+                }
+                for item in items {
+                    if let text = text(item.value) { answers[member.key + "." + item.key] = text } else {
+                        problems.append("\(file):\(item.value.location): '\(member.key).\(item.key)' cannot be \(item.value.value.kindName)")
+                    }
+                }
+            } else if let text = text(member.value) {
+                answers[member.key] = text
+            } else {
+                problems.append("\(file):\(member.value.location): '\(member.key)' cannot be \(member.value.value.kindName)")
+            }
+        }
+        if !problems.isEmpty { throw CommandError(.dataError, problems.joined(separator: "\n")) }
+        return answers
+    }
+
+    static func text(_ node: JSONNode) -> String? {
+        switch node.value {
+        case .string(let text): text
+        case .number(let text): text
+        case .bool(let value): value ? "yes" : "no"
+        case .array(let items):
+            items.allSatisfy({ text($0) != nil && $0.arrayValue == nil }) ? items.compactMap(text).joined(separator: ", ") : nil
+        case .null, .object: nil
+        }
+    }
+}

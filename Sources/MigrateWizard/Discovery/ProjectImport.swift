@@ -1,0 +1,107 @@
+import Foundation
+import MigrateImport
+import MigratePlan
+
+/// What the wizard starts from: everything the importers could learn, and what went wrong reading.
+public struct WizardFacts: Sendable, Hashable {
+    public var app: AppHints
+    /// Releases, oldest first, one per platform, version and build.
+    public var releases: [ImportedRelease]
+    public var products: [Product]
+    public var installBase: InstallBase?
+    /// One line per source read ("3 products from Store.storekit"), and per source that could not be.
+    public var notes: [String]
+
+    public init(app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [], installBase: InstallBase? = nil, notes: [String] = []) {
+        self.app = app
+        self.releases = releases
+        self.products = products
+        self.installBase = installBase
+        self.notes = notes
+    }
+}
+
+/// Runs the importers over what discovery found (and the files the user pointed to).
+public enum ProjectImport {
+    /// A file the user named, already read.
+    public struct File: Sendable {
+        public var displayPath: String
+        public var bytes: [UInt8]
+        public init(displayPath: String, bytes: [UInt8]) {
+            self.displayPath = displayPath
+            self.bytes = bytes
+        }
+    }
+
+    /// Reads every source; a source that fails becomes a note, the others still count.
+    /// Fails only for files the user named explicitly (`asc`, `sales`), whose errors they must see.
+    public static func gather(
+        root: String, scan: ProjectScan, asc: [File] = [], sales: [File] = [], environment: [String: String]
+    ) throws(ImportError) -> WizardFacts {
+        var combined = ImportResult(source: "init")
+        var notes: [String] = []
+        for file in scan.storeKitFiles {
+            guard let data = FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(file)) else { continue }
+            do {
+                let result = try StoreKitImporter.read(Array(data), file: file)
+                notes.append("\(count(result.products.count, "product")) from \(file)")
+                combined.append(result)
+            } catch {
+                notes.append("skipped \(error.description)")
+            }
+        }
+        for file in scan.projectFiles + scan.infoPlists {
+            do {
+                let version = try XcodeImporter.read(path: (root as NSString).appendingPathComponent(file), displayPath: file)
+                guard version.bundleID != nil || version.name != nil else { continue }
+                combined.app.fill(from: AppHints(name: version.name, bundleID: version.bundleID, platforms: version.platforms))
+                notes.append("app \(version.name ?? "?") (\(version.bundleID ?? "no bundle id")) from \(file)")
+            } catch {
+                notes.append("skipped \(error.description)")
+            }
+        }
+        if let repository = scan.gitRepository, !(scan.projectFiles.isEmpty && scan.infoPlists.isEmpty) {
+            do {
+                let history = try GitImporter.read(
+                    repository: (root as NSString).appendingPathComponent(repository), displayPath: repository,
+                    options: GitImporter.Options(environment: environment))
+                notes.append("\(count(history.result.releases.count, "version")) from the git history of \(repository)")
+                combined.append(history.result)
+            } catch {
+                notes.append("skipped the git history: \(error.description)")
+            }
+        }
+        if !asc.isEmpty {
+            let result = try AppStoreConnectImporter.read(asc.map { AppStoreConnectImporter.Page(file: $0.displayPath, bytes: $0.bytes) })
+            notes.append("\(count(result.releases.count, "release")) from App Store Connect (\(asc.map(\.displayPath).joined(separator: ", ")))")
+            combined.append(result)
+        }
+        for file in sales {
+            let result = try SalesReportImporter.read(file.bytes, file: file.displayPath)
+            notes.append("sales figures from \(file.displayPath)")
+            combined.append(result)
+        }
+        return WizardFacts(
+            app: combined.app, releases: deduplicated(combined.releases), products: uniqueProducts(combined.products),
+            installBase: combined.installBase, notes: notes)
+    }
+
+    /// One release per platform, version and build: the earliest date wins, App Store Connect's over git's when equal.
+    static func deduplicated(_ releases: [ImportedRelease]) -> [ImportedRelease] {
+        var kept: [ImportedRelease] = []
+        for release in releases.sorted(by: { ($0.date, $0.platform, $0.version) < ($1.date, $1.platform, $1.version) }) {
+            if kept.contains(where: { $0.platform == release.platform && $0.version == release.version && ($0.build == release.build || $0.build == nil || release.build == nil) }) {
+                continue
+            }
+            kept.append(release)
+        }
+        return kept
+    }
+
+    static func uniqueProducts(_ products: [Product]) -> [Product] {
+        var seen = Set<String>()
+        return products.filter { seen.insert($0.id).inserted }
+    }
+
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import MigrateCore
+import MigrateImport
+import MigratePlan
+
+/// Turns the wizard's answers into a plan; the only place that knows how answers map to plan fields.
+public enum PlanBuilder {
+    /// The plan the answers describe. A `draft` fills what is not answered yet with placeholders,
+    /// so the engine can say which cutoff rule it will use as soon as the releases are known.
+    public static func plan(_ answers: WizardAnswers, facts: WizardFacts, draft: Bool = false) -> MigrationPlan {
+        let platforms = answers.platforms ?? []
+        let app = AppInfo(
+            name: answers.appName ?? facts.app.name ?? "App", bundleID: answers.bundleID ?? facts.app.bundleID ?? "com.example.app",
+            platforms: platforms.isEmpty ? Array(Set(answers.allReleases.map(\.platform))).sorted() : platforms,
+            universalPurchase: answers.universalPurchase ?? false)
+        let price = answers.price ?? Price(tenThousandths: 29_900)
+        var releases: [Release] = []
+        let freeDate = answers.freeDate
+        for (index, imported) in answers.allReleases.enumerated() {
+            let paid = freeDate.map { imported.date < $0 } ?? true
+            var includes: [String]?
+            if paid {
+                includes = answers.includes(ofRelease: index)
+                if draft && includes!.isEmpty { includes = ["draft"] }
+            }
+            releases.append(
+                Release(
+                    platform: imported.platform, version: imported.version, build: imported.build, released: imported.date,
+                    model: paid ? .paid(price) : .free, includes: includes))
+        }
+        var features = answers.features ?? []
+        if draft && features.isEmpty { features = [Feature(id: "draft", name: "Draft")] }
+        var products = answers.products
+        for index in products.indices {
+            if let grants = answers.grants[products[index].id] { products[index].grants = grants }
+        }
+        let eras = answers.eras
+        var tiers: [LegacyTier] = []
+        for (number, era) in eras.enumerated() {
+            var tier = LegacyTier(
+                id: "era-\(number + 1)", name: "Bought \(era.label)", from: number == 0 ? nil : era.from, until: era.until)
+            switch answers.eraTreatments[number] ?? .keepWhatTheyBought {
+            case .keepWhatTheyBought:
+                break
+            case .everything:
+                tier.grants = features.map(\.id)
+            case .discount(let product, let price):
+                if !product.isEmpty { tier.discounts = [Discount(product: product, price: price)] }
+            }
+            tiers.append(tier)
+        }
+        var policies = Policies()
+        if let value = answers.nonProduction { policies.nonProduction = value }
+        if let value = answers.verificationFailure { policies.verificationFailure = value }
+        if let value = answers.familySharing { policies.familySharing = value }
+        var simulation: SimulationSettings?
+        if facts.installBase == nil, let downloads = answers.paidDownloadsPerMonth {
+            simulation = SimulationSettings(assumptions: [AssumptionValue(name: SimulationAssumption.paidDownloadsPerMonth.rawValue, distribution: .point(Double(downloads)))])
+        }
+        return MigrationPlan(
+            schemaReference: "migration.schema.json", app: app, features: features, releases: releases, products: products, tiers: tiers,
+            policies: policies, installBase: facts.installBase, simulation: simulation)
+    }
+
+    /// The summary shown before writing: one line per decision.
+    public static func summary(_ answers: WizardAnswers, facts: WizardFacts) -> [String] {
+        let plan = plan(answers, facts: facts)
+        var lines: [String] = []
+        lines.append("App        \(plan.app.name) (\(plan.app.bundleID)) on \(plan.app.platforms.map(\.rawValue).joined(separator: ", "))\(plan.app.universalPurchase ? ", universal purchase" : "")")
+        let paid = plan.releases.filter(\.model.isPaid)
+        if let free = plan.releases.first(where: { !$0.model.isPaid }) {
+            lines.append("Releases   \(paid.count) paid, free from \(free.platform) \(free.displayName) on \(String(Timestamp.format(free.released).prefix(10)))")
+        }
+        lines.append("Features   " + plan.features.map(\.id).joined(separator: ", "))
+        for product in plan.products where product.kind != .consumable {
+            lines.append("Product    \(product.id) \(product.price) unlocks \(product.grants.isEmpty ? "nothing" : product.grants.joined(separator: ", "))")
+        }
+        for (number, era) in answers.eras.enumerated() {
+            let treatment: String
+            switch answers.eraTreatments[number] ?? .keepWhatTheyBought {
+            case .keepWhatTheyBought: treatment = "keep " + (era.features.isEmpty ? "what they bought" : era.features.joined(separator: ", "))
+            case .everything: treatment = "get everything"
+            case .discount(let product, let price): treatment = "keep " + era.features.joined(separator: ", ") + ", \(product) at \(price)"
+            }
+            lines.append("Era \(number + 1)      buyers of \(era.label) \(treatment)")
+        }
+        let policies = plan.policies
+        var testers = "new customers"
+        if case .tier(let id) = policies.nonProduction { testers = "tier \(id)" }
+        var failure = "deny"
+        if case .keepLastVerified(let days) = policies.verificationFailure { failure = "keep last verified for \(days) days" }
+        lines.append("Policies   testers as \(testers); unverified: \(failure); family sharing \(policies.familySharing.rawValue)")
+        if let downloads = answers.paidDownloadsPerMonth, facts.installBase == nil {
+            lines.append("Simulation \(downloads) paid downloads a month")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Every question the wizard can ask. Per-item questions carry the item they are about.
+public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
+    case appName
+    case bundleID
+    case platforms
+    case universalPurchase
+    /// Asked only when no version history was found.
+    case releases
+    case firstFree
+    case newFreeRelease
+    case price
+    case features
+    /// Feature id: which paid release first included it.
+    case featureSince(String)
+    /// Asked only when no product was imported: the product that will unlock the paid features.
+    case newProduct
+    /// Product id: which features it grants.
+    case grants(String)
+    /// Era number (0-based): how its buyers are treated.
+    case era(Int)
+    case eraDiscount(Int)
+    case nonProduction
+    case verificationFailure
+    case familySharing
+    case paidDownloads
+    case confirm
+
+    /// The key in an `--answers` file; per-item answers are objects keyed by the item.
+    public var key: String {
+        switch self {
+        case .appName: "appName"
+        case .bundleID: "bundleID"
+        case .platforms: "platforms"
+        case .universalPurchase: "universalPurchase"
+        case .releases: "releases"
+        case .firstFree: "firstFree"
+        case .newFreeRelease: "newFreeRelease"
+        case .price: "price"
+        case .features: "features"
+        case .featureSince(let id): "featureSince.\(id)"
+        case .newProduct: "product"
+        case .grants(let id): "grants.\(id)"
+        case .era(let index): "eras.\(index + 1)"
+        case .eraDiscount(let index): "eraDiscounts.\(index + 1)"
+        case .nonProduction: "nonProduction"
+        case .verificationFailure: "verificationFailure"
+        case .familySharing: "familySharing"
+        case .paidDownloads: "paidDownloadsPerMonth"
+        case .confirm: "confirm"
+        }
+    }
+
+    /// The command-line flag that answers it, as a user would type it.
+    public var flag: String {
+        switch self {
+        case .appName: "--app-name NAME"
+        case .bundleID: "--bundle-id ID"
+        case .platforms: "--platform PLATFORM"
+        case .universalPurchase: "--universal-purchase yes|no"
+        case .releases: "--release 'VERSION (BUILD) YYYY-MM-DD'"
+        case .firstFree: "--first-free VERSION|new"
+        case .newFreeRelease: "--new-free-release 'VERSION (BUILD) YYYY-MM-DD'"
+        case .price: "--price PRICE"
+        case .features: "--feature NAME"
+        case .featureSince(let id): "--feature-since \(id)=VERSION|none"
+        case .newProduct: "--product 'PRODUCT-ID PRICE'"
+        case .grants(let id): "--grants \(id)=FEATURE,..."
+        case .era(let index): "--era \(index + 1)=keep|everything|discount"
+        case .eraDiscount(let index): "--era-discount \(index + 1)='PRODUCT-ID PRICE'"
+        case .nonProduction: "--non-production new|TIER"
+        case .verificationFailure: "--verification-failure deny|keep:DAYS"
+        case .familySharing: "--family-sharing entitles|ignored"
+        case .paidDownloads: "--paid-downloads N"
+        case .confirm: "--yes"
+        }
+    }
+
+    public var description: String { key }
+}
+
+/// A question as shown: the prompt, numbered choices, the default and how to answer.
+public struct Question: Sendable, Hashable {
+    public var id: QuestionID
+    public var prompt: String
+    /// Numbered choices (1-based as shown); empty for free text.
+    public var choices: [String]
+    /// What an empty answer means; nil when an answer is required.
+    public var defaultAnswer: String?
+    /// What answers look like, shown under the prompt.
+    public var hint: String?
+
+    public init(id: QuestionID, prompt: String, choices: [String] = [], defaultAnswer: String? = nil, hint: String? = nil) {
+        self.id = id
+        self.prompt = prompt
+        self.choices = choices
+        self.defaultAnswer = defaultAnswer
+        self.hint = hint
+    }
+}
+
+/// What became of an answer.
+public enum WizardOutcome: Sendable, Hashable {
+    /// Taken; the lines say what it means (the consequence, the cutoff rule).
+    case accepted([String])
+    /// Not understood; ask again with this message.
+    case invalid(String)
+    /// Went back to the previous question.
+    case wentBack
+    /// The user declined to write the plan.
+    case cancelled
+}

@@ -1,0 +1,103 @@
+import Foundation
+import MigrateImport
+import MigratePlan
+
+/// How the buyers of one paid era are treated after the switch.
+public enum EraTreatment: Sendable, Hashable {
+    /// They keep, free, the features their purchase included.
+    case keepWhatTheyBought
+    /// They get every feature, including ones added later.
+    case everything
+    /// They keep what they bought and may buy this product at this price.
+    case discount(product: String, price: Price)
+}
+
+/// One paid era: consecutive paid releases whose price bought the same features.
+public struct Era: Sendable, Hashable {
+    /// Indexes into the wizard's releases.
+    public var releases: [Int]
+    public var features: [String]
+    public var from: Date
+    /// When the next era (or the free app) began.
+    public var until: Date?
+    /// `1.0 – 1.2`.
+    public var label: String
+}
+
+/// Every answer so far. Answers kept after going back become the defaults when asked again.
+public struct WizardAnswers: Sendable, Hashable {
+    public var appName: String?
+    public var bundleID: String?
+    public var platforms: [Platform]?
+    public var universalPurchase: Bool?
+    /// The version history, oldest first (imported, or typed when nothing was found).
+    public var releases: [ImportedRelease] = []
+    /// Index into `releases` of the first free one; `releases.count` means `newFreeRelease`.
+    public var firstFree: Int?
+    /// The first free release when it has not shipped yet (or was not found).
+    public var newFreeRelease: ImportedRelease?
+    public var price: Price?
+    public var features: [Feature]?
+    /// Feature id → index into `releases` of the first paid release that included it; nil for none.
+    public var featureSince: [String: Int?] = [:]
+    public var products: [Product] = []
+    /// Product id → the features it grants, once answered.
+    public var grants: [String: [String]] = [:]
+    public var eraTreatments: [Int: EraTreatment] = [:]
+    public var nonProduction: Policies.NonProduction?
+    public var verificationFailure: Policies.VerificationFailure?
+    public var familySharing: Policies.FamilySharing?
+    public var paidDownloadsPerMonth: Int?
+    public var confirmed: Bool?
+
+    public init() {}
+
+    /// The releases including a not-yet-listed first free one, oldest first.
+    public var allReleases: [ImportedRelease] {
+        var all = releases
+        if let newFreeRelease, firstFree == releases.count { all.append(newFreeRelease) }
+        return all
+    }
+
+    /// The moment the app became free, once known.
+    public var freeDate: Date? {
+        guard let firstFree else { return nil }
+        return allReleases.indices.contains(firstFree) ? allReleases[firstFree].date : nil
+    }
+
+    /// Indexes of the paid releases (before the first free one), oldest first.
+    public var paidReleases: [Int] {
+        guard let freeDate else { return [] }
+        return allReleases.indices.filter { allReleases[$0].date < freeDate }
+    }
+
+    /// The features each paid release included, by `featureSince`.
+    public func includes(ofRelease index: Int) -> [String] {
+        let date = allReleases[index].date
+        return (features ?? []).filter { feature in
+            guard let since = featureSince[feature.id] ?? nil, allReleases.indices.contains(since) else { return false }
+            return allReleases[since].date <= date
+        }.map(\.id)
+    }
+
+    /// Paid releases grouped into eras by what their price bought.
+    public var eras: [Era] {
+        var eras: [Era] = []
+        for index in paidReleases {
+            let included = includes(ofRelease: index)
+            if var last = eras.last, last.features == included {
+                last.releases.append(index)
+                eras[eras.count - 1] = last
+            } else {
+                eras.append(Era(releases: [index], features: included, from: allReleases[index].date, until: nil, label: ""))
+            }
+        }
+        for position in eras.indices {
+            eras[position].until = position + 1 < eras.count ? eras[position + 1].from : freeDate
+            let first = allReleases[eras[position].releases.first!].version.text
+            let last = allReleases[eras[position].releases.last!].version.text
+            eras[position].label = first == last ? first : "\(first) – \(last)"
+        }
+        return eras
+    }
+}

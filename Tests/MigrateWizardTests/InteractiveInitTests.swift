@@ -1,0 +1,145 @@
+import Foundation
+import MigrateCLI
+import Testing
+
+/// `migrate init` on a (scripted) terminal: typos, going back, EOF, declining, and a real pseudo-terminal.
+@Suite("migrate init, interactive")
+struct InteractiveInitTests {
+    static let environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
+
+    func run(_ input: [String], in folder: URL, arguments: [String] = []) -> (ExitCode, CommandContext) {
+        let context = CommandContext.testing(input: input, directory: folder.path, environment: Self.environment, terminal: true)
+        return (Migrate.run(["init"] + arguments, context: context), context)
+    }
+
+    @Test("Return to every question writes a plan that checks and simulates")
+    func acceptingDefaults() throws {
+        guard DemoProject.gitAvailable else {
+            print("skipped: git is not installed")
+            return
+        }
+        let folder = try DemoProject.make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, context) = run(Array(repeating: "", count: 16), in: folder)
+        let output = context.standardOutput.text
+        #expect(status == .success, "\(output)\(context.standardError.text)")
+        #expect(output.contains("Which release is the first free one?\n  1. iOS 1.0 (1)  2019-03-01"))
+        #expect(output.contains("> [4] "))
+        #expect(output.contains("Summary\n  App        Tally (com.example.tally) on iOS"))
+        #expect(output.contains("migrate simulate migration.json"))
+        #expect(Migrate.run(["check", "migration.json"], context: .testing(directory: folder.path)) == .success)
+        #expect(Migrate.run(["simulate", "migration.json", "--draws", "100"], context: .testing(directory: folder.path)) == .success)
+    }
+
+    @Test("typos are re-asked, '<' goes back, and the answers end up in the plan")
+    func typosAndBack() throws {
+        guard DemoProject.gitAvailable else {
+            print("skipped: git is not installed")
+            return
+        }
+        let folder = try DemoProject.make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = [
+            "Tally Counter",  // app name
+            "com example",  // bundle id: typo
+            "com.example.counter",
+            "iSO",  // platform: typo → did you mean
+            "<",  // back to the bundle id
+            "com.example.tallycounter",
+            "ios",
+            "7",  // first free: out of range
+            "3.0",
+            "1.49",  // price
+            "Themes, Sync",
+            "", "2.0",  // themes since 1.0, sync since 2.0
+            "", "",  // grants
+            "", "2",  // eras: keep, everything
+            "", "keep 3", "no", "250",
+            "yes",
+        ]
+        let (status, context) = run(input, in: folder)
+        let output = context.standardOutput.text
+        #expect(status == .success, "\(output)\(context.standardError.text)")
+        #expect(output.contains("Sorry: 'com example' is not a bundle id"))
+        #expect(output.contains("Sorry: 'iSO' is not a platform. Did you mean 'iOS'?"))
+        #expect(output.contains("(back)"))
+        #expect(output.contains("Sorry: choose a number from 1 to 5"))
+        let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
+        #expect(plan.contains("\"bundleID\": \"com.example.tallycounter\""))
+        #expect(plan.contains("\"days\": 3") || plan.contains("3"))
+        #expect(plan.contains("\"familySharing\": \"ignored\""))
+    }
+
+    @Test("input ending mid-way writes nothing and exits 1")
+    func endOfInput() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-init-eof-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, context) = run(["Tally", "com.example.tally", "iOS"], in: folder)
+        #expect(status == .checkFailed)
+        #expect(context.standardOutput.text.contains("Input ended before the plan was complete; nothing was written."))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test("answering no at the summary writes nothing")
+    func declining() throws {
+        guard DemoProject.gitAvailable else {
+            print("skipped: git is not installed")
+            return
+        }
+        let folder = try DemoProject.make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, context) = run(Array(repeating: "", count: 15) + ["no"], in: folder)
+        #expect(status == .checkFailed)
+        #expect(context.standardOutput.text.contains("Nothing was written."))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
+    }
+
+    @Test("the real binary works on a pseudo-terminal (util-linux script)")
+    func pseudoTerminal() throws {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        guard let script = path.split(separator: ":").map({ "\($0)/script" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("skipped: 'script' (util-linux) is not installed, so no pseudo-terminal test")
+            return
+        }
+        guard DemoProject.gitAvailable else {
+            print("skipped: git is not installed")
+            return
+        }
+        let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/migrate")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            print("skipped: \(binary.path) is not built")
+            return
+        }
+        let folder = try DemoProject.make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = ["-qec", "\(binary.path) init", "/dev/null"]
+        process.currentDirectoryURL = folder
+        process.environment = Self.environment
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        // A wizard waiting for input it will never get must fail the test, not hang it.
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        defer { watchdog.cancel() }
+        // One typo, then Return for every default; the terminal echoes what is typed.
+        input.fileHandleForWriting.write(Data(("\n\niSO\n" + String(repeating: "\n", count: 16)).utf8))
+        // Closing stdin would end the session early; the wizard finishes on its own.
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("Which release is the first free one?"))
+        #expect(text.contains("Created migration.json."))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
+    }
+}

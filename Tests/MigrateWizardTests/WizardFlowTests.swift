@@ -1,0 +1,205 @@
+import Foundation
+import MigrateImport
+import MigratePlan
+import MigrateWizard
+import Testing
+
+/// The question flow as a state machine, with no I/O.
+@Suite("the wizard's question flow")
+struct WizardFlowTests {
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)
+
+    static func release(_ version: String, _ build: String, _ day: String) -> ImportedRelease {
+        ImportedRelease(
+            platform: .iOS, version: try! Version(version), build: try! Version(build), date: Timestamp.parse(day + "T10:00:00Z")!,
+            dateSource: "first commit", origin: "git")
+    }
+
+    static var facts: WizardFacts {
+        WizardFacts(
+            app: AppHints(name: "Tally", bundleID: "com.example.tally", platforms: [.iOS]),
+            releases: [release("1.0", "1", "2019-03-01"), release("1.1", "2", "2019-09-01"), release("2.0", "1", "2020-06-01"), release("3.0", "1", "2021-06-01")],
+            products: [Product(id: "com.example.tally.pro", name: "Pro", kind: .nonConsumable, price: try! Price("4.99"))])
+    }
+
+    @Test("defaults alone reach the end, and the plan has the releases, features, grants and a tier")
+    func defaults() {
+        var wizard = Wizard(facts: Self.facts, now: Self.now)
+        var asked: [QuestionID] = []
+        while let question = wizard.question {
+            asked.append(question.id)
+            guard case .accepted = wizard.submit("") else {
+                Issue.record("default for \(question.id) was refused")
+                return
+            }
+        }
+        #expect(asked == [
+            .appName, .bundleID, .platforms, .firstFree, .price, .features, .featureSince("pro"), .grants("com.example.tally.pro"), .era(0),
+            .nonProduction, .verificationFailure, .familySharing, .paidDownloads, .confirm,
+        ])
+        let plan = wizard.plan
+        #expect(plan.releases.map(\.model.isPaid) == [true, true, true, false])
+        #expect(plan.features.map(\.id) == ["pro"])
+        #expect(plan.products[0].grants == ["pro"])
+        #expect(plan.tiers.map(\.id) == ["era-1"])
+        #expect(plan.simulation != nil)
+    }
+
+    @Test("the cutoff rule is stated, with its reason, as soon as the first free release is known")
+    func cutoffRule() {
+        var wizard = Wizard(facts: Self.facts, now: Self.now)
+        for _ in 0..<3 { _ = wizard.submit("") }
+        #expect(wizard.current == .firstFree)
+        guard case .accepted(let lines) = wizard.submit("3.0") else {
+            Issue.record("3.0 refused")
+            return
+        }
+        #expect(lines.contains { $0.hasPrefix("Cutoff rule on iOS: build number 1 is used by 1.0 (1) and by 3.0 (1)") && $0.contains("so purchases are dated instead") })
+    }
+
+    @Test("a sound build history keeps the build number rule")
+    func buildRule() {
+        var facts = Self.facts
+        facts.releases = [Self.release("1.0", "10", "2019-03-01"), Self.release("2.0", "20", "2020-06-01"), Self.release("3.0", "30", "2021-06-01")]
+        var wizard = Wizard(facts: facts, now: Self.now)
+        for _ in 0..<3 { _ = wizard.submit("") }
+        guard case .accepted(let lines) = wizard.submit("") else { return }
+        #expect(lines.contains { $0.hasPrefix("Cutoff rule on iOS: the build number at first purchase, because") })
+    }
+
+    @Test("typos are refused with a reason and a suggestion, and the question stays", arguments: [
+        (QuestionID.bundleID, "not a bundle id", "reverse-DNS"),
+        (QuestionID.platforms, "iSO", "Did you mean 'iOS'?"),
+        (QuestionID.platforms, "iOS, wearOS", "not a platform"),
+    ])
+    func typos(question: QuestionID, answer: String, expected: String) {
+        var wizard = Wizard(facts: Self.facts, now: Self.now)
+        while wizard.current != question && wizard.current != nil { _ = wizard.submit("") }
+        guard case .invalid(let message) = wizard.submit(answer) else {
+            Issue.record("'\(answer)' was accepted for \(question)")
+            return
+        }
+        #expect(message.contains(expected))
+        #expect(wizard.current == question)
+    }
+
+    @Test("choices out of range, unknown versions and features are re-asked", arguments: [
+        (QuestionID.firstFree, "9", "from 1 to 5"),
+        (QuestionID.firstFree, "1", "no one paid"),
+        (QuestionID.firstFree, "3.O", "Did you mean '3.0'?"),
+        (QuestionID.price, "free", "not a price"),
+        (QuestionID.grants("com.example.tally.pro"), "prp", "Did you mean 'pro'?"),
+        (QuestionID.era(0), "dicount", "Did you mean 'discount'?"),
+        (QuestionID.verificationFailure, "keep forever", "1 to 365 days"),
+        (QuestionID.paidDownloads, "lots", "not a whole number"),
+        (QuestionID.confirm, "maybe", "yes or no"),
+    ])
+    func refusals(question: QuestionID, answer: String, expected: String) {
+        var wizard = Wizard(facts: Self.facts, now: Self.now)
+        while wizard.current != question && wizard.current != nil { _ = wizard.submit("") }
+        guard case .invalid(let message) = wizard.submit(answer) else {
+            Issue.record("'\(answer)' was accepted for \(question)")
+            return
+        }
+        #expect(message.contains(expected), "\(message)")
+    }
+
+    @Test("going back returns to the previous question, whose answer becomes the default")
+    func back() {
+        var wizard = Wizard(facts: Self.facts, now: Self.now)
+        #expect(wizard.submit("<") == .invalid("this is the first question; there is nothing to go back to"))
+        _ = wizard.submit("Tally Counter")
+        _ = wizard.submit("com.example.counter")
+        #expect(wizard.current == .platforms)
+        #expect(wizard.submit("back") == .wentBack)
+        #expect(wizard.current == .bundleID)
+        #expect(wizard.question?.defaultAnswer == "com.example.counter")
+        #expect(wizard.submit("<") == .wentBack)
+        #expect(wizard.question?.defaultAnswer == "Tally Counter")
+        _ = wizard.submit("")
+        _ = wizard.submit("")
+        #expect(wizard.plan.app.bundleID == "com.example.counter")
+    }
+
+    @Test("per-feature questions follow the features answer, and a new free release is asked for")
+    func branching() {
+        var wizard = Wizard(facts: Self.facts, now: Self.now)
+        for _ in 0..<3 { _ = wizard.submit("") }
+        _ = wizard.submit("new")
+        #expect(wizard.current == .newFreeRelease)
+        #expect(wizard.question?.defaultAnswer == "4.0 (2) 2026-12-18")
+        #expect(wizard.submit("2.5 (3) 2020-01-01") == .invalid("it must go live after the last listed release (3.0 (1), 2021-06-01)"))
+        guard case .accepted = wizard.submit("4.0 (2) 2027-01-10") else { return }
+        _ = wizard.submit("1.99")
+        _ = wizard.submit("Themes, Dark Mode")
+        #expect(wizard.current == .featureSince("themes"))
+        _ = wizard.submit("1")
+        #expect(wizard.current == .featureSince("dark-mode"))
+        _ = wizard.submit("3.0")
+        #expect(wizard.current == .grants("com.example.tally.pro"))
+        _ = wizard.submit("all")
+        #expect(wizard.current == .era(0))
+        _ = wizard.submit("")
+        #expect(wizard.current == .era(1))
+        #expect(wizard.question?.prompt == "How are buyers of 3.0 treated?")
+        _ = wizard.submit("3")
+        #expect(wizard.current == .eraDiscount(1))
+        #expect(wizard.submit("com.example.tally.pro 9.99") == .invalid("a discount costs less than com.example.tally.pro's 4.99"))
+        guard case .accepted = wizard.submit("com.example.tally.pro 2.49") else { return }
+        _ = wizard.submit("3")
+        for _ in 0..<20 where wizard.question != nil { _ = wizard.submit("") }
+        let plan = wizard.plan
+        #expect(plan.releases.last?.model == .free)
+        #expect(plan.releases.map { $0.includes ?? [] } == [["themes"], ["themes"], ["themes"], ["themes", "dark-mode"], []])
+        #expect(plan.tiers.map(\.id) == ["era-1", "era-2"])
+        #expect(plan.tiers[1].discounts == [Discount(product: "com.example.tally.pro", price: try! Price("2.49"))])
+        #expect(plan.policies.nonProduction == .tier("era-2"))
+    }
+
+    @Test("the first paid release must have bought something")
+    func firstPaidReleaseIncludesSomething() {
+        var wizard = Wizard(facts: Self.facts, now: Self.now)
+        while wizard.current != .featureSince("pro") && wizard.current != nil { _ = wizard.submit("") }
+        guard case .invalid(let message) = wizard.submit("none") else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(message.contains("must have included at least one feature"))
+    }
+
+    @Test("without a history, releases are typed, and iOS ones need their build")
+    func typedReleases() {
+        var facts = Self.facts
+        facts.releases = []
+        var wizard = Wizard(facts: facts, now: Self.now)
+        for _ in 0..<3 { _ = wizard.submit("") }
+        #expect(wizard.current == .releases)
+        #expect(wizard.question?.defaultAnswer == nil)
+        guard case .invalid = wizard.submit("") else { return }
+        guard case .invalid(let message) = wizard.submit("1.0 2019-03-01") else { return }
+        #expect(message.contains("needs one"))
+        guard case .accepted = wizard.submit("1.0 (1) 2019-03-01, 2.0 (5) 2020-03-01") else { return }
+        #expect(wizard.question?.defaultAnswer == "2")
+    }
+
+    @Test("a scripted run names the missing answer's flag, or takes defaults with --yes")
+    func scripted() {
+        let wizard = Wizard(facts: Self.facts, now: Self.now)
+        guard case .failure(.missing(let id, _)) = ScriptedRun.run(wizard, answers: ["appName": "Tally"], acceptDefaults: false) else {
+            Issue.record("expected a missing answer")
+            return
+        }
+        #expect(id == .bundleID)
+        #expect(id.flag == "--bundle-id ID")
+        guard case .failure(.invalid(let bad, _, _)) = ScriptedRun.run(wizard, answers: ["firstFree": "7.0"], acceptDefaults: true) else {
+            Issue.record("expected an invalid answer")
+            return
+        }
+        #expect(bad == .firstFree)
+        guard case .success(let (done, _)) = ScriptedRun.run(wizard, answers: ["familySharing": "no"], acceptDefaults: true) else {
+            Issue.record("expected success")
+            return
+        }
+        #expect(done.plan.policies.familySharing == .ignored)
+    }
+}
