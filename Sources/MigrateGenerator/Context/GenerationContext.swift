@@ -53,7 +53,7 @@ public struct GenerationContext {
                 "literal": .string(SwiftIdentifier.stringLiteral(feature.id)),
             ]
         }
-        return [
+        let base: TemplateValue = [
             "generator": "migrate",
             "source": .string(options.sourceName),
             "access": .string(options.access == .public ? "public " : ""),
@@ -95,7 +95,6 @@ public struct GenerationContext {
                 "nothingRestored": .string(SwiftIdentifier.stringLiteral(RestoreOutcome.nothingRestored.message)),
                 "restored": .string(SwiftIdentifier.stringLiteral(RestoreOutcome.restored.message)),
             ],
-            "cacheKey": .string("migrate.lastVerifiedPurchase.\(plan.app.bundleID)"),
             "testCount": .string(String(testCases.count)),
             "tests": Self.swiftList(testCases.enumerated().map { testValue($1, number: $0 + 1) }),
             "rules": .list(rulesValue),
@@ -106,6 +105,9 @@ public struct GenerationContext {
             "offerRows": .list(offerRows),
             "storekit": storeKitValue,
         ]
+        guard case .object(var members) = base else { return base }
+        members.merge(storeLayerValues) { _, layer in layer }
+        return .object(members)
     }
 
     // MARK: - Pieces
@@ -135,7 +137,7 @@ public struct GenerationContext {
         ["case": .string(featureCases[id] ?? SwiftIdentifier.make(id)), "id": .string(id)]
     }
 
-    private func productReference(_ id: String) -> TemplateValue {
+    func productReference(_ id: String) -> TemplateValue {
         ["case": .string(productCases[id] ?? SwiftIdentifier.make(id)), "id": .string(id)]
     }
 
@@ -226,6 +228,7 @@ public struct GenerationContext {
         return [
             "nonProductionCohort": .string(nonProduction),
             "keepLastVerifiedDays": .string(keep),
+            "keepWhileUnreachableDays": .string(String(policies.daysKeptWhileStoreUnreachable)),
             "verificationFailureText": .string(failureText),
             "familySharingEntitles": .bool(policies.familySharing == .entitles),
             "cutoffRuleLiteral": .string(SwiftIdentifier.stringLiteral(policies.cutoffRule.rawValue)),
@@ -234,7 +237,7 @@ public struct GenerationContext {
 
     // MARK: - Tests
 
-    private func cohortExpression(_ cohort: Cohort) -> String {
+    func cohortExpression(_ cohort: Cohort) -> String {
         switch cohort {
         case .legacy(let id): ".legacy(.\(tierCases[id] ?? SwiftIdentifier.make(id)))"
         case .newCustomer: ".newCustomer"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns plan ids (`code-red`, `com.example.app.full`, `paid-1.0`) into Swift identifiers
 /// (`codeRed`, `full`, `paid1Dot0`) that are unique within their enum.
 public enum SwiftIdentifier {
@@ -63,6 +65,13 @@ public enum SwiftIdentifier {
             result[id] = name
         }
         return result
+    }
+
+    /// An upper camel case type name for a display name: `Tilt to Live HD` → `TiltToLiveHD`.
+    public static func typeName(_ name: String) -> String {
+        let identifier = make(name).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+        let upper = identifier.prefix(1).uppercased() + identifier.dropFirst()
+        return upper.first?.isNumber == true ? "App" + upper : upper
     }
 
     private static func lowercasedFirst(_ word: String) -> String {

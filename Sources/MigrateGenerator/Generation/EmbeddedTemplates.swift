@@ -52,6 +52,207 @@ What the upsell shows, cheapest useful first, and what it withholds so no one pa
 {{/offerRows}}
 
 """#,
+    "docs/INTEGRATION": #"""
+# Integrating the StoreKit layer: {{app.name}}
+
+Generated from `{{source}}`. This page says where each generated file goes, what to call and when, and
+what the app still has to provide.
+
+## Files and targets
+
+| file | target | what it is |
+|---|---|---|
+| `{{module}}/OriginalPurchase.swift` | app | The cutoff: who bought the paid app, decided from the app transaction. |
+| `{{module}}/Entitlements.swift` | app | Features, products and what each cohort keeps. |
+| `{{module}}/Upsell.swift` | app | Offers that never charge twice, Restore outcomes. |
+| `{{module}}/StoreFront.swift` | app | The protocol the store talks to: the App Store in the app, a fake in tests. |
+| `{{module}}/PurchaseCache.swift` | app | The last verified facts, in the Keychain, so a payer isn't locked out offline. |
+| `{{module}}/FreemiumStore.swift` | app | The store your views observe: refresh, purchase, restore. |
+| `{{module}}/AppStoreFront.swift` | app | StoreKit 2 behind `StoreFront`, and `FreemiumStore.shared`. |
+| `{{module}}Tests/{{module}}Tests.swift` | unit tests | The cutoff and offers for every boundary of the plan. |
+| `{{module}}Tests/StoreTests.swift` | unit tests | The StoreKit layer against a fake App Store: offline, forged caches, purchases, restore. |
+| `Products.storekit` | project (scheme) | The products, for StoreKit testing in Xcode: Edit Scheme → Run → Options → StoreKit Configuration. |
+
+Add the `{{module}}` files to the app target (or to a local Swift package the app depends on) and the
+`{{module}}Tests` files to its unit-test target; the tests `@testable import {{module}}`, so use that
+module name or generate with `--module YourApp`. If an earlier version of migrate generated
+`StoreKitEntitlements.swift`, delete it: `FreemiumStore` and `AppStoreFront` replace it.
+
+## Requirements
+
+- Deployment target: iOS 16, iPadOS 16, macOS 13, tvOS 16, watchOS 9 or visionOS 1 (the first with
+  `AppTransaction`).
+- Xcode 16 or later (Swift 6 or Swift 5 language mode, complete concurrency checking is fine).
+- Xcode 16.3 or later to read `appTransactionID` and the original platform of a universal purchase
+  below iOS 18.4 and macOS 15.4 (`originalPlatformStringRepresentation`, back-deployed). With an older
+  Xcode the original platform is unknown and the plan's rule for that case decides.
+- Xcode 26 or later for legacy subscription prices (`Product.PurchaseOption.promotionalOffer(_:compactJWS:)`,
+  back-deployed to iOS 15).
+- Xcode 27 or later to see a refunded paid download (`AppTransaction.revocationDate`, back-deployed to
+  iOS 16). Until then a refunded download counts as bought.
+
+## At launch and on foreground
+
+`FreemiumStore.shared` starts listening to `Transaction.updates` when it is first used, as Apple asks, so
+purchases approved later (Ask to Buy), made on other devices, or refunded are not missed. Use it from the
+`App` and refresh at launch and whenever the app comes to the foreground. `refresh()` never prompts: it
+reads `AppTransaction.shared` and `Transaction.currentEntitlements` only.
+
+```swift
+import SwiftUI
+
+@main
+struct {{appTypeName}}App: App {
+  @StateObject private var store = FreemiumStore.shared
+  @Environment(\.scenePhase) private var scenePhase
+
+  var body: some Scene {
+    WindowGroup {
+      ContentView()
+        .environmentObject(store)
+        .task { await store.refresh() }
+    }
+    .onChange(of: scenePhase) { phase in
+      if phase == .active { Task { await store.refresh() } }
+    }
+  }
+}
+```
+
+Offline, or with nobody signed in, `AppTransaction.shared` throws. That is unknown, not unverified: the
+facts the App Store verified earlier in this run keep deciding, and on a new launch those in the Keychain
+do for {{policies.keepWhileUnreachableDays}} days. A signature that doesn't verify is different:
+`policies.verificationFailure` ({{policies.verificationFailureText}}) decides.
+
+## Gating a feature
+
+```swift
+struct ContentView: View {
+  @EnvironmentObject private var store: FreemiumStore
+
+  var body: some View {
+{{#firstFeature}}
+    if store.entitlements.contains(.{{case}}) {
+      Text("{{name}}")
+    } else {
+      PaywallView()
+    }
+{{/firstFeature}}
+  }
+}
+```
+
+## The paywall
+
+Show `store.upsell.offers`: cheapest useful first, never a bundle that would charge again for something
+owned. Buy with `purchase(_:)`: it reads what the customer owns first, refuses what would charge twice,
+unlocks a verified purchase and only then finishes it. Every outcome has a message, or none when the
+customer cancelled.
+
+```swift
+struct PaywallView: View {
+  @EnvironmentObject private var store: FreemiumStore
+  @State private var prices: [String: String] = [:]
+  @State private var message: String?
+
+  var body: some View {
+    List {
+      ForEach(store.upsell.offers, id: \.product) { offer in
+        Button {
+          Task { message = await store.purchase(offer.product).message }
+        } label: {
+          let price = offer.legacyPrice ?? prices[offer.product.rawValue] ?? ""
+          Text("\(offer.product.rawValue) \(price)")
+        }
+        .disabled(!store.mayBuy(offer.product))
+      }
+      if store.upsell.showsRestore {
+        Button("Restore Purchases") {
+          Task {
+            if let outcome = await store.restore() { message = outcome.message }
+          }
+        }
+      }
+      if let message { Text(message) }
+    }
+    .task {
+      let products = (try? await store.offeredProducts()) ?? []
+      prices = Dictionary(uniqueKeysWithValues: products.map { ($0.id, $0.displayPrice) })
+    }
+  }
+}
+```
+
+What each purchase outcome says:
+
+| outcome | message |
+|---|---|
+{{#purchaseMessageRows}}
+| `{{key}}` | {{text}} |
+{{/purchaseMessageRows}}
+
+## Restore Purchases
+
+App Review requires a Restore Purchases control; hide it when `store.upsell.showsRestore` is false
+(everything is unlocked). `restore()` is the only place that calls `AppStore.sync()`, which may ask for the
+password, and, when the app transaction couldn't be read, `AppTransaction.refresh()`. It returns
+`.restored`, `.nothingRestored` or `.failed`, each with its message, and nil when the customer cancelled:
+show nothing then.
+
+## What the app provides
+
+{{#anyPromotionalOffers}}
+- **A promotional offer signer.** Legacy subscription prices are promotional offers. Your server signs each
+  one with your In-App Purchase key (App Store Connect → Users and Access → Integrations → In-App
+  Purchase); never put that key in the app. Set `FreemiumStore.shared.offerSigner` at launch to a type
+  conforming to `PromotionalOfferSigner` that asks your server for the compact JWS. Without it, a legacy
+  price is refused (`offerNotSigned`) rather than charged in full.
+{{/anyPromotionalOffers}}
+{{#storeTests.hasConsumable}}
+- **Delivery of consumables.** Set `FreemiumStore.shared.deliverConsumable` to a closure that credits the
+  purchase (to your server, or durable storage) and returns true. A consumable is finished only after it
+  returns true; otherwise the App Store delivers the transaction again.
+{{/storeTests.hasConsumable}}
+- **Products in App Store Connect** with the ids in `Products.storekit`.
+- **A Restore Purchases button**, shown while `store.upsell.showsRestore` is true.
+
+## Trying each cohort
+
+In Xcode's StoreKit testing (`Products.storekit`), the sandbox and TestFlight, Apple reports the original
+version as "1.0" and a fixed purchase date for everyone, so the real cutoff can't be tried there. The
+layer decides those environments by `policies.nonProduction`: every tester is {{nonProductionText}}.
+To see another cohort in the app, set `policies.nonProduction` to that tier and generate again.
+
+To try the real cutoff, play the App Store with a `StoreFront` of your own, as
+`{{module}}Tests/StoreTests.swift` does with `FakeStoreFront`: give it the app transaction of a customer
+from `TEST_MATRIX.md` and watch what the store unlocks, buys and restores.
+
+```swift
+let fake = FakeStoreFront()
+{{#storeTests.hasLegacy}}
+fake.change {
+  $0.appTransactions = [
+    (.verified(
+      AppTransactionFacts(
+        appTransactionID: "tester",
+        originalAppVersion: {{storeTests.legacy.version}},
+        originalPurchaseDate: {{storeTests.legacy.date}})), 0)
+  ]
+}
+{{/storeTests.hasLegacy}}
+let cache = InMemoryPurchaseCache()
+let store = FreemiumStore(platform: .{{runningPlatforms.iOS}}, storeFront: fake, cache: cache)
+await store.refresh()
+print(store.decision.cohort, store.entitlements.features.keys)
+
+// Re-launch offline: a new store, the same cache, and the App Store unreachable.
+fake.change { $0.appTransactions = [(.unavailable, 0)] }
+let relaunched = FreemiumStore(platform: .{{runningPlatforms.iOS}}, storeFront: fake, cache: cache)
+await relaunched.refresh()
+print(relaunched.decision.cohort, relaunched.state.proof)
+```
+
+"""#,
     "docs/TEST_MATRIX": #"""
 # Test matrix: {{app.name}}
 
@@ -164,6 +365,257 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
   }
 }
 {{/storekit}}
+
+"""#,
+    "swift/AppStoreFront": #"""
+#if canImport(StoreKit)
+  import Foundation
+  import StoreKit
+
+  /// The real App Store behind `StoreFront`: StoreKit 2, verified before anything is read.
+  ///
+  /// StoreKit's types are written `StoreKit.Product` and `StoreKit.Transaction`, so an app type
+  /// named `Product` or `Transaction` doesn't break this file.
+  @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+  {{access}}struct AppStoreFront: StoreFront {
+    {{access}}init() {}
+
+    {{access}}func appTransaction() async -> AppTransactionRead {
+      do {
+        return Self.read(try await AppTransaction.shared)
+      } catch {
+        // Offline or nobody signed in: unknown, not unverified.
+        return .unavailable
+      }
+    }
+
+    {{access}}func refreshAppTransaction() async -> AppTransactionRead {
+      do {
+        return Self.read(try await AppTransaction.refresh())
+      } catch {
+        return .unavailable
+      }
+    }
+
+    {{access}}func currentEntitlements() async -> [StoreTransaction] {
+      var transactions: [StoreTransaction] = []
+      for await result in StoreKit.Transaction.currentEntitlements {
+        transactions.append(Self.transaction(result))
+      }
+      return transactions
+    }
+
+    {{access}}func transactionUpdates() -> AsyncStream<StoreTransaction> {
+      AsyncStream { continuation in
+        let task = Task {
+          for await result in StoreKit.Transaction.updates {
+            continuation.yield(Self.transaction(result))
+          }
+          continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+      }
+    }
+
+    {{access}}func sync() async throws {
+      do {
+        try await AppStore.sync()
+      } catch {
+        throw Self.storeFrontError(error)
+      }
+    }
+
+    {{access}}func products(for identifiers: [String]) async throws -> [StoreProduct] {
+      do {
+        return try await StoreKit.Product.products(for: identifiers).map {
+          StoreProduct(id: $0.id, displayName: $0.displayName, displayPrice: $0.displayPrice)
+        }
+      } catch {
+        throw Self.storeFrontError(error)
+      }
+    }
+
+    {{access}}func purchase(productID: String, offer: SignedPromotionalOffer?) async throws
+      -> PurchaseAttempt
+    {
+      let result: StoreKit.Product.PurchaseResult
+      do {
+        guard let product = try await StoreKit.Product.products(for: [productID]).first else {
+          throw StoreFrontError(message: {{purchaseMessages.notInStorefront}})
+        }
+        var options: Set<StoreKit.Product.PurchaseOption> = []
+        if let offer {
+          options.insert(try Self.promotionalOffer(offer))
+        }
+        result = try await product.purchase(options: options)
+      } catch {
+        throw Self.storeFrontError(error)
+      }
+      switch result {
+      case .success(let verification):
+        return .success(Self.transaction(verification))
+      case .pending:
+        return .pending
+      case .userCancelled:
+        return .userCancelled
+      @unknown default:
+        // A result this SDK doesn't know: nothing is unlocked or finished.
+        throw StoreFrontError(message: {{purchaseMessages.unknownResult}})
+      }
+    }
+
+    // MARK: - Reading StoreKit's answers
+
+    /// Keeps the verification with the payload: `FreemiumStore` reads an unverified one never.
+    private static func read(_ result: VerificationResult<AppTransaction>) -> AppTransactionRead {
+      switch result {
+      case .verified(let transaction):
+        return .verified(facts(of: transaction))
+      case .unverified(let transaction, _):
+        return .unverified(claimed: facts(of: transaction))
+      }
+    }
+
+    private static func facts(of transaction: AppTransaction) -> AppTransactionFacts {
+      AppTransactionFacts(
+        appTransactionID: appTransactionID(of: transaction),
+        originalAppVersion: transaction.originalAppVersion,
+        originalPurchaseDate: transaction.originalPurchaseDate,
+        environment: environment(transaction.environment),
+        originalPlatform: originalPlatform(of: transaction),
+        isRevoked: isRevoked(transaction))
+    }
+
+    private static func transaction(_ result: VerificationResult<StoreKit.Transaction>)
+      -> StoreTransaction
+    {
+      switch result {
+      case .verified(let transaction):
+        return StoreTransaction(
+          productID: transaction.productID,
+          ownership: transaction.ownershipType == .familyShared ? .familyShared : .purchased,
+          isRevoked: transaction.revocationDate != nil,
+          isVerified: true,
+          expirationDate: transaction.expirationDate,
+          finish: { await transaction.finish() })
+      case .unverified(let transaction, _):
+        // `FreemiumStore` counts it only for a product verified before, and never finishes it.
+        return StoreTransaction(
+          productID: transaction.productID,
+          ownership: transaction.ownershipType == .familyShared ? .familyShared : .purchased,
+          isRevoked: transaction.revocationDate != nil,
+          isVerified: false,
+          expirationDate: transaction.expirationDate)
+      }
+    }
+
+    private static func environment(_ environment: AppStore.Environment) -> StoreEnvironment {
+      switch environment {
+      case .production: return .production
+      case .xcode: return .xcode
+      default: return .sandbox
+      }
+    }
+
+    /// `appTransactionID` is back-deployed to iOS 16 and macOS 13 by the iOS 18.4 SDK (Xcode 16.3).
+    private static func appTransactionID(of transaction: AppTransaction) -> String {
+      #if compiler(>=6.1)
+        return transaction.appTransactionID
+      #else
+        return ""
+      #endif
+    }
+
+    /// `originalPlatform` from iOS 18.4 and macOS 15.4; below them, the back-deployed
+    /// `originalPlatformStringRepresentation` (Xcode 16.3 or later). With an older Xcode the
+    /// platform stays unknown and the plan's rules for an unknown platform decide.
+    private static func originalPlatform(of transaction: AppTransaction) -> AppPlatform? {
+      #if compiler(>=6.1)
+        if #available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *) {
+          switch transaction.originalPlatform {
+{{#platforms}}
+{{#storeKitPlatform}}
+          case .{{storeKitPlatform}}: return .{{case}}
+{{/storeKitPlatform}}
+{{/platforms}}
+          default: return nil
+          }
+        }
+        return platform(named: transaction.originalPlatformStringRepresentation)
+      #else
+        return nil
+      #endif
+    }
+
+    /// The names `originalPlatformStringRepresentation` uses.
+    private static func platform(named name: String) -> AppPlatform? {
+      switch name {
+{{#platforms}}
+{{#storeKitPlatform}}
+      case "{{storeKitPlatform}}": return .{{case}}
+{{/storeKitPlatform}}
+{{/platforms}}
+      default: return nil
+      }
+    }
+
+    /// `AppTransaction.revocationDate` is back-deployed to iOS 16 and macOS 13 by the 27 SDKs
+    /// (Xcode 27). With an older Xcode a refunded paid download can't be seen on the device.
+    private static func isRevoked(_ transaction: AppTransaction) -> Bool {
+      #if compiler(>=6.4)
+        return transaction.revocationDate != nil
+      #else
+        return false
+      #endif
+    }
+
+    /// `Product.PurchaseOption.promotionalOffer(_:compactJWS:)`, back-deployed to iOS 15 by the
+    /// 26 SDKs (Xcode 26).
+    private static func promotionalOffer(_ offer: SignedPromotionalOffer) throws
+      -> StoreKit.Product.PurchaseOption
+    {
+      #if compiler(>=6.2)
+        return .promotionalOffer(offer.offerID, compactJWS: offer.compactJWS)
+      #else
+        throw StoreFrontError(message: {{purchaseMessages.offersNeedNewerSDK}})
+      #endif
+    }
+
+    private static func storeFrontError(_ error: any Error) -> StoreFrontError {
+      if let error = error as? StoreFrontError { return error }
+      if let error = error as? StoreKitError, case .userCancelled = error {
+        return StoreFrontError(isUserCancellation: true, message: error.localizedDescription)
+      }
+      return StoreFrontError(message: error.localizedDescription)
+    }
+  }
+
+  extension FreemiumStore {
+    /// The app's one store, listening to `Transaction.updates` from first use. Read it early,
+    /// at launch, and call `refresh()` there and whenever the app comes to the foreground.
+    @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+    {{access}}static let shared = FreemiumStore(
+      platform: .running, storeFront: AppStoreFront(), cache: KeychainPurchaseCache())
+  }
+#endif
+
+extension AppPlatform {
+  /// The platform this binary was built for. An iPad runs the iOS binary and its purchases carry
+  /// iOS build numbers, so it counts as {{runningPlatforms.iOS}}.
+  {{access}}static var running: AppPlatform {
+    #if os(macOS)
+      return .{{runningPlatforms.macOS}}
+    #elseif os(tvOS)
+      return .{{runningPlatforms.tvOS}}
+    #elseif os(watchOS)
+      return .{{runningPlatforms.watchOS}}
+    #elseif os(visionOS)
+      return .{{runningPlatforms.visionOS}}
+    #else
+      return .{{runningPlatforms.iOS}}
+    #endif
+  }
+}
 
 """#,
     "swift/Entitlements": #"""
@@ -298,8 +750,7 @@ import Foundation
     if case .legacy(let tier) = decision.cohort {
       for feature in Catalog.tierFeatures[tier] ?? [] { grant(feature, .tier(tier)) }
     }
-    var cacheAge: Int?
-    if case .failed(let age) = purchase.verification { cacheAge = age }
+    let kept = Grandfathering.daysKept(for: purchase.verification)
 
     var active: Set<ProductID> = []
     for owned in purchases {
@@ -308,8 +759,7 @@ import Foundation
       if owned.ownership == .familyShared && !Catalog.familySharingEntitles { continue }
       if !owned.isVerified {
         // A failed signature is not proof of cracking; keep a recent verified result if allowed.
-        guard let cacheAge, let days = Grandfathering.keepLastVerifiedDays, cacheAge <= days
-        else { continue }
+        guard let age = kept?.age, let days = kept?.limit, age <= days else { continue }
       }
       active.insert(product)
     }
@@ -324,6 +774,418 @@ import Foundation
     return Entitlements(features: features, activeProducts: active)
   }
 }
+
+"""#,
+    "swift/FreemiumStore": #"""
+import Foundation
+
+#if canImport(Combine)
+  import Combine
+#endif
+
+/// Where the facts that decide the cohort come from.
+{{access}}enum Proof: Hashable, Sendable {
+  /// Nothing has been read yet, or the App Store couldn't be reached and nothing verified is kept.
+  case unknown
+  /// The App Store verified them while this process runs.
+  case verified
+  /// The App Store's signature didn't verify; `policies.verificationFailure` decides.
+  case verificationFailed
+  /// The App Store couldn't be reached; what it verified `daysAgo` days ago decides.
+  case lastVerified(daysAgo: Int)
+}
+
+/// What the store knows about the customer now.
+{{access}}struct StoreState: Hashable, Sendable {
+  {{access}}var purchase: OriginalPurchase
+  {{access}}var decision: CohortDecision
+  {{access}}var entitlements: Entitlements
+  {{access}}var proof: Proof
+  /// False until the first refresh has finished.
+  {{access}}var isLoaded: Bool
+
+  init(platform: AppPlatform) {
+    purchase = OriginalPurchase(platform: platform, verification: .unreachable(lastVerifiedDaysAgo: nil))
+    decision = CohortDecision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+    entitlements = Entitlements(features: [:], activeProducts: [])
+    proof = .unknown
+    isLoaded = false
+  }
+}
+
+/// Why a purchase was not started. Nothing was charged.
+{{access}}enum PurchaseRefusal: Hashable, Sendable {
+  /// What the customer owns couldn't be read, so buying could charge twice.
+  case ownershipUnknown
+  /// The upsell withholds it from this customer, for this reason.
+  case withheld(WithholdReason)
+  /// Not on sale to this customer.
+  case notOffered
+  /// The legacy price needs a promotional offer signed by the app's server, and none was signed.
+  case offerNotSigned
+}
+
+/// The outcome of a purchase, each with what to tell the customer.
+{{access}}enum PurchaseOutcome: Hashable, Sendable {
+  /// Bought, verified, unlocked and finished.
+  case purchased(ProductID)
+  /// Waiting for approval (Ask to Buy): it unlocks through `Transaction.updates`.
+  case pending
+  /// The customer cancelled: show nothing.
+  case cancelled
+  /// Not started, so nothing was charged.
+  case refused(PurchaseRefusal)
+  /// The App Store's answer didn't verify: neither unlocked nor finished, so it comes back.
+  case unverified
+  /// A consumable that the app hasn't delivered yet: not finished, so it comes back.
+  case awaitingDelivery(ProductID)
+  /// The App Store couldn't complete it.
+  case failed(String)
+
+  /// What to show, or nil for nothing.
+  {{access}}var message: String? {
+    switch self {
+    case .purchased: return {{purchaseMessages.purchased}}
+    case .pending: return {{purchaseMessages.pending}}
+    case .cancelled: return nil
+    case .refused(.ownershipUnknown): return {{purchaseMessages.ownershipUnknown}}
+    case .refused(.withheld(.addsNothing)): return {{purchaseMessages.addsNothing}}
+    case .refused(.withheld(.requires)): return {{purchaseMessages.requires}}
+    case .refused(.withheld(.wouldChargeTwice)): return {{purchaseMessages.wouldChargeTwice}}
+    case .refused(.notOffered): return {{purchaseMessages.notOffered}}
+    case .refused(.offerNotSigned): return {{purchaseMessages.offerNotSigned}}
+    case .unverified: return {{purchaseMessages.unverified}}
+    case .awaitingDelivery: return {{purchaseMessages.awaitingDelivery}}
+    case .failed(let reason): return {{purchaseMessages.failedPrefix}} + reason
+    }
+  }
+}
+
+/// The app's store: what the customer may use and buy, read from the App Store without prompting,
+/// observable by SwiftUI.
+///
+/// - It never prompts at launch. `refresh()` reads `AppTransaction.shared` and
+///   `Transaction.currentEntitlements`; only `restore()` uses `AppStore.sync()`, and only a user
+///   action (Restore, a purchase) may call `AppTransaction.refresh()`.
+/// - It verifies before it reads: an unverified app transaction's environment, version and dates
+///   are never used, and an unverified transaction never creates a grant.
+/// - `AppTransaction.shared` throwing (offline, nobody signed in) is unknown, not unverified: the
+///   facts verified earlier keep deciding, from this process or from the cache for
+///   {{policies.keepWhileUnreachableDays}} days.
+/// - It trusts membership in `currentEntitlements`, so a subscriber in a billing grace period
+///   keeps access whatever the device clock says.
+/// - `purchase(_:)` reads what is owned first and refuses to charge twice; it unlocks, and only
+///   then finishes.
+/// - It listens to `Transaction.updates` from the moment it is created until it goes away.
+@MainActor
+{{access}}final class FreemiumStore {
+  /// What the store knows now.
+  {{access}}private(set) var state: StoreState {
+    willSet {
+      #if canImport(Combine)
+        objectWillChange.send()
+      #endif
+    }
+  }
+
+  /// Signs promotional offers on the app's server; legacy subscription prices need it.
+  {{access}}var offerSigner: (any PromotionalOfferSigner)?
+
+  /// Delivers a consumable; return true once delivered. A consumable is finished only then.
+  {{access}}var deliverConsumable: (@MainActor (ProductID) async -> Bool)?
+
+  private let storeFront: any StoreFront
+  private let cache: any PurchaseCacheStore
+  private let now: @Sendable () -> Date
+  /// The facts the App Store verified while this process runs.
+  private var verifiedInProcess: VerifiedPurchaseRecord?
+  private var latestRead = 0
+  private var appliedRead = 0
+  private var listener: Task<Void, Never>?
+
+  {{access}}init(
+    platform: AppPlatform,
+    storeFront: any StoreFront,
+    cache: any PurchaseCacheStore,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.state = StoreState(platform: platform)
+    self.storeFront = storeFront
+    self.cache = cache
+    self.now = now
+    let updates = storeFront.transactionUpdates()
+    listener = Task { [weak self] in
+      for await transaction in updates {
+        await self?.handleUpdate(transaction)
+      }
+    }
+  }
+
+  deinit {
+    listener?.cancel()
+  }
+
+  /// What the customer may use.
+  {{access}}var entitlements: Entitlements { state.entitlements }
+
+  /// The customer's cohort and the rule that decided it.
+  {{access}}var decision: CohortDecision { state.decision }
+
+  /// The offers to show now.
+  {{access}}var upsell: UpsellResult {
+    UpsellPolicy.offers(for: state.entitlements, cohort: state.decision.cohort)
+  }
+
+  /// Whether buying `product` now is right. False until what the customer owns is known, and
+  /// false for a bundle overlapping what is owned, so nobody is charged twice.
+  {{access}}func mayBuy(_ product: ProductID) -> Bool {
+    guard knowsOwnership else { return false }
+    if Catalog.consumables.contains(product) { return UpsellPolicy.forSale.contains(product) }
+    return UpsellPolicy.mayBuy(product, entitlements: state.entitlements, cohort: state.decision.cohort)
+  }
+
+  /// Re-reads the app transaction and current entitlements, without prompting. Call at launch and
+  /// whenever the app comes to the foreground. An older answer never replaces a newer one.
+  {{access}}func refresh() async {
+    await read(appTransaction: nil, including: nil)
+  }
+
+  /// Restores purchases. Call only from a Restore Purchases button: it may ask for the password.
+  /// Nil when the customer cancelled: show nothing.
+  {{access}}func restore() async -> RestoreOutcome? {
+    do {
+      try await storeFront.sync()
+    } catch {
+      if (error as? StoreFrontError)?.isUserCancellation == true { return nil }
+      return .failed
+    }
+    var appTransaction = await storeFront.appTransaction()
+    if !appTransaction.isVerified {
+      // A user action: asking to sign in is expected here.
+      appTransaction = await storeFront.refreshAppTransaction()
+    }
+    await read(appTransaction: appTransaction, including: nil)
+    if case .legacy = state.decision.cohort { return .restored }
+    return state.entitlements.activeProducts.isEmpty ? .nothingRestored : .restored
+  }
+
+  /// Buys `product`: reads what is owned first and refuses what would charge twice; on a verified
+  /// purchase unlocks it and only then finishes the transaction.
+  {{access}}func purchase(_ product: ProductID) async -> PurchaseOutcome {
+    await refresh()
+    if !knowsOwnership {
+      // Buying is a user action, so asking to sign in is fine; without knowing what the customer
+      // owns, a purchase could charge twice.
+      await read(appTransaction: await storeFront.refreshAppTransaction(), including: nil)
+    }
+    guard knowsOwnership else { return .refused(.ownershipUnknown) }
+    let isConsumable = Catalog.consumables.contains(product)
+    var offer: Offer?
+    if isConsumable {
+      guard UpsellPolicy.forSale.contains(product) else { return .refused(.notOffered) }
+    } else {
+      let upsell = self.upsell
+      guard let found = upsell.offers.first(where: { $0.product == product }) else {
+        return .refused(upsell.withheld[product].map(PurchaseRefusal.withheld) ?? .notOffered)
+      }
+      offer = found
+    }
+    var signed: SignedPromotionalOffer?
+    if case .promotionalOffer(let offerID)? = offer?.legacyCharge {
+      guard let signer = offerSigner,
+        let jws = try? await signer.compactJWS(offerID: offerID, productID: product.rawValue)
+      else { return .refused(.offerNotSigned) }
+      signed = SignedPromotionalOffer(offerID: offerID, compactJWS: jws)
+    }
+
+    let attempt: PurchaseAttempt
+    do {
+      attempt = try await storeFront.purchase(productID: product.rawValue, offer: signed)
+    } catch {
+      if (error as? StoreFrontError)?.isUserCancellation == true { return .cancelled }
+      return .failed((error as? StoreFrontError)?.message ?? error.localizedDescription)
+    }
+    switch attempt {
+    case .userCancelled:
+      return .cancelled
+    case .pending:
+      return .pending
+    case .success(let transaction):
+      // Unverified: neither unlocked nor finished, so the App Store delivers it again.
+      guard transaction.isVerified else { return .unverified }
+      if isConsumable {
+        guard let deliver = deliverConsumable, await deliver(product) else {
+          return .awaitingDelivery(product)
+        }
+      } else {
+        await read(appTransaction: nil, including: transaction)
+      }
+      await transaction.finish()
+      return .purchased(product)
+    }
+  }
+
+  /// The App Store products for the current offers, in offer order, for their display prices.
+  {{access}}func offeredProducts() async throws -> [StoreProduct] {
+    let offers = upsell.offers.map(\.product.rawValue)
+    let products = try await storeFront.products(for: offers)
+    return offers.compactMap { id in products.first { $0.id == id } }
+  }
+
+  // MARK: - Reading the App Store
+
+  /// Whether the cohort rests on verified facts, now or kept within the policy.
+  private var knowsOwnership: Bool {
+    state.isLoaded && state.proof != .unknown && state.decision.rule != .noProof
+  }
+
+  private func handleUpdate(_ transaction: StoreTransaction) async {
+    guard let product = ProductID(rawValue: transaction.productID),
+      Catalog.consumables.contains(product)
+    else {
+      await read(appTransaction: nil, including: nil)
+      // Finish only what verified and is now unlocked; an unverified one comes back.
+      if transaction.isVerified { await transaction.finish() }
+      return
+    }
+    guard transaction.isVerified, let deliver = deliverConsumable, await deliver(product) else {
+      return
+    }
+    await transaction.finish()
+  }
+
+  private func read(appTransaction given: AppTransactionRead?, including extra: StoreTransaction?)
+    async
+  {
+    latestRead += 1
+    let ticket = latestRead
+    let appTransaction: AppTransactionRead
+    if let given {
+      appTransaction = given
+    } else {
+      appTransaction = await storeFront.appTransaction()
+    }
+    var transactions = await storeFront.currentEntitlements()
+    if let extra { transactions.append(extra) }
+    // Reads overlap at each await: an older answer must never land after a newer one.
+    guard ticket > appliedRead else { return }
+    appliedRead = ticket
+    apply(appTransaction, transactions)
+  }
+
+  private func apply(_ appTransaction: AppTransactionRead, _ transactions: [StoreTransaction]) {
+    let now = self.now()
+    let platform = state.purchase.platform
+    let verifiedProducts = Set(
+      transactions.filter { $0.isVerified && !$0.isRevoked }.map(\.productID)
+        .filter { ProductID(rawValue: $0).map { !Catalog.consumables.contains($0) } ?? false })
+    var purchase = OriginalPurchase(platform: platform)
+    var kept: VerifiedPurchaseRecord?
+    let proof: Proof
+    switch appTransaction {
+    case .verified(let facts):
+      let record = VerifiedPurchaseRecord(facts, products: verifiedProducts, verifiedAt: now)
+      verifiedInProcess = record
+      if let data = record.encoded() { cache.save(data) }
+      purchase = Self.purchase(from: facts, platform: platform, verification: .verified)
+      proof = .verified
+    case .unverified:
+      // What the payload claims is never read. What was verified before decides, as the policy
+      // allows.
+      kept = lastVerified(now: now)
+      let age = kept.map { $0.age(at: now) }
+      if let facts = kept?.facts {
+        purchase = Self.purchase(
+          from: facts, platform: platform, verification: .failed(lastVerifiedDaysAgo: age))
+      } else {
+        purchase.verification = .failed(lastVerifiedDaysAgo: nil)
+      }
+      proof = .verificationFailed
+    case .unavailable:
+      if let record = verifiedInProcess, let facts = record.facts {
+        // Verified while this process runs: still the App Store's answer.
+        kept = record
+        purchase = Self.purchase(from: facts, platform: platform, verification: .verified)
+        proof = .verified
+      } else if let record = cachedRecord(now: now), let facts = record.facts {
+        kept = record
+        let age = record.age(at: now)
+        purchase = Self.purchase(
+          from: facts, platform: platform, verification: .unreachable(lastVerifiedDaysAgo: age))
+        proof = .lastVerified(daysAgo: age)
+      } else {
+        purchase.verification = .unreachable(lastVerifiedDaysAgo: nil)
+        proof = .unknown
+      }
+    }
+    // Verified transactions count; an unverified one only extends what was verified before.
+    let extendable = Set(kept?.products ?? [])
+    var owned: [OwnedProduct] = []
+    for transaction in transactions
+    where transaction.isVerified || extendable.contains(transaction.productID) {
+      owned.append(
+        OwnedProduct(
+          productID: transaction.productID,
+          ownership: transaction.ownership,
+          isRevoked: transaction.isRevoked,
+          isVerified: transaction.isVerified))
+    }
+    let decision = Grandfathering.decide(purchase)
+    state = StoreState(
+      purchase: purchase,
+      decision: decision,
+      entitlements: EntitlementResolver.resolve(purchase, decision: decision, purchases: owned),
+      proof: proof,
+      isLoaded: true)
+  }
+
+  /// The facts verified in this process, else the cache's.
+  private func lastVerified(now: Date) -> VerifiedPurchaseRecord? {
+    verifiedInProcess ?? cachedRecord(now: now)
+  }
+
+  private func cachedRecord(now: Date) -> VerifiedPurchaseRecord? {
+    cache.load().flatMap { VerifiedPurchaseRecord.decode($0, now: now) }
+  }
+
+  private static func purchase(
+    from facts: AppTransactionFacts, platform: AppPlatform, verification: Verification
+  ) -> OriginalPurchase {
+    OriginalPurchase(
+      originalAppVersion: facts.originalAppVersion,
+      originalPurchaseDate: facts.originalPurchaseDate,
+      platform: platform,
+      originalPlatform: facts.originalPlatform,
+      environment: facts.environment,
+      verification: verification,
+      isRevoked: facts.isRevoked)
+  }
+}
+
+extension StoreState {
+  init(
+    purchase: OriginalPurchase, decision: CohortDecision, entitlements: Entitlements, proof: Proof,
+    isLoaded: Bool
+  ) {
+    self.purchase = purchase
+    self.decision = decision
+    self.entitlements = entitlements
+    self.proof = proof
+    self.isLoaded = isLoaded
+  }
+}
+
+extension AppTransactionRead {
+  /// Whether the App Store's signature verified.
+  {{access}}var isVerified: Bool {
+    if case .verified = self { return true }
+    return false
+  }
+}
+
+#if canImport(Combine)
+  extension FreemiumStore: ObservableObject {}
+#endif
 
 """#,
     "swift/OriginalPurchase": #"""
@@ -404,7 +1266,11 @@ import Foundation
 /// Whether `AppTransaction` verified, and if not, how old the last verified result is.
 {{access}}enum Verification: Hashable, Sendable {
   case verified
+  /// The signature did not verify: `policies.verificationFailure` decides.
   case failed(lastVerifiedDaysAgo: Int?)
+  /// The App Store couldn't be reached or nobody is signed in: unknown, not unverified, so the
+  /// last verified facts decide for `Grandfathering.keepWhileUnreachableDays`.
+  case unreachable(lastVerifiedDaysAgo: Int?)
 }
 
 /// What the App Store says about the original purchase, as inputs that tests can set freely:
@@ -523,6 +1389,17 @@ import Foundation
   static let nonProductionCohort: Cohort = {{policies.nonProductionCohort}}
   /// `policies.verificationFailure`: days a verified result is kept when verification fails.
   static let keepLastVerifiedDays: Int? = {{policies.keepLastVerifiedDays}}
+  /// Days the last verified facts decide while the App Store can't be reached.
+  static let keepWhileUnreachableDays = {{policies.keepWhileUnreachableDays}}
+
+  /// Days the last verified facts may decide for this verification, or nil for none.
+  static func daysKept(for verification: Verification) -> (age: Int?, limit: Int?)? {
+    switch verification {
+    case .verified: return nil
+    case .failed(let age): return (age, keepLastVerifiedDays)
+    case .unreachable(let age): return (age, keepWhileUnreachableDays)
+    }
+  }
 
   /// The cohort of a customer, and the rule that decided it.
   {{access}}static func decide(_ purchase: OriginalPurchase) -> CohortDecision {
@@ -533,8 +1410,8 @@ import Foundation
     if purchase.isRevoked {
       return CohortDecision(cohort: .newCustomer, rule: .noProof, platform: nil)
     }
-    if case .failed(let age) = purchase.verification {
-      guard let age, let days = keepLastVerifiedDays, age <= days else {
+    if let kept = daysKept(for: purchase.verification) {
+      guard let age = kept.age, let days = kept.limit, age <= days else {
         return CohortDecision(cohort: .newCustomer, rule: .noProof, platform: nil)
       }
     }
@@ -629,213 +1506,330 @@ import Foundation
 }
 
 """#,
-    "swift/StoreKitEntitlements": #"""
-#if canImport(StoreKit)
-  import Foundation
-  import StoreKit
+    "swift/PurchaseCache": #"""
+import Foundation
 
-  /// Reads what the App Store says about this customer and turns it into entitlements and offers.
-  ///
-  /// - It never prompts at launch: `refresh()` reads `AppTransaction.shared` and
-  ///   `Transaction.currentEntitlements`; only `restore()`, called from a Restore button, uses
-  ///   `AppStore.sync()`, which may ask for the password.
-  /// - It verifies before it grants, and keeps the last verified result only as a cache, for
-  ///   `policies.verificationFailure` ({{policies.verificationFailureText}}).
-  /// - Before a purchase, `mayBuy(_:)` checks what is owned, so a bundle is never bought twice.
-  @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
-  @MainActor
-  {{access}}final class StoreKitEntitlements {
-    {{access}}private(set) var decision = CohortDecision(
-      cohort: .newCustomer, rule: .undetermined, platform: nil)
-    {{access}}private(set) var entitlements = Entitlements(features: [:], activeProducts: [])
-    {{access}}private(set) var purchase: OriginalPurchase
+/// The last facts the App Store verified for this customer, kept so a payer isn't locked out while
+/// the App Store can't be reached.
+///
+/// A cache, never a proof: it only extends what was verified, for the policy's days. It can't
+/// create a grant (an unverified transaction counts only for a product this record lists), it is
+/// bound to the Apple Account's `appTransactionID` and environment, and a record that is malformed
+/// in any way (wrong types, dates that aren't finite, in the future or before 1970) is ignored.
+{{access}}struct VerifiedPurchaseRecord: Codable, Hashable, Sendable {
+  {{access}}var appTransactionID: String
+  /// `StoreEnvironment.rawValue`.
+  {{access}}var environment: String
+  {{access}}var originalAppVersion: String
+  /// Seconds since 1970; negative in the Xcode environment, which reports 0001-01-01.
+  {{access}}var originalPurchaseDate: Double
+  /// `AppPlatform.rawValue`, when the App Store said.
+  {{access}}var originalPlatform: String?
+  {{access}}var isRevoked: Bool
+  /// Products whose transactions verified, sorted.
+  {{access}}var products: [String]
+  /// Seconds since 1970 when the App Store last verified these facts on this device.
+  {{access}}var verifiedAt: Double
 
-    private let defaults: UserDefaults
-    private var updates: Task<Void, Never>?
-    private static let cacheKey = "{{cacheKey}}"
+  /// Records bigger than this are ignored unread.
+  static let maximumBytes = 65_536
+  /// Lists or strings longer than this make a record malformed.
+  static let maximumItems = 1_000
+  static let maximumLength = 256
 
-    {{access}}init(platform: AppPlatform, defaults: UserDefaults = .standard) {
-      self.purchase = OriginalPurchase(platform: platform)
-      self.defaults = defaults
+  {{access}}init(_ facts: AppTransactionFacts, products: Set<String>, verifiedAt: Date) {
+    appTransactionID = facts.appTransactionID
+    environment = facts.environment.rawValue
+    originalAppVersion = facts.originalAppVersion
+    originalPurchaseDate = facts.originalPurchaseDate.timeIntervalSince1970
+    originalPlatform = facts.originalPlatform?.rawValue
+    isRevoked = facts.isRevoked
+    self.products = products.sorted()
+    self.verifiedAt = verifiedAt.timeIntervalSince1970
+  }
+
+  /// The verified facts again, or nil when the record names what this app doesn't know.
+  {{access}}var facts: AppTransactionFacts? {
+    guard let environment = StoreEnvironment(rawValue: environment) else { return nil }
+    var platform: AppPlatform?
+    if let originalPlatform {
+      guard let known = AppPlatform(rawValue: originalPlatform) else { return nil }
+      platform = known
+    }
+    return AppTransactionFacts(
+      appTransactionID: appTransactionID,
+      originalAppVersion: originalAppVersion,
+      originalPurchaseDate: Date(timeIntervalSince1970: originalPurchaseDate),
+      environment: environment,
+      originalPlatform: platform,
+      isRevoked: isRevoked)
+  }
+
+  /// Whole days since the facts were verified.
+  {{access}}func age(at now: Date) -> Int {
+    Int((now.timeIntervalSince1970 - verifiedAt) / 86_400)
+  }
+
+  /// The record in `data`, or nil when it is malformed or was verified in the future.
+  {{access}}static func decode(_ data: Data, now: Date) -> VerifiedPurchaseRecord? {
+    guard data.count <= maximumBytes,
+      let record = try? JSONDecoder().decode(VerifiedPurchaseRecord.self, from: data),
+      record.isWellFormed(now: now)
+    else { return nil }
+    return record
+  }
+
+  {{access}}func encoded() -> Data? {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try? encoder.encode(self)
+  }
+
+  func isWellFormed(now: Date) -> Bool {
+    let strings = [appTransactionID, environment, originalAppVersion] + products
+    return verifiedAt.isFinite && verifiedAt >= 0 && verifiedAt <= now.timeIntervalSince1970
+      && originalPurchaseDate.isFinite && abs(originalPurchaseDate) < 1e11
+      && products.count <= Self.maximumItems
+      && strings.allSatisfy { $0.utf8.count <= Self.maximumLength }
+      && (originalPlatform?.utf8.count ?? 0) <= Self.maximumLength
+      && facts != nil
+  }
+}
+
+/// Where the record of the last verified facts lives: the Keychain in the app, memory in tests.
+{{access}}protocol PurchaseCacheStore: Sendable {
+  func load() -> Data?
+  func save(_ data: Data)
+  func clear()
+}
+
+/// A cache in memory, for tests and previews.
+{{access}}final class InMemoryPurchaseCache: PurchaseCacheStore, @unchecked Sendable {
+  private let lock = NSLock()
+  private var data: Data?
+
+  {{access}}init(data: Data? = nil) {
+    self.data = data
+  }
+
+  {{access}}func load() -> Data? {
+    lock.lock()
+    defer { lock.unlock() }
+    return data
+  }
+
+  {{access}}func save(_ data: Data) {
+    lock.lock()
+    defer { lock.unlock() }
+    self.data = data
+  }
+
+  {{access}}func clear() {
+    lock.lock()
+    defer { lock.unlock() }
+    data = nil
+  }
+}
+
+#if canImport(Security)
+  import Security
+
+  /// Keeps the record in the Keychain. Unlike UserDefaults, whose plist customers can edit, the
+  /// Keychain is out of their reach; `ThisDeviceOnly` keeps it out of backups and other devices.
+  {{access}}struct KeychainPurchaseCache: PurchaseCacheStore {
+    {{access}}var service: String
+    {{access}}var account: String
+
+    {{access}}init(service: String = {{cacheServiceLiteral}}, account: String = "lastVerifiedPurchase") {
+      self.service = service
+      self.account = account
     }
 
-    /// The offers to show now.
-    {{access}}var upsell: UpsellResult {
-      UpsellPolicy.offers(for: entitlements, cohort: decision.cohort)
+    private var query: [String: Any] {
+      [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: service,
+        kSecAttrAccount as String: account,
+      ]
     }
 
-    /// Re-reads the app transaction and current entitlements, without prompting.
-    {{access}}func refresh() async {
-      await readAppTransaction()
-      var owned: [OwnedProduct] = []
-      for await result in Transaction.currentEntitlements {
-        owned.append(Self.owned(result))
+    {{access}}func load() -> Data? {
+      var query = self.query
+      query[kSecReturnData as String] = true
+      query[kSecMatchLimit as String] = kSecMatchLimitOne
+      var result: CFTypeRef?
+      guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess else { return nil }
+      return result as? Data
+    }
+
+    {{access}}func save(_ data: Data) {
+      let attributes: [String: Any] = [
+        kSecValueData as String: data,
+        kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+      ]
+      let status = SecItemUpdate(query as CFDictionary, attributes as CFDictionary)
+      if status == errSecItemNotFound {
+        let item = query.merging(attributes) { _, new in new }
+        SecItemAdd(item as CFDictionary, nil)
       }
-      apply(owned)
     }
 
-    /// Listens for purchases, renewals and refunds made while the app runs or elsewhere.
-    {{access}}func startListening() {
-      updates?.cancel()
-      updates = Task { [weak self] in
-        for await result in Transaction.updates {
-          if case .verified(let transaction) = result { await transaction.finish() }
-          await self?.refresh()
-        }
-      }
-    }
-
-    {{access}}func stopListening() {
-      updates?.cancel()
-      updates = nil
-    }
-
-    /// Restores purchases. Call only from a Restore Purchases button: it may ask for the password.
-    {{access}}func restore() async -> RestoreOutcome {
-      let before = entitlements.features.count
-      do {
-        try await AppStore.sync()
-      } catch {
-        return .failed
-      }
-      await refresh()
-      return entitlements.features.count > before || !entitlements.activeProducts.isEmpty
-        ? .restored : .nothingRestored
-    }
-
-    /// Whether buying `product` now is right; false for a bundle overlapping what is owned.
-    {{access}}func mayBuy(_ product: ProductID) -> Bool {
-      UpsellPolicy.mayBuy(product, entitlements: entitlements, cohort: decision.cohort)
-    }
-
-    /// The App Store products for the current offers, in offer order.
-    {{access}}func offeredProducts() async throws -> [Product] {
-      let offers = upsell.offers.map(\.product)
-      let products = try await Product.products(for: offers.map(\.rawValue))
-      return offers.compactMap { id in products.first { $0.id == id.rawValue } }
-    }
-
-    // MARK: - Reading the App Store
-
-    private func readAppTransaction() async {
-      let platform = purchase.platform
-      do {
-        let result = try await AppTransaction.shared
-        switch result {
-        case .verified(let transaction):
-          purchase = Self.purchase(from: transaction, platform: platform, verification: .verified)
-          saveCache(purchase)
-        case .unverified(let transaction, _):
-          // Not proof of cracking: decide from the last verified facts if the policy allows.
-          var facts = Self.purchase(
-            from: transaction, platform: platform,
-            verification: .failed(lastVerifiedDaysAgo: cacheAge()))
-          if let cached = cachedPurchase() {
-            facts.originalAppVersion = cached.originalAppVersion
-            facts.originalPurchaseDate = cached.originalPurchaseDate
-            facts.originalPlatform = cached.originalPlatform
-          }
-          purchase = facts
-        }
-      } catch {
-        purchase.verification = .failed(lastVerifiedDaysAgo: cacheAge())
-        if let cached = cachedPurchase() {
-          purchase.originalAppVersion = cached.originalAppVersion
-          purchase.originalPurchaseDate = cached.originalPurchaseDate
-          purchase.originalPlatform = cached.originalPlatform
-        }
-      }
-      decision = Grandfathering.decide(purchase)
-    }
-
-    private func apply(_ owned: [OwnedProduct]) {
-      entitlements = EntitlementResolver.resolve(purchase, decision: decision, purchases: owned)
-    }
-
-    private static func purchase(
-      from transaction: AppTransaction, platform: AppPlatform, verification: Verification
-    ) -> OriginalPurchase {
-      var purchase = OriginalPurchase(
-        originalAppVersion: transaction.originalAppVersion,
-        originalPurchaseDate: transaction.originalPurchaseDate,
-        platform: platform,
-        environment: environment(transaction.environment),
-        verification: verification)
-      if #available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *) {
-        purchase.originalPlatform = Self.platform(transaction.originalPlatform)
-      }
-      return purchase
-    }
-
-    private static func environment(_ environment: AppStore.Environment) -> StoreEnvironment {
-      switch environment {
-      case .production: return .production
-      case .xcode: return .xcode
-      default: return .sandbox
-      }
-    }
-
-    private static func platform(_ platform: AppStore.Platform) -> AppPlatform? {
-      switch platform {
-{{#platforms}}
-{{#storeKitPlatform}}
-      case .{{storeKitPlatform}}: return .{{case}}
-{{/storeKitPlatform}}
-{{/platforms}}
-      default: return nil
-      }
-    }
-
-    private static func owned(_ result: VerificationResult<Transaction>) -> OwnedProduct {
-      let transaction: Transaction
-      let verified: Bool
-      switch result {
-      case .verified(let value):
-        transaction = value
-        verified = true
-      case .unverified(let value, _):
-        transaction = value
-        verified = false
-      }
-      let expired = transaction.expirationDate.map { $0 <= Date() } ?? false
-      return OwnedProduct(
-        productID: transaction.productID,
-        ownership: transaction.ownershipType == .familyShared ? .familyShared : .purchased,
-        isRevoked: transaction.revocationDate != nil,
-        isExpired: expired,
-        isVerified: verified)
-    }
-
-    // MARK: - The cache of the last verified facts (a cache, never a proof)
-
-    private func saveCache(_ purchase: OriginalPurchase) {
-      var record: [String: Any] = ["verifiedAt": Date().timeIntervalSince1970]
-      record["originalAppVersion"] = purchase.originalAppVersion
-      record["originalPurchaseDate"] = purchase.originalPurchaseDate?.timeIntervalSince1970
-      record["originalPlatform"] = purchase.originalPlatform?.rawValue
-      defaults.set(record, forKey: Self.cacheKey)
-    }
-
-    private func cachedPurchase() -> OriginalPurchase? {
-      guard let record = defaults.dictionary(forKey: Self.cacheKey) else { return nil }
-      var cached = OriginalPurchase(platform: purchase.platform)
-      cached.originalAppVersion = record["originalAppVersion"] as? String
-      cached.originalPurchaseDate = (record["originalPurchaseDate"] as? Double).map {
-        Date(timeIntervalSince1970: $0)
-      }
-      cached.originalPlatform = (record["originalPlatform"] as? String).flatMap(AppPlatform.init)
-      return cached
-    }
-
-    private func cacheAge() -> Int? {
-      guard let record = defaults.dictionary(forKey: Self.cacheKey),
-        let verifiedAt = record["verifiedAt"] as? Double
-      else { return nil }
-      let days = Date().timeIntervalSince(Date(timeIntervalSince1970: verifiedAt)) / 86_400
-      return days < 0 ? nil : Int(days)
+    {{access}}func clear() {
+      SecItemDelete(query as CFDictionary)
     }
   }
 #endif
+
+"""#,
+    "swift/StoreFront": #"""
+import Foundation
+
+/// What `AppTransaction.shared` answered.
+{{access}}enum AppTransactionRead: Hashable, Sendable {
+  /// The App Store's signature verified.
+  case verified(AppTransactionFacts)
+  /// The signature did not verify: what the payload claims. `FreemiumStore` never reads it, so a
+  /// forged payload can't pick a cohort, not even the one for testers. Not proof of cracking
+  /// either: `policies.verificationFailure` decides.
+  case unverified(claimed: AppTransactionFacts)
+  /// The App Store couldn't be reached or nobody is signed in (`AppTransaction.shared` threw).
+  /// Unknown, not unverified: the last verified facts keep deciding.
+  case unavailable
+}
+
+/// The facts of an app transaction that decide the cohort.
+{{access}}struct AppTransactionFacts: Hashable, Sendable {
+  /// `AppTransaction.appTransactionID`: binds the cache of verified facts to one Apple Account.
+  {{access}}var appTransactionID: String
+  /// `AppTransaction.originalAppVersion`: a build number on iOS, a marketing version on macOS.
+  {{access}}var originalAppVersion: String
+  {{access}}var originalPurchaseDate: Date
+  {{access}}var environment: StoreEnvironment
+  /// `AppTransaction.originalPlatform`, or nil when the App Store doesn't say.
+  {{access}}var originalPlatform: AppPlatform?
+  /// The paid download itself was refunded (`AppTransaction.revocationDate` is set).
+  {{access}}var isRevoked: Bool
+
+  {{access}}init(
+    appTransactionID: String,
+    originalAppVersion: String,
+    originalPurchaseDate: Date,
+    environment: StoreEnvironment = .production,
+    originalPlatform: AppPlatform? = nil,
+    isRevoked: Bool = false
+  ) {
+    self.appTransactionID = appTransactionID
+    self.originalAppVersion = originalAppVersion
+    self.originalPurchaseDate = originalPurchaseDate
+    self.environment = environment
+    self.originalPlatform = originalPlatform
+    self.isRevoked = isRevoked
+  }
+}
+
+/// One transaction from `Transaction.currentEntitlements`, `Transaction.updates` or a purchase.
+{{access}}struct StoreTransaction: Sendable {
+  {{access}}var productID: String
+  {{access}}var ownership: OwnedProduct.Ownership
+  /// Refunded or revoked (`Transaction.revocationDate` is set).
+  {{access}}var isRevoked: Bool
+  /// False when the signature did not verify: such a transaction never creates a grant and is
+  /// never finished.
+  {{access}}var isVerified: Bool
+  /// For information only: membership in `Transaction.currentEntitlements` already says a
+  /// subscription is active, including during a billing grace period, whatever the device clock.
+  {{access}}var expirationDate: Date?
+  /// `Transaction.finish()`: tells the App Store the purchase was delivered.
+  {{access}}var finish: @Sendable () async -> Void
+
+  {{access}}init(
+    productID: String,
+    ownership: OwnedProduct.Ownership = .purchased,
+    isRevoked: Bool = false,
+    isVerified: Bool = true,
+    expirationDate: Date? = nil,
+    finish: @escaping @Sendable () async -> Void = {}
+  ) {
+    self.productID = productID
+    self.ownership = ownership
+    self.isRevoked = isRevoked
+    self.isVerified = isVerified
+    self.expirationDate = expirationDate
+    self.finish = finish
+  }
+}
+
+/// What `Product.purchase(options:)` answered.
+{{access}}enum PurchaseAttempt: Sendable {
+  case success(StoreTransaction)
+  /// Ask to Buy or Strong Customer Authentication: the transaction arrives later through
+  /// `Transaction.updates`.
+  case pending
+  case userCancelled
+}
+
+/// Why the App Store couldn't do what was asked.
+{{access}}struct StoreFrontError: Error, Hashable, Sendable {
+  /// The customer cancelled a prompt: show nothing.
+  {{access}}var isUserCancellation: Bool
+  /// Why, in words a customer can read.
+  {{access}}var message: String
+
+  {{access}}init(isUserCancellation: Bool = false, message: String) {
+    self.isUserCancellation = isUserCancellation
+    self.message = message
+  }
+}
+
+/// A product as the App Store sells it in the customer's storefront.
+{{access}}struct StoreProduct: Hashable, Sendable {
+  {{access}}var id: String
+  {{access}}var displayName: String
+  {{access}}var displayPrice: String
+
+  {{access}}init(id: String, displayName: String, displayPrice: String) {
+    self.id = id
+    self.displayName = displayName
+    self.displayPrice = displayPrice
+  }
+}
+
+/// A promotional offer and the signature the app's server made for it.
+{{access}}struct SignedPromotionalOffer: Hashable, Sendable {
+  {{access}}var offerID: String
+  /// The compact JWS the app's server signed with its In-App Purchase key.
+  {{access}}var compactJWS: String
+
+  {{access}}init(offerID: String, compactJWS: String) {
+    self.offerID = offerID
+    self.compactJWS = compactJWS
+  }
+}
+
+/// Signs promotional offers. The app supplies it: its server holds the In-App Purchase key and
+/// signs the offer for this customer. Never put that key in the app.
+{{access}}protocol PromotionalOfferSigner: Sendable {
+  /// The compact JWS for `offerID` on `productID`, signed by the app's server.
+  func compactJWS(offerID: String, productID: String) async throws -> String
+}
+
+/// The App Store as the layer sees it: `AppStoreFront` in the app, a fake in tests.
+{{access}}protocol StoreFront: Sendable {
+  /// `AppTransaction.shared`, verified. Never prompts.
+  func appTransaction() async -> AppTransactionRead
+  /// `AppTransaction.refresh()`, verified. May ask the customer to sign in: only on a user action.
+  func refreshAppTransaction() async -> AppTransactionRead
+  /// `Transaction.currentEntitlements`. Never prompts.
+  func currentEntitlements() async -> [StoreTransaction]
+  /// `Transaction.updates`: purchases approved later, made on other devices, refunds.
+  func transactionUpdates() -> AsyncStream<StoreTransaction>
+  /// `AppStore.sync()`. May ask for the password: only from a Restore Purchases button.
+  func sync() async throws
+  /// `Product.products(for:)`.
+  func products(for identifiers: [String]) async throws -> [StoreProduct]
+  /// `Product.purchase(options:)`, with a signed promotional offer when one applies.
+  func purchase(productID: String, offer: SignedPromotionalOffer?) async throws -> PurchaseAttempt
+}
 
 """#,
     "swift/Upsell": #"""
@@ -848,6 +1842,16 @@ import Foundation
   {{access}}var adds: Set<Feature>
   /// The legacy price from the customer's tier, in the app's main storefront, if one applies.
   {{access}}var legacyPrice: String?
+  /// How the App Store charges the legacy price.
+  {{access}}var legacyCharge: LegacyCharge? = nil
+}
+
+/// How the App Store charges a legacy price.
+{{access}}enum LegacyCharge: Hashable, Sendable {
+  /// A promotional offer on the subscription; the app's server signs it.
+  case promotionalOffer(id: String)
+  /// A separate product sold only to this tier.
+  case legacyProduct(ProductID)
 }
 
 /// Why a product is deliberately not offered.
@@ -1105,6 +2109,512 @@ struct FreemiumTests {
   @Test("Restore has three distinct messages")
   func restoreMessages() {
     #expect(Set(RestoreOutcome.allCases.map(\.message)).count == 3)
+  }
+}
+
+"""#,
+    "tests/StoreTests": #"""
+import Foundation
+import Testing
+
+@testable import {{module}}
+
+/// Plays the App Store for `FreemiumStore`: every answer is set by the test, every call recorded.
+final class FakeStoreFront: StoreFront, @unchecked Sendable {
+  struct Script {
+    /// Answers to `appTransaction()`, one per call; the last one repeats.
+    var appTransactions: [(read: AppTransactionRead, delay: UInt64)] = [(.unavailable, 0)]
+    /// The answer to `refreshAppTransaction()`; nil repeats `appTransaction()`'s.
+    var refreshedAppTransaction: AppTransactionRead?
+    var entitlements: [StoreTransaction] = []
+    var syncError: StoreFrontError?
+    var purchaseResult: PurchaseAttempt = .userCancelled
+    var calls: [String] = []
+    var offers: [SignedPromotionalOffer] = []
+    /// `Transaction.updates` streams still listened to.
+    var listeners: [Int: AsyncStream<StoreTransaction>.Continuation] = [:]
+    var nextListener = 0
+  }
+
+  private let lock = NSLock()
+  private var current = Script()
+
+  var script: Script {
+    lock.lock()
+    defer { lock.unlock() }
+    return current
+  }
+
+  func change(_ edit: (inout Script) -> Void) {
+    lock.lock()
+    defer { lock.unlock() }
+    edit(&current)
+  }
+
+  func appTransaction() async -> AppTransactionRead {
+    var answer: (read: AppTransactionRead, delay: UInt64) = (.unavailable, 0)
+    change {
+      $0.calls.append("appTransaction")
+      answer = $0.appTransactions.count > 1 ? $0.appTransactions.removeFirst() : $0.appTransactions[0]
+    }
+    if answer.delay > 0 { try? await Task.sleep(nanoseconds: answer.delay) }
+    return answer.read
+  }
+
+  func refreshAppTransaction() async -> AppTransactionRead {
+    change { $0.calls.append("refreshAppTransaction") }
+    return script.refreshedAppTransaction ?? script.appTransactions[0].read
+  }
+
+  func currentEntitlements() async -> [StoreTransaction] {
+    change { $0.calls.append("currentEntitlements") }
+    return script.entitlements
+  }
+
+  func transactionUpdates() -> AsyncStream<StoreTransaction> {
+    let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+    var id = 0
+    change {
+      id = $0.nextListener
+      $0.nextListener += 1
+      $0.listeners[id] = continuation
+    }
+    let listener = id
+    continuation.onTermination = { [weak self] _ in self?.change { $0.listeners[listener] = nil } }
+    return stream
+  }
+
+  /// A transaction arriving through `Transaction.updates`.
+  func deliver(_ transaction: StoreTransaction) {
+    for listener in script.listeners.values { listener.yield(transaction) }
+  }
+
+  func sync() async throws {
+    change { $0.calls.append("sync") }
+    if let error = script.syncError { throw error }
+  }
+
+  func products(for identifiers: [String]) async throws -> [StoreProduct] {
+    identifiers.map { StoreProduct(id: $0, displayName: $0, displayPrice: "$0.99") }
+  }
+
+  func purchase(productID: String, offer: SignedPromotionalOffer?) async throws -> PurchaseAttempt {
+    change {
+      $0.calls.append("purchase \(productID)")
+      if let offer { $0.offers.append(offer) }
+    }
+    return script.purchaseResult
+  }
+}
+
+/// Records what happened, from any isolation.
+final class Recorder: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [String] = []
+
+  var events: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return items
+  }
+
+  func record(_ event: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    items.append(event)
+  }
+}
+
+/// A clock the test moves.
+final class TestClock: @unchecked Sendable {
+  private let lock = NSLock()
+  private var date = {{storeTests.now}}
+
+  var now: Date {
+    lock.lock()
+    defer { lock.unlock() }
+    return date
+  }
+
+  func advance(days: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    date += Double(days) * 86_400
+  }
+}
+
+/// Waits up to two seconds for `condition`, for what arrives through `Transaction.updates`.
+@MainActor
+func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
+  for _ in 0..<200 {
+    if condition() { return true }
+    try? await Task.sleep(nanoseconds: 10_000_000)
+  }
+  return condition()
+}
+
+/// The StoreKit layer against a fake App Store: never locks out a payer, never grants a forgery,
+/// never charges twice. Each test names the guard it proves.
+@MainActor
+@Suite("StoreKit layer")
+struct StoreTests {
+  let fake = FakeStoreFront()
+  let cache = InMemoryPurchaseCache()
+  let clock = TestClock()
+
+  func makeStore(_ platform: AppPlatform) -> FreemiumStore {
+    let clock = self.clock
+    return FreemiumStore(platform: platform, storeFront: fake, cache: cache, now: { clock.now })
+  }
+
+  func transaction(
+    _ product: ProductID, verified: Bool = true, expires: Date? = nil, recorder: Recorder? = nil,
+    store: FreemiumStore? = nil
+  ) -> StoreTransaction {
+    StoreTransaction(
+      productID: product.rawValue, isVerified: verified, expirationDate: expires,
+      finish: { @Sendable [weak store] in
+        let unlocked = await MainActor.run { store?.entitlements.activeProducts.contains(product) }
+        recorder?.record("finish \(product.rawValue) unlocked: \(unlocked ?? false)")
+      })
+  }
+{{#storeTests.hasLegacy}}
+
+  /// {{storeTests.legacy.name}}: a customer of a legacy tier.
+  static let legacy = AppTransactionFacts(
+    appTransactionID: "legacy-1",
+    originalAppVersion: {{storeTests.legacy.version}},
+    originalPurchaseDate: {{storeTests.legacy.date}},
+    originalPlatform: {{storeTests.legacy.originalPlatform}})
+
+  @Test("Offline after a verified launch, the payer keeps the tier (unknown is not unverified)")
+  func offlineLaunchAfterVerifiedOne() async {
+    fake.change { $0.appTransactions = [(.verified(Self.legacy), 0)] }
+    await makeStore(.{{storeTests.legacy.platform}}).refresh()
+    fake.change { $0.appTransactions = [(.unavailable, 0)] }
+    clock.advance(days: {{storeTests.offlineAgeDays}})
+    let store = makeStore(.{{storeTests.legacy.platform}})
+    await store.refresh()
+    #expect(store.decision.cohort == {{storeTests.legacy.cohort}})
+    #expect(store.state.proof == .lastVerified(daysAgo: {{storeTests.offlineAgeDays}}))
+  }
+
+  @Test("Offline for longer than the cache may extend, nothing is granted from it")
+  func offlineBeyondTheWindow() async {
+    fake.change { $0.appTransactions = [(.verified(Self.legacy), 0)] }
+    await makeStore(.{{storeTests.legacy.platform}}).refresh()
+    fake.change { $0.appTransactions = [(.unavailable, 0)] }
+    clock.advance(days: {{storeTests.beyondOfflineDays}})
+    let store = makeStore(.{{storeTests.legacy.platform}})
+    await store.refresh()
+    #expect(store.decision.cohort == .newCustomer)
+  }
+
+  @Test("Offline later in the same run, what this process verified still decides")
+  func offlineAfterVerifyingInThisProcess() async {
+    let store = makeStore(.{{storeTests.legacy.platform}})
+    fake.change { $0.appTransactions = [(.verified(Self.legacy), 0)] }
+    await store.refresh()
+    fake.change { $0.appTransactions = [(.unavailable, 0)] }
+    cache.clear()
+    await store.refresh()
+    #expect(store.decision.cohort == {{storeTests.legacy.cohort}})
+    #expect(store.state.proof == .verified)
+  }
+
+  @Test("A cache record edited into the future or malformed is ignored, without crashing")
+  func editedCacheIsIgnored() async throws {
+    let future = try #require(
+      VerifiedPurchaseRecord(
+        Self.legacy, products: [], verifiedAt: clock.now.addingTimeInterval(86_400)
+      ).encoded())
+    let valid = try #require(
+      VerifiedPurchaseRecord(Self.legacy, products: [], verifiedAt: clock.now).encoded())
+    let text = String(decoding: valid, as: UTF8.self)
+    let malformed = [
+      future,
+      Data(text.replacingOccurrences(of: "\"verifiedAt\":", with: "\"verifiedAt\":NaN,\"x\":").utf8),
+      Data(text.replacingOccurrences(of: "\"verifiedAt\":", with: "\"verifiedAt\":-1e300,\"x\":").utf8),
+      Data(text.replacingOccurrences(of: "\"verifiedAt\":", with: "\"verifiedAt\":1e400,\"x\":").utf8),
+      Data(text.replacingOccurrences(of: "\"verifiedAt\":", with: "\"verifiedAt\":\"now\",\"x\":").utf8),
+      Data(
+        text.replacingOccurrences(
+          of: "\"originalPurchaseDate\":", with: "\"originalPurchaseDate\":1e300,\"x\":"
+        ).utf8),
+      Data("{\"originalAppVersion\":\"12\",\"verifiedAt\":0}".utf8),
+      Data([0xFF, 0x00, 0x7B]),
+    ]
+    fake.change { $0.appTransactions = [(.unavailable, 0)] }
+    for data in malformed {
+      cache.save(data)
+      let store = makeStore(.{{storeTests.legacy.platform}})
+      await store.refresh()
+      #expect(store.decision.cohort == .newCustomer, "\(String(decoding: data, as: UTF8.self))")
+      #expect(store.state.proof == .unknown)
+    }
+  }
+
+  @Test("A forged UserDefaults record grants nothing: the cache is never read from there")
+  func userDefaultsForgeryGrantsNothing() async {
+    // The key earlier versions of the generated layer used.
+    let key = "migrate.lastVerifiedPurchase.{{app.bundleID}}"
+    let forged: [String: Any] = [
+      "verifiedAt": clock.now.timeIntervalSince1970,
+      "originalAppVersion": {{storeTests.legacy.version}},
+    ]
+    UserDefaults.standard.set(forged, forKey: key)
+    defer { UserDefaults.standard.removeObject(forKey: key) }
+    fake.change { $0.appTransactions = [(.unavailable, 0)] }
+    let store = makeStore(.{{storeTests.legacy.platform}})
+    await store.refresh()
+    #expect(store.decision.cohort == .newCustomer)
+  }
+
+  @Test("An unverified app transaction is never read, even when it claims the sandbox")
+  func unverifiedSandboxClaimIsNotRead() async {
+    var claim = Self.legacy
+    claim.environment = .sandbox
+    fake.change { $0.appTransactions = [(.unverified(claimed: claim), 0)] }
+    let store = makeStore(.{{storeTests.legacy.platform}})
+    await store.refresh()
+    #expect(store.state.purchase.environment == .production)
+    #expect(store.decision.rule == .noProof)
+    #expect(store.decision.cohort == .newCustomer)
+  }
+
+  @Test("An unverified transaction for a product never verified is not granted, cache or not")
+  func unverifiedProductIsNotGranted() async {
+    fake.change { $0.appTransactions = [(.verified(Self.legacy), 0)] }
+    await makeStore(.{{storeTests.legacy.platform}}).refresh()
+    let forged = ProductID.allCases.filter { !Catalog.consumables.contains($0) }
+    // Offline, so the cache of verified facts decides, whatever the policy for failed signatures.
+    fake.change {
+      $0.appTransactions = [(.unavailable, 0)]
+      $0.entitlements = forged.map { transaction($0, verified: false) }
+    }
+    let store = makeStore(.{{storeTests.legacy.platform}})
+    await store.refresh()
+    #expect(store.entitlements.activeProducts.isEmpty)
+  }
+
+  @Test("Refresh never prompts: no AppStore.sync() and no AppTransaction.refresh()")
+  func refreshNeverPrompts() async {
+    fake.change { $0.appTransactions = [(.unavailable, 0)] }
+    let store = makeStore(.{{storeTests.legacy.platform}})
+    await store.refresh()
+    #expect(!fake.script.calls.contains("sync"))
+    #expect(!fake.script.calls.contains("refreshAppTransaction"))
+  }
+{{#storeTests.hasNewCustomer}}
+
+  @Test("Overlapping refreshes: an older answer never lands after a newer one")
+  func olderAnswerNeverLandsLast() async {
+    fake.change {
+      $0.appTransactions = [
+        (.verified(Self.legacy), 300_000_000), (.verified(Self.newCustomer), 0),
+      ]
+    }
+    let store = makeStore(.{{storeTests.legacy.platform}})
+    async let first: Void = store.refresh()
+    try? await Task.sleep(nanoseconds: 50_000_000)
+    await store.refresh()
+    await first
+    #expect(store.decision.cohort == {{storeTests.newCustomer.cohort}})
+  }
+{{/storeTests.hasNewCustomer}}
+{{/storeTests.hasLegacy}}
+{{#storeTests.hasNewCustomer}}
+
+  /// {{storeTests.newCustomer.name}}: a new customer.
+  static let newCustomer = AppTransactionFacts(
+    appTransactionID: "new-1",
+    originalAppVersion: {{storeTests.newCustomer.version}},
+    originalPurchaseDate: {{storeTests.newCustomer.date}},
+    originalPlatform: {{storeTests.newCustomer.originalPlatform}})
+
+  func loadedNewCustomer() async -> FreemiumStore {
+    fake.change { $0.appTransactions = [(.verified(Self.newCustomer), 0)] }
+    let store = makeStore(.{{storeTests.newCustomer.platform}})
+    await store.refresh()
+    return store
+  }
+
+  @Test("Restore: the customer cancels the password prompt, and nothing is shown")
+  func restoreCancelledIsSilent() async {
+    let store = await loadedNewCustomer()
+    fake.change { $0.syncError = StoreFrontError(isUserCancellation: true, message: "cancelled") }
+    #expect(await store.restore() == nil)
+  }
+
+  @Test("Restore: the App Store can't be reached")
+  func restoreFails() async {
+    let store = await loadedNewCustomer()
+    fake.change { $0.syncError = StoreFrontError(message: "offline") }
+    #expect(await store.restore() == .failed)
+  }
+
+  @Test("Restore: finished, with nothing to restore")
+  func restoreFindsNothing() async {
+    let store = await loadedNewCustomer()
+    #expect(await store.restore() == .nothingRestored)
+  }
+{{/storeTests.hasNewCustomer}}
+{{#storeTests.hasSellable}}
+
+  @Test("Restore: finished, and a purchase is back")
+  func restoreRestores() async {
+    let store = await loadedNewCustomer()
+    fake.change { $0.entitlements = [transaction(.{{storeTests.sellable.case}})] }
+    #expect(await store.restore() == .restored)
+    #expect(store.entitlements.activeProducts.contains(.{{storeTests.sellable.case}}))
+  }
+
+  @Test("Restore asks the App Store for the app transaction again when it was unavailable")
+  func restoreRefreshesTheAppTransaction() async {
+    fake.change {
+      $0.appTransactions = [(.unavailable, 0)]
+      $0.refreshedAppTransaction = .verified(Self.newCustomer)
+    }
+    let store = makeStore(.{{storeTests.newCustomer.platform}})
+    _ = await store.restore()
+    #expect(fake.script.calls.contains("refreshAppTransaction"))
+    #expect(store.state.proof == .verified)
+  }
+
+  @Test("A billing grace period keeps the subscriber: the device clock is never consulted")
+  func gracePeriodKeepsAccess() async {
+    let store = await loadedNewCustomer()
+    let expired = clock.now.addingTimeInterval(-3 * 86_400)
+    fake.change { $0.entitlements = [transaction(.{{storeTests.grace.case}}, expires: expired)] }
+    await store.refresh()
+    #expect(store.entitlements.activeProducts.contains(.{{storeTests.grace.case}}))
+  }
+
+  @Test("Purchase: verified, then unlocked, and only then finished")
+  func purchaseUnlocksThenFinishes() async {
+    let store = await loadedNewCustomer()
+    let recorder = Recorder()
+    let bought = transaction(.{{storeTests.sellable.case}}, recorder: recorder, store: store)
+    fake.change { $0.purchaseResult = .success(bought) }
+    let outcome = await store.purchase(.{{storeTests.sellable.case}})
+    #expect(outcome == .purchased(.{{storeTests.sellable.case}}))
+    #expect(store.entitlements.activeProducts.contains(.{{storeTests.sellable.case}}))
+    #expect(recorder.events == ["finish {{storeTests.sellable.id}} unlocked: true"])
+  }
+
+  @Test("Purchase: an unverified success is neither unlocked nor finished")
+  func unverifiedPurchaseIsNotGranted() async {
+    let store = await loadedNewCustomer()
+    let recorder = Recorder()
+    let forged = transaction(
+      .{{storeTests.sellable.case}}, verified: false, recorder: recorder, store: store)
+    fake.change {
+      $0.purchaseResult = .success(forged)
+      $0.entitlements = [forged]
+    }
+    let outcome = await store.purchase(.{{storeTests.sellable.case}})
+    #expect(outcome == .unverified)
+    #expect(!store.entitlements.activeProducts.contains(.{{storeTests.sellable.case}}))
+    #expect(recorder.events.isEmpty)
+  }
+
+  @Test("Purchase: Ask to Buy waits for approval, then unlocks through Transaction.updates")
+  func pendingPurchaseCompletesThroughUpdates() async {
+    let store = await loadedNewCustomer()
+    fake.change { $0.purchaseResult = .pending }
+    #expect(await store.purchase(.{{storeTests.sellable.case}}) == .pending)
+    #expect(!store.entitlements.activeProducts.contains(.{{storeTests.sellable.case}}))
+    let recorder = Recorder()
+    let approved = transaction(.{{storeTests.sellable.case}}, recorder: recorder, store: store)
+    fake.change { $0.entitlements = [approved] }
+    fake.deliver(approved)
+    #expect(await eventually { recorder.events.count == 1 })
+    #expect(store.entitlements.activeProducts.contains(.{{storeTests.sellable.case}}))
+    #expect(recorder.events == ["finish {{storeTests.sellable.id}} unlocked: true"])
+  }
+
+  @Test("Purchase: the customer cancels, and nothing is shown")
+  func cancelledPurchaseIsSilent() async {
+    let store = await loadedNewCustomer()
+    fake.change { $0.purchaseResult = .userCancelled }
+    let outcome = await store.purchase(.{{storeTests.sellable.case}})
+    #expect(outcome == .cancelled)
+    #expect(outcome.message == nil)
+  }
+
+  @Test("Purchase reads what is owned first: bought on another device, it isn't sold again")
+  func purchaseReadsOwnershipFirst() async {
+    let store = await loadedNewCustomer()
+    fake.change { $0.entitlements = [transaction(.{{storeTests.sellable.case}})] }
+    let outcome = await store.purchase(.{{storeTests.sellable.case}})
+    #expect(outcome.isRefusal)
+    #expect(!fake.script.calls.contains("purchase {{storeTests.sellable.id}}"))
+  }
+
+  @Test("Purchase while what the customer owns can't be read is refused, not charged")
+  func purchaseWithUnknownOwnershipIsRefused() async {
+    fake.change { $0.appTransactions = [(.unavailable, 0)] }
+    let store = makeStore(.{{storeTests.newCustomer.platform}})
+    let outcome = await store.purchase(.{{storeTests.sellable.case}})
+    #expect(outcome == .refused(.ownershipUnknown))
+    #expect(!fake.script.calls.contains("purchase {{storeTests.sellable.id}}"))
+  }
+
+  @Test("The listener starts with the store and stops when the store goes away")
+  func listenerLivesWithTheStore() async {
+    var store: FreemiumStore? = await loadedNewCustomer()
+    let recorder = Recorder()
+    let elsewhere = transaction(.{{storeTests.sellable.case}}, recorder: recorder, store: store)
+    fake.change { $0.entitlements = [elsewhere] }
+    fake.deliver(elsewhere)
+    #expect(await eventually { recorder.events.count == 1 })
+    #expect(store?.entitlements.activeProducts.contains(.{{storeTests.sellable.case}}) == true)
+    store = nil
+    #expect(await eventually { self.fake.script.listeners.isEmpty })
+  }
+{{/storeTests.hasSellable}}
+{{#storeTests.hasRefusal}}
+
+  @Test("Nothing may be bought before the first refresh, and a legacy buyer is refused an overlap")
+  func overlappingPurchaseRefusedBeforeFirstRefresh() async {
+    let refused = AppTransactionFacts(
+      appTransactionID: "refused-1",
+      originalAppVersion: {{storeTests.refusal.version}},
+      originalPurchaseDate: {{storeTests.refusal.date}},
+      originalPlatform: {{storeTests.refusal.originalPlatform}})
+    fake.change { $0.appTransactions = [(.verified(refused), 0)] }
+    let store = makeStore(.{{storeTests.refusal.platform}})
+    // {{storeTests.refusedReason}}
+    #expect(!store.mayBuy(.{{storeTests.refused.case}}))
+    let outcome = await store.purchase(.{{storeTests.refused.case}})
+    #expect(outcome.isRefusal)
+    #expect(store.decision.cohort == {{storeTests.refusal.cohort}})
+    #expect(!fake.script.calls.contains("purchase {{storeTests.refused.id}}"))
+  }
+{{/storeTests.hasRefusal}}
+{{#storeTests.hasConsumable}}
+
+  @Test("A consumable is finished only once the app has delivered it")
+  func consumableFinishedOnlyWhenDelivered() async {
+    let store = await loadedNewCustomer()
+    let recorder = Recorder()
+    let bought = transaction(.{{storeTests.consumable.case}}, recorder: recorder, store: store)
+    fake.change { $0.purchaseResult = .success(bought) }
+    #expect(
+      await store.purchase(.{{storeTests.consumable.case}})
+        == .awaitingDelivery(.{{storeTests.consumable.case}}))
+    #expect(recorder.events.isEmpty)
+    store.deliverConsumable = { _ in true }
+    #expect(await store.purchase(.{{storeTests.consumable.case}}) == .purchased(.{{storeTests.consumable.case}}))
+    #expect(recorder.events.count == 1)
+  }
+{{/storeTests.hasConsumable}}
+}
+
+extension PurchaseOutcome {
+  var isRefusal: Bool {
+    if case .refused = self { return true }
+    return false
   }
 }
 

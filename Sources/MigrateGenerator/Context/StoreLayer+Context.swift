@@ -1,0 +1,144 @@
+import Foundation
+import MigrateCore
+import MigratePlan
+
+/// The part of the context for the StoreKit layer (`FreemiumStore`, `AppStoreFront`, the cache),
+/// its generated tests and INTEGRATION.md: messages, the running platform, and customers chosen by
+/// migrate's engine for the layer's tests.
+extension GenerationContext {
+    /// What `PurchaseOutcome.message` and `AppStoreFront` tell the customer. The one home of these
+    /// words: the generated Swift and INTEGRATION.md read them from here.
+    static let purchaseMessages: KeyValuePairs<String, String> = [
+        "purchased": "Thank you! Your purchase is unlocked.",
+        "pending": "Waiting for approval. It unlocks as soon as the purchase is approved.",
+        "ownershipUnknown": "Couldn't check what you already own, so nothing was charged. Connect to the internet and try again.",
+        "addsNothing": "You already have everything this includes.",
+        "requires": "This add-on needs features you don't have yet.",
+        "wouldChargeTwice": "You already own part of this. Buy the part you're missing on its own instead.",
+        "notOffered": "This isn't available to buy.",
+        "offerNotSigned": "Your price couldn't be confirmed with the App Store, so nothing was charged. Try again later.",
+        "unverified": "The App Store's confirmation couldn't be verified. If you were charged, tap Restore Purchases.",
+        "awaitingDelivery": "Your purchase is being delivered.",
+        "failedPrefix": "The purchase couldn't be completed: ",
+        "notInStorefront": "This product isn't available in your country or region.",
+        "unknownResult": "The App Store gave an answer this version of the app doesn't know.",
+        "offersNeedNewerSDK": "This price needs an app built with Xcode 26 or later.",
+    ]
+
+    /// The OS a binary is built for, and the plan platform its purchases count as.
+    static let runningOperatingSystems: [(os: String, platform: Platform)] = [
+        ("iOS", .iOS), ("macOS", .macOS), ("tvOS", .tvOS), ("watchOS", .watchOS), ("visionOS", .visionOS),
+    ]
+
+    /// A fixed "now" for the generated layer tests, after every plausible release.
+    static let storeTestsNow: Int64 = 4_102_444_800  // 2100-01-01
+
+    var storeLayerValues: [String: TemplateValue] {
+        var messages: [String: TemplateValue] = [:]
+        for (key, text) in Self.purchaseMessages { messages[key] = .string(SwiftIdentifier.stringLiteral(text)) }
+        let platforms = Self.platforms(of: catalog)
+        var running: [String: TemplateValue] = [:]
+        for (os, platform) in Self.runningOperatingSystems {
+            let chosen = platforms.contains(platform) ? platform : (platform == .iOS && platforms.contains(.iPadOS) ? .iPadOS : platforms.first ?? .iOS)
+            running[os] = .string(chosen.rawValue)
+        }
+        return [
+            "purchaseMessages": .object(messages),
+            "purchaseMessageRows": .list(Self.purchaseMessages.map { ["key": .string($0.key), "text": .string($0.value)] }),
+            "runningPlatforms": .object(running),
+            "cacheServiceLiteral": .string(SwiftIdentifier.stringLiteral("\(catalog.plan.app.bundleID).migrate")),
+            "storeTests": storeTestsValue,
+            "appTypeName": .string(SwiftIdentifier.typeName(catalog.plan.app.name)),
+            "firstFeature": catalog.plan.features.first.map { feature -> TemplateValue in
+                ["case": .string(featureCases[feature.id] ?? SwiftIdentifier.make(feature.id)), "name": .string(Self.oneLine(feature.name))]
+            } ?? .bool(false),
+            "nonProductionText": .string(nonProductionText),
+            "anyPromotionalOffers": .bool(catalog.tiers.contains { !$0.discounts.isEmpty }),
+        ]
+    }
+
+    private var nonProductionText: String {
+        if case .tier(let id) = catalog.plan.policies.nonProduction, let tier = catalog.tiers.first(where: { $0.id == id }) {
+            return "in the tier \"\(Self.oneLine(tier.name))\""
+        }
+        return "a new customer"
+    }
+
+    // MARK: - Customers for the layer's tests
+
+    private var storeTestsValue: TemplateValue {
+        let plan = catalog.plan
+        let plain = testCases.filter {
+            let customer = $0.customer
+            return customer.environment == .production && customer.appTransaction == .verified && !customer.isAppPurchaseRevoked
+                && !customer.isVolumePurchase && customer.purchases.isEmpty && customer.originalAppVersion != nil
+                && customer.originalPurchaseDate != nil
+        }
+        let legacy = plain.first { if case .legacy = $0.expected.decision.cohort { true } else { false } }
+        let newCustomer = plain.first { $0.expected.decision.cohort == .newCustomer && $0.expected.decision.rule != .undetermined }
+        let consumable = plan.products.first { $0.forSale && $0.kind == .consumable }
+        let sellable = newCustomer.flatMap { customer in
+            customer.expected.upsell.offers.first { offer in plan.products.contains { $0.id == offer.productID && $0.kind != .consumable } }
+        }
+        // Seed 000: a product a legacy customer must not be sold though a new customer may buy it.
+        var refusal: (test: GeneratedTestCase, product: String)?
+        if let newCustomer {
+            let offeredToNew = Set(newCustomer.expected.upsell.offers.map(\.productID))
+            for test in plain {
+                guard case .legacy = test.expected.decision.cohort else { continue }
+                let withheld = test.expected.upsell.withheld.map(\.productID).filter(offeredToNew.contains)
+                let preferred = withheld.first { id in plan.products.first { $0.id == id }?.contains.isEmpty == false } ?? withheld.first
+                if let preferred {
+                    refusal = (test, preferred)
+                    break
+                }
+            }
+        }
+        // Grace period: prefer a subscription; any product shows the clock is never consulted.
+        let subscription = newCustomer.flatMap { customer in
+            customer.expected.upsell.offers.first { offer in plan.products.contains { $0.id == offer.productID && $0.kind == .autoRenewable } }
+        }
+        let keep: Int? = if case .keepLastVerified(let days) = plan.policies.verificationFailure { days } else { nil }
+        let window = plan.policies.daysKeptWhileStoreUnreachable
+        var value: [String: TemplateValue] = [
+            "now": .string("Date(timeIntervalSince1970: \(Self.grouped(Self.storeTestsNow)))"),
+            "offlineAgeDays": .string(String(min((keep ?? 0) + 1, window))),
+            "beyondOfflineDays": .string(String(window + 1)),
+            "keepsOnFailure": .bool(keep != nil),
+            "hasLegacy": .bool(legacy != nil),
+            "hasNewCustomer": .bool(newCustomer != nil),
+            "hasSellable": .bool(sellable != nil && newCustomer != nil),
+            "hasRefusal": .bool(refusal != nil),
+            "hasConsumable": .bool(consumable != nil && newCustomer != nil),
+            "hasLegacyAndSellable": .bool(legacy != nil && sellable != nil && newCustomer != nil),
+        ]
+        if let legacy { value["legacy"] = customerValue(legacy) }
+        if let newCustomer { value["newCustomer"] = customerValue(newCustomer) }
+        if let sellable {
+            value["sellable"] = productReference(sellable.productID)
+            let grace = subscription ?? sellable
+            value["grace"] = productReference(grace.productID)
+        }
+        if let refusal {
+            value["refusal"] = customerValue(refusal.test)
+            value["refused"] = productReference(refusal.product)
+            let reason = refusal.test.expected.upsell.withheld.first { $0.productID == refusal.product }?.reason ?? ""
+            value["refusedReason"] = .string(Self.oneLine(reason))
+        }
+        if let consumable { value["consumable"] = productReference(consumable.id) }
+        return .object(value)
+    }
+
+    private func customerValue(_ test: GeneratedTestCase) -> TemplateValue {
+        let customer = test.customer
+        let date = customer.originalPurchaseDate ?? .distantPast
+        return [
+            "name": .string(Self.oneLine(test.name)),
+            "platform": .string(customer.platform.rawValue),
+            "originalPlatform": .string(customer.originalPlatform.map { ".\($0.rawValue)" } ?? "nil"),
+            "version": .string(SwiftIdentifier.stringLiteral(customer.originalAppVersion ?? "")),
+            "date": .string("Date(timeIntervalSince1970: \(Self.grouped(Int64(date.timeIntervalSince1970.rounded(.down)))))"),
+            "cohort": .string(cohortExpression(test.expected.decision.cohort)),
+        ]
+    }
+}
