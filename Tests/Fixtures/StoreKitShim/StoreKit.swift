@@ -9,7 +9,10 @@
 //
 // Build this module with library evolution (`-enable-library-evolution`), as Apple ships StoreKit:
 // only then must a client `switch` over a non-frozen enum (Product.PurchaseResult, StoreKitError,
-// VerificationResult.VerificationError) carry `@unknown default`.
+// VerificationResult.VerificationError) carry `@unknown default`. In SwiftPM that needs the shim in
+// a package of its own (`.package(path:)`, target `swiftSettings: [.unsafeFlags(
+// ["-enable-library-evolution"])]`): targets of one package share a `-package-name`, and the
+// compiler then doesn't ask for `@unknown default` even with library evolution.
 //
 // The documentation pages print a declaration without its `@available`; the availability here is
 // the page's availability list ("iOS: 16.0.0 -"; a range "16.0.0 - 18.4.0" is a deprecation).
