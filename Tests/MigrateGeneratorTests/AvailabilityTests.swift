@@ -1,0 +1,180 @@
+import Foundation
+import MigrateGenerator
+import MigratePlan
+import Testing
+
+/// Availability checked for real on Linux (see AvailabilityChecker): the shims mirror Apple's
+/// `@available`, and code that names API newer than its deployment target outside a matching
+/// `@available` or `#available` fails, as it would in Xcode.
+@Suite("Availability", .serialized)
+struct AvailabilityTests {
+    /// A client written the way the generated layer should be: AppTransaction on iOS 16, the
+    /// back-deployed members unguarded, `originalPlatform` behind `#available`, and `@unknown
+    /// default` for the non-frozen PurchaseResult.
+    static let correctClient = """
+        import Foundation
+        import StoreKit
+
+        @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+        struct OriginalPurchaseReader {
+          func read() async throws -> (version: String, platform: String, id: String) {
+            let transaction = try await AppTransaction.shared.payloadValue
+            // Back-deployed before 18.4: readable on iOS 16 without a guard.
+            var platform = transaction.originalPlatformStringRepresentation
+            let id = transaction.appTransactionID
+            if #available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *) {
+              platform = Self.name(transaction.originalPlatform)
+            }
+            return (transaction.originalAppVersion, platform, id)
+          }
+
+          @available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *)
+          static func name(_ platform: AppStore.Platform) -> String {
+            switch platform {
+            case .iOS: return "iOS"
+            case .macOS: return "macOS"
+            default: return platform.rawValue
+            }
+          }
+
+          @available(visionOS, unavailable)
+          @MainActor func buy(_ product: Product) async throws -> Bool {
+            switch try await product.purchase() {
+            case .success(.verified(let transaction)):
+              await transaction.finish()
+              return true
+            case .success(.unverified), .userCancelled, .pending:
+              return false
+            @unknown default:
+              return false
+            }
+          }
+        }
+
+        """
+
+    static func mutant(of client: String) -> String {
+        // A signature that names AppStore.Platform outside a matching @available.
+        client.replacingOccurrences(
+            of: "  @available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *)\n  static func name",
+            with: "\n  static func name")
+    }
+
+    static func errors(_ diagnostics: [AvailabilityChecker.Diagnostic]) -> [AvailabilityChecker.Diagnostic] {
+        diagnostics.filter { $0.severity == .error }
+    }
+
+    @Test("The generated StoreKit layer is checked: naming AppStore.Platform in an iOS 16 class is reported")
+    func generatedLayerNamesPlatformOutsideItsAvailability() throws {
+        let files = try Generator(options: GenerationOptions(access: .public, module: "Tilt"))
+            .generate(try examplePlan("tilt-to-live-hd"), only: [.swift])
+        let sources = files.map {
+            AvailabilityChecker.Source(name: ($0.path as NSString).lastPathComponent, text: $0.body)
+        }
+        #expect(sources.contains { $0.name == "StoreKitEntitlements.swift" })
+        let diagnostics = try AvailabilityChecker.check(sources: sources, modules: [.storeKit], deploymentTarget: .iOS16)
+        for mode in AvailabilityChecker.LanguageMode.allCases {
+            let platform = Self.errors(diagnostics).filter {
+                $0.mode == mode && $0.file == "StoreKitEntitlements.swift" && $0.message.contains("'Platform' is only available in iOS18_4")
+            }
+            #expect(!platform.isEmpty, "\(mode.rawValue): expected the AppStore.Platform error, got:\n\(diagnostics.map(\.description).joined(separator: "\n"))")
+        }
+    }
+
+    @Test("A correct client passes on every deployment target, in Swift 6 and Swift 5")
+    func correctClientPasses() throws {
+        for target in AvailabilityChecker.DeploymentTarget.all {
+            let diagnostics = try AvailabilityChecker.check(
+                sources: [.init(name: "Client.swift", text: Self.correctClient)], modules: [.storeKit], deploymentTarget: target)
+            #expect(Self.errors(diagnostics).isEmpty, "\(target): \(diagnostics.map(\.description).joined(separator: "\n"))")
+        }
+    }
+
+    @Test("A signature naming AppStore.Platform outside a matching @available fails, in Swift 6 and Swift 5")
+    func mutantFails() throws {
+        let mutant = Self.mutant(of: Self.correctClient)
+        #expect(mutant != Self.correctClient, "the mutation point moved; update the test")
+        let diagnostics = try AvailabilityChecker.check(
+            sources: [.init(name: "Client.swift", text: mutant)], modules: [.storeKit], deploymentTarget: .iOS16)
+        for mode in AvailabilityChecker.LanguageMode.allCases {
+            let found = Self.errors(diagnostics).filter { $0.mode == mode }
+            #expect(found.map(\.description) == ["Client.swift:18:41: error: 'Platform' is only available in iOS18_4 [\(mode.rawValue)]"])
+        }
+        // On a target that already has 18.4, the same code is fine.
+        let later = AvailabilityChecker.DeploymentTarget(platform: "iOS", version: [18, 4])
+        let onLater = try AvailabilityChecker.check(
+            sources: [.init(name: "Client.swift", text: mutant)], modules: [.storeKit], deploymentTarget: later)
+        #expect(Self.errors(onLater).isEmpty, "\(onLater)")
+    }
+
+    @Test("Non-frozen StoreKit enums need @unknown default in Swift 6 (a warning in Swift 5)")
+    func nonFrozenEnumsNeedUnknownDefault() throws {
+        let client = Self.correctClient.replacingOccurrences(of: "    @unknown default:\n      return false\n", with: "")
+        let diagnostics = try AvailabilityChecker.check(
+            sources: [.init(name: "Client.swift", text: client)], modules: [.storeKit], deploymentTarget: .iOS16)
+        let message = "switch covers known cases, but 'Product.PurchaseResult' may have additional unknown values"
+        #expect(Self.errors(diagnostics).contains { $0.mode == .swift6 && $0.message == message })
+        #expect(diagnostics.contains { $0.mode == .swift5 && $0.severity == .warning && $0.message.hasPrefix(message) })
+    }
+
+    @Test("A 27-SDK member guarded by #if compiler can be forced on and off")
+    func replacementsForceCompilerBranches() throws {
+        let client = """
+            import Foundation
+            import StoreKit
+
+            @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+            func revoked(_ transaction: AppTransaction) -> Bool {
+              #if compiler(>=9.9)
+                return transaction.revocationDate != nil && transaction.unknownMember
+              #else
+                return false
+              #endif
+            }
+
+            """
+        let off = try AvailabilityChecker.check(
+            sources: [.init(name: "Revoked.swift", text: client)], deploymentTarget: .iOS16, languageModes: [.swift6])
+        #expect(Self.errors(off).isEmpty, "\(off)")
+        let on = try AvailabilityChecker.check(
+            sources: [.init(name: "Revoked.swift", text: client)], deploymentTarget: .iOS16, languageModes: [.swift6],
+            replacements: ["#if compiler(>=9.9)": "#if true"])
+        #expect(Self.errors(on).map(\.line) == [7], "\(on)")
+    }
+
+    @Test("The Combine shim takes both ObservableObject store patterns in Swift 6 and Swift 5")
+    func combineStorePatterns() throws {
+        let client = """
+            import Combine
+
+            enum StoreState: Sendable { case loading, ready(Int) }
+
+            @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+            @MainActor final class WillSetStore: ObservableObject {
+              private(set) var state: StoreState = .loading {
+                willSet { objectWillChange.send() }
+              }
+              func load() async { state = .ready(1) }
+            }
+
+            @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+            @MainActor final class PublishedStore: ObservableObject {
+              @Published private(set) var state: StoreState = .loading
+              func load() async { state = .ready(1) }
+              var changes: Published<StoreState>.Publisher { $state }
+            }
+
+            """
+        let diagnostics = try AvailabilityChecker.check(
+            sources: [.init(name: "Store.swift", text: client)], modules: [.combine], deploymentTarget: .iOS16)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+    }
+
+    @Test("The Keychain sample, written as on Apple platforms, type-checks against the Security shim")
+    func keychainSample() throws {
+        let url = repositoryRoot.appendingPathComponent("Tests/Fixtures/SecurityShim/KeychainSample.swift.txt")
+        let sample = AvailabilityChecker.Source(name: "KeychainSample.swift", text: try String(contentsOf: url, encoding: .utf8))
+        let diagnostics = try AvailabilityChecker.check(sources: [sample], modules: [.security], deploymentTarget: .iOS16)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+    }
+}
