@@ -64,20 +64,59 @@ struct AvailabilityTests {
         diagnostics.filter { $0.severity == .error }
     }
 
-    @Test("The generated StoreKit layer is checked: naming AppStore.Platform in an iOS 16 class is reported")
-    func generatedLayerNamesPlatformOutsideItsAvailability() throws {
-        let files = try Generator(options: GenerationOptions(access: .public, module: "Tilt"))
-            .generate(try examplePlan("tilt-to-live-hd"), only: [.swift])
-        let sources = files.map {
-            AvailabilityChecker.Source(name: ($0.path as NSString).lastPathComponent, text: $0.body)
-        }
-        #expect(sources.contains { $0.name == "StoreKitEntitlements.swift" })
-        let diagnostics = try AvailabilityChecker.check(sources: sources, modules: [.storeKit], deploymentTarget: .iOS16)
-        for mode in AvailabilityChecker.LanguageMode.allCases {
-            let platform = Self.errors(diagnostics).filter {
-                $0.mode == mode && $0.file == "StoreKitEntitlements.swift" && $0.message.contains("'Platform' is only available in iOS18_4")
+    /// What each SDK generation sees: the newest (Xcode 27: `compiler(>=6.4)` on), the toolchain's
+    /// own, and the oldest the layer supports (Xcode 16: the 6.1 and 6.2 branches off).
+    static let sdks: [(name: String, replacements: [String: String])] = [
+        ("Xcode 27", ["#if compiler(>=6.4)": "#if true"]),
+        ("this toolchain", [:]),
+        ("Xcode 16", ["#if compiler(>=6.1)": "#if false", "#if compiler(>=6.2)": "#if false", "#if compiler(>=6.4)": "#if false"]),
+    ]
+
+    static func generatedSources(_ example: String) throws -> [AvailabilityChecker.Source] {
+        try Generator(options: GenerationOptions(access: .public, module: "Generated"))
+            .generate(try examplePlan(example), only: [.swift])
+            .map { AvailabilityChecker.Source(name: ($0.path as NSString).lastPathComponent, text: $0.body) }
+    }
+
+    @Test(
+        "Every example's generated Swift type-checks for iOS 16 and macOS 13 with Apple's availability, on old and new SDKs, in Swift 6 and Swift 5",
+        arguments: exampleNames)
+    func generatedCodePasses(example: String) throws {
+        let sources = try Self.generatedSources(example)
+        #expect(sources.contains { $0.name == "AppStoreFront.swift" })
+        for target in [AvailabilityChecker.DeploymentTarget.iOS16, .macOS13] {
+            for sdk in Self.sdks {
+                let diagnostics = try AvailabilityChecker.check(
+                    sources: sources, modules: [.storeKit, .combine, .security], deploymentTarget: target, replacements: sdk.replacements)
+                #expect(diagnostics.isEmpty, "\(example), \(target), \(sdk.name):\n\(diagnostics.map(\.description).joined(separator: "\n"))")
             }
-            #expect(!platform.isEmpty, "\(mode.rawValue): expected the AppStore.Platform error, got:\n\(diagnostics.map(\.description).joined(separator: "\n"))")
+        }
+    }
+
+    @Test("The flagship's generated Swift also type-checks for tvOS 16, watchOS 9 and visionOS 1")
+    func generatedCodePassesOnOtherPlatforms() throws {
+        let sources = try Self.generatedSources("tilt-to-live-hd")
+        for target in [AvailabilityChecker.DeploymentTarget.tvOS16, .watchOS9, .visionOS1] {
+            let diagnostics = try AvailabilityChecker.check(
+                sources: sources, modules: [.storeKit, .combine, .security], deploymentTarget: target, languageModes: [.swift6])
+            #expect(diagnostics.isEmpty, "\(target):\n\(diagnostics.map(\.description).joined(separator: "\n"))")
+        }
+    }
+
+    @Test("A generated layer whose signature names AppStore.Platform outside @available fails (the bug this check exists for)")
+    func generatedMutantFails() throws {
+        var sources = try Self.generatedSources("tilt-to-live-hd")
+        let index = try #require(sources.firstIndex { $0.name == "AppStoreFront.swift" })
+        let point = "    private static func storeFrontError("
+        #expect(sources[index].text.contains(point), "the mutation point moved; update the test")
+        sources[index].text = sources[index].text.replacingOccurrences(
+            of: point,
+            with: "    private static func platform(_ platform: AppStore.Platform) -> AppPlatform? { nil }\n\n" + point)
+        let diagnostics = try AvailabilityChecker.check(
+            sources: sources, modules: [.storeKit, .combine, .security], deploymentTarget: .iOS16)
+        for mode in AvailabilityChecker.LanguageMode.allCases {
+            let found = Self.errors(diagnostics).filter { $0.mode == mode && $0.file == "AppStoreFront.swift" }
+            #expect(found.contains { $0.message.contains("'Platform' is only available in iOS18_4") }, "\(mode.rawValue): \(diagnostics)")
         }
     }
 

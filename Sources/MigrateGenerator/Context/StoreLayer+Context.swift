@@ -23,6 +23,7 @@ extension GenerationContext {
         "notInStorefront": "This product isn't available in your country or region.",
         "unknownResult": "The App Store gave an answer this version of the app doesn't know.",
         "offersNeedNewerSDK": "This price needs an app built with Xcode 26 or later.",
+        "visionOSNeedsScene": "On visionOS, buy with SwiftUI's purchase action, which shows the App Store sheet in your scene.",
     ]
 
     /// The OS a binary is built for, and the plan platform its purchases count as.

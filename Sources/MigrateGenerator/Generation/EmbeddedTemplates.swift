@@ -445,9 +445,9 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
         }
         var options: Set<StoreKit.Product.PurchaseOption> = []
         if let offer {
-          options.insert(try Self.promotionalOffer(offer))
+          options.formUnion(try Self.promotionalOffer(offer))
         }
-        result = try await product.purchase(options: options)
+        result = try await Self.buy(product, options: options)
       } catch {
         throw Self.storeFrontError(error)
       }
@@ -517,7 +517,8 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
       }
     }
 
-    /// `appTransactionID` is back-deployed to iOS 16 and macOS 13 by the iOS 18.4 SDK (Xcode 16.3).
+    /// `appTransactionID` is back-deployed to iOS 16 and macOS 13 by the 18.4 SDKs (Xcode 16.3,
+    /// Swift 6.1).
     private static func appTransactionID(of transaction: AppTransaction) -> String {
       #if compiler(>=6.1)
         return transaction.appTransactionID
@@ -560,7 +561,8 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
     }
 
     /// `AppTransaction.revocationDate` is back-deployed to iOS 16 and macOS 13 by the 27 SDKs
-    /// (Xcode 27). With an older Xcode a refunded paid download can't be seen on the device.
+    /// (Xcode 27, Swift 6.4). With an older Xcode a refunded paid download can't be seen on the
+    /// device.
     private static func isRevoked(_ transaction: AppTransaction) -> Bool {
       #if compiler(>=6.4)
         return transaction.revocationDate != nil
@@ -569,13 +571,26 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
       #endif
     }
 
+    /// `Product.purchase(options:)`. visionOS buys through `purchase(confirmIn:options:)`, which
+    /// needs the scene to show the sheet in: there, buy with SwiftUI's `PurchaseAction` instead.
+    private static func buy(
+      _ product: StoreKit.Product, options: Set<StoreKit.Product.PurchaseOption>
+    ) async throws -> StoreKit.Product.PurchaseResult {
+      #if os(visionOS)
+        throw StoreFrontError(message: {{purchaseMessages.visionOSNeedsScene}})
+      #else
+        return try await product.purchase(options: options)
+      #endif
+    }
+
     /// `Product.PurchaseOption.promotionalOffer(_:compactJWS:)`, back-deployed to iOS 15 by the
-    /// 26 SDKs (Xcode 26).
+    /// 26 SDKs (Xcode 26, Swift 6.2).
     private static func promotionalOffer(_ offer: SignedPromotionalOffer) throws
-      -> StoreKit.Product.PurchaseOption
+      -> [StoreKit.Product.PurchaseOption]
     {
       #if compiler(>=6.2)
-        return .promotionalOffer(offer.offerID, compactJWS: offer.compactJWS)
+        return StoreKit.Product.PurchaseOption.promotionalOffer(
+          offer.offerID, compactJWS: offer.compactJWS)
       #else
         throw StoreFrontError(message: {{purchaseMessages.offersNeedNewerSDK}})
       #endif
@@ -1670,12 +1685,12 @@ import Foundation
       let status = SecItemUpdate(query as CFDictionary, attributes as CFDictionary)
       if status == errSecItemNotFound {
         let item = query.merging(attributes) { _, new in new }
-        SecItemAdd(item as CFDictionary, nil)
+        _ = SecItemAdd(item as CFDictionary, nil)
       }
     }
 
     {{access}}func clear() {
-      SecItemDelete(query as CFDictionary)
+      _ = SecItemDelete(query as CFDictionary)
     }
   }
 #endif
