@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Shipped examples")
 struct ExampleTests {
-    static let names = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches"]
+    static let names = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer"]
 
     @Test("Every example passes check with no errors", arguments: names)
     func checks(name: String) throws {
@@ -33,6 +33,7 @@ struct ExampleTests {
             "pocket-ledger": [.iOS: .purchaseDate],
             "inkwell-universal": [.iOS: .buildNumber, .macOS: .marketingVersion],
             "tally-two-switches": [.iOS: .buildNumber],
+            "quill-writer": [.iOS: .buildNumber],
         ]
         for (name, rules) in expected {
             let report = PlanChecker.check(try examplePlan(name), now: date("2026-11-22T00:00:00Z"))

@@ -32,6 +32,7 @@ struct GeneratedPackageTests {
         ("pocket-ledger", "PocketLedger", .public),
         ("inkwell-universal", "Inkwell", .public),
         ("tally-two-switches", "Tally", .public),
+        ("quill-writer", "Quill", .public),
     ]
     static let mutant = "TiltMutant"
 

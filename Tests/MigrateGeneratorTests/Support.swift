@@ -10,7 +10,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 /// recording run is never mistaken for a passing one).
 let isRecording = ProcessInfo.processInfo.environment["MIGRATE_RECORD"] == "1"
 
-let exampleNames = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches"]
+let exampleNames = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer"]
 
 func examplePlan(_ name: String) throws -> MigrationPlan {
     let url = repositoryRoot.appendingPathComponent("Examples/\(name)/migration.json")

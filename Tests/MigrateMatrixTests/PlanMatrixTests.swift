@@ -6,7 +6,7 @@ import MigratePlan
 import Testing
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let exampleNames = ["inkwell-universal", "pocket-ledger", "server-pal", "tally-two-switches", "tilt-to-live-hd"]
+let exampleNames = ["inkwell-universal", "pocket-ledger", "quill-writer", "server-pal", "tally-two-switches", "tilt-to-live-hd"]
 
 func loadExample(_ name: String) throws -> MigrationPlan {
     let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("Examples/\(name)/migration.json"))

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Plan encoding")
 struct PlanEncoderTests {
-    static let examples = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches"]
+    static let examples = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func withoutOrigins(_ plan: MigrationPlan) -> MigrationPlan {

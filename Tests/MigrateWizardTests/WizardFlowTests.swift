@@ -152,7 +152,13 @@ struct WizardFlowTests {
         #expect(plan.releases.last?.model == .free)
         #expect(plan.releases.map { $0.includes ?? [] } == [["themes"], ["themes"], ["themes"], ["themes", "dark-mode"], []])
         #expect(plan.tiers.map(\.id) == ["era-1", "era-2"])
-        #expect(plan.tiers[1].discounts == [Discount(product: "com.example.tally.pro", price: try! Price("2.49"))])
+        // A non-consumable's legacy price is charged through a legacy product, sold only to the era.
+        #expect(
+            plan.tiers[1].discounts == [
+                Discount(product: "com.example.tally.pro", price: try! Price("2.49"), charge: .legacyProduct("com.example.tally.pro.legacy"))
+            ])
+        let legacy = plan.product(withID: "com.example.tally.pro.legacy")
+        #expect(legacy?.price == (try! Price("2.49")) && legacy?.contains == ["com.example.tally.pro"])
         #expect(plan.policies.nonProduction == .tier("era-2"))
     }
 

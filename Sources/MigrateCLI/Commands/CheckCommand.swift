@@ -84,7 +84,7 @@ enum CheckCommand {
                 var grants = tier.grants.joined(separator: ", ")
                 if grants.isEmpty { grants = "—" }
                 if !tier.discounts.isEmpty {
-                    grants += "; discounts: " + tier.discounts.map { "\($0.product) at \($0.price)" }.joined(separator: ", ")
+                    grants += "; discounts: " + tier.discounts.map { "\($0.product) at \($0.price)" + ($0.charge.map { " via \($0)" } ?? "") }.joined(separator: ", ")
                 }
                 return [tier.id, tier.name, grants]
             })
@@ -115,7 +115,12 @@ enum CheckCommand {
             "name": .string(tier.name),
             "derived": .bool(tier.isDerived),
             "grants": .strings(tier.grants),
-            "discounts": .array(tier.discounts.map { .object(["product": .string($0.product), "price": .string($0.price.description)]) }),
+            "discounts": .array(
+                tier.discounts.map {
+                    .members([
+                        ("product", .string($0.product)), ("price", .string($0.price.description)), ("mechanism", ExplainRenderer.mechanism($0.charge)),
+                    ])
+                }),
         ])
     }
 }

@@ -65,8 +65,7 @@ struct ExplainRenderer {
             text += "  (none)\n"
         } else {
             let offerRows = upsell.offers.enumerated().map { index, offer -> [String] in
-                let price = offer.regularPrice.map { "\(offer.price) (was \($0))" } ?? offer.price.description
-                return ["\(index + 1).", offer.productID, offer.name, price, offer.reason]
+                return ["\(index + 1).", offer.productID, offer.name, offer.priceText, offer.reason]
             }
             for line in TextTable(rows: offerRows).lines() { text += "  " + line + "\n" }
         }
@@ -142,6 +141,7 @@ struct ExplainRenderer {
                             ("name", .string(offer.name)),
                             ("price", .string(offer.price.description)),
                             ("regularPrice", offer.regularPrice.map { .string($0.description) }),
+                            ("mechanism", Self.mechanism(offer.charge)),
                             ("adds", .strings(offer.adds)),
                             ("reason", .string(offer.reason)),
                         ])
@@ -153,5 +153,11 @@ struct ExplainRenderer {
             ),
             ("showsRestore", .bool(report.upsell.showsRestore)),
         ])
+    }
+
+    /// How the App Store charges a legacy price, for JSON: `{"type": "promotionalOffer", "id": "…"}` or
+    /// `{"type": "legacyProduct", "id": "…"}` (the plan's keys); nil (left out) at the usual price.
+    static func mechanism(_ charge: LegacyCharge?) -> JSONValue? {
+        charge.map { .object(["type": .string($0.key), "id": .string($0.value)]) }
     }
 }

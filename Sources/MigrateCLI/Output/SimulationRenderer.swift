@@ -59,7 +59,7 @@ struct SimulationRenderer {
             [
                 row.cohort, row.platform.rawValue, row.owns.isEmpty ? "nothing" : row.owns.map { plan.product(withID: $0)?.name ?? $0 }.joined(separator: ", "),
                 Self.size(row.size), row.entitlements.isEmpty ? "—" : row.entitlements.joined(separator: ", "),
-                row.offers.isEmpty ? "none" : row.offers.map { "\($0.name) \($0.price)" }.joined(separator: ", "), row.reason,
+                row.offers.isEmpty ? "none" : row.offers.map { "\($0.name) \($0.priceText)" }.joined(separator: ", "), row.reason,
             ]
         }
         return (header, rows)
@@ -272,7 +272,17 @@ struct SimulationRenderer {
                                 ("owns", .strings(row.owns)),
                                 ("size", row.size.map { number($0) } ?? .null),
                                 ("entitlements", .strings(row.entitlements)),
-                                ("offers", .array(row.offers.map { .object(["product": .string($0.productID), "price": .string($0.price.description)]) })),
+                                (
+                                    "offers",
+                                    .array(
+                                        row.offers.map { offer in
+                                            .members([
+                                                ("product", .string(offer.productID)), ("price", .string(offer.price.description)),
+                                                ("regularPrice", offer.regularPrice.map { .string($0.description) }),
+                                                ("mechanism", ExplainRenderer.mechanism(offer.charge)),
+                                            ])
+                                        })
+                                ),
                                 ("withheld", .strings(row.withheld.map(\.productID))),
                                 ("reason", .string(row.reason)),
                             ])

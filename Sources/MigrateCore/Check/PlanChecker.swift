@@ -34,6 +34,7 @@ public enum PlanChecker {
         let (ruleDiagnostics, rules) = cutoffRules(catalog)
         diagnostics += ruleDiagnostics
         diagnostics += policyReferences(catalog)
+        diagnostics += legacyPrices(catalog)
         return CheckReport(diagnostics: diagnostics, rules: rules, tiers: catalog.tiers)
     }
 
@@ -263,6 +264,93 @@ public enum PlanChecker {
             }
         }
         return (diagnostics, rules)
+    }
+
+    /// DOMAIN.md section 3: a legacy price must be chargeable, not only shown. Each discount names the
+    /// mechanism that makes the App Store charge it, and that mechanism must fit the product.
+    static func legacyPrices(_ catalog: PlanCatalog) -> [Diagnostic] {
+        let plan = catalog.plan
+        var diagnostics: [Diagnostic] = []
+        for (tierIndex, tier) in plan.tiers.enumerated() {
+            let tierPath = tier.origin ?? (.root / "tiers" / tierIndex)
+            for (index, discount) in tier.discounts.enumerated() {
+                let path = tierPath / "discounts" / index
+                guard let regular = plan.product(withID: discount.product) else { continue }  // PlanValidator reports it
+                let price = discount.price
+                switch discount.charge {
+                case nil:
+                    let fix =
+                        regular.kind == .autoRenewable
+                        ? "Add \"\(PlanKeys.promotionalOffer)\": \"<offer id>\": a promotional offer on '\(regular.id)' at \(price), set up in App Store Connect."
+                        : "Add \"\(PlanKeys.legacyProduct)\": \"<product id>\": a separate product at \(price), sold only to tier '\(tier.id)', that grants what '\(regular.id)' grants."
+                    diagnostics.append(
+                        .error(
+                            "discount-display-only",
+                            "display-only: nothing makes the App Store charge \(price) for '\(regular.id)' (regularly \(regular.price)), so a paywall built on it shows a price the App Store won't charge",
+                            at: path,
+                            hint: fix + " Use \(PlanKeys.promotionalOffer) for subscriptions, \(PlanKeys.legacyProduct) for non-consumables."))
+                case .promotionalOffer:
+                    if regular.kind != .autoRenewable {
+                        diagnostics.append(
+                            .error(
+                                "offer-not-subscription",
+                                "'\(regular.id)' is \(regular.kind.rawValue), and promotional offers exist only for auto-renewable subscriptions",
+                                at: path / PlanKeys.promotionalOffer,
+                                hint: "Replace it with \"\(PlanKeys.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier.id)'."))
+                    }
+                case .legacyProduct(let id):
+                    diagnostics += legacyProduct(id, for: regular, discount: discount, tier: tier, at: path / PlanKeys.legacyProduct, catalog)
+                }
+            }
+        }
+        return diagnostics
+    }
+
+    private static func legacyProduct(
+        _ id: String, for regular: Product, discount: Discount, tier: LegacyTier, at path: JSONPath, _ catalog: PlanCatalog
+    ) -> [Diagnostic] {
+        let plan = catalog.plan
+        guard id != regular.id else {
+            return [
+                .error(
+                    "legacy-product-is-regular",
+                    "the legacy product is '\(id)' itself, which everyone buys at \(regular.price); the App Store charges one price per product",
+                    at: path, hint: "Create a separate product, such as '\(regular.id).legacy', at \(discount.price), and name it here.")
+            ]
+        }
+        guard let legacy = plan.product(withID: id) else { return [] }  // PlanValidator reports it, with "did you mean"
+        let productPath = legacy.origin ?? (.root / "products")
+        var diagnostics: [Diagnostic] = []
+        if legacy.price != discount.price {
+            diagnostics.append(
+                .error(
+                    "legacy-product-price",
+                    "legacy product '\(id)' costs \(legacy.price), but the discount promises \(discount.price); the App Store charges the product's price",
+                    at: path, hint: "Set the product's 'price' to \"\(discount.price)\" (at \(productPath / "price")), or the discount's to \"\(legacy.price)\"."))
+        }
+        let missing = catalog.ordered((catalog.productFeatures[regular.id] ?? []).subtracting(catalog.productFeatures[id] ?? []))
+        if !missing.isEmpty {
+            let list = missing.map { "'\($0)'" }.joined(separator: ", ")
+            diagnostics.append(
+                .error(
+                    "legacy-product-grants-less",
+                    "legacy product '\(id)' doesn't grant \(list), which '\(regular.id)' grants, so tier '\(tier.id)' would pay for less",
+                    at: path, hint: "Add \(list) to its 'grants' (at \(productPath / "grants")), or \"contains\": [\"\(regular.id)\"]."))
+        }
+        if !legacy.forSale {
+            diagnostics.append(
+                .error(
+                    "legacy-product-not-for-sale", "legacy product '\(id)' has \"forSale\": false, so tier '\(tier.id)' can't buy it",
+                    at: path, hint: "Remove \"forSale\": false (at \(productPath / "forSale")); migrate offers it to tier '\(tier.id)' only."))
+        }
+        if legacy.kind == .autoRenewable {
+            diagnostics.append(
+                .warning(
+                    "legacy-product-subscription",
+                    "legacy product '\(id)' is a subscription: customers can switch to any subscription of its group in Settings, so it isn't sold only to tier '\(tier.id)'",
+                    at: path, hint: "For a subscription use \"\(PlanKeys.promotionalOffer)\" on '\(regular.id)' instead."))
+        }
+        return diagnostics
     }
 
     private static func policyReferences(_ catalog: PlanCatalog) -> [Diagnostic] {

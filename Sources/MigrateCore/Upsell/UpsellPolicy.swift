@@ -7,9 +7,21 @@ public struct Offer: Sendable, Hashable {
     public var price: Price
     /// The usual price when a legacy discount applies.
     public var regularPrice: Price?
+    /// How the App Store charges the legacy price: a promotional offer on this product, or a legacy
+    /// product (then `productID` is the legacy product itself, what is bought). Nil at the usual price.
+    public var charge: LegacyCharge?
     /// The features it would add, in plan order.
     public var adds: [String]
     public var reason: String
+}
+
+extension Offer {
+    /// The price as reports show it: `9.99 (was 19.99) via promotional offer tally.legacy.yearly`,
+    /// or the plain price when no legacy price applies.
+    public var priceText: String {
+        guard let regularPrice else { return price.description }
+        return "\(price) (was \(regularPrice))" + (charge.map { " via \($0)" } ?? "")
+    }
 }
 
 /// A product that is deliberately not offered, and why.
@@ -48,13 +60,30 @@ public struct UpsellPolicy: Sendable {
     public let catalog: PlanCatalog
     /// Every feature someone could have today: free ones, ones any tier grants and ones any product grants.
     public let obtainableFeatures: Set<String>
+    /// Legacy products (a discount's `legacyProduct`) and the tiers that may buy them; no one else is offered them.
+    public let legacyProductTiers: [String: Set<String>]
 
     public init(catalog: PlanCatalog) {
         self.catalog = catalog
+        var legacy: [String: Set<String>] = [:]
+        for tier in catalog.tiers {
+            for discount in tier.discounts {
+                if case .legacyProduct(let id) = discount.charge, id != discount.product { legacy[id, default: []].insert(tier.id) }
+            }
+        }
+        legacyProductTiers = legacy
         var result = Set(catalog.tiers.flatMap(\.grants))
         for features in catalog.productFeatures.values { result.formUnion(features) }
         for platform in catalog.plan.app.platforms { result.formUnion(catalog.freeFeatures(on: platform)) }
         obtainableFeatures = result
+    }
+
+    /// The legacy product `tier` buys instead of `regular`, when its discount names one that exists and is cheaper.
+    public func legacyTwin(of regular: Product, in tier: ResolvedTier) -> Product? {
+        guard let discount = tier.discounts.first(where: { $0.product == regular.id }), discount.price < regular.price,
+            case .legacyProduct(let id) = discount.charge, id != regular.id, let twin = catalog.plan.product(withID: id)
+        else { return nil }
+        return twin
     }
 
     public func offers(for customer: Customer, decision: CohortDecision, entitlements: Entitlements) -> UpsellResult {
@@ -74,7 +103,12 @@ public struct UpsellPolicy: Sendable {
         // Candidates: sold, not consumable, not owned, adds something, and the customer has what it requires.
         var candidates: [(product: Product, adds: Set<String>)] = []
         var withheld: [WithheldOffer] = []
-        for product in plan.products where product.forSale && product.kind != .consumable {
+        for regular in plan.products where regular.forSale && regular.kind != .consumable {
+            // A legacy product is never a candidate of its own: it is sold only in place of its regular
+            // product, to its tier, so other cohorts never see it.
+            if legacyProductTiers[regular.id] != nil { continue }
+            // For that tier the legacy twin replaces the regular product: never the full price beside it.
+            let product = tier.flatMap { legacyTwin(of: regular, in: $0) } ?? regular
             if ownedProducts.contains(product.id) { continue }
             let features = catalog.productFeatures[product.id] ?? []
             if features.isSubset(of: owned) {
@@ -131,17 +165,32 @@ public struct UpsellPolicy: Sendable {
             let product = candidate.product
             var price = product.price
             var regular: Price?
+            var charge: LegacyCharge?
             var reason = "adds \(catalog.ordered(candidate.adds).map { "'\($0)'" }.joined(separator: ", "))"
-            if let tier, let discount = tier.discounts.first(where: { $0.product == product.id }), discount.price < price {
-                regular = price
-                price = discount.price
-                reason += "; legacy price for tier '\(tier.id)' (regularly \(product.price))"
+            if let tier, let twinOf = legacyProductTiers[product.id] != nil ? plan.products.first(where: { legacyTwin(of: $0, in: tier)?.id == product.id }) : nil {
+                // The legacy product itself is bought, at its own price.
+                regular = twinOf.price
+                charge = .legacyProduct(product.id)
+                reason += "; legacy product for tier '\(tier.id)' in place of '\(twinOf.id)' (regularly \(twinOf.price))"
+            } else if let tier, let discount = tier.discounts.first(where: { $0.product == product.id }), discount.price < price {
+                switch discount.charge {
+                case .promotionalOffer, nil:
+                    regular = price
+                    price = discount.price
+                    charge = discount.charge
+                    reason += "; legacy price for tier '\(tier.id)' (regularly \(product.price))"
+                        + (discount.charge == nil ? ", display-only: nothing makes the App Store charge it" : "")
+                case .legacyProduct:
+                    break  // its twin is missing or is the product itself; `migrate check` reports it
+                }
             }
             if overlaps(product) {
                 let overlap = catalog.ordered((catalog.productFeatures[product.id] ?? []).intersection(owned))
                 reason += "; includes \(overlap.map { "'\($0)'" }.joined(separator: ", ")) already unlocked, as nothing smaller sells the rest"
             }
-            return Offer(productID: product.id, name: product.name, price: price, regularPrice: regular, adds: catalog.ordered(candidate.adds), reason: reason)
+            return Offer(
+                productID: product.id, name: product.name, price: price, regularPrice: regular, charge: charge, adds: catalog.ordered(candidate.adds),
+                reason: reason)
         }
         offers.sort { lhs, rhs in
             if lhs.price != rhs.price { return lhs.price < rhs.price }

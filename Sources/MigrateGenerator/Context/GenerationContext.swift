@@ -31,6 +31,7 @@ public struct GenerationContext {
     let productCases: [String: String]
     let tierCases: [String: String]
     let testCases: [GeneratedTestCase]
+    let upsell: UpsellPolicy
 
     public init(catalog: PlanCatalog, options: GenerationOptions, testCases: [GeneratedTestCase]? = nil) {
         self.catalog = catalog
@@ -40,9 +41,36 @@ public struct GenerationContext {
         productCases = SwiftIdentifier.unique(plan.products.map(\.id), stripping: Self.commonPrefix(plan.products.map(\.id)))
         tierCases = SwiftIdentifier.unique(catalog.tiers.map(\.id))
         self.testCases = testCases ?? TestCaseBuilder.cases(for: catalog)
+        upsell = UpsellPolicy(catalog: catalog)
     }
 
     private var plan: MigrationPlan { catalog.plan }
+
+    /// A tier's promotional offers that charge a legacy price, as the engine applies them
+    /// (only below the regular price): product id and offer identifier, by product id.
+    func promotionalOffers(of tier: ResolvedTier) -> [(product: String, offer: String)] {
+        tier.discounts.compactMap { discount -> (product: String, offer: String)? in
+            guard case .promotionalOffer(let id) = discount.charge, let product = plan.product(withID: discount.product),
+                discount.price < product.price
+            else { return nil }
+            return (discount.product, id)
+        }.sorted { $0.product < $1.product }
+    }
+
+    /// The legacy products a tier buys instead of regular ones, as the engine substitutes them.
+    func legacyProducts(of tier: ResolvedTier) -> [(regular: String, legacy: String)] {
+        plan.products.compactMap { product in upsell.legacyTwin(of: product, in: tier).map { (product.id, $0.id) } }
+            .sorted { $0.regular < $1.regular }
+    }
+
+    /// A Swift expression for how an offer is charged: `nil`, `.promotionalOffer(id: "…")` or `.legacyProduct(.case)`.
+    private func chargeExpression(_ charge: LegacyCharge?) -> String {
+        switch charge {
+        case nil: "nil"
+        case .promotionalOffer(let id): ".promotionalOffer(id: \(SwiftIdentifier.stringLiteral(id)))"
+        case .legacyProduct(let id): ".legacyProduct(.\(productCases[id] ?? SwiftIdentifier.make(id)))"
+        }
+    }
 
     /// The whole context.
     public var value: TemplateValue {
@@ -77,6 +105,11 @@ public struct GenerationContext {
             "anyRequires": .bool(plan.products.contains { !$0.requires.isEmpty }),
             "tiers": Self.swiftList(catalog.tiers.map(tierValue)),
             "anyDiscounts": .bool(catalog.tiers.contains { !$0.discounts.isEmpty }),
+            "tiersWithPromotionalOffers": Self.swiftList(catalog.tiers.filter { !promotionalOffers(of: $0).isEmpty }.map(tierValue)),
+            "anyPromotionalOffers": .bool(catalog.tiers.contains { !promotionalOffers(of: $0).isEmpty }),
+            "tiersWithLegacyProducts": Self.swiftList(catalog.tiers.filter { !legacyProducts(of: $0).isEmpty }.map(tierValue)),
+            "anyLegacyProducts": .bool(catalog.tiers.contains { !legacyProducts(of: $0).isEmpty }),
+            "legacyOnlyList": productList(plan.products.map(\.id).filter { upsell.legacyProductTiers[$0] != nil }),
             "tracks": Self.swiftList(catalog.tracks.keys.sorted().map(trackValue)),
             "fallbacks": Self.swiftList(
                 platforms.compactMap { platform -> TemplateValue? in
@@ -176,6 +209,13 @@ public struct GenerationContext {
             "grants": .list(tier.grants.map(featureReference)),
             "grantsList": featureList(tier.grants),
             "hasDiscounts": .bool(!tier.discounts.isEmpty),
+            "promotionalOffersList": .string(
+                promotionalOffers(of: tier).map { ".\(productCases[$0.product] ?? SwiftIdentifier.make($0.product)): \(SwiftIdentifier.stringLiteral($0.offer))" }
+                    .joined(separator: ", ")),
+            "legacyProductsList": .string(
+                legacyProducts(of: tier).map {
+                    ".\(productCases[$0.regular] ?? SwiftIdentifier.make($0.regular)): .\(productCases[$0.legacy] ?? SwiftIdentifier.make($0.legacy))"
+                }.joined(separator: ", ")),
             "discountsList": .string(
                 tier.discounts.sorted { $0.product < $1.product }.map { discount in
                     let product = productCases[discount.product] ?? SwiftIdentifier.make(discount.product)
@@ -327,6 +367,7 @@ public struct GenerationContext {
             "offers": .list(offers.map(productReference)),
             "offersList": productList(offers),
             "offersText": .string(offers.isEmpty ? "—" : offers.map { productCases[$0] ?? $0 }.joined(separator: ", ")),
+            "chargesList": .string(Self.collectionItems(report.upsell.offers.map { chargeExpression($0.charge) }, prefix: "    charges: ")),
             "showsRestore": .bool(report.upsell.showsRestore),
             "restoreText": .string(report.upsell.showsRestore ? "shown" : "hidden"),
             "csv": .object(csvFields.mapValues { .string(Self.csvField($0)) }),
@@ -393,7 +434,7 @@ public struct GenerationContext {
                 let report = advisor.report(for: customer)
                 let offered = Self.abbreviated(
                     report.upsell.offers.map { offer in
-                        "`\(offer.productID)` \(offer.price)" + (offer.regularPrice.map { " (was \($0))" } ?? "")
+                        "`\(offer.productID)` \(offer.priceText)"
                     })
                 let withheld = Self.abbreviated(report.upsell.withheld.filter { $0.reason.hasPrefix("would charge again") }.map { "`\($0.productID)`" })
                 rows.append([
@@ -436,6 +477,19 @@ public struct GenerationContext {
             let groupID = internalID("group " + group)
             let members = subscriptions.filter { $0.subscription!.group == group }.map { product -> TemplateValue in
                 guard case .object(var members) = item(product) else { return .null }
+                // Promotional offers that charge a tier's legacy price, one period paid up front, so they can be tried in Xcode.
+                var seen = Set<String>()
+                var offers: [TemplateValue] = []
+                for tier in catalog.tiers {
+                    for discount in tier.discounts where discount.product == product.id {
+                        guard case .promotionalOffer(let id) = discount.charge, seen.insert(id).inserted else { continue }
+                        offers.append([
+                            "price": json(discount.price.description), "internalID": internalID("offer \(product.id) \(id)"), "offerID": json(id),
+                            "name": json("\(tier.name): \(discount.price)"), "period": json(product.subscription!.period),
+                        ])
+                    }
+                }
+                members["promotionalOffers"] = withCommas(offers)
                 members["level"] = .string(String(product.subscription!.level))
                 members["period"] = json(product.subscription!.period)
                 members["groupID"] = groupID
@@ -474,6 +528,15 @@ public struct GenerationContext {
                 members["isLast"] = .bool(offset == items.count - 1)
                 return .object(members)
             })
+    }
+
+    /// The inside of a Swift collection literal that follows `prefix`: on one line when it fits in
+    /// swift-format's 100 columns, else one element per line, with the trailing commas it wants.
+    static func collectionItems(_ items: [String], prefix: String, indent: String = "    ") -> String {
+        let line = items.joined(separator: ", ")
+        guard prefix.count + line.count + 3 > 100, !items.isEmpty else { return line }
+        let comma = items.count == 1 ? "" : ","
+        return "\n" + items.map { indent + "  " + $0 + comma + "\n" }.joined() + indent
     }
 
     /// `1_299_776_400`, the grouping swift-format asks for.

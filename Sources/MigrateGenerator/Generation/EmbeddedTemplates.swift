@@ -334,7 +334,19 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
 {{#subscriptions}}
         {
           "adHocOffers" : [
+{{#promotionalOffers}}
+            {
+              "displayPrice" : {{price}},
+              "internalID" : {{internalID}},
+              "offerID" : {{offerID}},
+              "paymentMode" : "payUpFront",
+              "referenceName" : {{name}},
+              "subscriptionPeriod" : {{period}}
+            }{{comma}}
+{{/promotionalOffers}}
+{{^promotionalOffers}}
 
+{{/promotionalOffers}}
           ],
           "codeOffers" : [
 
@@ -1850,23 +1862,26 @@ import Foundation
     "swift/Upsell": #"""
 import Foundation
 
-/// A product the customer may be shown.
-{{access}}struct Offer: Hashable, Sendable {
-  {{access}}var product: ProductID
-  /// The features it would add.
-  {{access}}var adds: Set<Feature>
-  /// The legacy price from the customer's tier, in the app's main storefront, if one applies.
-  {{access}}var legacyPrice: String?
-  /// How the App Store charges the legacy price.
-  {{access}}var legacyCharge: LegacyCharge? = nil
-}
-
 /// How the App Store charges a legacy price.
 {{access}}enum LegacyCharge: Hashable, Sendable {
   /// A promotional offer on the subscription; the app's server signs it.
   case promotionalOffer(id: String)
   /// A separate product sold only to this tier.
   case legacyProduct(ProductID)
+}
+
+/// A product the customer may be shown.
+{{access}}struct Offer: Hashable, Sendable {
+  /// What is bought: for a legacy product, the legacy product itself.
+  {{access}}var product: ProductID
+  /// The features it would add.
+  {{access}}var adds: Set<Feature>
+  /// The legacy price from the customer's tier, in the app's main storefront, if one applies.
+  {{access}}var legacyPrice: String?
+  /// How the App Store charges `legacyPrice`: buy `product` with
+  /// `Product.PurchaseOption.promotionalOffer(_:compactJWS:)` (your server signs the JWS with an
+  /// In-App Purchase key, never shipped in the app), or buy the legacy product. Nil at the usual price.
+  {{access}}var legacyCharge: LegacyCharge? = nil
 }
 
 /// Why a product is deliberately not offered.
@@ -1929,6 +1944,24 @@ import Foundation
 {{#anyDiscounts}}
   ]
 {{/anyDiscounts}}
+  /// Promotional offer identifiers that charge a tier's legacy price for a subscription.
+  static let promotionalOffers: [LegacyTier: [ProductID: String]] = [{{^anyPromotionalOffers}}:]{{/anyPromotionalOffers}}
+{{#tiersWithPromotionalOffers}}
+    .{{case}}: [{{promotionalOffersList}}]{{comma}}
+{{/tiersWithPromotionalOffers}}
+{{#anyPromotionalOffers}}
+  ]
+{{/anyPromotionalOffers}}
+  /// Legacy products: what each tier buys instead of the regular product, at its legacy price.
+  static let legacyProducts: [LegacyTier: [ProductID: ProductID]] = [{{^anyLegacyProducts}}:]{{/anyLegacyProducts}}
+{{#tiersWithLegacyProducts}}
+    .{{case}}: [{{legacyProductsList}}]{{comma}}
+{{/tiersWithLegacyProducts}}
+{{#anyLegacyProducts}}
+  ]
+{{/anyLegacyProducts}}
+  /// Products sold only to a tier in place of a regular product; no other cohort is offered them.
+  static let legacyOnly: Set<ProductID> = [{{legacyOnlyList}}]
 
   /// Every feature someone could have today.
   static var obtainable: Set<Feature> {
@@ -1955,8 +1988,15 @@ import Foundation
     }
 
     var withheld: [ProductID: WithholdReason] = [:]
-    var candidates: [(product: ProductID, adds: Set<Feature>)] = []
-    for product in forSale where !Catalog.consumables.contains(product) {
+    var candidates: [(product: ProductID, regular: ProductID, adds: Set<Feature>)] = []
+    for regular in forSale where !Catalog.consumables.contains(regular) {
+      // A legacy product is sold only in place of its regular product, to its tier.
+      if legacyOnly.contains(regular) { continue }
+      // A tier with a legacy product buys it instead: never the regular product at full price.
+      var product = regular
+      if case .legacy(let tier) = cohort, let twin = legacyProducts[tier]?[regular] {
+        product = twin
+      }
       if ownedProducts.contains(product) { continue }
       let features = Catalog.productFeatures[product] ?? []
       let adds = features.subtracting(owned)
@@ -1969,7 +2009,7 @@ import Foundation
         withheld[product] = .requires(lacking)
         continue
       }
-      candidates.append((product, adds))
+      candidates.append((product, regular, adds))
     }
 
     func overlaps(_ product: ProductID) -> Bool {
@@ -1991,13 +2031,21 @@ import Foundation
         continue
       }
       var legacyPrice: String?
-      if case .legacy(let tier) = cohort, let discount = discounts[tier]?[candidate.product],
-        discount.1 < prices[candidate.product] ?? 0
+      var legacyCharge: LegacyCharge?
+      if case .legacy(let tier) = cohort, let discount = discounts[tier]?[candidate.regular],
+        discount.1 < prices[candidate.regular] ?? 0
       {
         legacyPrice = discount.0
+        if candidate.product != candidate.regular {
+          legacyCharge = .legacyProduct(candidate.product)
+        } else if let offer = promotionalOffers[tier]?[candidate.regular] {
+          legacyCharge = .promotionalOffer(id: offer)
+        }
       }
       offers.append(
-        Offer(product: candidate.product, adds: candidate.adds, legacyPrice: legacyPrice))
+        Offer(
+          product: candidate.product, adds: candidate.adds, legacyPrice: legacyPrice,
+          legacyCharge: legacyCharge))
     }
     offers.sort { lhs, rhs in
       let left = price(of: lhs, cohort: cohort)
@@ -2044,6 +2092,8 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
   let rule: CohortRule
   let features: Set<Feature>
   let offers: [ProductID]
+  /// How each offer's legacy price is charged, in offer order.
+  let charges: [LegacyCharge?]
   let showsRestore: Bool
 
   var testDescription: String { name }
@@ -2081,6 +2131,7 @@ let matrix: [MatrixCase] = [
     rule: .{{rule}},
     features: [{{featuresList}}],
     offers: [{{offersList}}],
+    charges: [{{chargesList}}],
     showsRestore: {{showsRestore}}){{comma}}
 {{/tests}}
 ]
@@ -2098,6 +2149,7 @@ struct FreemiumTests {
     let upsell = UpsellPolicy.offers(
       for: entitlements, cohort: decision.cohort, isVolumePurchase: test.isVolumePurchase)
     #expect(upsell.offers.map(\.product) == test.offers)
+    #expect(upsell.offers.map(\.legacyCharge) == test.charges)
     #expect(upsell.showsRestore == test.showsRestore)
   }
 

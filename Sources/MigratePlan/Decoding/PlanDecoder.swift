@@ -289,11 +289,36 @@ public enum PlanDecoder {
             discountReader.checkKeys(PlanKeys.discount)
             let product = discountReader.identifier("product")
             let price = readPrice(discountReader, "price", required: true)
-            if let product, let price { discounts.append(Discount(product: product, price: price)) }
+            let charge = decodeCharge(discountReader)
+            if let product, let price { discounts.append(Discount(product: product, price: price, charge: charge)) }
         }
         guard let id else { return nil }
         return LegacyTier(
             id: id, name: name ?? id, from: from, until: until, platforms: platforms, grants: grants, discounts: discounts, origin: path)
+    }
+
+    /// The mechanism that charges a discount: `promotionalOffer` or `legacyProduct`, never both. A
+    /// discount with neither decodes (so `check` can explain what to add) and is rejected there.
+    private static func decodeCharge(_ reader: ObjectReader) -> LegacyCharge? {
+        let offer = reader.identifier(PlanKeys.promotionalOffer, required: false)
+        let legacyProduct = reader.identifier(PlanKeys.legacyProduct, required: false)
+        if offer != nil, legacyProduct != nil {
+            reader.sink.error(
+                "discount-two-mechanisms", "a discount names one mechanism that charges it, but this one has both 'promotionalOffer' and 'legacyProduct'",
+                at: reader.path / PlanKeys.legacyProduct,
+                hint: "Keep 'promotionalOffer' for an auto-renewable subscription, or 'legacyProduct' for a non-consumable; remove the other.")
+            return nil
+        }
+        if let offer {
+            if let problem = LegacyCharge.offerIDProblem(offer) {
+                reader.sink.error(
+                    "invalid-offer-id", "'\(offer)' is not an App Store offer identifier: it \(problem)", at: reader.path / PlanKeys.promotionalOffer,
+                    hint: "Use the Promotional Offer Identifier from App Store Connect, such as \"legacy.yearly\".")
+                return nil
+            }
+            return .promotionalOffer(id: offer)
+        }
+        return legacyProduct.map { .legacyProduct($0) }
     }
 
     private static func decodePolicies(_ reader: ObjectReader) -> Policies {

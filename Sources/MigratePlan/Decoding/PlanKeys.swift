@@ -10,7 +10,10 @@ public enum PlanKeys {
     ]
     public static let subscription = ["group", "level", "period"]
     public static let tier = ["id", "name", "from", "until", "platforms", "grants", "discounts"]
-    public static let discount = ["product", "price"]
+    public static let discount = ["product", "price", promotionalOffer, legacyProduct]
+    /// The mechanisms that charge a legacy price; a discount names exactly one.
+    public static let promotionalOffer = "promotionalOffer"
+    public static let legacyProduct = "legacyProduct"
     public static let policies = ["nonProduction", "verificationFailure", "familySharing", "cutoffRule"]
     public static let nonProduction = ["treatAs", "tier"]
     public static let verificationFailure = ["action", "days"]
@@ -21,6 +24,7 @@ public enum PlanKeys {
 
     public static let simulation = ["horizonMonths", "commission", "assumptions", "scenarios"]
     public static let scenario = ["id", "name", "assumptions", "prices", "tiers", "commission"]
+    public static let scenarioPrice = ["product", "price"]
     public static let assumptions = SimulationAssumption.allCases.map(\.rawValue)
     public static let distribution = ["distribution", "value", "low", "mode", "high"]
     public static let distributions = ["point", "uniform", "triangular", "logNormal"]

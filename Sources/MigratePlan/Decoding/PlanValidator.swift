@@ -71,6 +71,9 @@ public enum PlanValidator {
             }
             for (index, discount) in tier.discounts.enumerated() {
                 reference(discount.product, to: productIDs, kind: "product", at: tier.origin.map { $0 / "discounts" / index / "product" })
+                if case .legacyProduct(let id) = discount.charge {
+                    reference(id, to: productIDs, kind: "product", at: tier.origin.map { $0 / "discounts" / index / PlanKeys.legacyProduct })
+                }
                 if let product = plan.product(withID: discount.product), discount.price >= product.price {
                     diagnostics.append(
                         .warning(

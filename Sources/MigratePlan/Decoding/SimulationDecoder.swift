@@ -38,7 +38,7 @@ extension PlanDecoder {
         var prices: [Discount] = []
         for item in reader.array("prices") ?? [] {
             guard let row = ObjectReader(item.node, at: item.path, sink: sink, describing: "A price") else { continue }
-            row.checkKeys(PlanKeys.discount)
+            row.checkKeys(PlanKeys.scenarioPrice)
             let product = row.identifier("product")
             let price = readPrice(row, "price", required: true)
             if let product, let price { prices.append(Discount(product: product, price: price)) }
@@ -192,6 +192,9 @@ extension PlanValidator {
                 }
                 for (index, discount) in tier.discounts.enumerated() {
                     reference(discount.product, to: productIDs, kind: "product", at: tier.origin.map { $0 / "discounts" / index / "product" })
+                    if case .legacyProduct(let id) = discount.charge {
+                        reference(id, to: productIDs, kind: "product", at: tier.origin.map { $0 / "discounts" / index / PlanKeys.legacyProduct })
+                    }
                 }
             }
         }

@@ -117,7 +117,15 @@ public enum PlanEncoder {
             (
                 "discounts",
                 tier.discounts.isEmpty
-                    ? nil : .array(tier.discounts.map { .object(["product": .string($0.product), "price": .string($0.price.description)]) })
+                    ? nil
+                    : .array(
+                        tier.discounts.map { discount in
+                            .members([
+                                ("product", .string(discount.product)), ("price", .string(discount.price.description)),
+                                (PlanKeys.promotionalOffer, discount.charge.flatMap { if case .promotionalOffer(let id) = $0 { .string(id) } else { nil } }),
+                                (PlanKeys.legacyProduct, discount.charge.flatMap { if case .legacyProduct(let id) = $0 { .string(id) } else { nil } }),
+                            ])
+                        })
             ),
         ])
     }

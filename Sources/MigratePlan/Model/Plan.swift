@@ -213,14 +213,68 @@ public struct LegacyTier: Sendable, Hashable {
     }
 }
 
-/// A legacy price for one product.
+/// A legacy price for one product, and what makes the App Store charge it.
 public struct Discount: Sendable, Hashable {
     public var product: String
     public var price: Price
+    /// How the App Store charges `price`; nil leaves the price display-only, which `migrate check` rejects.
+    public var charge: LegacyCharge?
 
-    public init(product: String, price: Price) {
+    public init(product: String, price: Price, charge: LegacyCharge? = nil) {
         self.product = product
         self.price = price
+        self.charge = charge
+    }
+}
+
+/// How the App Store charges a legacy price (DOMAIN.md, section 3): a price the App Store won't
+/// charge must never be shown.
+public enum LegacyCharge: Sendable, Hashable, CustomStringConvertible {
+    /// A promotional offer on an auto-renewable subscription, set up in App Store Connect under this
+    /// identifier; the app applies it with `Product.PurchaseOption.promotionalOffer(_:compactJWS:)`
+    /// and its server signs the JWS with an In-App Purchase key.
+    case promotionalOffer(id: String)
+    /// A separate product, sold only to the tier at the legacy price, that grants what the regular one does.
+    case legacyProduct(String)
+
+    /// The plan key that names this mechanism (`PlanKeys.promotionalOffer` or `PlanKeys.legacyProduct`).
+    public var key: String {
+        switch self {
+        case .promotionalOffer: PlanKeys.promotionalOffer
+        case .legacyProduct: PlanKeys.legacyProduct
+        }
+    }
+
+    /// The offer identifier or the product id.
+    public var value: String {
+        switch self {
+        case .promotionalOffer(let id): id
+        case .legacyProduct(let id): id
+        }
+    }
+
+    /// How reports say it: `promotional offer tally.legacy.yearly`, `legacy product com.example.app.pro.legacy`.
+    public var description: String {
+        switch self {
+        case .promotionalOffer(let id): "promotional offer \(id)"
+        case .legacyProduct(let id): "legacy product \(id)"
+        }
+    }
+
+    /// The longest offer identifier accepted.
+    public static let maximumOfferIDLength = 64
+
+    /// Why `id` can't be an App Store offer identifier, or nil when it can: letters, digits, `.`, `_`
+    /// and `-`, at most `maximumOfferIDLength` characters.
+    public static func offerIDProblem(_ id: String) -> String? {
+        if id.count > maximumOfferIDLength {
+            return "is \(id.count) characters long; an offer identifier has at most \(maximumOfferIDLength)"
+        }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        if let bad = id.first(where: { !allowed.contains($0) }) {
+            return "contains '\(bad)'; an offer identifier uses only letters, digits, '.', '_' and '-'"
+        }
+        return nil
     }
 }
 

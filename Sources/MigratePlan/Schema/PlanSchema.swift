@@ -142,7 +142,16 @@ public enum PlanSchema {
                 "type": .string("array"), "description": .string("Legacy prices instead of (or on top of) free access."),
                 "items": object(
                     ["product", "price"],
-                    ["product": string("A product id."), "price": reference("price", "The legacy price.")], "A legacy price."),
+                    [
+                        "product": string("A product id."), "price": reference("price", "The legacy price."),
+                        PlanKeys.promotionalOffer: .object([
+                            "type": .string("string"), "pattern": .string("^[A-Za-z0-9._-]{1,\(LegacyCharge.maximumOfferIDLength)}$"),
+                            "description": .string(
+                                "For an autoRenewable product: the App Store Connect identifier of the promotional offer that charges the legacy price. Give this or legacyProduct."),
+                        ]),
+                        PlanKeys.legacyProduct: string(
+                            "For a non-consumable: a separate product sold only to this tier at the legacy price, granting what the regular one does. Give this or promotionalOffer."),
+                    ], "A legacy price and the mechanism that makes the App Store charge it."),
             ]),
         ], "A legacy tier.")
 

@@ -45,7 +45,11 @@ public enum PlanBuilder {
             case .everything:
                 tier.grants = features.map(\.id)
             case .discount(let product, let price):
-                if !product.isEmpty { tier.discounts = [Discount(product: product, price: price)] }
+                if !product.isEmpty {
+                    let (charge, legacy) = legacyCharge(for: product, price: price, tier: tier.id, products: products)
+                    tier.discounts = [Discount(product: product, price: price, charge: charge)]
+                    if let legacy, !products.contains(where: { $0.id == legacy.id }) { products.append(legacy) }
+                }
             }
             tiers.append(tier)
         }
@@ -60,6 +64,20 @@ public enum PlanBuilder {
         return MigrationPlan(
             schemaReference: "migration.schema.json", app: app, features: features, releases: releases, products: products, tiers: tiers,
             policies: policies, installBase: facts.installBase, simulation: simulation)
+    }
+
+    /// What makes the App Store charge an era's legacy price, so the plan passes `check`: a promotional
+    /// offer (`legacy.<tier>`) for a subscription, else a legacy product (`<product>.legacy`) at that price,
+    /// sold only to the tier and containing the regular product. Its App Store Connect setup is the developer's.
+    static func legacyCharge(for id: String, price: Price, tier: String, products: [Product]) -> (LegacyCharge, Product?) {
+        guard let regular = products.first(where: { $0.id == id }) else { return (.legacyProduct(id + ".legacy"), nil) }
+        if regular.kind == .autoRenewable {
+            return (.promotionalOffer(id: String(("legacy." + tier).filter { LegacyCharge.offerIDProblem(String($0)) == nil }.prefix(LegacyCharge.maximumOfferIDLength))), nil)
+        }
+        let legacy = Product(
+            id: id + ".legacy", name: regular.name + " (legacy price)", kind: regular.kind == .nonRenewing ? .nonRenewing : .nonConsumable, price: price,
+            contains: [id], familyShareable: regular.familyShareable)
+        return (.legacyProduct(legacy.id), legacy)
     }
 
     /// The summary shown before writing: one line per decision.
