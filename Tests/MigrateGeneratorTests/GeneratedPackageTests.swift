@@ -20,9 +20,21 @@ func shell(_ arguments: [String], in directory: URL) throws -> (status: Int32, o
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
-/// The generated code is proven here: every example is generated into one SwiftPM package next to a
-/// StoreKit 2 shim, built, tested, and linted with the toolchain's swift-format. A mutant whose
-/// versions compare as Strings (Apple's sample) must fail its generated tests.
+/// One guard of the generated StoreKit layer removed: the generated layer test named `test` must
+/// fail (or the run crash, for a guard whose absence traps).
+struct LayerMutant: Sendable {
+    var name: String
+    var example: String
+    var file: String
+    var find: String
+    var replace: String
+    var test: String
+}
+
+/// The generated code is proven here: every example is generated into one SwiftPM package next to
+/// the StoreKit, Combine and Security shims, built, tested, and linted with the toolchain's
+/// swift-format. A mutant whose versions compare as Strings (Apple's sample) must fail its generated
+/// tests, and so must each mutant of the StoreKit layer that removes one guard.
 @Suite("Generated package", .serialized)
 struct GeneratedPackageTests {
     static let modules: [(example: String, module: String, access: GenerationOptions.Access)] = [
@@ -35,6 +47,98 @@ struct GeneratedPackageTests {
         ("quill-writer", "Quill", .public),
     ]
     static let mutant = "TiltMutant"
+    static let shims = ["StoreKit", "Combine", "Security"]
+
+    /// Each guard of the StoreKit layer, and the generated test that proves it.
+    static let layerMutants: [LayerMutant] = [
+        LayerMutant(
+            name: "OfflineIsUnverified", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "verification: .unreachable(lastVerifiedDaysAgo: age))",
+            replace: "verification: .failed(lastVerifiedDaysAgo: age))",
+            test: "Offline after a verified launch, the payer keeps the tier (unknown is not unverified)"),
+        LayerMutant(
+            name: "WindowIgnored", example: "tilt-to-live-hd", file: "OriginalPurchase.swift",
+            find: "guard let age = kept.age, let days = kept.limit, age <= days else {",
+            replace: "guard let age = kept.age, let days = kept.limit, age <= days + 100_000 else {",
+            test: "Offline for longer than the cache may extend, nothing is granted from it"),
+        LayerMutant(
+            name: "ProcessForgets", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "if let record = verifiedInProcess, let facts = record.facts {",
+            replace: "if false, let record = verifiedInProcess, let facts = record.facts {",
+            test: "Offline later in the same run, what this process verified still decides"),
+        LayerMutant(
+            name: "CacheTrusted", example: "tilt-to-live-hd", file: "PurchaseCache.swift",
+            find: "      record.isWellFormed(now: now)\n", replace: "      record.verifiedAt.isNaN || true\n",
+            test: "A cache record edited into the future or malformed is ignored, without crashing"),
+        LayerMutant(
+            name: "ClaimRead", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    let now = self.now()\n    let platform = state.purchase.platform\n",
+            replace: "    var appTransaction = appTransaction\n"
+                + "    if case .unverified(let claimed) = appTransaction { appTransaction = .verified(claimed) }\n"
+                + "    let now = self.now()\n    let platform = state.purchase.platform\n",
+            test: "An unverified app transaction is never read, even when it claims the sandbox"),
+        LayerMutant(
+            name: "UnverifiedGrants", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "where transaction.isVerified || extendable.contains(transaction.productID) {",
+            replace: "where transaction.isVerified || !extendable.contains(transaction.productID) {",
+            test: "An unverified transaction for a product never verified is not granted, cache or not"),
+        LayerMutant(
+            name: "ClockRechecked", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "          isRevoked: transaction.isRevoked,\n          isVerified: transaction.isVerified))",
+            replace: "          isRevoked: transaction.isRevoked,\n"
+                + "          isExpired: (transaction.expirationDate ?? .distantFuture) <= now,\n"
+                + "          isVerified: transaction.isVerified))",
+            test: "A billing grace period keeps the subscriber: the device clock is never consulted"),
+        LayerMutant(
+            name: "FinishBeforeUnlock", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "        await read(appTransaction: nil, including: transaction)\n",
+            replace: "        await transaction.finish()\n        await read(appTransaction: nil, including: transaction)\n",
+            test: "Purchase: verified, then unlocked, and only then finished"),
+        LayerMutant(
+            name: "UnverifiedPurchase", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "      guard transaction.isVerified else { return .unverified }\n", replace: "",
+            test: "Purchase: an unverified success is neither unlocked nor finished"),
+        LayerMutant(
+            name: "MayBuyBeforeLoad", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    guard knowsOwnership else { return false }\n", replace: "",
+            test: "Nothing may be bought before the first refresh, and a legacy buyer is refused an overlap"),
+        LayerMutant(
+            name: "StaleOwnership", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "async -> PurchaseOutcome {\n    await refresh()\n", replace: "async -> PurchaseOutcome {\n",
+            test: "Purchase reads what is owned first: bought on another device, it isn't sold again"),
+        LayerMutant(
+            name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    guard knowsOwnership else { return .refused(.ownershipUnknown) }\n", replace: "",
+            test: "Purchase while what the customer owns can't be read is refused, not charged"),
+        LayerMutant(
+            name: "OlderAnswerLands", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    guard ticket > appliedRead else { return }\n", replace: "",
+            test: "Overlapping refreshes: an older answer never lands after a newer one"),
+        LayerMutant(
+            name: "ListenerLeaks", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    listener?.cancel()\n", replace: "",
+            test: "The listener starts with the store and stops when the store goes away"),
+        LayerMutant(
+            name: "CancelledRestoreFails", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "      if (error as? StoreFrontError)?.isUserCancellation == true { return nil }\n      return .failed",
+            replace: "      return .failed",
+            test: "Restore: the customer cancels the password prompt, and nothing is shown"),
+        LayerMutant(
+            name: "RestoreNeverRefreshes", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "      appTransaction = await storeFront.refreshAppTransaction()\n",
+            replace: "      appTransaction = await storeFront.appTransaction()\n",
+            test: "Restore asks the App Store for the app transaction again when it was unavailable"),
+        LayerMutant(
+            name: "UndeliveredFinished", example: "tally-two-switches", file: "FreemiumStore.swift",
+            find: "        guard let deliver = deliverConsumable, await deliver(product) else {\n          return .awaitingDelivery(product)\n        }\n",
+            replace: "        _ = deliverConsumable\n",
+            test: "A consumable is finished only once the app has delivered it"),
+        LayerMutant(
+            name: "UnsignedFullPrice", example: "quill-writer", file: "FreemiumStore.swift",
+            find: "      else { return .refused(.offerNotSigned) }\n      signed = SignedPromotionalOffer(offerID: offerID, compactJWS: jws)\n",
+            replace: "      else { return await buyAnyway() }\n      signed = SignedPromotionalOffer(offerID: offerID, compactJWS: jws)\n",
+            test: "Without a signer the legacy subscription price is refused, never charged in full"),
+    ]
 
     /// Builds the package once; the tests below share it.
     static let package: Result<URL, PackageError> = {
@@ -52,49 +156,88 @@ struct GeneratedPackageTests {
         var description: String { message }
     }
 
+    static func write(_ text: String, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
     static func makePackage() throws -> URL {
         // One folder per checkout, reused between runs so the scratch build is incremental.
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-generated-\(Checksum.of(repositoryRoot.path))")
         for stale in ["Sources", "Tests", "Package.swift"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(stale)) }
         let sources = root.appendingPathComponent("Sources"), tests = root.appendingPathComponent("Tests")
-        try FileManager.default.createDirectory(at: sources.appendingPathComponent("StoreKit"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: repositoryRoot.appendingPathComponent("Tests/Fixtures/StoreKitShim/StoreKit.swift"),
-            to: sources.appendingPathComponent("StoreKit/StoreKit.swift"))
+        var targets: [String] = []
+        for shim in shims {
+            try write(
+                try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/\(shim)Shim/\(shim).swift"), encoding: .utf8),
+                to: sources.appendingPathComponent("\(shim)/\(shim).swift"))
+            targets.append(#"    .target(name: "\#(shim)"),"#)
+        }
+        let shimDependencies = shims.map { "\"\($0)\"" }.joined(separator: ", ")
+        func addModule(_ name: String, files: [GeneratedFile], from module: String, edit: (String, String) throws -> String) throws {
+            for file in files {
+                let isTest = file.path.hasPrefix("\(module)Tests/")
+                var body = GeneratedFileHeader.content(for: file, source: "migration.json")
+                body = try edit((file.path as NSString).lastPathComponent, body)
+                if name != module { body = body.replacingOccurrences(of: "@testable import \(module)\n", with: "@testable import \(name)\n") }
+                let folder = isTest ? tests.appendingPathComponent("\(name)Tests") : sources.appendingPathComponent(name)
+                try write(body, to: folder.appendingPathComponent((file.path as NSString).lastPathComponent))
+            }
+            targets.append(#"    .target(name: "\#(name)", dependencies: [\#(shimDependencies)]),"#)
+            targets.append(#"    .testTarget(name: "\#(name)Tests", dependencies: ["\#(name)"]),"#)
+        }
 
-        var targets: [String] = [#"    .target(name: "StoreKit"),"#]
         for entry in modules + [("tilt-to-live-hd", mutant, .public)] {
             let options = GenerationOptions(access: entry.access, module: entry.module)
-            for file in try Generator(options: options).generate(try examplePlan(entry.example), only: [.swift, .tests]) {
-                let isTest = file.path.hasPrefix("\(entry.module)Tests/")
-                var body = GeneratedFileHeader.content(for: file, source: "migration.json")
-                if entry.module == mutant && file.path.hasSuffix("OriginalPurchase.swift") {
-                    // Apple's sample code compares originalAppVersion as Strings, where "10" < "2".
-                    let numeric = "    for position in 0..<max(lhs.components.count, rhs.components.count) {"
-                    guard body.contains(numeric) else { throw PackageError(message: "the mutation point moved; update the test") }
-                    body = body.replacingOccurrences(of: numeric, with: "    return lhs.description < rhs.description\n" + numeric)
-                }
-                let folder = (isTest ? tests : sources).appendingPathComponent(isTest ? "\(entry.module)Tests" : entry.module)
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try body.write(to: folder.appendingPathComponent((file.path as NSString).lastPathComponent), atomically: true, encoding: .utf8)
+            let files = try Generator(options: options).generate(try examplePlan(entry.example), only: [.swift, .tests])
+            try addModule(entry.module, files: files, from: entry.module) { name, body in
+                guard entry.module == mutant && name == "OriginalPurchase.swift" else { return body }
+                // Apple's sample code compares originalAppVersion as Strings, where "10" < "2".
+                let numeric = "    for position in 0..<max(lhs.components.count, rhs.components.count) {"
+                guard body.contains(numeric) else { throw PackageError(message: "the mutation point moved; update the test") }
+                return body.replacingOccurrences(of: numeric, with: "    return lhs.description < rhs.description\n" + numeric)
             }
-            targets.append(#"    .target(name: "\#(entry.module)", dependencies: ["StoreKit"]),"#)
-            targets.append(#"    .testTarget(name: "\#(entry.module)Tests", dependencies: ["\#(entry.module)"]),"#)
+        }
+        // Each layer mutant: the example's Swift and only the StoreKit layer's tests, one guard removed.
+        for layerMutant in layerMutants {
+            let module = "Mutant" + layerMutant.name
+            let files = try Generator(options: GenerationOptions(access: .public, module: module))
+                .generate(try examplePlan(layerMutant.example), only: [.swift, .tests])
+                .filter { !$0.path.hasSuffix("Tests/\(module)Tests.swift") }
+            try addModule(module, files: files, from: module) { name, body in
+                guard name == layerMutant.file else { return body }
+                guard body.contains(layerMutant.find) else {
+                    throw PackageError(message: "\(layerMutant.name): the mutation point moved in \(name); update the test")
+                }
+                var mutated = body.replacingOccurrences(of: layerMutant.find, with: layerMutant.replace)
+                if layerMutant.name == "UnsignedFullPrice" {
+                    // Without the guard, buy at the full price as a careless layer would.
+                    mutated = mutated.replacingOccurrences(
+                        of: "  /// The App Store products for the current offers,",
+                        with: "  private func buyAnyway() async -> PurchaseOutcome {\n"
+                            + "    _ = try? await storeFront.purchase(productID: \"full price\", offer: nil)\n"
+                            + "    return .purchased(ProductID.allCases[0])\n  }\n\n"
+                            + "  /// The App Store products for the current offers,")
+                }
+                return mutated
+            }
         }
         // Referencing the StoreKit layer from a test makes the build fail if `#if canImport(StoreKit)`
-        // didn't see the shim and compiled the layer away.
+        // didn't see the shim and compiled the layer away; the same for Combine and Security.
         let probe = """
+            import Combine
             import Testing
 
             @testable import Tilt
 
             @Test @MainActor func storeKitLayerIsCompiled() {
-              #expect(String(describing: StoreKitEntitlements.self).hasSuffix("StoreKitEntitlements"))
+              let layer: [Any.Type] = [AppStoreFront.self, KeychainPurchaseCache.self]
+              #expect(layer.count == 2)
+              #expect(FreemiumStore.self is any ObservableObject.Type)
             }
 
             """
-        try probe.write(to: tests.appendingPathComponent("TiltTests/StoreKitLayerIsCompiled.swift"), atomically: true, encoding: .utf8)
+        try write(probe, to: tests.appendingPathComponent("TiltTests/StoreKitLayerIsCompiled.swift"))
         let manifest = """
             // swift-tools-version:6.0
             import PackageDescription
@@ -108,7 +251,7 @@ struct GeneratedPackageTests {
             )
 
             """
-        try manifest.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try write(manifest, to: root.appendingPathComponent("Package.swift"))
         let build = try shell(["swift", "build", "--build-tests"], in: root)
         guard build.status == 0 else {
             throw PackageError(message: "swift build failed:\n" + build.output.split(separator: "\n").filter { $0.contains("error") }.prefix(20).joined(separator: "\n"))
@@ -116,17 +259,25 @@ struct GeneratedPackageTests {
         return root
     }
 
-    @Test("Every example's generated code builds, with the StoreKit layer type-checked against the shim, and its tests pass")
+    /// How many tests a generated test folder declares.
+    static func declaredTests(in folder: URL) throws -> Int {
+        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).reduce(0) { count, file in
+            count + (try String(contentsOf: file, encoding: .utf8)).components(separatedBy: "@Test").count - 1
+        }
+    }
+
+    @Test("Every example's generated code builds, with the StoreKit layer type-checked against the shims, and its tests pass")
     func buildsAndPasses() throws {
         let root = try Self.package.get()
-        let run = try shell(["swift", "test", "--skip", Self.mutant + "Tests"], in: root)
+        let skipped = [Self.mutant] + Self.layerMutants.map { "Mutant" + $0.name }
+        let run = try shell(["swift", "test"] + skipped.flatMap { ["--skip", $0 + "Tests"] }, in: root)
         #expect(run.status == 0, "generated tests failed:\n\(run.output.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))")
-        // Every module's tests ran: the template's test functions, once per module.
-        let template = try String(contentsOf: repositoryRoot.appendingPathComponent("Templates/tests/FreemiumTests.mustache"), encoding: .utf8)
-        let perModule = template.components(separatedBy: "  @Test(").count - 1
+        // Every module's tests ran, the StoreKit layer's among them.
+        var expected = 0
+        for entry in Self.modules { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(entry.module)Tests")) }
         let summary = run.output.split(separator: "\n").last { $0.contains("Test run with") } ?? ""
-        // One more: the probe that proves the StoreKit layer was compiled.
-        #expect(summary.contains("Test run with \(perModule * Self.modules.count + 1) tests") && summary.contains("passed"), "\(summary)")
+        #expect(summary.contains("Test run with \(expected) tests") && summary.contains("passed"), "\(summary)")
+        #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
     }
 
     @Test("A cutoff that compares versions as Strings fails the generated tests")
@@ -135,6 +286,18 @@ struct GeneratedPackageTests {
         let run = try shell(["swift", "test", "--filter", Self.mutant + "Tests"], in: root)
         #expect(run.status != 0, "the string-comparison mutant passed its tests; the matrix misses the trap")
         #expect(run.output.contains("✘ Test \"Cohort, features and offers match migrate's model\""))
+    }
+
+    @Test("Each guard of the StoreKit layer, removed, fails the generated test that proves it", arguments: layerMutants.map(\.name))
+    func layerMutantFails(name: String) throws {
+        let root = try Self.package.get()
+        let layerMutant = try #require(Self.layerMutants.first { $0.name == name })
+        let run = try shell(["swift", "test", "--filter", "Mutant\(name)Tests\\."], in: root)
+        #expect(run.status != 0, "\(name): the layer tests passed with the guard removed")
+        let crashed = run.output.contains("Fatal error") || run.output.contains("signal") || run.output.contains("crashed")
+        #expect(
+            run.output.contains("✘ Test \"\(layerMutant.test)\"") || crashed,
+            "\(name): expected «\(layerMutant.test)» to fail:\n\(run.output.split(separator: "\n").filter { $0.contains("✘") }.prefix(10).joined(separator: "\n"))")
     }
 
     @Test("Generated Swift passes swift format lint --strict")

@@ -9,8 +9,10 @@ struct GoldenTests {
     func golden(name: String) throws {
         let files = try Generator().generate(try examplePlan(name))
         #expect(files.map(\.path) == [
-            "ENTITLEMENTS.md", "Freemium/Entitlements.swift", "Freemium/OriginalPurchase.swift", "Freemium/StoreKitEntitlements.swift",
-            "Freemium/Upsell.swift", "FreemiumTests/FreemiumTests.swift", "Products.storekit", "TEST_MATRIX.csv", "TEST_MATRIX.md",
+            "ENTITLEMENTS.md", "Freemium/AppStoreFront.swift", "Freemium/Entitlements.swift", "Freemium/FreemiumStore.swift",
+            "Freemium/OriginalPurchase.swift", "Freemium/PurchaseCache.swift", "Freemium/StoreFront.swift", "Freemium/Upsell.swift",
+            "FreemiumTests/FreemiumTests.swift", "FreemiumTests/StoreTests.swift", "INTEGRATION.md", "Products.storekit",
+            "TEST_MATRIX.csv", "TEST_MATRIX.md",
         ])
         for file in files {
             try expectMatchesGolden(

@@ -9,11 +9,11 @@ enum GenerateCommand {
         name: "generate",
         abstract: "Generate Swift code, tests, tables and a StoreKit configuration from a plan.",
         discussion: """
-            Writes MODULE/OriginalPurchase.swift, Entitlements.swift, Upsell.swift and \
-            StoreKitEntitlements.swift, MODULETests/MODULETests.swift, ENTITLEMENTS.md, TEST_MATRIX.md, \
-            TEST_MATRIX.csv and Products.storekit. Output is byte-identical for the same plan. Each file \
-            carries a checksum; a file you edited is kept unless you pass --force. Writes are atomic, and \
-            nothing is written when any file can't be.
+            Writes \(Generator.outputs(module: "MODULE").map(\.path).joined(separator: ", ")). \
+            INTEGRATION.md says which file goes into which target and how to wire the StoreKit layer. \
+            Output is byte-identical for the same plan. Each file carries a checksum; a file you edited \
+            is kept unless you pass --force. Writes are atomic, and nothing is written when any file \
+            can't be.
             """.wrappedForHelp,
         arguments: [
             .positional("plan", help: "The migration plan, or a folder holding migration.json."),

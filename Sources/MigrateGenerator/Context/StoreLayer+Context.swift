@@ -11,19 +11,19 @@ extension GenerationContext {
     static let purchaseMessages: KeyValuePairs<String, String> = [
         "purchased": "Thank you! Your purchase is unlocked.",
         "pending": "Waiting for approval. It unlocks as soon as the purchase is approved.",
-        "ownershipUnknown": "Couldn't check what you already own, so nothing was charged. Connect to the internet and try again.",
+        "ownershipUnknown": "Couldn't check what you already own, so nothing was charged. Try again when you're online.",
         "addsNothing": "You already have everything this includes.",
         "requires": "This add-on needs features you don't have yet.",
         "wouldChargeTwice": "You already own part of this. Buy the part you're missing on its own instead.",
         "notOffered": "This isn't available to buy.",
         "offerNotSigned": "Your price couldn't be confirmed with the App Store, so nothing was charged. Try again later.",
-        "unverified": "The App Store's confirmation couldn't be verified. If you were charged, tap Restore Purchases.",
+        "unverified": "The App Store's answer couldn't be verified. If you were charged, tap Restore Purchases.",
         "awaitingDelivery": "Your purchase is being delivered.",
         "failedPrefix": "The purchase couldn't be completed: ",
         "notInStorefront": "This product isn't available in your country or region.",
         "unknownResult": "The App Store gave an answer this version of the app doesn't know.",
         "offersNeedNewerSDK": "This price needs an app built with Xcode 26 or later.",
-        "visionOSNeedsScene": "On visionOS, buy with SwiftUI's purchase action, which shows the App Store sheet in your scene.",
+        "visionOSNeedsScene": "On visionOS, buy with SwiftUI's purchase action; it shows the App Store sheet in your scene.",
     ]
 
     /// The OS a binary is built for, and the plan platform its purchases count as.
@@ -35,8 +35,7 @@ extension GenerationContext {
     static let storeTestsNow: Int64 = 4_102_444_800  // 2100-01-01
 
     var storeLayerValues: [String: TemplateValue] {
-        var messages: [String: TemplateValue] = [:]
-        for (key, text) in Self.purchaseMessages { messages[key] = .string(SwiftIdentifier.stringLiteral(text)) }
+        let access = options.access == .public ? "public " : ""
         let platforms = Self.platforms(of: catalog)
         var running: [String: TemplateValue] = [:]
         for (os, platform) in Self.runningOperatingSystems {
@@ -44,18 +43,31 @@ extension GenerationContext {
             running[os] = .string(chosen.rawValue)
         }
         return [
-            "purchaseMessages": .object(messages),
-            "purchaseMessageRows": .list(Self.purchaseMessages.map { ["key": .string($0.key), "text": .string($0.value)] }),
+            "purchaseMessageRows": .list(
+                Self.purchaseMessages.map { key, text in
+                    [
+                        "key": .string(key), "text": .string(text),
+                        "declaration": .string(Self.declaration("\(access)static let \(key) =", SwiftIdentifier.stringLiteral(text), indent: 2)),
+                    ]
+                }),
             "runningPlatforms": .object(running),
-            "cacheServiceLiteral": .string(SwiftIdentifier.stringLiteral("\(catalog.plan.app.bundleID).migrate")),
+            "cacheServiceDeclaration": .string(
+                Self.declaration("static let service =", SwiftIdentifier.stringLiteral("\(catalog.plan.app.bundleID).migrate"), indent: 4)),
             "storeTests": storeTestsValue,
             "appTypeName": .string(SwiftIdentifier.typeName(catalog.plan.app.name)),
             "firstFeature": catalog.plan.features.first.map { feature -> TemplateValue in
                 ["case": .string(featureCases[feature.id] ?? SwiftIdentifier.make(feature.id)), "name": .string(Self.oneLine(feature.name))]
             } ?? .bool(false),
             "nonProductionText": .string(nonProductionText),
-            "anyPromotionalOffers": .bool(catalog.tiers.contains { !$0.discounts.isEmpty }),
         ]
+    }
+
+    /// `prefix value` on one line when it fits swift-format's 100 columns, otherwise the value on a
+    /// line of its own, indented once more, as swift-format breaks it.
+    static func declaration(_ prefix: String, _ value: String, indent: Int) -> String {
+        let line = prefix + " " + value
+        if indent + line.count <= 100 { return line }
+        return prefix + "\n" + String(repeating: " ", count: indent + 2) + value
     }
 
     private var nonProductionText: String {
@@ -81,7 +93,8 @@ extension GenerationContext {
         let sellable = newCustomer.flatMap { customer in
             customer.expected.upsell.offers.first { offer in plan.products.contains { $0.id == offer.productID && $0.kind != .consumable } }
         }
-        // Seed 000: a product a legacy customer must not be sold though a new customer may buy it.
+        // Tilt to Live HD's double charge: a product a legacy customer must not be sold though a new
+        // customer may buy it.
         var refusal: (test: GeneratedTestCase, product: String)?
         if let newCustomer {
             let offeredToNew = Set(newCustomer.expected.upsell.offers.map(\.productID))
@@ -95,6 +108,16 @@ extension GenerationContext {
                 }
             }
         }
+        // Legacy prices: a promotional offer the app's server signs, and a legacy product.
+        func charged(_ matches: (LegacyCharge) -> Bool) -> (test: GeneratedTestCase, offer: MigrateCore.Offer)? {
+            for test in plain {
+                guard case .legacy = test.expected.decision.cohort else { continue }
+                if let offer = test.expected.upsell.offers.first(where: { $0.charge.map(matches) ?? false }) { return (test, offer) }
+            }
+            return nil
+        }
+        let promo = charged { if case .promotionalOffer = $0 { true } else { false } }
+        let legacyProduct = charged { if case .legacyProduct = $0 { true } else { false } }
         // Grace period: prefer a subscription; any product shows the clock is never consulted.
         let subscription = newCustomer.flatMap { customer in
             customer.expected.upsell.offers.first { offer in plan.products.contains { $0.id == offer.productID && $0.kind == .autoRenewable } }
@@ -127,6 +150,17 @@ extension GenerationContext {
             value["refusedReason"] = .string(Self.oneLine(reason))
         }
         if let consumable { value["consumable"] = productReference(consumable.id) }
+        value["hasPromo"] = .bool(promo != nil)
+        if let promo, case .promotionalOffer(let id)? = promo.offer.charge {
+            value["promo"] = customerValue(promo.test)
+            value["promoProduct"] = productReference(promo.offer.productID)
+            value["promoOfferID"] = .string(id)
+        }
+        value["hasLegacyProduct"] = .bool(legacyProduct != nil && newCustomer != nil)
+        if let legacyProduct {
+            value["legacyBuyer"] = customerValue(legacyProduct.test)
+            value["legacyProduct"] = productReference(legacyProduct.offer.productID)
+        }
         return .object(value)
     }
 

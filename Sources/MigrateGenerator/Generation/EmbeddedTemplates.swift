@@ -183,9 +183,9 @@ struct PaywallView: View {
 }
 ```
 
-What each purchase outcome says:
+What the layer says (`StoreMessage`; reword or localize it there):
 
-| outcome | message |
+| `StoreMessage` | text |
 |---|---|
 {{#purchaseMessageRows}}
 | `{{key}}` | {{text}} |
@@ -453,7 +453,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
       let result: StoreKit.Product.PurchaseResult
       do {
         guard let product = try await StoreKit.Product.products(for: [productID]).first else {
-          throw StoreFrontError(message: {{purchaseMessages.notInStorefront}})
+          throw StoreFrontError(message: StoreMessage.notInStorefront)
         }
         var options: Set<StoreKit.Product.PurchaseOption> = []
         if let offer {
@@ -472,7 +472,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
         return .userCancelled
       @unknown default:
         // A result this SDK doesn't know: nothing is unlocked or finished.
-        throw StoreFrontError(message: {{purchaseMessages.unknownResult}})
+        throw StoreFrontError(message: StoreMessage.unknownResult)
       }
     }
 
@@ -589,7 +589,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
       _ product: StoreKit.Product, options: Set<StoreKit.Product.PurchaseOption>
     ) async throws -> StoreKit.Product.PurchaseResult {
       #if os(visionOS)
-        throw StoreFrontError(message: {{purchaseMessages.visionOSNeedsScene}})
+        throw StoreFrontError(message: StoreMessage.visionOSNeedsScene)
       #else
         return try await product.purchase(options: options)
       #endif
@@ -604,7 +604,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
         return StoreKit.Product.PurchaseOption.promotionalOffer(
           offer.offerID, compactJWS: offer.compactJWS)
       #else
-        throw StoreFrontError(message: {{purchaseMessages.offersNeedNewerSDK}})
+        throw StoreFrontError(message: StoreMessage.offersNeedNewerSDK)
       #endif
     }
 
@@ -832,7 +832,8 @@ import Foundation
   {{access}}var isLoaded: Bool
 
   init(platform: AppPlatform) {
-    purchase = OriginalPurchase(platform: platform, verification: .unreachable(lastVerifiedDaysAgo: nil))
+    purchase = OriginalPurchase(
+      platform: platform, verification: .unreachable(lastVerifiedDaysAgo: nil))
     decision = CohortDecision(cohort: .newCustomer, rule: .undetermined, platform: nil)
     entitlements = Entitlements(features: [:], activeProducts: [])
     proof = .unknown
@@ -872,20 +873,27 @@ import Foundation
   /// What to show, or nil for nothing.
   {{access}}var message: String? {
     switch self {
-    case .purchased: return {{purchaseMessages.purchased}}
-    case .pending: return {{purchaseMessages.pending}}
+    case .purchased: return StoreMessage.purchased
+    case .pending: return StoreMessage.pending
     case .cancelled: return nil
-    case .refused(.ownershipUnknown): return {{purchaseMessages.ownershipUnknown}}
-    case .refused(.withheld(.addsNothing)): return {{purchaseMessages.addsNothing}}
-    case .refused(.withheld(.requires)): return {{purchaseMessages.requires}}
-    case .refused(.withheld(.wouldChargeTwice)): return {{purchaseMessages.wouldChargeTwice}}
-    case .refused(.notOffered): return {{purchaseMessages.notOffered}}
-    case .refused(.offerNotSigned): return {{purchaseMessages.offerNotSigned}}
-    case .unverified: return {{purchaseMessages.unverified}}
-    case .awaitingDelivery: return {{purchaseMessages.awaitingDelivery}}
-    case .failed(let reason): return {{purchaseMessages.failedPrefix}} + reason
+    case .refused(.ownershipUnknown): return StoreMessage.ownershipUnknown
+    case .refused(.withheld(.addsNothing)): return StoreMessage.addsNothing
+    case .refused(.withheld(.requires)): return StoreMessage.requires
+    case .refused(.withheld(.wouldChargeTwice)): return StoreMessage.wouldChargeTwice
+    case .refused(.notOffered): return StoreMessage.notOffered
+    case .refused(.offerNotSigned): return StoreMessage.offerNotSigned
+    case .unverified: return StoreMessage.unverified
+    case .awaitingDelivery: return StoreMessage.awaitingDelivery
+    case .failed(let reason): return StoreMessage.failedPrefix + reason
     }
   }
+}
+
+/// What the StoreKit layer tells the customer: one place to reword or localize.
+{{access}}enum StoreMessage {
+{{#purchaseMessageRows}}
+  {{{declaration}}}
+{{/purchaseMessageRows}}
 }
 
 /// The app's store: what the customer may use and buy, read from the App Store without prompting,
@@ -968,7 +976,8 @@ import Foundation
   {{access}}func mayBuy(_ product: ProductID) -> Bool {
     guard knowsOwnership else { return false }
     if Catalog.consumables.contains(product) { return UpsellPolicy.forSale.contains(product) }
-    return UpsellPolicy.mayBuy(product, entitlements: state.entitlements, cohort: state.decision.cohort)
+    return UpsellPolicy.mayBuy(
+      product, entitlements: state.entitlements, cohort: state.decision.cohort)
   }
 
   /// Re-reads the app transaction and current entitlements, without prompting. Call at launch and
@@ -1667,7 +1676,10 @@ import Foundation
     {{access}}var service: String
     {{access}}var account: String
 
-    {{access}}init(service: String = {{cacheServiceLiteral}}, account: String = "lastVerifiedPurchase") {
+    /// The app's bundle identifier, so the record is the app's alone.
+    {{{cacheServiceDeclaration}}}
+
+    {{access}}init(service: String = Self.service, account: String = "lastVerifiedPurchase") {
       self.service = service
       self.account = account
     }
@@ -2222,7 +2234,8 @@ final class FakeStoreFront: StoreFront, @unchecked Sendable {
     var answer: (read: AppTransactionRead, delay: UInt64) = (.unavailable, 0)
     change {
       $0.calls.append("appTransaction")
-      answer = $0.appTransactions.count > 1 ? $0.appTransactions.removeFirst() : $0.appTransactions[0]
+      answer =
+        $0.appTransactions.count > 1 ? $0.appTransactions.removeFirst() : $0.appTransactions[0]
     }
     if answer.delay > 0 { try? await Task.sleep(nanoseconds: answer.delay) }
     return answer.read
@@ -2400,14 +2413,11 @@ struct StoreTests {
     let text = String(decoding: valid, as: UTF8.self)
     let malformed = [
       future,
-      Data(text.replacingOccurrences(of: "\"verifiedAt\":", with: "\"verifiedAt\":NaN,\"x\":").utf8),
-      Data(text.replacingOccurrences(of: "\"verifiedAt\":", with: "\"verifiedAt\":-1e300,\"x\":").utf8),
-      Data(text.replacingOccurrences(of: "\"verifiedAt\":", with: "\"verifiedAt\":1e400,\"x\":").utf8),
-      Data(text.replacingOccurrences(of: "\"verifiedAt\":", with: "\"verifiedAt\":\"now\",\"x\":").utf8),
-      Data(
-        text.replacingOccurrences(
-          of: "\"originalPurchaseDate\":", with: "\"originalPurchaseDate\":1e300,\"x\":"
-        ).utf8),
+      edited(text, "verifiedAt", to: "NaN"),
+      edited(text, "verifiedAt", to: "-1e300"),
+      edited(text, "verifiedAt", to: "1e400"),
+      edited(text, "verifiedAt", to: "\"now\""),
+      edited(text, "originalPurchaseDate", to: "1e300"),
       Data("{\"originalAppVersion\":\"12\",\"verifiedAt\":0}".utf8),
       Data([0xFF, 0x00, 0x7B]),
     ]
@@ -2419,6 +2429,11 @@ struct StoreTests {
       #expect(store.decision.cohort == .newCustomer, "\(String(decoding: data, as: UTF8.self))")
       #expect(store.state.proof == .unknown)
     }
+  }
+
+  /// The record with `key` set to `value` (the old value is kept under another key).
+  func edited(_ record: String, _ key: String, to value: String) -> Data {
+    Data(record.replacingOccurrences(of: "\"\(key)\":", with: "\"\(key)\":\(value),\"x\":").utf8)
   }
 
   @Test("A forged UserDefaults record grants nothing: the cache is never read from there")
@@ -2659,6 +2674,68 @@ struct StoreTests {
     #expect(!fake.script.calls.contains("purchase {{storeTests.refused.id}}"))
   }
 {{/storeTests.hasRefusal}}
+{{#storeTests.hasPromo}}
+
+  /// {{storeTests.promo.name}}: offered a legacy subscription price.
+  static let promo = AppTransactionFacts(
+    appTransactionID: "promo-1",
+    originalAppVersion: {{storeTests.promo.version}},
+    originalPurchaseDate: {{storeTests.promo.date}},
+    originalPlatform: {{storeTests.promo.originalPlatform}})
+
+  struct Signer: PromotionalOfferSigner {
+    func compactJWS(offerID: String, productID: String) async throws -> String {
+      "signed \(offerID) for \(productID)"
+    }
+  }
+
+  @Test("A legacy subscription price is bought with the promotional offer the app's server signed")
+  func legacyPriceUsesTheSignedOffer() async {
+    let bought = transaction(.{{storeTests.promoProduct.case}})
+    fake.change {
+      $0.appTransactions = [(.verified(Self.promo), 0)]
+      $0.purchaseResult = .success(bought)
+    }
+    let store = makeStore(.{{storeTests.promo.platform}})
+    store.offerSigner = Signer()
+    let outcome = await store.purchase(.{{storeTests.promoProduct.case}})
+    #expect(outcome == .purchased(.{{storeTests.promoProduct.case}}))
+    let offerID = "{{storeTests.promoOfferID}}"
+    let signature = "signed \(offerID) for {{storeTests.promoProduct.id}}"
+    #expect(fake.script.offers == [SignedPromotionalOffer(offerID: offerID, compactJWS: signature)])
+  }
+
+  @Test("Without a signer the legacy subscription price is refused, never charged in full")
+  func legacyPriceWithoutSignerIsRefused() async {
+    fake.change { $0.appTransactions = [(.verified(Self.promo), 0)] }
+    let store = makeStore(.{{storeTests.promo.platform}})
+    #expect(await store.purchase(.{{storeTests.promoProduct.case}}) == .refused(.offerNotSigned))
+    #expect(!fake.script.calls.contains("purchase {{storeTests.promoProduct.id}}"))
+  }
+{{/storeTests.hasPromo}}
+{{#storeTests.hasLegacyProduct}}
+
+  @Test("A legacy product is sold to its tier and to nobody else")
+  func legacyProductOnlyForItsTier() async {
+    let buyer = AppTransactionFacts(
+      appTransactionID: "legacy-product-1",
+      originalAppVersion: {{storeTests.legacyBuyer.version}},
+      originalPurchaseDate: {{storeTests.legacyBuyer.date}},
+      originalPlatform: {{storeTests.legacyBuyer.originalPlatform}})
+    fake.change {
+      $0.appTransactions = [(.verified(buyer), 0)]
+      $0.purchaseResult = .success(transaction(.{{storeTests.legacyProduct.case}}))
+    }
+    let store = makeStore(.{{storeTests.legacyBuyer.platform}})
+    #expect(
+      await store.purchase(.{{storeTests.legacyProduct.case}})
+        == .purchased(.{{storeTests.legacyProduct.case}}))
+    let newcomer = await loadedNewCustomer()
+    #expect(!newcomer.mayBuy(.{{storeTests.legacyProduct.case}}))
+    let refused = await newcomer.purchase(.{{storeTests.legacyProduct.case}})
+    #expect(refused.isRefusal)
+  }
+{{/storeTests.hasLegacyProduct}}
 {{#storeTests.hasConsumable}}
 
   @Test("A consumable is finished only once the app has delivered it")

@@ -32,6 +32,12 @@ public struct Generator: Sendable {
 
     /// Which template makes which file, and the group `--only` selects it by.
     public func outputs(module: String) -> [(path: String, template: String, group: OutputGroup)] {
+        Self.outputs(module: module)
+    }
+
+    /// Which template makes which file, and the group `--only` selects it by: the one list that
+    /// generation, `--only` and the command's help read.
+    public static func outputs(module: String) -> [(path: String, template: String, group: OutputGroup)] {
         [
             ("\(module)/OriginalPurchase.swift", "swift/OriginalPurchase", .swift),
             ("\(module)/Entitlements.swift", "swift/Entitlements", .swift),
