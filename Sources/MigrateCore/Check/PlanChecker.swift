@@ -17,7 +17,7 @@ public struct CheckReport: Sendable {
     public var tiers: [ResolvedTier]
 }
 
-/// The launch-day traps that a plan can show before launch day (DOMAIN.md, section 2).
+/// The launch-day traps that a plan can show before launch day (README, "migrate check").
 public enum PlanChecker {
     /// Checks a decoded plan. `now` decides what "in the future" means.
     public static func check(_ plan: MigrationPlan, now: Date) -> CheckReport {
@@ -266,7 +266,8 @@ public enum PlanChecker {
         return (diagnostics, rules)
     }
 
-    /// DOMAIN.md section 3: a legacy price must be chargeable, not only shown. Each discount names the
+    /// A legacy price must be chargeable, not only shown (Apple, "Implementing promotional offers in your app";
+    /// non-consumables have no offers). Each discount names the
     /// mechanism that makes the App Store charge it, and that mechanism must fit the product.
     static func legacyPrices(_ catalog: PlanCatalog) -> [Diagnostic] {
         let plan = catalog.plan

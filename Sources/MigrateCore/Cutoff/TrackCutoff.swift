@@ -21,7 +21,8 @@ public struct CutoffProblem: Sendable, Hashable {
 ///
 /// The version rule is sound when every pair of releases whose buyers are treated differently
 /// is ordered the same way by version as by date. Otherwise the version says nothing reliable
-/// about the era and the purchase date must decide (DOMAIN.md, trap 2).
+/// about the era and the purchase date must decide (build numbers restarted per marketing version;
+/// RevenueCat added `originalPurchaseDate` for this, purchases-ios PR #191).
 public struct TrackCutoff: Sendable {
     public let platform: Platform
     public let meaning: Platform.VersionMeaning

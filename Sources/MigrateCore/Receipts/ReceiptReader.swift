@@ -26,7 +26,7 @@ public struct ReceiptFacts: Sendable, Hashable {
 ///
 /// Legacy receipts send numbers as strings or as numbers; AppTransaction payloads use
 /// different key names from the Swift API (`originalApplicationVersion`, `receiptType`) and
-/// milliseconds for dates (DOMAIN.md, section 1).
+/// milliseconds for dates (Apple, "JWSAppTransactionDecodedPayload" and "AppTransaction").
 public enum ReceiptReader {
     /// Reads a receipt; `now` decides whether a subscription has expired.
     public static func read(_ root: JSONNode, now: Date) -> (facts: ReceiptFacts?, diagnostics: [Diagnostic]) {

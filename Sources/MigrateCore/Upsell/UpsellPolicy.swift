@@ -134,7 +134,8 @@ public struct UpsellPolicy: Sendable {
         }
 
         // A bundle that overlaps what the customer owns is withheld when its missing part is sold without the overlap
-        // (seed 000: someone with the old full version must be offered the new mode alone, never the bundle).
+        // (Tilt to Live HD, "Adding an Upgrade Path to In App Purchases", Parade of Rain, 2011: someone with the old full
+        // version must be offered the new mode alone, never the bundle).
         func overlaps(_ product: Product) -> Bool {
             let features = catalog.productFeatures[product.id] ?? []
             return !features.isDisjoint(with: owned) || !(catalog.productContents[product.id] ?? []).isDisjoint(with: ownedProducts)

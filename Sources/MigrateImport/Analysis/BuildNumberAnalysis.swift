@@ -4,8 +4,8 @@ import MigratePlan
 /// What the build numbers of a plan's releases say about the cutoff rule, per platform.
 ///
 /// Build numbers restarted per marketing version, builds going backwards (a hotfix released after
-/// a newer version) and gaps are what decide between the build rule and the date rule (DOMAIN.md,
-/// trap 2); the verdict itself comes from MigrateCore's `TrackCutoff`, as `check` uses it.
+/// a newer version) and gaps are what decide between the build rule and the date rule (see
+/// `TrackCutoff`); the verdict itself comes from MigrateCore's `TrackCutoff`, as `check` uses it.
 public struct BuildNumberAnalysis: Sendable, Hashable {
     public struct Finding: Sendable, Hashable {
         public enum Kind: String, Sendable, Hashable {

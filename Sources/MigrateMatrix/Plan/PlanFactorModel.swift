@@ -45,7 +45,8 @@ public struct PlanFactorModel: Sendable {
     static let sandboxVersion = "1.0"
     static let sandboxDate = Timestamp.parse("2013-08-01T07:00:00Z")!
     static let xcodeDate = Timestamp.parse("0001-01-01T00:00:00Z")!
-    /// A value the App Store could send that is not a bundle version (DOMAIN.md, trap 1).
+    /// A value the App Store could send that is not a bundle version (Apple, "CFBundleVersion": one to three
+    /// period-separated integers).
     static let malformedVersion = "2.0.1b"
     /// The most combinations the restore constraint may span before it is left out.
     static let restoreScopeLimit = 500_000

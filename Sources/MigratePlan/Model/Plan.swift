@@ -227,7 +227,7 @@ public struct Discount: Sendable, Hashable {
     }
 }
 
-/// How the App Store charges a legacy price (DOMAIN.md, section 3): a price the App Store won't
+/// How the App Store charges a legacy price (Apple, "Implementing promotional offers in your app"): a price the App Store won't
 /// charge must never be shown.
 public enum LegacyCharge: Sendable, Hashable, CustomStringConvertible {
     /// A promotional offer on an auto-renewable subscription, set up in App Store Connect under this

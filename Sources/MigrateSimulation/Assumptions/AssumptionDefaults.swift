@@ -12,7 +12,7 @@ public struct AssumptionDefault: Sendable, Hashable {
     public var source: String
 }
 
-/// The documented defaults (README, "Assumptions"); ../shared/DOMAIN.md section 5 gives the sourced figures.
+/// The documented defaults (README, "Assumptions"), each naming the public source of its figure, or "judgement".
 public enum AssumptionDefaults {
     public static func of(_ assumption: SimulationAssumption) -> AssumptionDefault {
         switch assumption {
@@ -33,15 +33,15 @@ public enum AssumptionDefaults {
         case .launchMultiple:
             return AssumptionDefault(
                 assumption: assumption, value: 30, range: 10...100, derivation: nil,
-                source: "judgement from DOMAIN.md §5: a burst of up to thousands × for days (7 Minute Workout), +1,665% over 5 days (Distimo 2013), averaged over the first month")
+                source: "judgement: a burst of up to thousands × for days (7 Minute Workout: 28/day paid, 216,718 in 3 days free; Stuart Hall, “An App Store Experiment”, 2013), +1,665% over 5 days (Distimo, “The Impact of Price Changes”, 2013), averaged over the first month")
         case .burstHalfLifeMonths:
             return AssumptionDefault(
                 assumption: assumption, value: 1, range: 0.5...3, derivation: nil,
-                source: "judgement: the burst lasts days to weeks (DOMAIN.md §5)")
+                source: "judgement: the burst lasts days to weeks (Stuart Hall, “An App Store Experiment”, 2013; Distimo, “The Impact of Price Changes”, 2013)")
         case .lastingMultiple:
             return AssumptionDefault(
                 assumption: assumption, value: 10, range: 5...20, derivation: nil,
-                source: "DOMAIN.md §5: a lasting multiple of roughly 10× (range 5–20×)")
+                source: "judgement: a lasting multiple of roughly 10× (range 5–20×) once the burst fades; no published figure, so set it from your own downloads")
         case .conversion:
             return AssumptionDefault(
                 assumption: assumption, value: 0.02, range: 0.01...0.05, derivation: nil,
@@ -53,11 +53,11 @@ public enum AssumptionDefaults {
         case .monthlyChurn:
             return AssumptionDefault(
                 assumption: assumption, value: 0.10, range: 0.05...0.15, derivation: nil,
-                source: "judgement: no figure in DOMAIN.md; set it from your own data")
+                source: "judgement: no published figure; set it from your own data")
         case .refundRate:
             return AssumptionDefault(
                 assumption: assumption, value: 0.03, range: 0.01...0.06, derivation: nil,
-                source: "DOMAIN.md §5: refunds about 3% of revenue (1–6%)")
+                source: "judgement: refunds about 3% of revenue (1–6%); measure yours from the negative Units in your App Store Connect Sales reports")
         }
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import MigrateCLI
+import Testing
+
+/// Users have the README, the examples, the templates and what `migrate` prints — not the project's internal
+/// research notes. Everything they read must cite public sources (Apple's documentation, named articles and
+/// reports), never the internal brief ("DOMAIN.md", "DOMAIN.md §5") or the articles' internal numbers ("seed 000").
+@Suite("Public sources")
+struct PublicSourcesTests {
+    /// "seed 000", "Seed 002's", "seeds 001", a path into the seeds folder, or the brief itself. A random seed
+    /// such as "(strength 2, seed 0)" in `migrate matrix` output is not a citation and does not match.
+    static var internalReference: Regex<AnyRegexOutput> { try! Regex("(?i)domain\\.md|\\bseeds?\\s+0\\d|shared/seeds|seeds/0") }
+
+    static func internalReferences(in text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.element.contains(internalReference) }
+            .map { "line \($0.offset + 1): \($0.element)" }
+    }
+
+    static var examples: [String] {
+        let folder = repositoryRoot.appendingPathComponent("Examples")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { name in
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).appendingPathComponent("migration.json").path)
+        }.sorted()
+    }
+
+    /// Every file under a folder of the repository, as paths relative to the repository root.
+    static func files(under folder: String) -> [String] {
+        let root = repositoryRoot.appendingPathComponent(folder)
+        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        var files: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(folder + "/" + path)
+            }
+        }
+        return files.sorted()
+    }
+
+    @Test("The pattern catches internal references and leaves a random seed alone")
+    func pattern() {
+        for text in ["see DOMAIN.md §5", "(domain.md, trap 2)", "seed 000's states", "Seed 002's developer", "../shared/seeds/001_x.txt"] {
+            #expect(!Self.internalReferences(in: text).isEmpty, "\(text)")
+        }
+        for text in ["36 rows cover all 268 valid pairs of 6 factors (strength 2, seed 0).", "Monte Carlo: 10,000 draws, seed 1", "the domain model"] {
+            #expect(Self.internalReferences(in: text).isEmpty, "\(text)")
+        }
+    }
+
+    @Test("README, CHANGELOG, Examples and Templates cite public sources only")
+    func documents() throws {
+        let paths = ["README.md", "CHANGELOG.md"] + Self.files(under: "Examples") + Self.files(under: "Templates")
+        #expect(paths.contains("Examples/README.md"))
+        #expect(paths.contains { $0.hasPrefix("Templates/swift/") })
+        for path in paths {
+            let data = try Data(contentsOf: repositoryRoot.appendingPathComponent(path))
+            guard let text = String(data: data, encoding: .utf8) else { continue }
+            let hits = Self.internalReferences(in: text)
+            #expect(hits.isEmpty, "\(path) cites internal notes: \(hits.joined(separator: "; "))")
+        }
+    }
+
+    @Test("check, explain and simulate on every example print public sources only")
+    func commandOutput() {
+        let examples = Self.examples
+        #expect(examples.count >= 6)
+        var runs: [[String]] = []
+        for example in examples {
+            let plan = "Examples/\(example)"
+            for format in ["text", "json"] {
+                runs.append(["check", plan, "--now", "2026-01-01T00:00:00Z", "--format", format])
+                runs.append(["explain", plan, "--format", format])
+                runs.append(["explain", plan, "--original-version", "1", "--format", format])
+            }
+            for format in ["text", "markdown", "json"] {
+                runs.append(["simulate", plan, "--draws", "200", "--format", format])
+            }
+        }
+        runs.append(["explain", "Examples/server-pal", "--receipt", "Examples/server-pal/receipt-production.json"])
+        runs.append(["explain", "Examples/server-pal", "--receipt", "Examples/server-pal/receipt-sandbox.json"])
+        var sawDefaults = false
+        for arguments in runs {
+            let run = Run(arguments: arguments)
+            let hits = Self.internalReferences(in: run.output) + Self.internalReferences(in: run.error)
+            #expect(hits.isEmpty, "migrate \(arguments.joined(separator: " ")) cites internal notes: \(hits.joined(separator: "; "))")
+            if run.output.contains("default: judgement") { sawDefaults = true }
+        }
+        #expect(sawDefaults, "some example leaves assumptions at their defaults, so their sources are printed and checked")
+    }
+}
