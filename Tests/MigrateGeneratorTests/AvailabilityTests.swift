@@ -72,6 +72,11 @@ struct AvailabilityTests {
         ("Xcode 16", ["#if compiler(>=6.1)": "#if false", "#if compiler(>=6.2)": "#if false", "#if compiler(>=6.4)": "#if false"]),
     ]
 
+    /// On Linux `os(macOS)` and the like are false: on a target's own OS its branches are taken.
+    static func osBranches(_ target: AvailabilityChecker.DeploymentTarget) -> [String: String] {
+        ["#if os(\(target.platform))": "#if true", "#elseif os(\(target.platform))": "#elseif true"]
+    }
+
     static func generatedSources(_ example: String) throws -> [AvailabilityChecker.Source] {
         try Generator(options: GenerationOptions(access: .public, module: "Generated"))
             .generate(try examplePlan(example), only: [.swift])
@@ -87,7 +92,8 @@ struct AvailabilityTests {
         for target in [AvailabilityChecker.DeploymentTarget.iOS16, .macOS13] {
             for sdk in Self.sdks {
                 let diagnostics = try AvailabilityChecker.check(
-                    sources: sources, modules: [.storeKit, .combine, .security], deploymentTarget: target, replacements: sdk.replacements)
+                    sources: sources, modules: [.storeKit, .combine, .security], deploymentTarget: target,
+                    replacements: sdk.replacements.merging(Self.osBranches(target)) { sdk, _ in sdk })
                 #expect(diagnostics.isEmpty, "\(example), \(target), \(sdk.name):\n\(diagnostics.map(\.description).joined(separator: "\n"))")
             }
         }
@@ -98,7 +104,8 @@ struct AvailabilityTests {
         let sources = try Self.generatedSources("tilt-to-live-hd")
         for target in [AvailabilityChecker.DeploymentTarget.tvOS16, .watchOS9, .visionOS1] {
             let diagnostics = try AvailabilityChecker.check(
-                sources: sources, modules: [.storeKit, .combine, .security], deploymentTarget: target, languageModes: [.swift6])
+                sources: sources, modules: [.storeKit, .combine, .security], deploymentTarget: target, languageModes: [.swift6],
+                replacements: Self.osBranches(target))
             #expect(diagnostics.isEmpty, "\(target):\n\(diagnostics.map(\.description).joined(separator: "\n"))")
         }
     }
