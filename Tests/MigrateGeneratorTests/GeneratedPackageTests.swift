@@ -1,4 +1,5 @@
 import Foundation
+import MigrateCore
 import MigrateGenerator
 import MigratePlan
 import Testing
@@ -222,6 +223,10 @@ struct GeneratedPackageTests {
                 return mutated
             }
         }
+        // A new user's trial, exactly as INTEGRATION.md tells it: the file it says to save, unchanged.
+        let guide = try Generator(options: GenerationOptions(access: .public, module: "Tilt"))
+            .generate(try examplePlan("tilt-to-live-hd"), only: [.docs]).first { $0.path == "INTEGRATION.md" }?.body ?? ""
+        try write(try Self.trial(in: guide), to: tests.appendingPathComponent("TiltTests/TryTheStore.swift"))
         // Referencing the StoreKit layer from a test makes the build fail if `#if canImport(StoreKit)`
         // didn't see the shim and compiled the layer away; the same for Combine and Security.
         let probe = """
@@ -259,6 +264,15 @@ struct GeneratedPackageTests {
         return root
     }
 
+    /// The Swift block INTEGRATION.md says to save as `MODULETests/TryTheStore.swift`.
+    static func trial(in guide: String) throws -> String {
+        guard let marker = guide.range(of: "Tests/TryTheStore.swift`"),
+            let open = guide.range(of: "```swift\n", range: marker.upperBound..<guide.endIndex),
+            let close = guide.range(of: "```\n", range: open.upperBound..<guide.endIndex)
+        else { throw PackageError(message: "INTEGRATION.md has no TryTheStore.swift block") }
+        return String(guide[open.upperBound..<close.lowerBound])
+    }
+
     /// How many tests a generated test folder declares.
     static func declaredTests(in folder: URL) throws -> Int {
         try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).reduce(0) { count, file in
@@ -278,6 +292,21 @@ struct GeneratedPackageTests {
         let summary = run.output.split(separator: "\n").last { $0.contains("Test run with") } ?? ""
         #expect(summary.contains("Test run with \(expected) tests") && summary.contains("passed"), "\(summary)")
         #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
+    }
+
+    @Test("INTEGRATION.md's trial, saved as it says, buys, restores and launches again offline")
+    func integrationTrial() throws {
+        let root = try Self.package.get()
+        let run = try shell(["swift", "test", "--filter", "TiltTests.tryTheStore"], in: root)
+        #expect(run.status == 0, "\(run.output.suffix(2_000))")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("cohort: legacy(Tilt.LegacyTier.paid1Dot0)"), "\(lines.suffix(30))")
+        #expect(lines.contains("offers: [\"com.example.tilttolivehd.turret\"]"), "\(lines.suffix(30))")
+        #expect(lines.contains("purchase: purchased(Tilt.ProductID.turret) - Thank you! Your purchase is unlocked."), "\(lines.suffix(30))")
+        #expect(lines.contains("restore: restored - \(RestoreOutcome.restored.message)"), "\(lines.suffix(30))")
+        #expect(lines.contains("offline: legacy(Tilt.LegacyTier.paid1Dot0) lastVerified(daysAgo: 0)"), "\(lines.suffix(30))")
+        #expect(
+            lines.contains("offline unlocked: [\"classic\", \"code-red\", \"frostbite\", \"viva-la-turret\"]"), "\(lines.suffix(30))")
     }
 
     @Test("A cutoff that compares versions as Strings fails the generated tests")

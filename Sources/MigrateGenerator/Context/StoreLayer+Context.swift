@@ -52,8 +52,9 @@ extension GenerationContext {
                 }),
             "runningPlatforms": .object(running),
             "cacheServiceDeclaration": .string(
-                Self.declaration("static let service =", SwiftIdentifier.stringLiteral("\(catalog.plan.app.bundleID).migrate"), indent: 4)),
+                Self.declaration("\(access)static let service =", SwiftIdentifier.stringLiteral("\(catalog.plan.app.bundleID).migrate"), indent: 4)),
             "storeTests": storeTestsValue,
+            "isPublic": .bool(options.access == .public),
             "appTypeName": .string(SwiftIdentifier.typeName(catalog.plan.app.name)),
             "firstFeature": catalog.plan.features.first.map { feature -> TemplateValue in
                 ["case": .string(featureCases[feature.id] ?? SwiftIdentifier.make(feature.id)), "name": .string(Self.oneLine(feature.name))]
@@ -137,6 +138,8 @@ extension GenerationContext {
             "hasLegacyAndSellable": .bool(legacy != nil && sellable != nil && newCustomer != nil),
         ]
         if let legacy { value["legacy"] = customerValue(legacy) }
+        // INTEGRATION.md's trial: a legacy customer when there is one.
+        if let trial = legacy ?? newCustomer ?? plain.first ?? testCases.first { value["trial"] = customerValue(trial) }
         if let newCustomer { value["newCustomer"] = customerValue(newCustomer) }
         if let sellable {
             value["sellable"] = productReference(sellable.productID)

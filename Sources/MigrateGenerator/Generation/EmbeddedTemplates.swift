@@ -224,32 +224,52 @@ layer decides those environments by `policies.nonProduction`: every tester is {{
 To see another cohort in the app, set `policies.nonProduction` to that tier and generate again.
 
 To try the real cutoff, play the App Store with a `StoreFront` of your own, as
-`{{module}}Tests/StoreTests.swift` does with `FakeStoreFront`: give it the app transaction of a customer
-from `TEST_MATRIX.md` and watch what the store unlocks, buys and restores.
+`{{module}}Tests/StoreTests.swift` does with `FakeStoreFront`. Save this as
+`{{module}}Tests/TryTheStore.swift` and run `swift test --filter TryTheStore` (or ⌘U in Xcode): a customer
+{{#storeTests.hasLegacy}}from `TEST_MATRIX.md` ({{storeTests.legacy.name}}) {{/storeTests.hasLegacy}}launches, buys the first
+offer, restores, and launches again offline. No StoreKit is needed: without it `AppStoreFront` compiles
+away and everything else runs, on Linux too.
 
 ```swift
-let fake = FakeStoreFront()
-{{#storeTests.hasLegacy}}
-fake.change {
-  $0.appTransactions = [
-    (.verified(
-      AppTransactionFacts(
-        appTransactionID: "tester",
-        originalAppVersion: {{storeTests.legacy.version}},
-        originalPurchaseDate: {{storeTests.legacy.date}})), 0)
-  ]
-}
-{{/storeTests.hasLegacy}}
-let cache = InMemoryPurchaseCache()
-let store = FreemiumStore(platform: .{{runningPlatforms.iOS}}, storeFront: fake, cache: cache)
-await store.refresh()
-print(store.decision.cohort, store.entitlements.features.keys)
+import Foundation
+import Testing
 
-// Re-launch offline: a new store, the same cache, and the App Store unreachable.
-fake.change { $0.appTransactions = [(.unavailable, 0)] }
-let relaunched = FreemiumStore(platform: .{{runningPlatforms.iOS}}, storeFront: fake, cache: cache)
-await relaunched.refresh()
-print(relaunched.decision.cohort, relaunched.state.proof)
+@testable import {{module}}
+
+@MainActor
+@Test func tryTheStore() async {
+  let fake = FakeStoreFront()
+  let cache = InMemoryPurchaseCache()
+  let customer = AppTransactionFacts(
+    appTransactionID: "tester",
+    originalAppVersion: {{storeTests.trial.version}},
+    originalPurchaseDate: {{storeTests.trial.date}})
+  fake.change { $0.appTransactions = [(.verified(customer), 0)] }
+
+  let store = FreemiumStore(platform: .{{storeTests.trial.platform}}, storeFront: fake, cache: cache)
+  await store.refresh()
+  print("cohort:", store.decision.cohort)
+  print("unlocked:", store.entitlements.features.keys.map(\.rawValue).sorted())
+  print("offers:", store.upsell.offers.map(\.product.rawValue))
+
+  if let offer = store.upsell.offers.first {
+    let bought = StoreTransaction(productID: offer.product.rawValue)
+    fake.change { $0.purchaseResult = .success(bought) }
+    let outcome = await store.purchase(offer.product)
+    print("purchase:", outcome, "-", outcome.message ?? "")
+  }
+  if let restored = await store.restore() {
+    print("restore:", restored, "-", restored.message)
+  }
+
+  // Launch again with the App Store out of reach: the verified facts in the cache decide.
+  fake.change { $0.appTransactions = [(.unavailable, 0)] }
+  let relaunched = FreemiumStore(
+    platform: .{{storeTests.trial.platform}}, storeFront: fake, cache: cache)
+  await relaunched.refresh()
+  print("offline:", relaunched.decision.cohort, relaunched.state.proof)
+  print("offline unlocked:", relaunched.entitlements.features.keys.map(\.rawValue).sorted())
+}
 ```
 
 """#,
@@ -390,8 +410,10 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
   /// named `Product` or `Transaction` doesn't break this file.
   @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
   {{access}}struct AppStoreFront: StoreFront {
+{{#isPublic}}
     {{access}}init() {}
 
+{{/isPublic}}
     {{access}}func appTransaction() async -> AppTransactionRead {
       do {
         return Self.read(try await AppTransaction.shared)
@@ -1825,12 +1847,14 @@ import Foundation
   {{access}}var id: String
   {{access}}var displayName: String
   {{access}}var displayPrice: String
+{{#isPublic}}
 
   {{access}}init(id: String, displayName: String, displayPrice: String) {
     self.id = id
     self.displayName = displayName
     self.displayPrice = displayPrice
   }
+{{/isPublic}}
 }
 
 /// A promotional offer and the signature the app's server made for it.
@@ -1838,11 +1862,13 @@ import Foundation
   {{access}}var offerID: String
   /// The compact JWS the app's server signed with its In-App Purchase key.
   {{access}}var compactJWS: String
+{{#isPublic}}
 
   {{access}}init(offerID: String, compactJWS: String) {
     self.offerID = offerID
     self.compactJWS = compactJWS
   }
+{{/isPublic}}
 }
 
 /// Signs promotional offers. The app supplies it: its server holds the In-App Purchase key and
@@ -2278,10 +2304,14 @@ final class FakeStoreFront: StoreFront, @unchecked Sendable {
     identifiers.map { StoreProduct(id: $0, displayName: $0, displayPrice: "$0.99") }
   }
 
+  /// A verified purchase joins `currentEntitlements`, as it does in the App Store.
   func purchase(productID: String, offer: SignedPromotionalOffer?) async throws -> PurchaseAttempt {
     change {
       $0.calls.append("purchase \(productID)")
       if let offer { $0.offers.append(offer) }
+      if case .success(let transaction) = $0.purchaseResult, transaction.isVerified {
+        $0.entitlements.append(transaction)
+      }
     }
     return script.purchaseResult
   }
