@@ -1023,7 +1023,10 @@ import Foundation
       appTransaction = await storeFront.refreshAppTransaction()
     }
     await read(appTransaction: appTransaction, including: nil)
-    if case .legacy = state.decision.cohort { return .restored }
+    // A paid download that keeps features counts as restored, like a purchase.
+    if case .legacy(let tier) = state.decision.cohort, !(Catalog.tierFeatures[tier] ?? []).isEmpty {
+      return .restored
+    }
     return state.entitlements.activeProducts.isEmpty ? .nothingRestored : .restored
   }
 
