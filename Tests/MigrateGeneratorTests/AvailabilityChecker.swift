@@ -171,16 +171,7 @@ enum AvailabilityChecker {
 
     /// Runs swiftc and returns its status and combined output.
     static func swiftc(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-no-color-diagnostics"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try shell(["swiftc", "-no-color-diagnostics"] + arguments, in: FileManager.default.temporaryDirectory)
     }
 
     /// Reads `path:line:column: error|warning: message` lines, naming files as the caller did.

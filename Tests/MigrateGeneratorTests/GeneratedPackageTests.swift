@@ -223,6 +223,10 @@ struct GeneratedPackageTests {
                 return mutated
             }
         }
+        // An app whose own types are named like StoreKit's: the layer names StoreKit's qualified.
+        try write(
+            "/// The app's own types, named like StoreKit's.\nstruct Product {}\n\nstruct Transaction {}\n\nstruct AppStore {}\n",
+            to: sources.appendingPathComponent("Tilt/AppTypes.swift"))
         // A new user's trial, exactly as INTEGRATION.md tells it: the file it says to save, unchanged.
         let guide = try Generator(options: GenerationOptions(access: .public, module: "Tilt"))
             .generate(try examplePlan("tilt-to-live-hd"), only: [.docs]).first { $0.path == "INTEGRATION.md" }?.body ?? ""

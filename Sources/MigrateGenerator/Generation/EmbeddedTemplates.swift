@@ -406,8 +406,8 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
 
   /// The real App Store behind `StoreFront`: StoreKit 2, verified before anything is read.
   ///
-  /// StoreKit's types are written `StoreKit.Product` and `StoreKit.Transaction`, so an app type
-  /// named `Product` or `Transaction` doesn't break this file.
+  /// StoreKit's types are qualified (`StoreKit.Product`, `StoreKit.Transaction`,
+  /// `StoreKit.AppStore`…), so an app type with one of those names doesn't break this file.
   @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
   {{access}}struct AppStoreFront: StoreFront {
 {{#isPublic}}
@@ -416,7 +416,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
 {{/isPublic}}
     {{access}}func appTransaction() async -> AppTransactionRead {
       do {
-        return Self.read(try await AppTransaction.shared)
+        return Self.read(try await StoreKit.AppTransaction.shared)
       } catch {
         // Offline or nobody signed in: unknown, not unverified.
         return .unavailable
@@ -425,7 +425,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
 
     {{access}}func refreshAppTransaction() async -> AppTransactionRead {
       do {
-        return Self.read(try await AppTransaction.refresh())
+        return Self.read(try await StoreKit.AppTransaction.refresh())
       } catch {
         return .unavailable
       }
@@ -453,7 +453,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
 
     {{access}}func sync() async throws {
       do {
-        try await AppStore.sync()
+        try await StoreKit.AppStore.sync()
       } catch {
         throw Self.storeFrontError(error)
       }
@@ -501,7 +501,9 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
     // MARK: - Reading StoreKit's answers
 
     /// Keeps the verification with the payload: `FreemiumStore` reads an unverified one never.
-    private static func read(_ result: VerificationResult<AppTransaction>) -> AppTransactionRead {
+    private static func read(_ result: StoreKit.VerificationResult<StoreKit.AppTransaction>)
+      -> AppTransactionRead
+    {
       switch result {
       case .verified(let transaction):
         return .verified(facts(of: transaction))
@@ -510,7 +512,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
       }
     }
 
-    private static func facts(of transaction: AppTransaction) -> AppTransactionFacts {
+    private static func facts(of transaction: StoreKit.AppTransaction) -> AppTransactionFacts {
       AppTransactionFacts(
         appTransactionID: appTransactionID(of: transaction),
         originalAppVersion: transaction.originalAppVersion,
@@ -520,7 +522,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
         isRevoked: isRevoked(transaction))
     }
 
-    private static func transaction(_ result: VerificationResult<StoreKit.Transaction>)
+    private static func transaction(_ result: StoreKit.VerificationResult<StoreKit.Transaction>)
       -> StoreTransaction
     {
       switch result {
@@ -543,7 +545,9 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
       }
     }
 
-    private static func environment(_ environment: AppStore.Environment) -> StoreEnvironment {
+    private static func environment(_ environment: StoreKit.AppStore.Environment)
+      -> StoreEnvironment
+    {
       switch environment {
       case .production: return .production
       case .xcode: return .xcode
@@ -553,7 +557,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
 
     /// `appTransactionID` is back-deployed to iOS 16 and macOS 13 by the 18.4 SDKs (Xcode 16.3,
     /// Swift 6.1).
-    private static func appTransactionID(of transaction: AppTransaction) -> String {
+    private static func appTransactionID(of transaction: StoreKit.AppTransaction) -> String {
       #if compiler(>=6.1)
         return transaction.appTransactionID
       #else
@@ -564,7 +568,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
     /// `originalPlatform` from iOS 18.4 and macOS 15.4; below them, the back-deployed
     /// `originalPlatformStringRepresentation` (Xcode 16.3 or later). With an older Xcode the
     /// platform stays unknown and the plan's rules for an unknown platform decide.
-    private static func originalPlatform(of transaction: AppTransaction) -> AppPlatform? {
+    private static func originalPlatform(of transaction: StoreKit.AppTransaction) -> AppPlatform? {
       #if compiler(>=6.1)
         if #available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *) {
           switch transaction.originalPlatform {
@@ -597,7 +601,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
     /// `AppTransaction.revocationDate` is back-deployed to iOS 16 and macOS 13 by the 27 SDKs
     /// (Xcode 27, Swift 6.4). With an older Xcode a refunded paid download can't be seen on the
     /// device.
-    private static func isRevoked(_ transaction: AppTransaction) -> Bool {
+    private static func isRevoked(_ transaction: StoreKit.AppTransaction) -> Bool {
       #if compiler(>=6.4)
         return transaction.revocationDate != nil
       #else
@@ -632,7 +636,7 @@ only be tried by injecting these values (see `FreemiumTests`); purchases can be 
 
     private static func storeFrontError(_ error: any Error) -> StoreFrontError {
       if let error = error as? StoreFrontError { return error }
-      if let error = error as? StoreKitError, case .userCancelled = error {
+      if let error = error as? StoreKit.StoreKitError, case .userCancelled = error {
         return StoreFrontError(isUserCancellation: true, message: error.localizedDescription)
       }
       return StoreFrontError(message: error.localizedDescription)
