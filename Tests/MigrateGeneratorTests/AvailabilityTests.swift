@@ -6,6 +6,12 @@ import Testing
 /// Availability checked for real on Linux (see AvailabilityChecker): the shims mirror Apple's
 /// `@available`, and code that names API newer than its deployment target outside a matching
 /// `@available` or `#available` fails, as it would in Xcode.
+///
+/// Where the declarations come from: each one in Tests/Fixtures/StoreKitShim/StoreKit.swift names
+/// its Apple documentation page (developer.apple.com/documentation/storekit/…), whose availability
+/// list gives its `@available` ("iOS: 16.0.0 -"; "16.0.0 - 18.4.0" is a deprecation) and whose
+/// declaration gives `@backDeployed`, `@frozen`, `let`/`var`, `async`/`throws` and optionality; the
+/// Combine and Security shims do the same for `ObservableObject`/`Published` and the Keychain calls.
 @Suite("Availability", .serialized)
 struct AvailabilityTests {
     /// A client written the way the generated layer should be: AppTransaction on iOS 16, the
