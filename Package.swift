@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "MigrateImport", targets: ["MigrateImport"]),
         .library(name: "MigrateMatrix", targets: ["MigrateMatrix"]),
         .library(name: "MigrateSimulation", targets: ["MigrateSimulation"]),
+        // `swift package migrate …` in an app's repository that depends on this package.
+        .plugin(name: "MigratePlugin", targets: ["MigratePlugin"]),
     ],
     targets: [
         // The spec model: JSON with source positions, versions, the plan and its structural validation.
@@ -32,6 +34,13 @@ let package = Package(
             name: "MigrateCLI",
             dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateWizard"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
+        // Runs the migrate executable from SwiftPM: `swift package [--allow-writing-to-package-directory] migrate …`.
+        .plugin(
+            name: "MigratePlugin",
+            capability: .command(
+                intent: .custom(verb: "migrate", description: "Run migrate (check, generate, simulate, explain…) on this package's plan."),
+                permissions: [.writeToPackageDirectory(reason: "migrate generate and import write the plan's generated files and the plan.")]),
+            dependencies: ["migrate"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
         .executableTarget(
             name: "migrate-bench",

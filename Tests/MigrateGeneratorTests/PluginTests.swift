@@ -1,0 +1,52 @@
+import Foundation
+import MigrateGenerator
+import Testing
+
+/// The SwiftPM command plugin, used the way an app's repository would: a scratch package that
+/// depends on this one by path runs `swift package plugin migrate …` on its own plan.
+@Suite("SwiftPM plugin", .serialized)
+struct PluginTests {
+    /// A package beside its plan, reused between runs so its build is incremental.
+    static func makeApp() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-plugin-\(Checksum.of(repositoryRoot.path))")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+              name: "App",
+              platforms: [.macOS(.v13)],
+              dependencies: [.package(path: \(String(reflecting: repositoryRoot.path)))],
+              targets: [.target(name: "App")]
+            )
+
+            """
+        try manifest.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "public let app = 1\n".write(to: root.appendingPathComponent("Sources/App/App.swift"), atomically: true, encoding: .utf8)
+        let plan = try String(contentsOf: repositoryRoot.appendingPathComponent("Examples/tilt-to-live-hd/migration.json"), encoding: .utf8)
+        try plan.write(to: root.appendingPathComponent("migration.json"), atomically: true, encoding: .utf8)
+        try? FileManager.default.removeItem(at: root.appendingPathComponent("Generated"))
+        return root
+    }
+
+    @Test("swift package plugin migrate checks and generates in the app's own package, and keeps a failure a failure")
+    func pluginRunsMigrate() throws {
+        let app = try Self.makeApp()
+        let check = try shell(["swift", "package", "plugin", "--allow-writing-to-package-directory", "migrate", "check", "migration.json"], in: app)
+        #expect(check.status == 0, "\(check.output.suffix(2_000))")
+        #expect(check.output.contains("No problems found."))
+
+        let generate = try shell(
+            ["swift", "package", "plugin", "--allow-writing-to-package-directory", "migrate", "generate", "migration.json", "--output", "Generated"],
+            in: app)
+        #expect(generate.status == 0, "\(generate.output.suffix(2_000))")
+        for path in ["Generated/Freemium/FreemiumStore.swift", "Generated/INTEGRATION.md", "Generated/Products.storekit"] {
+            #expect(FileManager.default.fileExists(atPath: app.appendingPathComponent(path).path), "\(path) was not written")
+        }
+
+        let missing = try shell(["swift", "package", "plugin", "--allow-writing-to-package-directory", "migrate", "check", "absent.json"], in: app)
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("absent.json: no such file"))
+    }
+}
