@@ -18,7 +18,7 @@ public enum Migrate {
             subcommands: [
                 CheckCommand.spec, ExplainCommand.spec, SimulateCommand.spec, GenerateCommand.spec, MatrixCommand.spec,
                 ImportCommand.spec, TemplatesCommand.spec, SchemaCommand.spec,
-                InitCommand.spec,
+                InitCommand.spec, CompletionsCommand.spec,
             ])
     }
 

@@ -35,7 +35,7 @@ public struct ArgumentSpec: Sendable {
         ArgumentSpec(name: name, kind: .flag, short: short, valueName: name, help: help)
     }
 
-    var isPositional: Bool {
+    public var isPositional: Bool {
         if case .positional = kind { return true }
         return false
     }
