@@ -1,5 +1,5 @@
 import Foundation
-import MigrateCLI
+@testable import MigrateCLI
 import MigratePlan
 import Testing
 
@@ -85,6 +85,29 @@ struct CheckCommandTests {
         #expect(first["path"]?.stringValue == "releases[3].model")
         #expect(first["line"] != nil && first["column"] != nil)
         #expect(first["hint"]?.stringValue == "Did you mean 'free'?")
+    }
+
+    @Test("--format github prints one GitHub Actions annotation per problem, at its line and column")
+    func githubAnnotations() throws {
+        let scratch = try Scratch()
+        let broken = examplePlanText
+            .replacingOccurrences(of: "\"model\": \"free\", \"includes\"", with: "\"model\": \"fre\", \"includes\"")
+            .replacingOccurrences(of: "\"price\": \"1.99\", \"grants\"", with: "\"price\": \"1,99\", \"grant\"")
+        try scratch.write("plan.json", broken)
+        let run = Run("check", "plan.json", "--format", "github", directory: scratch.url)
+        #expect(run.status == .checkFailed)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("::error file=plan.json,line=") }.count == 3, "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("::warning file=plan.json,line=") }.count == 1, "\(lines)")
+        let model = try #require(lines.first { $0.contains("title=invalid-value") })
+        #expect(model.hasSuffix("(at releases[3].model)%0ADid you mean 'free'?"), "\(model)")
+        #expect(lines.last == "✗ 3 errors, 1 warning.")
+    }
+
+    @Test("GitHub annotations escape what would end or split them")
+    func githubEscaping() {
+        #expect(GitHubAnnotations.escapeData("50% off\nnext") == "50%25 off%0Anext")
+        #expect(GitHubAnnotations.escapeProperty("a:b,c") == "a%3Ab%2Cc")
     }
 
     @Test("A cutoff in the future is a warning judged against --now")

@@ -17,7 +17,9 @@ enum CheckCommand {
             """.wrappedForHelp,
         arguments: [
             .positional("plan", help: "The migration plan, or a folder holding migration.json."),
-            .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "json"]),
+            .option(
+                "format", valueName: "format", help: "Output format; github prints GitHub Actions annotations for pull requests.",
+                defaultValue: "text", choices: ["text", "json", "github"]),
             .flag("strict", help: "Fail on warnings too."),
             .option("now", valueName: "date-time", help: "Judge 'in the future' against this moment instead of the clock (ISO 8601)."),
         ],
@@ -38,7 +40,11 @@ enum CheckCommand {
         let warnings = diagnostics.filter { $0.severity == .warning }.count
         let unreadable = loaded.document.root == nil
 
-        if arguments.value("format") == "json" {
+        if arguments.value("format") == "github" {
+            var text = GitHubAnnotations.render(diagnostics, file: loaded.file.displayPath)
+            text += verdict(errors: errors, warnings: warnings, strict: arguments.flag("strict"), style: Style(enabled: false)) + "\n"
+            context.standardOutput.write(text)
+        } else if arguments.value("format") == "json" {
             let value = JSONValue.members([
                 ("file", .string(loaded.file.displayPath)),
                 ("errors", .integer(errors)),
