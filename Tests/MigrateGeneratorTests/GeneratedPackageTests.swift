@@ -104,6 +104,11 @@ struct GeneratedPackageTests {
             find: "    guard knowsOwnership else { return false }\n", replace: "",
             test: "Nothing may be bought before the first refresh, and a legacy buyer is refused an overlap"),
         LayerMutant(
+            name: "OffersBeforeOwnership", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    guard knowsOwnership else { return UpsellResult(offers: [], withheld: [:], showsRestore: true) }\n",
+            replace: "",
+            test: "No offer is shown until what the customer owns is known, and Restore is"),
+        LayerMutant(
             name: "StaleOwnership", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
             find: "async -> PurchaseOutcome {\n    await refresh()\n", replace: "async -> PurchaseOutcome {\n",
             test: "Purchase reads what is owned first: bought on another device, it isn't sold again"),

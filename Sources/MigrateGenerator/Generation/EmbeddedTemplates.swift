@@ -992,9 +992,11 @@ import Foundation
   /// The customer's cohort and the rule that decided it.
   {{access}}var decision: CohortDecision { state.decision }
 
-  /// The offers to show now.
+  /// The offers to show now: none until what the customer owns is known, so a paywall never shows
+  /// a price for something already paid for.
   {{access}}var upsell: UpsellResult {
-    UpsellPolicy.offers(for: state.entitlements, cohort: state.decision.cohort)
+    guard knowsOwnership else { return UpsellResult(offers: [], withheld: [:], showsRestore: true) }
+    return UpsellPolicy.offers(for: state.entitlements, cohort: state.decision.cohort)
   }
 
   /// Whether buying `product` now is right. False until what the customer owns is known, and
@@ -2690,6 +2692,18 @@ struct StoreTests {
     #expect(store?.entitlements.activeProducts.contains(.{{storeTests.sellable.case}}) == true)
     store = nil
     #expect(await eventually { self.fake.script.listeners.isEmpty })
+  }
+{{/storeTests.hasSellable}}
+{{#storeTests.hasSellable}}
+
+  @Test("No offer is shown until what the customer owns is known, and Restore is")
+  func noOffersBeforeOwnershipIsKnown() async {
+    fake.change { $0.appTransactions = [(.unavailable, 0)] }
+    let store = makeStore(.{{storeTests.newCustomer.platform}})
+    #expect(store.upsell.offers.isEmpty)
+    await store.refresh()
+    #expect(store.upsell.offers.isEmpty)
+    #expect(store.upsell.showsRestore)
   }
 {{/storeTests.hasSellable}}
 {{#storeTests.hasRefusal}}
