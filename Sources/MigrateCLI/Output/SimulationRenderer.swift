@@ -196,7 +196,7 @@ struct SimulationRenderer {
         let rows = sweep.points.prefix(limit).map { point in
             point.settings.map { Self.number($0.1) } + [
                 Self.money(point.series.cumulativeFreemium.last ?? 0), Self.money(point.series.cumulativePaid.last ?? 0), Self.money(point.series.advantage),
-                Self.breakEven(point.series.breakEvenMonth),
+                Self.shortBreakEven(point.series.breakEvenMonth),
             ]
         }
         return (header, rows)
