@@ -135,8 +135,9 @@ struct SimulateCommandTests {
         let parser = XMLParser(data: Data(svg.utf8))
         #expect(parser.parse(), "the SVG is well-formed XML")
         func count(_ needle: String) -> Int { svg.components(separatedBy: needle).count - 1 }
-        #expect(count("<polygon class=\"band\"") == 2 * 3, "a P10–P90 band per scenario in each panel")
+        #expect(count("<polygon class=\"band freemium\"") == 2 * 3, "a P10–P90 band per scenario in each panel")
         #expect(count("<polyline") == 2 * 3 + 2, "a median line per scenario per panel, and staying paid in each")
+        #expect(count("<polygon class=\"band paid\"") == 2, "staying paid's P10–P90 band in each panel")
         #expect(count("month after the switch") == 2)
         #expect(svg.contains(">proceeds per month</text>") && svg.contains(">cumulative proceeds</text>"))
         #expect(svg.contains(">23</text>"), "month ticks")
@@ -209,6 +210,39 @@ struct SimulateCommandTests {
         }
         let plain = Run("simulate", "zero.json", "--draws", "500", directory: scratch.url)
         #expect(plain.output.contains("Cannot compare: paidDownloadsPerMonth is 0"))
+    }
+
+    @Test("Chart: bands are outlines (nothing filled over another), staying paid has its own, and the legend has every colour drawn")
+    func chartLegend() throws {
+        let scratch = try Scratch()
+        let path = scratch.url.appendingPathComponent("chart.svg").path
+        let run = Run("simulate", Self.flagship, "--draws", "1000", "--chart", path)
+        #expect(run.status == .success, "\(run.error)")
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        let legendStart = try #require(svg.range(of: "<g class=\"legend\">"))
+        let legendEnd = try #require(svg.range(of: "</g>", range: legendStart.upperBound..<svg.endIndex))
+        let legend = String(svg[legendStart.lowerBound..<legendEnd.upperBound])
+        let plot = String(svg[..<legendStart.lowerBound])
+        func colours(_ text: String) -> Set<String> {
+            var found: Set<String> = []
+            for attribute in ["stroke=\"", "fill=\""] {
+                var rest = Substring(text)
+                while let range = rest.range(of: attribute) {
+                    let value = rest[range.upperBound...].prefix { $0 != "\"" }
+                    if value.hasPrefix("#") { found.insert(String(value)) }
+                    rest = rest[range.upperBound...]
+                }
+            }
+            return found
+        }
+        // Grid, axes, text and the background are not data.
+        let structural: Set<String> = ["#ffffff", "#dddddd", "#333333", "#444444"]
+        let drawn = colours(plot).subtracting(structural)
+        #expect(drawn.count == 4, "three scenarios and staying paid: \(drawn)")
+        #expect(drawn.isSubset(of: colours(legend)), "missing from the legend: \(drawn.subtracting(colours(legend)))")
+        #expect(!svg.contains("fill-opacity"), "no translucent fills to blend into colours the legend doesn't show")
+        #expect(svg.components(separatedBy: "<polygon class=\"band paid\"").count - 1 == 2, "staying paid's band in each panel")
+        #expect(svg.contains(">staying paid</text>"))
     }
 
     @Test("A chart that cannot be written exits 73")
