@@ -56,8 +56,10 @@ public enum RevenueChart {
         }
         for (index, result) in report.scenarios.enumerated() {
             let colour = palette[index % palette.count]
-            out += polyline(monthlyBands[index].map(\.mid), panel: top, colour: colour, dashed: false)
-            out += polyline(cumulativeBands[index].map(\.mid), panel: bottom, colour: colour, dashed: false)
+            // Earlier scenarios' lines are wider, so a line that coincides with a later one still shows round it.
+            let width = 2.2 + 1.5 * Double(report.scenarios.count - 1 - index)
+            out += polyline(monthlyBands[index].map(\.mid), panel: top, colour: colour, dashed: false, width: width)
+            out += polyline(cumulativeBands[index].map(\.mid), panel: bottom, colour: colour, dashed: false, width: width)
             let breakEven = result.monteCarlo != nil ? medianBreakEven(result) : result.deterministic.breakEvenMonth
             if let month = breakEven {
                 let x = bottom.x(month)
@@ -172,10 +174,10 @@ public enum RevenueChart {
         return (cumulative ? summary.cumulativePaid : summary.monthlyPaid).map { BandPoint(low: $0.p10, mid: $0.p50, high: $0.p90) }
     }
 
-    static func polyline(_ values: [Double], panel: Panel, colour: String, dashed: Bool) -> String {
+    static func polyline(_ values: [Double], panel: Panel, colour: String, dashed: Bool, width: Double = 2.2) -> String {
         guard !values.isEmpty else { return "" }
         let points = values.enumerated().map { "\(f(panel.x($0.offset + 1))),\(f(panel.y($0.element)))" }.joined(separator: " ")
-        return "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2.2\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
+        return "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(f(width))\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
     }
 
     /// 1, 2, 2.5 or 5 times a power of ten, at or above `value`.
