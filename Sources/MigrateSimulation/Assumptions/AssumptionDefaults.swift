@@ -65,7 +65,7 @@ public enum AssumptionDefaults {
         case .paidTrendPerMonth:
             return AssumptionDefault(
                 assumption: assumption, distribution: .uniform(low: -0.04, high: 0.01), derivation: nil,
-                source: "judgement: a paid app's sales usually drift down once its launch and updates are behind it (−4% to +1% a month); the install base gives no monthly series, so set it from your Sales and Trends graph")
+                source: "judgement: a paid app's sales usually drift down once its launch and updates are behind it (−4% to +1% a month); used when the install base has fewer than 6 months of paid downloads to fit")
         case .priceElasticity:
             return AssumptionDefault(
                 assumption: assumption, distribution: .uniform(low: 0.5, high: 2), derivation: nil,

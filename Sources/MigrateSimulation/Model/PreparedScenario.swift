@@ -192,6 +192,9 @@ public struct PreparedScenario: Sendable {
             } else if let written = settings.assumptions.first(where: { $0.name == assumption.rawValue }) {
                 distribution = written.distribution
                 source = "plan: \(written.origin?.description ?? "simulation.assumptions.\(assumption.rawValue)")"
+            } else if assumption == .paidTrendPerMonth, let fit = TrendFit.fit(plan.installBase) {
+                distribution = fit.distribution
+                source = fit.description
             } else if let documented = known.distribution {
                 distribution = documented
                 source = "default: \(known.source)"
