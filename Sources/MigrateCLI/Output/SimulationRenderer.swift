@@ -33,7 +33,12 @@ struct SimulationRenderer {
         return text
     }
 
-    static func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+    /// 6.5%; "<0.1%" and ">99.9%" rather than a 0.0% or 100.0% that isn't so.
+    static func percent(_ value: Double) -> String {
+        if value > 0 && value < 0.0005 { return "<0.1%" }
+        if value < 1 && value >= 0.9995 { return ">99.9%" }
+        return String(format: "%.1f%%", value * 100)
+    }
 
     static func describe(_ distribution: Distribution) -> String {
         switch distribution {
