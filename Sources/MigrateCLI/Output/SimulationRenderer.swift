@@ -66,14 +66,16 @@ struct SimulationRenderer {
     static func assumptionValue(_ value: Double, _ assumption: SimulationAssumption) -> String {
         switch assumption.bound {
         case .probability: return String(format: value < 0.1 ? "%.1f%%" : "%.0f%%", value * 100)
-        case .change: return (value < 0 ? "−" : "+") + String(format: "%.1f%% a month", abs(value) * 100)
+        case .change: return (value < 0 ? "−" : "+") + String(format: "%.1f%%/month", abs(value) * 100)
         case .nonNegative, .positive: return number(value >= 10 ? value.rounded() : value)
         }
     }
 
     static func now(_ distribution: Distribution, _ assumption: SimulationAssumption) -> String {
         if case .point(let value) = distribution { return assumptionValue(value, assumption) }
-        return assumptionValue(distribution.quantile(0.1), assumption) + " to " + assumptionValue(distribution.quantile(0.9), assumption)
+        let low = assumptionValue(distribution.quantile(0.1), assumption), high = assumptionValue(distribution.quantile(0.9), assumption)
+        let unit = "/month"
+        return low.hasSuffix(unit) ? String(low.dropLast(unit.count)) + " to " + high : low + " to " + high
     }
 
     static func thresholdLine(_ threshold: BreakEvenThreshold) -> String {
@@ -108,7 +110,7 @@ struct SimulationRenderer {
             ? nil
             : "No uncertainty is modelled: every assumption is a single value, so P10 = P50 = P90. Give ranges in simulation.assumptions, or leave assumptions out for their default ranges."
         let thresholds = verdict.thresholds.map(Self.thresholdLine)
-        let header = thresholds.isEmpty ? nil : "What would have to be true (one assumption at a time, the others at their medians; now: P10 to P90):"
+        let header = thresholds.isEmpty ? nil : "What would have to be true, one at a time (the others at their medians; now: P10 to P90):"
         return (line, notice, header, thresholds)
     }
 
