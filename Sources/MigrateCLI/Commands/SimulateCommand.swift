@@ -8,11 +8,14 @@ enum SimulateCommand {
         name: "simulate",
         abstract: "Preview cohorts and offers; compare staying paid with freemium.",
         discussion: """
-            Prints the cohort preview (every cohort the plan creates, its estimated size, what it keeps, the \
-            offers it is shown with their prices, and why), then the revenue what-if: staying paid against the \
-            freemium plan, month by month and cumulative, with the break-even month. Assumptions come from the \
-            plan's 'simulation' section, or documented defaults; each may be a distribution, drawn --draws \
-            times with a seeded generator for P10/P50/P90 and the probability that freemium wins. Named \
+            Prints the verdict first (how often freemium ends ahead of staying paid, the median difference and \
+            break-even month, and what would have to be true for it to break even), then the cohort preview \
+            (every cohort the plan creates, its estimated size, what it keeps, the offers it is shown with their \
+            prices, and why), then the revenue what-if: staying paid (with its trend) against the freemium \
+            plan, month by month and cumulative, with the break-even month. Assumptions come from the plan's \
+            'simulation' section, or documented default ranges; each may be a distribution, drawn --draws \
+            times with a seeded generator for P10/P50/P90, the share of draws where freemium ends ahead, and \
+            ties counted apart. Named \
             scenarios are compared side by side; --sweep grids over any assumption (or price.PRODUCT) and \
             prints the best settings. A sensitivity table shows which assumption moves the answer most.
             """.wrappedForHelp,

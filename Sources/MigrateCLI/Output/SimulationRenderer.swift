@@ -236,10 +236,15 @@ struct SimulationRenderer {
         out += style.bold("Cohort preview: \(report.appName), \(name)") + "\n"
         // One block per state, so the long columns wrap instead of running off the line.
         let cohorts = cohortTable(first)
-        for row in cohorts.rows {
+        for (index, row) in cohorts.rows.enumerated() {
             out += "  " + style.bold(row[0]) + " · \(row[1]) · owns \(row[2]) · size \(row[3])\n"
             paragraph("keeps: \(row[4])", indent: "      ")
-            paragraph("offers: \(row[5])", indent: "      ")
+            // One offer a line, so each reads whole.
+            let offers = first.cohorts[index].offers.map { "\($0.name) \($0.priceText)" }
+            if offers.isEmpty { paragraph("offers: none", indent: "      ") }
+            for (position, offer) in offers.enumerated() {
+                paragraph((position == 0 ? "offers: " : "") + offer, indent: position == 0 ? "      " : "              ")
+            }
             paragraph("why: \(row[6])", indent: "      ")
         }
         for line in TextTable.wrap("size: people in each state by month \(report.months) (legacy buyers, new downloads, expected buyers of each offer)", width: width - 2) {
