@@ -30,6 +30,8 @@ public struct ScenarioResult: Sendable {
     public var deterministic: RevenueSeries
     public var monteCarlo: MonteCarloSummary?
     public var sensitivity: [SensitivityRow]
+    /// The answer up front, and what would have to be true.
+    public var verdict: Verdict
 }
 
 /// The grid a set of sweeps ran over the first scenario.
@@ -82,10 +84,11 @@ public enum Simulator {
                     progress?((Double(index) + done) * share)
                 }
             }
+            let sensitivity = Sensitivity.rows(for: scenario)
             results.append(
                 ScenarioResult(
                     scenario: scenario, cohorts: CohortPreview.rows(for: scenario), deterministic: deterministic, monteCarlo: summary,
-                    sensitivity: Sensitivity.rows(for: scenario)))
+                    sensitivity: sensitivity, verdict: Verdict.of(scenario, deterministic: deterministic, monteCarlo: summary, sensitivity: sensitivity)))
         }
         var sweep: SweepResult?
         if !sweeps.isEmpty, let first = chosen.first {

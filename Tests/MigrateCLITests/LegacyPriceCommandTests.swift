@@ -58,8 +58,10 @@ struct LegacyPriceCommandTests {
     func simulate() throws {
         let text = Run("simulate", Self.quill, "--draws", "0", "--scenario", "plan")
         #expect(text.status == .success, "\(text.error)")
-        #expect(text.output.contains("Quill (yearly) 29.99 (was 39.99) via promotional offer quill.license-holders.yearly"))
-        #expect(text.output.contains("Quill Lifetime (license holders) 49.99 (was 99.99) via legacy product com.example.quill.lifetime.legacy"))
+        // Text wraps at 100 columns: join the wrapped lines before looking.
+        let unwrapped = text.output.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
+        #expect(unwrapped.contains("Quill (yearly) 29.99 (was 39.99) via promotional offer quill.license-holders.yearly"))
+        #expect(unwrapped.contains("Quill Lifetime (license holders) 49.99 (was 99.99) via legacy product com.example.quill.lifetime.legacy"))
         let markdown = Run("simulate", Self.quill, "--draws", "0", "--scenario", "plan", "--format", "markdown")
         #expect(markdown.output.contains("via promotional offer quill.license-holders.yearly"))
         let json = try JSONParser.parse(Run("simulate", Self.quill, "--draws", "0", "--scenario", "plan", "--format", "json").output)

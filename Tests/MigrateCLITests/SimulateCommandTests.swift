@@ -34,11 +34,11 @@ struct SimulateCommandTests {
     func textLayout() {
         let run = Run("simulate", Self.flagship, "--draws", "2000")
         #expect(run.status == .success)
-        let sections = ["Cohort preview: Tilt to Live HD", "What-if revenue:", "Scenarios compared after 24 months", "Sensitivity:", "Assumptions:"]
+        let sections = ["Verdict: Tilt to Live HD", "What would have to be true", "Cohort preview: Tilt to Live HD", "What-if revenue:", "Scenarios compared after 24 months", "Sensitivity:", "Assumptions:"]
         let positions = sections.compactMap { run.output.range(of: $0)?.lowerBound }
         #expect(positions.count == sections.count)
         #expect(positions == positions.sorted())
-        #expect(run.output.contains("Full Version + Viva la Turret 2.99"))
+        #expect(run.output.contains("offers: Full Version + Viva la Turret 2.99"))
         #expect(run.output.contains("bundle-4.99"))
         #expect(run.output.contains("Monte Carlo: 2,000 draws, seed 1"))
         #expect(!run.output.contains("\u{1B}["))
@@ -79,7 +79,8 @@ struct SimulateCommandTests {
             "--sweep", "conversion=0.01:0.05:0.02")
         #expect(run.status == .success, "\(run.error)")
         #expect(run.output.contains("Sweep over price.com.example.tilttolivehd.fullturret × conversion (30 settings"))
-        #expect(run.output.contains("Best: price.com.example.tilttolivehd.fullturret = 9.99, conversion = 0.05"))
+        // Conversion responds to price, so the best price is inside the range, not its top.
+        #expect(run.output.contains("Best: price.com.example.tilttolivehd.fullturret = 1.99, conversion = 0.05"))
     }
 
     @Test("Malformed sweeps and unknown scenarios are usage errors with a suggestion", arguments: [
@@ -134,13 +135,114 @@ struct SimulateCommandTests {
         let parser = XMLParser(data: Data(svg.utf8))
         #expect(parser.parse(), "the SVG is well-formed XML")
         func count(_ needle: String) -> Int { svg.components(separatedBy: needle).count - 1 }
-        #expect(count("<polygon class=\"band\"") == 2 * 3, "a P10–P90 band per scenario in each panel")
+        #expect(count("<polygon class=\"band freemium\"") == 2 * 3, "a P10–P90 band per scenario in each panel")
         #expect(count("<polyline") == 2 * 3 + 2, "a median line per scenario per panel, and staying paid in each")
+        #expect(count("<polygon class=\"band paid\"") == 2, "staying paid's P10–P90 band in each panel")
         #expect(count("month after the switch") == 2)
         #expect(svg.contains(">proceeds per month</text>") && svg.contains(">cumulative proceeds</text>"))
         #expect(svg.contains(">23</text>"), "month ticks")
         #expect(svg.contains("no break-even within 24 months"))
         #expect(!svg.contains("NaN") && !svg.contains("inf"))
+    }
+
+    /// Characters, not bytes: the output uses −, ≥ and curly quotes.
+    static func widest(_ text: String) -> Int { text.split(separator: "\n").map(\.count).max() ?? 0 }
+
+    @Test("Text fits 100 columns off a terminal, with a sweep and without draws", arguments: [
+        ["--draws", "1000"], ["--draws", "0"], ["--draws", "0", "--scenario", "plan", "--sweep", "price.com.example.tilttolivehd.fullturret=0.99:9.99:1"],
+    ])
+    func width(options: [String]) {
+        let run = Run(arguments: ["simulate", Self.flagship] + options)
+        #expect(run.status == .success, "\(run.error)")
+        #expect(Self.widest(run.output) <= 100, "\(run.output.split(separator: "\n").filter { $0.count > 100 })")
+        #expect(run.output.contains("why: Paid buyers of 1.0–1.2"), "the reason column wraps instead of running on")
+    }
+
+    @Test("The verdict comes first, with what would have to be true; JSON has it under new keys and keeps the old ones")
+    func verdict() throws {
+        let text = Run("simulate", Self.flagship, "--draws", "2000")
+        let lines = text.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Verdict: Tilt to Live HD, the plan as written")
+        #expect(lines.count > 1 && lines[1].hasPrefix("  After 24 months freemium is ahead of staying paid in "))
+        #expect(text.output.contains("freemium breaks even at the median if conversion ≥ "))
+        #expect(!text.output.contains("No uncertainty is modelled"))
+        let json = try JSONParser.parse(Run("simulate", Self.flagship, "--draws", "2000", "--format", "json").output)
+        let scenario = try #require(json["scenarios"]?.arrayValue?.first)
+        for key in ["id", "name", "commission", "cohorts", "assumptions", "months", "breakEvenMonth", "monteCarlo", "sensitivity", "verdict"] {
+            #expect(scenario[key] != nil, "\(key)")
+        }
+        let verdict = try #require(scenario["verdict"])
+        #expect(verdict["comparable"]?.value == .bool(true))
+        #expect(verdict["uncertaintyModelled"]?.value == .bool(true))
+        #expect(verdict["probabilityFreemiumAhead"] != nil && verdict["medianDifference"] != nil)
+        let thresholds = try #require(verdict["whatWouldHaveToBeTrue"]?.arrayValue)
+        #expect(thresholds.count == 3)
+        #expect(thresholds.contains { $0["assumption"]?.stringValue == "conversion" && $0["direction"]?.stringValue == "atLeast" })
+        #expect(scenario["monteCarlo"]?["probabilityFreemiumWins"] != nil && scenario["monteCarlo"]?["probabilityTie"] != nil)
+    }
+
+    static let pointAssumptions = """
+        "assumptions": { "launchMultiple": 30, "burstHalfLifeMonths": 1, "lastingMultiple": 10, "conversion": 0.02, "legacyUpgradeRate": 0.05,
+          "monthlyChurn": 0.1, "refundRate": 0.03, "paidTrendPerMonth": 0, "priceElasticity": 1 },
+        """
+
+    @Test("Every assumption a point: the output says no uncertainty is modelled; no paid downloads: cannot compare, not a win")
+    func pointsAndTies() throws {
+        let scratch = try Scratch()
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent(Self.flagship), encoding: .utf8)
+        let start = try #require(text.range(of: "\"assumptions\": {"))
+        let end = try #require(text.range(of: "\"scenarios\"", range: start.upperBound..<text.endIndex))
+        try scratch.write("points.json", text.replacingCharacters(in: start.lowerBound..<end.lowerBound, with: Self.pointAssumptions))
+        let run = Run("simulate", "points.json", "--draws", "500", directory: scratch.url)
+        #expect(run.status == .success, "\(run.error)")
+        #expect(run.output.contains("No uncertainty is modelled: every assumption is a single value"))
+
+        let zero = Self.pointAssumptions.replacingOccurrences(of: "\"launchMultiple\": 30", with: "\"paidDownloadsPerMonth\": 0, \"legacyBuyers\": 0, \"launchMultiple\": 30")
+        try scratch.write("zero.json", text.replacingCharacters(in: start.lowerBound..<end.lowerBound, with: zero))
+        let tie = Run("simulate", "zero.json", "--draws", "500", "--format", "json", directory: scratch.url)
+        #expect(tie.status == .success, "\(tie.error)")
+        let report = try JSONParser.parse(tie.output)
+        let scenarios = try #require(report["scenarios"]?.arrayValue)
+        for scenario in scenarios {
+            #expect(scenario["monteCarlo"]?["probabilityFreemiumWins"]?.value == .number("0.0000"), "0 against 0 is never a win")
+            #expect(scenario["monteCarlo"]?["probabilityTie"]?.value == .number("1.0000"))
+            #expect(scenario["verdict"]?["comparable"]?.value == .bool(false))
+        }
+        let plain = Run("simulate", "zero.json", "--draws", "500", directory: scratch.url)
+        #expect(plain.output.contains("Cannot compare: paidDownloadsPerMonth is 0"))
+    }
+
+    @Test("Chart: bands are outlines (nothing filled over another), staying paid has its own, and the legend has every colour drawn")
+    func chartLegend() throws {
+        let scratch = try Scratch()
+        let path = scratch.url.appendingPathComponent("chart.svg").path
+        let run = Run("simulate", Self.flagship, "--draws", "1000", "--chart", path)
+        #expect(run.status == .success, "\(run.error)")
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        let legendStart = try #require(svg.range(of: "<g class=\"legend\">"))
+        let legendEnd = try #require(svg.range(of: "</g>", range: legendStart.upperBound..<svg.endIndex))
+        let legend = String(svg[legendStart.lowerBound..<legendEnd.upperBound])
+        let plot = String(svg[..<legendStart.lowerBound])
+        func colours(_ text: String) -> Set<String> {
+            var found: Set<String> = []
+            for attribute in ["stroke=\"", "fill=\""] {
+                var rest = Substring(text)
+                while let range = rest.range(of: attribute) {
+                    let value = rest[range.upperBound...].prefix { $0 != "\"" }
+                    if value.hasPrefix("#") { found.insert(String(value)) }
+                    rest = rest[range.upperBound...]
+                }
+            }
+            return found
+        }
+        // Grid, axes, text and the background are not data.
+        let structural: Set<String> = ["#ffffff", "#dddddd", "#333333", "#444444"]
+        let drawn = colours(plot).subtracting(structural)
+        #expect(drawn.count == 4, "three scenarios and staying paid: \(drawn)")
+        #expect(drawn.isSubset(of: colours(legend)), "missing from the legend: \(drawn.subtracting(colours(legend)))")
+        #expect(!svg.contains("fill-opacity"), "no translucent fills to blend into colours the legend doesn't show")
+        #expect(svg.components(separatedBy: "<polygon class=\"band paid\"").count - 1 == 2, "staying paid's band in each panel")
+        #expect(svg.contains(">staying paid</text>"))
     }
 
     @Test("A chart that cannot be written exits 73")

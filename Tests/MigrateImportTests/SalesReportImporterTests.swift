@@ -19,6 +19,8 @@ struct SalesReportImporterTests {
         #expect(base.products == [
             ProductCount(product: "com.example.shelf.monthly", units: 6), ProductCount(product: "com.example.shelf.pro", units: 3, refunds: 1),
         ])
+        // Paid downloads per month of their Begin Date, for simulate's staying-paid trend: 14 + 5 + 2, all in January 2019.
+        #expect(base.months == [MonthlyDownloads(month: "2019-01", paid: 21)])
         #expect(result.ignored.contains("7 redownloads and 100 updates (not purchases)"))
         #expect(result.ignored.contains("note: in-app units include 6 subscription renewals"))
         // 12×0.99 + 3×0.99 − 1×0.99 + 4×4.99 − 1×4.99 + 6×2.99 + 2×2.99 = 52.75, exactly.

@@ -7,30 +7,37 @@ import Testing
 struct RevenueModelTests {
     static let flat = """
         { "paidDownloadsPerMonth": 1000, "legacyBuyers": 5000, "launchMultiple": 10, "lastingMultiple": 10,
-          "conversion": 0.02, "legacyUpgradeRate": 0.1, "refundRate": 0, "monthlyChurn": 0 }
+          "conversion": 0.02, "legacyUpgradeRate": 0.1, "refundRate": 0, "monthlyChurn": 0, "burstHalfLifeMonths": 1,
+          "paidTrendPerMonth": 0, "priceElasticity": 1 }
         """
+
+    /// New buyers split over 'extra' (1.99, shown first) and 'pro' (4.99): weights 1 and ½ × 1.99 ÷ 4.99.
+    static let extraShare = 1 / (1 + 0.5 * 1.99 / 4.99)
+    /// 200 new buyers a month (10,000 downloads × 2%) at the split's average price, after 30%.
+    static let newBuyersProceeds = 200 * (extraShare * 1.99 + (1 - extraShare) * 4.99) * 0.7
 
     @Test("Staying paid, new buyers split over two offers, legacy buyers upgrading in month 1")
     func handComputed() throws {
         let series = try deterministic(handPlan(assumptions: Self.flat))
         // Staying paid: 1,000 downloads × 2.99 × (1 − 30%) = 2,093 a month.
         #expect(series.paid.allSatisfy { close($0, 2093) })
-        // Free: 10,000 downloads × 2% = 200 buyers, 100 of 'extra' (1.99) and 100 of 'pro' (4.99): 698 × 0.7 = 488.6.
+        // Free: 10,000 downloads × 2% = 200 buyers, 83.4% of 'extra' (1.99) and 16.6% of 'pro' (4.99): 348.42 after 30%.
+        #expect(close(Self.newBuyersProceeds, 348.42456140350873))
         // Month 1 adds 5,000 legacy buyers × 10% = 500 buyers of 'extra', the only offer they see: 995 × 0.7 = 696.5.
-        #expect(close(series.freemium[0], 488.6 + 696.5))
-        #expect(close(series.freemium[1], 488.6))
-        #expect(close(series.freemium[2], 488.6))
-        #expect(close(series.cumulativeFreemium[2], 2162.3))
+        #expect(close(series.freemium[0], Self.newBuyersProceeds + 696.5))
+        #expect(close(series.freemium[1], Self.newBuyersProceeds))
+        #expect(close(series.freemium[2], Self.newBuyersProceeds))
+        #expect(close(series.cumulativeFreemium[2], 3 * Self.newBuyersProceeds + 696.5))
         #expect(close(series.cumulativePaid[2], 6279))
         #expect(series.breakEvenMonth == nil)
-        #expect(close(series.advantage, 2162.3 - 6279))
+        #expect(close(series.advantage, 3 * Self.newBuyersProceeds + 696.5 - 6279))
     }
 
     @Test("The Small Business Program takes 15%")
     func smallBusiness() throws {
         let series = try deterministic(handPlan(assumptions: Self.flat, commission: "smallBusiness"))
         #expect(close(series.paid[0], 1000 * 2.99 * 0.85))
-        #expect(close(series.freemium[1], 698 * 0.85))
+        #expect(close(series.freemium[1], Self.newBuyersProceeds / 0.7 * 0.85))
     }
 
     @Test("Refunds return the whole price, and Apple its commission")
@@ -38,8 +45,8 @@ struct RevenueModelTests {
         let withRefunds = Self.flat.replacingOccurrences(of: "\"refundRate\": 0", with: "\"refundRate\": 0.1")
         let series = try deterministic(handPlan(assumptions: withRefunds))
         #expect(close(series.paid[0], 2093 * 0.9))
-        #expect(close(series.freemium[0], (488.6 + 696.5) * 0.9))
-        #expect(close(series.freemium[2], 488.6 * 0.9))
+        #expect(close(series.freemium[0], (Self.newBuyersProceeds + 696.5) * 0.9))
+        #expect(close(series.freemium[2], Self.newBuyersProceeds * 0.9))
     }
 
     /// 10,000 downloads in month 1 and none after (a lasting multiple of 0 and a tiny half-life); 1% subscribe.
@@ -103,7 +110,8 @@ struct RevenueModelTests {
         // 2020-01-01 to 2021-01-01 is 366 days: 12.02 months of 30.44 days.
         #expect(close(prepared.model.legacyBuyers(prepared.medians), 100 * 366 / 30.436875))
         let conversion = try #require(prepared.assumptions.first { $0.assumption == .conversion })
-        #expect(conversion.distribution == .point(0.02))
+        #expect(conversion.distribution == .logNormal(low: 0.01, high: 0.04), "a range, not a point")
+        #expect(close(conversion.distribution.median, 0.02))
         #expect(conversion.source.contains("RevenueCat"))
     }
 
@@ -115,8 +123,11 @@ struct RevenueModelTests {
             """
         let text = handPlan(assumptions: Self.flat, scenarios: scenarios)
         let pricier = try deterministic(text, scenario: "pro-9.99")
-        #expect(close(pricier.freemium[1], (100 * 1.99 + 100 * 9.99) * 0.7))
+        // 'pro' at 9.99 against the plan's 4.99: its weight is ½ × 1.99 ÷ 9.99, and exp(−1 × (9.99 ÷ 4.99 − 1)) as many buy it.
+        let extra = 1 / (1 + 0.5 * 1.99 / 9.99)
+        let response = exp(-(9.99 / 4.99 - 1))
+        #expect(close(pricier.freemium[1], 200 * (extra * 1.99 + (1 - extra) * response * 9.99) * 0.7))
         let generous = try deterministic(text, scenario: "everything-for-buyers")
-        #expect(close(generous.freemium[0], 488.6), "legacy buyers keep 'extra' too, so they are offered nothing")
+        #expect(close(generous.freemium[0], Self.newBuyersProceeds), "legacy buyers keep 'extra' too, so they are offered nothing")
     }
 }

@@ -43,6 +43,8 @@ struct WizardFlowTests {
         #expect(plan.products[0].grants == ["pro"])
         #expect(plan.tiers.map(\.id) == ["era-1"])
         #expect(plan.simulation != nil)
+        let downloads = plan.simulation?.assumptions.first { $0.name == "paidDownloadsPerMonth" }?.distribution
+        #expect(downloads.map { !$0.isPoint } == true, "init writes a range, not a point: \(String(describing: downloads))")
     }
 
     @Test("the cutoff rule is stated, with its reason, as soon as the first free release is known")

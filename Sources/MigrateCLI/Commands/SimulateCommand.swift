@@ -8,11 +8,14 @@ enum SimulateCommand {
         name: "simulate",
         abstract: "Preview cohorts and offers; compare staying paid with freemium.",
         discussion: """
-            Prints the cohort preview (every cohort the plan creates, its estimated size, what it keeps, the \
-            offers it is shown with their prices, and why), then the revenue what-if: staying paid against the \
-            freemium plan, month by month and cumulative, with the break-even month. Assumptions come from the \
-            plan's 'simulation' section, or documented defaults; each may be a distribution, drawn --draws \
-            times with a seeded generator for P10/P50/P90 and the probability that freemium wins. Named \
+            Prints the verdict first (how often freemium ends ahead of staying paid, the median difference and \
+            break-even month, and what would have to be true for it to break even), then the cohort preview \
+            (every cohort the plan creates, its estimated size, what it keeps, the offers it is shown with their \
+            prices, and why), then the revenue what-if: staying paid (with its trend) against the freemium \
+            plan, month by month and cumulative, with the break-even month. Assumptions come from the plan's \
+            'simulation' section, or documented default ranges; each may be a distribution, drawn --draws \
+            times with a seeded generator for P10/P50/P90, the share of draws where freemium ends ahead, and \
+            ties counted apart. Named \
             scenarios are compared side by side; --sweep grids over any assumption (or price.PRODUCT) and \
             prints the best settings. A sensitivity table shows which assumption moves the answer most.
             """.wrappedForHelp,
@@ -54,7 +57,9 @@ enum SimulateCommand {
         }
         progress?.finish()
 
-        let renderer = SimulationRenderer(report: report, style: context.style(for: context.standardOutput))
+        // 100 columns off a terminal; a terminal's own width when the shell exports COLUMNS.
+        let columns = context.standardOutput.isTerminal ? ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) } : nil
+        let renderer = SimulationRenderer(report: report, style: context.style(for: context.standardOutput), width: max(60, columns ?? 100))
         if let chart = arguments.value("chart") {
             try AtomicFile.write(RevenueChart.svg(report), to: context.resolve(chart), displayPath: chart)
         }

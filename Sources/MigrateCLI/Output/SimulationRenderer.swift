@@ -8,6 +8,8 @@ import MigrateSimulation
 struct SimulationRenderer {
     var report: SimulationReport
     var style: Style
+    /// The widest a text line may be: the long last columns (reasons, sources) wrap to fit.
+    var width: Int = 100
 
     // MARK: Numbers
 
@@ -31,7 +33,12 @@ struct SimulationRenderer {
         return text
     }
 
-    static func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+    /// 6.5%; "<0.1%" and ">99.9%" rather than a 0.0% or 100.0% that isn't so.
+    static func percent(_ value: Double) -> String {
+        if value > 0 && value < 0.0005 { return "<0.1%" }
+        if value < 1 && value >= 0.9995 { return ">99.9%" }
+        return String(format: "%.1f%%", value * 100)
+    }
 
     static func describe(_ distribution: Distribution) -> String {
         switch distribution {
@@ -44,10 +51,67 @@ struct SimulationRenderer {
 
     static func breakEven(_ month: Int?) -> String { month.map { "month \($0)" } ?? "not within the horizon" }
 
+    /// For narrow table columns: "month 7", or "none" (not within the horizon).
+    static func shortBreakEven(_ month: Int?) -> String { month.map { "month \($0)" } ?? "none" }
+
     static func size(_ value: Double?) -> String { value.map { money($0) } ?? "—" }
 
     func commissionText(_ commission: Commission) -> String {
         commission == .standard ? "standard commission (30%; 15% on subscriptions after a subscriber's first year)" : "Small Business Program (15%)"
+    }
+
+    // MARK: The verdict
+
+    /// An assumption's value in its own units: 3.8% for a share, −1.2% a month for a trend.
+    static func assumptionValue(_ value: Double, _ assumption: SimulationAssumption) -> String {
+        switch assumption.bound {
+        case .probability: return String(format: value < 0.1 ? "%.1f%%" : "%.0f%%", value * 100)
+        case .change: return (value < 0 ? "−" : "+") + String(format: "%.1f%%/month", abs(value) * 100)
+        case .nonNegative, .positive: return number(value >= 10 ? value.rounded() : value)
+        }
+    }
+
+    static func now(_ distribution: Distribution, _ assumption: SimulationAssumption) -> String {
+        if case .point(let value) = distribution { return assumptionValue(value, assumption) }
+        let low = assumptionValue(distribution.quantile(0.1), assumption), high = assumptionValue(distribution.quantile(0.9), assumption)
+        let unit = "/month"
+        return low.hasSuffix(unit) ? String(low.dropLast(unit.count)) + " to " + high : low + " to " + high
+    }
+
+    static func thresholdLine(_ threshold: BreakEvenThreshold) -> String {
+        let name = threshold.assumption.rawValue
+        let now = "(now \(now(threshold.now, threshold.assumption)))"
+        let from = "from \(assumptionValue(threshold.domain.lowerBound, threshold.assumption)) to \(assumptionValue(threshold.domain.upperBound, threshold.assumption))"
+        switch threshold.outcome {
+        case .atLeast(let value): return "freemium breaks even at the median if \(name) ≥ \(assumptionValue(value, threshold.assumption)) \(now)"
+        case .atMost(let value): return "freemium breaks even at the median if \(name) ≤ \(assumptionValue(value, threshold.assumption)) \(now)"
+        case .alwaysAhead: return "freemium is ahead at the median for any \(name) \(from) \(now)"
+        case .neverAhead: return "freemium stays behind at the median for any \(name) \(from) \(now)"
+        }
+    }
+
+    /// One or two lines of answer, the no-uncertainty notice when it applies, and what would have to be true.
+    func verdictLines(_ result: ScenarioResult) -> (verdict: String, notice: String?, header: String?, thresholds: [String]) {
+        let verdict = result.verdict
+        let months = report.months
+        if let reason = verdict.cannotCompare {
+            return ("Cannot compare: \(reason).", nil, nil, [])
+        }
+        var line: String
+        let difference = Self.money(verdict.medianDifference)
+        if let ahead = verdict.probabilityAhead, let summary = result.monteCarlo {
+            line = "After \(months) months freemium is ahead of staying paid in \(Self.percent(ahead)) of \(Self.money(Double(summary.draws))) draws"
+            if let tie = verdict.probabilityTie, tie > 0 { line += " (level in \(Self.percent(tie)))" }
+            line += "; median difference \(difference); median break-even \(Self.breakEven(verdict.breakEvenMonth))."
+        } else {
+            line = "After \(months) months, every assumption at its median, freemium minus staying paid is \(difference); break-even \(Self.breakEven(verdict.breakEvenMonth))."
+        }
+        let notice = verdict.uncertaintyModelled
+            ? nil
+            : "No uncertainty is modelled: every assumption is a single value, so P10 = P50 = P90. Give ranges in simulation.assumptions, or leave assumptions out for their default ranges."
+        let thresholds = verdict.thresholds.map(Self.thresholdLine)
+        let header = thresholds.isEmpty ? nil : "What would have to be true, one at a time (the others at their medians; now: P10 to P90):"
+        return (line, notice, header, thresholds)
     }
 
     // MARK: Tables shared by text and Markdown
@@ -67,7 +131,7 @@ struct SimulationRenderer {
 
     func monthlyTable(_ result: ScenarioResult) -> (header: [String], rows: [[String]]) {
         var header = ["month", "stay paid", "freemium", "cum. paid", "cum. freemium"]
-        if result.monteCarlo != nil { header += ["cum. freemium P10", "P50", "P90"] }
+        if result.monteCarlo != nil { header += ["paid P10", "P90", "free P10", "P50", "P90"] }
         let series = result.deterministic
         let cumulativePaid = series.cumulativePaid, cumulativeFreemium = series.cumulativeFreemium
         let rows = series.paid.indices.map { month in
@@ -76,34 +140,36 @@ struct SimulationRenderer {
                 Self.money(cumulativeFreemium[month]),
             ]
             if let summary = result.monteCarlo {
-                let p = summary.cumulativeFreemium[month]
-                row += [Self.money(p.p10), Self.money(p.p50), Self.money(p.p90)]
+                let paid = summary.cumulativePaid[month], p = summary.cumulativeFreemium[month]
+                row += [Self.money(paid.p10), Self.money(paid.p90), Self.money(p.p10), Self.money(p.p50), Self.money(p.p90)]
             }
             return row
         }
         return (header, rows)
     }
 
+    /// With draws: the draws' figures (the detail of the first scenario has the median model's); without: the median model's.
     func comparisonTable() -> (header: [String], rows: [[String]]) {
         let months = report.months
-        var header = ["scenario", "cum. paid", "cum. freemium", "break-even"]
         let hasDraws = report.scenarios.contains { $0.monteCarlo != nil }
-        if hasDraws { header += ["P10", "P50", "P90", "P(freemium wins)", "break-even P50"] }
+        let header =
+            hasDraws
+            ? ["scenario", "paid P50", "free P10", "P50", "P90", "P(ahead)", "P(level)", "break-even P50"]
+            : ["scenario", "cum. paid", "cum. freemium", "break-even"]
         let rows = report.scenarios.map { result in
-            var row = [
-                result.scenario.id, Self.money(result.deterministic.cumulativePaid.last ?? 0), Self.money(result.deterministic.cumulativeFreemium.last ?? 0),
-                Self.breakEven(result.deterministic.breakEvenMonth),
-            ]
-            if let summary = result.monteCarlo {
-                let p = summary.cumulativeFreemium[months - 1]
-                row += [
-                    Self.money(p.p10), Self.money(p.p50), Self.money(p.p90), Self.percent(summary.probabilityFreemiumWins),
-                    Self.breakEven(summary.breakEvenMonth(atPercentile: 0.5)),
+            guard hasDraws else {
+                return [
+                    result.scenario.id, Self.money(result.deterministic.cumulativePaid.last ?? 0),
+                    Self.money(result.deterministic.cumulativeFreemium.last ?? 0), Self.shortBreakEven(result.deterministic.breakEvenMonth),
                 ]
-            } else if hasDraws {
-                row += ["", "", "", "", ""]
             }
-            return row
+            guard let summary = result.monteCarlo else { return [result.scenario.id, "", "", "", "", "", "", ""] }
+            let p = summary.cumulativeFreemium[months - 1]
+            return [
+                result.scenario.id, Self.money(summary.cumulativePaid[months - 1].p50), Self.money(p.p10), Self.money(p.p50), Self.money(p.p90),
+                Self.percent(summary.probabilityFreemiumWins), Self.percent(summary.probabilityTie),
+                Self.shortBreakEven(summary.breakEvenMonth(atPercentile: 0.5)),
+            ]
         }
         return (header, rows)
     }
@@ -137,7 +203,7 @@ struct SimulationRenderer {
         let rows = sweep.points.prefix(limit).map { point in
             point.settings.map { Self.number($0.1) } + [
                 Self.money(point.series.cumulativeFreemium.last ?? 0), Self.money(point.series.cumulativePaid.last ?? 0), Self.money(point.series.advantage),
-                Self.breakEven(point.series.breakEvenMonth),
+                Self.shortBreakEven(point.series.breakEvenMonth),
             ]
         }
         return (header, rows)
@@ -149,27 +215,59 @@ struct SimulationRenderer {
         guard let first = report.scenarios.first else { return "" }
         var out = ""
         func table(_ content: (header: [String], rows: [[String]]), rightAligned: Set<Int> = []) {
-            let lines = TextTable(rows: [content.header] + content.rows, rightAligned: rightAligned).lines()
+            let lines = TextTable(rows: [content.header] + content.rows, rightAligned: rightAligned, maxWidth: width - 2).lines()
             for (index, line) in lines.enumerated() {
                 out += "  " + (index == 0 ? style.bold(line) : line) + "\n"
             }
         }
         let name = first.scenario.id == PreparedScenario.baseID ? "the plan as written" : "scenario '\(first.scenario.id)'"
+        func paragraph(_ text: String, indent: String = "") {
+            for line in TextTable.wrap(text, width: width - indent.count) { out += indent + line + "\n" }
+        }
+        let verdict = verdictLines(first)
+        out += style.bold("Verdict: \(report.appName), \(name)") + "\n"
+        paragraph(verdict.verdict, indent: "  ")
+        if let notice = verdict.notice { paragraph(notice, indent: "  ") }
+        if let header = verdict.header {
+            paragraph(header, indent: "  ")
+            for line in verdict.thresholds { paragraph(line, indent: "    ") }
+        }
+        out += "\n"
         out += style.bold("Cohort preview: \(report.appName), \(name)") + "\n"
-        table(cohortTable(first), rightAligned: [3])
-        out += style.dim("  size: people in each state by month \(report.months) (legacy buyers, new downloads, expected buyers of each offer)") + "\n\n"
+        // One block per state, so the long columns wrap instead of running off the line.
+        let cohorts = cohortTable(first)
+        for (index, row) in cohorts.rows.enumerated() {
+            out += "  " + style.bold(row[0]) + " · \(row[1]) · owns \(row[2]) · size \(row[3])\n"
+            paragraph("keeps: \(row[4])", indent: "      ")
+            // One offer a line, so each reads whole.
+            let offers = first.cohorts[index].offers.map { "\($0.name) \($0.priceText)" }
+            if offers.isEmpty { paragraph("offers: none", indent: "      ") }
+            for (position, offer) in offers.enumerated() {
+                paragraph((position == 0 ? "offers: " : "") + offer, indent: position == 0 ? "      " : "              ")
+            }
+            paragraph("why: \(row[6])", indent: "      ")
+        }
+        for line in TextTable.wrap("size: people in each state by month \(report.months) (legacy buyers, new downloads, expected buyers of each offer)", width: width - 2) {
+            out += "  " + style.dim(line) + "\n"
+        }
+        out += "\n"
 
         out += style.bold("What-if revenue: \(name), \(report.months) months, \(commissionText(first.scenario.model.commission))") + "\n"
-        table(monthlyTable(first), rightAligned: Set(0..<8))
+        table(monthlyTable(first), rightAligned: Set(0..<10))
         out += "  Break-even: \(Self.breakEven(first.deterministic.breakEvenMonth)) (every assumption at its median)\n"
         if let summary = first.monteCarlo {
-            out += "  Monte Carlo: \(Self.money(Double(summary.draws))) draws, seed \(summary.seed): freemium beats staying paid after \(report.months) months in "
-                + style.bold(Self.percent(summary.probabilityFreemiumWins)) + " of draws; break-even P10 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.1))), P50 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.5))), P90 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.9)))\n"
+            var line = "Monte Carlo: \(Self.money(Double(summary.draws))) draws, seed \(summary.seed): freemium ahead of staying paid after \(report.months) months in \(Self.percent(summary.probabilityFreemiumWins)) of draws"
+            if summary.ties > 0 { line += ", level in \(Self.percent(summary.probabilityTie))" }
+            line += "; break-even P10 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.1))), P50 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.5))), P90 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.9)))"
+            paragraph(line, indent: "  ")
+            out += "  " + style.dim("paid P10, P90 and free P10, P50, P90: cumulative proceeds over the draws.") + "\n"
         }
         out += "  " + style.dim("Proceeds after commission and refunds, in the plan's currency.") + "\n\n"
 
         out += style.bold("Scenarios compared after \(report.months) months") + "\n"
-        table(comparisonTable(), rightAligned: [1, 2, 4, 5, 6, 7])
+        table(comparisonTable(), rightAligned: first.monteCarlo != nil ? [1, 2, 3, 4, 5, 6] : [1, 2])
+        out += "  " + style.dim("Cumulative proceeds at month \(report.months); break-even none: not within the horizon.") + "\n"
+        if first.monteCarlo != nil { out += "  " + style.dim("P(ahead), P(level): draws where freemium ends ahead, or level.") + "\n" }
         out += "\n"
         out += style.bold("Sensitivity: freemium minus staying paid after \(report.months) months, each assumption over its range") + "\n"
         table(sensitivityTable(first), rightAligned: [1, 2, 3, 4, 5])
@@ -197,6 +295,10 @@ struct SimulationRenderer {
             return out
         }
         var out = "# \(report.appName): simulation\n\n"
+        let verdict = verdictLines(first)
+        out += "## Verdict (\(first.scenario.id))\n\n" + verdict.verdict + "\n\n"
+        if let notice = verdict.notice { out += notice + "\n\n" }
+        if let header = verdict.header { out += header + "\n\n" + verdict.thresholds.map { "- " + $0 + "\n" }.joined() + "\n" }
         out += "## Cohort preview (\(first.scenario.id))\n\n" + table(cohortTable(first)) + "\n"
         out += "## What-if revenue (\(first.scenario.id), \(report.months) months)\n\n" + table(monthlyTable(first)) + "\n"
         out += "Break-even: \(Self.breakEven(first.deterministic.breakEvenMonth)).\n\n"
@@ -235,6 +337,38 @@ struct SimulationRenderer {
 
     // MARK: JSON
 
+    func verdictJSON(_ result: ScenarioResult) -> JSONValue {
+        let verdict = result.verdict
+        let lines = verdictLines(result)
+        return .members([
+            ("comparable", .bool(verdict.cannotCompare == nil)),
+            ("cannotCompare", verdict.cannotCompare.map { .string($0) }),
+            ("uncertaintyModelled", .bool(verdict.uncertaintyModelled)),
+            ("probabilityFreemiumAhead", verdict.probabilityAhead.map { .number(String(format: "%.4f", $0)) }),
+            ("probabilityTie", verdict.probabilityTie.map { .number(String(format: "%.4f", $0)) }),
+            ("medianDifference", .number(String(format: "%.2f", verdict.medianDifference))),
+            ("breakEvenMonth", verdict.breakEvenMonth.map { .integer($0) } ?? .null),
+            ("text", .string(lines.verdict)),
+            (
+                "whatWouldHaveToBeTrue",
+                .array(
+                    verdict.thresholds.map { threshold in
+                        var direction = "alwaysAhead", value: JSONValue = .null
+                        switch threshold.outcome {
+                        case .atLeast(let found): direction = "atLeast"; value = .number(Self.number(found))
+                        case .atMost(let found): direction = "atMost"; value = .number(Self.number(found))
+                        case .alwaysAhead: direction = "alwaysAhead"
+                        case .neverAhead: direction = "neverAhead"
+                        }
+                        return .members([
+                            ("assumption", .string(threshold.assumption.rawValue)), ("direction", .string(direction)), ("value", value),
+                            ("now", .string(Self.describe(threshold.now))), ("text", .string(Self.thresholdLine(threshold))),
+                        ])
+                    })
+            ),
+        ])
+    }
+
     func json() -> String {
         func number(_ value: Double) -> JSONValue { .number(String(format: "%.2f", value)) }
         func plain(_ value: Double) -> JSONValue { .number(Self.number(value)) }
@@ -250,11 +384,14 @@ struct SimulationRenderer {
                     ("draws", .integer(summary.draws)),
                     ("seed", .number(String(summary.seed))),
                     ("probabilityFreemiumWins", .number(String(format: "%.4f", summary.probabilityFreemiumWins))),
+                    ("probabilityTie", .number(String(format: "%.4f", summary.probabilityTie))),
+                    ("advantage", .object(["p10": number(summary.advantage.p10), "p50": number(summary.advantage.p50), "p90": number(summary.advantage.p90)])),
                     ("breakEvenMonth", .object(["p10": summary.breakEvenMonth(atPercentile: 0.1).map { .integer($0) } ?? .null, "p50": summary.breakEvenMonth(atPercentile: 0.5).map { .integer($0) } ?? .null, "p90": summary.breakEvenMonth(atPercentile: 0.9).map { .integer($0) } ?? .null])),
                     ("breakEvenCounts", .array(summary.breakEven.map { .integer($0) })),
                     ("cumulativePaid", percentiles(summary.cumulativePaid)),
                     ("cumulativeFreemium", percentiles(summary.cumulativeFreemium)),
                     ("monthlyFreemium", percentiles(summary.monthlyFreemium)),
+                    ("monthlyPaid", percentiles(summary.monthlyPaid)),
                 ])
             }
             return .members([
@@ -307,6 +444,7 @@ struct SimulationRenderer {
                 ),
                 ("breakEvenMonth", series.breakEvenMonth.map { .integer($0) } ?? .null),
                 ("monteCarlo", monteCarlo),
+                ("verdict", verdictJSON(result)),
                 (
                     "sensitivity",
                     .array(

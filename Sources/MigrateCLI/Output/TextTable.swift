@@ -1,8 +1,10 @@
-/// Left-aligned columns separated by two spaces, measured in characters.
+/// Columns of text, padded to line up; the last column wraps at word boundaries when a line would pass `maxWidth`.
 struct TextTable {
     var rows: [[String]]
     /// Columns padded on the left, for numbers.
     var rightAligned: Set<Int> = []
+    /// The widest a line may be (nil: no limit). Only the last column wraps, onto lines indented to it.
+    var maxWidth: Int? = nil
 
     func lines() -> [String] {
         let columns = rows.map(\.count).max() ?? 0
@@ -10,19 +12,57 @@ struct TextTable {
         for row in rows {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
-        return rows.map { row in
+        let lead = widths.dropLast().reduce(0) { $0 + $1 + 2 }
+        // The last column keeps at least 24 characters, so a table of wide columns still reads.
+        let lastWidth = maxWidth.map { max(24, $0 - lead) }
+        var out: [String] = []
+        for row in rows {
             var line = ""
+            var wrapped = false
             for (index, cell) in row.enumerated() {
                 let padding = String(repeating: " ", count: widths[index] - cell.count)
                 if rightAligned.contains(index) {
                     line += padding + cell + (index == row.count - 1 ? "" : "  ")
                 } else if index == row.count - 1 {
+                    if let lastWidth, row.count == columns, cell.count > lastWidth {
+                        let pieces = Self.wrap(cell, width: lastWidth)
+                        out.append(line + pieces[0])
+                        let indent = String(repeating: " ", count: lead)
+                        out += pieces.dropFirst().map { indent + $0 }
+                        wrapped = true
+                        break
+                    }
                     line += cell
                 } else {
                     line += cell + String(repeating: " ", count: widths[index] - cell.count + 2)
                 }
             }
-            return line
+            if !wrapped { out.append(line) }
         }
+        return out
+    }
+
+    /// Words onto lines of at most `width` characters; a word longer than that is cut.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = Substring(word)
+            while word.count > width {
+                if !current.isEmpty { lines.append(current); current = "" }
+                lines.append(String(word.prefix(width)))
+                word = word.dropFirst(width)
+            }
+            if current.isEmpty {
+                current = String(word)
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
     }
 }

@@ -21,11 +21,14 @@ public enum InstallBaseBuilder {
             total.refunds += count.refunds
             products[count.product] = total
         }
+        var months: [String: Int] = [:]
+        for count in a.months + b.months { months[count.month, default: 0] += count.paid }
         let froms = [a.from, b.from].compactMap { $0 }
         let untils = [a.until, b.until].compactMap { $0 }
         return InstallBase(
             from: froms.min(), until: untils.max(), downloads: sorted(Array(downloads.values)),
-            products: products.values.sorted { $0.product < $1.product })
+            products: products.values.sorted { $0.product < $1.product },
+            months: months.sorted { $0.key < $1.key }.map { MonthlyDownloads(month: $0.key, paid: $0.value) })
     }
 
     /// Platform, then version (unknown first), so the same reports always give the same plan.

@@ -69,6 +69,7 @@ public enum SalesReportImporter {
         var products: [String: ProductCount] = [:]
         var from: Date?
         var until: Date?
+        var monthly: [String: Int] = [:]
         var redownloads = 0
         var updates = 0
         var renewals = 0
@@ -148,6 +149,7 @@ public enum SalesReportImporter {
                     count.free += units
                 } else {
                     count.paid += units
+                    if let begin = field("Begin Date").flatMap(Self.parseDate) { monthly[MonthlyDownloads.month(of: begin), default: 0] += units }
                     if units < 0 { count.refunds += -units }
                 }
                 downloads[key] = count
@@ -173,7 +175,8 @@ public enum SalesReportImporter {
             result.issues = issues
             result.installBase = InstallBase(
                 from: from, until: until, downloads: InstallBaseBuilder.sorted(Array(downloads.values)),
-                products: products.values.sorted { $0.product < $1.product })
+                products: products.values.sorted { $0.product < $1.product },
+                months: monthly.sorted { $0.key < $1.key }.map { MonthlyDownloads(month: $0.key, paid: max(0, $0.value)) })
             if redownloads != 0 || updates != 0 {
                 result.ignored.append("\(redownloads) redownloads and \(updates) updates (not purchases)")
             }

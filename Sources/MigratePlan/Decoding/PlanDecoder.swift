@@ -83,6 +83,21 @@ public enum PlanDecoder {
             guard let product = row.identifier("product") else { continue }
             base.products.append(ProductCount(product: product, units: count(row, "units"), refunds: count(row, "refunds")))
         }
+        for item in reader.array("months") ?? [] {
+            guard let row = ObjectReader(item.node, at: item.path, sink: reader.sink, describing: "A month's paid downloads") else { continue }
+            row.checkKeys(PlanKeys.monthlyDownloads)
+            guard let month = row.identifier("month") else { continue }
+            guard MonthlyDownloads.isMonth(month) else {
+                reader.sink.error("invalid-value", "'\(month)' is not a month written YYYY-MM, such as 2011-03", at: item.path / "month")
+                continue
+            }
+            if base.months.contains(where: { $0.month == month }) {
+                reader.sink.error("duplicate", "month '\(month)' is listed twice", at: item.path / "month")
+                continue
+            }
+            base.months.append(MonthlyDownloads(month: month, paid: count(row, "paid")))
+        }
+        base.months.sort { $0.month < $1.month }
         return base
     }
 

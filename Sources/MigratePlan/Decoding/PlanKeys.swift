@@ -18,7 +18,8 @@ public enum PlanKeys {
     public static let nonProduction = ["treatAs", "tier"]
     public static let verificationFailure = ["action", "days"]
 
-    public static let installBase = ["from", "until", "downloads", "products"]
+    public static let installBase = ["from", "until", "downloads", "products", "months"]
+    public static let monthlyDownloads = ["month", "paid"]
     public static let downloadCount = ["platform", "version", "paid", "free", "refunds"]
     public static let productCount = ["product", "units", "refunds"]
 

@@ -158,6 +158,10 @@ extension PlanDecoder {
                 let hint = value > 1 && value <= 100 ? "Write a share from 0 to 1: \(format(value))% is \(format(value / 100))." : "Write a share from 0 to 1."
                 sink.error("invalid-value", "'\(name)' is a probability and must be from 0 to 1, found \(format(value))", at: at, hint: hint)
                 return false
+            case .change where value < -1 || value > 1:
+                let hint = value > 1 && value <= 100 ? "Write a share of change from −1 to 1: \(format(value))% a month is \(format(value / 100))." : "Write a share of change from −1 to 1."
+                sink.error("invalid-value", "'\(name)' is a monthly change and must be from -1 to 1, found \(format(value))", at: at, hint: hint)
+                return false
             default: continue
             }
         }

@@ -150,7 +150,10 @@ public enum PlanEncoder {
     }
 
     static func json(_ base: InstallBase) -> JSONValue {
-        .members([
+        let months: JSONValue? =
+            base.months.isEmpty
+            ? nil : .array(base.months.map { .members([("month", .string($0.month)), ("paid", .integer($0.paid))]) })
+        return .members([
             ("from", base.from.map { .string(Timestamp.format($0)) }),
             ("until", base.until.map { .string(Timestamp.format($0)) }),
             (
@@ -177,6 +180,7 @@ public enum PlanEncoder {
                         ])
                     })
             ),
+            ("months", months),
         ])
     }
 }

@@ -337,12 +337,43 @@ public struct InstallBase: Sendable, Hashable {
     public var downloads: [DownloadCount]
     /// In-app purchases per product.
     public var products: [ProductCount]
+    /// Paid downloads per calendar month (UTC) of the reports, oldest first: the series `simulate` fits its
+    /// staying-paid trend to.
+    public var months: [MonthlyDownloads]
 
-    public init(from: Date? = nil, until: Date? = nil, downloads: [DownloadCount] = [], products: [ProductCount] = []) {
+    public init(from: Date? = nil, until: Date? = nil, downloads: [DownloadCount] = [], products: [ProductCount] = [], months: [MonthlyDownloads] = []) {
         self.from = from
         self.until = until
         self.downloads = downloads
         self.products = products
+        self.months = months
+    }
+}
+
+/// Paid downloads in one calendar month, net of refunds.
+public struct MonthlyDownloads: Sendable, Hashable {
+    /// `2011-03`.
+    public var month: String
+    public var paid: Int
+
+    public init(month: String, paid: Int) {
+        self.month = month
+        self.paid = paid
+    }
+
+    /// `2011-03` for a date, in UTC.
+    public static func month(of date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month], from: date)
+        return String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
+    }
+
+    /// Whether `text` is a month written `YYYY-MM`.
+    public static func isMonth(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]) else { return false }
+        return year >= 2008 && (1...12).contains(month)
     }
 }
 

@@ -110,6 +110,8 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
     case legacyUpgradeRate
     case monthlyChurn
     case refundRate
+    case paidTrendPerMonth
+    case priceElasticity
 
     public enum Bound: Sendable, Hashable {
         /// 0 or more.
@@ -118,6 +120,8 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
         case positive
         /// A probability: from 0 to 1.
         case probability
+        /// A monthly rate of change: from −1 to 1 (−0.02 is 2% less each month).
+        case change
     }
 
     public var bound: Bound {
@@ -125,6 +129,8 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
         case .paidDownloadsPerMonth, .paidPrice, .legacyBuyers, .launchMultiple, .lastingMultiple: .nonNegative
         case .burstHalfLifeMonths: .positive
         case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate: .probability
+        case .paidTrendPerMonth: .change
+        case .priceElasticity: .nonNegative
         }
     }
 
@@ -141,6 +147,8 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
         case .legacyUpgradeRate: "The share of legacy buyers who buy an offer shown to them."
         case .monthlyChurn: "The share of subscribers who cancel each month."
         case .refundRate: "The share of revenue refunded."
+        case .paidTrendPerMonth: "If the app stays paid, how its paid downloads change each month (−0.02: 2% fewer each month)."
+        case .priceElasticity: "How much buying falls as an offer's price rises: the price elasticity of conversion at the plan's own price."
         }
     }
 }

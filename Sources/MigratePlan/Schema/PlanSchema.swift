@@ -178,6 +178,13 @@ public enum PlanSchema {
                         "units": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Units sold, net of refunds.")]),
                         "refunds": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Refunded units.")]),
                     ], "Sales of one product."), "In-app purchases per product."),
+            "months": list(
+                object(
+                    ["month", "paid"],
+                    [
+                        "month": .object(["type": .string("string"), "pattern": .string("^[0-9]{4}-(0[1-9]|1[0-2])$"), "description": .string("A calendar month, UTC: 2011-03.")]),
+                        "paid": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Paid downloads that month, net of refunds.")]),
+                    ], "Paid downloads in one month."), "Paid downloads per month, oldest first: simulate fits its staying-paid trend to them."),
         ], "Who bought what, from sales reports (migrate import sales); sizes cohorts in simulations.")
 
     static let policies = object(

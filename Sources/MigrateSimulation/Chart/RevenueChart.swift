@@ -1,7 +1,7 @@
 import Foundation
 
 /// A hand-written SVG of a simulation: monthly freemium proceeds with the P10–P90 band per scenario
-/// against staying paid, and the cumulative proceeds with each scenario's break-even month.
+/// against staying paid and its own band, and the cumulative proceeds with each scenario's break-even month.
 public enum RevenueChart {
     static let width = 1080.0
     static let palette = ["#1f6fb2", "#d1495b", "#2e8540", "#8e5bb5", "#e08a00", "#00838f"]
@@ -32,18 +32,34 @@ public enum RevenueChart {
         let cumulativeBands = report.scenarios.map { result in band(result, cumulative: true) }
         let monthlyPaid = report.scenarios.first.map { paidLine($0, cumulative: false) } ?? []
         let cumulativePaid = report.scenarios.first.map { paidLine($0, cumulative: true) } ?? []
-        let monthlyMax = niceCeiling((monthlyBands.flatMap { $0.map(\.high) } + monthlyPaid).max() ?? 1)
-        let cumulativeMax = niceCeiling((cumulativeBands.flatMap { $0.map(\.high) } + cumulativePaid).max() ?? 1)
+        let paidHighs = report.scenarios.first.map { result in
+            (paidBand(result, cumulative: false).map(\.high), paidBand(result, cumulative: true).map(\.high))
+        } ?? ([], [])
+        let monthlyMax = niceCeiling((monthlyBands.flatMap { $0.map(\.high) } + monthlyPaid + paidHighs.0).max() ?? 1)
+        let cumulativeMax = niceCeiling((cumulativeBands.flatMap { $0.map(\.high) } + cumulativePaid + paidHighs.1).max() ?? 1)
 
         let top = Panel(top: 70, height: 260, yMax: monthlyMax, months: months)
         let bottom = Panel(top: 430, height: 260, yMax: cumulativeMax, months: months)
         out += axes(top, title: "Proceeds per month", yLabel: "proceeds per month")
         out += axes(bottom, title: "Cumulative proceeds, and the month freemium breaks even", yLabel: "cumulative proceeds")
 
+        // Bands are outlines (P10 and P90 joined), never fills, so none hides another or the lines; every band
+        // is drawn before any median line, and staying paid's line last.
+        let paidMonthly = report.scenarios.first.map { paidBand($0, cumulative: false) } ?? []
+        let paidCumulative = report.scenarios.first.map { paidBand($0, cumulative: true) } ?? []
+        out += bandOutline(paidMonthly, panel: top, colour: paidColour, kind: "paid")
+        out += bandOutline(paidCumulative, panel: bottom, colour: paidColour, kind: "paid")
+        for (index, _) in report.scenarios.enumerated() {
+            let colour = palette[index % palette.count]
+            out += bandOutline(monthlyBands[index], panel: top, colour: colour, kind: "freemium")
+            out += bandOutline(cumulativeBands[index], panel: bottom, colour: colour, kind: "freemium")
+        }
         for (index, result) in report.scenarios.enumerated() {
             let colour = palette[index % palette.count]
-            out += bandPath(monthlyBands[index], panel: top, colour: colour)
-            out += bandPath(cumulativeBands[index], panel: bottom, colour: colour)
+            // Earlier scenarios' lines are wider, so a line that coincides with a later one still shows round it.
+            let width = 2.2 + 1.5 * Double(report.scenarios.count - 1 - index)
+            out += polyline(monthlyBands[index].map(\.mid), panel: top, colour: colour, dashed: false, width: width)
+            out += polyline(cumulativeBands[index].map(\.mid), panel: bottom, colour: colour, dashed: false, width: width)
             let breakEven = result.monteCarlo != nil ? medianBreakEven(result) : result.deterministic.breakEvenMonth
             if let month = breakEven {
                 let x = bottom.x(month)
@@ -55,24 +71,27 @@ public enum RevenueChart {
         out += polyline(monthlyPaid, panel: top, colour: paidColour, dashed: true)
         out += polyline(cumulativePaid, panel: bottom, colour: paidColour, dashed: true)
 
-        // Legend, to the right of the plots.
+        // Legend, to the right of the plots: an entry for every colour drawn.
         var legendY = 90.0
         let legendX = 722.0
+        let hasBands = report.scenarios.first?.monteCarlo != nil
+        out += "<g class=\"legend\">\n"
         out += "<text x=\"\(f(legendX))\" y=\"\(f(legendY - 20))\" font-weight=\"bold\">Legend</text>\n"
         for (index, result) in report.scenarios.enumerated() {
             let colour = palette[index % palette.count]
-            out += "<rect x=\"\(f(legendX))\" y=\"\(f(legendY - 10))\" width=\"22\" height=\"12\" fill=\"\(colour)\" fill-opacity=\"0.18\" stroke=\"\(colour)\"/>\n"
+            out += legendSwatch(x: legendX, y: legendY, colour: colour, dashed: false, band: hasBands)
             out += "<text x=\"\(f(legendX + 30))\" y=\"\(f(legendY))\">freemium: \(escape(result.scenario.id))</text>\n"
             legendY += 22
         }
-        out += "<line x1=\"\(f(legendX))\" y1=\"\(f(legendY - 4))\" x2=\"\(f(legendX + 22))\" y2=\"\(f(legendY - 4))\" stroke=\"\(paidColour)\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>\n"
+        out += legendSwatch(x: legendX, y: legendY, colour: paidColour, dashed: true, band: hasBands)
         out += "<text x=\"\(f(legendX + 30))\" y=\"\(f(legendY))\">staying paid</text>\n"
         legendY += 26
         let note = report.scenarios.first?.monteCarlo.map { "Lines: median (P50) of \($0.draws) draws, seed \($0.seed);" } ?? "Lines: every assumption at its median."
-        for line in [note, report.scenarios.first?.monteCarlo == nil ? "No Monte Carlo draws: no band." : "bands: P10 to P90.", "Proceeds after Apple's commission", "and refunds, in the plan's currency."] {
+        for line in [note, hasBands ? "thin outlines: P10 to P90." : "No Monte Carlo draws: no band.", "Proceeds after Apple's commission", "and refunds, in the plan's currency."] {
             out += "<text x=\"\(f(legendX))\" y=\"\(f(legendY))\" font-size=\"12\" fill=\"#444444\">\(escape(line))</text>\n"
             legendY += 16
         }
+        out += "</g>\n"
         out += "</svg>\n"
         return out
     }
@@ -133,22 +152,32 @@ public enum RevenueChart {
         return out
     }
 
-    static func bandPath(_ points: [BandPoint], panel: Panel, colour: String) -> String {
-        guard !points.isEmpty else { return "" }
-        var out = ""
+    /// The P10–P90 band as an outline with no fill: nothing under it is hidden.
+    static func bandOutline(_ points: [BandPoint], panel: Panel, colour: String, kind: String) -> String {
+        guard points.contains(where: { $0.high > $0.low }) else { return "" }
         let upper = points.enumerated().map { "\(f(panel.x($0.offset + 1))),\(f(panel.y($0.element.high)))" }
         let lower = points.enumerated().reversed().map { "\(f(panel.x($0.offset + 1))),\(f(panel.y($0.element.low)))" }
-        if points.contains(where: { $0.high > $0.low }) {
-            out += "<polygon class=\"band\" points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>\n"
+        return "<polygon class=\"band \(kind)\" points=\"\((upper + lower).joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1\" stroke-opacity=\"0.7\" stroke-dasharray=\"1 2\"/>\n"
+    }
+
+    static func legendSwatch(x: Double, y: Double, colour: String, dashed: Bool, band: Bool) -> String {
+        var out = ""
+        if band {
+            out += "<rect x=\"\(f(x))\" y=\"\(f(y - 10))\" width=\"22\" height=\"12\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1\" stroke-opacity=\"0.7\" stroke-dasharray=\"1 2\"/>\n"
         }
-        out += polyline(points.map(\.mid), panel: panel, colour: colour, dashed: false)
+        out += "<line x1=\"\(f(x))\" y1=\"\(f(y - 4))\" x2=\"\(f(x + 22))\" y2=\"\(f(y - 4))\" stroke=\"\(colour)\" stroke-width=\"2\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
         return out
     }
 
-    static func polyline(_ values: [Double], panel: Panel, colour: String, dashed: Bool) -> String {
+    static func paidBand(_ result: ScenarioResult, cumulative: Bool) -> [BandPoint] {
+        guard let summary = result.monteCarlo else { return [] }
+        return (cumulative ? summary.cumulativePaid : summary.monthlyPaid).map { BandPoint(low: $0.p10, mid: $0.p50, high: $0.p90) }
+    }
+
+    static func polyline(_ values: [Double], panel: Panel, colour: String, dashed: Bool, width: Double = 2.2) -> String {
         guard !values.isEmpty else { return "" }
         let points = values.enumerated().map { "\(f(panel.x($0.offset + 1))),\(f(panel.y($0.element)))" }.joined(separator: " ")
-        return "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2.2\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
+        return "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(f(width))\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
     }
 
     /// 1, 2, 2.5 or 5 times a power of ten, at or above `value`.

@@ -91,7 +91,10 @@ public struct PreparedScenario: Sendable {
             let report = advisor.report(for: representatives[index])
             cohorts[index].offers = report.upsell.offers.map { offer in
                 let product = variant.product(withID: offer.productID)
-                var spec = OfferSpec(productID: offer.productID, price: offer.price.doubleValue, periodMonths: nil, chargesPerPeriod: 1, slot: nil)
+                let reference = plan.product(withID: offer.productID)?.price.doubleValue ?? offer.price.doubleValue
+                var spec = OfferSpec(
+                    productID: offer.productID, price: offer.price.doubleValue, periodMonths: nil, chargesPerPeriod: 1, slot: nil,
+                    referencePrice: reference)
                 if product?.kind == .autoRenewable, let period = product?.subscription?.period {
                     let (months, charges) = periodMonths(period)
                     spec.periodMonths = months
@@ -107,6 +110,8 @@ public struct PreparedScenario: Sendable {
                 }
                 return spec
             }
+            let weights = OfferSpec.splitWeights(cohorts[index].offers.map(\.price))
+            for offer in cohorts[index].offers.indices { cohorts[index].offers[offer].weight = weights[offer] }
         }
         let model = RevenueModel(months: months, commission: commission, cohorts: cohorts, paidMonthsOnSale: paidMonths.total, subscriptions: subscriptions)
         let assumptions = try resolveAssumptions(variant, settings: settings, scenario: scenario, overrides: overrides, catalog: catalog)
@@ -177,6 +182,7 @@ public struct PreparedScenario: Sendable {
             let known = AssumptionDefaults.of(assumption)
             var distribution: Distribution?
             var source = ""
+            var measured = false
             if let value = overrides[assumption] {
                 distribution = .point(value)
                 source = "--sweep"
@@ -186,10 +192,14 @@ public struct PreparedScenario: Sendable {
             } else if let written = settings.assumptions.first(where: { $0.name == assumption.rawValue }) {
                 distribution = written.distribution
                 source = "plan: \(written.origin?.description ?? "simulation.assumptions.\(assumption.rawValue)")"
-            } else if let value = known.value {
-                distribution = .point(value)
+            } else if assumption == .paidTrendPerMonth, let fit = TrendFit.fit(plan.installBase) {
+                distribution = fit.distribution
+                source = fit.description
+            } else if let documented = known.distribution {
+                distribution = documented
                 source = "default: \(known.source)"
             } else {
+                measured = true
                 switch assumption {
                 case .paidDownloadsPerMonth:
                     guard let base = plan.installBase, let from = base.from, let until = base.until else {
@@ -236,7 +246,7 @@ public struct PreparedScenario: Sendable {
                 let value = resolved.median
                 range = (value * 0.5)...(value * 1.5)
             }
-            result.append(ResolvedAssumption(assumption: assumption, distribution: resolved, source: source, sensitivityRange: range))
+            result.append(ResolvedAssumption(assumption: assumption, distribution: resolved, source: source, sensitivityRange: range, measured: measured))
         }
         if let index = result.firstIndex(where: { $0.assumption == .legacyBuyers }), result[index].source.hasPrefix(derivedMarker) {
             let value = result[0].distribution.median * paidMonthsOnSale(catalog).total

@@ -11,8 +11,32 @@ public struct OfferSpec: Sendable, Hashable {
     public var chargesPerPeriod: Double
     /// Index into the subscription ledger, for subscriptions.
     public var slot: Int?
+    /// The product's price as the plan writes it: conversion is the assumption's value at this price.
+    public var referencePrice: Double
+    /// This offer's share of its cohort's buyers (`splitWeights`).
+    public var weight: Double = 1
 
     public var isSubscription: Bool { periodMonths != nil }
+
+    /// How a cohort's buyers split over the offers it is shown, in the order shown (cheapest useful first):
+    /// offer i (from 0) weighs `1 / (i + 1) × cheapest price / its price`, and the weights add up to 1.
+    /// So the first and cheapest offer takes the most buyers, and an offer twice the price half as many.
+    public static func splitWeights(_ prices: [Double]) -> [Double] {
+        guard !prices.isEmpty else { return [] }
+        let cheapest = prices.filter { $0 > 0 }.min() ?? 1
+        let raw = prices.enumerated().map { index, price in 1 / Double(index + 1) * (price > 0 ? cheapest / price : 1) }
+        let total = raw.reduce(0, +)
+        return raw.map { $0 / total }
+    }
+
+    /// How many buy at `price` for each who would at the plan's own price: `exp(−elasticity × (price ÷ reference − 1))`.
+    /// The elasticity of conversion at a price p is `−elasticity × p ÷ reference`, so proceeds per download,
+    /// `p × exp(…)`, are highest at `reference ÷ elasticity`: a price sweep has an optimum inside the range.
+    @inline(__always)
+    public func priceResponse(elasticity: Double) -> Double {
+        guard referencePrice > 0, price != referencePrice else { return 1 }
+        return exp(-elasticity * (price / referencePrice - 1))
+    }
 }
 
 /// A group of customers that buys: legacy buyers of a tier on a platform, or new free users on a platform.
@@ -33,13 +57,14 @@ public struct RevenueCohort: Sendable, Hashable {
 /// hundred floating-point operations and allocates nothing.
 ///
 /// Per month m = 0, 1, … (month 1 in reports is m = 0):
-/// - staying paid: `paidDownloadsPerMonth × paidPrice × (1 − refundRate) × (1 − commission)`;
+/// - staying paid: `paidDownloadsPerMonth × (1 + paidTrendPerMonth)^m × paidPrice × (1 − refundRate) × (1 − commission)`;
 /// - downloads when free: `paidDownloadsPerMonth × multiple(m)`, where
 ///   `multiple(m) = lasting + (launch − lasting) × 0.5^(m / burstHalfLifeMonths)`;
 /// - new customers: `downloads × share × conversion` buyers in the month they download (most conversions
-///   happen on day 0), split evenly over the offers their cohort is shown;
+///   happen on day 0), split over the offers their cohort is shown by `OfferSpec.splitWeights`, each offer's
+///   share times its `priceResponse(elasticity: priceElasticity)`;
 /// - legacy buyers: `legacyBuyers × share × legacyUpgradeRate` buyers in month 1, when the update shows them
-///   the offer, split evenly the same way;
+///   the offer, split the same way;
 /// - subscriptions: each month's new subscribers renew every period, `(1 − monthlyChurn)` of them staying
 ///   each month; Apple takes the commission in a subscriber's first paid year and 15% after it;
 /// - every sale keeps `(1 − refundRate)`: a refund returns the whole price, and Apple its commission.
@@ -66,6 +91,7 @@ public struct RevenueModel: Sendable {
         let legacyBuyers = values[2].isNaN ? rate * paidMonthsOnSale : values[2]
         let launch = values[3], halfLife = values[4], lasting = values[5]
         let conversion = values[6], upgrade = values[7], churn = values[8], refund = values[9]
+        let trend = 1 + values[10], elasticity = values[11]
         let keep = 1 - refund
         let cut = commission.rate
         let laterCut = min(cut, Commission.afterFirstYearRate)
@@ -74,8 +100,10 @@ public struct RevenueModel: Sendable {
         for index in 0..<min(ledger.count, subscriptionSlots * months) { ledger[index] = 0 }
 
         var excess = launch - lasting
+        var paidRate = rate
         for month in 0..<months {
-            paid[month] = rate * price * keep * (1 - cut)
+            paid[month] = paidRate * price * keep * (1 - cut)
+            paidRate *= trend
             let downloads = rate * (lasting + excess)
             excess *= decay
             var gross = 0.0
@@ -86,8 +114,8 @@ public struct RevenueModel: Sendable {
                 case .legacy: buyers = month == 0 ? legacyBuyers * cohort.share * upgrade : 0
                 }
                 guard buyers > 0, !cohort.offers.isEmpty else { continue }
-                let each = buyers / Double(cohort.offers.count)
                 for offer in cohort.offers {
+                    let each = buyers * offer.weight * offer.priceResponse(elasticity: elasticity)
                     if let slot = offer.slot {
                         ledger[slot * months + month] += each
                     } else {
@@ -134,7 +162,7 @@ public struct RevenueModel: Sendable {
             case .newCustomers: buyers = downloads * cohort.share * values[6]
             case .legacy: buyers = legacyBuyers * cohort.share * values[7]
             }
-            return cohort.offers.map { _ in buyers / Double(cohort.offers.count) }
+            return cohort.offers.map { buyers * $0.weight * $0.priceResponse(elasticity: values[11]) }
         }
     }
 

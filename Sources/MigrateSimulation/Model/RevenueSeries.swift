@@ -7,8 +7,9 @@ public struct RevenueSeries: Sendable, Hashable {
     public var cumulativeFreemium: [Double] { running(freemium) }
 
     /// The first month from which freemium's running total stays at or above staying paid's, through the
-    /// horizon; nil when it is behind at the end.
+    /// horizon; nil when it is behind at the end, or level with it (a tie, such as 0 against 0, is not a break-even).
     public var breakEvenMonth: Int? {
+        guard !isTie else { return nil }
         let paidTotals = cumulativePaid, freemiumTotals = cumulativeFreemium
         var lastBehind = -1
         for month in paidTotals.indices where freemiumTotals[month] < paidTotals[month] { lastBehind = month }
@@ -17,6 +18,9 @@ public struct RevenueSeries: Sendable, Hashable {
 
     /// Freemium's cumulative proceeds minus staying paid's, at the horizon.
     public var advantage: Double { (cumulativeFreemium.last ?? 0) - (cumulativePaid.last ?? 0) }
+
+    /// Freemium and staying paid end level, within `MonteCarlo.tieTolerance`.
+    public var isTie: Bool { abs(advantage) <= MonteCarlo.tieTolerance }
 
     private func running(_ values: [Double]) -> [Double] {
         var total = 0.0

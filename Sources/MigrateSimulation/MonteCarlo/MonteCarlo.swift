@@ -23,10 +23,16 @@ public struct MonteCarloSummary: Sendable, Hashable {
     /// `breakEven[m]`: draws whose break-even month is m + 1; the last entry counts draws that do not
     /// break even within the horizon.
     public var breakEven: [Int]
-    /// Draws where freemium's cumulative proceeds at the horizon are at least staying paid's.
+    /// Draws where freemium's cumulative proceeds at the horizon are above staying paid's by more than
+    /// `MonteCarlo.tieTolerance`.
     public var freemiumWins: Int
+    /// Draws where the two are equal within `MonteCarlo.tieTolerance` (0 against 0 among them): neither wins.
+    public var ties: Int
+    /// Freemium's cumulative proceeds minus staying paid's at the horizon.
+    public var advantage: Percentiles
 
     public var probabilityFreemiumWins: Double { draws == 0 ? 0 : Double(freemiumWins) / Double(draws) }
+    public var probabilityTie: Double { draws == 0 ? 0 : Double(ties) / Double(draws) }
 
     /// The break-even month at percentile p (nil: not within the horizon).
     public func breakEvenMonth(atPercentile p: Double) -> Int? {
@@ -46,6 +52,8 @@ public struct MonteCarloSummary: Sendable, Hashable {
 public enum MonteCarlo {
     /// Draws per chunk: the unit of work and of seeding.
     public static let chunkSize = 2_048
+    /// Totals closer than this (half a unit of the plan's currency: equal once rounded) are a tie.
+    public static let tieTolerance = 0.5
 
     /// The generator of one chunk: the seed and the chunk index mixed through SplitMix64 inside `SeededGenerator`.
     static func generator(seed: UInt64, chunk: Int) -> SeededGenerator {
@@ -66,6 +74,9 @@ public enum MonteCarlo {
         var monthlyPaid: [QuantileSketch]
         var breakEven: [Int]
         var wins = 0
+        var ties = 0
+        var ahead = QuantileSketch()
+        var behind = QuantileSketch()
 
         init(months: Int) {
             cumulativePaid = Array(repeating: QuantileSketch(), count: months)
@@ -84,6 +95,9 @@ public enum MonteCarlo {
             }
             for index in breakEven.indices { breakEven[index] += other.breakEven[index] }
             wins += other.wins
+            ties += other.ties
+            ahead.merge(other.ahead)
+            behind.merge(other.behind)
         }
     }
 
@@ -131,8 +145,15 @@ public enum MonteCarlo {
                         accumulator.monthlyFreemium[month].add(freemium[month])
                         accumulator.monthlyPaid[month].add(paid[month])
                     }
-                    accumulator.breakEven[lastBehind + 1] += 1
-                    if sumFreemium >= sumPaid { accumulator.wins += 1 }
+                    let difference = sumFreemium - sumPaid
+                    if abs(difference) <= tieTolerance {
+                        accumulator.ties += 1
+                        accumulator.breakEven[months] += 1
+                    } else {
+                        accumulator.breakEven[lastBehind + 1] += 1
+                        if difference > 0 { accumulator.wins += 1 }
+                    }
+                    if difference >= 0 { accumulator.ahead.add(difference) } else { accumulator.behind.add(-difference) }
                 }
                 if let progress {
                     box.lock.lock()
@@ -156,6 +177,24 @@ public enum MonteCarlo {
         return MonteCarloSummary(
             draws: draws, seed: seed, cumulativePaid: percentiles(total.cumulativePaid), cumulativeFreemium: percentiles(total.cumulativeFreemium),
             monthlyFreemium: percentiles(total.monthlyFreemium), monthlyPaid: percentiles(total.monthlyPaid), breakEven: total.breakEven,
-            freemiumWins: total.wins)
+            freemiumWins: total.wins, ties: total.ties,
+            advantage: Percentiles(
+                p10: signedQuantile(0.1, ahead: total.ahead, behind: total.behind), p50: signedQuantile(0.5, ahead: total.ahead, behind: total.behind),
+                p90: signedQuantile(0.9, ahead: total.ahead, behind: total.behind)))
+    }
+
+    /// The value at probability p of numbers kept as two sketches: those ≥ 0 in `ahead`, the others negated in `behind`.
+    static func signedQuantile(_ p: Double, ahead: QuantileSketch, behind: QuantileSketch) -> Double {
+        let count = ahead.count + behind.count
+        guard count > 0 else { return .nan }
+        let rank = max(1, UInt64((p * Double(count)).rounded(.up)))
+        if rank <= behind.count {
+            // The rank-th smallest is the (behind.count − rank + 1)-th largest magnitude below zero.
+            let fromTop = behind.count - rank + 1
+            let q = (Double(fromTop) - 0.5) / Double(behind.count)
+            return -behind.quantile(q)
+        }
+        let q = (Double(rank - behind.count) - 0.5) / Double(ahead.count)
+        return ahead.quantile(q)
     }
 }

@@ -59,11 +59,19 @@ public enum PlanBuilder {
         if let value = answers.familySharing { policies.familySharing = value }
         var simulation: SimulationSettings?
         if facts.installBase == nil, let downloads = answers.paidDownloadsPerMonth {
-            simulation = SimulationSettings(assumptions: [AssumptionValue(name: SimulationAssumption.paidDownloadsPerMonth.rawValue, distribution: .point(Double(downloads)))])
+            simulation = SimulationSettings(assumptions: [AssumptionValue(name: SimulationAssumption.paidDownloadsPerMonth.rawValue, distribution: Self.downloadRange(downloads))])
         }
         return MigrationPlan(
             schemaReference: "migration.schema.json", app: app, features: features, releases: releases, products: products, tiers: tiers,
             policies: policies, installBase: facts.installBase, simulation: simulation)
+    }
+
+    /// A guessed rate is a range, not a point: 60% to 140% of the answer, most likely the answer itself
+    /// (judgement: with no sales reports to count, the answer is a guess). `simulate` fills every other
+    /// assumption with its documented default range.
+    public static func downloadRange(_ downloads: Int) -> Distribution {
+        let value = Double(downloads)
+        return value == 0 ? .point(0) : .triangular(low: (value * 0.6).rounded(), mode: value, high: (value * 1.4).rounded())
     }
 
     /// What makes the App Store charge an era's legacy price, so the plan passes `check`: a promotional
@@ -109,7 +117,7 @@ public enum PlanBuilder {
         if case .keepLastVerified(let days) = policies.verificationFailure { failure = "keep last verified for \(days) days" }
         lines.append("Policies   testers as \(testers); unverified: \(failure); family sharing \(policies.familySharing.rawValue)")
         if let downloads = answers.paidDownloadsPerMonth, facts.installBase == nil {
-            lines.append("Simulation \(downloads) paid downloads a month")
+            lines.append("Simulation about \(downloads) paid downloads a month (a range: \(Int((Double(downloads) * 0.6).rounded()))–\(Int((Double(downloads) * 1.4).rounded())))")
         }
         return lines
     }

@@ -471,7 +471,9 @@ public struct Wizard: Sendable {
         case .paidDownloads:
             guard let number = Int(input), number >= 0 else { return .invalid("'\(input)' is not a whole number of downloads") }
             answers.paidDownloadsPerMonth = number
-            return .accepted(["migrate simulate starts from \(number) paid downloads a month (simulation.assumptions in the plan)."])
+            return .accepted([
+                "migrate simulate starts from about \(number) paid downloads a month, as a range (\(Int((Double(number) * 0.6).rounded()))–\(Int((Double(number) * 1.4).rounded())), most likely \(number)) in simulation.assumptions; edit it there."
+            ])
         case .confirm:
             guard let yes = Self.yesNo(input) else { return .invalid("answer yes or no") }
             answers.confirmed = yes

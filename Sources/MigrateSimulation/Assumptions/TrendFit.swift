@@ -1,0 +1,67 @@
+import Foundation
+import MigratePlan
+
+/// Staying paid's monthly trend, fitted to the install base's paid downloads per month: least squares of
+/// `ln(paid downloads)` on the month, so the slope is a steady rate of change.
+public struct TrendFit: Sendable, Hashable {
+    /// Fewer months than this say too little about a trend; the documented default range is used instead.
+    public static let minimumMonths = 6
+    /// A month the reports cover less than this share of is left out: its count is a fraction of a month's.
+    public static let minimumCoverage = 0.5
+
+    /// Months the fit used.
+    public var months: Int
+    /// The fitted change per month (−0.03: 3% fewer each month).
+    public var monthlyChange: Double
+    /// The change per month at the slope ± 2 standard errors.
+    public var low: Double
+    public var high: Double
+    /// The share of the variation in log downloads the line explains.
+    public var rSquared: Double
+
+    /// A triangular range over the slope ± 2 standard errors, most likely the fitted change.
+    public var distribution: Distribution {
+        low < high ? .triangular(low: low, mode: monthlyChange, high: high) : .point(monthlyChange)
+    }
+
+    public var description: String {
+        func percent(_ value: Double) -> String { (value < 0 ? "−" : "+") + String(format: "%.1f%%", abs(value) * 100) }
+        return "installBase: fitted to \(months) months of paid downloads (log-linear least squares, R² \(String(format: "%.2f", rSquared))): "
+            + "\(percent(monthlyChange)) a month, \(percent(low)) to \(percent(high)) at ±2 standard errors"
+    }
+
+    public static func fit(_ base: InstallBase?) -> TrendFit? {
+        guard let base, base.months.count >= minimumMonths else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var points: [(x: Double, y: Double)] = []
+        for entry in base.months where entry.paid > 0 {
+            let parts = entry.month.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 2, let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: 1)),
+                let end = calendar.date(byAdding: .month, value: 1, to: start)
+            else { continue }
+            // The share of the month the reports cover (the first and last months are often partial).
+            var covered = end.timeIntervalSince(start)
+            if let from = base.from, let until = base.until?.addingTimeInterval(86_400) {
+                covered = max(0, min(end, until).timeIntervalSince(max(start, from)))
+            }
+            let coverage = covered / end.timeIntervalSince(start)
+            guard coverage >= minimumCoverage else { continue }
+            points.append((Double(parts[0] * 12 + parts[1]), log(Double(entry.paid) / coverage)))
+        }
+        guard points.count >= minimumMonths else { return nil }
+        let n = Double(points.count)
+        let meanX = points.reduce(0) { $0 + $1.x } / n, meanY = points.reduce(0) { $0 + $1.y } / n
+        let sxx = points.reduce(0) { $0 + ($1.x - meanX) * ($1.x - meanX) }
+        let sxy = points.reduce(0) { $0 + ($1.x - meanX) * ($1.y - meanY) }
+        let syy = points.reduce(0) { $0 + ($1.y - meanY) * ($1.y - meanY) }
+        guard sxx > 0 else { return nil }
+        let slope = sxy / sxx
+        let residual = max(0, syy - slope * sxy)
+        let standardError = (residual / (n - 2) / sxx).squareRoot()
+        func change(_ logSlope: Double) -> Double { min(0.5, max(-0.5, exp(logSlope) - 1)) }
+        return TrendFit(
+            months: points.count, monthlyChange: change(slope), low: change(slope - 2 * standardError), high: change(slope + 2 * standardError),
+            rSquared: syy > 0 ? 1 - residual / syy : 1)
+    }
+}
