@@ -158,7 +158,13 @@ extension PlanDecoder {
                 let hint = value > 1 && value <= 100 ? "Write a share from 0 to 1: \(format(value))% is \(format(value / 100))." : "Write a share from 0 to 1."
                 sink.error("invalid-value", "'\(name)' is a probability and must be from 0 to 1, found \(format(value))", at: at, hint: hint)
                 return false
-            default: continue
+            default: break
+            }
+            if let maximum = assumption.maximum, value > maximum {
+                sink.error(
+                    "too-large", "'\(name)' must be at most \(Limits.display(maximum)), found \(format(value))", at: at,
+                    hint: "\(Limits.display(maximum)) is migrate's limit for '\(name)' (README, \"Limits\"); simulate works in doubles and prints whole amounts.")
+                return false
             }
         }
         return true
