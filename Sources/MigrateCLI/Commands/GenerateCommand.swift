@@ -82,15 +82,30 @@ enum GenerateCommand {
                 "these generated files were edited by hand, so nothing was written:\n\(list)\nMove your changes elsewhere, or pass --force to overwrite them (--dry-run shows the change).")
         }
         try ensureWritable(outputPath, display: outputDisplay, folders: Set(writes.map { ($0.path as NSString).deletingLastPathComponent }))
-        var written = 0
-        for write in writes where write.action == .create || write.action == .update {
-            try AtomicFile.write(write.content, to: outputPath + "/" + write.path, displayPath: shown(write.path))
-            if write.path != OutputPlanner.manifestPath { written += 1 }
+        // Everything is rendered; write it all or nothing: data files first, the manifest last, so a
+        // failure between renames leaves a manifest older than its files, never newer.
+        let changed = writes.filter { $0.action == .create || $0.action == .update }
+        let ordered = changed.filter { $0.path != OutputPlanner.manifestPath } + changed.filter { $0.path == OutputPlanner.manifestPath }
+        let entries = ordered.map { FileTransaction.Entry(path: outputPath + "/" + $0.path, display: shown($0.path), bytes: Array($0.content.utf8)) }
+        let targets: [String]
+        do {
+            targets = try (context.fileTransaction ?? FileTransaction()).commit(entries)
+        } catch {
+            if error.renamed.isEmpty {
+                throw CommandError(.cannotCreate, "\(error.description); nothing was written.")
+            }
+            throw CommandError(
+                .cannotCreate,
+                "\(error.description). \(error.renamed.count) of \(entries.count) files already hold their new content and the rest their old; no temporary file is left. Run 'migrate generate' again once the cause is fixed.")
         }
+        let written = changed.filter { $0.path != OutputPlanner.manifestPath }.count
+        var throughLinks: [String: String] = [:]
+        for (entry, target) in zip(entries, targets) where target != entry.path { throughLinks[entry.display] = target }
         let unchanged = writes.filter { $0.action == .unchanged && $0.path != OutputPlanner.manifestPath }.count
         var text = ""
         for write in writes where write.path != OutputPlanner.manifestPath && write.action != .unchanged {
-            text += (write.action == .create ? style.green("created  ") : style.yellow("updated  ")) + shown(write.path) + "\n"
+            let link = throughLinks[shown(write.path)].map { " → " + $0 } ?? ""
+            text += (write.action == .create ? style.green("created  ") : style.yellow("updated  ")) + shown(write.path) + link + "\n"
         }
         text += "\(written) file\(written == 1 ? "" : "s") written, \(unchanged) unchanged in \(outputDisplay).\n"
         context.standardOutput.write(text)

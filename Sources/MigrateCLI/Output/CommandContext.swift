@@ -1,4 +1,5 @@
 import Foundation
+import MigrateGenerator
 
 /// Where a command's text goes: a file descriptor, or a buffer in tests.
 public final class TextOutput: @unchecked Sendable {
@@ -72,6 +73,8 @@ public struct CommandContext: Sendable {
     public var currentDirectory: String
     /// The current time; tests pin it.
     public var now: Date
+    /// How `generate` writes its files; tests inject faults here. Nil: the real file system.
+    public var fileTransaction: FileTransaction?
 
     public init(
         standardOutput: TextOutput, standardError: TextOutput, standardInput: TextInput, environment: [String: String],
