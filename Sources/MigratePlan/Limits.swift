@@ -58,3 +58,51 @@ public enum Limits {
         return text
     }
 }
+
+/// Finds the first byte that is not valid UTF-8, so a plan in another encoding is an error at a place
+/// rather than text silently replaced with U+FFFD.
+public enum UTF8Check {
+    public static func firstInvalidByte(in bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            let smallest: UInt32
+            switch byte {
+            case 0xC2...0xDF: (length, smallest) = (2, 0x80)
+            case 0xE0...0xEF: (length, smallest) = (3, 0x800)
+            case 0xF0...0xF4: (length, smallest) = (4, 0x10000)
+            default: return index
+            }
+            guard index + length <= bytes.count else { return index }
+            var scalar = UInt32(byte) & (0xFF >> (length + 1))
+            for offset in 1..<length {
+                let next = bytes[index + offset]
+                guard next & 0xC0 == 0x80 else { return index }
+                scalar = scalar << 6 | UInt32(next & 0x3F)
+            }
+            if scalar < smallest || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return index }
+            index += length
+        }
+        return nil
+    }
+
+    /// Line and column (in characters) of a byte offset.
+    public static func location(of offset: Int, in bytes: [UInt8]) -> SourceLocation {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<offset] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourceLocation(line: line, column: column)
+    }
+}

@@ -54,6 +54,9 @@ enum GenerateCommand {
         }
 
         let outputDisplay = arguments.value("output")!
+        guard !outputDisplay.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .usage("The value '' is invalid for '--output <dir>': name a folder, such as --output Generated (or --output . for this one).")
+        }
         let outputPath = context.resolve(outputDisplay)
         let writes = OutputPlanner.plan(files, source: source, existing: { try? String(contentsOfFile: outputPath + "/" + $0, encoding: .utf8) }, force: arguments.flag("force"))
         let style = context.style(for: context.standardOutput)
@@ -117,7 +120,7 @@ enum GenerateCommand {
         do {
             return try TemplateLibrary.overriding(with: context.resolve(folder))
         } catch {
-            throw CommandError(.noInput, "\(folder): \(error.message).")
+            throw CommandError(error.isUnknownName ? .dataError : .noInput, "\(folder): \(error.message).")
         }
     }
 

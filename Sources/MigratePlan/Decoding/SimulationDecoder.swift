@@ -46,6 +46,12 @@ extension PlanDecoder {
         let tiers = reader.array("tiers").map { items in items.compactMap { decodeTier($0.node, $0.path, sink) } }
         let commission = reader.choice("commission", from: PlanKeys.commissions).flatMap(Commission.init(rawValue:))
         guard let id else { return nil }
+        if id == "plan" {
+            sink.error(
+                "reserved-id", "a scenario may not be called 'plan': that id is the plan itself, the baseline every scenario is compared with",
+                at: path / "id", hint: "Pick another id, such as 'plan-b'; 'migrate simulate --scenario plan' always runs the plan as written.")
+            return nil
+        }
         return SimulationScenario(
             id: id, name: name ?? id, assumptions: assumptions, prices: prices, tiers: tiers, commission: commission, origin: path)
     }
