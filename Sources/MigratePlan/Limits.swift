@@ -31,6 +31,13 @@ public enum Limits {
 
     /// Rows `matrix --exhaustive` prints, even with `--force`.
     public static let exhaustiveRows = 1_000_000
+    /// Rows × factors `matrix --exhaustive` holds (20 million cells, about 160 MB), so wide models stop sooner.
+    public static let exhaustiveCells = 20_000_000
+
+    /// The rows `matrix --exhaustive --force` may print for a model with `factors` factors.
+    public static func exhaustiveRows(factors: Int) -> Int {
+        min(exhaustiveRows, max(1, exhaustiveCells / max(1, factors)))
+    }
 
     /// 1,000,000 with separators, for messages.
     public static func grouped(_ value: Int) -> String {

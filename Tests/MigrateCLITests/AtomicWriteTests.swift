@@ -116,6 +116,27 @@ struct AtomicWriteTests {
         }
     }
 
+    @Test("Temporary files are registered for the SIGINT/SIGTERM/SIGHUP handler while they exist, and only then")
+    func temporariesRegisteredForSignals() throws {
+        let (scratch, _) = try Self.oldGeneration()
+        let folder = scratch.url.appendingPathComponent("out").path
+        final class Seen: @unchecked Sendable {
+            var registered: [String] = []
+        }
+        let seen = Seen()
+        var context = CommandContext.testing(directory: scratch.url.path)
+        context.fileTransaction = FileTransaction(fault: { step in
+            if case .rename = step, seen.registered.isEmpty {
+                seen.registered = PendingTemporaries.paths.filter { $0.hasPrefix(folder) }
+            }
+            return nil
+        })
+        #expect(Migrate.run(["generate", "plan.json", "-o", "out"], context: context) == .success)
+        #expect(seen.registered.count >= 10, "every temporary is registered before the first rename")
+        #expect(seen.registered.allSatisfy { ($0 as NSString).lastPathComponent.contains(".migrate-") })
+        #expect(!PendingTemporaries.paths.contains { $0.hasPrefix(folder) }, "none left registered")
+    }
+
     @Test("A full disk says 'no space left', changes nothing and creates no folder")
     func fullDisk() throws {
         let scratch = try Scratch()

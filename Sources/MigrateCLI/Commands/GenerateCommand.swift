@@ -12,8 +12,9 @@ enum GenerateCommand {
             Writes \(Generator.outputs(module: "MODULE").map(\.path).joined(separator: ", ")). \
             INTEGRATION.md says which file goes into which target and how to wire the StoreKit layer. \
             Output is byte-identical for the same plan. Each file carries a checksum; a file you edited \
-            is kept unless you pass --force. Writes are atomic, and nothing is written when any file \
-            can't be.
+            is kept unless you pass --force. Every file is written to a temporary next to it and renamed \
+            into place only when all are written, the manifest last: nothing changes when any file can't \
+            be written (a full disk, a read-only folder). A symlink is written through to its target.
             """.wrappedForHelp,
         arguments: [
             .positional("plan", help: "The migration plan, or a folder holding migration.json."),

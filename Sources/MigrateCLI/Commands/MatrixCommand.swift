@@ -87,18 +87,19 @@ enum MatrixCommand {
         let array: CoveringArray
         do {
             if arguments.flag("exhaustive") {
-                let limit = arguments.flag("force") ? Limits.exhaustiveRows : exhaustiveLimit
+                let hardLimit = Limits.exhaustiveRows(factors: model.factors.count)
+                let limit = arguments.flag("force") ? hardLimit : exhaustiveLimit
                 // The product without constraints is an upper bound: past the hard limit, refuse before enumerating.
-                if arguments.flag("force"), model.fullProductSize > Limits.exhaustiveRows, model.constraints.isEmpty {
+                if arguments.flag("force"), model.fullProductSize > hardLimit, model.constraints.isEmpty {
                     throw CommandError(
                         .usage,
-                        "--exhaustive prints at most \(Limits.grouped(Limits.exhaustiveRows)) rows, even with --force (migrate's limit), and this model has \(model.fullProductSize == Int.max ? "more than \(Limits.grouped(Int.max))" : Limits.grouped(model.fullProductSize)). Leave out '--exhaustive' for a covering matrix.")
+                        "--exhaustive prints at most \(Limits.grouped(hardLimit)) rows for \(model.factors.count) factors, even with --force (migrate's limit: \(Limits.grouped(Limits.exhaustiveRows)) rows, \(Limits.grouped(Limits.exhaustiveCells)) cells), and this model has \(model.fullProductSize == Int.max ? "more than \(Limits.grouped(Int.max))" : Limits.grouped(model.fullProductSize)). Leave out '--exhaustive' for a covering matrix.")
                 }
                 guard let rows = try generator.exhaustive(limit: limit) else {
                     if arguments.flag("force") {
                         throw CommandError(
                             .usage,
-                            "--exhaustive prints at most \(Limits.grouped(Limits.exhaustiveRows)) rows, even with --force (migrate's limit), and this model has more valid rows. Leave out '--exhaustive' for a covering matrix.")
+                            "--exhaustive prints at most \(Limits.grouped(hardLimit)) rows for \(model.factors.count) factors, even with --force (migrate's limit: \(Limits.grouped(Limits.exhaustiveRows)) rows, \(Limits.grouped(Limits.exhaustiveCells)) cells), and this model has more valid rows. Leave out '--exhaustive' for a covering matrix.")
                     }
                     throw CommandError(
                         .usage,

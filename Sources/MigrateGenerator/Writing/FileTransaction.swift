@@ -85,6 +85,8 @@ public struct FileTransaction: Sendable {
     public func commit(_ entries: [Entry]) throws(FileWriteError) -> [String] {
         var createdFolders: [String] = []
         var temporaries: [(temporary: String, target: String)] = []
+        PendingTemporaries.installHandlers()
+        defer { PendingTemporaries.remove(temporaries.map(\.temporary)) }
         func rollBack() {
             for item in temporaries { unlink(item.temporary) }
             for folder in createdFolders.reversed() { rmdir(folder) }
@@ -145,6 +147,7 @@ public struct FileTransaction: Sendable {
             if descriptor >= 0 || errno != EEXIST { break }
         }
         guard descriptor >= 0 else { throw Self.error(errno, entry) }
+        PendingTemporaries.add(temporary)
         var failure: Int32 = 0
         if let existingMode, fchmod(descriptor, existingMode) != 0 { failure = errno }
         entry.bytes.withUnsafeBytes { buffer in
@@ -163,6 +166,7 @@ public struct FileTransaction: Sendable {
         if failure == 0, let injected = fault?(.write(display: entry.display)), injected != 0 { failure = injected }
         if failure != 0 {
             unlink(temporary)
+            PendingTemporaries.remove([temporary])
             throw Self.error(failure, entry)
         }
         return temporary
@@ -178,6 +182,70 @@ public struct FileTransaction: Sendable {
             return FileWriteError(kind: .permission, display: entry.display, message: "the disk is read-only")
         default:
             return FileWriteError(kind: .other, display: entry.display, message: String(cString: strerror(code)))
+        }
+    }
+}
+
+/// Temporary files that exist right now, so SIGINT, SIGTERM or SIGHUP (Ctrl-C, a kill, a closed terminal)
+/// can remove them before the process ends. The handler only calls unlink(2), signal(2) and raise(3),
+/// which are async-signal-safe; paths are C strings in a fixed table. SIGKILL can't be caught.
+public enum PendingTemporaries {
+    static let capacity = 4_096
+    nonisolated(unsafe) static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        slots.initialize(repeating: nil, count: capacity)
+        return slots
+    }()
+    static let lock = NSLock()
+    nonisolated(unsafe) static var installed = false
+
+    static func add(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        for index in 0..<capacity where slots[index] == nil {
+            slots[index] = strdup(path)
+            return
+        }
+    }
+
+    static func remove(_ paths: [String]) {
+        guard !paths.isEmpty else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let set = Set(paths)
+        for index in 0..<capacity {
+            if let pointer = slots[index], set.contains(String(cString: pointer)) {
+                slots[index] = nil
+                free(pointer)
+            }
+        }
+    }
+
+    /// The temporary files registered now (for tests).
+    public static var paths: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return (0..<capacity).compactMap { slots[$0].map { String(cString: $0) } }
+    }
+
+    /// What the signal handler does: unlink every registered temporary file.
+    public static func unlinkAll() {
+        for index in 0..<capacity {
+            if let pointer = slots[index] { unlink(pointer) }
+        }
+    }
+
+    static func installHandlers() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !installed else { return }
+        installed = true
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number) { received in
+                PendingTemporaries.unlinkAll()
+                signal(received, SIG_DFL)
+                raise(received)
+            }
         }
     }
 }
