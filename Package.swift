@@ -41,10 +41,12 @@ let package = Package(
                 intent: .custom(verb: "migrate", description: "Run migrate (check, generate, simulate, explain…) on this package's plan."),
                 permissions: [.writeToPackageDirectory(reason: "migrate generate and import write the plan's generated files and the plan.")]),
             dependencies: ["migrate"]),
+        // A seeded generator of bad inputs (mutated examples and fixtures), for `swift test` and `migrate-bench fuzz N`.
+        .target(name: "MigrateFuzz"),
         // Benchmarks that print their figures: swift run -c release migrate-bench
         .executableTarget(
             name: "migrate-bench",
-            dependencies: ["MigrateCore", "MigratePlan", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation"]),
+            dependencies: ["MigrateCore", "MigratePlan", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateFuzz"]),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateImportTests", dependencies: ["MigrateImport", "MigrateCLI", "MigrateCore", "MigratePlan"]),
@@ -52,6 +54,6 @@ let package = Package(
         .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateGenerator", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateSimulation", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateWizardTests", dependencies: ["MigrateWizard", "MigrateCLI", "MigrateImport", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz"]),
     ]
 )

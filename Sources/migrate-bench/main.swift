@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCore
+import MigrateFuzz
 import MigrateGenerator
 import MigrateImport
 import MigrateMatrix
@@ -8,10 +9,11 @@ import MigrateSimulation
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
 // Run with: swift run -c release migrate-bench [startup|explain|generate|import|matrix|simulate|all]
+// or: swift run -c release migrate-bench fuzz N [SEED]   (each case in its own migrate process)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let which = arguments.first ?? "all"
-let known = ["startup", "explain", "generate", "import", "matrix", "simulate", "all"]
+let known = ["startup", "explain", "generate", "import", "matrix", "simulate", "all", "fuzz"]
 guard known.contains(which) else {
     FileHandle.standardError.write(Data("Error: Unknown benchmark '\(which)'. Use one of: \(known.joined(separator: ", ")).\n".utf8))
     exit(64)
@@ -49,6 +51,94 @@ func spawnTimes(_ path: String, _ arguments: [String], runs: Int = 30) -> (media
     }
     samples.sort()
     return (samples[runs / 2], samples.last!)
+}
+
+/// `fuzz N [SEED]`: N mutated inputs, each run by the release `migrate` in its own process with a time
+/// bound; prints how many crashed (a signal), hung (killed at the bound), or ended with an exit code outside
+/// the table, and exits 1 if any did.
+if which == "fuzz" {
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+        print("fuzz: build migrate first (swift build -c release)")
+        exit(66)
+    }
+    let count = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 1_000
+    let seed = arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1
+    guard count > 0 else {
+        FileHandle.standardError.write(Data("Error: fuzz takes a case count, such as: migrate-bench fuzz 20000\n".utf8))
+        exit(64)
+    }
+    let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let fuzzer: Fuzzer
+    do {
+        fuzzer = try Fuzzer(root: root)
+    } catch {
+        print("fuzz: run from the repository (Examples/ and Tests/Fixtures/ are the corpus): \(error)")
+        exit(66)
+    }
+    let bound = 10.0
+    var codes: [Int32: Int] = [:]
+    var crashes: [String] = []
+    var hangs: [String] = []
+    var unexpected: [String] = []
+    var slowest = (name: "", seconds: 0.0)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-fuzz-\(getpid())")
+    let start = DispatchTime.now().uptimeNanoseconds
+    for index in 0..<count {
+        let fuzzCase = fuzzer.makeCase(seed: seed, index: index)
+        try? FileManager.default.removeItem(at: folder)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (path, bytes) in fuzzCase.files { try? Data(bytes).write(to: folder.appendingPathComponent(path)) }
+        // The child runs in the case's folder (inherited; the folder is new for every case).
+        FileManager.default.changeCurrentDirectoryPath(folder.path)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([binary.path] + fuzzCase.arguments).map { strdup($0) } + [nil]
+        var pid: pid_t = 0
+        let began = DispatchTime.now().uptimeNanoseconds
+        let spawned = posix_spawn(&pid, binary.path, &actions, nil, argv, environ)
+        argv.forEach { free($0) }
+        posix_spawn_file_actions_destroy(&actions)
+        guard spawned == 0 else {
+            print("fuzz: cannot spawn \(binary.path)")
+            exit(70)
+        }
+        var status: Int32 = 0
+        var killed = false
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9 > bound {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                killed = true
+                break
+            }
+            usleep(2_000)
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+        if elapsed > slowest.seconds { slowest = (fuzzCase.name, elapsed) }
+        let signal = status & 0x7F
+        if killed {
+            hangs.append(fuzzCase.name)
+        } else if signal != 0 {
+            crashes.append("\(fuzzCase.name) (signal \(signal))")
+        } else {
+            let code = (status >> 8) & 0xFF
+            codes[code, default: 0] += 1
+            if !Fuzzer.exitCodes.contains(code) { unexpected.append("\(fuzzCase.name) (exit \(code))") }
+        }
+        if (index + 1) % 1_000 == 0 { FileHandle.standardError.write(Data("fuzz: \(index + 1)/\(count)\n".utf8)) }
+    }
+    FileManager.default.changeCurrentDirectoryPath(root.path)
+    try? FileManager.default.removeItem(at: folder)
+    let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let table = codes.keys.sorted().map { "\($0): \(codes[$0]!)" }.joined(separator: ", ")
+    print("fuzz: \(count) cases, seed \(seed), \(format(total)) s: \(crashes.count) crashes, \(hangs.count) hangs (> \(Int(bound)) s), \(unexpected.count) unexpected exit codes")
+    print("  exit codes: \(table)")
+    print("  slowest: \(slowest.name) \(format(slowest.seconds)) s")
+    for name in (crashes + hangs + unexpected).prefix(20) { print("  \(name)") }
+    exit(crashes.isEmpty && hangs.isEmpty && unexpected.isEmpty ? 0 : 1)
 }
 
 if which == "startup" || which == "all" {

@@ -12,8 +12,9 @@ enum GenerateCommand {
             Writes \(Generator.outputs(module: "MODULE").map(\.path).joined(separator: ", ")). \
             INTEGRATION.md says which file goes into which target and how to wire the StoreKit layer. \
             Output is byte-identical for the same plan. Each file carries a checksum; a file you edited \
-            is kept unless you pass --force. Writes are atomic, and nothing is written when any file \
-            can't be.
+            is kept unless you pass --force. Every file is written to a temporary next to it and renamed \
+            into place only when all are written, the manifest last: nothing changes when any file can't \
+            be written (a full disk, a read-only folder). A symlink is written through to its target.
             """.wrappedForHelp,
         arguments: [
             .positional("plan", help: "The migration plan, or a folder holding migration.json."),
@@ -54,6 +55,9 @@ enum GenerateCommand {
         }
 
         let outputDisplay = arguments.value("output")!
+        guard !outputDisplay.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .usage("The value '' is invalid for '--output <dir>': name a folder, such as --output Generated (or --output . for this one).")
+        }
         let outputPath = context.resolve(outputDisplay)
         let writes = OutputPlanner.plan(files, source: source, existing: { try? String(contentsOfFile: outputPath + "/" + $0, encoding: .utf8) }, force: arguments.flag("force"))
         let style = context.style(for: context.standardOutput)
@@ -82,15 +86,30 @@ enum GenerateCommand {
                 "these generated files were edited by hand, so nothing was written:\n\(list)\nMove your changes elsewhere, or pass --force to overwrite them (--dry-run shows the change).")
         }
         try ensureWritable(outputPath, display: outputDisplay, folders: Set(writes.map { ($0.path as NSString).deletingLastPathComponent }))
-        var written = 0
-        for write in writes where write.action == .create || write.action == .update {
-            try AtomicFile.write(write.content, to: outputPath + "/" + write.path, displayPath: shown(write.path))
-            if write.path != OutputPlanner.manifestPath { written += 1 }
+        // Everything is rendered; write it all or nothing: data files first, the manifest last, so a
+        // failure between renames leaves a manifest older than its files, never newer.
+        let changed = writes.filter { $0.action == .create || $0.action == .update }
+        let ordered = changed.filter { $0.path != OutputPlanner.manifestPath } + changed.filter { $0.path == OutputPlanner.manifestPath }
+        let entries = ordered.map { FileTransaction.Entry(path: outputPath + "/" + $0.path, display: shown($0.path), bytes: Array($0.content.utf8)) }
+        let targets: [String]
+        do {
+            targets = try (context.fileTransaction ?? FileTransaction()).commit(entries)
+        } catch {
+            if error.renamed.isEmpty {
+                throw CommandError(.cannotCreate, "\(error.description); nothing was written.")
+            }
+            throw CommandError(
+                .cannotCreate,
+                "\(error.description). \(error.renamed.count) of \(entries.count) files already hold their new content and the rest their old; no temporary file is left. Run 'migrate generate' again once the cause is fixed.")
         }
+        let written = changed.filter { $0.path != OutputPlanner.manifestPath }.count
+        var throughLinks: [String: String] = [:]
+        for (entry, target) in zip(entries, targets) where target != entry.path { throughLinks[entry.display] = target }
         let unchanged = writes.filter { $0.action == .unchanged && $0.path != OutputPlanner.manifestPath }.count
         var text = ""
         for write in writes where write.path != OutputPlanner.manifestPath && write.action != .unchanged {
-            text += (write.action == .create ? style.green("created  ") : style.yellow("updated  ")) + shown(write.path) + "\n"
+            let link = throughLinks[shown(write.path)].map { " → " + $0 } ?? ""
+            text += (write.action == .create ? style.green("created  ") : style.yellow("updated  ")) + shown(write.path) + link + "\n"
         }
         text += "\(written) file\(written == 1 ? "" : "s") written, \(unchanged) unchanged in \(outputDisplay).\n"
         context.standardOutput.write(text)
@@ -102,7 +121,7 @@ enum GenerateCommand {
         do {
             return try TemplateLibrary.overriding(with: context.resolve(folder))
         } catch {
-            throw CommandError(.noInput, "\(folder): \(error.message).")
+            throw CommandError(error.isUnknownName ? .dataError : .noInput, "\(folder): \(error.message).")
         }
     }
 

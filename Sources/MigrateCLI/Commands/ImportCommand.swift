@@ -192,8 +192,8 @@ enum ImportCommand {
             context.standardOutput.write(LineDiff.render(old: original.map { String(decoding: $0, as: UTF8.self) } ?? "", new: text, style: style))
             return .success
         }
-        try AtomicFile.write(bytes, to: absolute, displayPath: planPath)
-        context.standardOutput.write(original == nil ? "Created \(planPath).\n" : "Wrote \(planPath).\n")
+        let written = try AtomicFile.write(bytes, to: absolute, displayPath: planPath)
+        context.standardOutput.write(original == nil ? "Created \(written).\n" : "Wrote \(written).\n")
         return .success
     }
 

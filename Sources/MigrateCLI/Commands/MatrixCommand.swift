@@ -87,8 +87,20 @@ enum MatrixCommand {
         let array: CoveringArray
         do {
             if arguments.flag("exhaustive") {
-                let limit = arguments.flag("force") ? Int.max : exhaustiveLimit
+                let hardLimit = Limits.exhaustiveRows(factors: model.factors.count)
+                let limit = arguments.flag("force") ? hardLimit : exhaustiveLimit
+                // The product without constraints is an upper bound: past the hard limit, refuse before enumerating.
+                if arguments.flag("force"), model.fullProductSize > hardLimit, model.constraints.isEmpty {
+                    throw CommandError(
+                        .usage,
+                        "--exhaustive prints at most \(Limits.grouped(hardLimit)) rows for \(model.factors.count) factors, even with --force (migrate's limit: \(Limits.grouped(Limits.exhaustiveRows)) rows, \(Limits.grouped(Limits.exhaustiveCells)) cells), and this model has \(model.fullProductSize == Int.max ? "more than \(Limits.grouped(Int.max))" : Limits.grouped(model.fullProductSize)). Leave out '--exhaustive' for a covering matrix.")
+                }
                 guard let rows = try generator.exhaustive(limit: limit) else {
+                    if arguments.flag("force") {
+                        throw CommandError(
+                            .usage,
+                            "--exhaustive prints at most \(Limits.grouped(hardLimit)) rows for \(model.factors.count) factors, even with --force (migrate's limit: \(Limits.grouped(Limits.exhaustiveRows)) rows, \(Limits.grouped(Limits.exhaustiveCells)) cells), and this model has more valid rows. Leave out '--exhaustive' for a covering matrix.")
+                    }
                     throw CommandError(
                         .usage,
                         "The full product has more than \(exhaustiveLimit) valid rows (\(model.fullProductSize == Int.max ? "too many to count" : String(model.fullProductSize)) without constraints). Add '--force' to print them all, or leave out '--exhaustive' for a covering matrix.")

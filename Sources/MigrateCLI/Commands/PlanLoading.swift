@@ -23,8 +23,29 @@ struct InputFile {
                 throw CommandError(.noInput, "\(path) has no \(defaultName). Create one with 'migrate init', or name the plan file.")
             }
         }
-        guard let data = FileManager.default.contents(atPath: absolute) else {
-            throw CommandError(.noInput, "\(display): cannot be read (check its permissions).")
+        // A FIFO would block the read forever, a folder or device can't be a plan: say what it is.
+        var info = stat()
+        if stat(absolute, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+            let kind: String
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: kind = "a folder"
+            case S_IFIFO: kind = "a FIFO (named pipe)"
+            case S_IFCHR, S_IFBLK: kind = "a device"
+            case S_IFSOCK: kind = "a socket"
+            default: kind = "not a file"
+            }
+            throw CommandError(.noInput, "\(display) is not a regular file (it is \(kind)); name a file that holds the input.")
+        }
+        guard let handle = FileHandle(forReadingAtPath: absolute) else {
+            let reason = errno == EACCES ? "permission denied (check its permissions)" : String(cString: strerror(errno))
+            throw CommandError(.noInput, "\(display): cannot be read: \(reason).")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            throw CommandError(.noInput, "\(display): cannot be read: \((error as NSError).localizedDescription).")
         }
         return InputFile(displayPath: display, bytes: Array(data))
     }

@@ -94,12 +94,12 @@ final class ProgressLine: @unchecked Sendable {
         guard percent != lastPercent else { return }
         lastPercent = percent
         shown = true
-        output.write("\rsimulating… \(percent)%")
+        output.write("\(Style.carriageReturn)simulating… \(percent)%")
     }
 
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if shown { output.write("\r\u{1B}[K") }
+        if shown { output.write("\(Style.carriageReturn)\(Style.escape)[K") }
     }
 }

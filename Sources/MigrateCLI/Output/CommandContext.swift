@@ -1,4 +1,5 @@
 import Foundation
+import MigrateGenerator
 
 /// Where a command's text goes: a file descriptor, or a buffer in tests.
 public final class TextOutput: @unchecked Sendable {
@@ -20,7 +21,8 @@ public final class TextOutput: @unchecked Sendable {
         self.isTerminal = isTerminal
     }
 
-    public func write(_ text: String) {
+    public func write(_ raw: String) {
+        let text = Self.escapingControls(raw)
         if let handle {
             handle.write(Data(text.utf8))
         } else {
@@ -28,6 +30,27 @@ public final class TextOutput: @unchecked Sendable {
             buffer += text
             lock.unlock()
         }
+    }
+
+    /// Control characters from input (C0 but newline and tab, DEL, C1) become `\u{1B}`, so a name in a
+    /// plan or receipt can't move the cursor, retitle the window or hide text; `Style`'s stand-ins
+    /// become the ESC and carriage return migrate itself means.
+    public static func escapingControls(_ text: String) -> String {
+        let needsWork = text.unicodeScalars.contains { scalar in
+            (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xE01B || scalar.value == 0xE00D
+        }
+        guard needsWork else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0xE01B: result.append("\u{1B}")
+            case 0xE00D: result.append("\r")
+            case 0x0A, 0x09: result.append(scalar)
+            case 0..<0x20, 0x7F...0x9F: result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
     }
 
     /// Everything written so far, for a buffer.
@@ -72,6 +95,8 @@ public struct CommandContext: Sendable {
     public var currentDirectory: String
     /// The current time; tests pin it.
     public var now: Date
+    /// How `generate` writes its files; tests inject faults here. Nil: the real file system.
+    public var fileTransaction: FileTransaction?
 
     public init(
         standardOutput: TextOutput, standardError: TextOutput, standardInput: TextInput, environment: [String: String],

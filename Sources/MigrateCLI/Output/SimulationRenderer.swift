@@ -14,9 +14,11 @@ struct SimulationRenderer {
     // MARK: Numbers
 
     /// 12,345 (whole units of the plan's currency), with a minus sign when negative.
+    /// Any finite amount prints in full (no Int64 conversion, so no trap past 9.2e18); infinity or NaN prints "—".
     static func money(_ value: Double) -> String {
-        let rounded = Int64(value.rounded())
-        let digits = String(abs(rounded))
+        guard value.isFinite else { return "—" }
+        let rounded = value.rounded()
+        let digits = String(format: "%.0f", abs(rounded))
         var grouped = ""
         for (offset, character) in digits.enumerated() {
             if offset > 0 && (digits.count - offset) % 3 == 0 { grouped += "," }
@@ -26,6 +28,7 @@ struct SimulationRenderer {
     }
 
     static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "—" }
         if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
         var text = String(format: abs(value) >= 10 ? "%.1f" : abs(value) >= 1 ? "%.2f" : "%.4f", value)
         while text.hasSuffix("0") { text.removeLast() }

@@ -6,8 +6,14 @@ public struct Style: Sendable {
         self.enabled = enabled
     }
 
+    /// Stands for ESC in text migrate builds; `TextOutput` turns it into ESC after escaping every
+    /// control character that came from input (an id with a terminal sequence prints as `\u{1B}`).
+    public static let escape: Character = "\u{E01B}"
+    /// Stands for a carriage return migrate means (the progress line), for the same reason.
+    public static let carriageReturn: Character = "\u{E00D}"
+
     private func wrap(_ text: String, _ code: String) -> String {
-        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        enabled ? "\(Self.escape)[\(code)m\(text)\(Self.escape)[0m" : text
     }
 
     public func bold(_ text: String) -> String { wrap(text, "1") }

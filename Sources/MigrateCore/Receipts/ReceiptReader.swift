@@ -81,7 +81,7 @@ public enum ReceiptReader {
                 continue
             }
             let revoked = item["cancellation_date_ms"].flatMap(scalar).map { !$0.isEmpty } ?? false
-            let expires = item["expires_date_ms"].flatMap(scalar).flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
+            let expires = milliseconds(item["expires_date_ms"], at: itemPath / "expires_date_ms", sink: sink)
             let shared = item["in_app_ownership_type"].flatMap(scalar) == "FAMILY_SHARED"
             var owned = purchases[productID] ?? OwnedProduct(productID: productID, ownership: shared ? .familyShared : .purchased)
             // Renewals repeat a product; the newest expiry and any non-revoked transaction win.
@@ -97,8 +97,9 @@ public enum ReceiptReader {
         return ReceiptFacts(
             source: .legacyReceipt, environment: environment, bundleID: receipt["bundle_id"].flatMap(scalar),
             originalAppVersion: receipt["original_application_version"].flatMap(scalar),
-            originalPurchaseDate: milliseconds(receipt["original_purchase_date_ms"]) ?? receipt["original_purchase_date"].flatMap(legacyDate),
-            originalPlatform: nil, preorderDate: milliseconds(receipt["preorder_date_ms"]),
+            originalPurchaseDate: milliseconds(receipt["original_purchase_date_ms"], at: path / "original_purchase_date_ms", sink: sink)
+                ?? receipt["original_purchase_date"].flatMap(legacyDate),
+            originalPlatform: nil, preorderDate: milliseconds(receipt["preorder_date_ms"], at: path / "preorder_date_ms", sink: sink),
             isVolumePurchase: receiptType?.contains("VPP") ?? false, isAppPurchaseRevoked: false,
             purchases: purchases.keys.sorted().map { purchases[$0]! })
     }
@@ -115,9 +116,10 @@ public enum ReceiptReader {
         return ReceiptFacts(
             source: .appTransactionPayload, environment: receiptType.flatMap(StoreEnvironment.init(appleName:)),
             bundleID: root["bundleId"].flatMap(scalar), originalAppVersion: root["originalApplicationVersion"].flatMap(scalar),
-            originalPurchaseDate: milliseconds(root["originalPurchaseDate"]), originalPlatform: platform,
-            preorderDate: milliseconds(root["preorderDate"]), isVolumePurchase: receiptType?.contains("VPP") ?? false,
-            isAppPurchaseRevoked: root["revocationDate"].flatMap(milliseconds) != nil, purchases: [])
+            originalPurchaseDate: milliseconds(root["originalPurchaseDate"], at: .root / "originalPurchaseDate", sink: sink), originalPlatform: platform,
+            preorderDate: milliseconds(root["preorderDate"], at: .root / "preorderDate", sink: sink), isVolumePurchase: receiptType?.contains("VPP") ?? false,
+            isAppPurchaseRevoked: root["revocationDate"] != nil && milliseconds(root["revocationDate"], at: .root / "revocationDate", sink: sink) != nil,
+            purchases: [])
     }
 
     /// A string or number as text; receipts use both for the same fields.
@@ -129,8 +131,16 @@ public enum ReceiptReader {
         }
     }
 
-    private static func milliseconds(_ node: JSONNode?) -> Date? {
+    /// Milliseconds since 1970 within `Limits.receiptMilliseconds`; a date outside it is an error at `path`
+    /// (a date in the year 300 million traps when formatted, and no App Store receipt carries one).
+    private static func milliseconds(_ node: JSONNode?, at path: JSONPath, sink: DiagnosticSink) -> Date? {
         guard let node, let text = scalar(node), let value = Double(text) else { return nil }
+        guard value.isFinite, Limits.receiptMilliseconds.contains(value) else {
+            sink.error(
+                "date-out-of-range", "'\(text)' is not a receipt date: milliseconds since 1970 must be from 0 to \(Limits.display(Limits.receiptMilliseconds.upperBound)) (9999-12-31)",
+                at: path, hint: "Receipts give dates in milliseconds, such as \"1700000000000\" for 2023-11-14.")
+            return nil
+        }
         return Date(timeIntervalSince1970: value / 1000)
     }
 

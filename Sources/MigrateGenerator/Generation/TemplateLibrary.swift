@@ -1,4 +1,5 @@
 import Foundation
+import MigratePlan
 
 /// Where templates come from: the built-in set compiled into the binary, overridden by a folder.
 ///
@@ -34,6 +35,20 @@ public struct TemplateLibrary: Sendable {
             }
             templates[name] = text
             overridden.insert(name)
+        }
+        // A misspelled override would be silently ignored: every file must replace a built-in
+        // template or be a partial that another template includes.
+        for name in overridden.sorted() where EmbeddedTemplates.all[name] == nil {
+            let included = overridden.contains { other in
+                templates[other]!.contains("{{>\(name)}}") || templates[other]!.contains("{{> \(name)}}")
+            }
+            guard included else {
+                throw TemplateLibraryError(
+                    message: "\(name).mustache matches no built-in template and no template includes it as a partial, so it would be ignored."
+                        + Suggestions.didYouMean(name, in: EmbeddedTemplates.all.keys)
+                        + " Name it after the template it replaces ('migrate templates list' shows them)",
+                    isUnknownName: true)
+            }
         }
         return TemplateLibrary(templates: templates, overridden: overridden)
     }
@@ -76,4 +91,6 @@ public struct TemplateLibrary: Sendable {
 
 public struct TemplateLibraryError: Error, Sendable {
     public var message: String
+    /// A file in the folder names no template (exit 65 rather than 66).
+    public var isUnknownName = false
 }

@@ -30,7 +30,7 @@ public enum OutputPlanner {
     public static func plan(
         _ files: [GeneratedFile], source: String, existing: (String) -> String?, force: Bool
     ) -> [PlannedWrite] {
-        let manifest = existing(manifestPath).flatMap(readManifest) ?? [:]
+        let manifest = existing(manifestPath).flatMap(readManifest) ?? Manifest()
         var writes: [PlannedWrite] = []
         var checksums: [String: String] = [:]
         for file in files {
@@ -38,8 +38,16 @@ public enum OutputPlanner {
             checksums[file.path] = Checksum.of(content)
             writes.append(write(path: file.path, content: content, existing: existing(file.path), manifest: manifest, force: force))
         }
-        let manifestContent = JSONWriter().string(
-            from: .object(["generator": .string("migrate"), "files": .object(checksums.keys.sorted().map { JSONMember(key: $0, value: JSONNode(.string(checksums[$0]!))) })]))
+        // A file may still hold the version the previous manifest recorded (a run stopped after the
+        // manifest's rename, by an older migrate that renamed it first): that is not an edit by hand.
+        var previous: [String: String] = [:]
+        for (path, checksum) in manifest.current where checksums[path] != nil && checksums[path] != checksum { previous[path] = checksum }
+        func members(_ map: [String: String]) -> JSONValue {
+            .object(map.keys.sorted().map { JSONMember(key: $0, value: JSONNode(.string(map[$0]!))) })
+        }
+        var root: [(String, JSONValue)] = [("generator", .string("migrate")), ("files", members(checksums))]
+        if !previous.isEmpty { root.append(("previous", members(previous))) }
+        let manifestContent = JSONWriter().string(from: .object(root.map { JSONMember(key: $0.0, value: JSONNode($0.1)) }))
         // The manifest itself is always migrate's to rewrite.
         let current = existing(manifestPath)
         writes.append(
@@ -49,7 +57,7 @@ public enum OutputPlanner {
         return writes.sorted { $0.path < $1.path }
     }
 
-    private static func write(path: String, content: String, existing: String?, manifest: [String: String], force: Bool) -> PlannedWrite {
+    private static func write(path: String, content: String, existing: String?, manifest: Manifest, force: Bool) -> PlannedWrite {
         guard let existing else {
             return PlannedWrite(path: path, content: content, action: .create, linesAdded: content.lineCount, linesRemoved: 0)
         }
@@ -61,17 +69,27 @@ public enum OutputPlanner {
         if GeneratedFileHeader.canCarryHeader(path) {
             unedited = GeneratedFileHeader.isUnedited(existing) ?? false
         } else {
-            unedited = manifest[path] == Checksum.of(existing)
+            unedited = manifest.knows(path, checksum: Checksum.of(existing))
         }
         let action: PlannedWrite.Action = unedited || force ? .update : .conflict
         return PlannedWrite(path: path, content: content, action: action, linesAdded: added, linesRemoved: removed)
     }
 
-    private static func readManifest(_ text: String) -> [String: String]? {
+    /// The checksums the manifest records: each file's current one, and the one before when it changed.
+    struct Manifest {
+        var current: [String: String] = [:]
+        var previous: [String: String] = [:]
+        func knows(_ path: String, checksum: String) -> Bool { current[path] == checksum || previous[path] == checksum }
+    }
+
+    private static func readManifest(_ text: String) -> Manifest? {
         guard let root = try? JSONParser.parse(text), let files = root["files"]?.objectValue else { return nil }
-        var result: [String: String] = [:]
+        var result = Manifest()
         for member in files {
-            if let checksum = member.value.stringValue { result[member.key] = checksum }
+            if let checksum = member.value.stringValue { result.current[member.key] = checksum }
+        }
+        for member in root["previous"]?.objectValue ?? [] {
+            if let checksum = member.value.stringValue { result.previous[member.key] = checksum }
         }
         return result
     }

@@ -16,14 +16,22 @@ public enum SalesReportImporter {
 
     static let neededColumns = ["Product Type Identifier", "Units", "Customer Price", "SKU"]
 
-    public static func read(_ bytes: [UInt8], file: String) throws(ImportError) -> ImportResult {
+    /// - Parameter limit: the most bytes the report may hold, decompressed (`Limits.salesReportBytes`).
+    public static func read(_ bytes: [UInt8], file: String, limit: Int = Limits.salesReportBytes) throws(ImportError) -> ImportResult {
         var data = bytes
+        let tooLarge = "the report is larger than \(limit >= 1 << 20 ? "\(Limits.grouped(limit >> 20)) MiB (\(Limits.grouped(limit)) bytes)" : "\(Limits.grouped(limit)) bytes"), migrate's limit for a sales report"
+        let split = "Import a shorter period (a monthly or yearly Summary Sales report), or split the file and import each part."
         if Inflate.isGzip(bytes) {
             do {
-                data = try Inflate.gunzip(bytes)
+                data = try Inflate.gunzip(bytes, limit: limit)
+            } catch where error.isTooLarge {
+                throw ImportError(.badData, file: file, "\(tooLarge) once decompressed; stopped reading it", hint: split)
             } catch {
                 throw ImportError(.badData, file: file, "\(error.description); the gzipped report cannot be read", hint: "Download the report again.")
             }
+        }
+        if data.count > limit {
+            throw ImportError(.badData, file: file, tooLarge, hint: split)
         }
         if data.contains(0) {
             throw ImportError(.badData, file: file, "this is a binary file, not a tab-separated sales report", hint: "Pass the .txt or .txt.gz file App Store Connect gives.")

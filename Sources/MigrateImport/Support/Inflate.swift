@@ -3,6 +3,8 @@ public struct InflateError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// Byte offset in the compressed input where the problem was found.
     public var offset: Int
+    /// The data decompresses to more than the limit it was read with.
+    public var isTooLarge = false
 
     public var description: String { "\(message) (at byte \(offset))" }
 }
@@ -18,7 +20,9 @@ public enum Inflate {
     }
 
     /// Decompresses a gzip file: every member (concatenated gzip files are one stream), CRC checked.
-    public static func gunzip(_ bytes: [UInt8]) throws(InflateError) -> [UInt8] {
+    /// Stops with `isTooLarge` as soon as the output would pass `limit` bytes, so a small file that
+    /// expands to gigabytes is refused before it is held in memory.
+    public static func gunzip(_ bytes: [UInt8], limit: Int = .max) throws(InflateError) -> [UInt8] {
         var output: [UInt8] = []
         var position = 0
         repeat {
@@ -45,7 +49,7 @@ public enum Inflate {
                 index += 1
             }
             if flags & 0x02 != 0 { index += 2 }  // FHCRC
-            var inflater = Inflater(bytes, start: index)
+            var inflater = Inflater(bytes, start: index, limit: limit - output.count)
             let member = try inflater.run()
             index = inflater.endOfStream
             guard index + 8 <= bytes.count else { throw InflateError(message: "the gzip file is truncated (no trailer)", offset: bytes.count) }
@@ -61,8 +65,8 @@ public enum Inflate {
     }
 
     /// Decompresses a raw DEFLATE stream.
-    public static func inflate(_ bytes: [UInt8]) throws(InflateError) -> [UInt8] {
-        var inflater = Inflater(bytes, start: 0)
+    public static func inflate(_ bytes: [UInt8], limit: Int = .max) throws(InflateError) -> [UInt8] {
+        var inflater = Inflater(bytes, start: 0, limit: limit)
         return try inflater.run()
     }
 }
@@ -110,11 +114,23 @@ private struct Inflater {
     var bitBuffer = 0
     var bitCount = 0
     var output: [UInt8] = []
+    /// The most bytes `output` may hold.
+    let limit: Int
 
-    init(_ input: [UInt8], start: Int) {
+    init(_ input: [UInt8], start: Int, limit: Int) {
         self.input = input
         self.position = start
-        output.reserveCapacity(input.count * 4)
+        self.limit = limit
+        output.reserveCapacity(min(input.count.multipliedReportingOverflow(by: 4).overflow ? .max : input.count * 4, max(limit, 0)))
+    }
+
+    /// Throws before `count` more bytes would take the output past the limit.
+    func reserve(_ count: Int) throws(InflateError) {
+        guard count <= limit - output.count else {
+            var error = fail("the data decompresses to more than \(limit) bytes")
+            error.isTooLarge = true
+            throw error
+        }
     }
 
     /// The byte after the last one the stream used.
@@ -182,6 +198,7 @@ private struct Inflater {
         guard length == ~complement & 0xFFFF else { throw fail("a stored block's length check does not match") }
         position += 4
         guard position + length <= input.count else { throw fail("the compressed data is truncated") }
+        try reserve(length)
         output += input[position..<position + length]
         position += length
     }
@@ -216,6 +233,7 @@ private struct Inflater {
         while true {
             let symbol = try decode(literals)
             if symbol < 256 {
+                try reserve(1)
                 output.append(UInt8(symbol))
             } else if symbol == 256 {
                 return
@@ -227,6 +245,7 @@ private struct Inflater {
                 guard distanceSymbol < 30 else { throw fail("an invalid distance code") }
                 let distance = Self.distanceBase[distanceSymbol] + (try bits(Self.distanceExtra[distanceSymbol]))
                 guard distance <= output.count else { throw fail("a distance reaches before the start of the data") }
+                try reserve(length)
                 let start = output.count - distance
                 for offset in 0..<length { output.append(output[start + offset]) }
             }

@@ -302,6 +302,8 @@ public enum PICTModel {
             var constraints: [Constraint] = []
             while tokens.current.kind != .end {
                 let first = tokens.current
+                tokens.depth = 0
+                tokens.operators = 0
                 do {
                     let expression = try statement(&tokens)
                     let factorsUsed = expression.factors.sorted()
@@ -361,6 +363,7 @@ public enum PICTModel {
         private func disjunction(_ tokens: inout Cursor) throws(ModelFileError) -> Expression {
             var result = try conjunction(&tokens)
             while tokens.current.kind == .word && tokens.current.text == "OR" {
+                try countOperator(&tokens)
                 tokens.advance()
                 result = .or(result, try conjunction(&tokens))
             }
@@ -370,13 +373,38 @@ public enum PICTModel {
         private func conjunction(_ tokens: inout Cursor) throws(ModelFileError) -> Expression {
             var result = try unary(&tokens)
             while tokens.current.kind == .word && tokens.current.text == "AND" {
+                try countOperator(&tokens)
                 tokens.advance()
                 result = .and(result, try unary(&tokens))
             }
             return result
         }
 
+        /// Refuses nesting past `Limits.pictNestingDepth` before the recursion can exhaust the stack.
         private func unary(_ tokens: inout Cursor) throws(ModelFileError) -> Expression {
+            let nests = (tokens.current.kind == .word && tokens.current.text == "NOT") || (tokens.current.kind == .symbol && tokens.current.text == "(")
+            guard nests else { return try unnested(&tokens) }
+            tokens.depth += 1
+            if tokens.depth > Limits.pictNestingDepth {
+                throw error(
+                    at: tokens.current,
+                    "the constraint nests NOT and parentheses more than \(Limits.pictNestingDepth) deep (migrate's limit); split it into several constraints")
+            }
+            defer { tokens.depth -= 1 }
+            return try unnested(&tokens)
+        }
+
+        /// Counts AND, OR and IF so one constraint stays a tree migrate can evaluate without deep recursion.
+        private func countOperator(_ tokens: inout Cursor) throws(ModelFileError) {
+            tokens.operators += 1
+            if tokens.operators > Limits.pictOperatorsPerConstraint {
+                throw error(
+                    at: tokens.current,
+                    "the constraint has more than \(Limits.pictOperatorsPerConstraint) AND/OR operators (migrate's limit); split it into several constraints")
+            }
+        }
+
+        private func unnested(_ tokens: inout Cursor) throws(ModelFileError) -> Expression {
             if tokens.current.kind == .word && tokens.current.text == "NOT" {
                 tokens.advance()
                 return .not(try unary(&tokens))
@@ -493,6 +521,9 @@ public enum PICTModel {
     struct Cursor {
         var tokens: [Token]
         var position = 0
+        /// NOTs and parentheses open at the current token, and AND/OR operators read, in the constraint being parsed.
+        var depth = 0
+        var operators = 0
         var current: Token { tokens[position] }
         mutating func advance() { if position < tokens.count - 1 { position += 1 } }
     }

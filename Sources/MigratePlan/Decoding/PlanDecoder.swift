@@ -20,6 +20,14 @@ public enum PlanDecoder {
     }
 
     public static func decode(bytes: [UInt8]) -> PlanDocument {
+        if let offset = UTF8Check.firstInvalidByte(in: bytes) {
+            let diagnostic = Diagnostic(
+                .error, code: "invalid-utf8",
+                "the file is not valid UTF-8: byte \(offset) (0x\(String(bytes[offset], radix: 16, uppercase: true))) does not start a UTF-8 character",
+                location: UTF8Check.location(of: offset, in: bytes),
+                hint: "Save the plan as UTF-8 (in Xcode: File inspector → Text Encoding → Unicode (UTF-8)); migrate does not guess other encodings.")
+            return PlanDocument(plan: nil, root: nil, diagnostics: [diagnostic])
+        }
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes: bytes)

@@ -46,6 +46,12 @@ extension PlanDecoder {
         let tiers = reader.array("tiers").map { items in items.compactMap { decodeTier($0.node, $0.path, sink) } }
         let commission = reader.choice("commission", from: PlanKeys.commissions).flatMap(Commission.init(rawValue:))
         guard let id else { return nil }
+        if id == "plan" {
+            sink.error(
+                "reserved-id", "a scenario may not be called 'plan': that id is the plan itself, the baseline every scenario is compared with",
+                at: path / "id", hint: "Pick another id, such as 'plan-b'; 'migrate simulate --scenario plan' always runs the plan as written.")
+            return nil
+        }
         return SimulationScenario(
             id: id, name: name ?? id, assumptions: assumptions, prices: prices, tiers: tiers, commission: commission, origin: path)
     }
@@ -162,7 +168,13 @@ extension PlanDecoder {
                 let hint = value > 1 && value <= 100 ? "Write a share of change from −1 to 1: \(format(value))% a month is \(format(value / 100))." : "Write a share of change from −1 to 1."
                 sink.error("invalid-value", "'\(name)' is a monthly change and must be from -1 to 1, found \(format(value))", at: at, hint: hint)
                 return false
-            default: continue
+            default: break
+            }
+            if let maximum = assumption.maximum, value > maximum {
+                sink.error(
+                    "too-large", "'\(name)' must be at most \(Limits.display(maximum)), found \(format(value))", at: at,
+                    hint: "\(Limits.display(maximum)) is migrate's limit for '\(name)' (README, \"Limits\"); simulate works in doubles and prints whole amounts.")
+                return false
             }
         }
         return true

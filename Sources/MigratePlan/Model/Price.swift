@@ -22,7 +22,7 @@ public struct Price: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Parses `"4.99"`, `"0"`, `"12"` or `"0.5"`; at most four decimal places, no sign, no grouping.
     public init(_ text: String) throws(PriceError) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let whole = parts.first, !whole.isEmpty, whole.count <= 12,
+        guard parts.count <= 2, let whole = parts.first, !whole.isEmpty, whole.count <= Limits.priceWholeDigits,
             whole.allSatisfy({ $0.isASCII && $0.isNumber })
         else { throw PriceError(text: text) }
         var fraction: Int64 = 0

@@ -134,6 +134,19 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The largest value accepted (probabilities stop at 1 by their bound); see `Limits`.
+    public var maximum: Double? {
+        switch self {
+        case .paidDownloadsPerMonth: Limits.downloadsPerMonth
+        case .paidPrice: Limits.largestPrice
+        case .legacyBuyers: Limits.people
+        case .launchMultiple, .lastingMultiple: Limits.multiple
+        case .burstHalfLifeMonths: Limits.halfLifeMonths
+        case .priceElasticity: Limits.priceElasticity
+        case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate, .paidTrendPerMonth: nil
+        }
+    }
+
     /// One line for the schema and help.
     public var meaning: String {
         switch self {

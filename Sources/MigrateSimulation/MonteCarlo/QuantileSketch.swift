@@ -30,6 +30,8 @@ public struct QuantileSketch: Sendable, Hashable {
     }
 
     static func bucket(of value: Double) -> Int {
+        // Infinity, NaN and anything above `largest` go to the top bucket; Int(_:) of a non-finite value traps.
+        guard value.isFinite, value <= largest else { return bucketCount - 1 }
         let index = Int((log(value) / logGamma).rounded(.up)) - offset
         return min(max(index, 0), bucketCount - 1)
     }

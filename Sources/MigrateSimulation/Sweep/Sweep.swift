@@ -52,10 +52,12 @@ public struct SweepSpec: Sendable, Hashable {
         }
         guard step > 0 else { throw SimulationError("--sweep \(name): the step must be above zero, found \(range[2])", isUsage: true) }
         guard low <= high else { throw SimulationError("--sweep \(name): LOW (\(range[0])) is above HIGH (\(range[1]))", isUsage: true) }
-        let count = Int(((high - low) / step + 1e-9).rounded(.down)) + 1
-        guard count <= maximumPoints else {
-            throw SimulationError("--sweep \(name): \(count) values is too many (at most \(maximumPoints)); use a larger step", isUsage: true)
+        // In doubles first: (high - low) / step can be infinite, and Int(_:) of that traps.
+        let steps = ((high - low) / step + 1e-9).rounded(.down)
+        guard steps.isFinite, steps < Double(maximumPoints) else {
+            throw SimulationError("--sweep \(name): \(steps.isFinite && steps < 1e15 ? String(Int64(steps) + 1) : "too many") values is too many (at most \(maximumPoints)); use a larger step", isUsage: true)
         }
+        let count = Int(steps) + 1
         // Computed from the index rather than added up, so 0.1 steps don't drift.
         let values = (0..<count).map { index in ((low + Double(index) * step) * 1e9).rounded() / 1e9 }
         let spec = SweepSpec(target: target, values: values)
@@ -66,6 +68,9 @@ public struct SweepSpec: Sendable, Hashable {
             }
         } else if values.contains(where: { $0 < 0 }) {
             throw SimulationError("--sweep \(name): a price must not be negative", isUsage: true)
+        } else if let largest = values.first(where: { $0 > Limits.largestPrice }) {
+            throw SimulationError(
+                "--sweep \(name): a price must be at most \(Limits.display(Limits.largestPrice)) (migrate's limit), found \(largest)", isUsage: true)
         }
         return spec
     }

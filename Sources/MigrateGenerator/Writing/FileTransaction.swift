@@ -1,0 +1,251 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Why a set of files could not be written. Nothing visible changed unless `renamed` lists files.
+public struct FileWriteError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// ENOSPC or EDQUOT: the disk (or the user's quota) is full.
+        case noSpace
+        /// EACCES, EPERM or EROFS.
+        case permission
+        /// A folder on the way is a file.
+        case notAFolder
+        case other
+    }
+
+    public var kind: Kind
+    /// The file (as the user named it) being written when it failed.
+    public var display: String
+    public var message: String
+    /// Files already renamed into place when a rename failed: each holds its complete new content.
+    public var renamed: [String] = []
+
+    public var description: String { "cannot write \(display): \(message)" }
+}
+
+/// Writes several files all-or-nothing, as far as a POSIX file system allows.
+///
+/// Every file is written first, to a temporary name in its target's folder (created exclusively, so
+/// nothing of the user's is overwritten); only when all are complete are they renamed over their
+/// targets, in the order given, so the caller puts the manifest last. Any failure before the renames
+/// removes every temporary file and every folder this transaction created, leaving nothing changed.
+/// A rename can only fail for reasons outside migrate (the folder removed meanwhile); then the files
+/// before it hold their new content, the rest their old, and no temporary file remains.
+///
+/// A target that is a symbolic link is written through: the temporary file goes next to the link's
+/// final target, takes the target's permissions, and replaces the target; the link stays a link.
+public struct FileTransaction: Sendable {
+    public struct Entry: Sendable {
+        /// Absolute path.
+        public var path: String
+        /// The path as messages show it.
+        public var display: String
+        public var bytes: [UInt8]
+
+        public init(path: String, display: String, bytes: [UInt8]) {
+            self.path = path
+            self.display = display
+            self.bytes = bytes
+        }
+    }
+
+    /// A step the fault hook can fail, for tests: creating an entry's temporary file, writing its
+    /// bytes (the temporary file exists), or renaming it over the target.
+    public enum Step: Sendable, Hashable {
+        case create(display: String)
+        case write(display: String)
+        case rename(display: String)
+    }
+
+    /// Called before each step; returning an errno fails the step as if the system had (ENOSPC, EIO…).
+    public var fault: (@Sendable (Step) -> Int32?)?
+
+    public init(fault: (@Sendable (Step) -> Int32?)? = nil) {
+        self.fault = fault
+    }
+
+    /// Where an entry's bytes end up: the target of a symbolic link (followed to the end), or the path itself.
+    public static func resolvedTarget(_ path: String) -> String {
+        var current = path
+        var hops = 0
+        while hops < 40, let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) {
+            current = destination.hasPrefix("/") ? destination : (current as NSString).deletingLastPathComponent + "/" + destination
+            hops += 1
+        }
+        return current
+    }
+
+    /// Writes every entry or none; returns each entry's resolved target (differs from `path` for a symlink).
+    @discardableResult
+    public func commit(_ entries: [Entry]) throws(FileWriteError) -> [String] {
+        var createdFolders: [String] = []
+        var temporaries: [(temporary: String, target: String)] = []
+        PendingTemporaries.installHandlers()
+        defer { PendingTemporaries.remove(temporaries.map(\.temporary)) }
+        func rollBack() {
+            for item in temporaries { unlink(item.temporary) }
+            for folder in createdFolders.reversed() { rmdir(folder) }
+        }
+        let targets = entries.map { Self.resolvedTarget($0.path) }
+        for (entry, target) in zip(entries, targets) {
+            do throws(FileWriteError) {
+                try makeFolder((target as NSString).deletingLastPathComponent, for: entry, created: &createdFolders)
+                let temporary = try writeTemporary(entry, target: target)
+                temporaries.append((temporary, target))
+            } catch {
+                rollBack()
+                throw error
+            }
+        }
+        var renamed: [String] = []
+        for (index, entry) in entries.enumerated() {
+            let item = temporaries[index]
+            var failure = fault?(.rename(display: entry.display)) ?? 0
+            if failure == 0 && rename(item.temporary, item.target) != 0 { failure = errno }
+            if failure != 0 {
+                for later in temporaries[index...] { unlink(later.temporary) }
+                var error = Self.error(failure, entry)
+                error.renamed = renamed
+                throw error
+            }
+            renamed.append(entry.display)
+        }
+        return targets
+    }
+
+    private func makeFolder(_ folder: String, for entry: Entry, created: inout [String]) throws(FileWriteError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw FileWriteError(kind: .notAFolder, display: entry.display, message: "\(folder) is a file, not a folder")
+            }
+            return
+        }
+        try makeFolder((folder as NSString).deletingLastPathComponent, for: entry, created: &created)
+        if mkdir(folder, 0o777) != 0 && errno != EEXIST { throw Self.error(errno, entry) }
+        created.append(folder)
+    }
+
+    /// Creates `.NAME.migrate-PID-N` next to the target exclusively and writes all of the bytes to it.
+    private func writeTemporary(_ entry: Entry, target: String) throws(FileWriteError) -> String {
+        let folder = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        // The target's permissions when it exists; otherwise 0666 less the umask, as for any new file.
+        var info = stat()
+        let existingMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil
+        var descriptor: Int32 = -1
+        var temporary = ""
+        if let failure = fault?(.create(display: entry.display)), failure != 0 { throw Self.error(failure, entry) }
+        for _ in 0..<100 {
+            temporary = folder + "/." + name + ".migrate-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { throw Self.error(errno, entry) }
+        PendingTemporaries.add(temporary)
+        var failure: Int32 = 0
+        if let existingMode, fchmod(descriptor, existingMode) != 0 { failure = errno }
+        entry.bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while failure == 0 && offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno != EINTR { failure = errno }
+                } else {
+                    offset += count
+                }
+            }
+        }
+        if failure == 0 && fsync(descriptor) != 0 && errno != EINVAL { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure == 0, let injected = fault?(.write(display: entry.display)), injected != 0 { failure = injected }
+        if failure != 0 {
+            unlink(temporary)
+            PendingTemporaries.remove([temporary])
+            throw Self.error(failure, entry)
+        }
+        return temporary
+    }
+
+    static func error(_ code: Int32, _ entry: Entry) -> FileWriteError {
+        switch code {
+        case ENOSPC, EDQUOT:
+            return FileWriteError(kind: .noSpace, display: entry.display, message: "no space left on the disk (\(String(cString: strerror(code))))")
+        case EACCES, EPERM:
+            return FileWriteError(kind: .permission, display: entry.display, message: "permission denied")
+        case EROFS:
+            return FileWriteError(kind: .permission, display: entry.display, message: "the disk is read-only")
+        default:
+            return FileWriteError(kind: .other, display: entry.display, message: String(cString: strerror(code)))
+        }
+    }
+}
+
+/// Temporary files that exist right now, so SIGINT, SIGTERM or SIGHUP (Ctrl-C, a kill, a closed terminal)
+/// can remove them before the process ends. The handler only calls unlink(2), signal(2) and raise(3),
+/// which are async-signal-safe; paths are C strings in a fixed table. SIGKILL can't be caught.
+public enum PendingTemporaries {
+    static let capacity = 4_096
+    nonisolated(unsafe) static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        slots.initialize(repeating: nil, count: capacity)
+        return slots
+    }()
+    static let lock = NSLock()
+    nonisolated(unsafe) static var installed = false
+
+    static func add(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        for index in 0..<capacity where slots[index] == nil {
+            slots[index] = strdup(path)
+            return
+        }
+    }
+
+    static func remove(_ paths: [String]) {
+        guard !paths.isEmpty else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let set = Set(paths)
+        for index in 0..<capacity {
+            if let pointer = slots[index], set.contains(String(cString: pointer)) {
+                slots[index] = nil
+                free(pointer)
+            }
+        }
+    }
+
+    /// The temporary files registered now (for tests).
+    public static var paths: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return (0..<capacity).compactMap { slots[$0].map { String(cString: $0) } }
+    }
+
+    /// What the signal handler does: unlink every registered temporary file.
+    public static func unlinkAll() {
+        for index in 0..<capacity {
+            if let pointer = slots[index] { unlink(pointer) }
+        }
+    }
+
+    static func installHandlers() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !installed else { return }
+        installed = true
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number) { received in
+                PendingTemporaries.unlinkAll()
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+}

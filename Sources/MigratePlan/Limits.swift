@@ -1,0 +1,117 @@
+/// The largest inputs migrate accepts, decided once. Each is read by the code that enforces it
+/// (the plan decoder, the receipt reader, the PICT parser, the sales importer, `matrix`) and listed in
+/// README.md, "Limits", with the exit code of the error. Anything past a limit is refused with a
+/// message that names the limit; nothing past a limit reaches arithmetic that could trap.
+public enum Limits {
+    /// Digits before the decimal point of a price: up to 999,999,999,999.9999 in any currency.
+    /// Prices are exact ten-thousandths in an `Int64`, so this keeps every sum of a few million prices exact.
+    public static let priceWholeDigits = 12
+    /// The largest price, as a number (for simulation assumptions and `--sweep price.ID`).
+    public static let largestPrice = 999_999_999_999.9999
+
+    /// `paidDownloadsPerMonth`: one billion downloads a month.
+    public static let downloadsPerMonth = 1e9
+    /// `legacyBuyers`: ten billion people.
+    public static let people = 1e10
+    /// `launchMultiple`, `lastingMultiple`: ten thousand times the paid downloads.
+    public static let multiple = 1e4
+    /// `burstHalfLifeMonths`: a hundred years.
+    public static let halfLifeMonths = 1_200.0
+    /// The largest price elasticity: at 100 a 1% higher price already costs 63% of the buyers.
+    public static let priceElasticity = 100.0
+
+    /// Receipt dates in milliseconds since 1970: from 1970-01-01 to 9999-12-31T23:59:59.999Z.
+    public static let receiptMilliseconds: ClosedRange<Double> = 0...253_402_300_799_999
+
+    /// Parentheses and NOTs nested in one PICT constraint.
+    public static let pictNestingDepth = 100
+    /// AND, OR and IF operators in one PICT constraint.
+    public static let pictOperatorsPerConstraint = 1_000
+
+    /// A sales report's size in bytes, after decompressing a .gz (256 MiB, about two million rows).
+    public static let salesReportBytes = 256 << 20
+
+    /// Rows `matrix --exhaustive` prints, even with `--force`.
+    public static let exhaustiveRows = 1_000_000
+    /// Rows × factors `matrix --exhaustive` holds (20 million cells, about 160 MB), so wide models stop sooner.
+    public static let exhaustiveCells = 20_000_000
+
+    /// The rows `matrix --exhaustive --force` may print for a model with `factors` factors.
+    public static func exhaustiveRows(factors: Int) -> Int {
+        min(exhaustiveRows, max(1, exhaustiveCells / max(1, factors)))
+    }
+
+    /// 1,000,000 with separators, for messages.
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (offset, character) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { result += "," }
+            result.append(character)
+        }
+        return (value < 0 ? "-" : "") + result
+    }
+
+    /// 1,000,000,000 or 999,999,999,999.9999, for messages.
+    public static func display(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        let whole = value.rounded(.towardZero)
+        var text = grouped(Int(whole))
+        let fraction = abs(value - whole)
+        if fraction > 0 {
+            var digits = String(Int((fraction * 10_000).rounded()))
+            digits = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+            while digits.hasSuffix("0") { digits.removeLast() }
+            if !digits.isEmpty { text += "." + digits }
+        }
+        return text
+    }
+}
+
+/// Finds the first byte that is not valid UTF-8, so a plan in another encoding is an error at a place
+/// rather than text silently replaced with U+FFFD.
+public enum UTF8Check {
+    public static func firstInvalidByte(in bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            let smallest: UInt32
+            switch byte {
+            case 0xC2...0xDF: (length, smallest) = (2, 0x80)
+            case 0xE0...0xEF: (length, smallest) = (3, 0x800)
+            case 0xF0...0xF4: (length, smallest) = (4, 0x10000)
+            default: return index
+            }
+            guard index + length <= bytes.count else { return index }
+            var scalar = UInt32(byte) & (0xFF >> (length + 1))
+            for offset in 1..<length {
+                let next = bytes[index + offset]
+                guard next & 0xC0 == 0x80 else { return index }
+                scalar = scalar << 6 | UInt32(next & 0x3F)
+            }
+            if scalar < smallest || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return index }
+            index += length
+        }
+        return nil
+    }
+
+    /// Line and column (in characters) of a byte offset.
+    public static func location(of offset: Int, in bytes: [UInt8]) -> SourceLocation {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<offset] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourceLocation(line: line, column: column)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import MigrateCLI
+import MigrateFuzz
+import Testing
+
+/// Issue 12: a bounded run of the seeded fuzzer in `swift test` (`migrate-bench fuzz N` runs many more, each in
+/// its own process). A crash ends the test process, so reaching the end is the "no crash" assertion.
+@Suite("Fuzz: mutated plans, receipts, PICT models and sales reports")
+struct FuzzTests {
+    static let seed: UInt64 = 12
+    static let count = 60
+    /// A case slower than this in a debug build is reported as a hang.
+    static let bound = 20.0
+
+    @Test("Every case ends with an exit code from the table, within the bound, and a failure names its file")
+    func seeded() throws {
+        let fuzzer = try Fuzzer(root: repositoryRoot)
+        var codes: [Int32: Int] = [:]
+        for fuzzCase in fuzzer.cases(seed: Self.seed, count: Self.count) {
+            let scratch = try Scratch()
+            for (path, bytes) in fuzzCase.files { try Data(bytes).write(to: scratch.url.appendingPathComponent(path)) }
+            let start = Date()
+            let run = Run(arguments: fuzzCase.arguments, directory: scratch.url)
+            let elapsed = Date().timeIntervalSince(start)
+            codes[run.status.rawValue, default: 0] += 1
+            #expect(Fuzzer.exitCodes.contains(run.status.rawValue), "\(fuzzCase.name): exit \(run.status)")
+            #expect(elapsed < Self.bound, "\(fuzzCase.name): \(elapsed) s")
+            if run.status != .success && run.status != .usage {
+                #expect((run.output + run.error).contains(fuzzCase.input), "\(fuzzCase.name): the message names \(fuzzCase.input): \(run.error.prefix(300))")
+            }
+        }
+        #expect(codes.values.reduce(0, +) == Self.count)
+        #expect(codes.count >= 3, "the mutations reach several outcomes: \(codes)")
+    }
+
+    @Test("The same seed gives the same cases")
+    func deterministic() throws {
+        let fuzzer = try Fuzzer(root: repositoryRoot)
+        let first = fuzzer.cases(seed: 7, count: 30).map { "\($0.name) \($0.arguments) \($0.files.mapValues(\.hashValue).sorted { $0.key < $1.key })" }
+        let again = fuzzer.cases(seed: 7, count: 30).map { "\($0.name) \($0.arguments) \($0.files.mapValues(\.hashValue).sorted { $0.key < $1.key })" }
+        #expect(first == again)
+    }
+}
