@@ -25,6 +25,7 @@ enum GenerateCommand {
             .option("templates", valueName: "dir", help: "A folder of <kind>/<variant>.mustache templates that override the built-in ones."),
             .flag("dry-run", help: "Print what would be created, updated or kept, and write nothing."),
             .flag("force", help: "Overwrite generated files that were edited by hand."),
+            .flag("prune", help: "Remove files an earlier generation wrote that this one no longer writes (unless edited by hand)."),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
@@ -62,6 +63,19 @@ enum GenerateCommand {
         let writes = OutputPlanner.plan(files, source: source, existing: { try? String(contentsOfFile: outputPath + "/" + $0, encoding: .utf8) }, force: arguments.flag("force"))
         let style = context.style(for: context.standardOutput)
         func shown(_ path: String) -> String { (outputDisplay.hasSuffix("/") ? outputDisplay : outputDisplay + "/") + path }
+        let prune = arguments.flag("prune")
+        let orphans = OutputPlanner.orphans(
+            of: files, candidates: generatedLookingFiles(in: outputPath),
+            existing: { try? String(contentsOfFile: outputPath + "/" + $0, encoding: .utf8) })
+        func orphanLines(removed: Bool) -> String {
+            orphans.map { orphan in
+                if orphan.isUnedited && prune {
+                    return style.yellow(removed ? "removed  " : "remove   ") + shown(orphan.path) + " (no longer generated)\n"
+                }
+                let why = orphan.isUnedited ? "no longer generated; --prune removes it" : "no longer generated, edited by hand; kept"
+                return style.dim("orphan   ") + shown(orphan.path) + " (\(why))\n"
+            }.joined()
+        }
 
         if arguments.flag("dry-run") {
             var text = ""
@@ -73,6 +87,7 @@ enum GenerateCommand {
                 case .conflict: text += style.red("keep     ") + shown(write.path) + " (edited by hand; --force overwrites it, +\(write.linesAdded) −\(write.linesRemoved) lines)\n"
                 }
             }
+            text += orphanLines(removed: false)
             text += "Dry run: nothing was written.\n"
             context.standardOutput.write(text)
             return .success
@@ -111,9 +126,32 @@ enum GenerateCommand {
             let link = throughLinks[shown(write.path)].map { " → " + $0 } ?? ""
             text += (write.action == .create ? style.green("created  ") : style.yellow("updated  ")) + shown(write.path) + link + "\n"
         }
+        if prune {
+            for orphan in orphans where orphan.isUnedited {
+                do {
+                    try FileManager.default.removeItem(atPath: outputPath + "/" + orphan.path)
+                } catch {
+                    throw CommandError(.cannotCreate, "cannot remove \(shown(orphan.path)): \(error.localizedDescription); every new file was written.")
+                }
+            }
+        }
+        text += orphanLines(removed: true)
         text += "\(written) file\(written == 1 ? "" : "s") written, \(unchanged) unchanged in \(outputDisplay).\n"
         context.standardOutput.write(text)
         return .success
+    }
+
+    /// Swift and Markdown files below the output folder (where migrate puts its own), so files of an
+    /// earlier generation that carry migrate's header are found even when no manifest lists them.
+    static func generatedLookingFiles(in folder: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var paths: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            if path.split(separator: "/").count > 3 { enumerator.skipDescendants(); continue }
+            if GeneratedFileHeader.canCarryHeader(path) { paths.append(path) }
+            if paths.count >= 10_000 { break }
+        }
+        return paths
     }
 
     static func templateLibrary(_ folder: String?, context: CommandContext) throws(CommandError) -> TemplateLibrary {

@@ -22,7 +22,7 @@ public struct PlannedWrite: Sendable, Hashable {
 /// Decides, without touching the disk, which generated files to create, update or keep.
 public enum OutputPlanner {
     /// The manifest records checksums of files that can't carry a header (CSV, .storekit).
-    public static let manifestPath = ".migrate-generated.json"
+    public static let manifestPath = GeneratedOutput.manifestName
 
     /// - Parameters:
     ///   - existing: the current content of a path relative to the output folder, or nil.
@@ -73,6 +73,37 @@ public enum OutputPlanner {
         }
         let action: PlannedWrite.Action = unedited || force ? .update : .conflict
         return PlannedWrite(path: path, content: content, action: action, linesAdded: added, linesRemoved: removed)
+    }
+
+    /// A file an earlier generation wrote that this one no longer writes (an output dropped, or
+    /// another `--module`), found through the manifest or migrate's header.
+    public struct Orphan: Sendable, Hashable {
+        public var path: String
+        /// Still as migrate wrote it, so `--prune` may remove it; an edited one is always kept.
+        public var isUnedited: Bool
+    }
+
+    /// The earlier generation's files among `candidates` (paths in the output folder) and the
+    /// manifest's, that the new `files` don't include.
+    public static func orphans(
+        of files: [GeneratedFile], candidates: [String], existing: (String) -> String?
+    ) -> [Orphan] {
+        let manifest = existing(manifestPath).flatMap(readManifest) ?? Manifest()
+        let current = Set(files.map(\.path))
+        var result: [Orphan] = []
+        for path in Set(candidates).union(manifest.current.keys).sorted() where !current.contains(path) && path != manifestPath {
+            guard let content = existing(path) else { continue }
+            let checksum = Checksum.of(content)
+            if manifest.knows(path, checksum: checksum) {
+                result.append(Orphan(path: path, isUnedited: true))
+            } else if let unedited = GeneratedFileHeader.isUnedited(content) {
+                result.append(Orphan(path: path, isUnedited: unedited))
+            } else if manifest.current[path] != nil {
+                // Listed by the manifest but changed since: the user's now.
+                result.append(Orphan(path: path, isUnedited: false))
+            }
+        }
+        return result
     }
 
     /// The checksums the manifest records: each file's current one, and the one before when it changed.

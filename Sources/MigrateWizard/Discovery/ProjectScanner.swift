@@ -1,4 +1,5 @@
 import Foundation
+import MigratePlan
 
 /// What `migrate init` found in a project folder, as paths relative to it, sorted.
 public struct ProjectScan: Sendable, Hashable {
@@ -56,6 +57,8 @@ public enum ProjectScanner {
                     continue
                 }
                 if entry.hasSuffix(".xcworkspace") || entry.hasSuffix(".xcassets") || entry.hasSuffix(".lproj") { continue }
+                // migrate's own output (its Products.storekit is the plan's, not the project's).
+                if FileManager.default.fileExists(atPath: path + "/" + GeneratedOutput.manifestName) { continue }
                 walk(path, relative: shown, depth: depth + 1, into: &scan)
             } else if entry.hasSuffix(".storekit") {
                 scan.storeKitFiles.append(shown)
