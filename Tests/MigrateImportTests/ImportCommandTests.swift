@@ -43,6 +43,10 @@ struct ImportCommandTests {
         #expect(xcode.output.contains("Current version (target Shelf): 2.4 (57)"))
         let created = try #require(scratch.read("new/plan.json"))
         #expect(created.contains(#""app": { "name": "Shelf", "bundleID": "com.example.shelf", "platforms": ["iOS"], "universalPurchase": false }"#))
+        // The schema its "$schema" names is written beside it, byte for byte what `migrate schema` prints.
+        #expect(xcode.output.contains("Created new/plan.json and new/migration.schema.json."))
+        #expect(created.contains(#""$schema": "migration.schema.json""#))
+        #expect(scratch.read("new/migration.schema.json") == Run("schema", directory: scratch.url).output)
 
         let noPrice = Run("import", "xcode", fixtures.appendingPathComponent("xcode/Shelf").path, "--plan", "new/plan.json", "--released", "2024-05-01T17:00:00Z", directory: scratch.url)
         #expect(noPrice.status == .usage)

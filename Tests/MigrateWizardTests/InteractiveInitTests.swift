@@ -1,4 +1,5 @@
 import Foundation
+import MigratePlan
 import MigrateCLI
 import Testing
 
@@ -139,7 +140,10 @@ struct InteractiveInitTests {
         let text = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.contains("Which release is the first free one?"))
-        #expect(text.contains("Created migration.json."))
+        #expect(text.contains("Created migration.json and migration.schema.json."))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
+        // The schema the plan's "$schema" names, byte for byte what `migrate schema` prints.
+        let schema = try String(contentsOf: folder.appendingPathComponent("migration.schema.json"), encoding: .utf8)
+        #expect(schema == PlanSchema.text)
     }
 }

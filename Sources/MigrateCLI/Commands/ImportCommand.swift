@@ -192,8 +192,13 @@ enum ImportCommand {
             context.standardOutput.write(LineDiff.render(old: original.map { String(decoding: $0, as: UTF8.self) } ?? "", new: text, style: style))
             return .success
         }
-        let written = try AtomicFile.write(bytes, to: absolute, displayPath: planPath)
-        context.standardOutput.write(original == nil ? "Created \(written).\n" : "Wrote \(written).\n")
+        if original == nil {
+            let written = try AtomicFile.writeNewPlan(bytes, to: absolute, displayPath: planPath)
+            context.standardOutput.write("Created \(written.plan)" + (written.schema.map { " and \($0)" } ?? "") + ".\n")
+        } else {
+            let written = try AtomicFile.write(bytes, to: absolute, displayPath: planPath)
+            context.standardOutput.write("Wrote \(written).\n")
+        }
         return .success
     }
 
@@ -220,6 +225,6 @@ enum ImportCommand {
             throw .usage("\(planPath) does not exist, and the \(result.source) source does not say enough to create it. Give \(list).")
         }
         return MigrationPlan(
-            schemaReference: "migration.schema.json", app: AppInfo(name: name, bundleID: bundleID, platforms: Array(Set(platforms)).sorted()))
+            schemaReference: PlanSchema.fileName, app: AppInfo(name: name, bundleID: bundleID, platforms: Array(Set(platforms)).sorted()))
     }
 }

@@ -195,8 +195,8 @@ enum InitCommand {
             context.standardError.write("The plan would not pass migrate check, so \(displayPath) was not written; answer differently or edit the flags.\n")
             return .checkFailed
         }
-        try AtomicFile.write(Array(text.utf8), to: path, displayPath: displayPath)
-        out.write("\n" + style.green("Created \(displayPath).") + " Next steps:\n")
+        let written = try AtomicFile.writeNewPlan(Array(text.utf8), to: path, displayPath: displayPath)
+        out.write("\n" + style.green("Created \(written.plan)" + (written.schema.map { " and \($0)" } ?? "") + ".") + " Next steps:\n")
         out.write("  migrate check \(displayPath)      the cutoff rules and tiers, and any trap left\n")
         out.write("  migrate simulate \(displayPath)   the cohorts, and staying paid against freemium\n")
         out.write("  migrate generate \(displayPath)   the entitlement code for your app\n")

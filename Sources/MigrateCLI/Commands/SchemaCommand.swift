@@ -10,7 +10,7 @@ enum SchemaCommand {
             editors: migrate schema > migration.schema.json
             """.wrappedForHelp,
         run: { _, context throws(CommandError) in
-            context.standardOutput.write(JSONWriter(sortsKeys: true).string(from: PlanSchema.document))
+            context.standardOutput.write(PlanSchema.text)
             return .success
         })
 }

@@ -2,6 +2,14 @@
 ///
 /// `PlanKeys` lists the same keys for the decoder; a test keeps the two in step.
 public enum PlanSchema {
+    /// The file name a plan's `"$schema"` points at, written beside a plan `init` or `import` creates.
+    public static let fileName = "migration.schema.json"
+
+    /// The schema as `migrate schema` prints it and as it is written beside a new plan: the same bytes.
+    public static var text: String {
+        JSONWriter(sortsKeys: true).string(from: document)
+    }
+
     public static var document: JSONValue {
         .object([
             "$schema": .string("https://json-schema.org/draft/2020-12/schema"),

@@ -62,7 +62,7 @@ public enum PlanBuilder {
             simulation = SimulationSettings(assumptions: [AssumptionValue(name: SimulationAssumption.paidDownloadsPerMonth.rawValue, distribution: Self.downloadRange(downloads))])
         }
         return MigrationPlan(
-            schemaReference: "migration.schema.json", app: app, features: features, releases: releases, products: products, tiers: tiers,
+            schemaReference: PlanSchema.fileName, app: app, features: features, releases: releases, products: products, tiers: tiers,
             policies: policies, installBase: facts.installBase, simulation: simulation)
     }
 
