@@ -25,6 +25,7 @@ enum GenerateCommand {
             .option("templates", valueName: "dir", help: "A folder of <kind>/<variant>.mustache templates that override the built-in ones."),
             .flag("dry-run", help: "Print what would be created, updated or kept, and write nothing."),
             .flag("force", help: "Overwrite generated files that were edited by hand."),
+            .flag("package", help: "Write a Swift package: Package.swift, Sources/MODULE and Tests/MODULETests, so swift test runs the generated tests."),
             .flag("prune", help: "Remove files an earlier generation wrote that this one no longer writes (unless edited by hand)."),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
@@ -50,7 +51,7 @@ enum GenerateCommand {
 
         let files: [GeneratedFile]
         do {
-            files = try Generator(library: library, options: options).generate(plan, only: groups)
+            files = try Generator(library: library, options: options, package: arguments.flag("package")).generate(plan, only: groups)
         } catch {
             throw CommandError(.dataError, "template \(error.description)")
         }

@@ -55,6 +55,7 @@ extension GenerationContext {
                 Self.declaration("\(access)static let service =", SwiftIdentifier.stringLiteral("\(catalog.plan.app.bundleID).migrate"), indent: 4)),
             "storeTests": storeTestsValue,
             "isPublic": .bool(options.access == .public),
+            "packagePlatforms": .string(packagePlatforms),
             "appTypeName": .string(SwiftIdentifier.typeName(catalog.plan.app.name)),
             "firstFeature": catalog.plan.features.first.map { feature -> TemplateValue in
                 ["case": .string(featureCases[feature.id] ?? SwiftIdentifier.make(feature.id)), "name": .string(Self.oneLine(feature.name))]
@@ -69,6 +70,15 @@ extension GenerationContext {
         let line = prefix + " " + value
         if indent + line.count <= 100 { return line }
         return prefix + "\n" + String(repeating: " ", count: indent + 2) + value
+    }
+
+    /// `.iOS(.v16), .macOS(.v13)` and the plan's other platforms, at the first OS with `AppTransaction`.
+    private var packagePlatforms: String {
+        let minimums: [(Platform, String)] = [
+            (.iOS, ".iOS(.v16)"), (.macOS, ".macOS(.v13)"), (.tvOS, ".tvOS(.v16)"), (.watchOS, ".watchOS(.v9)"), (.visionOS, ".visionOS(.v1)"),
+        ]
+        let named = Set(catalog.plan.app.platforms.map { $0 == .iPadOS ? .iOS : $0 })
+        return minimums.filter { $0.0 == .iOS || $0.0 == .macOS || named.contains($0.0) }.map(\.1).joined(separator: ", ")
     }
 
     private var nonProductionText: String {

@@ -24,20 +24,38 @@ public enum OutputGroup: String, Sendable, CaseIterable {
 public struct Generator: Sendable {
     public var library: TemplateLibrary
     public var options: GenerationOptions
+    /// A Swift package: `Package.swift`, `Sources/MODULE/…` and `Tests/MODULETests/…`, so `swift test`
+    /// runs the generated tests and Xcode adds the folder as a local package.
+    public var package: Bool
 
-    public init(library: TemplateLibrary = .builtIn, options: GenerationOptions = GenerationOptions()) {
+    public init(library: TemplateLibrary = .builtIn, options: GenerationOptions = GenerationOptions(), package: Bool = false) {
         self.library = library
         self.options = options
+        self.package = package
     }
 
     /// Which template makes which file, and the group `--only` selects it by.
     public func outputs(module: String) -> [(path: String, template: String, group: OutputGroup)] {
-        Self.outputs(module: module)
+        Self.outputs(module: module, package: package)
     }
 
     /// Which template makes which file, and the group `--only` selects it by: the one list that
     /// generation, `--only` and the command's help read.
-    public static func outputs(module: String) -> [(path: String, template: String, group: OutputGroup)] {
+    public static func outputs(module: String, package: Bool = false) -> [(path: String, template: String, group: OutputGroup)] {
+        guard package else { return files(module: module) }
+        return [("Package.swift", "package/Package", .swift)]
+            + files(module: module).map { output in
+                var output = output
+                if output.path.hasPrefix("\(module)Tests/") {
+                    output.path = "Tests/" + output.path
+                } else if output.path.hasPrefix("\(module)/") {
+                    output.path = "Sources/" + output.path
+                }
+                return output
+            }
+    }
+
+    private static func files(module: String) -> [(path: String, template: String, group: OutputGroup)] {
         [
             ("\(module)/OriginalPurchase.swift", "swift/OriginalPurchase", .swift),
             ("\(module)/Entitlements.swift", "swift/Entitlements", .swift),

@@ -8,11 +8,14 @@ public enum GeneratedFileHeader {
 
     /// Formats that can carry a comment; others are tracked in the manifest.
     public static func canCarryHeader(_ path: String) -> Bool {
-        path.hasSuffix(".swift") || path.hasSuffix(".md")
+        // A manifest's first line must be its `// swift-tools-version`.
+        if (path as NSString).lastPathComponent == "Package.swift" { return false }
+        return path.hasSuffix(".swift") || path.hasSuffix(".md")
     }
 
     /// The file's full content: header, then body.
     public static func content(for file: GeneratedFile, source: String) -> String {
+        guard canCarryHeader(file.path) else { return file.body }
         let checksum = Checksum.of(file.body)
         let notice = Self.notice.replacingOccurrences(of: "%@", with: source)
         if file.path.hasSuffix(".swift") {
