@@ -32,7 +32,7 @@ enum ExplainCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
-        let plan = try loaded.requirePlan(context: context)
+        let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was explained")
         let customer = try customer(from: arguments, plan: plan, context: context)
         let advisor = Advisor(plan: plan)
         let report = advisor.report(for: customer)
