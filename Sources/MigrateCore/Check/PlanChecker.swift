@@ -120,13 +120,13 @@ public enum PlanChecker {
         }
         // Releases covered by two tiers: only the first counts, which is rarely what was meant.
         for (position, tier) in plan.tiers.enumerated() {
-            for later in plan.tiers[(position + 1)...] {
+            for laterPosition in plan.tiers.indices.dropFirst(position + 1) {
+                let later = plan.tiers[laterPosition]
                 let overlap = plan.releases.indices.filter { index in
                     let release = plan.releases[index]
-                    return [tier, later].allSatisfy { candidate in
-                        (candidate.from.map { release.released >= $0 } ?? true)
-                            && (candidate.until.map { release.released < $0 } ?? true)
-                            && (candidate.platforms.map { $0.contains(release.platform) } ?? true)
+                    let windows = catalog.windows(on: release.platform)
+                    return [position, laterPosition].allSatisfy { candidate in
+                        windows.contains { $0.tier == candidate && $0.contains(release.released) }
                     }
                 }
                 if let first = overlap.first {

@@ -131,7 +131,7 @@ public struct CohortResolver: Sendable {
                 let tiers = Set(readings.map { catalog.tier(ofRelease: $0.1.release)?.id ?? "" })
                 if readings.count == appPlatforms.count, tiers.count == 1, let first = readings.first {
                     reasons.append("no purchase date was given, but every platform's reading of \(version) gives the same cohort")
-                    return versionDecision(first.1, platform: first.0, reasons: reasons, notes: notes)
+                    return versionDecision(first.1, platform: first.0, purchased: nil, reasons: reasons, notes: notes)
                 }
             }
             reasons.append("no purchase date was given, and the version alone can't tell")
@@ -173,7 +173,7 @@ public struct CohortResolver: Sendable {
                     reasons.append("the plan has no \(track) releases with a \(cutoff.meaning.displayName)")
                     return undetermined(reasons: reasons, notes: notes)
                 }
-                return versionDecision(lookup, platform: track, reasons: reasons, notes: notes)
+                return versionDecision(lookup, platform: track, purchased: customer.originalPurchaseDate, reasons: reasons, notes: notes)
             case .missing, .unparseable:
                 guard let date = customer.originalPurchaseDate else {
                     reasons.append("there is no usable original version and no purchase date")
@@ -190,7 +190,7 @@ public struct CohortResolver: Sendable {
         guard let date = customer.originalPurchaseDate else {
             if case .version(let version) = interpretation, cutoff.isVersionRuleSound, let lookup = cutoff.lookup(version) {
                 reasons.append("no purchase date was given, so the original version decides")
-                return versionDecision(lookup, platform: track, reasons: reasons, notes: notes)
+                return versionDecision(lookup, platform: track, purchased: customer.originalPurchaseDate, reasons: reasons, notes: notes)
             }
             reasons.append("no purchase date was given, and the original version can't decide")
             return undetermined(reasons: reasons, notes: notes)
@@ -210,11 +210,17 @@ public struct CohortResolver: Sendable {
             reasons: reasons + ["no legacy tier can be proven, so only purchased products entitle"], notes: notes)
     }
 
-    private func versionDecision(_ lookup: TrackCutoff.Lookup, platform: Platform, reasons: [String], notes: [String]) -> CohortDecision {
-        let tier = catalog.tier(ofRelease: lookup.release)
+    private func versionDecision(
+        _ lookup: TrackCutoff.Lookup, platform: Platform, purchased date: Date?, reasons: [String], notes: [String]
+    ) -> CohortDecision {
+        // The version decides, unless a tier's window begins or ends while its release was on sale.
+        let date = catalog.windowSplits(release: lookup.release) ? date : nil
+        let tier = catalog.tier(ofRelease: lookup.release, purchasedAt: date)
         let release = plan.releases[lookup.release]
         var reasons = reasons
         reasons.append(describe(release: release, tier: tier))
+        var notes = notes
+        if let window = windowNote(release: lookup.release, purchased: date, tier: tier) { notes.append(window) }
         return CohortDecision(
             cohort: tier.map { .legacy(tierID: $0.id) } ?? .newCustomer,
             rule: platform.originalVersionMeaning == .buildNumber ? .buildNumber : .marketingVersion,
@@ -243,7 +249,8 @@ public struct CohortResolver: Sendable {
                 "the platforms' histories disagree at \(Timestamp.format(date)); the more generous reading (\(chosen.platform)) was chosen")
         }
         let release = plan.releases[chosen.release]
-        let tier = catalog.tier(ofRelease: chosen.release)
+        let tier = catalog.tier(ofRelease: chosen.release, purchasedAt: date)
+        if let window = windowNote(release: chosen.release, purchased: date, tier: tier) { notes.append(window) }
         if date < release.released {
             notes.append("the purchase date is before the first \(chosen.platform) release, \(release.displayName), as for a pre-order")
         }
@@ -273,6 +280,14 @@ public struct CohortResolver: Sendable {
             comparisons.append("purchased \(purchased) < \(Timestamp.format(next.released)), when \(next.displayName), a \(model) release, went live")
         }
         return comparisons
+    }
+
+    /// Says so when the purchase date, not the release, put the customer in or out of a tier.
+    private func windowNote(release index: Int, purchased date: Date?, tier: ResolvedTier?) -> String? {
+        guard let date, let byRelease = catalog.tier(ofRelease: index), byRelease.id != tier?.id else { return nil }
+        let written = plan.tiers.first { $0.id == byRelease.id }
+        let end = written?.until.map { "ends \(Timestamp.format($0))" } ?? "ends when the first free release went live"
+        return "purchased \(Timestamp.format(date)), outside tier '\(byRelease.id)''s window (it \(end)), although \(plan.releases[index].displayName) went live inside it"
     }
 
     private func describe(release: Release, tier: ResolvedTier?) -> String {

@@ -245,10 +245,23 @@ public struct GenerationContext {
                 "timestamp": .string(Self.grouped(Int64(release.released.timeIntervalSince1970.rounded(.down)))),
                 "iso": .string(Timestamp.format(release.released)),
                 "tier": .string(tier),
+                "paid": .bool(release.model.isPaid),
                 "displayName": .string(release.displayName),
             ]
         }
+        func date(_ value: Date?) -> String {
+            value.map { "Date(timeIntervalSince1970: \(Self.grouped(Int64($0.timeIntervalSince1970.rounded(.down)))))" } ?? "nil"
+        }
+        let windows = catalog.windows(on: platform).map { window -> TemplateValue in
+            [
+                "tier": .string(".\(tierCases[catalog.tiers[window.tier].id]!)"),
+                "from": .string(date(window.from)),
+                "until": .string(date(window.until)),
+            ]
+        }
         return [
+            "windows": Self.swiftList(windows),
+            "hasWindows": .bool(!windows.isEmpty),
             "platform": .string(platform.rawValue),
             "versionRuleIsSound": .bool(catalog.cutoffs[platform]?.isVersionRuleSound ?? false),
             "releases": Self.swiftList(releases),
