@@ -37,8 +37,8 @@ public struct GenerationContext {
         self.catalog = catalog
         self.options = options
         let plan = catalog.plan
-        featureCases = SwiftIdentifier.unique(plan.features.map(\.id))
-        productCases = SwiftIdentifier.unique(plan.products.map(\.id), stripping: Self.commonPrefix(plan.products.map(\.id)))
+        featureCases = SwiftIdentifier.featureCases(plan).cases
+        productCases = SwiftIdentifier.productCases(plan).cases
         tierCases = SwiftIdentifier.unique(catalog.tiers.map(\.id))
         self.testCases = testCases ?? TestCaseBuilder.cases(for: catalog)
         upsell = UpsellPolicy(catalog: catalog)
@@ -581,15 +581,5 @@ public struct GenerationContext {
         let clean = oneLine(text)
         if clean.contains(",") || clean.contains("\"") { return "\"" + clean.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
         return clean
-    }
-
-    /// The prefix shared by every product id, up to a period (`com.example.app.`), so cases read `full`.
-    static func commonPrefix(_ ids: [String]) -> String? {
-        guard ids.count > 1, var prefix = ids.first else { return nil }
-        for id in ids.dropFirst() {
-            while !id.hasPrefix(prefix) { prefix.removeLast() }
-        }
-        guard let dot = prefix.lastIndex(of: ".") else { return nil }
-        return String(prefix[...dot])
     }
 }
