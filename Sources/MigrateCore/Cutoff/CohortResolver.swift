@@ -61,11 +61,15 @@ public struct CohortResolver: Sendable {
     // MARK: - Sandbox, TestFlight and Xcode
 
     private func nonProductionDecision(_ customer: Customer) -> CohortDecision {
+        // Say what this customer's data shows, not what it usually is.
+        let version = customer.originalAppVersion.map { "\"\($0)\"" }
+        let date = customer.originalPurchaseDate.map(Self.describeTestDate)
+        let shown = [version.map { "original version \($0)" }, date.map { "purchase date \($0)" }].compactMap { $0 }.joined(separator: ", ")
         var reasons = [
             customer.environment == .xcode
-                ? "in the Xcode environment the purchase date is in year 1 and the original version is \"1.0\", whatever the app's history"
-                : "in the sandbox and TestFlight the original version is always \"1.0\" (purchase date 2013-08-01), whatever the app's history",
-            "so the environment decides, never the value \"1.0\"",
+                ? "in the Xcode environment (StoreKit testing; receiptType Xcode or LocalTesting) the original version is the tested build's own and the purchase date a placeholder\(shown.isEmpty ? "" : " (here \(shown))"), whatever the app's history"
+                : "in the sandbox and TestFlight the original version is always \"1.0\" and the purchase date 2013-08-01\(shown.isEmpty ? "" : " (here \(shown))"), whatever the app's history",
+            "so the environment decides, never the value \(version ?? "of the original version")",
         ]
         switch plan.policies.nonProduction {
         case .newCustomer:
@@ -79,6 +83,14 @@ public struct CohortResolver: Sendable {
             reasons.append("policies.nonProduction treats testers as the tier '\(tier.id)'")
             return CohortDecision(cohort: .legacy(tierID: tier.id), rule: .environmentPolicy, reasons: reasons)
         }
+    }
+
+    /// A test environment's purchase date: Xcode's placeholder is year 1 of Foundation's calendar
+    /// (Julian before 1582), which ISO 8601's proleptic Gregorian calendar writes 0000-12-30.
+    static func describeTestDate(_ date: Date) -> String {
+        let text = Timestamp.format(date)
+        guard date < Timestamp.parse("1000-01-01T00:00:00Z")! else { return text }
+        return "\(text), Foundation's 0001-01-01: a placeholder, not a purchase"
     }
 
     // MARK: - Production
