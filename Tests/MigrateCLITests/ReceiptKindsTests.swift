@@ -80,5 +80,16 @@ struct ReceiptKindsTests {
         #expect(run.error.contains("bad.jws: not a compact JWS: its payload (part 2 of 3) is not base64url"), "\(run.error)")
     }
 
+    @Test("A JWS quoted as a JSON string is read like the bare JWS")
+    func quoted() throws {
+        let jws = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/receipts/app-transaction-production.jws"), encoding: .utf8)
+        let scratch = try Scratch()
+        try scratch.write("quoted.json", "\"" + jws.trimmingCharacters(in: .whitespacesAndNewlines) + "\"\n")
+        let run = Run("explain", Self.serverPal, "--receipt", "quoted.json", directory: scratch.url)
+        #expect(run.status == .success, "\(run.error)")
+        #expect(run.output.contains("quoted.json: a decoded AppTransaction"))
+        #expect(run.output.contains("its JWS signature was NOT verified"))
+    }
+
     static let serverPal = repositoryRoot.appendingPathComponent("Examples/server-pal").path
 }

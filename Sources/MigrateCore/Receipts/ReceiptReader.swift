@@ -58,6 +58,8 @@ public enum CompactJWS {
     /// starting `eyJ` (base64url of `{"`).
     public static func looksLikeJWS(_ text: String) -> Bool {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // JSON starts with '{', '[' or '"'; base64url never does.
+        guard let first = trimmed.first, first.isASCII, first.isLetter || first.isNumber || first == "-" || first == "_" else { return false }
         return trimmed.hasPrefix("eyJ") || (trimmed.split(separator: ".", omittingEmptySubsequences: false).count == 3 && !trimmed.hasPrefix("{"))
     }
 

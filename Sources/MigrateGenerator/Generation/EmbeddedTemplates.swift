@@ -1446,7 +1446,10 @@ import Foundation
 {{#tracks}}
     .{{platform}}: [{{^hasWindows}}]{{comma}}{{/hasWindows}}
 {{#windows}}
-      Window(tier: {{tier}}, from: {{from}}, until: {{until}}){{comma}}
+      Window(
+        tier: {{tier}},
+        from: {{from}},
+        until: {{until}}){{comma}}
 {{/windows}}
 {{#hasWindows}}
     ]{{comma}}
@@ -1565,7 +1568,8 @@ import Foundation
     // The version decides, unless a tier's window begins or ends while its release was on sale.
     let purchased = windowSplits(match.offset, on: platform) ? date : nil
     return CohortDecision(
-      cohort: cohort(of: match.element, on: platform, purchased: purchased), rule: rule, platform: platform)
+      cohort: cohort(of: match.element, on: platform, purchased: purchased), rule: rule,
+      platform: platform)
   }
 
   /// The customer's release is the one on sale at the purchase date; a purchase at the very
@@ -1602,13 +1606,17 @@ import Foundation
     let start = list[offset].released
     let end = offset + 1 < list.count ? list[offset + 1].released : Date.distantFuture
     return (windows[platform] ?? []).contains { window in
-      [window.from, window.until].contains { bound in bound.map { start < $0 && $0 < end } ?? false }
+      [window.from, window.until].contains { bound in
+        bound.map { start < $0 && $0 < end } ?? false
+      }
     }
   }
 
   /// The tier of a purchase of `release`: by its written tier's window when the purchase date is
   /// known, by the release otherwise.
-  static func cohort(of release: Release, on platform: AppPlatform, purchased date: Date?) -> Cohort {
+  static func cohort(
+    of release: Release, on platform: AppPlatform, purchased date: Date?
+  ) -> Cohort {
     guard let date, let list = windows[platform], !list.isEmpty else {
       return release.tier.map(Cohort.legacy) ?? .newCustomer
     }
