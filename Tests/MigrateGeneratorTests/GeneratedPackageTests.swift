@@ -46,6 +46,8 @@ struct GeneratedPackageTests {
         ("inkwell-universal", "Inkwell", .public),
         ("tally-two-switches", "Tally", .public),
         ("quill-writer", "Quill", .public),
+        // Tier windows that end while a release is on sale: the generated code compares purchase dates as the engine does.
+        ("Tests/Fixtures/plans/tier-window-mid-release.json", "TierWindows", .public),
     ]
     static let mutant = "TiltMutant"
     static let shims = ["StoreKit", "Combine", "Security"]

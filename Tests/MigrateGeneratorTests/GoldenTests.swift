@@ -1,4 +1,5 @@
 import Foundation
+import MigrateCore
 import MigrateGenerator
 import MigratePlan
 import Testing

@@ -12,8 +12,9 @@ let isRecording = ProcessInfo.processInfo.environment["MIGRATE_RECORD"] == "1"
 
 let exampleNames = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer"]
 
+/// A name with a slash is a plan file's path from the repository root (a test fixture).
 func examplePlan(_ name: String) throws -> MigrationPlan {
-    let url = repositoryRoot.appendingPathComponent("Examples/\(name)/migration.json")
+    let url = repositoryRoot.appendingPathComponent(name.contains("/") ? name : "Examples/\(name)/migration.json")
     let document = PlanDecoder.decode(bytes: Array(try Data(contentsOf: url)))
     return try #require(document.plan)
 }

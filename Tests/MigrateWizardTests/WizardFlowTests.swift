@@ -92,7 +92,7 @@ struct WizardFlowTests {
         (QuestionID.price, "free", "not a price"),
         (QuestionID.grants("com.example.tally.pro"), "prp", "Did you mean 'pro'?"),
         (QuestionID.era(0), "dicount", "Did you mean 'discount'?"),
-        (QuestionID.verificationFailure, "keep forever", "1 to 365 days"),
+        (QuestionID.verificationFailure, "keep forever", "1 to 90 days"),
         (QuestionID.paidDownloads, "lots", "not a whole number"),
         (QuestionID.confirm, "maybe", "yes or no"),
     ])

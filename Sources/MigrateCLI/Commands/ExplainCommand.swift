@@ -8,8 +8,10 @@ enum ExplainCommand {
         name: "explain",
         abstract: "Say what one customer gets, which upsell they see, and why.",
         discussion: """
-            Describe the customer with options, or pass --receipt with a verifyReceipt response or a \
-            decoded AppTransaction payload; options given as well override the receipt. Example: \
+            Describe the customer with options, or pass --receipt with a verifyReceipt response, a decoded \
+            AppTransaction or Transaction, an App Store Server API transaction history or subscription \
+            status, or a compact JWS of an AppTransaction or Transaction (decoded without verifying its \
+            signature); options given as well override the receipt. Example: \
             migrate explain migration.json --original-version 31 --owns pro.unlock
             """.wrappedForHelp,
         arguments: [
@@ -20,7 +22,7 @@ enum ExplainCommand {
             .option("original-platform", valueName: "platform", help: "AppTransaction.originalPlatform, if the OS reports it.", choices: Platform.allCases.map(\.rawValue)),
             .option("environment", valueName: "environment", help: "Where the signature came from.", defaultValue: "production", choices: StoreEnvironment.allCases.map(\.rawValue)),
             .option("owns", valueName: "product[:state]", help: "A product the customer has a transaction for; state is familyShared, revoked, expired or unverified. Repeatable.", repeating: true),
-            .option("receipt", valueName: "file", help: "A verifyReceipt JSON response or a decoded AppTransaction JSON payload."),
+            .option("receipt", valueName: "file", help: "A verifyReceipt response, AppTransaction or Transaction (JSON or JWS), or an App Store Server API response."),
             .option("verification", valueName: "result", help: "Whether the app transaction verified.", defaultValue: "verified", choices: ["verified", "failed"]),
             .option("cache-age", valueName: "days", help: "With --verification failed: the age of the last verified result the app cached."),
             .flag("app-refunded", help: "The paid download itself was refunded (AppTransaction.revocationDate is set)."),
@@ -32,52 +34,97 @@ enum ExplainCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
-        let plan = try loaded.requirePlan(context: context)
-        let customer = try customer(from: arguments, plan: plan, context: context)
+        let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was explained")
+        var receipt: (file: String, facts: ReceiptFacts)?
+        let customer = try customer(from: arguments, plan: plan, context: context, receipt: &receipt)
         let advisor = Advisor(plan: plan)
         let report = advisor.report(for: customer)
+        let notes = receipt.map { receiptNotes($0.facts, arguments: arguments) } ?? []
         if arguments.value("format") == "json" {
-            context.standardOutput.write(JSONWriter().string(from: ExplainRenderer(catalog: advisor.catalog).json(report)))
+            var value = ExplainRenderer(catalog: advisor.catalog).json(report)
+            if let receipt, case .object(var members) = value {
+                members.insert(
+                    JSONMember(
+                        key: "receipt",
+                        value: JSONNode(
+                            .members([
+                                ("file", .string(receipt.file)), ("kind", .string(receipt.facts.source.rawValue)),
+                                ("signatureVerified", receipt.facts.unverifiedSignatures > 0 ? .bool(false) : nil), ("notes", .strings(notes)),
+                            ]))), at: 0)
+                value = .object(members)
+            }
+            context.standardOutput.write(JSONWriter().string(from: value))
         } else {
-            let renderer = ExplainRenderer(catalog: advisor.catalog)
-            context.standardOutput.write(renderer.text(report, style: context.style(for: context.standardOutput)))
+            let style = context.style(for: context.standardOutput)
+            var text = ""
+            if let receipt {
+                text += style.bold("Receipt") + "\n  " + receipt.file + ": " + receipt.facts.source.displayName + "\n"
+                for note in notes { text += "  " + style.dim("note  " + note) + "\n" }
+                text += "\n"
+            }
+            text += ExplainRenderer(catalog: advisor.catalog).text(report, style: style)
+            context.standardOutput.write(text)
         }
         return .success
     }
 
-    static func customer(from arguments: ParsedArguments, plan: MigrationPlan, context: CommandContext) throws(CommandError) -> Customer {
+    /// What the reader of an explanation must know about the receipt it came from.
+    static func receiptNotes(_ facts: ReceiptFacts, arguments: ParsedArguments) -> [String] {
+        var notes: [String] = []
+        if facts.unverifiedSignatures > 0 {
+            let count = facts.unverifiedSignatures == 1 ? "its JWS signature was" : "its \(facts.unverifiedSignatures) JWS signatures were"
+            notes.append("\(count) NOT verified: decoded only to read it; never trust an unverified JWS in the app or on a server")
+        }
+        if !facts.source.describesAppPurchase {
+            let given = arguments.isSet("original-version") || arguments.isSet("original-purchase-date")
+            notes.append(
+                "it describes products the customer owns (\(facts.purchases.map(\.productID).joined(separator: ", "))), not the app's own purchase"
+                    + (given ? "" : "; give --original-version and --original-purchase-date, or pass the AppTransaction, for the cohort"))
+        }
+        return notes
+    }
+
+    static func customer(
+        from arguments: ParsedArguments, plan: MigrationPlan, context: CommandContext, receipt: inout (file: String, facts: ReceiptFacts)?
+    ) throws(CommandError) -> Customer {
         var customer = Customer(platform: plan.app.platforms.first ?? .iOS)
         let now = try parseDate(arguments.value("now"), option: "now") ?? context.now
 
         if let path = arguments.value("receipt") {
             let file = try InputFile.read(path, context: context)
-            let root: JSONNode
+            let read: (facts: ReceiptFacts?, diagnostics: [Diagnostic], root: JSONNode?, isJWS: Bool)
             do {
-                root = try JSONParser.parse(bytes: file.bytes)
+                read = try ReceiptReader.read(bytes: file.bytes, now: now)
             } catch {
-                throw CommandError(.dataError, "\(file.displayPath):\(error.location): \(error.message)")
+                if let location = error.location { throw CommandError(.dataError, "\(file.displayPath):\(location): \(error.message)") }
+                throw CommandError(
+                    .dataError,
+                    "\(file.displayPath): \(error.message). Pass the compact JWS exactly as StoreKit or the App Store Server API gave it (jwsRepresentation, signedTransactions[]), or its decoded JSON payload.")
             }
-            let (facts, diagnostics) = ReceiptReader.read(root, now: now)
-            let located = diagnostics.located(in: root)
-            if located.hasErrors || facts == nil {
-                let renderer = DiagnosticRenderer(file: file, style: context.style(for: context.standardError))
+            let located = read.root.map { read.diagnostics.located(in: $0) } ?? read.diagnostics
+            // Paths in a JWS's payload can't be shown as lines of the file, which holds base64.
+            let renderer = DiagnosticRenderer(file: read.isJWS ? InputFile(displayPath: file.displayPath, bytes: []) : file, style: context.style(for: context.standardError))
+            if located.hasErrors || read.facts == nil {
                 context.standardError.write(renderer.render(located))
                 throw CommandError(.dataError, "\(file.displayPath) is not a receipt migrate can read.")
             }
             if !located.isEmpty {
-                context.standardError.write(DiagnosticRenderer(file: file, style: context.style(for: context.standardError)).render(located))
+                context.standardError.write(renderer.render(located))
             }
-            if let facts {
+            if let facts = read.facts {
                 if let bundleID = facts.bundleID, bundleID != plan.app.bundleID {
                     context.standardError.write("warning: \(file.displayPath) is for '\(bundleID)', but the plan is for '\(plan.app.bundleID)'.\n")
                 }
-                customer.environment = facts.environment ?? .production
-                customer.originalAppVersion = facts.originalAppVersion
-                customer.originalPurchaseDate = facts.originalPurchaseDate
-                customer.originalPlatform = facts.originalPlatform
-                customer.preorderDate = facts.preorderDate
-                customer.isVolumePurchase = facts.isVolumePurchase
-                customer.isAppPurchaseRevoked = facts.isAppPurchaseRevoked
+                receipt = (file.displayPath, facts)
+                if let environment = facts.environment { customer.environment = environment }
+                if facts.source.describesAppPurchase {
+                    customer.originalAppVersion = facts.originalAppVersion
+                    customer.originalPurchaseDate = facts.originalPurchaseDate
+                    customer.originalPlatform = facts.originalPlatform
+                    customer.preorderDate = facts.preorderDate
+                    customer.isVolumePurchase = facts.isVolumePurchase
+                    customer.isAppPurchaseRevoked = facts.isAppPurchaseRevoked
+                }
                 customer.purchases = facts.purchases
             }
         }

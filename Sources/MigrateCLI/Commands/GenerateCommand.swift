@@ -32,14 +32,8 @@ enum GenerateCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
-        let plan = try loaded.requirePlan(context: context)
-        // Code from a plan with launch-day errors would ship the error; check first.
-        let errors = PlanChecker.check(plan, now: context.now).diagnostics.filter { $0.severity == .error }
-        if !errors.isEmpty {
-            let renderer = DiagnosticRenderer(file: loaded.file, style: context.style(for: context.standardError))
-            context.standardError.write(renderer.render(errors.located(in: loaded.document.root)))
-            throw CommandError(.dataError, "\(loaded.file.displayPath) fails 'migrate check' with \(errors.count) error\(errors.count == 1 ? "" : "s"); nothing was generated.")
-        }
+        // Code from a plan with launch-day errors would ship the error.
+        let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was generated")
         let module = arguments.value("module")!
         guard module.first?.isLetter == true, module.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), module.allSatisfy(\.isASCII) else {
             throw .usage("The value '\(module)' is invalid for '--module <name>'. Use a Swift identifier such as Freemium.")

@@ -129,7 +129,7 @@ enum InitCommand {
             out.write("\n")
             for line in PlanBuilder.summary(wizard.answers, facts: facts) { out.write("  \(line)\n") }
         }
-        return try write(wizard.plan, to: planFile, displayPath: planPath, now: now, context: context, style: style)
+        return try write(wizard.plan, to: planFile, displayPath: planPath, now: now, context: context, style: style, wizard: wizard)
     }
 
     /// The question loop on a terminal. False when input ended before the last answer.
@@ -178,7 +178,9 @@ enum InitCommand {
     }
 
     /// Checks, then writes atomically; a plan with errors is shown and not written.
-    static func write(_ plan: MigrationPlan, to path: String, displayPath: String, now: Date, context: CommandContext, style: Style) throws(CommandError) -> ExitCode {
+    static func write(
+        _ plan: MigrationPlan, to path: String, displayPath: String, now: Date, context: CommandContext, style: Style, wizard: Wizard? = nil
+    ) throws(CommandError) -> ExitCode {
         let out = context.standardOutput
         let text = PlanEncoder.encode(plan)
         let decoded = PlanDecoder.decode(text)
@@ -192,15 +194,63 @@ enum InitCommand {
             if let hint = diagnostic.hint { out.write("    " + style.dim("fix: " + hint) + "\n") }
         }
         if diagnostics.contains(where: { $0.severity == .error }) {
-            context.standardError.write("The plan would not pass migrate check, so \(displayPath) was not written; answer differently or edit the flags.\n")
+            let saved = wizard.map { saveAnswers($0, nextTo: path, displayPath: displayPath, context: context) } ?? ""
+            context.standardError.write("The plan would not pass migrate check, so \(displayPath) was not written; answer differently or edit the flags.\(saved)\n")
             return .checkFailed
         }
-        let written = try AtomicFile.writeNewPlan(Array(text.utf8), to: path, displayPath: displayPath)
+        let written: (plan: String, schema: String?)
+        do {
+            written = try AtomicFile.writeNewPlan(Array(text.utf8), to: path, displayPath: displayPath)
+        } catch {
+            let saved = wizard.map { saveAnswers($0, nextTo: path, displayPath: displayPath, context: context) } ?? ""
+            throw CommandError(error.exitCode, error.message + "." + saved)
+        }
         out.write("\n" + style.green("Created \(written.plan)" + (written.schema.map { " and \($0)" } ?? "") + ".") + " Next steps:\n")
         out.write("  migrate check \(displayPath)      the cutoff rules and tiers, and any trap left\n")
         out.write("  migrate simulate \(displayPath)   the cohorts, and staying paid against freemium\n")
         out.write("  migrate generate \(displayPath)   the entitlement code for your app\n")
         return .success
+    }
+
+    /// Saves every answer given so far as an `--answers` file, so no session is lost when the plan
+    /// can't be written: next to the plan, or in the temporary folder when that folder refuses it,
+    /// or printed when neither can be written. Returns the sentence that says where.
+    static func saveAnswers(_ wizard: Wizard, nextTo path: String, displayPath: String, context: CommandContext) -> String {
+        let text = JSONWriter().string(from: answersJSON(wizard))
+        let name = ((displayPath as NSString).lastPathComponent as NSString).deletingPathExtension + ".answers.json"
+        let folder = (displayPath as NSString).deletingLastPathComponent
+        let candidates = [
+            (context.resolve(folder.isEmpty ? name : folder + "/" + name), folder.isEmpty ? name : folder + "/" + name),
+            ((NSTemporaryDirectory() as NSString).appendingPathComponent("migrate-" + name), (NSTemporaryDirectory() as NSString).appendingPathComponent("migrate-" + name)),
+        ]
+        for (absolute, shown) in candidates {
+            if (try? AtomicFile.write(text, to: absolute, displayPath: shown)) != nil {
+                return " Your answers were saved to \(shown); run 'migrate init --answers \(shown)' to try again without answering again (edit it, or give a flag, to change one)."
+            }
+        }
+        return " Your answers could not be saved to a file either; here they are, to save as a file for 'migrate init --answers FILE':\n" + text
+    }
+
+    /// The answers given, as an `--answers` file: one key per question asked, per-item answers nested.
+    static func answersJSON(_ wizard: Wizard) -> JSONValue {
+        var top: [(String, JSONValue?)] = []
+        var nested: [String: [(String, JSONValue?)]] = [:]
+        var order: [String] = []
+        for id in wizard.sequence() where id != .confirm {
+            guard let text = wizard.answers.typed[id.key] else { continue }
+            let key = id.key
+            if let dot = key.firstIndex(of: "."), AnswersFile.itemKeys.contains(String(key[..<dot])) {
+                let group = String(key[..<dot])
+                if nested[group] == nil {
+                    order.append(group)
+                    top.append((group, nil))
+                }
+                nested[group, default: []].append((String(key[key.index(after: dot)...]), .string(text)))
+            } else {
+                top.append((key, .string(text)))
+            }
+        }
+        return .members(top.map { key, value in (key, value ?? nested[key].map { .members($0) }) })
     }
 
     /// Answers from --answers FILE, then flags (which win), by question key.

@@ -1,4 +1,5 @@
 import Foundation
+import MigrateCore
 import MigratePlan
 
 /// A file the user named, read with errors that follow sysexits.
@@ -72,6 +73,20 @@ struct LoadedPlan {
             context.standardError.write(renderer.render(document.diagnostics.filter { $0.severity == .error }))
             let count = document.diagnostics.filter { $0.severity == .error }.count
             throw CommandError(.dataError, "\(file.displayPath) has \(count) error\(count == 1 ? "" : "s"); run 'migrate check \(file.displayPath)' for details.")
+        }
+        return plan
+    }
+
+    /// The plan, or exit 65 with every error that `migrate check` would report: decoding errors and
+    /// launch-day errors alike. Every command that acts on a plan reads it through this, so none of
+    /// them agrees to work with a plan that `check` rejects. `outcome` says what was not done.
+    func requireCheckedPlan(context: CommandContext, outcome: String) throws(CommandError) -> MigrationPlan {
+        let plan = try requirePlan(context: context)
+        let errors = PlanChecker.check(plan, now: context.now).diagnostics.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            let renderer = DiagnosticRenderer(file: file, style: context.style(for: context.standardError))
+            context.standardError.write(renderer.render(errors.located(in: document.root).sortedForDisplay()))
+            throw CommandError(.dataError, "\(file.displayPath) fails 'migrate check' with \(errors.count) error\(errors.count == 1 ? "" : "s"); \(outcome).")
         }
         return plan
     }

@@ -33,7 +33,7 @@ enum SimulateCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
-        let plan = try loaded.requirePlan(context: context)
+        let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was simulated")
         let draws = try arguments.integer("draws", in: 0...10_000_000)!
         guard let seedText = arguments.value("seed"), let seed = UInt64(seedText) else {
             throw .usage("The value '\(arguments.value("seed") ?? "")' is invalid for '--seed'. Expected a whole number from 0 to \(UInt64.max).")

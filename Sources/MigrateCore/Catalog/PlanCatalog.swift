@@ -93,7 +93,7 @@ public final class PlanCatalog: Sendable {
         self.productContents = contents
         self.productFeatures = features
 
-        let (tiers, tierOfRelease) = Self.resolveTiers(plan, includes: includes, featureOrder: featureOrder)
+        let (tiers, tierOfRelease) = Self.resolveTiers(plan, tracks: tracks, includes: includes, featureOrder: featureOrder)
         self.tiers = tiers
         self.tierOfRelease = tierOfRelease
 
@@ -156,8 +156,66 @@ public final class PlanCatalog: Sendable {
 
     // MARK: - Tiers
 
+    /// A written tier's window on one platform's track: purchases at or after `from` and before
+    /// `until`. A tier without `until` ends when the first free release at or after its `from` went
+    /// live on that track, so it never takes in people who downloaded the app for free.
+    public struct TierWindow: Sendable, Hashable {
+        /// Index into `tiers` (and `plan.tiers`).
+        public var tier: Int
+        public var from: Date?
+        public var until: Date?
+
+        public func contains(_ date: Date) -> Bool {
+            (from.map { date >= $0 } ?? true) && (until.map { date < $0 } ?? true)
+        }
+    }
+
+    /// The windows of the plan's written tiers that apply on a track, in the plan's order; empty
+    /// when the tiers are derived (those follow releases, not dates).
+    public func windows(on track: Platform) -> [TierWindow] {
+        Self.windows(plan, tracks: tracks, on: track)
+    }
+
+    private static func windows(_ plan: MigrationPlan, tracks: [Platform: [Int]], on track: Platform) -> [TierWindow] {
+        plan.tiers.enumerated().compactMap { position, tier in
+            if let platforms = tier.platforms, !platforms.contains(track) { return nil }
+            let until = tier.until ?? tracks[track]?.lazy.map { plan.releases[$0] }.first { release in
+                !release.model.isPaid && (tier.from.map { release.released >= $0 } ?? true)
+            }?.released
+            return TierWindow(tier: position, from: tier.from, until: until)
+        }
+    }
+
+    /// The tier of a customer whose original purchase is release `index`, made at `date` when that
+    /// is known. Written tiers are windows of purchase dates: a purchase after a window that ends
+    /// while a release is on sale is not in that tier, even though the release went live inside it.
+    /// A free release's downloads are in a tier only when the tier's window was written to cover
+    /// that release.
+    public func tier(ofRelease index: Int, purchasedAt date: Date?) -> ResolvedTier? {
+        guard let date, !plan.tiers.isEmpty else { return tier(ofRelease: index) }
+        let release = plan.releases[index]
+        let window = windows(on: release.platform).first { window in
+            window.contains(date) && (release.model.isPaid || tierOfRelease[index] == window.tier)
+        }
+        return window.map { tiers[$0.tier] }
+    }
+
+    /// Whether a written tier's window begins or ends while release `index` was on sale (after it
+    /// went live, before the next release on its track did). Only then can buyers of one version be
+    /// in different tiers, and the purchase date has to decide even where the version rule holds;
+    /// a window that meets a go-live is left to the version, which App Store roll-outs don't blur.
+    public func windowSplits(release index: Int) -> Bool {
+        let platform = plan.releases[index].platform
+        guard let track = tracks[platform], let position = track.firstIndex(of: index) else { return false }
+        let start = plan.releases[index].released
+        let end = position + 1 < track.count ? plan.releases[track[position + 1]].released : Date.distantFuture
+        return windows(on: platform).contains { window in
+            [window.from, window.until].contains { bound in bound.map { start < $0 && $0 < end } ?? false }
+        }
+    }
+
     private static func resolveTiers(
-        _ plan: MigrationPlan, includes: [[String]], featureOrder: [String: Int]
+        _ plan: MigrationPlan, tracks: [Platform: [Int]], includes: [[String]], featureOrder: [String: Int]
     ) -> ([ResolvedTier], [Int?]) {
         func ordered(_ ids: Set<String>) -> [String] {
             ids.sorted { (featureOrder[$0] ?? Int.max, $0) < (featureOrder[$1] ?? Int.max, $1) }
@@ -201,18 +259,19 @@ public final class PlanCatalog: Sendable {
             return (tiers, tierOfRelease)
         }
 
-        for tier in plan.tiers {
+        var windowsByTrack: [Platform: [TierWindow]] = [:]
+        for track in tracks.keys { windowsByTrack[track] = windows(plan, tracks: tracks, on: track) }
+        for (position, tier) in plan.tiers.enumerated() {
             var members: [Int] = []
             for index in byDate {
                 let release = plan.releases[index]
-                if let from = tier.from, release.released < from { continue }
-                if let until = tier.until, release.released >= until { continue }
-                if let platforms = tier.platforms, !platforms.contains(release.platform) { continue }
+                guard let window = windowsByTrack[release.platform]?.first(where: { $0.tier == position }),
+                    window.contains(release.released)
+                else { continue }
                 members.append(index)
             }
             let grants = tier.grants.map { ordered(Set($0)) }
                 ?? ordered(Set(members.filter { plan.releases[$0].model.isPaid }.flatMap { includes[$0] }))
-            let position = tiers.count
             tiers.append(
                 ResolvedTier(
                     id: tier.id, name: tier.name, grants: grants, discounts: tier.discounts, isDerived: false, releases: [],

@@ -35,6 +35,7 @@ public enum PlanChecker {
         diagnostics += ruleDiagnostics
         diagnostics += policyReferences(catalog)
         diagnostics += legacyPrices(catalog)
+        diagnostics += swiftNames(catalog)
         return CheckReport(diagnostics: diagnostics, rules: rules, tiers: catalog.tiers)
     }
 
@@ -120,13 +121,13 @@ public enum PlanChecker {
         }
         // Releases covered by two tiers: only the first counts, which is rarely what was meant.
         for (position, tier) in plan.tiers.enumerated() {
-            for later in plan.tiers[(position + 1)...] {
+            for laterPosition in plan.tiers.indices.dropFirst(position + 1) {
+                let later = plan.tiers[laterPosition]
                 let overlap = plan.releases.indices.filter { index in
                     let release = plan.releases[index]
-                    return [tier, later].allSatisfy { candidate in
-                        (candidate.from.map { release.released >= $0 } ?? true)
-                            && (candidate.until.map { release.released < $0 } ?? true)
-                            && (candidate.platforms.map { $0.contains(release.platform) } ?? true)
+                    let windows = catalog.windows(on: release.platform)
+                    return [position, laterPosition].allSatisfy { candidate in
+                        windows.contains { $0.tier == candidate && $0.contains(release.released) }
                     }
                 }
                 if let first = overlap.first {
@@ -362,5 +363,31 @@ public enum PlanChecker {
         let hint = Suggestions.closest(to: id, in: ids).map { "Did you mean '\($0)'?" }
             ?? "The derived tiers are: \(ids.joined(separator: ", "))."
         return [.error("unknown-reference", "unknown tier '\(id)'", at: .root / "policies" / "nonProduction" / "tier", hint: hint)]
+    }
+
+    /// Generated code names each product and feature from its id alone; two ids with one name
+    /// can't both be cases, and numbering them would rename one when the other is removed.
+    private static func swiftNames(_ catalog: PlanCatalog) -> [Diagnostic] {
+        let plan = catalog.plan
+        var diagnostics: [Diagnostic] = []
+        for collision in SwiftIdentifier.productCases(plan).collisions {
+            let index = plan.products.firstIndex { $0.id == collision.second }!
+            diagnostics.append(
+                .error(
+                    "swift-name-collision",
+                    "products '\(collision.first)' and '\(collision.second)' would both be ProductID.\(collision.name) in generated Swift",
+                    at: (plan.products[index].origin ?? .root / "products" / index) / "id",
+                    hint: "Rename one of the ids; a product's Swift name comes from its id alone (less the bundle id '\(plan.app.bundleID).'), so it never changes when other products do."))
+        }
+        for collision in SwiftIdentifier.featureCases(plan).collisions {
+            let index = plan.features.firstIndex { $0.id == collision.second }!
+            diagnostics.append(
+                .error(
+                    "swift-name-collision",
+                    "features '\(collision.first)' and '\(collision.second)' would both be Feature.\(collision.name) in generated Swift",
+                    at: (plan.features[index].origin ?? .root / "features" / index) / "id",
+                    hint: "Rename one of the ids; a feature's Swift name comes from its id alone, so it never changes when other features do."))
+        }
+        return diagnostics
     }
 }

@@ -61,11 +61,15 @@ public struct CohortResolver: Sendable {
     // MARK: - Sandbox, TestFlight and Xcode
 
     private func nonProductionDecision(_ customer: Customer) -> CohortDecision {
+        // Say what this customer's data shows, not what it usually is.
+        let version = customer.originalAppVersion.map { "\"\($0)\"" }
+        let date = customer.originalPurchaseDate.map(Self.describeTestDate)
+        let shown = [version.map { "original version \($0)" }, date.map { "purchase date \($0)" }].compactMap { $0 }.joined(separator: ", ")
         var reasons = [
             customer.environment == .xcode
-                ? "in the Xcode environment the purchase date is in year 1 and the original version is \"1.0\", whatever the app's history"
-                : "in the sandbox and TestFlight the original version is always \"1.0\" (purchase date 2013-08-01), whatever the app's history",
-            "so the environment decides, never the value \"1.0\"",
+                ? "in the Xcode environment (StoreKit testing; receiptType Xcode or LocalTesting) the original version is the tested build's own and the purchase date a placeholder\(shown.isEmpty ? "" : " (here \(shown))"), whatever the app's history"
+                : "in the sandbox and TestFlight the original version is always \"1.0\" and the purchase date 2013-08-01\(shown.isEmpty ? "" : " (here \(shown))"), whatever the app's history",
+            "so the environment decides, never the value \(version ?? "of the original version")",
         ]
         switch plan.policies.nonProduction {
         case .newCustomer:
@@ -79,6 +83,14 @@ public struct CohortResolver: Sendable {
             reasons.append("policies.nonProduction treats testers as the tier '\(tier.id)'")
             return CohortDecision(cohort: .legacy(tierID: tier.id), rule: .environmentPolicy, reasons: reasons)
         }
+    }
+
+    /// A test environment's purchase date: Xcode's placeholder is year 1 of Foundation's calendar
+    /// (Julian before 1582), which ISO 8601's proleptic Gregorian calendar writes 0000-12-30.
+    static func describeTestDate(_ date: Date) -> String {
+        let text = Timestamp.format(date)
+        guard date < Timestamp.parse("1000-01-01T00:00:00Z")! else { return text }
+        return "\(text), Foundation's 0001-01-01: a placeholder, not a purchase"
     }
 
     // MARK: - Production
@@ -131,7 +143,7 @@ public struct CohortResolver: Sendable {
                 let tiers = Set(readings.map { catalog.tier(ofRelease: $0.1.release)?.id ?? "" })
                 if readings.count == appPlatforms.count, tiers.count == 1, let first = readings.first {
                     reasons.append("no purchase date was given, but every platform's reading of \(version) gives the same cohort")
-                    return versionDecision(first.1, platform: first.0, reasons: reasons, notes: notes)
+                    return versionDecision(first.1, platform: first.0, purchased: nil, reasons: reasons, notes: notes)
                 }
             }
             reasons.append("no purchase date was given, and the version alone can't tell")
@@ -173,7 +185,7 @@ public struct CohortResolver: Sendable {
                     reasons.append("the plan has no \(track) releases with a \(cutoff.meaning.displayName)")
                     return undetermined(reasons: reasons, notes: notes)
                 }
-                return versionDecision(lookup, platform: track, reasons: reasons, notes: notes)
+                return versionDecision(lookup, platform: track, purchased: customer.originalPurchaseDate, reasons: reasons, notes: notes)
             case .missing, .unparseable:
                 guard let date = customer.originalPurchaseDate else {
                     reasons.append("there is no usable original version and no purchase date")
@@ -190,7 +202,7 @@ public struct CohortResolver: Sendable {
         guard let date = customer.originalPurchaseDate else {
             if case .version(let version) = interpretation, cutoff.isVersionRuleSound, let lookup = cutoff.lookup(version) {
                 reasons.append("no purchase date was given, so the original version decides")
-                return versionDecision(lookup, platform: track, reasons: reasons, notes: notes)
+                return versionDecision(lookup, platform: track, purchased: customer.originalPurchaseDate, reasons: reasons, notes: notes)
             }
             reasons.append("no purchase date was given, and the original version can't decide")
             return undetermined(reasons: reasons, notes: notes)
@@ -210,11 +222,17 @@ public struct CohortResolver: Sendable {
             reasons: reasons + ["no legacy tier can be proven, so only purchased products entitle"], notes: notes)
     }
 
-    private func versionDecision(_ lookup: TrackCutoff.Lookup, platform: Platform, reasons: [String], notes: [String]) -> CohortDecision {
-        let tier = catalog.tier(ofRelease: lookup.release)
+    private func versionDecision(
+        _ lookup: TrackCutoff.Lookup, platform: Platform, purchased date: Date?, reasons: [String], notes: [String]
+    ) -> CohortDecision {
+        // The version decides, unless a tier's window begins or ends while its release was on sale.
+        let date = catalog.windowSplits(release: lookup.release) ? date : nil
+        let tier = catalog.tier(ofRelease: lookup.release, purchasedAt: date)
         let release = plan.releases[lookup.release]
         var reasons = reasons
         reasons.append(describe(release: release, tier: tier))
+        var notes = notes
+        if let window = windowNote(release: lookup.release, purchased: date, tier: tier) { notes.append(window) }
         return CohortDecision(
             cohort: tier.map { .legacy(tierID: $0.id) } ?? .newCustomer,
             rule: platform.originalVersionMeaning == .buildNumber ? .buildNumber : .marketingVersion,
@@ -243,7 +261,8 @@ public struct CohortResolver: Sendable {
                 "the platforms' histories disagree at \(Timestamp.format(date)); the more generous reading (\(chosen.platform)) was chosen")
         }
         let release = plan.releases[chosen.release]
-        let tier = catalog.tier(ofRelease: chosen.release)
+        let tier = catalog.tier(ofRelease: chosen.release, purchasedAt: date)
+        if let window = windowNote(release: chosen.release, purchased: date, tier: tier) { notes.append(window) }
         if date < release.released {
             notes.append("the purchase date is before the first \(chosen.platform) release, \(release.displayName), as for a pre-order")
         }
@@ -273,6 +292,14 @@ public struct CohortResolver: Sendable {
             comparisons.append("purchased \(purchased) < \(Timestamp.format(next.released)), when \(next.displayName), a \(model) release, went live")
         }
         return comparisons
+    }
+
+    /// Says so when the purchase date, not the release, put the customer in or out of a tier.
+    private func windowNote(release index: Int, purchased date: Date?, tier: ResolvedTier?) -> String? {
+        guard let date, let byRelease = catalog.tier(ofRelease: index), byRelease.id != tier?.id else { return nil }
+        let written = plan.tiers.first { $0.id == byRelease.id }
+        let end = written?.until.map { "ends \(Timestamp.format($0))" } ?? "ends when the first free release went live"
+        return "purchased \(Timestamp.format(date)), outside tier '\(byRelease.id)''s window (it \(end)), although \(plan.releases[index].displayName) went live inside it"
     }
 
     private func describe(release: Release, tier: ResolvedTier?) -> String {

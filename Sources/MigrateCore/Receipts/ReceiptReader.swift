@@ -8,6 +8,26 @@ public struct ReceiptFacts: Sendable, Hashable {
         case legacyReceipt
         /// A decoded AppTransaction JWS payload, with the server's key names.
         case appTransactionPayload
+        /// A decoded Transaction JWS payload: one product the customer owns, not the app's purchase.
+        case transactionPayload
+        /// An App Store Server API transaction-history response (`signedTransactions`).
+        case transactionHistory
+        /// An App Store Server API subscription-status response (`data[].lastTransactions[]`).
+        case subscriptionStatus
+
+        /// What the kind is called in messages.
+        public var displayName: String {
+            switch self {
+            case .legacyReceipt: "a verifyReceipt response"
+            case .appTransactionPayload: "a decoded AppTransaction"
+            case .transactionPayload: "a decoded Transaction (a product the customer owns, not the app's purchase)"
+            case .transactionHistory: "an App Store Server API transaction history"
+            case .subscriptionStatus: "an App Store Server API subscription status"
+            }
+        }
+
+        /// Whether it says anything about the app's own purchase (original version and date).
+        public var describesAppPurchase: Bool { self == .legacyReceipt || self == .appTransactionPayload }
     }
 
     public var source: Source
@@ -20,6 +40,62 @@ public struct ReceiptFacts: Sendable, Hashable {
     public var isVolumePurchase: Bool
     public var isAppPurchaseRevoked: Bool
     public var purchases: [OwnedProduct]
+    /// How many compact JWS strings were decoded to read it, none of them verified.
+    public var unverifiedSignatures = 0
+}
+
+/// A compact JWS string that can't be decoded.
+public struct JWSError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    /// Where in the file, when the file is JSON that doesn't parse.
+    public var location: SourceLocation?
+    public var description: String { message }
+}
+
+/// Compact JWS (`header.payload.signature`, each base64url), as the App Store signs transactions.
+public enum CompactJWS {
+    /// Whether text looks like a compact JWS rather than JSON: three dot-separated parts, the first
+    /// starting `eyJ` (base64url of `{"`).
+    public static func looksLikeJWS(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // JSON starts with '{', '[' or '"'; base64url never does.
+        guard let first = trimmed.first, first.isASCII, first.isLetter || first.isNumber || first == "-" || first == "_" else { return false }
+        return trimmed.hasPrefix("eyJ") || (trimmed.split(separator: ".", omittingEmptySubsequences: false).count == 3 && !trimmed.hasPrefix("{"))
+    }
+
+    /// The payload of a compact JWS as JSON, decoded without verifying the signature.
+    public static func payload(_ text: String) throws(JWSError) -> JSONNode {
+        let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            throw JWSError(
+                message: "not a compact JWS: expected three base64url parts separated by '.' (header.payload.signature), found \(parts.count)")
+        }
+        let names = ["header", "payload", "signature"]
+        var decoded: [[UInt8]] = []
+        for (index, part) in parts.enumerated() {
+            guard !part.isEmpty, let bytes = base64URL(String(part)) else {
+                throw JWSError(message: "not a compact JWS: its \(names[index]) (part \(index + 1) of 3) is not base64url")
+            }
+            decoded.append(bytes)
+        }
+        let header: JSONNode
+        do { header = try JSONParser.parse(bytes: decoded[0]) } catch {
+            throw JWSError(message: "not a compact JWS: its header is not JSON (\(error.message))")
+        }
+        guard header["alg"]?.stringValue != nil else {
+            throw JWSError(message: "not a compact JWS: its header has no 'alg'")
+        }
+        do { return try JSONParser.parse(bytes: decoded[1]) } catch {
+            throw JWSError(message: "a compact JWS whose payload is not JSON (\(error.message))")
+        }
+    }
+
+    static func base64URL(_ text: String) -> [UInt8]? {
+        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64).map(Array.init)
+    }
 }
 
 /// Reads the JSON developers see on their servers into customer facts.
@@ -35,6 +111,18 @@ public enum ReceiptReader {
             sink.error("wrong-type", "a receipt must be a JSON object, found \(root.value.kindName)", at: .root)
             return (nil, sink.diagnostics)
         }
+        // Most specific first: a Transaction payload also carries `appTransactionId` and `originalPurchaseDate`.
+        if root["signedTransactions"] != nil {
+            return (history(root, now: now, sink: sink), sink.diagnostics)
+        }
+        if root["data"]?.arrayValue != nil, root["bundleId"] != nil || root["environment"] != nil {
+            return (status(root, now: now, sink: sink), sink.diagnostics)
+        }
+        if root["productId"] != nil || root["transactionId"] != nil {
+            var facts = transactions([(root, .root)], source: .transactionPayload, now: now, sink: sink)
+            facts.environment = root["environment"].flatMap(scalar).flatMap(StoreEnvironment.init(appleName:))
+            return (facts, sink.diagnostics)
+        }
         if root["receipt"] != nil || root["status"] != nil || root["original_application_version"] != nil || root["receipt_type"] != nil {
             return (legacy(root, now: now, sink: sink), sink.diagnostics)
         }
@@ -42,9 +130,132 @@ public enum ReceiptReader {
             return (payload(root, sink: sink), sink.diagnostics)
         }
         sink.error(
-            "unknown-receipt", "neither a verifyReceipt response (with 'receipt') nor a decoded AppTransaction payload (with 'originalApplicationVersion')",
-            at: .root, hint: "Pass the JSON your server got from verifyReceipt, or the decoded payload of AppTransaction.jwsRepresentation.")
+            "unknown-receipt",
+            "not a receipt migrate knows: neither a verifyReceipt response ('receipt'), a decoded AppTransaction ('originalApplicationVersion'), a decoded Transaction ('productId'), a transaction history ('signedTransactions') nor a subscription status ('data')",
+            at: .root,
+            hint: "Pass the JSON your server got from verifyReceipt or the App Store Server API, a decoded AppTransaction or Transaction payload, or the compact JWS itself.")
         return (nil, sink.diagnostics)
+    }
+
+    /// Reads a file's bytes: JSON of any kind above, or a compact JWS of an AppTransaction or a
+    /// Transaction (decoded without verifying its signature; `unverifiedSignatures` says so).
+    /// `root` is the JSON read, for locating diagnostics.
+    public static func read(bytes: [UInt8], now: Date) throws(JWSError) -> (facts: ReceiptFacts?, diagnostics: [Diagnostic], root: JSONNode?, isJWS: Bool) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if CompactJWS.looksLikeJWS(text) {
+            let root = try CompactJWS.payload(text)
+            var (facts, diagnostics) = read(root, now: now)
+            facts?.unverifiedSignatures += 1
+            return (facts, diagnostics, root, true)
+        }
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes: bytes)
+        } catch {
+            throw JWSError(message: error.message, location: error.location)
+        }
+        if let jws = root.stringValue {
+            // A JSON string holding the JWS, as APIs and logs quote it.
+            let inner = try CompactJWS.payload(jws)
+            var (facts, diagnostics) = read(inner, now: now)
+            facts?.unverifiedSignatures += 1
+            return (facts, diagnostics, inner, true)
+        }
+        let (facts, diagnostics) = read(root, now: now)
+        return (facts, diagnostics, root, false)
+    }
+
+    /// Decoded Transaction payloads (`productId`, `inAppOwnershipType`, `expiresDate`, `revocationDate`,
+    /// dates in milliseconds) as owned products; renewals of one product merge as in a receipt.
+    private static func transactions(
+        _ items: [(node: JSONNode, path: JSONPath)], source: ReceiptFacts.Source, now: Date, sink: DiagnosticSink,
+        status: [String: Int] = [:]
+    ) -> ReceiptFacts {
+        var purchases: [String: OwnedProduct] = [:]
+        var latestExpiry: [String: Date] = [:]
+        var bundleID: String?
+        for (node, path) in items {
+            guard let productID = node["productId"].flatMap(scalar) else {
+                sink.error("missing-key", "a Transaction without 'productId'", at: path / "productId")
+                continue
+            }
+            bundleID = bundleID ?? node["bundleId"].flatMap(scalar)
+            let revoked = milliseconds(node["revocationDate"], at: path / "revocationDate", sink: sink) != nil
+            let shared = node["inAppOwnershipType"].flatMap(scalar) == "FAMILY_SHARED"
+            var owned = purchases[productID] ?? OwnedProduct(productID: productID, ownership: shared ? .familyShared : .purchased)
+            if let expires = milliseconds(node["expiresDate"], at: path / "expiresDate", sink: sink) {
+                let newest = max(expires, latestExpiry[productID] ?? expires)
+                latestExpiry[productID] = newest
+                owned.isExpired = newest <= now
+            }
+            owned.isRevoked = purchases[productID].map { $0.isRevoked && revoked } ?? revoked
+            if !shared { owned.ownership = .purchased }
+            // The subscription status says it outright: 2 expired, 3 billing retry, 4 grace period, 5 revoked.
+            if let code = node["originalTransactionId"].flatMap(scalar).flatMap({ status[$0] }) {
+                owned.isExpired = code == 2 || code == 3
+                owned.isRevoked = code == 5
+            }
+            purchases[productID] = owned
+        }
+        return ReceiptFacts(
+            source: source, environment: nil, bundleID: bundleID, originalAppVersion: nil, originalPurchaseDate: nil,
+            originalPlatform: nil, preorderDate: nil, isVolumePurchase: false, isAppPurchaseRevoked: false,
+            purchases: purchases.keys.sorted().map { purchases[$0]! })
+    }
+
+    /// A signed string inside a response, decoded; an error at its path when it can't be.
+    private static func signed(_ node: JSONNode, at path: JSONPath, sink: DiagnosticSink) -> JSONNode? {
+        guard let text = node.stringValue else {
+            sink.error("wrong-type", "expected a compact JWS string, found \(node.value.kindName)", at: path)
+            return nil
+        }
+        do {
+            return try CompactJWS.payload(text)
+        } catch {
+            sink.error("malformed-jws", error.message, at: path, hint: "Copy the string exactly as the App Store Server API returned it.")
+            return nil
+        }
+    }
+
+    private static func history(_ root: JSONNode, now: Date, sink: DiagnosticSink) -> ReceiptFacts? {
+        guard let list = root["signedTransactions"]?.arrayValue else {
+            sink.error("wrong-type", "'signedTransactions' must be an array of compact JWS strings", at: .root / "signedTransactions")
+            return nil
+        }
+        var items: [(JSONNode, JSONPath)] = []
+        for (offset, node) in list.enumerated() {
+            let path = JSONPath.root / "signedTransactions" / offset
+            if let payload = signed(node, at: path, sink: sink) { items.append((payload, path)) }
+        }
+        var facts = transactions(items, source: .transactionHistory, now: now, sink: sink)
+        facts.environment = root["environment"].flatMap(scalar).flatMap(StoreEnvironment.init(appleName:))
+        facts.bundleID = root["bundleId"].flatMap(scalar) ?? facts.bundleID
+        facts.unverifiedSignatures = items.count
+        return facts
+    }
+
+    private static func status(_ root: JSONNode, now: Date, sink: DiagnosticSink) -> ReceiptFacts? {
+        var items: [(JSONNode, JSONPath)] = []
+        var codes: [String: Int] = [:]
+        for (groupOffset, group) in (root["data"]?.arrayValue ?? []).enumerated() {
+            for (offset, last) in (group["lastTransactions"]?.arrayValue ?? []).enumerated() {
+                let path = JSONPath.root / "data" / groupOffset / "lastTransactions" / offset
+                guard let info = last["signedTransactionInfo"] else {
+                    sink.error("missing-key", "missing 'signedTransactionInfo'", at: path)
+                    continue
+                }
+                guard let payload = signed(info, at: path / "signedTransactionInfo", sink: sink) else { continue }
+                if let id = last["originalTransactionId"].flatMap(scalar), let code = last["status"].flatMap(scalar).flatMap(Int.init) {
+                    codes[id] = code
+                }
+                items.append((payload, path / "signedTransactionInfo"))
+            }
+        }
+        var facts = transactions(items, source: .subscriptionStatus, now: now, sink: sink, status: codes)
+        facts.environment = root["environment"].flatMap(scalar).flatMap(StoreEnvironment.init(appleName:))
+        facts.bundleID = root["bundleId"].flatMap(scalar) ?? facts.bundleID
+        facts.unverifiedSignatures = items.count
+        return facts
     }
 
     private static func legacy(_ root: JSONNode, now: Date, sink: DiagnosticSink) -> ReceiptFacts? {

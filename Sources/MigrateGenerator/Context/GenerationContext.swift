@@ -37,8 +37,8 @@ public struct GenerationContext {
         self.catalog = catalog
         self.options = options
         let plan = catalog.plan
-        featureCases = SwiftIdentifier.unique(plan.features.map(\.id))
-        productCases = SwiftIdentifier.unique(plan.products.map(\.id), stripping: Self.commonPrefix(plan.products.map(\.id)))
+        featureCases = SwiftIdentifier.featureCases(plan).cases
+        productCases = SwiftIdentifier.productCases(plan).cases
         tierCases = SwiftIdentifier.unique(catalog.tiers.map(\.id))
         self.testCases = testCases ?? TestCaseBuilder.cases(for: catalog)
         upsell = UpsellPolicy(catalog: catalog)
@@ -245,10 +245,23 @@ public struct GenerationContext {
                 "timestamp": .string(Self.grouped(Int64(release.released.timeIntervalSince1970.rounded(.down)))),
                 "iso": .string(Timestamp.format(release.released)),
                 "tier": .string(tier),
+                "paid": .bool(release.model.isPaid),
                 "displayName": .string(release.displayName),
             ]
         }
+        func date(_ value: Date?) -> String {
+            value.map { "Date(timeIntervalSince1970: \(Self.grouped(Int64($0.timeIntervalSince1970.rounded(.down)))))" } ?? "nil"
+        }
+        let windows = catalog.windows(on: platform).map { window -> TemplateValue in
+            [
+                "tier": .string(".\(tierCases[catalog.tiers[window.tier].id]!)"),
+                "from": .string(date(window.from)),
+                "until": .string(date(window.until)),
+            ]
+        }
         return [
+            "windows": Self.swiftList(windows),
+            "hasWindows": .bool(!windows.isEmpty),
             "platform": .string(platform.rawValue),
             "versionRuleIsSound": .bool(catalog.cutoffs[platform]?.isVersionRuleSound ?? false),
             "releases": Self.swiftList(releases),
@@ -568,15 +581,5 @@ public struct GenerationContext {
         let clean = oneLine(text)
         if clean.contains(",") || clean.contains("\"") { return "\"" + clean.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
         return clean
-    }
-
-    /// The prefix shared by every product id, up to a period (`com.example.app.`), so cases read `full`.
-    static func commonPrefix(_ ids: [String]) -> String? {
-        guard ids.count > 1, var prefix = ids.first else { return nil }
-        for id in ids.dropFirst() {
-            while !id.hasPrefix(prefix) { prefix.removeLast() }
-        }
-        guard let dot = prefix.lastIndex(of: ".") else { return nil }
-        return String(prefix[...dot])
     }
 }

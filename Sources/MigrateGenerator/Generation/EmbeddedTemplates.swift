@@ -1438,6 +1438,14 @@ import Foundation
     let version: BundleVersion
     let released: Date
     let tier: LegacyTier?
+    let paid: Bool
+  }
+
+  /// A written tier's window of purchase dates: from (inclusive) until (exclusive).
+  struct Window: Sendable {
+    let tier: LegacyTier
+    let from: Date?
+    let until: Date?
   }
 
   /// Releases per platform in go-live order, with the version receipts carry there.
@@ -1448,9 +1456,28 @@ import Foundation
       Release(
         version: BundleVersion(components: [{{components}}], description: {{versionLiteral}}),
         released: Date(timeIntervalSince1970: {{timestamp}}),  // {{iso}}
-        tier: {{tier}}){{comma}}
+        tier: {{tier}},
+        paid: {{paid}}){{comma}}
 {{/releases}}
     ]{{comma}}
+{{/tracks}}
+  ]
+
+  /// The written tiers' windows per platform, in the plan's order. A purchase made outside a
+  /// window is not in that tier, even when its release went live inside it; a tier without
+  /// `until` ends when the first free release went live.
+  static let windows: [AppPlatform: [Window]] = [
+{{#tracks}}
+    .{{platform}}: [{{^hasWindows}}]{{comma}}{{/hasWindows}}
+{{#windows}}
+      Window(
+        tier: {{tier}},
+        from: {{from}},
+        until: {{until}}){{comma}}
+{{/windows}}
+{{#hasWindows}}
+    ]{{comma}}
+{{/hasWindows}}
 {{/tracks}}
   ]
 
@@ -1532,7 +1559,7 @@ import Foundation
     let sound = versionRuleIsSound[platform] ?? false
     let useVersion = cutoffRule == "version" || (cutoffRule == "automatic" && sound)
     if useVersion, let version {
-      return byVersion(version, on: platform)
+      return byVersion(version, on: platform, purchased: date)
     }
     if let date {
       return byDate(date, platforms: [platform], preferred: platform)
@@ -1550,7 +1577,9 @@ import Foundation
   }
 
   /// The customer's release is the one with the highest version not above theirs.
-  static func byVersion(_ version: BundleVersion, on platform: AppPlatform) -> CohortDecision {
+  static func byVersion(
+    _ version: BundleVersion, on platform: AppPlatform, purchased date: Date? = nil
+  ) -> CohortDecision {
     let rule: CohortRule = platform.originalVersionIsBuildNumber ? .buildNumber : .marketingVersion
     let sorted = (releases[platform] ?? []).enumerated().sorted {
       $0.element.version != $1.element.version
@@ -1560,7 +1589,11 @@ import Foundation
       return CohortDecision(cohort: .newCustomer, rule: .undetermined, platform: nil)
     }
     let match = sorted.last { $0.element.version <= version } ?? first
-    return CohortDecision(cohort: cohort(of: match.element), rule: rule, platform: platform)
+    // The version decides, unless a tier's window begins or ends while its release was on sale.
+    let purchased = windowSplits(match.offset, on: platform) ? date : nil
+    return CohortDecision(
+      cohort: cohort(of: match.element, on: platform, purchased: purchased), rule: rule,
+      platform: platform)
   }
 
   /// The customer's release is the one on sale at the purchase date; a purchase at the very
@@ -1586,11 +1619,36 @@ import Foundation
         } ?? chosen
     }
     return CohortDecision(
-      cohort: cohort(of: chosen.release), rule: .purchaseDate, platform: chosen.platform)
+      cohort: cohort(of: chosen.release, on: chosen.platform, purchased: date), rule: .purchaseDate,
+      platform: chosen.platform)
   }
 
-  static func cohort(of release: Release) -> Cohort {
-    release.tier.map(Cohort.legacy) ?? .newCustomer
+  /// Whether a written tier's window begins or ends while release `offset` was on sale, so that
+  /// its buyers are in different tiers by purchase date.
+  static func windowSplits(_ offset: Int, on platform: AppPlatform) -> Bool {
+    guard let list = releases[platform], list.indices.contains(offset) else { return false }
+    let start = list[offset].released
+    let end = offset + 1 < list.count ? list[offset + 1].released : Date.distantFuture
+    return (windows[platform] ?? []).contains { window in
+      [window.from, window.until].contains { bound in
+        bound.map { start < $0 && $0 < end } ?? false
+      }
+    }
+  }
+
+  /// The tier of a purchase of `release`: by its written tier's window when the purchase date is
+  /// known, by the release otherwise.
+  static func cohort(
+    of release: Release, on platform: AppPlatform, purchased date: Date?
+  ) -> Cohort {
+    guard let date, let list = windows[platform], !list.isEmpty else {
+      return release.tier.map(Cohort.legacy) ?? .newCustomer
+    }
+    let window = list.first { window in
+      (window.from.map { date >= $0 } ?? true) && (window.until.map { date < $0 } ?? true)
+        && (release.paid || release.tier == window.tier)
+    }
+    return window.map { Cohort.legacy($0.tier) } ?? .newCustomer
   }
 }
 

@@ -241,8 +241,9 @@ public struct PlanFactorModel: Sendable {
         return (try? Version(components.map(String.init).joined(separator: "."))) ?? version
     }
 
-    /// Purchase dates around every moment the cohort changes on a track: a second before and the
-    /// moment itself, and a day before the first release (a pre-order).
+    /// Purchase dates around every moment the cohort changes on a track (a go-live, or a tier
+    /// window's bound): a second before and the moment itself, and a day before the first release
+    /// (a pre-order).
     static func dateLevels(catalog: PlanCatalog, track: Platform) -> [Date] {
         let indices = catalog.tracks[track] ?? []
         guard let first = indices.first else { return [] }
@@ -251,6 +252,14 @@ public struct PlanFactorModel: Sendable {
         for position in indices.indices.dropFirst() where label(indices[position]) != label(indices[position - 1]) {
             let moment = catalog.plan.releases[indices[position]].released
             dates += [moment.addingTimeInterval(-1), moment]
+        }
+        // A written tier's window that begins or ends while a release is on sale changes the cohort
+        // at that moment too.
+        let goLives = Set(indices.map { catalog.plan.releases[$0].released })
+        for window in catalog.windows(on: track) {
+            for bound in [window.from, window.until].compactMap({ $0 }) where !goLives.contains(bound) && bound > dates[0] {
+                dates += [bound.addingTimeInterval(-1), bound]
+            }
         }
         return dates
     }

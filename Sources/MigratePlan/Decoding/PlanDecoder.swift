@@ -364,9 +364,10 @@ public enum PlanDecoder {
             switch failure.choice("action", from: PlanKeys.verificationFailureChoices, required: true) {
             case "keepLastVerified":
                 if let days = failure.integer("days", required: true) {
-                    if days < 1 || days > 90 {
+                    let bounds = PlanKeys.keepLastVerifiedDays
+                    if !bounds.contains(days) {
                         reader.sink.error(
-                            "invalid-value", "'days' must be between 1 and 90, found \(days)", at: failure.path / "days",
+                            "invalid-value", "'days' must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(days)", at: failure.path / "days",
                             hint: "A week (7) covers most outages without turning a cache into a free pass.")
                     } else {
                         policies.verificationFailure = .keepLastVerified(days: days)

@@ -36,6 +36,9 @@ public enum PlanKeys {
     public static let subscriptionPeriods = ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
     public static let nonProductionChoices = ["newCustomer", "tier"]
     public static let verificationFailureChoices = ["deny", "keepLastVerified"]
+    /// The days `keepLastVerified` may keep a verified result: the one bound the decoder, the schema,
+    /// `init`'s question and its `--verification-failure` flag all read.
+    public static let keepLastVerifiedDays: ClosedRange<Int> = 1...90
     public static let familySharingChoices = ["entitles", "ignored"]
     public static let cutoffRuleChoices = ["automatic", "version", "date"]
 }

@@ -27,7 +27,7 @@ public enum PlanValidator {
                         "platform-not-listed", "release \(release.displayName) is for \(release.platform), which 'app.platforms' does not list",
                         at: release.origin.map { $0 / "platform" }, hint: "Add \"\(release.platform)\" to app.platforms."))
             }
-            let key = "\(release.platform) \(release.version.canonical) \(release.build?.canonical ?? "-")"
+            let key = Release.identity(platform: release.platform, version: release.version, build: release.build)
             if let first = seenReleases[key] {
                 diagnostics.append(
                     .error(

@@ -412,3 +412,11 @@ public struct ProductCount: Sendable, Hashable {
         self.refunds = refunds
     }
 }
+
+extension Release {
+    /// What makes a release the same release: platform, version and build, compared as versions
+    /// (`2.0` is `2`). The plan rejects two with one identity, and `init` refuses the second at once.
+    public static func identity(platform: Platform, version: Version, build: Version?) -> String {
+        "\(platform) \(version.canonical) \(build?.canonical ?? "-")"
+    }
+}

@@ -208,7 +208,10 @@ public enum PlanSchema {
                 ["action"],
                 [
                     "action": enumeration(PlanKeys.verificationFailureChoices, "What to do when a signature doesn't verify."),
-                    "days": .object(["type": .string("integer"), "minimum": .integer(1), "maximum": .integer(90)]),
+                    "days": .object([
+                        "type": .string("integer"), "minimum": .integer(PlanKeys.keepLastVerifiedDays.lowerBound),
+                        "maximum": .integer(PlanKeys.keepLastVerifiedDays.upperBound),
+                    ]),
                 ], "Never let your own bug lock out payers."),
             "familySharing": enumeration(PlanKeys.familySharingChoices, "Whether family-shared purchases entitle."),
             "cutoffRule": enumeration(PlanKeys.cutoffRuleChoices, "automatic uses the version unless it is ambiguous, then the purchase date."),

@@ -17,6 +17,8 @@ public struct Wizard: Sendable {
     /// Nil once every question is answered.
     public private(set) var current: QuestionID?
     private var history: [QuestionID] = []
+    /// True while the default is being applied: a default number always means the list item.
+    private var answeringWithDefault = false
 
     public static let backWords: Set<String> = ["<", "back"]
 
@@ -71,6 +73,8 @@ public struct Wizard: Sendable {
         if Self.backWords.contains(input.lowercased()) {
             return goBack() ? .wentBack : .invalid("this is the first question; there is nothing to go back to")
         }
+        answeringWithDefault = input.isEmpty
+        defer { answeringWithDefault = false }
         if input.isEmpty {
             guard let fallback = question.defaultAnswer else { return .invalid("an answer is needed here (\(question.hint ?? "no default"))") }
             input = fallback
@@ -78,6 +82,7 @@ public struct Wizard: Sendable {
         let result = apply(input, to: id)
         switch result {
         case .accepted:
+            if id != .confirm { answers.typed[id.key] = answeringWithDefault ? listAnswer(for: id, default: input) : input }
             history.append(id)
             let list = sequence()
             if let position = list.firstIndex(of: id), position + 1 < list.count {
@@ -207,7 +212,8 @@ public struct Wizard: Sendable {
             if case .keepLastVerified(let days)? = answers.verificationFailure { fallback = "keep \(days)" }
             return Question(
                 id: id, prompt: "When the App Store's signature does not verify:", choices: ["deny: grant nothing that needs proof", "keep the last verified entitlements for some days"],
-                defaultAnswer: fallback, hint: "'deny' or 'keep DAYS' (1 or 2 also work)")
+                defaultAnswer: fallback,
+                hint: "'deny' or 'keep DAYS', \(PlanKeys.keepLastVerifiedDays.lowerBound) to \(PlanKeys.keepLastVerifiedDays.upperBound) days (1 or 2 also work)")
         case .familySharing:
             return Question(
                 id: id, prompt: "Do purchases shared through Family Sharing count?", choices: ["yes: family members are entitled", "no: ignored"],
@@ -298,23 +304,26 @@ public struct Wizard: Sendable {
                 }
             }
             guard releases.count >= 1 else { return .invalid("list at least the first paid release") }
+            var seen: [String: ImportedRelease] = [:]
+            for release in releases {
+                let key = Release.identity(platform: release.platform, version: release.version, build: release.build)
+                if seen[key] != nil { return .invalid("\(release.platform) \(release.displayName) is listed twice; list each release once") }
+                seen[key] = release
+            }
             answers.releases = releases.sorted { $0.date < $1.date }
             answers.firstFree = nil
             return .accepted(["\(releases.count) release\(releases.count == 1 ? "" : "s") in the version history."])
         case .firstFree:
             let count = answers.releases.count
             var chosen: Int?
-            if let number = Int(input) {
-                guard (1...count + 1).contains(number) else { return .invalid("choose a number from 1 to \(count + 1)") }
-                chosen = number - 1
-            } else if input.lowercased() == "new" {
+            if input.lowercased() == "new" {
                 chosen = count
             } else {
-                let versions = answers.releases.map(\.version.text)
-                guard let index = answers.releases.firstIndex(where: { $0.version.text == input || $0.displayName == input }) else {
-                    return .invalid("'\(input)' is neither a number from the list nor a listed version." + Suggestions.didYouMean(input, in: versions))
+                switch choose(input, choices: count + 1, versions: answers.releases.indices.map { ($0, answers.releases[$0]) }) {
+                case .item(let number): chosen = number - 1
+                case .release(let index): chosen = index
+                case .refused(let message): return .invalid(message)
                 }
-                chosen = index
             }
             guard chosen! > 0 else { return .invalid("the first release cannot be the first free one: then no one paid, and there is no one to grandfather") }
             answers.firstFree = chosen
@@ -325,6 +334,11 @@ public struct Wizard: Sendable {
             switch parseRelease(input) {
             case .failure(let message): return .invalid(message)
             case .success(let release):
+                let key = Release.identity(platform: release.platform, version: release.version, build: release.build)
+                if let same = answers.releases.first(where: { Release.identity(platform: $0.platform, version: $0.version, build: $0.build) == key }) {
+                    return .invalid(
+                        "\(same.platform) \(same.displayName) is already listed (\(Self.day(same.date))); choose it at the previous question ('<'), or give the new release's own version and build")
+                }
                 if let last = answers.releases.last, release.date <= last.date {
                     return .invalid("it must go live after the last listed release (\(last.displayName), \(Self.day(last.date)))")
                 }
@@ -351,15 +365,14 @@ public struct Wizard: Sendable {
             let paid = answers.paidReleases
             let choices = paid.count + 1
             var since: Int??
-            if let number = Int(input) {
-                guard (1...choices).contains(number) else { return .invalid("choose a number from 1 to \(choices)") }
-                since = number == choices ? .some(nil) : .some(paid[number - 1])
-            } else if input.lowercased() == "none" {
+            if input.lowercased() == "none" {
                 since = .some(nil)
-            } else if let match = paid.first(where: { answers.allReleases[$0].version.text == input }) {
-                since = .some(match)
             } else {
-                return .invalid("'\(input)' is not a number from the list or a paid version." + Suggestions.didYouMean(input, in: paid.map { answers.allReleases[$0].version.text }))
+                switch choose(input, choices: choices, versions: paid.map { ($0, answers.allReleases[$0]) }) {
+                case .item(let number): since = number == choices ? .some(nil) : .some(paid[number - 1])
+                case .release(let index): since = .some(index)
+                case .refused(let message): return .invalid(message)
+                }
             }
             answers.featureSince[feature] = since!
             // The first paid release must have bought something, or its buyers could not be told what they keep.
@@ -448,7 +461,10 @@ public struct Wizard: Sendable {
             var days = 7
             if words.first == "2" || words.first == "keep" {
                 if words.count == 2 {
-                    guard let number = Int(words[1]), (1...365).contains(number) else { return .invalid("keep for 1 to 365 days, such as 'keep 7'") }
+                    let bounds = PlanKeys.keepLastVerifiedDays
+                    guard let number = Int(words[1]), bounds.contains(number) else {
+                        return .invalid("keep for \(bounds.lowerBound) to \(bounds.upperBound) days, such as 'keep 7' (the plan allows no more)")
+                    }
                     days = number
                 } else if words.count > 2 {
                     return .invalid("answer 'deny' or 'keep DAYS'")
@@ -496,6 +512,49 @@ public struct Wizard: Sendable {
     }
 
     // MARK: - Parsing helpers
+
+    enum ListChoice {
+        /// A number from the list, 1-based.
+        case item(Int)
+        /// A release, by its index in `answers.allReleases` (or `answers.releases`).
+        case release(Int)
+        case refused(String)
+    }
+
+    /// An answer to "a number from the list, or a version": `#N` is always the list item, and a
+    /// number that is also a listed version (`4` when 4.0 is listed) is asked about, never guessed.
+    func choose(_ input: String, choices: Int, versions: [(index: Int, release: ImportedRelease)]) -> ListChoice {
+        let explicit = input.hasPrefix("#")
+        let number = Int(explicit ? String(input.dropFirst()) : input)
+        let version = explicit ? nil : (try? Version(input)).flatMap { typed in
+            versions.first { $0.release.version == typed || $0.release.displayName == input }
+        } ?? versions.first { $0.release.displayName == input }
+        let item = number.flatMap { (1...choices).contains($0) ? $0 : nil }
+        switch (item, version) {
+        case (let item?, let version?):
+            // The same release either way, or a default (always the list item), needs no question.
+            if answeringWithDefault || (item <= versions.count && versions[item - 1].index == version.index) { return .item(item) }
+            let listed = item <= versions.count ? versions[item - 1].release.displayName : "the last choice"
+            return .refused(
+                "'\(input)' is both number \(item) in the list (\(listed)) and version \(version.release.displayName); type '#\(item)' for the list item or '\(version.release.version.text)' for the version")
+        case (let item?, nil): return .item(item)
+        case (nil, let version?): return .release(version.index)
+        case (nil, nil):
+            if let number {
+                return .refused("choose a number from 1 to \(choices), or a listed version (\(number) is neither)")
+            }
+            let names = versions.map(\.release.version.text)
+            return .refused("'\(input)' is neither a number from the list nor a listed version." + Suggestions.didYouMean(input, in: names))
+        }
+    }
+
+    /// A default saved for a re-run: the list item as `#N`, which can never be read as a version.
+    func listAnswer(for id: QuestionID, default text: String) -> String {
+        switch id {
+        case .firstFree, .featureSince: Int(text) != nil ? "#" + text : text
+        default: text
+        }
+    }
 
     enum Parsed<T> {
         case success(T)

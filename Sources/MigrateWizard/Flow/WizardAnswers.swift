@@ -49,6 +49,9 @@ public struct WizardAnswers: Sendable, Hashable {
     public var familySharing: Policies.FamilySharing?
     public var paidDownloadsPerMonth: Int?
     public var confirmed: Bool?
+    /// The text of each accepted answer, by its `--answers` key, so a session can be saved and run
+    /// again with `--answers` (a default taken from a list is saved as `#N`).
+    public var typed: [String: String] = [:]
 
     public init() {}
 

@@ -1,8 +1,61 @@
 import Foundation
+import MigratePlan
 
 /// Turns plan ids (`code-red`, `com.example.app.full`, `paid-1.0`) into Swift identifiers
 /// (`codeRed`, `full`, `paid1Dot0`) that are unique within their enum.
+///
+/// The one home of the generated names: `migrate check` reports collisions from here, and the
+/// generator names cases from here. A product's or feature's name comes from its own id alone, so
+/// adding, removing or reordering other products never renames it.
 public enum SwiftIdentifier {
+    /// Two ids whose Swift names would be the same.
+    public struct Collision: Sendable, Hashable {
+        public var first: String
+        public var second: String
+        public var name: String
+    }
+
+    /// A product's case name: its id without the app's bundle id and the period after it
+    /// (`com.example.app.pro` in `com.example.app` is `pro`), which never changes for an app on
+    /// the store, or the whole id when it doesn't start with the bundle id.
+    public static func productName(_ id: String, bundleID: String) -> String {
+        let prefix = bundleID + "."
+        return make(id.hasPrefix(prefix) && id.count > prefix.count ? String(id.dropFirst(prefix.count)) : id)
+    }
+
+    /// A feature's case name: its id.
+    public static func featureName(_ id: String) -> String { make(id) }
+
+    /// The products' case names by id, and the ids whose names collide (which `check` rejects;
+    /// the later of two is numbered so that code generated anyway still compiles).
+    public static func productCases(_ plan: MigrationPlan) -> (cases: [String: String], collisions: [Collision]) {
+        cases(plan.products.map(\.id)) { productName($0, bundleID: plan.app.bundleID) }
+    }
+
+    /// The features' case names by id, and the ids whose names collide.
+    public static func featureCases(_ plan: MigrationPlan) -> (cases: [String: String], collisions: [Collision]) {
+        cases(plan.features.map(\.id), name: featureName)
+    }
+
+    static func cases(_ ids: [String], name: (String) -> String) -> (cases: [String: String], collisions: [Collision]) {
+        var result: [String: String] = [:]
+        var owner: [String: String] = [:]
+        var collisions: [Collision] = []
+        for id in ids where result[id] == nil {
+            let base = name(id)
+            if let first = owner[base] { collisions.append(Collision(first: first, second: id, name: base)) }
+            var unique = base
+            var counter = 2
+            while owner[unique] != nil {
+                unique = base.hasSuffix("`") ? "`\(base.dropFirst().dropLast())\(counter)`" : "\(base)\(counter)"
+                counter += 1
+            }
+            owner[unique] = id
+            result[id] = unique
+        }
+        return (result, collisions)
+    }
+
     static let keywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
         "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct",
