@@ -20,8 +20,9 @@ public enum Limits {
     /// The largest price elasticity: at 100 a 1% higher price already costs 63% of the buyers.
     public static let priceElasticity = 100.0
 
-    /// Receipt dates in milliseconds since 1970: from 1970-01-01 to 9999-12-31T23:59:59.999Z.
-    public static let receiptMilliseconds: ClosedRange<Double> = 0...253_402_300_799_999
+    /// Receipt dates in milliseconds since 1970, from 0000-01-01 (Xcode's StoreKit testing reports an
+    /// original purchase on 0001-01-01, which Foundation can print as 0000-12-30) to 9999-12-31.
+    public static let receiptMilliseconds: ClosedRange<Double> = -62_167_219_200_000...253_402_300_799_999
 
     /// Parentheses and NOTs nested in one PICT constraint.
     public static let pictNestingDepth = 100

@@ -199,7 +199,7 @@ struct AtomicWriteTests {
         let run = Run("import", "xcode", shelf, "--plan", "plan-link.json", directory: scratch.url)
         #expect(run.status == .success, "\(run.error)")
         #expect(run.output.contains("plan-link.json → "), "\(run.output)")
-        #expect(run.output.contains("plan.json."), "\(run.output)")
+        #expect(run.output.contains("plan.json and migration.schema.json."), "\(run.output)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scratch.url.appendingPathComponent("plan-link.json").path) == "plan.json")
         #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("plan.json").path))
     }

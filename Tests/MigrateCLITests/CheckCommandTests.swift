@@ -67,13 +67,17 @@ struct CheckCommandTests {
         #expect(strict.output.contains("(--strict)"))
     }
 
+    /// The example with a misspelled model, a malformed price and an unknown key: three errors.
+    static var threeErrors: String {
+        examplePlanText
+            .replacingOccurrences(of: "\"model\": \"free\", \"includes\"", with: "\"model\": \"fre\", \"includes\"")
+            .replacingOccurrences(of: "\"price\": \"1.99\", \"grants\"", with: "\"price\": \"1,99\", \"grant\"")
+    }
+
     @Test("All problems at once, and the JSON report carries them with places")
     func jsonReport() throws {
         let scratch = try Scratch()
-        let broken = examplePlanText
-            .replacingOccurrences(of: "\"model\": \"free\", \"includes\"", with: "\"model\": \"fre\", \"includes\"")
-            .replacingOccurrences(of: "\"price\": \"1.99\", \"grants\"", with: "\"price\": \"1,99\", \"grant\"")
-        try scratch.write("plan.json", broken)
+        try scratch.write("plan.json", Self.threeErrors)
         let run = Run("check", "plan.json", "--format", "json", directory: scratch.url)
         #expect(run.status == .checkFailed)
         let report = try JSONParser.parse(run.output)
@@ -90,10 +94,7 @@ struct CheckCommandTests {
     @Test("--format github prints one GitHub Actions annotation per problem, at its line and column")
     func githubAnnotations() throws {
         let scratch = try Scratch()
-        let broken = examplePlanText
-            .replacingOccurrences(of: "\"model\": \"free\", \"includes\"", with: "\"model\": \"fre\", \"includes\"")
-            .replacingOccurrences(of: "\"price\": \"1.99\", \"grants\"", with: "\"price\": \"1,99\", \"grant\"")
-        try scratch.write("plan.json", broken)
+        try scratch.write("plan.json", Self.threeErrors)
         let run = Run("check", "plan.json", "--format", "github", directory: scratch.url)
         #expect(run.status == .checkFailed)
         let lines = run.output.split(separator: "\n").map(String.init)

@@ -53,7 +53,7 @@ struct GitImporterTests {
         #expect(run.output.contains("+ release iOS 1.0.1 (3), paid 1.99, released 2019-04-01T10:00:00Z (git commit date)"))
         #expect(run.output.contains("iOS backwards: 1.0.1 (3) came after 1.1 (5) but its build number is not higher"))
         #expect(run.output.contains("iOS restarted: 2.0 (1) restarts the build numbers (after 1.1 (5))"))
-        #expect(run.output.contains("Created migration.json."))
+        #expect(run.output.contains("Created migration.json and migration.schema.json."))
         let text = try #require(scratch.read("migration.json"))
         let plan = try #require(PlanDecoder.decode(text).plan)
         #expect(plan.app.bundleID == "com.example.shelf" && plan.releases.count == 4)

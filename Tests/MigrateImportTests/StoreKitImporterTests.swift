@@ -59,7 +59,7 @@ struct StoreKitImporterTests {
         let first = Run("import", "storekit", path, "--app-name", "Shelf", "--bundle-id", "com.example.shelf", "--platform", "iOS", directory: scratch.url)
         #expect(first.status == .success, "\(first.error)")
         #expect(first.output.contains("+ product com.example.shelf.lifetime (nonConsumable, 12.00)"))
-        #expect(first.output.contains("Created migration.json."))
+        #expect(first.output.contains("Created migration.json and migration.schema.json."))
         #expect(first.error.contains("b.storekit") == false)
         #expect(first.error.contains("format-5.0-offers.storekit:29:24: warning: products[1].displayPrice:") && first.error.contains("'abc' is not a price"))
         let plan = try #require(scratch.read("migration.json"))

@@ -348,7 +348,7 @@ public enum ReceiptReader {
         guard let node, let text = scalar(node), let value = Double(text) else { return nil }
         guard value.isFinite, Limits.receiptMilliseconds.contains(value) else {
             sink.error(
-                "date-out-of-range", "'\(text)' is not a receipt date: milliseconds since 1970 must be from 0 to \(Limits.display(Limits.receiptMilliseconds.upperBound)) (9999-12-31)",
+                "date-out-of-range", "'\(text)' is not a receipt date: milliseconds since 1970 must be from \(Limits.display(Limits.receiptMilliseconds.lowerBound)) to \(Limits.display(Limits.receiptMilliseconds.upperBound)) (0000-01-01 to 9999-12-31)",
                 at: path, hint: "Receipts give dates in milliseconds, such as \"1700000000000\" for 2023-11-14.")
             return nil
         }
