@@ -208,7 +208,13 @@ enum InitCommand {
         out.write("\n" + style.green("Created \(written.plan)" + (written.schema.map { " and \($0)" } ?? "") + ".") + " Next steps:\n")
         out.write("  migrate check \(displayPath)      the cutoff rules and tiers, and any trap left\n")
         out.write("  migrate simulate \(displayPath)   the cohorts, and staying paid against freemium\n")
-        out.write("  migrate generate \(displayPath)   the entitlement code for your app\n")
+        // Without a package of its own beside the plan, the generated code is best a package the app adds.
+        let folder = (path as NSString).deletingLastPathComponent
+        if FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("Package.swift")) {
+            out.write("  migrate generate \(displayPath)   the entitlement code for your app\n")
+        } else {
+            out.write("  migrate generate \(displayPath) --package   the entitlement code and its tests, as a Swift package\n")
+        }
         return .success
     }
 
