@@ -7,9 +7,9 @@ import Testing
 /// reports), never the internal brief ("DOMAIN.md", "DOMAIN.md §5") or the articles' internal numbers ("seed 000").
 @Suite("Public sources")
 struct PublicSourcesTests {
-    /// "seed 000", "Seed 002's", "seeds 001", a path into the seeds folder, or the brief itself. A random seed
+    /// "seed 000", "Seed 002's", "seeds 001", a path into the internal shared folder, or the brief itself. A random seed
     /// such as "(strength 2, seed 0)" in `migrate matrix` output is not a citation and does not match.
-    static var internalReference: Regex<AnyRegexOutput> { try! Regex("(?i)domain\\.md|\\bseeds?\\s+0\\d|shared/seeds|seeds/0") }
+    static var internalReference: Regex<AnyRegexOutput> { try! Regex("(?i)domain\\.md|\\bseeds?\\s+0\\d|\\.\\./shared|shared/seeds|shared/fixtures|seeds/0") }
 
     static func internalReferences(in text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
@@ -41,7 +41,7 @@ struct PublicSourcesTests {
 
     @Test("The pattern catches internal references and leaves a random seed alone")
     func pattern() {
-        for text in ["see DOMAIN.md §5", "(domain.md, trap 2)", "seed 000's states", "Seed 002's developer", "../shared/seeds/001_x.txt"] {
+        for text in ["see DOMAIN.md §5", "(domain.md, trap 2)", "seed 000's states", "Seed 002's developer", "../shared/seeds/001_x.txt", "Tests that read `../shared/fixtures` skip"] {
             #expect(!Self.internalReferences(in: text).isEmpty, "\(text)")
         }
         for text in ["36 rows cover all 268 valid pairs of 6 factors (strength 2, seed 0).", "Monte Carlo: 10,000 draws, seed 1", "the domain model"] {
@@ -51,7 +51,7 @@ struct PublicSourcesTests {
 
     @Test("README, CHANGELOG, Examples and Templates cite public sources only")
     func documents() throws {
-        let paths = ["README.md", "CHANGELOG.md"] + Self.files(under: "Examples") + Self.files(under: "Templates")
+        let paths = ["README.md", "CHANGELOG.md", "ARCHITECTURE.md"] + Self.files(under: "Examples") + Self.files(under: "Templates")
         #expect(paths.contains("Examples/README.md"))
         #expect(paths.contains { $0.hasPrefix("Templates/swift/") })
         for path in paths {

@@ -1,4 +1,4 @@
-// A shim of the StoreKit 2 API surface that generated code may use (DOMAIN.md, section 3), so the
+// A shim of the StoreKit 2 API surface the generated code uses (Apple's StoreKit documentation), so the
 // generated StoreKit layer is type-checked on Linux, where StoreKit doesn't exist.
 //
 // Only declarations, mirroring Apple's: the kind (enum, struct), `let`/`var`, effects, optionality,
