@@ -7,7 +7,8 @@ import PackagePlugin
 ///     swift package migrate check migration.json
 ///     swift package --allow-writing-to-package-directory migrate generate migration.json
 ///
-/// Arguments go to `migrate` unchanged, run in the package's folder; its exit status is kept.
+/// Arguments go to `migrate` unchanged, run in the package's folder; a failing `migrate` fails the
+/// plugin (SwiftPM then exits with 1), its own message already on standard error.
 @main
 struct MigratePlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {

@@ -126,6 +126,11 @@ struct GenerateCommandTests {
         try (header + "final class Edited {}\n").write(to: scratch.url.appendingPathComponent("out/Freemium/Edited.swift"), atomically: true, encoding: .utf8)
         try "struct Mine {}\n".write(to: scratch.url.appendingPathComponent("out/Freemium/Mine.swift"), atomically: true, encoding: .utf8)
 
+        // An earlier migrate's manifest listed only the files that can't carry a header.
+        let manifest = scratch.url.appendingPathComponent("out/.migrate-generated.json")
+        var older = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        older["files"] = (older["files"] as? [String: String])?.filter { !$0.key.hasSuffix(".swift") && !$0.key.hasSuffix(".md") }
+        try JSONSerialization.data(withJSONObject: older).write(to: manifest)
         let listed = Run("generate", Self.flagship, "-o", "out", directory: scratch.url)
         #expect(listed.status == .success)
         #expect(listed.output.contains("orphan   out/Freemium/StoreKitEntitlements.swift (no longer generated; --prune removes it)"))

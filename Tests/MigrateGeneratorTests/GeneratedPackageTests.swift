@@ -143,8 +143,10 @@ struct GeneratedPackageTests {
             test: "A consumable is finished only once the app has delivered it"),
         LayerMutant(
             name: "UnsignedFullPrice", example: "quill-writer", file: "FreemiumStore.swift",
-            find: "      else { return .refused(.offerNotSigned) }\n      signed = SignedPromotionalOffer(offerID: offerID, compactJWS: jws)\n",
-            replace: "      else { return await buyAnyway() }\n      signed = SignedPromotionalOffer(offerID: offerID, compactJWS: jws)\n",
+            find: "      guard let signer = offerSigner,\n"
+                + "        let jws = try? await signer.compactJWS(offerID: offerID, productID: product.rawValue)\n"
+                + "      else { return .refused(.offerNotSigned) }\n",
+            replace: "      let jws = (try? await offerSigner?.compactJWS(offerID: offerID, productID: product.rawValue)) ?? \"\"\n",
             test: "Without a signer the legacy subscription price is refused, never charged in full"),
     ]
 
@@ -217,17 +219,7 @@ struct GeneratedPackageTests {
                 guard body.contains(layerMutant.find) else {
                     throw PackageError(message: "\(layerMutant.name): the mutation point moved in \(name); update the test")
                 }
-                var mutated = body.replacingOccurrences(of: layerMutant.find, with: layerMutant.replace)
-                if layerMutant.name == "UnsignedFullPrice" {
-                    // Without the guard, buy at the full price as a careless layer would.
-                    mutated = mutated.replacingOccurrences(
-                        of: "  /// The App Store products for the current offers,",
-                        with: "  private func buyAnyway() async -> PurchaseOutcome {\n"
-                            + "    _ = try? await storeFront.purchase(productID: \"full price\", offer: nil)\n"
-                            + "    return .purchased(ProductID.allCases[0])\n  }\n\n"
-                            + "  /// The App Store products for the current offers,")
-                }
-                return mutated
+                return body.replacingOccurrences(of: layerMutant.find, with: layerMutant.replace)
             }
         }
         // An app whose own types are named like StoreKit's: the layer names StoreKit's qualified.

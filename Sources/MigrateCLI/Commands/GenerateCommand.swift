@@ -55,13 +55,22 @@ enum GenerateCommand {
             throw .usage("The value '' is invalid for '--output <dir>': name a folder, such as --output Generated (or --output . for this one).")
         }
         let outputPath = context.resolve(outputDisplay)
-        let writes = OutputPlanner.plan(files, source: source, existing: { try? String(contentsOfFile: outputPath + "/" + $0, encoding: .utf8) }, force: arguments.flag("force"))
+        // Each file is read once, though the planner and the orphan search both ask.
+        var read: [String: String?] = [:]
+        func existing(_ path: String) -> String? {
+            if let known = read[path] { return known }
+            let text = try? String(contentsOfFile: outputPath + "/" + path, encoding: .utf8)
+            read[path] = text
+            return text
+        }
+        let prune = arguments.flag("prune")
+        // A manifest that lists every file it wrote says it all; an older one (or none) means searching.
+        let candidates = OutputPlanner.manifestListsEveryFile(existing: existing) ? [] : generatedLookingFiles(in: outputPath)
+        let orphans = OutputPlanner.orphans(of: files, candidates: candidates, existing: existing)
+        let kept = prune ? [] : orphans.filter(\.isUnedited).map(\.path)
+        let writes = OutputPlanner.plan(files, source: source, existing: existing, force: arguments.flag("force"), keeping: kept)
         let style = context.style(for: context.standardOutput)
         func shown(_ path: String) -> String { (outputDisplay.hasSuffix("/") ? outputDisplay : outputDisplay + "/") + path }
-        let prune = arguments.flag("prune")
-        let orphans = OutputPlanner.orphans(
-            of: files, candidates: generatedLookingFiles(in: outputPath),
-            existing: { try? String(contentsOfFile: outputPath + "/" + $0, encoding: .utf8) })
         func orphanLines(removed: Bool) -> String {
             orphans.map { orphan in
                 if orphan.isUnedited && prune {

@@ -241,14 +241,12 @@ enum InitCommand {
     static func answersJSON(_ wizard: Wizard) -> JSONValue {
         var top: [(String, JSONValue?)] = []
         var nested: [String: [(String, JSONValue?)]] = [:]
-        var order: [String] = []
         for id in wizard.sequence() where id != .confirm {
             guard let text = wizard.answers.typed[id.key] else { continue }
             let key = id.key
             if let dot = key.firstIndex(of: "."), AnswersFile.itemKeys.contains(String(key[..<dot])) {
                 let group = String(key[..<dot])
                 if nested[group] == nil {
-                    order.append(group)
                     top.append((group, nil))
                 }
                 nested[group, default: []].append((String(key[key.index(after: dot)...]), .string(text)))

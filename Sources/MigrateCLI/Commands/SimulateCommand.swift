@@ -58,7 +58,7 @@ enum SimulateCommand {
         progress?.finish()
 
         // 100 columns off a terminal; a terminal's own width when the shell exports COLUMNS.
-        let columns = context.standardOutput.isTerminal ? ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) } : nil
+        let columns = context.standardOutput.isTerminal ? context.environment["COLUMNS"].flatMap { Int($0) } : nil
         let renderer = SimulationRenderer(report: report, style: context.style(for: context.standardOutput), width: max(60, columns ?? 100))
         if let chart = arguments.value("chart") {
             try AtomicFile.write(RevenueChart.svg(report), to: context.resolve(chart), displayPath: chart)

@@ -202,7 +202,7 @@ public struct CohortResolver: Sendable {
         guard let date = customer.originalPurchaseDate else {
             if case .version(let version) = interpretation, cutoff.isVersionRuleSound, let lookup = cutoff.lookup(version) {
                 reasons.append("no purchase date was given, so the original version decides")
-                return versionDecision(lookup, platform: track, purchased: customer.originalPurchaseDate, reasons: reasons, notes: notes)
+                return versionDecision(lookup, platform: track, purchased: nil, reasons: reasons, notes: notes)
             }
             reasons.append("no purchase date was given, and the original version can't decide")
             return undetermined(reasons: reasons, notes: notes)

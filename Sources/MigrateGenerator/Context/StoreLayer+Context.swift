@@ -139,13 +139,11 @@ extension GenerationContext {
             "now": .string("Date(timeIntervalSince1970: \(Self.grouped(Self.storeTestsNow)))"),
             "offlineAgeDays": .string(String(min((keep ?? 0) + 1, window))),
             "beyondOfflineDays": .string(String(window + 1)),
-            "keepsOnFailure": .bool(keep != nil),
             "hasLegacy": .bool(legacy != nil),
             "hasNewCustomer": .bool(newCustomer != nil),
             "hasSellable": .bool(sellable != nil && newCustomer != nil),
             "hasRefusal": .bool(refusal != nil),
             "hasConsumable": .bool(consumable != nil && newCustomer != nil),
-            "hasLegacyAndSellable": .bool(legacy != nil && sellable != nil && newCustomer != nil),
         ]
         if let legacy { value["legacy"] = customerValue(legacy) }
         // INTEGRATION.md's trial: a legacy customer when there is one.

@@ -547,24 +547,20 @@ let package = Package(
     private static func transaction(_ result: StoreKit.VerificationResult<StoreKit.Transaction>)
       -> StoreTransaction
     {
+      // `FreemiumStore` counts an unverified one only for a product verified before, and never
+      // finishes it.
+      let (transaction, isVerified): (StoreKit.Transaction, Bool)
       switch result {
-      case .verified(let transaction):
-        return StoreTransaction(
-          productID: transaction.productID,
-          ownership: transaction.ownershipType == .familyShared ? .familyShared : .purchased,
-          isRevoked: transaction.revocationDate != nil,
-          isVerified: true,
-          expirationDate: transaction.expirationDate,
-          finish: { await transaction.finish() })
-      case .unverified(let transaction, _):
-        // `FreemiumStore` counts it only for a product verified before, and never finishes it.
-        return StoreTransaction(
-          productID: transaction.productID,
-          ownership: transaction.ownershipType == .familyShared ? .familyShared : .purchased,
-          isRevoked: transaction.revocationDate != nil,
-          isVerified: false,
-          expirationDate: transaction.expirationDate)
+      case .verified(let value): (transaction, isVerified) = (value, true)
+      case .unverified(let value, _): (transaction, isVerified) = (value, false)
       }
+      return StoreTransaction(
+        productID: transaction.productID,
+        ownership: transaction.ownershipType == .familyShared ? .familyShared : .purchased,
+        isRevoked: transaction.revocationDate != nil,
+        isVerified: isVerified,
+        expirationDate: transaction.expirationDate,
+        finish: { if isVerified { await transaction.finish() } })
     }
 
     private static func environment(_ environment: StoreKit.AppStore.Environment)
@@ -878,15 +874,6 @@ import Foundation
   {{access}}var proof: Proof
   /// False until the first refresh has finished.
   {{access}}var isLoaded: Bool
-
-  init(platform: AppPlatform) {
-    purchase = OriginalPurchase(
-      platform: platform, verification: .unreachable(lastVerifiedDaysAgo: nil))
-    decision = CohortDecision(cohort: .newCustomer, rule: .undetermined, platform: nil)
-    entitlements = Entitlements(features: [:], activeProducts: [])
-    proof = .unknown
-    isLoaded = false
-  }
 }
 
 /// Why a purchase was not started. Nothing was charged.
@@ -1165,14 +1152,15 @@ import Foundation
   private func apply(_ appTransaction: AppTransactionRead, _ transactions: [StoreTransaction]) {
     let now = self.now()
     let platform = state.purchase.platform
-    let verifiedProducts = Set(
-      transactions.filter { $0.isVerified && !$0.isRevoked }.map(\.productID)
-        .filter { ProductID(rawValue: $0).map { !Catalog.consumables.contains($0) } ?? false })
     var purchase = OriginalPurchase(platform: platform)
     var kept: VerifiedPurchaseRecord?
     let proof: Proof
     switch appTransaction {
     case .verified(let facts):
+      // What the cache may extend later: verified, unrevoked, and not used up like a consumable.
+      let verifiedProducts = Set(
+        transactions.filter { $0.isVerified && !$0.isRevoked }.map(\.productID)
+          .filter { ProductID(rawValue: $0).map { !Catalog.consumables.contains($0) } ?? false })
       let record = VerifiedPurchaseRecord(facts, products: verifiedProducts, verifiedAt: now)
       verifiedInProcess = record
       if let data = record.encoded() { cache.save(data) }
@@ -1181,7 +1169,7 @@ import Foundation
     case .unverified:
       // What the payload claims is never read. What was verified before decides, as the policy
       // allows.
-      kept = lastVerified(now: now)
+      kept = verifiedInProcess ?? cachedRecord(now: now)
       let age = kept.map { $0.age(at: now) }
       if let facts = kept?.facts {
         purchase = Self.purchase(
@@ -1228,11 +1216,6 @@ import Foundation
       isLoaded: true)
   }
 
-  /// The facts verified in this process, else the cache's.
-  private func lastVerified(now: Date) -> VerifiedPurchaseRecord? {
-    verifiedInProcess ?? cachedRecord(now: now)
-  }
-
   private func cachedRecord(now: Date) -> VerifiedPurchaseRecord? {
     cache.load().flatMap { VerifiedPurchaseRecord.decode($0, now: now) }
   }
@@ -1252,15 +1235,15 @@ import Foundation
 }
 
 extension StoreState {
-  init(
-    purchase: OriginalPurchase, decision: CohortDecision, entitlements: Entitlements, proof: Proof,
-    isLoaded: Bool
-  ) {
-    self.purchase = purchase
-    self.decision = decision
-    self.entitlements = entitlements
-    self.proof = proof
-    self.isLoaded = isLoaded
+  /// Nothing read yet: a new customer with nothing, proof unknown.
+  init(platform: AppPlatform) {
+    self.init(
+      purchase: OriginalPurchase(
+        platform: platform, verification: .unreachable(lastVerifiedDaysAgo: nil)),
+      decision: CohortDecision(cohort: .newCustomer, rule: .undetermined, platform: nil),
+      entitlements: Entitlements(features: [:], activeProducts: []),
+      proof: .unknown,
+      isLoaded: false)
   }
 }
 

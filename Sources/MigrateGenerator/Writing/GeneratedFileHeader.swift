@@ -21,10 +21,8 @@ public enum GeneratedFileHeader {
         if file.path.hasSuffix(".swift") {
             return "// \(notice)\n// \(checksumMarker)\(checksum)\n\n" + file.body
         }
-        if file.path.hasSuffix(".md") {
-            return "<!-- \(notice) \(checksumMarker)\(checksum) -->\n\n" + file.body
-        }
-        return file.body
+        // A Markdown file: the only other kind that can carry a header.
+        return "<!-- \(notice) \(checksumMarker)\(checksum) -->\n\n" + file.body
     }
 
     /// For content with a header: whether its body still matches the recorded checksum.

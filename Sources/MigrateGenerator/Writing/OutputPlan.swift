@@ -27,8 +27,10 @@ public enum OutputPlanner {
     /// - Parameters:
     ///   - existing: the current content of a path relative to the output folder, or nil.
     ///   - force: overwrite files edited by hand.
+    ///   - keeping: files of an earlier generation left in place, which the manifest keeps listing so a
+    ///     later `--prune` still finds them.
     public static func plan(
-        _ files: [GeneratedFile], source: String, existing: (String) -> String?, force: Bool
+        _ files: [GeneratedFile], source: String, existing: (String) -> String?, force: Bool, keeping: [String] = []
     ) -> [PlannedWrite] {
         let manifest = existing(manifestPath).flatMap(readManifest) ?? Manifest()
         var writes: [PlannedWrite] = []
@@ -38,6 +40,7 @@ public enum OutputPlanner {
             checksums[file.path] = Checksum.of(content)
             writes.append(write(path: file.path, content: content, existing: existing(file.path), manifest: manifest, force: force))
         }
+        for path in keeping { if let content = existing(path) { checksums[path] = Checksum.of(content) } }
         // A file may still hold the version the previous manifest recorded (a run stopped after the
         // manifest's rename, by an older migrate that renamed it first): that is not an edit by hand.
         var previous: [String: String] = [:]
@@ -104,6 +107,13 @@ public enum OutputPlanner {
             }
         }
         return result
+    }
+
+    /// Whether the output's manifest lists every file it wrote. Earlier manifests listed only
+    /// the files that can't carry a header, so their Swift and Markdown files must be searched for.
+    public static func manifestListsEveryFile(existing: (String) -> String?) -> Bool {
+        guard let manifest = existing(manifestPath).flatMap(readManifest) else { return false }
+        return manifest.current.keys.contains(where: GeneratedFileHeader.canCarryHeader)
     }
 
     /// The checksums the manifest records: each file's current one, and the one before when it changed.

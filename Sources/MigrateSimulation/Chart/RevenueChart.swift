@@ -32,11 +32,10 @@ public enum RevenueChart {
         let cumulativeBands = report.scenarios.map { result in band(result, cumulative: true) }
         let monthlyPaid = report.scenarios.first.map { paidLine($0, cumulative: false) } ?? []
         let cumulativePaid = report.scenarios.first.map { paidLine($0, cumulative: true) } ?? []
-        let paidHighs = report.scenarios.first.map { result in
-            (paidBand(result, cumulative: false).map(\.high), paidBand(result, cumulative: true).map(\.high))
-        } ?? ([], [])
-        let monthlyMax = niceCeiling((monthlyBands.flatMap { $0.map(\.high) } + monthlyPaid + paidHighs.0).max() ?? 1)
-        let cumulativeMax = niceCeiling((cumulativeBands.flatMap { $0.map(\.high) } + cumulativePaid + paidHighs.1).max() ?? 1)
+        let paidMonthly = report.scenarios.first.map { paidBand($0, cumulative: false) } ?? []
+        let paidCumulative = report.scenarios.first.map { paidBand($0, cumulative: true) } ?? []
+        let monthlyMax = niceCeiling((monthlyBands.flatMap { $0.map(\.high) } + monthlyPaid + paidMonthly.map(\.high)).max() ?? 1)
+        let cumulativeMax = niceCeiling((cumulativeBands.flatMap { $0.map(\.high) } + cumulativePaid + paidCumulative.map(\.high)).max() ?? 1)
 
         let top = Panel(top: 70, height: 260, yMax: monthlyMax, months: months)
         let bottom = Panel(top: 430, height: 260, yMax: cumulativeMax, months: months)
@@ -45,8 +44,6 @@ public enum RevenueChart {
 
         // Bands are outlines (P10 and P90 joined), never fills, so none hides another or the lines; every band
         // is drawn before any median line, and staying paid's line last.
-        let paidMonthly = report.scenarios.first.map { paidBand($0, cumulative: false) } ?? []
-        let paidCumulative = report.scenarios.first.map { paidBand($0, cumulative: true) } ?? []
         out += bandOutline(paidMonthly, panel: top, colour: paidColour, kind: "paid")
         out += bandOutline(paidCumulative, panel: bottom, colour: paidColour, kind: "paid")
         for (index, _) in report.scenarios.enumerated() {

@@ -98,6 +98,16 @@ public struct RevenueModel: Sendable {
         let decay = pow(0.5, 1 / halfLife)
         let staying = 1 - churn
         for index in 0..<min(ledger.count, subscriptionSlots * months) { ledger[index] = 0 }
+        // Each offer's share of its cohort's buyers is fixed within a draw: price response (an `exp`)
+        // once per offer here, not once per month, in the scratch space after the subscription ledger.
+        let shares = subscriptionSlots * months
+        var position = shares
+        for cohort in cohorts {
+            for offer in cohort.offers {
+                ledger[position] = offer.weight * offer.priceResponse(elasticity: elasticity)
+                position += 1
+            }
+        }
 
         var excess = launch - lasting
         var paidRate = rate
@@ -107,15 +117,17 @@ public struct RevenueModel: Sendable {
             let downloads = rate * (lasting + excess)
             excess *= decay
             var gross = 0.0
+            var share = shares
             for cohort in cohorts {
                 let buyers: Double
                 switch cohort.kind {
                 case .newCustomers: buyers = downloads * cohort.share * conversion
                 case .legacy: buyers = month == 0 ? legacyBuyers * cohort.share * upgrade : 0
                 }
+                defer { share += cohort.offers.count }
                 guard buyers > 0, !cohort.offers.isEmpty else { continue }
-                for offer in cohort.offers {
-                    let each = buyers * offer.weight * offer.priceResponse(elasticity: elasticity)
+                for (offset, offer) in cohort.offers.enumerated() {
+                    let each = buyers * ledger[share + offset]
                     if let slot = offer.slot {
                         ledger[slot * months + month] += each
                     } else {
@@ -148,7 +160,8 @@ public struct RevenueModel: Sendable {
         for month in 0..<months { freemium[month] *= keep }
     }
 
-    public var scratchSize: Int { subscriptionSlots * months }
+    /// The subscription ledger, then one share per offer.
+    public var scratchSize: Int { subscriptionSlots * months + cohorts.reduce(0) { $0 + $1.offers.count } }
 
     /// Expected buyers of each offer per cohort over the horizon, for sizing the cohort preview.
     public func expectedBuyers(_ values: Values) -> [[Double]] {

@@ -71,7 +71,13 @@ public enum PlanBuilder {
     /// assumption with its documented default range.
     public static func downloadRange(_ downloads: Int) -> Distribution {
         let value = Double(downloads)
-        return value == 0 ? .point(0) : .triangular(low: (value * 0.6).rounded(), mode: value, high: (value * 1.4).rounded())
+        let bounds = downloadBounds(downloads)
+        return value == 0 ? .point(0) : .triangular(low: Double(bounds.low), mode: value, high: Double(bounds.high))
+    }
+
+    /// The low and high ends of `downloadRange`: 60% and 140% of the answer, rounded.
+    public static func downloadBounds(_ downloads: Int) -> (low: Int, high: Int) {
+        (Int((Double(downloads) * 0.6).rounded()), Int((Double(downloads) * 1.4).rounded()))
     }
 
     /// What makes the App Store charge an era's legacy price, so the plan passes `check`: a promotional
@@ -117,7 +123,8 @@ public enum PlanBuilder {
         if case .keepLastVerified(let days) = policies.verificationFailure { failure = "keep last verified for \(days) days" }
         lines.append("Policies   testers as \(testers); unverified: \(failure); family sharing \(policies.familySharing.rawValue)")
         if let downloads = answers.paidDownloadsPerMonth, facts.installBase == nil {
-            lines.append("Simulation about \(downloads) paid downloads a month (a range: \(Int((Double(downloads) * 0.6).rounded()))–\(Int((Double(downloads) * 1.4).rounded())))")
+            let bounds = downloadBounds(downloads)
+            lines.append("Simulation about \(downloads) paid downloads a month (a range: \(bounds.low)–\(bounds.high))")
         }
         return lines
     }

@@ -304,11 +304,10 @@ public struct Wizard: Sendable {
                 }
             }
             guard releases.count >= 1 else { return .invalid("list at least the first paid release") }
-            var seen: [String: ImportedRelease] = [:]
-            for release in releases {
-                let key = Release.identity(platform: release.platform, version: release.version, build: release.build)
-                if seen[key] != nil { return .invalid("\(release.platform) \(release.displayName) is listed twice; list each release once") }
-                seen[key] = release
+            var seen = Set<String>()
+            for release in releases
+            where !seen.insert(Release.identity(platform: release.platform, version: release.version, build: release.build)).inserted {
+                return .invalid("\(release.platform) \(release.displayName) is listed twice; list each release once")
             }
             answers.releases = releases.sorted { $0.date < $1.date }
             answers.firstFree = nil
@@ -488,7 +487,7 @@ public struct Wizard: Sendable {
             guard let number = Int(input), number >= 0 else { return .invalid("'\(input)' is not a whole number of downloads") }
             answers.paidDownloadsPerMonth = number
             return .accepted([
-                "migrate simulate starts from about \(number) paid downloads a month, as a range (\(Int((Double(number) * 0.6).rounded()))–\(Int((Double(number) * 1.4).rounded())), most likely \(number)) in simulation.assumptions; edit it there."
+                "migrate simulate starts from about \(number) paid downloads a month, as a range (\(PlanBuilder.downloadBounds(number).low)–\(PlanBuilder.downloadBounds(number).high)), most likely \(number)) in simulation.assumptions; edit it there."
             ])
         case .confirm:
             guard let yes = Self.yesNo(input) else { return .invalid("answer yes or no") }
