@@ -42,7 +42,7 @@ let package = Package(
                 permissions: [.writeToPackageDirectory(reason: "migrate generate and import write the plan's generated files and the plan.")]),
             dependencies: ["migrate"]),
         // A seeded generator of bad inputs (mutated examples and fixtures), for `swift test` and `migrate-bench fuzz N`.
-        .target(name: "MigrateFuzz"),
+        .target(name: "MigrateFuzz", dependencies: ["MigrateCore"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
         .executableTarget(
             name: "migrate-bench",

@@ -1,4 +1,5 @@
 import Foundation
+import MigrateCore
 
 /// One run of `migrate` on a mutated input: the files to put in an empty folder and the arguments.
 public struct FuzzCase: Sendable {
@@ -44,7 +45,7 @@ public struct Fuzzer: Sendable {
     }
 
     public func makeCase(seed: UInt64, index: Int) -> FuzzCase {
-        var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        var random = SeededGenerator(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         let kind = Int(random.next() % 10)
         let plan = plans[Int(random.next() % UInt64(plans.count))]
         switch kind {
@@ -81,7 +82,7 @@ public struct Fuzzer: Sendable {
     static let hostile = ["\u{1B}]0;title\u{07}", "\u{1B}[2J", "\u{0}", "\u{202E}", "\u{FEFF}", "é", "\\u0000", "\\ud800"]
 
     /// One mutation of `bytes`, named for the report.
-    func mutate(_ bytes: [UInt8], _ random: inout SplitMix64) -> ([UInt8], String) {
+    func mutate(_ bytes: [UInt8], _ random: inout SeededGenerator) -> ([UInt8], String) {
         guard !bytes.isEmpty else { return ([0xFF], "empty") }
         var bytes = bytes
         func position() -> Int { Int(random.next() % UInt64(bytes.count)) }
@@ -139,18 +140,5 @@ public struct Fuzzer: Sendable {
             bytes.insert(contentsOf: Array(repeating: Array(line) + [UInt8(ascii: "\n")], count: times).flatMap { $0 }, at: position())
             return (bytes, "repeat(\(times))")
         }
-    }
-}
-
-/// SplitMix64: small, fast and the same everywhere.
-public struct SplitMix64: Sendable {
-    var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
