@@ -330,3 +330,46 @@ struct TrapTests {
         #expect(vpp.upsell.notes.contains { $0.contains("Volume Purchase") })
     }
 }
+
+@Suite("Release dates with provenance")
+struct ReleaseDateSourceTests {
+    /// Paid 1.0 (dated as given), free 2.0 (the cutoff) dated by `source`, and a tier that ends at 1.5's go-live.
+    static func plan(freeDatedBy source: ReleaseDateSource?, tierBoundDatedBy boundSource: ReleaseDateSource? = .appStore) -> MigrationPlan {
+        var free = release("2.0", build: "20", "2021-01-01T00:00:00Z", includes: [])
+        free.releasedSource = source
+        var middle = release("1.5", build: "15", "2020-06-01T00:00:00Z", paid: "1.99")
+        middle.releasedSource = boundSource
+        var plan = MigrationPlan(
+            app: AppInfo(name: "T", bundleID: "t", platforms: [.iOS]),
+            features: features("pro"),
+            releases: [release("1.0", build: "1", "2020-01-01T00:00:00Z", paid: "1.99", includes: ["pro"]), middle, free],
+            products: [product("pro", "2.99", grants: ["pro"])])
+        plan.tiers = [
+            LegacyTier(id: "early", name: "Early", until: date("2020-06-01T00:00:00Z"), grants: ["pro"]),
+            LegacyTier(id: "late", name: "Late", from: date("2020-06-01T00:00:00Z"), grants: ["pro"]),
+        ]
+        return plan
+    }
+
+    @Test(
+        "check warns when the first free release is dated by a commit, a tag or an App Store Connect record, not by evidence",
+        arguments: [(ReleaseDateSource?.some(.commit), true), (.tag, true), (.ascCreated, true), (.appStore, false), (.sales, false), (nil, false)])
+    func firstFree(source: ReleaseDateSource?, warns: Bool) throws {
+        let diagnostics = PlanChecker.check(Self.plan(freeDatedBy: source), now: date("2026-01-01")).diagnostics.filter { $0.code == "weak-release-date" }
+        #expect(diagnostics.count == (warns ? 1 : 0), "\(String(describing: source))")
+        if warns {
+            let warning = try #require(diagnostics.first)
+            #expect(warning.severity == .warning)
+            #expect(warning.message.hasPrefix("the first free release, iOS 2.0 (20), is dated by \(source!.phrase) (2021-01-01T00:00:00Z)"))
+            #expect(warning.path?.description == "releases[2].releasedSource")
+            #expect(warning.hint?.contains("\"appStore\"") == true)
+        }
+    }
+
+    @Test("A tier boundary that is a release's go-live is deciding too")
+    func tierBoundary() {
+        let diagnostics = PlanChecker.check(Self.plan(freeDatedBy: .appStore, tierBoundDatedBy: .commit), now: date("2026-01-01")).diagnostics
+        let warning = diagnostics.first { $0.code == "weak-release-date" }
+        #expect(warning?.message.hasPrefix("a tier boundary, iOS 1.5 (15), is dated by a git commit date") == true)
+    }
+}

@@ -52,3 +52,71 @@ struct SalesReportImporterTests {
         #expect(throws: ImportError.self) { try SalesReportImporter.read(Array("a,b,c\n1,2,3\n".utf8), file: "csv.txt") }
     }
 }
+
+@Suite("Import: release dates from the first day a version sold")
+struct FirstSaleTests {
+    @Test("A daily report dates each version's first sale; its first day and multi-day rows date nothing")
+    func firstSales() throws {
+        let result = try SalesReportImporter.read(try fixture("sales/daily-first-sales.txt"), file: "daily.txt")
+        let sales = result.firstSales.map { "\($0.platform) \($0.version) \(Timestamp.formatDate($0.day)) \($0.isReportStart) \($0.origin)" }
+        #expect(sales == [
+            "iOS 1.0 2019-01-06 true daily.txt:2",
+            "iOS 1.1 2019-01-08 false daily.txt:4",
+            "macOS 1.0 2019-01-09 false daily.txt:8",
+            "iOS 2.0 2019-01-10 false daily.txt:7",
+        ], "zero units on 01/09 are no sale of 2.0")
+        #expect(result.ignored.contains { $0.hasPrefix("note: 1 version sold only in rows spanning more than a day") })
+        // Live by the end of the day in the last time zone, so no purchase that day is read as after it.
+        #expect(result.firstSales[1].liveBy == date("2019-01-09T12:00:00Z"))
+    }
+
+    @Test("Sales dates replace commit and tag dates, keep confirmed ones, and report a disagreement")
+    func merge() throws {
+        let result = try SalesReportImporter.read(try fixture("sales/daily-first-sales.txt"), file: "daily.txt")
+        func release(_ version: String, _ build: String, _ released: String, _ source: ReleaseDateSource?, free: Bool = false) throws -> Release {
+            Release(
+                platform: .iOS, version: try Version(version), build: try Version(build), released: date(released), releasedSource: source,
+                model: free ? .free : .paid(Price(tenThousandths: 9_900)))
+        }
+        var plan = try #require(PlanDecoder.decode(handWrittenPlan).plan)
+        plan.releases = [
+            try release("1.0", "1", "2019-01-01T00:00:00Z", .commit),
+            try release("1.1", "5", "2019-01-03T00:00:00Z", .commit),
+            try release("1.1", "6", "2019-01-20T00:00:00Z", .commit),
+            try release("2.0", "9", "2019-01-10T18:00:00Z", .appStore, free: true),
+        ]
+        let (merged, report) = try PlanMerger.merge(result, into: plan)
+        let byBuild = Dictionary(uniqueKeysWithValues: merged.releases.map { ($0.displayName, $0) })
+        #expect(byBuild["1.0 (1)"]?.releasedSource == .commit, "1.0 sold on the report's first day: it may have gone live before")
+        #expect(byBuild["1.1 (5)"]?.released == date("2019-01-09T12:00:00Z") && byBuild["1.1 (5)"]?.releasedSource == .sales)
+        #expect(byBuild["1.1 (6)"]?.released == date("2019-01-20T00:00:00Z"), "only a version's first build is dated by its first sale")
+        #expect(byBuild["2.0 (9)"]?.released == date("2019-01-10T18:00:00Z"), "within a day of a confirmed date: the same day")
+        #expect(report.changed.contains { $0.hasPrefix("release iOS 1.1 (5): released 2019-01-03T00:00:00Z (commit) → 2019-01-09T12:00:00Z (first sold 2019-01-08, daily.txt:4)") })
+        #expect(report.ignored.contains { $0.hasPrefix("release iOS 1.0 (1): sold on the report's first day") })
+
+        plan.releases[3].released = date("2019-02-01T00:00:00Z")
+        let (kept, disagreement) = try PlanMerger.merge(result, into: plan)
+        #expect(kept.releases.first { $0.version.text == "2.0" }?.released == date("2019-02-01T00:00:00Z"))
+        #expect(disagreement.conflicts.contains { $0.hasPrefix("release iOS 2.0 (9): released: the plan says 2019-02-01T00:00:00Z, the source says 2019-01-11T12:00:00Z") })
+    }
+
+    @Test("Stronger evidence from any importer replaces a weaker date; weaker evidence never replaces a stronger one")
+    func strength() throws {
+        var plan = try #require(PlanDecoder.decode(handWrittenPlan).plan)
+        plan.releases = [
+            Release(platform: .iOS, version: try Version("1.0"), build: try Version("14"), released: date("2019-03-01T00:00:00Z"), releasedSource: .commit, model: .paid(Price(tenThousandths: 29_900)))
+        ]
+        var tag = ImportResult(source: "git")
+        tag.releases = [ImportedRelease(platform: .iOS, version: try Version("1.0"), build: try Version("14"), date: date("2019-03-05T00:00:00Z"), dateSource: "git tag date", provenance: .tag, origin: "tag v1.0")]
+        let (better, report) = try PlanMerger.merge(tag, into: plan)
+        #expect(better.releases[0].released == date("2019-03-05T00:00:00Z") && better.releases[0].releasedSource == .tag)
+        #expect(report.changed.contains { $0.contains("better evidence") } && report.conflicts.isEmpty)
+
+        var commit = tag
+        commit.releases[0].provenance = .commit
+        commit.releases[0].date = date("2019-02-01T00:00:00Z")
+        let (kept, weaker) = try PlanMerger.merge(commit, into: better)
+        #expect(kept.releases[0].released == date("2019-03-05T00:00:00Z"))
+        #expect(weaker.ignored.contains { $0.contains("weaker evidence than the plan's (tag)") })
+    }
+}

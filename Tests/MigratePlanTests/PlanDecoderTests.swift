@@ -174,3 +174,26 @@ struct PlanDecoderTests {
         #expect(properties(member(member(simulation, "scenarios"), "items")) == PlanKeys.scenario.sorted())
     }
 }
+
+@Suite("Plan: where a release date came from")
+struct ReleasedSourceDecodingTests {
+    @Test("releasedSource is read, written back, and a misspelling gets a suggestion")
+    func roundTrip() throws {
+        let text = """
+            {"formatVersion": 1, "app": {"name": "A", "bundleID": "a", "platforms": ["iOS"]},
+             "releases": [
+               {"platform": "iOS", "version": "1.0", "build": "1", "released": "2020-01-01T00:00:00Z", "releasedSource": "sales", "model": "paid", "price": "1.99"},
+               {"platform": "iOS", "version": "2.0", "build": "2", "released": "2021-01-01T00:00:00Z", "model": "free"}
+             ]}
+            """
+        let plan = try #require(PlanDecoder.decode(text).plan)
+        #expect(plan.releases.map(\.releasedSource) == [.sales, nil])
+        let written = PlanEncoder.encode(plan)
+        #expect(written.contains("\"releasedSource\": \"sales\""))
+        #expect(try #require(PlanDecoder.decode(written).plan).releases.map(\.releasedSource) == [.sales, nil])
+
+        let wrong = PlanDecoder.decode(text.replacingOccurrences(of: "\"sales\"", with: "\"appstore\""))
+        let error = try #require(wrong.diagnostics.first { $0.code == "invalid-value" })
+        #expect(error.path?.description == "releases[0].releasedSource" && error.hint == "Did you mean 'appStore'?")
+    }
+}

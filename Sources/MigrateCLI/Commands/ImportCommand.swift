@@ -93,20 +93,29 @@ enum ImportCommand {
         name: "git", abstract: "The version history (marketing version, build, first-seen date) from git.",
         discussion: """
             Walks the commits that changed project.pbxproj, Info.plist and .xcconfig files (and every tag), \
-            reading the app target's version at each change, with four git processes whatever the history's \
-            size. Dates are committer dates, or tag dates with --tagged-only.
+            reading the app target's version at each change, with a few git processes whatever the history's \
+            size. When the project tags its releases, the tagged versions are the releases, dated by their \
+            annotated tags (or, for lightweight tags and tags made after the fact, by their commits); otherwise \
+            every version change is imported. Commits are dated by author dates; a rewritten history is \
+            reported. The version at HEAD is not a release unless it is tagged. Every date is written with \
+            "releasedSource": "tag" or "commit": confirm the first free release's date in App Store Connect.
             """.wrappedForHelp,
         arguments: [
             .positional("repository", help: "The repository's folder."),
             .option("ref", valueName: "ref", help: "Where to start walking (default HEAD); tags are always walked.", repeating: true),
             .option("path", valueName: "path", help: "Only read these files or folders (relative to the repository).", repeating: true),
-            .flag("tagged-only", help: "Only versions seen at a tagged commit, dated by the tag."),
+            .flag("tagged-only", help: "Only versions seen at a tagged commit (the default when any version is tagged)."),
+            .flag("all-versions", help: "Every version and build the history shows, tagged or not."),
         ] + releaseOptions + shared,
         run: { arguments, context throws(CommandError) in
             let path = arguments.value("repository")!
             let refs = arguments.values("ref")
+            if arguments.flag("tagged-only") && arguments.flag("all-versions") {
+                throw .usage("'--tagged-only' and '--all-versions' ask for opposite things; use one.")
+            }
+            let taggedOnly: Bool? = arguments.flag("tagged-only") ? true : arguments.flag("all-versions") ? false : nil
             let options = GitImporter.Options(
-                refs: refs.isEmpty ? ["HEAD"] : refs, paths: arguments.values("path"), taggedOnly: arguments.flag("tagged-only"),
+                refs: refs.isEmpty ? ["HEAD"] : refs, paths: arguments.values("path"), taggedOnly: taggedOnly,
                 environment: context.environment)
             let history = try importing { () throws(ImportError) in try GitImporter.read(repository: context.resolve(path), displayPath: path, options: options) }
             return try merge(history.result, arguments, context)

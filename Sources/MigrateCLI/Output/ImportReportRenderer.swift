@@ -16,13 +16,13 @@ enum ImportReportRenderer {
         section("Ignored", "-", report.ignored, colour: style.dim)
         section("Assumed", "?", report.assumptions, colour: style.yellow)
         if let analysis {
-            text += style.bold("Build numbers") + "\n"
-            if analysis.findings.isEmpty { text += "  no restarts, no builds going backwards, no large gaps\n" }
+            text += style.bold("Versions and build numbers") + "\n"
+            if analysis.findings.isEmpty { text += "  no restarts, no versions or builds going backwards, no large gaps\n" }
             for finding in analysis.findings {
                 text += "  \(finding.platform) \(finding.kind.rawValue): \(finding.message)\n"
             }
             for verdict in analysis.verdicts where verdict.platform.originalVersionMeaning == .buildNumber {
-                let restarts = analysis.findings.contains { $0.platform == verdict.platform && $0.kind != .gap }
+                let restarts = analysis.findings.contains { $0.platform == verdict.platform && [.restarted, .backwards].contains($0.kind) }
                 if verdict.usesBuildRule {
                     var line = "  \(verdict.platform): the build rule applies: \(verdict.reason)"
                     if restarts { line += "; once the first free release is marked, the restarts or backward builds above make `check` use the date rule" }

@@ -30,6 +30,7 @@ public enum PlanChecker {
         diagnostics += unobtainableFeatures(catalog)
         diagnostics += sandboxCollision(catalog)
         diagnostics += futureCutoffs(catalog, now: now)
+        diagnostics += decidingDates(catalog)
         diagnostics += universalPurchase(catalog)
         let (ruleDiagnostics, rules) = cutoffRules(catalog)
         diagnostics += ruleDiagnostics
@@ -204,6 +205,32 @@ public enum PlanChecker {
             }
         }
         return diagnostics
+    }
+
+    /// The releases whose dates decide who keeps what, dated by something that only approximates a go-live:
+    /// a commit or tag says when code was written or marked, an App Store Connect record when it was made.
+    /// Each is earlier than the release as a rule, so every buyer in between would become a new customer.
+    private static func decidingDates(_ catalog: PlanCatalog) -> [Diagnostic] {
+        let plan = catalog.plan
+        var deciding: [Int: String] = [:]
+        for platform in catalog.tracks.keys.sorted() {
+            for index in catalog.freeSwitches(on: platform) { deciding[index] = "the first free release" }
+            let bounds = Set(catalog.windows(on: platform).flatMap { [$0.from, $0.until] }.compactMap { $0 })
+            for index in catalog.tracks[platform] ?? [] where deciding[index] == nil && bounds.contains(plan.releases[index].released) {
+                deciding[index] = "a tier boundary"
+            }
+        }
+        return deciding.keys.sorted().compactMap { index in
+            let release = plan.releases[index]
+            guard let source = release.releasedSource, !source.isEvidence, let role = deciding[index] else { return nil }
+            return .warning(
+                "weak-release-date",
+                "\(role), \(release.platform) \(release.displayName), is dated by \(source.phrase) (\(Timestamp.format(release.released))), "
+                    + "not by when it went live; buyers between the two would be read as new customers",
+                at: origin(catalog, release: index) / "releasedSource",
+                hint: "Look up when \(release.displayName) went live (App Store Connect: the version's history, or the email saying it is ready for distribution), "
+                    + "set 'released' to that moment in UTC and 'releasedSource' to \"appStore\"; or import a daily Summary Sales report to date it by its first sale.")
+        }
     }
 
     /// Trap 3: one App Store record for iOS and macOS mixes build numbers and marketing versions.

@@ -12,6 +12,8 @@ public struct BuildNumberAnalysis: Sendable, Hashable {
             case restarted
             case backwards
             case gap
+            /// A marketing version lower than one released before it (a hotfix on an older branch, or a wrong date).
+            case versionBackwards
         }
 
         public var platform: Platform
@@ -60,6 +62,18 @@ public struct BuildNumberAnalysis: Sendable, Hashable {
                 }
                 if firstOfVersion[release.version] == nil { firstOfVersion[release.version] = release }
                 if highest?.build.map({ build > $0 }) ?? true { highest = release }
+            }
+        }
+        for platform in platforms {
+            var highest: Release?
+            for release in plan.releases.filter({ $0.platform == platform }).sorted(by: { $0.released < $1.released }) {
+                if let previous = highest, release.version < previous.version {
+                    findings.append(
+                        Finding(
+                            platform: platform, kind: .versionBackwards,
+                            message: "\(release.version) went live after \(previous.version) but its marketing version is lower: a hotfix for an older version, or a wrong date? Check its date"))
+                }
+                if highest.map({ release.version > $0.version }) ?? true { highest = release }
             }
         }
         var verdicts: [(Platform, Bool, String)] = []

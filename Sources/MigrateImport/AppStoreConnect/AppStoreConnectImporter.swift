@@ -202,7 +202,7 @@ public enum AppStoreConnectImporter {
                 }
                 releases.append(
                     ImportedRelease(
-                        platform: platform, version: version, build: build, date: date, dateSource: source,
+                        platform: platform, version: version, build: build, date: date, dateSource: source, provenance: .ascCreated,
                         origin: "\(resource.file) \(resource.path)"))
             }
 
@@ -278,7 +278,7 @@ public enum AppStoreConnectImporter {
                 return nil
             }
             return ImportedRelease(
-                platform: platform ?? .iOS, version: marketing, build: build, date: date, dateSource: "build uploadedDate",
+                platform: platform ?? .iOS, version: marketing, build: build, date: date, dateSource: "build uploadedDate", provenance: .ascCreated,
                 origin: "\(resource.file) \(resource.path)")
         }
     }

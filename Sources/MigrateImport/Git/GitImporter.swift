@@ -5,7 +5,8 @@ import MigratePlan
 public struct GitVersionChange: Sendable, Hashable {
     /// The full commit hash.
     public var commit: String
-    /// The committer date: when the commit landed in this history (a rebase keeps the author date, not this one).
+    /// When the work was written: the author date, or the commit it builds on's if that is later (a rebased
+    /// commit keeps an older author date). A rewrite of the history changes committer dates, not this.
     public var date: Date
     public var version: Version
     public var build: Version?
@@ -28,12 +29,13 @@ public enum GitImporter {
         /// Files or folders to read (relative to the repository root); empty means every
         /// project.pbxproj, *Info.plist and .xcconfig.
         public var paths: [String]
-        /// Keep only versions seen at a tagged commit, dated by the tag.
-        public var taggedOnly: Bool
+        /// Which versions are releases: the tagged ones, every version change, or (nil) the tagged ones
+        /// when any version is tagged and every change otherwise.
+        public var taggedOnly: Bool?
         /// The PATH to look for git on.
         public var environment: [String: String]
 
-        public init(refs: [String] = ["HEAD"], paths: [String] = [], taggedOnly: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        public init(refs: [String] = ["HEAD"], paths: [String] = [], taggedOnly: Bool? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
             self.refs = refs
             self.paths = paths
             self.taggedOnly = taggedOnly
@@ -45,6 +47,8 @@ public enum GitImporter {
     public struct History: Sendable {
         public var changes: [GitVersionChange]
         public var result: ImportResult
+        /// The version at HEAD when no tag marks it: work in progress, never offered as a release.
+        public var current: GitVersionChange?
     }
 
     public static func read(repository: String, displayPath: String, options: Options = Options()) throws(ImportError) -> History {
@@ -70,7 +74,7 @@ public enum GitImporter {
         let prefix = String(decoding: prefixOutput.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let tags = try readTags(git)
         let log = try git.run(
-            ["log", "--topo-order", "--reverse", "--format=%x1e%H %P%x00%ct", "--raw", "--no-abbrev", "--no-renames", "--diff-merges=first-parent"]
+            ["log", "--topo-order", "--reverse", "--format=%x1e%H %P%x00%ct%x00%at", "--raw", "--no-abbrev", "--no-renames", "--diff-merges=first-parent"]
                 + options.refs + ["--tags", "--"])
         guard log.status == 0 else {
             let message = log.error.split(separator: "\n").first.map(String.init) ?? "git log failed"
@@ -85,7 +89,8 @@ public enum GitImporter {
         let contents = try readBlobs(git, Array(blobs).sorted())
         var replay = Replay(contents: contents, displayPath: displayPath)
         replay.run(&commits)
-        return replay.history(commits: commits, tags: tags, taggedOnly: options.taggedOnly)
+        let head = String(decoding: try git.run(["rev-parse", "HEAD"]).output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return replay.history(commits: commits, tags: tags, head: head, taggedOnly: options.taggedOnly)
     }
 
     struct Change {
@@ -97,14 +102,30 @@ public enum GitImporter {
     struct Commit {
         var hash: String
         var parents: [String]
-        var date: Date
+        /// When it landed in this history; a rewrite sets it anew for every commit it touches.
+        var committed: Date
+        /// When it was written, as git records it.
+        var authored: Date
         var changes: [Change]
+        /// The author date, or the first parent's if later: what the commit's version is dated by.
+        var date: Date
+
+        init(hash: String, parents: [String], committed: Date, authored: Date, changes: [Change]) {
+            self.hash = hash
+            self.parents = parents
+            self.committed = committed
+            self.authored = authored
+            self.changes = changes
+            self.date = authored
+        }
     }
 
     struct Tag {
         var name: String
         var commit: String
         var date: Date
+        /// An annotated tag has a date of its own (the tagger's); a lightweight one is only a name.
+        var isAnnotated: Bool
     }
 
     /// Which files matter: the user's paths, or the project files Xcode versions live in.
@@ -127,7 +148,8 @@ public enum GitImporter {
             let fields = line.split(separator: "\0", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 4, let seconds = Double(fields[3]) else { continue }
             // An annotated tag's own object is the tag; `*objectname` is the commit it points at.
-            tags.append(Tag(name: fields[0], commit: fields[2].isEmpty ? fields[1] : fields[2], date: Date(timeIntervalSince1970: seconds)))
+            tags.append(
+                Tag(name: fields[0], commit: fields[2].isEmpty ? fields[1] : fields[2], date: Date(timeIntervalSince1970: seconds), isAnnotated: !fields[2].isEmpty))
         }
         return tags
     }
@@ -136,9 +158,11 @@ public enum GitImporter {
         var commits: [Commit] = []
         for record in bytes.split(separator: 0x1E) {
             let lines = record.split(separator: 0x0A)
-            guard let header = lines.first, let zero = header.firstIndex(of: 0) else { continue }
-            let ids = String(decoding: header[header.startIndex..<zero], as: UTF8.self).split(separator: " ").map(String.init)
-            guard let hash = ids.first, let seconds = Double(String(decoding: header[(zero + 1)...], as: UTF8.self)) else { continue }
+            guard let header = lines.first else { continue }
+            let fields = header.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            guard fields.count == 3 else { continue }
+            let ids = fields[0].split(separator: " ").map(String.init)
+            guard let hash = ids.first, let committed = Double(fields[1]), let authored = Double(fields[2]) else { continue }
             var changes: [Change] = []
             for line in lines.dropFirst() where line.first == UInt8(ascii: ":") {
                 // :100644 100644 <old> <new> M\t<path>
@@ -151,7 +175,10 @@ public enum GitImporter {
                 let status = fields[4].first
                 changes.append(Change(path: path, blob: status == UInt8(ascii: "D") || blob.allSatisfy { $0 == "0" } ? nil : blob))
             }
-            commits.append(Commit(hash: hash, parents: Array(ids.dropFirst()), date: Date(timeIntervalSince1970: seconds), changes: changes))
+            commits.append(
+                Commit(
+                    hash: hash, parents: Array(ids.dropFirst()), committed: Date(timeIntervalSince1970: committed),
+                    authored: Date(timeIntervalSince1970: authored), changes: changes))
         }
         return commits
     }

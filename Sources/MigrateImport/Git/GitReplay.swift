@@ -22,6 +22,7 @@ extension GitImporter {
         var issues: [ImportIssue] = []
         var reportedBlobs = Set<String>()
         var lastIssues: [ImportIssue] = []
+        /// Commits whose committer date is before their first parent's: the history was rewritten.
         var datesOutOfOrder = 0
 
         init(contents: [String: [UInt8]], displayPath: String) {
@@ -30,11 +31,16 @@ extension GitImporter {
         }
 
         mutating func run(_ commits: inout [Commit]) {
-            var dates: [String: Date] = [:]
-            for commit in commits {
-                dates[commit.hash] = commit.date
-                let parent = commit.parents.first
-                if let parent, let parentDate = dates[parent], commit.date < parentDate { datesOutOfOrder += 1 }
+            var dates: [String: (committed: Date, effective: Date)] = [:]
+            for index in commits.indices {
+                let parent = commits[index].parents.first
+                if let parent, let parentDates = dates[parent] {
+                    if commits[index].committed < parentDates.committed { datesOutOfOrder += 1 }
+                    // A version can't have been released before the work it builds on was written.
+                    commits[index].date = max(commits[index].authored, parentDates.effective)
+                }
+                dates[commits[index].hash] = (commits[index].committed, commits[index].date)
+                let commit = commits[index]
                 var state = parent.flatMap { files[$0] } ?? [:]
                 for change in commit.changes { state[change.path] = change.blob }
                 files[commit.hash] = state
@@ -121,7 +127,7 @@ extension GitImporter {
                     hint: "A file committed half-merged or damaged is skipped; the versions before and after it are still read."))
         }
 
-        func history(commits: [Commit], tags: [Tag], taggedOnly: Bool) -> History {
+        func history(commits: [Commit], tags: [Tag], head: String, taggedOnly: Bool?) -> History {
             var changes: [GitVersionChange] = []
             var tagsByCommit: [String: [String]] = [:]
             for tag in tags { tagsByCommit[tag.commit, default: []].append(tag.name) }
@@ -136,11 +142,8 @@ extension GitImporter {
             }
             var result = ImportResult(source: "git")
             result.issues = issues + lastIssues
-            if datesOutOfOrder > 0 {
-                result.issues.append(
-                    ImportIssue(
-                        .note, file: displayPath,
-                        "\(datesOutOfOrder) commit\(datesOutOfOrder == 1 ? " is" : "s are") dated before \(datesOutOfOrder == 1 ? "its" : "their") parent (rewritten history); versions follow the commit order, dates are committer dates"))
+            if let rewrite = GitHistoryShape.rewrite(commits, outOfOrder: datesOutOfOrder) {
+                result.issues.append(ImportIssue(.note, file: displayPath, rewrite))
             }
             let latest = commits.reversed().lazy.compactMap { values[$0.hash] }.first
             var platforms = latest?.platforms ?? []
@@ -151,17 +154,57 @@ extension GitImporter {
             result.app = AppHints(name: latest?.name, bundleID: latest?.bundleID, platforms: platforms)
 
             func key(_ version: Version, _ build: Version?) -> String { "\(version.canonical) (\(build?.canonical ?? ""))" }
+            var commitDates: [String: Date] = [:]
+            for commit in commits { commitDates[commit.hash] = commit.date }
+            let versionTags = tags.filter { values[$0.commit] != nil }
+            let tagged = Set(versionTags.compactMap { values[$0.commit].map { key($0.version, $0.build) } })
+            // The version at HEAD that no tag marks is work in progress when the project tags its releases.
+            var current: GitVersionChange?
+            if let value = values[head], !tagged.contains(key(value.version, value.build)) {
+                current = changes.last { key($0.version, $0.build) == key(value.version, value.build) }
+            }
+
             var seen = Set<String>()
-            var releases: [(version: Version, build: Version?, date: Date, source: String, origin: String)] = []
-            if taggedOnly {
-                for tag in tags.sorted(by: { ($0.date, $0.name) < ($1.date, $1.name) }) {
+            var releases: [(version: Version, build: Version?, date: Date, source: String, provenance: ReleaseDateSource, origin: String)] = []
+            if taggedOnly ?? !versionTags.isEmpty {
+                let retroactive = GitHistoryShape.retroactiveTags(versionTags, commitDates: commitDates)
+                if let note = retroactive.note { result.issues.append(ImportIssue(.note, file: displayPath, note)) }
+                for tag in versionTags {
                     guard let value = values[tag.commit], seen.insert(key(value.version, value.build)).inserted else { continue }
-                    releases.append((value.version, value.build, tag.date, "git tag date", "tag \(tag.name)"))
+                    if tag.isAnnotated && !retroactive.names.contains(tag.name) {
+                        releases.append((value.version, value.build, tag.date, "git tag date", .tag, "tag \(tag.name)"))
+                    } else {
+                        // A lightweight tag has no date of its own: it marks the release, the commit dates it.
+                        let date = commitDates[tag.commit] ?? tag.date
+                        releases.append((value.version, value.build, date, "git commit date, tag \(tag.name)", .commit, "tag \(tag.name)"))
+                    }
+                }
+                let untagged = Set(changes.map { key($0.version, $0.build) }).subtracting(seen)
+                if !untagged.isEmpty {
+                    result.ignored.append(
+                        "\(Limits.grouped(untagged.count)) untagged version\(untagged.count == 1 ? "" : "s") left out (TestFlight builds or work in progress)"
+                            + (taggedOnly == nil ? "; --all-versions imports every version the history shows" : ""))
                 }
             } else {
                 for change in changes where seen.insert(key(change.version, change.build)).inserted {
+                    if let current, !versionTags.isEmpty, change.commit == current.commit { continue }
                     let origin = "commit \(change.commit.prefix(10))" + (change.tags.isEmpty ? "" : " (\(change.tags.joined(separator: ", ")))")
-                    releases.append((change.version, change.build, change.date, "git commit date", origin))
+                    releases.append((change.version, change.build, change.date, "git commit date", .commit, origin))
+                }
+                if !releases.isEmpty {
+                    result.ignored.append(
+                        "note: every version and build the history shows was imported; remove builds that never went live (or tag releases and use --tagged-only)")
+                }
+            }
+            if let current {
+                if versionTags.isEmpty {
+                    result.issues.append(
+                        ImportIssue(
+                            .warning, file: displayPath, place: "HEAD",
+                            "\(current.displayName), the version at HEAD, has no tag and nothing says it went live; it was imported as a release",
+                            hint: "Remove it from the plan if it is still in development, or tag the commits that were released."))
+                } else {
+                    result.ignored.append("\(current.displayName) at HEAD: no tag marks it released; read as the current version, not a release")
                 }
             }
             // Walk order is topological; releases read best by date (ties keep the walk order).
@@ -171,13 +214,10 @@ extension GitImporter {
                     result.releases.append(
                         ImportedRelease(
                             platform: platform, version: release.version, build: release.build, date: release.date,
-                            dateSource: release.source, origin: release.origin))
+                            dateSource: release.source, provenance: release.provenance, origin: release.origin))
                 }
             }
-            if !taggedOnly && !releases.isEmpty {
-                result.ignored.append("note: every version and build the history shows was imported; remove builds that never went live (or use --tagged-only)")
-            }
-            return History(changes: changes, result: result)
+            return History(changes: changes, result: result, current: current)
         }
     }
 }

@@ -58,6 +58,7 @@ public enum PlanMerger {
         mergeApp(result.app, into: &plan, options: options, report: &report)
         mergeProducts(result.products, into: &plan, options: options, report: &report)
         try mergeReleases(result.releases, into: &plan, options: options, report: &report)
+        dateReleases(by: result.firstSales, in: &plan, options: options, report: &report)
         if let base = result.installBase { mergeInstallBase(base, into: &plan, options: options, report: &report) }
         return (plan, report)
     }
@@ -132,10 +133,29 @@ public enum PlanMerger {
                     existing.build = build
                 }
                 if existing.released != imported.date {
-                    conflict(
-                        "\(label): released", plan: Timestamp.format(existing.released),
-                        source: "\(Timestamp.format(imported.date)) (\(imported.dateSource))", overwrite: options.overwrite, report: &report)
-                    if options.overwrite { existing.released = imported.date }
+                    let shown = "\(Timestamp.format(imported.date)) (\(imported.dateSource))"
+                    if let source = existing.releasedSource, imported.provenance.strength > source.strength {
+                        // Better evidence replaces a weaker date without --overwrite: that is what it is for.
+                        report.changed.append(
+                            "\(label): released \(Timestamp.format(existing.released)) (\(source.rawValue)) → \(shown), better evidence")
+                        existing.released = imported.date
+                        existing.releasedSource = imported.provenance
+                    } else if let source = existing.releasedSource, imported.provenance.strength < source.strength, !options.overwrite {
+                        report.ignored.append("\(label): released \(shown) is weaker evidence than the plan's (\(source.rawValue)); kept the plan's")
+                    } else {
+                        conflict(
+                            "\(label): released", plan: Timestamp.format(existing.released), source: shown, overwrite: options.overwrite,
+                            report: &report)
+                        if options.overwrite {
+                            existing.released = imported.date
+                            existing.releasedSource = imported.provenance
+                        }
+                    }
+                } else if existing.releasedSource == nil || imported.provenance.strength > existing.releasedSource!.strength {
+                    if existing.releasedSource != imported.provenance {
+                        existing.releasedSource = imported.provenance
+                        report.changed.append("\(label): releasedSource \(imported.provenance.rawValue) (\(imported.dateSource))")
+                    }
                 } else if existing == plan.releases[index] {
                     report.ignored.append("\(label): already in the plan, unchanged")
                 }
@@ -168,7 +188,9 @@ public enum PlanMerger {
                 if options.model == nil { defaulted.append("\(imported.platform) \(imported.displayName)") }
             }
             plan.releases.append(
-                Release(platform: imported.platform, version: imported.version, build: imported.build, released: imported.date, model: model))
+                Release(
+                    platform: imported.platform, version: imported.version, build: imported.build, released: imported.date,
+                    releasedSource: imported.provenance, model: model))
             var line = "release \(imported.platform) \(imported.displayName), \(model.isPaid ? "paid" : "free"), released \(Timestamp.format(imported.date)) (\(imported.dateSource))"
             if case .paid(let price) = model { line = line.replacingOccurrences(of: ", paid,", with: ", paid \(price),") }
             report.added.append(line)
@@ -188,16 +210,14 @@ public enum PlanMerger {
             report.assumptions.append("prices copied from the nearest earlier paid release: " + copiedPrice.joined(separator: "; "))
         }
         if releases.contains(where: { imported in !written.contains { matches($0, imported) } }) {
-            let sources = Set(releases.map(\.dateSource)).sorted()
-            report.assumptions.append(
-                "release dates come from \(sources.joined(separator: ", ")), not from the App Store (which records none); correct \"released\" where you know better")
+            let sources = Set(releases.map(\.provenance)).sorted { $0.strength > $1.strength }
+            if sources.contains(where: { !$0.isEvidence }) {
+                report.assumptions.append(
+                    "release dates come from \(sources.map(\.origins).joined(separator: " and ")), not from when the App Store released each build (which no source records); "
+                        + "confirm the first free release's go-live and set its \"releasedSource\" to \"appStore\"")
+            }
         }
-        // Date order reads best and is what the date rule compares; ties keep a stable order.
-        plan.releases = plan.releases.enumerated().sorted { lhs, rhs in
-            if lhs.element.released != rhs.element.released { return lhs.element.released < rhs.element.released }
-            if lhs.element.platform != rhs.element.platform { return lhs.element.platform < rhs.element.platform }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
+        sortByDate(&plan)
     }
 
     static func mergeInstallBase(_ base: InstallBase, into plan: inout MigrationPlan, options: MergeOptions, report: inout MergeReport) {
@@ -233,3 +253,61 @@ public enum PlanMerger {
     }
 }
 
+
+extension PlanMerger {
+    /// Dates each version's first release by the first day a sales report shows it selling, where the plan's
+    /// date is weaker evidence (a commit, a tag, an App Store Connect record). A date the user wrote or
+    /// confirmed is kept, and a disagreement of more than a day is reported.
+    static func dateReleases(by sales: [FirstSale], in plan: inout MigrationPlan, options: MergeOptions, report: inout MergeReport) {
+        for sale in sales {
+            let candidates = plan.releases.indices.filter {
+                plan.releases[$0].platform == sale.platform && plan.releases[$0].version.canonical == sale.version.canonical
+            }
+            guard let index = candidates.min(by: { plan.releases[$0].released < plan.releases[$1].released }) else { continue }
+            var release = plan.releases[index]
+            let label = "release \(release.platform) \(release.displayName)"
+            if sale.isReportStart {
+                report.ignored.append(
+                    "\(label): sold on the report's first day (\(sale.origin)), so it may have gone live earlier; not dated by sales")
+                continue
+            }
+            let date = sale.liveBy
+            let shown = "\(Timestamp.format(date)) (first sold \(Timestamp.formatDate(sale.day)), \(sale.origin))"
+            guard release.released != date else {
+                if release.releasedSource.map({ $0.strength < ReleaseDateSource.sales.strength }) ?? true {
+                    release.releasedSource = .sales
+                    report.changed.append("\(label): releasedSource sales (\(sale.origin))")
+                }
+                plan.releases[index] = release
+                continue
+            }
+            switch release.releasedSource {
+            case let source? where source.strength < ReleaseDateSource.sales.strength:
+                report.changed.append("\(label): released \(Timestamp.format(release.released)) (\(source.rawValue)) → \(shown)")
+                release.released = date
+                release.releasedSource = .sales
+            case .appStore?, .sales?, nil:
+                // Within a day is the same day read in another time zone; more is a real disagreement.
+                guard abs(release.released.timeIntervalSince(date)) > 36 * 3600 || options.overwrite else { continue }
+                conflict("\(label): released", plan: Timestamp.format(release.released), source: shown, overwrite: options.overwrite, report: &report)
+                if options.overwrite {
+                    release.released = date
+                    release.releasedSource = .sales
+                }
+            default:
+                continue
+            }
+            plan.releases[index] = release
+        }
+        sortByDate(&plan)
+    }
+
+    /// Date order reads best and is what the date rule compares; ties keep a stable order.
+    static func sortByDate(_ plan: inout MigrationPlan) {
+        plan.releases = plan.releases.enumerated().sorted { lhs, rhs in
+            if lhs.element.released != rhs.element.released { return lhs.element.released < rhs.element.released }
+            if lhs.element.platform != rhs.element.platform { return lhs.element.platform < rhs.element.platform }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+}

@@ -13,19 +13,22 @@ public struct ImportResult: Sendable, Hashable {
     public var releases: [ImportedRelease]
     public var products: [Product]
     public var installBase: InstallBase?
+    /// The first day each version sold, from daily sales reports: evidence for release dates.
+    public var firstSales: [FirstSale]
     /// Things the source holds that the plan has no place for (introductory offers, test settings…).
     public var ignored: [String]
     public var issues: [ImportIssue]
 
     public init(
         source: String, app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [],
-        installBase: InstallBase? = nil, ignored: [String] = [], issues: [ImportIssue] = []
+        installBase: InstallBase? = nil, firstSales: [FirstSale] = [], ignored: [String] = [], issues: [ImportIssue] = []
     ) {
         self.source = source
         self.app = app
         self.releases = releases
         self.products = products
         self.installBase = installBase
+        self.firstSales = firstSales
         self.ignored = ignored
         self.issues = issues
     }
@@ -38,6 +41,7 @@ public struct ImportResult: Sendable, Hashable {
         if let base = other.installBase {
             installBase = installBase.map { InstallBaseBuilder.combine($0, base) } ?? base
         }
+        firstSales = FirstSale.earliest(firstSales + other.firstSales)
         ignored += other.ignored
         issues += other.issues
     }
@@ -76,15 +80,22 @@ public struct ImportedRelease: Sendable, Hashable {
     /// Which date that is, such as `earliestReleaseDate` or `first commit 1a2b3c4`: sources rarely
     /// know the moment a build went live, so the user must be told what was used.
     public var dateSource: String
+    /// What kind of evidence the date is, written to the plan as `releasedSource`.
+    public var provenance: ReleaseDateSource
     /// Where in the source it was found, such as `builds.json data[3]`.
     public var origin: String
 
-    public init(platform: Platform, version: Version, build: Version?, date: Date, dateSource: String, origin: String) {
+    /// - Parameter provenance: defaults to the weakest kind, a commit date, when the caller can't say.
+    public init(
+        platform: Platform, version: Version, build: Version?, date: Date, dateSource: String, provenance: ReleaseDateSource = .commit,
+        origin: String
+    ) {
         self.platform = platform
         self.version = version
         self.build = build
         self.date = date
         self.dateSource = dateSource
+        self.provenance = provenance
         self.origin = origin
     }
 

@@ -86,6 +86,9 @@ public enum SalesReportImporter {
         var proceedsTotals: [String: Int64] = [:]
         var issues: [ImportIssue] = []
         var appNames = Set<String>()
+        var firstSales: [FirstSale] = []
+        /// Versions seen only in rows that span more than a day, which can't date a release.
+        var undatedVersions = Set<String>()
 
         init(file: String, columns: [String: Int], width: Int) {
             self.file = file
@@ -119,12 +122,14 @@ public enum SalesReportImporter {
                 warn(line: line, column: "Units", "'\(field("Units") ?? "")' is not a whole number of units; row skipped", fields: fields)
                 return
             }
+            var period: [String: Date] = [:]
             for name in ["Begin Date", "End Date"] {
                 guard let value = field(name) else { continue }
                 guard let date = Self.parseDate(value) else {
                     warn(line: line, column: name, "'\(value)' is not a date in MM/DD/YYYY form", fields: fields)
                     continue
                 }
+                period[name] = date
                 if name == "Begin Date" { from = min(from ?? date, date) } else { until = max(until ?? date, date) }
             }
             var customerPrice = Int64(0)
@@ -149,6 +154,14 @@ public enum SalesReportImporter {
                         version = try Version(text)
                     } catch {
                         warn(line: line, column: "Version", "\(error.description); counted without a version", fields: fields)
+                    }
+                }
+                if let version, units > 0 {
+                    // Only a one-day row says which day a version first sold; a week or a month says less.
+                    if let begin = period["Begin Date"], let end = period["End Date"], begin == end {
+                        firstSales.append(FirstSale(platform: platform ?? .iOS, version: version, day: begin, origin: "\(file):\(line)"))
+                    } else {
+                        undatedVersions.insert(version.text)
                     }
                 }
                 let key = DownloadKey(platform: platform, version: version)
@@ -185,6 +198,18 @@ public enum SalesReportImporter {
                 from: from, until: until, downloads: InstallBaseBuilder.sorted(Array(downloads.values)),
                 products: products.values.sorted { $0.product < $1.product },
                 months: monthly.sorted { $0.key < $1.key }.map { MonthlyDownloads(month: $0.key, paid: max(0, $0.value)) })
+            result.firstSales = FirstSale.earliest(firstSales).map { sale in
+                var sale = sale
+                sale.isReportStart = sale.day == from
+                return sale
+            }
+            let dated = Set(result.firstSales.map(\.version.text))
+            let undated = undatedVersions.subtracting(dated)
+            if !undated.isEmpty {
+                result.ignored.append(
+                    "note: \(undated.count) version\(undated.count == 1 ? "" : "s") sold only in rows spanning more than a day; "
+                        + "a daily report dates the day each version first sold")
+            }
             if redownloads != 0 || updates != 0 {
                 result.ignored.append("\(redownloads) redownloads and \(updates) updates (not purchases)")
             }

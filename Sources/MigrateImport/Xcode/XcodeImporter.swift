@@ -184,7 +184,7 @@ public enum XcodeImporter {
             if let released {
                 for platform in version.platforms.isEmpty ? [Platform.iOS] : version.platforms {
                     result.releases.append(
-                        ImportedRelease(platform: platform, version: marketing, build: version.build, date: released, dateSource: "--released", origin: file))
+                        ImportedRelease(platform: platform, version: marketing, build: version.build, date: released, dateSource: "--released", provenance: .appStore, origin: file))
                 }
             } else {
                 result.ignored.append("the current version \(label) (not a release until it goes live; give --released DATE to add it)")

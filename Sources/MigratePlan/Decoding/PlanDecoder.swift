@@ -239,6 +239,7 @@ public enum PlanDecoder {
             reader, "build", required: platform != nil && platform != .macOS,
             meaning: "the build number, CFBundleVersion, which iOS receipts carry")
         let released = readDate(reader, "released", required: true)
+        let releasedSource = reader.choice("releasedSource", from: PlanKeys.releasedSources).flatMap(ReleaseDateSource.init(rawValue:))
         let modelName = reader.choice("model", from: PlanKeys.models, required: true)
         let price = readPrice(reader, "price", required: modelName == "paid")
         let includes = reader.strings("includes")
@@ -252,7 +253,9 @@ public enum PlanDecoder {
             sink.error("invalid-price", "a free release cannot have a price of \(price)", at: path / "price", hint: "Remove 'price' or set \"model\": \"paid\".")
         }
         guard let platform, let version, let released, modelName != nil else { return nil }
-        return Release(platform: platform, version: version, build: build, released: released, model: model, includes: includes, origin: path)
+        return Release(
+            platform: platform, version: version, build: build, released: released, releasedSource: releasedSource, model: model,
+            includes: includes, origin: path)
     }
 
     private static func decodeProduct(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> Product? {

@@ -4,7 +4,8 @@ public enum PlanKeys {
     public static let root = ["$schema", "formatVersion", "app", "features", "releases", "products", "tiers", "policies", "installBase", "simulation"]
     public static let app = ["name", "bundleID", "platforms", "universalPurchase"]
     public static let feature = ["id", "name"]
-    public static let release = ["platform", "version", "build", "released", "model", "price", "includes"]
+    public static let release = ["platform", "version", "build", "released", "releasedSource", "model", "price", "includes"]
+    public static let releasedSources = ReleaseDateSource.allCases.map(\.rawValue)
     public static let product = [
         "id", "name", "type", "price", "grants", "contains", "requires", "forSale", "familyShareable", "subscription",
     ]

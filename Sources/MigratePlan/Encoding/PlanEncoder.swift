@@ -80,6 +80,7 @@ public enum PlanEncoder {
             ("version", .string(release.version.text)),
             ("build", release.build.map { .string($0.text) }),
             ("released", .string(Timestamp.format(release.released))),
+            ("releasedSource", release.releasedSource.map { .string($0.rawValue) }),
             ("model", .string(release.model.isPaid ? "paid" : "free")),
             ("price", price),
             ("includes", release.includes.map { .strings($0) }),

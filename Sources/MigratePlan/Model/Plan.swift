@@ -96,6 +96,8 @@ public struct Release: Sendable, Hashable {
     public var build: Version?
     /// When the build went live, in UTC.
     public var released: Date
+    /// Where `released` came from; nil when the plan doesn't say (a date written by hand).
+    public var releasedSource: ReleaseDateSource?
     public var model: BusinessModel
     /// For a paid release, what the price bought; for a free one, what was free to everyone.
     /// Nil means "the same as the previous release of the same model on this platform".
@@ -103,13 +105,14 @@ public struct Release: Sendable, Hashable {
     public var origin: JSONPath?
 
     public init(
-        platform: Platform, version: Version, build: Version?, released: Date, model: BusinessModel,
-        includes: [String]? = nil, origin: JSONPath? = nil
+        platform: Platform, version: Version, build: Version?, released: Date, releasedSource: ReleaseDateSource? = nil,
+        model: BusinessModel, includes: [String]? = nil, origin: JSONPath? = nil
     ) {
         self.platform = platform
         self.version = version
         self.build = build
         self.released = released
+        self.releasedSource = releasedSource
         self.model = model
         self.includes = includes
         self.origin = origin

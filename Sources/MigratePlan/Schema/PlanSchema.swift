@@ -104,6 +104,9 @@ public enum PlanSchema {
             "version": reference("version", "CFBundleShortVersionString, the marketing version."),
             "build": reference("version", "CFBundleVersion, the build number; required except on macOS."),
             "released": reference("dateTime", "When the build went live (UTC); the date rule compares purchases with it."),
+            "releasedSource": enumeration(
+                PlanKeys.releasedSources,
+                "Where 'released' came from: appStore (confirmed in App Store Connect), sales (first day sold), ascCreated, tag or commit."),
             "model": enumeration(PlanKeys.models, "How this release was sold."),
             "price": reference("price", "The download price of a paid release."),
             "includes": reference(
