@@ -29,6 +29,9 @@ public enum Limits {
     /// AND, OR and IF operators in one PICT constraint.
     public static let pictOperatorsPerConstraint = 1_000
 
+    /// The longest free trial a product may give, in days (`products[].trial`): a year.
+    public static let trialDays = 366
+
     /// A sales report's size in bytes, after decompressing a .gz (256 MiB, about two million rows).
     public static let salesReportBytes = 256 << 20
 

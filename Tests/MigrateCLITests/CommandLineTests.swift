@@ -65,7 +65,7 @@ struct CommandLineTests {
             (["check", "Examples/server-pal", "--format", "jsn"], "Error: The value 'jsn' is invalid for '--format <format>'. Did you mean 'json'?"),
             (["check"], "Error: Missing expected argument '<plan>'."),
             (["check", "a", "b"], "Error: Unexpected argument 'b'."),
-            (["explain", "Examples/server-pal", "--owns"], "Error: Missing value for '--owns <product[:state]>'."),
+            (["explain", "Examples/server-pal", "--owns"], "Error: Missing value for '--owns <product[@date][:state]>'."),
             (["explain", "Examples/server-pal", "--owns", "x:revokd"], "Did you mean 'revoked'?"),
             (["explain", "Examples/server-pal", "--original-purchase-date", "yesterday"], "Expected an ISO 8601 date-time"),
             (["explain", "Examples/server-pal", "--platform", "macOS"], "The app doesn't run on macOS"),

@@ -73,4 +73,31 @@ struct ExplainCommandTests {
         let run = Run("explain", "Examples/server-pal", "--original-version", "44", "--owns", "com.example.serverpal.unlok")
         #expect(run.output.contains("ignored com.example.serverpal.unlok: not a product in the plan. Did you mean 'com.example.serverpal.unlock'?"))
     }
+
+    @Test(
+        "--owns ID@DATE: a 14-day trial before and after it ends, judged at --now",
+        arguments: [
+            ("2026-11-25T00:00:00Z", true), ("2026-12-04T09:59:59Z", true), ("2026-12-04T10:00:00Z", false),
+        ])
+    func trial(now: String, running: Bool) {
+        let run = Run(
+            "explain", "Examples/inkwell-universal", "--platform", "iOS", "--original-platform", "iOS", "--original-version", "900",
+            "--owns", "com.example.inkwell.trial@2026-11-20T10:00:00Z", "--now", now)
+        #expect(run.status == .success, "\(run.error)")
+        #expect(run.output.contains("owns               com.example.inkwell.trial (bought 2026-11-20T10:00:00Z)"))
+        if running {
+            #expect(run.output.contains("note: 'com.example.inkwell.trial' is a trial of 14 days, from 2026-11-20T10:00:00Z until 2026-12-04T10:00:00Z"))
+            #expect(run.output.contains("✓  sync"))
+        } else {
+            #expect(run.output.contains("ignored com.example.inkwell.trial: a trial of 14 days that ended 2026-12-04T10:00:00Z"))
+            #expect(run.output.contains("✗  sync"))
+        }
+    }
+
+    @Test("--owns with a date that doesn't read is a usage error")
+    func badTrialDate() {
+        let run = Run("explain", "Examples/inkwell-universal", "--owns", "com.example.inkwell.trial@yesterday")
+        #expect(run.status == .usage)
+        #expect(run.error.contains("The date in '--owns com.example.inkwell.trial@yesterday' is invalid"))
+    }
 }

@@ -21,21 +21,21 @@ struct ReceiptKindsTests {
             excludes: ["NOT verified", "is \"1.0\"", "year 1 and"]),
         Case(
             plan: "server-pal", file: "transaction-revoked-localtesting.json", kind: "a decoded Transaction (a product the customer owns, not the app's purchase)",
-            contains: ["owns               com.example.serverpal.unlock (revoked)", "environment        xcode", "not the app's own purchase"],
+            contains: ["owns               com.example.serverpal.unlock (bought 2025-11-23T08:01:40Z, revoked)", "environment        xcode", "not the app's own purchase"],
             excludes: ["paid download was refunded", "NOT verified", "environment        production"]),
         Case(
             plan: "server-pal", file: "transaction-revoked-localtesting.jws", kind: "a decoded Transaction (a product the customer owns, not the app's purchase)",
-            contains: ["its JWS signature was NOT verified", "owns               com.example.serverpal.unlock (revoked)"],
+            contains: ["its JWS signature was NOT verified", "owns               com.example.serverpal.unlock (bought 2025-11-23T08:01:40Z, revoked)"],
             excludes: ["paid download was refunded"]),
         Case(
             plan: "server-pal", file: "app-transaction-production.jws", kind: "a decoded AppTransaction",
             contains: ["its JWS signature was NOT verified", "original version   31", "Cohort: legacy tier 'paid-1.0'"]),
         Case(
             plan: "server-pal", file: "transaction-history-response.json", kind: "an App Store Server API transaction history",
-            contains: ["its JWS signature was NOT verified", "owns               com.example.serverpal.unlock (familyShared)", "environment        production"]),
+            contains: ["its JWS signature was NOT verified", "owns               com.example.serverpal.unlock (bought 2018-03-02T14:13:20Z, familyShared)", "environment        production"]),
         Case(
             plan: "tally-two-switches", file: "subscription-status-response.json", kind: "an App Store Server API subscription status",
-            contains: ["its JWS signature was NOT verified", "owns               com.example.tally.pro.monthly (expired)"]),
+            contains: ["its JWS signature was NOT verified", "owns               com.example.tally.pro.monthly (bought 2025-10-20T22:40:00Z, expired)"]),
         Case(
             plan: "server-pal", file: "../../../Examples/server-pal/receipt-production.json", kind: "a verifyReceipt response",
             contains: ["original version   31", "Cohort: legacy tier 'paid-1.0'"], excludes: ["NOT verified"]),

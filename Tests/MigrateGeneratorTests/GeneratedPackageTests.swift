@@ -87,10 +87,10 @@ struct GeneratedPackageTests {
             test: "An unverified transaction for a product never verified is not granted, cache or not"),
         LayerMutant(
             name: "ClockRechecked", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
-            find: "          isRevoked: transaction.isRevoked,\n          isVerified: transaction.isVerified))",
+            find: "          isRevoked: transaction.isRevoked,\n          isVerified: transaction.isVerified,\n",
             replace: "          isRevoked: transaction.isRevoked,\n"
                 + "          isExpired: (transaction.expirationDate ?? .distantFuture) <= now,\n"
-                + "          isVerified: transaction.isVerified))",
+                + "          isVerified: transaction.isVerified,\n",
             test: "A billing grace period keeps the subscriber: the device clock is never consulted"),
         LayerMutant(
             name: "FinishBeforeUnlock", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
@@ -148,6 +148,31 @@ struct GeneratedPackageTests {
                 + "      else { return .refused(.offerNotSigned) }\n",
             replace: "      let jws = (try? await offerSigner?.compactJWS(offerID: offerID, productID: product.rawValue)) ?? \"\"\n",
             test: "Without a signer the legacy subscription price is refused, never charged in full"),
+        LayerMutant(
+            name: "TrialNeverEnds", example: "inkwell-universal", file: "Entitlements.swift",
+            find: "let end = Catalog.trialEnd(from: start, lasting: period), now < end\n",
+            replace: "let end = Catalog.trialEnd(from: start, lasting: period), now < end || true\n",
+            test: "A free trial grants from its purchase date until it ends, then no more"),
+        LayerMutant(
+            name: "TrialDeviceClock", example: "inkwell-universal", file: "FreemiumStore.swift",
+            find: "    let trustedNow = signed.reduce(now) { max($0, $1) }\n",
+            replace: "    let trustedNow = signed.reduce(now) { first, _ in first }\n",
+            test: "A clock set back doesn't lengthen a trial past a moment the App Store has signed"),
+        LayerMutant(
+            name: "TrialUnverified", example: "inkwell-universal", file: "Entitlements.swift",
+            find: "        guard owned.isVerified, let now, let start = owned.purchaseDate,\n",
+            replace: "        guard let now, let start = owned.purchaseDate,\n",
+            test: "An unverified trial grants nothing, even for a trial verified before"),
+        LayerMutant(
+            name: "TrialLentIsOwned", example: "inkwell-universal", file: "Upsell.swift",
+            find: "    let owned = Set(entitlements.features.filter { !$0.value.allSatisfy(\\.isTrial) }.keys)\n",
+            replace: "    let owned = Set(entitlements.features.keys)\n",
+            test: "During a trial the unlock is offered, and a trial once started is never offered again"),
+        LayerMutant(
+            name: "TrialOfferedAgain", example: "inkwell-universal", file: "Upsell.swift",
+            find: "      if entitlements.takenTrials.contains(product) {\n",
+            replace: "      if entitlements.takenTrials.contains(product) && false {\n",
+            test: "During a trial the unlock is offered, and a trial once started is never offered again"),
     ]
 
     /// Builds the package once; the tests below share it.

@@ -21,13 +21,16 @@ enum ExplainCommand {
             .option("original-purchase-date", valueName: "date-time", help: "AppTransaction.originalPurchaseDate (ISO 8601)."),
             .option("original-platform", valueName: "platform", help: "AppTransaction.originalPlatform, if the OS reports it.", choices: Platform.allCases.map(\.rawValue)),
             .option("environment", valueName: "environment", help: "Where the signature came from.", defaultValue: "production", choices: StoreEnvironment.allCases.map(\.rawValue)),
-            .option("owns", valueName: "product[:state]", help: "A product the customer has a transaction for; state is familyShared, revoked, expired or unverified. Repeatable.", repeating: true),
+            .option(
+                "owns", valueName: "product[@date][:state]",
+                help: "A product the customer has a transaction for, bought at date (for a trial); state is familyShared, revoked, expired or unverified. Repeatable.",
+                repeating: true),
             .option("receipt", valueName: "file", help: "A verifyReceipt response, AppTransaction or Transaction (JSON or JWS), or an App Store Server API response."),
             .option("verification", valueName: "result", help: "Whether the app transaction verified.", defaultValue: "verified", choices: ["verified", "failed"]),
             .option("cache-age", valueName: "days", help: "With --verification failed: the age of the last verified result the app cached."),
             .flag("app-refunded", help: "The paid download itself was refunded (AppTransaction.revocationDate is set)."),
             .flag("vpp", help: "A Volume Purchase Program install, which cannot make in-app purchases."),
-            .option("now", valueName: "date-time", help: "Judge subscription expiry in --receipt against this moment (default: now)."),
+            .option("now", valueName: "date-time", help: "Judge subscription expiry in --receipt and trials against this moment (default: now)."),
             .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "json"]),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
@@ -89,6 +92,7 @@ enum ExplainCommand {
     ) throws(CommandError) -> Customer {
         var customer = Customer(platform: plan.app.platforms.first ?? .iOS)
         let now = try parseDate(arguments.value("now"), option: "now") ?? context.now
+        customer.now = now
 
         if let path = arguments.value("receipt") {
             let file = try InputFile.read(path, context: context)
@@ -151,9 +155,22 @@ enum ExplainCommand {
         if arguments.flag("vpp") { customer.isVolumePurchase = true }
 
         for entry in arguments.values("owns") {
-            let parts = entry.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            guard let id = parts.first, !id.isEmpty else { throw .usage("The value '\(entry)' is invalid for '--owns'. Expected PRODUCT or PRODUCT:STATE.") }
-            var owned = OwnedProduct(productID: id)
+            var parts = entry.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            var purchaseDate: Date?
+            if let at = entry.firstIndex(of: "@") {
+                // The date has colons of its own: take the longest run of parts after '@' that reads as one.
+                let id = String(entry[..<at])
+                let rest = entry[entry.index(after: at)...].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                guard let count = (1...max(1, rest.count)).reversed().first(where: { Timestamp.parse(rest.prefix($0).joined(separator: ":")) != nil }) else {
+                    throw .usage("The date in '--owns \(entry)' is invalid. Expected an ISO 8601 date or date-time, such as PRODUCT@2026-11-01T10:00:00Z.")
+                }
+                purchaseDate = Timestamp.parse(rest.prefix(count).joined(separator: ":"))
+                parts = [id] + rest.dropFirst(count)
+            }
+            guard let id = parts.first, !id.isEmpty else {
+                throw .usage("The value '\(entry)' is invalid for '--owns'. Expected PRODUCT, PRODUCT@DATE or PRODUCT:STATE.")
+            }
+            var owned = OwnedProduct(productID: id, purchaseDate: purchaseDate)
             let states = ["familyShared", "revoked", "expired", "unverified", "purchased"]
             for state in parts.dropFirst() {
                 switch state {

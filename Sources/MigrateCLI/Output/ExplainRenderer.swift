@@ -28,7 +28,7 @@ struct ExplainRenderer {
         if customer.isAppPurchaseRevoked { facts.append(["app purchase", "refunded"]) }
         if customer.isVolumePurchase { facts.append(["install", "Volume Purchase Program"]) }
         let owns = customer.purchases.map { purchase -> String in
-            let states = purchase.stateNames
+            let states = (purchase.purchaseDate.map { ["bought \(Timestamp.format($0))"] } ?? []) + purchase.stateNames
             return purchase.productID + (states.isEmpty ? "" : " (\(states.joined(separator: ", ")))")
         }
         facts.append(["owns", owns.isEmpty ? "—" : owns.joined(separator: ", ")])

@@ -41,9 +41,11 @@ public struct OwnedProduct: Sendable, Hashable {
     public var isExpired: Bool
     /// False when this transaction's signature did not verify.
     public var isVerified: Bool
+    /// `Transaction.purchaseDate`: when a trial product's time began. Nil when not known.
+    public var purchaseDate: Date?
 
     /// The states that set this transaction apart, in the words `migrate explain --owns` takes:
-    /// `familyShared`, `revoked`, `expired`, `unverified`.
+    /// `familyShared`, `revoked`, `expired`, `unverified` (the purchase date is shown apart).
     public var stateNames: [String] {
         var states: [String] = []
         if ownership == .familyShared { states.append("familyShared") }
@@ -55,8 +57,9 @@ public struct OwnedProduct: Sendable, Hashable {
 
     public init(
         productID: String, ownership: Ownership = .purchased, isRevoked: Bool = false, isExpired: Bool = false,
-        isVerified: Bool = true
+        isVerified: Bool = true, purchaseDate: Date? = nil
     ) {
+        self.purchaseDate = purchaseDate
         self.productID = productID
         self.ownership = ownership
         self.isRevoked = isRevoked
@@ -83,13 +86,18 @@ public struct Customer: Sendable, Hashable {
     /// A Volume Purchase Program install (`ProductionVPP`), which cannot make in-app purchases.
     public var isVolumePurchase: Bool
     public var purchases: [OwnedProduct]
+    /// The moment a trial is judged at: on a device, the later of its clock and the newest date the App Store
+    /// signed a verified record, so that setting the clock back doesn't lengthen a trial. Nil when unknown,
+    /// and then no trial grants (a trial is free, so no one who paid loses anything).
+    public var now: Date?
 
     public init(
         platform: Platform, originalPlatform: Platform? = nil, environment: StoreEnvironment = .production,
         originalAppVersion: String? = nil, originalPurchaseDate: Date? = nil, appTransaction: VerificationStatus = .verified,
         isAppPurchaseRevoked: Bool = false, preorderDate: Date? = nil, isVolumePurchase: Bool = false,
-        purchases: [OwnedProduct] = []
+        purchases: [OwnedProduct] = [], now: Date? = nil
     ) {
+        self.now = now
         self.platform = platform
         self.originalPlatform = originalPlatform
         self.environment = environment

@@ -1,3 +1,4 @@
+import Foundation
 import MigratePlan
 
 /// Turns a cohort decision and a customer's transactions into features, with reasons.
@@ -33,7 +34,7 @@ public struct EntitlementResolver: Sendable {
                 ignored.append(IgnoredPurchase(productID: purchase.productID, reason: "not a product in the plan.\(suggestion)"))
                 continue
             }
-            if let reason = reasonToIgnore(purchase, product: product, cacheAge: cacheAge) {
+            if let reason = reasonToIgnore(purchase, product: product, cacheAge: cacheAge, now: customer.now) {
                 ignored.append(IgnoredPurchase(productID: product.id, reason: reason))
                 continue
             }
@@ -43,6 +44,9 @@ public struct EntitlementResolver: Sendable {
             }
             if !purchase.isVerified {
                 notes.append("'\(product.id)' did not verify; the cached result (\(cacheAge ?? 0) days old) keeps it, as policies.verificationFailure allows")
+            }
+            if let trial = product.trial, let start = purchase.purchaseDate, let end = trial.end(after: start) {
+                notes.append("'\(product.id)' is a trial of \(trial.spoken), from \(Timestamp.format(start)) until \(Timestamp.format(end))")
             }
             if !active.contains(product.id) { active.append(product.id) }
         }
@@ -59,10 +63,19 @@ public struct EntitlementResolver: Sendable {
         return Entitlements(features: features, activeProducts: active.sorted(), ignored: ignored, notes: notes)
     }
 
-    private func reasonToIgnore(_ purchase: OwnedProduct, product: Product, cacheAge: Int?) -> String? {
+    private func reasonToIgnore(_ purchase: OwnedProduct, product: Product, cacheAge: Int?, now: Date?) -> String? {
         if product.kind == .consumable { return "a consumable; consumables never entitle" }
         if purchase.isRevoked { return "refunded or revoked (revocationDate is set)" }
         if purchase.isExpired { return "expired" }
+        if let trial = product.trial {
+            // A trial is free: when its time can't be told, it ends, and no one who paid loses anything.
+            guard purchase.isVerified else { return "a trial whose signature did not verify: its dates can't be trusted" }
+            guard let start = purchase.purchaseDate, let end = trial.end(after: start) else {
+                return "a trial of \(trial.spoken) whose purchase date is unknown, so it can't be told whether it is still running"
+            }
+            guard let now else { return "a trial of \(trial.spoken), and the time now is unknown" }
+            if now >= end { return "a trial of \(trial.spoken) that ended \(Timestamp.format(end))" }
+        }
         if purchase.ownership == .familyShared && catalog.plan.policies.familySharing == .ignored {
             return "family-shared, and policies.familySharing is \"ignored\""
         }

@@ -11,6 +11,14 @@ public enum GrantSource: Sendable, Hashable, CustomStringConvertible {
     /// Free to everyone in the current release.
     case free
 
+    /// Whether it is lent by one of `trials` (product ids) rather than owned.
+    public func isLent(byTrials trials: Set<String>) -> Bool {
+        switch self {
+        case .product(let id), .bundle(let id, _): trials.contains(id)
+        case .tier, .free: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .tier(let id): "tier '\(id)'"

@@ -183,6 +183,9 @@ public enum ReceiptReader {
             let revoked = milliseconds(node["revocationDate"], at: path / "revocationDate", sink: sink) != nil
             let shared = node["inAppOwnershipType"].flatMap(scalar) == "FAMILY_SHARED"
             var owned = purchases[productID] ?? OwnedProduct(productID: productID, ownership: shared ? .familyShared : .purchased)
+            if let bought = milliseconds(node["purchaseDate"], at: path / "purchaseDate", sink: sink) {
+                owned.purchaseDate = min(bought, owned.purchaseDate ?? bought)
+            }
             if let expires = milliseconds(node["expiresDate"], at: path / "expiresDate", sink: sink) {
                 let newest = max(expires, latestExpiry[productID] ?? expires)
                 latestExpiry[productID] = newest
@@ -295,6 +298,9 @@ public enum ReceiptReader {
             let expires = milliseconds(item["expires_date_ms"], at: itemPath / "expires_date_ms", sink: sink)
             let shared = item["in_app_ownership_type"].flatMap(scalar) == "FAMILY_SHARED"
             var owned = purchases[productID] ?? OwnedProduct(productID: productID, ownership: shared ? .familyShared : .purchased)
+            if let bought = milliseconds(item["purchase_date_ms"], at: itemPath / "purchase_date_ms", sink: sink) {
+                owned.purchaseDate = min(bought, owned.purchaseDate ?? bought)
+            }
             // Renewals repeat a product; the newest expiry and any non-revoked transaction win.
             if let expires {
                 let newest = max(expires, latestExpiry[productID] ?? expires)

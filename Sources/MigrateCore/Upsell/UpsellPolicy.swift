@@ -88,7 +88,9 @@ public struct UpsellPolicy: Sendable {
 
     public func offers(for customer: Customer, decision: CohortDecision, entitlements: Entitlements) -> UpsellResult {
         let plan = catalog.plan
-        let owned = entitlements.featureIDs
+        // What a running trial lends is not owned: the customer may buy it for good during the trial.
+        let trials = Set(plan.products.filter { $0.trial != nil }.map(\.id))
+        let owned = Set(entitlements.features.filter { grant in !grant.sources.allSatisfy { $0.isLent(byTrials: trials) } }.map(\.featureID))
         let ownedProducts = Set(entitlements.activeProducts).union(entitlements.activeProducts.flatMap { catalog.productContents[$0] ?? [] })
         let missingAnything = !obtainableFeatures.subtracting(owned).isEmpty
 
@@ -110,6 +112,10 @@ public struct UpsellPolicy: Sendable {
             // For that tier the legacy twin replaces the regular product: never the full price beside it.
             let product = tier.flatMap { legacyTwin(of: regular, in: $0) } ?? regular
             if ownedProducts.contains(product.id) { continue }
+            if product.trial != nil, customer.purchases.contains(where: { $0.productID == product.id && !$0.isRevoked }) {
+                withheld.append(WithheldOffer(productID: product.id, reason: "a free trial the customer has already started"))
+                continue
+            }
             let features = catalog.productFeatures[product.id] ?? []
             if features.isSubset(of: owned) {
                 if !features.isEmpty {

@@ -100,6 +100,15 @@ public struct GenerationContext {
             "productsWithRequires": Self.swiftList(plan.products.filter { !$0.requires.isEmpty }.map(productValue)),
             "tiersWithDiscounts": Self.swiftList(catalog.tiers.filter { !$0.discounts.isEmpty }.map(tierValue)),
             "consumablesList": productList(plan.products.filter { $0.kind == .consumable }.map(\.id)),
+            "trials": Self.swiftList(
+                plan.products.compactMap { product -> TemplateValue? in
+                    guard let trial = product.trial else { return nil }
+                    return [
+                        "case": .string(productCases[product.id]!), "spoken": .string(trial.spoken), "years": .string(String(trial.years)),
+                        "months": .string(String(trial.months)), "days": .string(String(trial.weeks * 7 + trial.days)),
+                    ]
+                }),
+            "hasTrials": .bool(plan.products.contains { $0.trial != nil }),
             "familyShareableList": productList(plan.products.filter(\.familyShareable).map(\.id)),
             "forSaleList": productList(plan.products.filter(\.forSale).map(\.id)),
             "anyRequires": .bool(plan.products.contains { !$0.requires.isEmpty }),

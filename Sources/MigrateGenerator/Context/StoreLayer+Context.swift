@@ -15,6 +15,7 @@ extension GenerationContext {
         "addsNothing": "You already have everything this includes.",
         "requires": "This add-on needs features you don't have yet.",
         "wouldChargeTwice": "You already own part of this. Buy the part you're missing on its own instead.",
+        "trialTaken": "You've already used your free trial.",
         "notOffered": "This isn't available to buy.",
         "offerNotSigned": "Your price couldn't be confirmed with the App Store, so nothing was charged. Try again later.",
         "unverified": "The App Store's answer couldn't be verified. If you were charged, tap Restore Purchases.",
@@ -102,7 +103,10 @@ extension GenerationContext {
         let newCustomer = plain.first { $0.expected.decision.cohort == .newCustomer && $0.expected.decision.rule != .undetermined }
         let consumable = plan.products.first { $0.forSale && $0.kind == .consumable }
         let sellable = newCustomer.flatMap { customer in
-            customer.expected.upsell.offers.first { offer in plan.products.contains { $0.id == offer.productID && $0.kind != .consumable } }
+            // A free trial is bought like any product but grants only with a purchase date: not this test's product.
+            customer.expected.upsell.offers.first { offer in
+                plan.products.contains { $0.id == offer.productID && $0.kind != .consumable && $0.trial == nil }
+            }
         }
         // Tilt to Live HD's double charge: a product a legacy customer must not be sold though a new
         // customer may buy it.
@@ -149,6 +153,24 @@ extension GenerationContext {
         // INTEGRATION.md's trial: a legacy customer when there is one.
         if let trial = legacy ?? newCustomer ?? plain.first ?? testCases.first { value["trial"] = customerValue(trial) }
         if let newCustomer { value["newCustomer"] = customerValue(newCustomer) }
+        // A free trial, and what sells its feature for good: offered during the trial.
+        let freeTrial = plan.products.lazy.compactMap { trial -> (Product, String, Product)? in
+            guard trial.trial != nil, let feature = self.catalog.ordered(self.catalog.productFeatures[trial.id] ?? []).first,
+                let unlock = plan.products.first(where: { product in
+                    product.trial == nil && product.forSale && product.kind != .consumable
+                        && (self.catalog.productFeatures[product.id] ?? []).contains(feature)
+                })
+            else { return nil }
+            return (trial, feature, unlock)
+        }.first
+        value["hasFreeTrial"] = .bool(freeTrial != nil && newCustomer != nil)
+        if let (trial, feature, unlock) = freeTrial, let period = trial.trial {
+            value["freeTrial"] = [
+                "product": productReference(trial.id), "feature": .string(featureCases[feature] ?? SwiftIdentifier.make(feature)),
+                "unlock": productReference(unlock.id), "spoken": .string(period.spoken),
+                "pastDays": .string(String(period.longestDays + 1)),
+            ]
+        }
         if let sellable {
             value["sellable"] = productReference(sellable.productID)
             let grace = subscription ?? sellable

@@ -560,6 +560,8 @@ let package = Package(
         isRevoked: transaction.revocationDate != nil,
         isVerified: isVerified,
         expirationDate: transaction.expirationDate,
+        purchaseDate: transaction.purchaseDate,
+        signedDate: result.signedDate,
         finish: { if isVerified { await transaction.finish() } })
     }
 
@@ -724,19 +726,23 @@ import Foundation
   {{access}}var isExpired: Bool
   /// False when the transaction's signature did not verify.
   {{access}}var isVerified: Bool
+  /// `Transaction.purchaseDate`, from a verified transaction: when a trial's time began.
+  {{access}}var purchaseDate: Date?
 
   {{access}}init(
     productID: String,
     ownership: Ownership = .purchased,
     isRevoked: Bool = false,
     isExpired: Bool = false,
-    isVerified: Bool = true
+    isVerified: Bool = true,
+    purchaseDate: Date? = nil
   ) {
     self.productID = productID
     self.ownership = ownership
     self.isRevoked = isRevoked
     self.isExpired = isExpired
     self.isVerified = isVerified
+    self.purchaseDate = purchaseDate
   }
 }
 
@@ -746,6 +752,14 @@ import Foundation
   case tier(LegacyTier)
   case product(ProductID)
   case bundle(ProductID, via: ProductID)
+
+  /// Lent by a running free trial rather than owned: the customer may still buy it for good.
+  {{access}}var isTrial: Bool {
+    switch self {
+    case .product(let product), .bundle(let product, _): return Catalog.trials[product] != nil
+    case .free, .tier: return false
+    }
+  }
 }
 
 /// What a customer is entitled to, with every reason.
@@ -753,6 +767,8 @@ import Foundation
   {{access}}var features: [Feature: [GrantReason]]
   /// Products whose transactions count.
   {{access}}var activeProducts: Set<ProductID>
+  /// Free trials the customer has started, running or ended: never offered again.
+  {{access}}var takenTrials: Set<ProductID> = []
 
   {{access}}func contains(_ feature: Feature) -> Bool {
     features[feature] != nil
@@ -799,6 +815,22 @@ import Foundation
   ]
 
   static let consumables: Set<ProductID> = [{{consumablesList}}]
+  /// Free trials: each grants for this long after its verified purchase date, then no more.
+  static let trials: [ProductID: DateComponents] = [{{^hasTrials}}:]{{/hasTrials}}
+{{#trials}}
+    // {{spoken}}
+    .{{case}}: DateComponents(year: {{years}}, month: {{months}}, day: {{days}}){{comma}}
+{{/trials}}
+{{#hasTrials}}
+  ]
+{{/hasTrials}}
+
+  /// When a trial bought at `start` ends, on the Gregorian calendar in UTC; nil when it can't be told.
+  static func trialEnd(from start: Date, lasting period: DateComponents) -> Date? {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    return calendar.date(byAdding: period, to: start)
+  }
   static let familyShareable: Set<ProductID> = [{{familyShareableList}}]
   /// `policies.familySharing`.
   static let familySharingEntitles = {{policies.familySharingEntitles}}
@@ -806,8 +838,11 @@ import Foundation
 
 /// Turns a cohort decision and transactions into features.
 {{access}}enum EntitlementResolver {
+  /// - Parameter now: the moment trials are judged at, never the device clock alone (see
+  ///   `FreemiumStore`); nil ends every trial.
   {{access}}static func resolve(
-    _ purchase: OriginalPurchase, decision: CohortDecision, purchases: [OwnedProduct]
+    _ purchase: OriginalPurchase, decision: CohortDecision, purchases: [OwnedProduct],
+    now: Date? = nil
   ) -> Entitlements {
     var features: [Feature: [GrantReason]] = [:]
     func grant(_ feature: Feature, _ reason: GrantReason) {
@@ -824,9 +859,18 @@ import Foundation
     let kept = Grandfathering.daysKept(for: purchase.verification)
 
     var active: Set<ProductID> = []
+    var takenTrials: Set<ProductID> = []
     for owned in purchases {
       guard let product = ProductID(rawValue: owned.productID) else { continue }
       if Catalog.consumables.contains(product) || owned.isRevoked || owned.isExpired { continue }
+      if let period = Catalog.trials[product] {
+        takenTrials.insert(product)
+        // A trial is free: unless a verified purchase date and a trusted now say it is running, it
+        // has ended, and no one who paid loses anything.
+        guard owned.isVerified, let now, let start = owned.purchaseDate,
+          let end = Catalog.trialEnd(from: start, lasting: period), now < end
+        else { continue }
+      }
       if owned.ownership == .familyShared && !Catalog.familySharingEntitles { continue }
       if !owned.isVerified {
         // A failed signature is not proof of cracking; keep a recent verified result if allowed.
@@ -842,7 +886,7 @@ import Foundation
         }
       }
     }
-    return Entitlements(features: features, activeProducts: active)
+    return Entitlements(features: features, activeProducts: active, takenTrials: takenTrials)
   }
 }
 
@@ -915,6 +959,7 @@ import Foundation
     case .refused(.withheld(.addsNothing)): return StoreMessage.addsNothing
     case .refused(.withheld(.requires)): return StoreMessage.requires
     case .refused(.withheld(.wouldChargeTwice)): return StoreMessage.wouldChargeTwice
+    case .refused(.withheld(.trialTaken)): return StoreMessage.trialTaken
     case .refused(.notOffered): return StoreMessage.notOffered
     case .refused(.offerNotSigned): return StoreMessage.offerNotSigned
     case .unverified: return StoreMessage.unverified
@@ -1205,13 +1250,19 @@ import Foundation
           productID: transaction.productID,
           ownership: transaction.ownership,
           isRevoked: transaction.isRevoked,
-          isVerified: transaction.isVerified))
+          isVerified: transaction.isVerified,
+          purchaseDate: transaction.purchaseDate))
     }
+    // Trials are judged at the later of the clock and the newest date the App Store signed a
+    // verified transaction: a clock set back doesn't lengthen a trial past what Apple has seen.
+    let signed = transactions.filter(\.isVerified).compactMap(\.signedDate)
+    let trustedNow = signed.reduce(now) { max($0, $1) }
     let decision = Grandfathering.decide(purchase)
     state = StoreState(
       purchase: purchase,
       decision: decision,
-      entitlements: EntitlementResolver.resolve(purchase, decision: decision, purchases: owned),
+      entitlements: EntitlementResolver.resolve(
+        purchase, decision: decision, purchases: owned, now: trustedNow),
       proof: proof,
       isLoaded: true)
   }
@@ -1872,6 +1923,11 @@ import Foundation
   /// For information only: membership in `Transaction.currentEntitlements` already says a
   /// subscription is active, including during a billing grace period, whatever the device clock.
   {{access}}var expirationDate: Date?
+  /// `Transaction.purchaseDate`: when a free trial began.
+  {{access}}var purchaseDate: Date?
+  /// When the App Store signed this transaction (`VerificationResult.signedDate`). For a verified
+  /// one, a moment that has certainly passed, whatever the device clock says.
+  {{access}}var signedDate: Date?
   /// `Transaction.finish()`: tells the App Store the purchase was delivered.
   {{access}}var finish: @Sendable () async -> Void
 
@@ -1881,6 +1937,8 @@ import Foundation
     isRevoked: Bool = false,
     isVerified: Bool = true,
     expirationDate: Date? = nil,
+    purchaseDate: Date? = nil,
+    signedDate: Date? = nil,
     finish: @escaping @Sendable () async -> Void = {}
   ) {
     self.productID = productID
@@ -1888,6 +1946,8 @@ import Foundation
     self.isRevoked = isRevoked
     self.isVerified = isVerified
     self.expirationDate = expirationDate
+    self.purchaseDate = purchaseDate
+    self.signedDate = signedDate
     self.finish = finish
   }
 }
@@ -2002,6 +2062,8 @@ import Foundation
   case requires(Set<Feature>)
   /// It would charge again for features the customer has; what it adds is sold alone.
   case wouldChargeTwice(overlap: Set<Feature>, soldAloneAs: Set<ProductID>)
+  /// A free trial the customer has already started.
+  case trialTaken
 }
 
 /// What the upsell screen shows.
@@ -2086,7 +2148,8 @@ import Foundation
   {{access}}static func offers(
     for entitlements: Entitlements, cohort: Cohort, isVolumePurchase: Bool = false
   ) -> UpsellResult {
-    let owned = Set(entitlements.features.keys)
+    // What a running trial lends is not owned: the customer may buy it for good during the trial.
+    let owned = Set(entitlements.features.filter { !$0.value.allSatisfy(\.isTrial) }.keys)
     var ownedProducts = entitlements.activeProducts
     for product in entitlements.activeProducts {
       ownedProducts.formUnion(Catalog.productContents[product] ?? [])
@@ -2108,6 +2171,10 @@ import Foundation
         product = twin
       }
       if ownedProducts.contains(product) { continue }
+      if entitlements.takenTrials.contains(product) {
+        withheld[product] = .trialTaken
+        continue
+      }
       let features = Catalog.productFeatures[product] ?? []
       let adds = features.subtracting(owned)
       if adds.isEmpty {
@@ -2642,6 +2709,62 @@ struct StoreTests {
     let store = await loadedNewCustomer()
     #expect(await store.restore() == .nothingRestored)
   }
+{{#storeTests.hasFreeTrial}}
+
+  /// The free trial ({{storeTests.freeTrial.spoken}}), bought at `bought` and signed by the App Store at `signed`.
+  func freeTrial(bought: Date, signed: Date? = nil, verified: Bool = true) -> StoreTransaction {
+    StoreTransaction(
+      productID: ProductID.{{storeTests.freeTrial.product.case}}.rawValue, isVerified: verified,
+      purchaseDate: bought, signedDate: signed ?? bought)
+  }
+
+  @Test("A free trial grants from its purchase date until it ends, then no more")
+  func freeTrialRunsThenEnds() async {
+    fake.change { $0.entitlements = [freeTrial(bought: clock.now)] }
+    let store = await loadedNewCustomer()
+    #expect(store.entitlements.contains(.{{storeTests.freeTrial.feature}}))
+    clock.advance(days: {{storeTests.freeTrial.pastDays}})
+    await store.refresh()
+    #expect(!store.entitlements.contains(.{{storeTests.freeTrial.feature}}))
+  }
+
+  @Test("A clock set back doesn't lengthen a trial past a moment the App Store has signed")
+  func freeTrialClockSetBack() async {
+    let ended = clock.now.addingTimeInterval({{storeTests.freeTrial.pastDays}} * 86_400)
+    // The device says day 0; the App Store signed the trial's record after it had ended.
+    fake.change { $0.entitlements = [freeTrial(bought: clock.now, signed: ended)] }
+    let store = await loadedNewCustomer()
+    #expect(!store.entitlements.contains(.{{storeTests.freeTrial.feature}}))
+  }
+
+  @Test("An unverified trial grants nothing, even for a trial verified before")
+  func freeTrialUnverified() async {
+    fake.change { $0.entitlements = [freeTrial(bought: clock.now)] }
+    let verified = await loadedNewCustomer()
+    clock.advance(days: {{storeTests.freeTrial.pastDays}})
+    // Verified again today: the cache may extend the trial's product when verification fails.
+    await verified.refresh()
+    // Verification fails now, and the trial's record claims it began today.
+    fake.change {
+      $0.appTransactions = [(.unverified(claimed: Self.newCustomer), 0)]
+      $0.entitlements = [freeTrial(bought: clock.now, verified: false)]
+    }
+    let store = makeStore(.{{storeTests.newCustomer.platform}})
+    await store.refresh()
+    #expect(!store.entitlements.contains(.{{storeTests.freeTrial.feature}}))
+  }
+
+  @Test("During a trial the unlock is offered, and a trial once started is never offered again")
+  func freeTrialUpsell() async {
+    fake.change { $0.entitlements = [freeTrial(bought: clock.now)] }
+    let store = await loadedNewCustomer()
+    #expect(store.upsell.offers.contains { $0.product == .{{storeTests.freeTrial.unlock.case}} })
+    clock.advance(days: {{storeTests.freeTrial.pastDays}})
+    await store.refresh()
+    #expect(!store.upsell.offers.contains { $0.product == .{{storeTests.freeTrial.product.case}} })
+    #expect(store.upsell.withheld[.{{storeTests.freeTrial.product.case}}] == .trialTaken)
+  }
+{{/storeTests.hasFreeTrial}}
 {{/storeTests.hasNewCustomer}}
 {{#storeTests.hasSellable}}
 

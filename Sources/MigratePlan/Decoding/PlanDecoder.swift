@@ -286,6 +286,24 @@ public enum PlanDecoder {
                 subscription = SubscriptionInfo(group: group, level: level, period: period)
             }
         }
+        var trial: TrialPeriod?
+        if let text = reader.string("trial") {
+            do {
+                trial = try TrialPeriod(text)
+            } catch {
+                sink.error("invalid-trial", error.message, at: path / "trial", hint: "Write the trial's length as an ISO 8601 duration, such as \"P14D\" or \"P1M\".")
+            }
+            if let kind, kind != .nonConsumable {
+                sink.error(
+                    "invalid-trial", "'trial' applies only to a nonConsumable (a free \"14-day Trial\" product); a subscription's trial is its introductory offer",
+                    at: path / "trial", hint: "Make the trial product a nonConsumable at price \"0\", or remove 'trial'.")
+            }
+            if let price, !price.isZero {
+                sink.error(
+                    "invalid-trial", "a trial product must be free: App Review allows time-based trials as a non-consumable at the free price tier",
+                    at: path / "price", hint: "Set \"price\": \"0\", or remove 'trial' from a product that is sold.")
+            }
+        }
         if kind == .consumable && !grants.isEmpty {
             sink.error(
                 "consumable-grants", "a consumable cannot grant features: it is used up and never restored", at: path / "grants",
@@ -294,7 +312,7 @@ public enum PlanDecoder {
         guard let id, let kind else { return nil }
         return Product(
             id: id, name: name ?? id, kind: kind, price: price ?? .zero, grants: grants, contains: contains, requires: requires,
-            forSale: forSale, familyShareable: familyShareable, subscription: subscription, origin: path)
+            forSale: forSale, familyShareable: familyShareable, subscription: subscription, trial: trial, origin: path)
     }
 
     static func decodeTier(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> LegacyTier? {

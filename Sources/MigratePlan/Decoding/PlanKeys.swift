@@ -7,7 +7,7 @@ public enum PlanKeys {
     public static let release = ["platform", "version", "build", "released", "releasedSource", "model", "price", "includes"]
     public static let releasedSources = ReleaseDateSource.allCases.map(\.rawValue)
     public static let product = [
-        "id", "name", "type", "price", "grants", "contains", "requires", "forSale", "familyShareable", "subscription",
+        "id", "name", "type", "price", "grants", "contains", "requires", "forSale", "familyShareable", "subscription", "trial",
     ]
     public static let subscription = ["group", "level", "period"]
     public static let tier = ["id", "name", "from", "until", "platforms", "grants", "discounts"]

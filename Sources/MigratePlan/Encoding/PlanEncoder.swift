@@ -104,6 +104,7 @@ public enum PlanEncoder {
                     .object(["group": .string($0.group), "level": .integer($0.level), "period": .string($0.period)])
                 }
             ),
+            ("trial", product.trial.map { .string($0.description) }),
         ])
     }
 

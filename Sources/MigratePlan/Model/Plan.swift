@@ -149,13 +149,16 @@ public struct Product: Sendable, Hashable {
     public var familyShareable: Bool
     /// For auto-renewable subscriptions.
     public var subscription: SubscriptionInfo?
+    /// A free trial: the product grants for this long after its purchase date, then no more.
+    public var trial: TrialPeriod?
     public var origin: JSONPath?
 
     public init(
         id: String, name: String, kind: Kind, price: Price, grants: [String] = [], contains: [String] = [],
         requires: [String] = [], forSale: Bool = true, familyShareable: Bool = false,
-        subscription: SubscriptionInfo? = nil, origin: JSONPath? = nil
+        subscription: SubscriptionInfo? = nil, trial: TrialPeriod? = nil, origin: JSONPath? = nil
     ) {
+        self.trial = trial
         self.id = id
         self.name = name
         self.kind = kind

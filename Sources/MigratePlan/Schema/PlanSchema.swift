@@ -126,6 +126,10 @@ public enum PlanSchema {
                 "description": .string("Products this bundle contains; owning the bundle entitles theirs."),
             ]),
             "requires": reference("featureIDs", "Offer this add-on only to customers who already have these features."),
+            "trial": .object([
+                "type": .string("string"), "pattern": .string("^P(?:[0-9]{1,4}Y)?(?:[0-9]{1,4}M)?(?:[0-9]{1,4}W)?(?:[0-9]{1,4}D)?$"),
+                "description": .string("A free trial's length (ISO 8601, such as \"P14D\"): a nonConsumable at price 0 that grants for this long after its purchase."),
+            ]),
             "forSale": .object(["type": .string("boolean"), "description": .string("False for retired products, which keep entitling.")]),
             "familyShareable": .object(["type": .string("boolean"), "description": .string("Family Sharing is on in App Store Connect.")]),
             "subscription": object(

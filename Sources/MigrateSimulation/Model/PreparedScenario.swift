@@ -89,7 +89,9 @@ public struct PreparedScenario: Sendable {
         var subscriptions: [OfferSpec] = []
         for index in cohorts.indices {
             let report = advisor.report(for: representatives[index])
-            cohorts[index].offers = report.upsell.offers.map { offer in
+            // A free trial earns nothing and leads to what is sold beside it: buyers split over what they pay for.
+            let paid = report.upsell.offers.filter { plan.product(withID: $0.productID)?.trial == nil }
+            cohorts[index].offers = paid.map { offer in
                 let product = variant.product(withID: offer.productID)
                 let reference = plan.product(withID: offer.productID)?.price.doubleValue ?? offer.price.doubleValue
                 var spec = OfferSpec(

@@ -63,6 +63,9 @@ extension VerificationResult: Sendable where SignedType: Sendable {}
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 extension VerificationResult where SignedType == Transaction {
   public var jwsRepresentation: String { fatalError("StoreKit shim") }
+  /// verificationresult/signeddate-8x9bg.md (the Transaction overload): `var signedDate: Date { get }`,
+  /// iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0.
+  public var signedDate: Date { fatalError("StoreKit shim") }
 }
 
 /// verificationresult/jwsrepresentation-178oj.md (the RenewalInfo overload).
