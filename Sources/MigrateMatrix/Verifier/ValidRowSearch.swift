@@ -55,6 +55,13 @@ struct ValidRowSearch {
             if let value, !isSearched[factor], isNegative(factor, value) { negatives += 1 }
         }
         if negatives > allowedNegatives { return false }
+        // Fixed negative values further down the search, so an earlier factor never spends the one
+        // negative value a row may hold (which would make the search backtrack through every factor).
+        var reservedAfter = [Int](repeating: 0, count: order.count + 1)
+        for depth in stride(from: order.count - 1, through: 0, by: -1) {
+            let factor = order[depth]
+            reservedAfter[depth] = reservedAfter[depth + 1] + (fixed[factor].map { isNegative(factor, $0) ? 1 : 0 } ?? 0)
+        }
         // choice[d]: the level tried at depth d (-1: none yet).
         var choice = [Int](repeating: -1, count: order.count)
         var depth = 0
@@ -75,7 +82,7 @@ struct ValidRowSearch {
                     continue
                 }
                 let counts = isNegative(factor, level) ? 1 : 0
-                if negatives + counts <= allowedNegatives {
+                if negatives + counts + reservedAfter[depth + 1] <= allowedNegatives {
                     row[factor] = level
                     if closing[depth].allSatisfy({ constraints[$0].isSatisfied(by: row) }) {
                         negatives += counts
