@@ -128,6 +128,16 @@ struct PICTModelTests {
         ])
     }
 
+    /// PICT calls a parameter numeric when C's strtod reads every value whole and in range.
+    @Test("A parameter is numeric when every value reads whole as a C number", arguments: [
+        ("1, 2.5, -3", true), ("+5, 5., .5", true), ("1e3, 2E-2", true), ("0x1A, 3", true), ("inf, 1", true),
+        ("1, two", false), ("1e, 2", false), ("1e999, 2", false), ("1 000, 2", false), ("v1, 2", false),
+    ])
+    func numericTypes(values: String, numeric: Bool) throws {
+        let parsed = try #require(PICTModel.parse("V: \(values)\nB: x\n").model)
+        #expect(parsed.parameters[0].isNumeric == numeric)
+    }
+
     @Test("Comparing two parameters, LIKE and NOT IN")
     func operators() throws {
         let (model, errors) = PICTModel.parse("A: 1, 2, 3\nB: 1, 2, 3\nName: alpha, beta, gamma\n[A] <= [B];\n[Name] NOT IN {\"beta\"} OR [A] = 1;\nIF [Name] LIKE \"g*\" THEN [B] = 3;\n")

@@ -16,8 +16,10 @@ enum MatrixCommand {
             From a plan: factors for the original version around every cutoff, the purchase date, \
             the environment, verification, each product, the restore outcome and the platforms, with \
             the constraints between them; each row gets the expected cohort, features, offers and \
-            restore message. With --model: any model in PICT's plain format. --verify checks a CSV \
-            matrix made elsewhere against the model and lists missing combinations.
+            restore message. With --model: a model in PICT's plain format, read with PICT's meaning \
+            (negative values, aliases, reuse, numeric and text comparison); sub-models and the few other \
+            constructs migrate does not reproduce are errors at their line. --verify checks a matrix made \
+            elsewhere (CSV, or PICT's tab-separated output) against the model and lists missing combinations.
             """.wrappedForHelp,
         arguments: [
             .positional("plan", help: "The migration plan, or a folder holding migration.json.", required: false),
@@ -25,10 +27,10 @@ enum MatrixCommand {
             .option("strength", valueName: "t", help: "Cover every combination of this many factors' values (1 to 4).", defaultValue: "2"),
             .option("seed", valueName: "n", help: "The random seed; the same seed gives the same matrix.", defaultValue: "0"),
             .option("effort", valueName: "n", help: "Extra optimisation, 0 to 10: about n seconds more for fewer rows.", defaultValue: "0"),
-            .option("seed-rows", valueName: "file", help: "A CSV of rows that must be included (header: factor names; an empty cell means any value)."),
+            .option("seed-rows", valueName: "file", help: "Rows that must be included, as CSV or tab-separated like PICT's seed files (header: factor names; an empty cell means any value)."),
             .flag("exhaustive", help: "Print every valid combination instead (refused above \(exhaustiveLimit) rows without --force)."),
             .flag("force", help: "Allow --exhaustive above the limit."),
-            .option("verify", valueName: "csv", help: "Check a matrix from a CSV file against the model instead of generating one."),
+            .option("verify", valueName: "file", help: "Check a matrix (CSV, or PICT's tab-separated output) against the model instead of generating one."),
             .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "csv", "json", "markdown"]),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
