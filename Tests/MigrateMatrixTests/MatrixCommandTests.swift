@@ -77,6 +77,64 @@ struct MatrixCommandTests {
         #expect(run.output.split(separator: "\n")[1] == "tvOS,remote,cellular")
     }
 
+    @Test("PICT's own tab-separated output and seed files are read; aliases and ~ round-trip")
+    func pictFiles() throws {
+        let scratch = try Scratch()
+        try scratch.write("model.txt", "A: ~-1, 0, 1\nB: ~-1, 0, 1\nSKU: Pro, Server | Datacenter\n")
+        let run = Run(["matrix", "--model", "model.txt", "--format", "csv"], directory: scratch.url)
+        #expect(run.status == .success, "\(run.error)")
+        #expect(run.output.contains("~-1"))
+        #expect(run.output.contains("Server") && run.output.contains("Datacenter"))
+        // The same rows tab-separated, as PICT prints them, verify.
+        try scratch.write("pict.tsv", run.output.replacingOccurrences(of: ",", with: "\t"))
+        let verify = Run(["matrix", "--model", "model.txt", "--verify", "pict.tsv"], directory: scratch.url)
+        #expect(verify.status == .success, "\(verify.output)\(verify.error)")
+        #expect(verify.output.contains("✓ Every valid pair is covered and every row is valid."))
+        // Two negative values in a row are invalid.
+        try scratch.write("two.tsv", "A\tB\tSKU\n~-1\t~-1\tPro\n")
+        let two = Run(["matrix", "--model", "model.txt", "--verify", "two.tsv"], directory: scratch.url)
+        #expect(two.status == .checkFailed)
+        #expect(two.output.contains("row 1 is invalid: 2 negative values (A=~-1, B=~-1); a row may hold at most one"), "\(two.output)")
+        // PICT's seed format: tab-separated, an empty cell for any value, names in any case.
+        try scratch.write("seeds.tsv", "a\tb\tsku\n~-1\t\tdatacenter\n")
+        let seeded = Run(["matrix", "--model", "model.txt", "--seed-rows", "seeds.tsv", "--format", "csv"], directory: scratch.url)
+        #expect(seeded.status == .success, "\(seeded.error)")
+        #expect(seeded.output.contains("\n~-1,0,Server\n") || seeded.output.contains("\n~-1,1,Server\n") || seeded.output.contains("\n~-1,0,Datacenter\n") || seeded.output.contains("\n~-1,1,Datacenter\n"), "\(seeded.output)")
+    }
+
+    @Test("Seed rows that break a constraint, contradictions, warnings and bad bytes name file and line")
+    func pictDiagnostics() throws {
+        let scratch = try Scratch()
+        try scratch.write("model.txt", modelText)
+        try scratch.write("seeds.csv", "OS,Input,Network\niOS,,\ntvOS,touch,\n")
+        let seeds = Run(["matrix", "--model", "model.txt", "--seed-rows", "seeds.csv"], directory: scratch.url)
+        #expect(seeds.status == .dataError)
+        #expect(
+            seeds.error.contains(
+                "seeds.csv:3:1: error: seed row 2 can't be part of the matrix: it breaks the constraint at model.txt line 4: IF [OS] = \"tvOS\" THEN [Input] = \"remote\"; change or remove it"),
+            "\(seeds.error)")
+
+        try scratch.write("contradiction.txt", modelText + "[Input] = \"remote\";\n[OS] = \"tvOS\" AND [Input] <> \"remote\";\n")
+        let contradiction = Run(["matrix", "--model", "contradiction.txt"], directory: scratch.url)
+        #expect(contradiction.status == .dataError)
+        #expect(contradiction.error.contains("contradiction.txt:6:1: error: no row satisfies this constraint together with the constraints on lines 4 and 5"), "\(contradiction.error)")
+
+        try scratch.write("restrictive.txt", modelText + "[Input] <> \"mouse\";\n")
+        let restrictive = Run(["matrix", "--model", "restrictive.txt"], directory: scratch.url)
+        #expect(restrictive.status == .success)
+        #expect(restrictive.error.contains("restrictive.txt:2:15: warning: no valid row can contain [Input] = mouse"), "\(restrictive.error)")
+
+        try (Data("A: x, y\nB: ".utf8) + Data([0xFF, 0x0A])).write(to: scratch.url.appendingPathComponent("latin.txt"))
+        let latin = Run(["matrix", "--model", "latin.txt"], directory: scratch.url)
+        #expect(latin.status == .dataError)
+        #expect(latin.error.contains("latin.txt:2:4: error: byte 11 is not valid UTF-8"), "\(latin.error)")
+
+        try scratch.write("quote.csv", "OS,Input,Network\n\"iOS,touch,wifi\n")
+        let quote = Run(["matrix", "--model", "model.txt", "--verify", "quote.csv"], directory: scratch.url)
+        #expect(quote.status == .dataError)
+        #expect(quote.error.contains("quote.csv:2:1: error: the quoted field that starts here never ends"), "\(quote.error)")
+    }
+
     @Test("Exhaustive: the full valid product, refused above the limit without --force")
     func exhaustive() throws {
         let scratch = try Scratch()

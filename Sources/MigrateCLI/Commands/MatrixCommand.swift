@@ -16,8 +16,10 @@ enum MatrixCommand {
             From a plan: factors for the original version around every cutoff, the purchase date, \
             the environment, verification, each product, the restore outcome and the platforms, with \
             the constraints between them; each row gets the expected cohort, features, offers and \
-            restore message. With --model: any model in PICT's plain format. --verify checks a CSV \
-            matrix made elsewhere against the model and lists missing combinations.
+            restore message. With --model: a model in PICT's plain format, read with PICT's meaning \
+            (negative values, aliases, reuse, numeric and text comparison); sub-models and the few other \
+            constructs migrate does not reproduce are errors at their line. --verify checks a matrix made \
+            elsewhere (CSV, or PICT's tab-separated output) against the model and lists missing combinations.
             """.wrappedForHelp,
         arguments: [
             .positional("plan", help: "The migration plan, or a folder holding migration.json.", required: false),
@@ -25,10 +27,10 @@ enum MatrixCommand {
             .option("strength", valueName: "t", help: "Cover every combination of this many factors' values (1 to 4).", defaultValue: "2"),
             .option("seed", valueName: "n", help: "The random seed; the same seed gives the same matrix.", defaultValue: "0"),
             .option("effort", valueName: "n", help: "Extra optimisation, 0 to 10: about n seconds more for fewer rows.", defaultValue: "0"),
-            .option("seed-rows", valueName: "file", help: "A CSV of rows that must be included (header: factor names; an empty cell means any value)."),
+            .option("seed-rows", valueName: "file", help: "Rows that must be included, as CSV or tab-separated like PICT's seed files (header: factor names; an empty cell means any value)."),
             .flag("exhaustive", help: "Print every valid combination instead (refused above \(exhaustiveLimit) rows without --force)."),
             .flag("force", help: "Allow --exhaustive above the limit."),
-            .option("verify", valueName: "csv", help: "Check a matrix from a CSV file against the model instead of generating one."),
+            .option("verify", valueName: "file", help: "Check a matrix (CSV, or PICT's tab-separated output) against the model instead of generating one."),
             .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "csv", "json", "markdown"]),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
@@ -50,37 +52,51 @@ enum MatrixCommand {
             source = .plan(PlanFactorModel(plan: try loaded.requireCheckedPlan(context: context, outcome: "no matrix was made")))
         case (nil, let path?):
             let file = try InputFile.read(path, context: context)
-            let (model, errors) = PICTModel.parse(String(decoding: file.bytes, as: UTF8.self))
+            let (model, errors) = PICTModel.parse(try text(of: file, context: context))
             guard let model, errors.isEmpty else {
-                for error in errors { context.standardError.write("\(file.displayPath):\(error.line):\(error.column): error: \(error.message)\n") }
+                report(errors, in: file, context: context)
                 throw CommandError(.dataError, "\(file.displayPath) is not a model migrate can read (\(errors.count) error\(errors.count == 1 ? "" : "s")).")
             }
-            source = .model(model)
+            report(model.warnings, in: file, kind: "warning", context: context)
+            source = .model(model, file: file.displayPath)
         }
         let model = source.model
         let renderer = MatrixRenderer(source: source, strength: strength, format: arguments.value("format")!)
 
         if let path = arguments.value("verify") {
             let file = try InputFile.read(path, context: context)
-            let (rows, errors) = MatrixCSV.rows(String(decoding: file.bytes, as: UTF8.self), model: model)
-            guard errors.isEmpty else {
-                for error in errors { context.standardError.write("\(file.displayPath):\(error.line):\(error.column): error: \(error.message)\n") }
+            let table = MatrixCSV.table(try text(of: file, context: context), model: model, vocabulary: source.vocabulary)
+            guard table.errors.isEmpty else {
+                report(table.errors, in: file, context: context)
                 throw CommandError(.dataError, "\(file.displayPath) is not a matrix of this model.")
             }
-            let report = CoverageVerifier(model: model, strength: strength).verify(rows.map { $0.map { $0 ?? -1 } })
-            context.standardOutput.write(renderer.verification(report, file: file.displayPath))
-            return report.isComplete ? .success : .checkFailed
+            let verifier = source.verifier(strength: strength)
+            let result = verifier.verify(table.rows.map { $0.map { $0 ?? -1 } })
+            context.standardOutput.write(renderer.verification(result, verifier: verifier, file: file.displayPath))
+            return result.isComplete ? .success : .checkFailed
         }
 
         var seedRows: [[Int?]] = []
         if let path = arguments.value("seed-rows") {
             let file = try InputFile.read(path, context: context)
-            let (rows, errors) = MatrixCSV.rows(String(decoding: file.bytes, as: UTF8.self), model: model, allowsEmpty: true)
-            guard errors.isEmpty else {
-                for error in errors { context.standardError.write("\(file.displayPath):\(error.line):\(error.column): error: \(error.message)\n") }
+            let table = MatrixCSV.table(try text(of: file, context: context), model: model, vocabulary: source.vocabulary, allowsEmpty: true)
+            guard table.errors.isEmpty else {
+                report(table.errors, in: file, context: context)
                 throw CommandError(.dataError, "\(file.displayPath) is not a set of rows of this model.")
             }
-            seedRows = rows
+            // A seed row must extend to a valid row; say which row and why, before generating.
+            let verifier = source.verifier(strength: strength)
+            var problems: [ModelFileError] = []
+            for (index, row) in table.rows.enumerated() {
+                if let problem = verifier.problem(extending: row) {
+                    problems.append(ModelFileError(line: table.lines[index], column: 1, message: "seed row \(index + 1) can't be part of the matrix: \(source.describe(problem)); change or remove it"))
+                }
+            }
+            guard problems.isEmpty else {
+                report(problems, in: file, context: context)
+                throw CommandError(.dataError, "\(file.displayPath) has \(problems.count) seed row\(problems.count == 1 ? "" : "s") that break\(problems.count == 1 ? "s" : "") the constraints.")
+            }
+            seedRows = table.rows
         }
 
         let generator = CoveringArrayGenerator(model: model, options: GeneratorOptions(strength: strength, seed: seed, effort: effort))
@@ -107,10 +123,10 @@ enum MatrixCommand {
                 }
                 array = CoveringArray(model: model, strength: model.factors.count, rows: rows, requiredTupleCount: rows.count, tupleCount: model.fullProductSize)
             } else {
-                array = try generator.generate(seedRows: seedRows)
+                array = try source.generate(generator.options, seedRows: seedRows)
             }
         } catch let error as ModelError {
-            throw CommandError(.dataError, "The model can't be used: \(error.message).")
+            throw CommandError(.dataError, "\(source.file.map { "\($0): the model" } ?? "The model") can't be used: \(error.message).")
         } catch let error as CommandError {
             throw error
         } catch {
@@ -124,12 +140,67 @@ enum MatrixCommand {
 /// Where a matrix's factors come from.
 enum MatrixSource {
     case plan(PlanFactorModel)
-    case model(CoverageModel)
+    /// A PICT model and the file it came from.
+    case model(PICTModel, file: String)
 
+    /// What the generator works on.
     var model: CoverageModel {
         switch self {
         case .plan(let factors): factors.model
-        case .model(let model): model
+        case .model(let model, _): model.model
+        }
+    }
+
+    var file: String? {
+        if case .model(_, let file) = self { return file }
+        return nil
+    }
+
+    /// How `--verify` and `--seed-rows` files name factors and values.
+    var vocabulary: MatrixCSV.Vocabulary {
+        switch self {
+        case .plan(let factors): .exact(factors.model)
+        case .model(let model, _): .pict(model)
+        }
+    }
+
+    func verifier(strength: Int) -> CoverageVerifier {
+        switch self {
+        case .plan(let factors): CoverageVerifier(model: factors.model, strength: strength)
+        case .model(let model, _): model.verifier(strength: strength)
+        }
+    }
+
+    func generate(_ options: GeneratorOptions, seedRows: [[Int?]]) throws(ModelError) -> CoveringArray {
+        switch self {
+        case .plan(let factors): try CoveringArrayGenerator(model: factors.model, options: options).generate(seedRows: seedRows)
+        case .model(let model, _): try model.generate(options: options, seedRows: seedRows)
+        }
+    }
+
+    /// A verifier's reason, with a PICT constraint's line tied to the model file.
+    func describe(_ problem: String) -> String {
+        guard let file else { return problem }
+        return problem.replacingOccurrences(of: "breaks line ", with: "breaks the constraint at \(file) line ")
+            .replacingOccurrences(of: "; line ", with: "; the constraint at \(file) line ")
+    }
+}
+
+extension MatrixCommand {
+    /// The file as UTF-8 text; other bytes are an error at their line and column, never replaced.
+    static func text(of file: InputFile, context: CommandContext) throws(CommandError) -> String {
+        if let offset = UTF8Check.firstInvalidByte(in: file.bytes) {
+            let place = UTF8Check.location(of: offset, in: file.bytes)
+            let problem = ModelFileError(line: place.line, column: place.column, message: "byte \(offset) is not valid UTF-8; save the file as UTF-8")
+            report([problem], in: file, context: context)
+            throw CommandError(.dataError, "\(file.displayPath) is not UTF-8 text.")
+        }
+        return String(decoding: file.bytes, as: UTF8.self)
+    }
+
+    static func report(_ problems: [ModelFileError], in file: InputFile, kind: String = "error", context: CommandContext) {
+        for problem in problems {
+            context.standardError.write("\(file.displayPath):\(problem.line):\(problem.column): \(kind): \(problem.message)\n")
         }
     }
 }

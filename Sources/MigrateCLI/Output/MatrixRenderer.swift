@@ -21,7 +21,11 @@ struct MatrixRenderer {
     func rows(of array: CoveringArray) -> [MatrixRow] {
         switch source {
         case .plan(let factors): factors.rows(of: array)
-        case .model: array.matrixRows
+        case .model(let model, _):
+            // As PICT prints them: aliases in turn, negative values with '~'.
+            model.namedRows(array.rows).enumerated().map { index, names in
+                MatrixRow(number: index + 1, values: zip(model.parameters, names).map { FactorValue(factor: $0.name, value: $1) })
+            }
         }
     }
 
@@ -133,12 +137,14 @@ struct MatrixRenderer {
         return JSONWriter().string(from: value)
     }
 
-    func verification(_ report: CoverageVerifier.Report, file: String) -> String {
-        let verifier = CoverageVerifier(model: model, strength: strength)
+    func verification(_ report: CoverageVerifier.Report, verifier: CoverageVerifier, file: String) -> String {
         let noun = Self.tupleNoun(strength)
         let covered = report.requiredCount - report.missing.count
         var text = "\(file): \(report.rowCount) rows; \(covered) of \(report.requiredCount) valid \(noun) covered (strength \(strength)).\n"
-        for tuple in report.missing { text += "  missing  \(verifier.describe(tuple))\n" }
+        for tuple in report.missing {
+            let masked = report.masked.contains(tuple) ? " (only in rows with a negative value, which mask it)" : ""
+            text += "  missing  \(verifier.describe(tuple))\(masked)\n"
+        }
         for invalid in report.invalidRows {
             text += "  row \(invalid.row + 1) is invalid: \(invalid.problems.joined(separator: "; "))\n"
         }

@@ -1,13 +1,21 @@
 /// Checks a matrix against a model by brute force, sharing no code with the generator: it lists
 /// every t-tuple that some valid row contains but no matrix row covers, and every row that breaks
 /// a constraint. Slow and plain on purpose, so that it is obviously right.
+///
+/// With a negative mask (PICT's `~` values) it also applies PICT's rules for them: a row holds at
+/// most one negative value, and a row with one covers only the tuples that contain it — the error
+/// such a value causes masks the rest of the row — so a tuple of valid values that can occur in a
+/// row without negative values must be covered by such a row.
 public struct CoverageVerifier: Sendable {
     public let model: CoverageModel
     public let strength: Int
+    /// Per factor and level, whether the value is negative; nil when the model has none.
+    public let negative: [[Bool]]?
 
-    public init(model: CoverageModel, strength: Int) {
+    public init(model: CoverageModel, strength: Int, negative: [[Bool]]? = nil) {
         self.model = model
         self.strength = strength
+        self.negative = negative
     }
 
     /// One combination of values of `strength` factors.
@@ -39,6 +47,8 @@ public struct CoverageVerifier: Sendable {
         public var rowCount: Int
         public var requiredCount: Int
         public var missing: [Tuple]
+        /// Missing tuples that some row holds, but only rows with a negative value, which mask them.
+        public var masked: Set<Tuple> = []
         public var invalidRows: [InvalidRow]
         public var isComplete: Bool { missing.isEmpty && invalidRows.isEmpty }
     }
@@ -57,27 +67,47 @@ public struct CoverageVerifier: Sendable {
                 }
                 if problems.isEmpty {
                     problems = model.constraints.filter { !$0.isSatisfied(by: row) }.map(\.label)
+                    let negatives = negativeFactors(of: row)
+                    if negatives.count > 1 {
+                        let names = negatives.map { "\(model.factors[$0].name)=\(model.factors[$0].levels[row[$0]])" }
+                        problems.append("\(negatives.count) negative values (\(names.joined(separator: ", "))); a row may hold at most one")
+                    }
                 }
             }
             if problems.isEmpty { usable.append(row) } else { invalid.append(InvalidRow(row: index, problems: problems)) }
         }
 
         var covered = Set<[Int]>()
+        var coveredWithoutNegatives = Set<[Int]>()
         for row in usable {
-            forEachSubset { factors in covered.insert(factors.flatMap { [$0, row[$0]] }) }
+            let masked = !negativeFactors(of: row).isEmpty
+            forEachSubset { factors in
+                let key = factors.flatMap { [$0, row[$0]] }
+                covered.insert(key)
+                if !masked { coveredWithoutNegatives.insert(key) }
+            }
         }
+        let search = ValidRowSearch(model: model, negative: negative)
         var missing: [Tuple] = []
+        var masked: Set<Tuple> = []
         var required = 0
         forEachSubset { factors in
             var levels = [Int](repeating: 0, count: factors.count)
             while true {
                 var fixed = [Int?](repeating: nil, count: k)
                 for (position, factor) in factors.enumerated() { fixed[factor] = levels[position] }
-                if existsValidRow(fixed) {
+                if search.exists(fixed) {
                     required += 1
                     let key = zip(factors, levels).flatMap { [$0.0, $0.1] }
-                    if !covered.contains(key) {
-                        missing.append(Tuple(values: zip(factors, levels).map { Tuple.Assignment(factor: $0.0, level: $0.1) }))
+                    let tuple = Tuple(values: zip(factors, levels).map { Tuple.Assignment(factor: $0.0, level: $0.1) })
+                    let holdsNegative = zip(factors, levels).contains { isNegative($0.0, $0.1) }
+                    if negative != nil && !holdsNegative && search.exists(fixed, positiveOnly: true) {
+                        if !coveredWithoutNegatives.contains(key) {
+                            missing.append(tuple)
+                            if covered.contains(key) { masked.insert(tuple) }
+                        }
+                    } else if !covered.contains(key) {
+                        missing.append(tuple)
                     }
                 }
                 // Next combination of levels, like an odometer.
@@ -91,7 +121,14 @@ public struct CoverageVerifier: Sendable {
                 if position < 0 { break }
             }
         }
-        return Report(rowCount: rows.count, requiredCount: required, missing: missing.sorted(), invalidRows: invalid)
+        return Report(rowCount: rows.count, requiredCount: required, missing: missing.sorted(), masked: masked, invalidRows: invalid)
+    }
+
+    private func isNegative(_ factor: Int, _ level: Int) -> Bool { negative?[factor][level] ?? false }
+
+    private func negativeFactors(of row: [Int]) -> [Int] {
+        guard negative != nil else { return [] }
+        return row.indices.filter { isNegative($0, row[$0]) }
     }
 
     /// Calls `body` with every ascending list of `strength` factor indices.
@@ -109,38 +146,22 @@ public struct CoverageVerifier: Sendable {
         }
     }
 
-    /// Depth-first search for a complete row that keeps the fixed values and breaks no constraint.
-    /// A factor no constraint mentions cannot make a row invalid, so it takes its first level.
-    func existsValidRow(_ fixed: [Int?]) -> Bool {
-        let k = model.factors.count
-        var mentioned = [Bool](repeating: false, count: k)
-        for constraint in model.constraints { for factor in constraint.scope { mentioned[factor] = true } }
-        var row = [Int](repeating: 0, count: k)
-        var assigned = [Bool](repeating: false, count: k)
-        func satisfiedSoFar() -> Bool {
-            model.constraints.allSatisfy { constraint in
-                !constraint.scope.allSatisfy { assigned[$0] } || constraint.isSatisfied(by: row)
-            }
+    /// Why no valid row has the given values (nil: any value), or nil when some valid row has them:
+    /// the labels of the constraints the given values break by themselves, or a general reason.
+    /// For seed rows, which must extend to a valid row.
+    public func problem(extending row: [Int?]) -> String? {
+        let search = ValidRowSearch(model: model, negative: negative)
+        if search.exists(row) { return nil }
+        var broken: [String] = []
+        for constraint in model.constraints where constraint.scope.allSatisfy({ row[$0] != nil }) {
+            if !constraint.allows(constraint.scope.map { row[$0]! }) { broken.append(constraint.label) }
         }
-        func search(_ factor: Int) -> Bool {
-            if factor == k { return satisfiedSoFar() }
-            let choices: [Int]
-            if let value = fixed[factor] {
-                choices = [value]
-            } else if !mentioned[factor] {
-                choices = [0]
-            } else {
-                choices = Array(0..<model.factors[factor].levels.count)
-            }
-            for level in choices {
-                row[factor] = level
-                assigned[factor] = true
-                if satisfiedSoFar() && search(factor + 1) { return true }
-                assigned[factor] = false
-            }
-            return false
+        if !broken.isEmpty { return "it breaks " + broken.joined(separator: "; ") }
+        let negatives = row.indices.filter { factor in row[factor].map { isNegative(factor, $0) } ?? false }
+        if negatives.count > 1 {
+            return "it has \(negatives.count) negative values; a row may hold at most one"
         }
-        return search(0)
+        return "no valid row has these values together (the constraints rule out every way to fill in the rest)"
     }
 
     /// A tuple as `Name=value` pairs, for messages.
