@@ -50,9 +50,15 @@ public enum ProjectImport {
                 notes.append("skipped \(error.description)")
             }
         }
-        for file in scan.projectFiles + scan.infoPlists {
+        // An Info.plist that a project's app target uses was read with that project's build settings.
+        var readThroughProject = Set<String>()
+        for file in scan.projectFiles + scan.infoPlists where !readThroughProject.contains(file) {
             do {
                 let version = try XcodeImporter.read(path: (root as NSString).appendingPathComponent(file), displayPath: file)
+                if file.hasSuffix(".pbxproj"), let plist = version.infoPlist {
+                    let folder = ((file as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+                    readThroughProject.insert(((folder.isEmpty ? plist : folder + "/" + plist) as NSString).standardizingPath)
+                }
                 guard version.bundleID != nil || version.name != nil else { continue }
                 combined.app.fill(from: AppHints(name: version.name, bundleID: version.bundleID, platforms: version.platforms))
                 notes.append("app \(version.name ?? "?") (\(version.bundleID ?? "no bundle id")) from \(file)")
