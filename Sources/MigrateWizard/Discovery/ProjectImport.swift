@@ -35,8 +35,9 @@ public enum ProjectImport {
 
     /// Reads every source; a source that fails becomes a note, the others still count.
     /// Fails only for files the user named explicitly (`asc`, `sales`), whose errors they must see.
+    /// `taggedOnly` reads only tagged commits of the git history (`GitImporter.Options.taggedOnly`).
     public static func gather(
-        root: String, scan: ProjectScan, asc: [File] = [], sales: [File] = [], environment: [String: String]
+        root: String, scan: ProjectScan, asc: [File] = [], sales: [File] = [], taggedOnly: Bool = false, environment: [String: String]
     ) throws(ImportError) -> WizardFacts {
         var combined = ImportResult(source: "init")
         var notes: [String] = []
@@ -70,8 +71,8 @@ public enum ProjectImport {
             do {
                 let history = try GitImporter.read(
                     repository: (root as NSString).appendingPathComponent(repository), displayPath: repository,
-                    options: GitImporter.Options(environment: environment))
-                notes.append("\(count(history.result.releases.count, "version")) from the git history of \(repository)")
+                    options: GitImporter.Options(taggedOnly: taggedOnly, environment: environment))
+                notes.append("\(count(history.result.releases.count, "version")) from the \(taggedOnly ? "tags" : "git history") of \(repository)")
                 combined.append(history.result)
             } catch {
                 notes.append("skipped the git history: \(error.description)")
