@@ -43,7 +43,18 @@ struct SummaryChangeTests {
         #expect(question.choices.contains("First free release: iOS 3.0 (1) 2021-06-01"))
         #expect(question.choices.contains("First paid release with themes: 1.0 (1)"))
         #expect(question.choices.contains("Paid era 2: buyers of 2.0 get everything"))
+        #expect(question.choices.contains("Testers: as new customers"))
+        #expect(question.choices.contains("Unverified signature: keep the last verified for 3 days"))
+        #expect(question.choices.contains("Family Sharing: ignored"))
         #expect(question.choices.count == wizard.sequence().count - 1)
+    }
+
+    @Test("The paid downloads answer states its range in balanced parentheses")
+    func downloadsLine() {
+        var wizard = Wizard(facts: WizardFlowTests.facts, now: WizardFlowTests.now)
+        while let current = wizard.current, current != .paidDownloads { _ = wizard.submit(Self.session[current] ?? "") }
+        guard case .accepted(let lines) = wizard.submit("250") else { return }
+        #expect(lines.first?.contains("as a range (150–350, most likely 250) in simulation.assumptions") == true, "\(lines)")
     }
 
     @Test("answers → summary → an earlier question → a changed answer → summary → a plan with the change and every other answer")

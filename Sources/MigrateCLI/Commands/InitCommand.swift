@@ -57,7 +57,9 @@ enum InitCommand {
             .option("price", valueName: "price", help: "What the download cost while paid."),
             .option("feature", valueName: "name", help: "A feature (repeatable).", repeating: true),
             .option("feature-since", valueName: "id=version", help: "The paid release that first included a feature, or 'none' (repeatable).", repeating: true),
-            .option("product", valueName: "'ID PRICE'", help: "The product that unlocks the features, when no .storekit file has one."),
+            .option(
+                "product", valueName: "'ID [KIND] PRICE'",
+                help: "The product that unlocks the features (KIND: non-consumable, non-renewing, weekly, monthly, yearly…); added beside .storekit products."),
             .option("grants", valueName: "product=f1,f2", help: "What a product unlocks: features, 'all' or 'none' (repeatable).", repeating: true),
             .option("era", valueName: "n=treatment", help: "How buyers of paid era n are treated: keep, everything or discount (repeatable).", repeating: true),
             .option("era-discount", valueName: "n='ID PRICE'", help: "The discounted product and price for era n (repeatable).", repeating: true),

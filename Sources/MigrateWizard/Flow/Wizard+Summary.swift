@@ -64,6 +64,20 @@ extension Wizard {
             }
         case .newProduct:
             return answers.newProduct.map(ProductAnswer.text) ?? ""
+        case .platforms:
+            return (answers.platforms ?? []).map(\.rawValue).joined(separator: ", ")
+        case .universalPurchase:
+            return answers.universalPurchase == true ? "yes" : "no"
+        case .nonProduction:
+            if case .tier(let tier)? = answers.nonProduction, let number = Int(tier.dropFirst("era-".count)), answers.eras.indices.contains(number - 1) {
+                return "as buyers of \(answers.eras[number - 1].label)"
+            }
+            return "as new customers"
+        case .verificationFailure:
+            if case .keepLastVerified(let days)? = answers.verificationFailure { return "keep the last verified for \(days) day\(days == 1 ? "" : "s")" }
+            return "deny"
+        case .familySharing:
+            return answers.familySharing == .ignored ? "ignored" : "entitles"
         default:
             break
         }

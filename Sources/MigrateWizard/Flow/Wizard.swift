@@ -549,7 +549,7 @@ public struct Wizard: Sendable {
             guard let number = Int(input), number >= 0 else { return .invalid("'\(input)' is not a whole number of downloads") }
             answers.paidDownloadsPerMonth = number
             return .accepted([
-                "migrate simulate starts from about \(number) paid downloads a month, as a range (\(PlanBuilder.downloadBounds(number).low)–\(PlanBuilder.downloadBounds(number).high)), most likely \(number)) in simulation.assumptions; edit it there."
+                "migrate simulate starts from about \(number) paid downloads a month, as a range (\(PlanBuilder.downloadBounds(number).low)–\(PlanBuilder.downloadBounds(number).high), most likely \(number)) in simulation.assumptions; edit it there."
             ])
         case .confirm:
             guard let yes = Self.yesNo(input) else {
