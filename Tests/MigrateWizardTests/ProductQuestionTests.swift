@@ -171,6 +171,7 @@ struct LongListTests {
             ("3", "'3' is both number 3 in the list (1.0 (3)) and version 3.0, which 9 builds share"),
             ("1.", "'1.' matches 400 releases"),
             ("7.1", "neither a number from the list nor a listed version"),
+            ("3.5.3 (10366)", "Did you mean '3.5.3 (1036)'?"),
         ])
     func asked(answer: String, message: String) {
         var wizard = Self.wizard(at: .firstFree)

@@ -27,11 +27,11 @@ extension Wizard {
         return shown.sorted()
     }
 
-    /// What to type to reach a release not shown, for a long list's hint.
+    /// How to answer a long list, whose hidden releases are reached by typing.
     static func searchHint(_ versions: [(index: Int, release: ImportedRelease)]) -> String {
         guard let last = versions.last?.release else { return "" }
         let prefix = last.version.components.first.map { "\($0)." } ?? "1."
-        return "; or type a version (\(last.version.text)), a version and build (\(last.displayName)), the start of a version to search (\(prefix)), or #N for item N"
+        return "a number from the list, a version (\(last.version.text)), a version and build (\(last.displayName)), the start of a version to search (\(prefix)), or #N for any item"
     }
 
     /// An answer to "a number from the list, or a version". `#N` is always the list item; a number
@@ -50,7 +50,8 @@ extension Wizard {
         if matches.isEmpty {
             if let item { return .item(item) }
             if let number { return .refused("choose a number from 1 to \(choices), or a listed version (\(number) is neither)") }
-            let names = Self.uniqueVersionTexts(versions)
+            // Typed with a build, it is compared with versions and builds; else with versions.
+            let names = input.contains("(") ? versions.map(\.release.displayName) : Self.uniqueVersionTexts(versions)
             return .refused("'\(input)' is neither a number from the list nor a listed version." + Suggestions.didYouMean(input, in: names))
         }
         // A default is always the list item; the same release either way needs no question.

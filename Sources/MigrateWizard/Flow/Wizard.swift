@@ -160,7 +160,7 @@ public struct Wizard: Sendable {
             let shown = Self.shownChoices(releases: answers.releases.count, total: choices.count, defaultItem: fallback + 1)
             return Question(
                 id: id, prompt: "Which release is the first free one?", choices: choices, defaultAnswer: String(fallback + 1),
-                hint: "a number from the list, or a version" + (shown == nil ? "" : Self.searchHint(answers.releases.indices.map { ($0, answers.releases[$0]) })),
+                hint: shown == nil ? "a number from the list, or a version" : Self.searchHint(answers.releases.indices.map { ($0, answers.releases[$0]) }),
                 shownChoices: shown)
         case .newFreeRelease:
             return Question(
@@ -188,7 +188,7 @@ public struct Wizard: Sendable {
             let shown = Self.shownChoices(releases: paid.count, total: choices.count, defaultItem: fallback)
             return Question(
                 id: id, prompt: "Which paid release first included \(name)?", choices: choices, defaultAnswer: String(fallback),
-                hint: "a number from the list, or a version" + (shown == nil ? "" : Self.searchHint(paid.map { ($0, answers.allReleases[$0]) })),
+                hint: shown == nil ? "a number from the list, or a version" : Self.searchHint(paid.map { ($0, answers.allReleases[$0]) }),
                 shownChoices: shown)
         case .newProduct:
             let fallback = "\(answers.bundleID ?? facts.app.bundleID ?? "com.example.app").pro 4.99"
