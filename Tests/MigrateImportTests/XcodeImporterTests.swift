@@ -40,6 +40,47 @@ struct XcodeImporterTests {
         #expect(version.issues.contains { $0.message.contains("$(SHELF_VERSION), which no build setting defines") })
     }
 
+    @Test(
+        "An Info.plist saying $(PRODUCT_BUNDLE_IDENTIFIER), without version keys: the bundle id and versions come from the target's build settings",
+        arguments: ["xcode/Tipster", "xcode/Tipster/Tipster.xcodeproj", "xcode/Tipster/Tipster/Info.plist"])
+    func placeholderInfoPlist(path: String) throws {
+        let version = try XcodeImporter.read(path: fixtures.appendingPathComponent(path).path, displayPath: path)
+        #expect(version.bundleID == "com.example.tipster", "the Release configuration's, not Debug's .debug")
+        #expect(version.version?.text == "2.3", "MARKETING_VERSION of the target")
+        #expect(version.build?.text == "14", "CURRENT_PROJECT_VERSION, set for the whole project")
+        #expect(version.name == "Tipster" && version.target == "Tipster" && version.platforms == [.iOS])
+        #expect(version.infoPlist == "Tipster/Info.plist")
+        #expect(version.issues.isEmpty, "\(version.issues)")
+        // The versions are read from the project's build settings, and the sources say so.
+        #expect(version.sources.contains { $0.hasPrefix("CFBundleShortVersionString = $(MARKETING_VERSION) → 2.3 (") && $0.contains("project.pbxproj, target Tipster, Release") })
+    }
+
+    @Test("An Info.plist alone, with no project that uses it: a message that says where the version lives")
+    func infoPlistWithoutProject() throws {
+        let scratch = try Scratch()
+        let plist = try String(contentsOf: fixtures.appendingPathComponent("xcode/Tipster/Tipster/Info.plist"), encoding: .utf8)
+        let file = try scratch.write("App/Info.plist", plist)
+        #expect {
+            try XcodeImporter.read(path: file.path, displayPath: "App/Info.plist")
+        } throws: { error in
+            guard let error = error as? ImportError else { return false }
+            return error.kind == .badData && error.file == "App/Info.plist" && error.message.contains("MARKETING_VERSION build setting")
+                && error.hint?.contains(".xcodeproj") == true
+        }
+    }
+
+    @Test("A build setting that names itself is reported, not followed or taken for the Info.plist's own key")
+    func selfReference() throws {
+        var project = try XcodeProject.parse(try fixture("xcode/Tipster/Tipster.xcodeproj/project.pbxproj"), file: "p")
+        let index = try #require(project.targets.firstIndex { $0.isApplication })
+        project.targets[index].settings["Release"]?["PRODUCT_BUNDLE_IDENTIFIER"] = "$(PRODUCT_BUNDLE_IDENTIFIER)"
+        let plist = try fixture("xcode/Tipster/Tipster/Info.plist")
+        let version = try XcodeImporter.resolve(project: project, projectFile: "p") { $0 == "Tipster/Info.plist" ? plist : nil }
+        #expect(version.bundleID == nil)
+        #expect(version.issues.contains { $0.message.contains("refers to itself through $(PRODUCT_BUNDLE_IDENTIFIER)") }, "\(version.issues)")
+        #expect(version.version?.text == "2.3")
+    }
+
     @Test("xcconfig: comments, conditional settings and semicolons")
     func xcconfig() {
         let settings = XcodeConfig.parse("// c\nA = 1 // note\nB[sdk=iphoneos*] = 2\n#include \"x.xcconfig\"\nC = $(A).0;\n")

@@ -94,7 +94,7 @@ struct WizardFlowTests {
         (QuestionID.era(0), "dicount", "Did you mean 'discount'?"),
         (QuestionID.verificationFailure, "keep forever", "1 to 90 days"),
         (QuestionID.paidDownloads, "lots", "not a whole number"),
-        (QuestionID.confirm, "maybe", "yes or no"),
+        (QuestionID.confirm, "maybe", "answer yes, no, or a number from 1 to"),
     ])
     func refusals(question: QuestionID, answer: String, expected: String) {
         var wizard = Wizard(facts: Self.facts, now: Self.now)

@@ -27,7 +27,10 @@ enum InitCommand {
             Info.plist files and the git history, lists what it found, imports it, and asks what no file \
             says: the first free release, the features and which paid releases included them, what each \
             product unlocks, how each paid era's buyers are treated, and the policies. Type '<' or 'back' to \
-            return to the previous question; nothing is written until you confirm the summary. Without a \
+            return to the previous question; nothing is written until you confirm the summary, where the \
+            number of any answer goes back to change it (every other answer is kept). A long history lists \
+            its last releases; type a version, a version and build, or the start of a version for the others. \
+            With --tagged-only only tagged commits of the git history count as releases. Without a \
             terminal, answers come from flags or --answers FILE (JSON with the keys appName, bundleID, \
             platforms, universalPurchase, releases, firstFree, newFreeRelease, price, features, featureSince \
             {feature: version}, product, grants {product: [features]}, eras {"1": "keep"|"everything"|"discount"}, \
@@ -43,6 +46,7 @@ enum InitCommand {
             .option("answers", valueName: "file", help: "Answers as JSON, by question key (see above)."),
             .option("asc", valueName: "file", help: "App Store Connect API responses to read releases from.", repeating: true),
             .option("sales", valueName: "file", help: "Sales and Trends summary reports to read the install base from.", repeating: true),
+            .flag("tagged-only", help: "Read only tagged commits of the git history as releases (as import git --tagged-only)."),
             .option("app-name", valueName: "name", help: "The app's name."),
             .option("bundle-id", valueName: "id", help: "The bundle id."),
             .option("platform", valueName: "platform", help: "A platform (repeatable).", choices: Platform.allCases.map(\.rawValue), repeating: true),
@@ -53,7 +57,9 @@ enum InitCommand {
             .option("price", valueName: "price", help: "What the download cost while paid."),
             .option("feature", valueName: "name", help: "A feature (repeatable).", repeating: true),
             .option("feature-since", valueName: "id=version", help: "The paid release that first included a feature, or 'none' (repeatable).", repeating: true),
-            .option("product", valueName: "'ID PRICE'", help: "The product that unlocks the features, when no .storekit file has one."),
+            .option(
+                "product", valueName: "'ID [KIND] PRICE'",
+                help: "The product that unlocks the features (KIND: non-consumable, non-renewing, weekly, monthly, yearly…); added beside .storekit products."),
             .option("grants", valueName: "product=f1,f2", help: "What a product unlocks: features, 'all' or 'none' (repeatable).", repeating: true),
             .option("era", valueName: "n=treatment", help: "How buyers of paid era n are treated: keep, everything or discount (repeatable).", repeating: true),
             .option("era-discount", valueName: "n='ID PRICE'", help: "The discounted product and price for era n (repeatable).", repeating: true),
@@ -93,7 +99,8 @@ enum InitCommand {
         }
         let facts: WizardFacts
         do {
-            facts = try ProjectImport.gather(root: root, scan: scan, asc: asc, sales: sales, environment: context.environment)
+            facts = try ProjectImport.gather(
+                root: root, scan: scan, asc: asc, sales: sales, taggedOnly: arguments.flag("tagged-only"), environment: context.environment)
         } catch {
             throw CommandError(error.kind == .badData ? .dataError : .noInput, error.description)
         }
@@ -102,7 +109,8 @@ enum InitCommand {
         for note in facts.notes { out.write("  " + style.dim("read: \(note)") + "\n") }
         out.write("\n")
 
-        var wizard = Wizard(facts: facts, now: now)
+        // --product is honoured beside a .storekit too: it adds the product that unlocks the features.
+        var wizard = Wizard(facts: facts, now: now, asksForProduct: given["product"] != nil)
         let interactive = context.standardInput.isTerminal && out.isTerminal
         if interactive {
             let finished = ask(&wizard, given: &given, context: context, style: style)
@@ -149,7 +157,12 @@ enum InitCommand {
                 if report(wizard.submit(answer), out: out, style: style) { continue }
             }
             out.write(style.bold(question.prompt) + "\n")
-            for (number, choice) in question.choices.enumerated() { out.write("  \(number + 1). \(choice)\n") }
+            for choice in question.visibleChoices {
+                if choice.hiddenBefore > 0 {
+                    out.write("  " + style.dim("… \(Limits.grouped(choice.hiddenBefore)) more, not shown (type a version or its start to find one)") + "\n")
+                }
+                out.write("  \(choice.number). \(choice.text)\n")
+            }
             if let hint = question.hint { out.write("  " + style.dim(hint) + "\n") }
             out.write("> " + (question.defaultAnswer.map { "[\($0)] " } ?? ""))
             guard let line = context.standardInput.readLine() else { return false }

@@ -19,10 +19,12 @@ struct DiagnosticRenderer {
         return (prefix + String(characters[start..<end]) + suffix, caret - start + prefix.count)
     }
 
+    /// Repeated diagnostics are grouped (`DiagnosticGroup`): the first in full, then one line for the rest.
     func render(_ diagnostics: [Diagnostic]) -> String {
         let lines = file.lines
         var text = ""
-        for diagnostic in diagnostics.sortedForDisplay() {
+        for group in DiagnosticGroup.grouping(diagnostics.sortedForDisplay()) {
+            let diagnostic = group.first
             var place = file.displayPath
             if let location = diagnostic.location { place += ":\(location.line):\(location.column)" }
             let label: String
@@ -43,6 +45,9 @@ struct DiagnosticRenderer {
             }
             if let hint = diagnostic.hint {
                 text += "  \(style.cyan("fix:")) \(hint)\n"
+            }
+            if let summary = group.summary {
+                text += "  " + style.dim(summary + " (--format json lists each)") + "\n"
             }
         }
         return text

@@ -2,9 +2,14 @@ import MigratePlan
 
 /// Diagnostics as GitHub Actions workflow commands, which a pull request shows on the lines they name:
 /// `::error file=migration.json,line=12,col=7,title=unknown-reference::…`.
+///
+/// Repeated diagnostics are grouped as in the text output: one annotation for the first, whose message
+/// says how many more and where. GitHub shows only 10 error and 10 warning annotations of a step, so
+/// a thousand alike would hide every other problem.
 enum GitHubAnnotations {
     static func render(_ diagnostics: [Diagnostic], file: String) -> String {
-        diagnostics.map { diagnostic in
+        DiagnosticGroup.grouping(diagnostics).map { group in
+            let diagnostic = group.first
             let command: String
             switch diagnostic.severity {
             case .error: command = "error"
@@ -19,6 +24,7 @@ enum GitHubAnnotations {
             var message = diagnostic.message
             if let path = diagnostic.path, !path.description.isEmpty { message += " (at \(path))" }
             if let hint = diagnostic.hint { message += "\n" + hint }
+            if let summary = group.summary { message += "\n" + summary + " (migrate check --format json lists each)" }
             let rendered = properties.map { "\($0.0)=\(escapeProperty($0.1))" }.joined(separator: ",")
             return "::\(command) \(rendered)::\(escapeData(message))\n"
         }.joined()

@@ -73,7 +73,7 @@ public enum PlanChecker {
                     "no-features", "the plan lists no features, so no one can be told what they keep", at: .root / "features",
                     hint: "List what customers can be entitled to, such as { \"id\": \"themes\", \"name\": \"Themes\" }."))
         }
-        if !catalog.plan.products.contains(where: { $0.forSale && $0.kind != .consumable }) {
+        if !catalog.plan.products.contains(where: \.canUnlockFeaturesForSale) {
             diagnostics.append(
                 .error(
                     "nothing-for-sale", "no product that unlocks features is for sale, so a freemium app has nothing to sell",

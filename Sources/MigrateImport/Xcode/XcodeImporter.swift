@@ -10,6 +10,8 @@ public struct XcodeVersion: Sendable, Hashable {
     public var platforms: [Platform] = []
     /// The app target the values were read from, when there is a project.
     public var target: String?
+    /// The Info.plist read, relative to the folder holding the `.xcodeproj` (or as given, alone).
+    public var infoPlist: String?
     /// Where each value came from, such as `CFBundleVersion = $(CURRENT_PROJECT_VERSION) → 1344 (target LavaRock, Release)`.
     public var sources: [String] = []
     public var issues: [ImportIssue] = []
@@ -31,21 +33,22 @@ public enum XcodeImporter {
     ///   - project: the parsed project.pbxproj, when there is one.
     ///   - projectFile: how messages name the project file.
     ///   - infoPlistPath: an Info.plist to read when the project names none (or there is no project).
+    ///   - targetName: the application target to read; nil for the first one.
     public static func resolve(
-        project: XcodeProject?, projectFile: String, infoPlistPath: String? = nil, files: FileLookup
+        project: XcodeProject?, projectFile: String, infoPlistPath: String? = nil, targetName: String? = nil, files: FileLookup
     ) throws(ImportError) -> XcodeVersion {
         var result = XcodeVersion()
         var settings: [String: String] = [:]
         var configurationLabel = ""
         if let project {
             let applications = project.targets.filter(\.isApplication)
-            guard let target = applications.first else {
+            guard let target = applications.first(where: { $0.name == targetName }) ?? applications.first else {
                 let names = project.targets.map { "\($0.name) (\($0.productType.replacingOccurrences(of: "com.apple.product-type.", with: "")))" }
                 throw ImportError(
                     .badData, file: projectFile, "no application target in the project (targets: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
                     hint: "Pass the project of the app itself.")
             }
-            if applications.count > 1 {
+            if applications.count > 1 && targetName == nil {
                 result.issues.append(
                     ImportIssue(.note, file: projectFile, place: "targets", "several application targets; read '\(target.name)', the first (others: \(applications.dropFirst().map(\.name).joined(separator: ", ")))"))
             }
@@ -62,7 +65,12 @@ public enum XcodeImporter {
             settings["TARGET_NAME"] = settings["TARGET_NAME"] ?? target.name
             settings["PRODUCT_NAME"] = settings["PRODUCT_NAME"] ?? target.name
         }
-        func expand(_ text: String, key: String) -> String? {
+        /// Expands `$(NAME)` and `${NAME}` from the build settings. `key` names the value in messages;
+        /// `setting` is the build setting `text` is the value of, when it is one: only a setting that
+        /// names itself is circular (`$(inherited)`-style, which this flat view can't resolve). An
+        /// Info.plist value that names the setting of its own name (`CFBundleIdentifier` is
+        /// `$(PRODUCT_BUNDLE_IDENTIFIER)` in every template Xcode ships) is the ordinary case.
+        func expand(_ text: String, key: String, setting: String? = nil) -> String? {
             var output = ""
             var rest = Substring(text)
             var depth = 0
@@ -73,9 +81,16 @@ public enum XcodeImporter {
                 var name = String(rest[start.upperBound..<end])
                 if let colon = name.firstIndex(of: ":") { name = String(name[..<colon]) }
                 depth += 1
-                guard depth < 32, let value = settings[name], name != key else {
+                let shownPlace = configurationLabel.isEmpty ? "" : " (\(configurationLabel))"
+                guard depth < 32, name != setting else {
                     result.issues.append(
-                        ImportIssue(.warning, file: projectFile, place: key, "\(key) uses $(\(name)), which no build setting defines\(configurationLabel.isEmpty ? "" : " (\(configurationLabel))")",
+                        ImportIssue(.warning, file: projectFile, place: key, "\(key) = \(text) refers to itself through $(\(name))\(shownPlace)",
+                                    hint: "Give \(name) a value of its own in the app target's Release build settings or its .xcconfig."))
+                    return nil
+                }
+                guard let value = settings[name] else {
+                    result.issues.append(
+                        ImportIssue(.warning, file: projectFile, place: key, "\(key) uses $(\(name)), which no build setting defines\(shownPlace)",
                                     hint: "Set \(name) in the app target's Release build settings or its .xcconfig."))
                     return nil
                 }
@@ -96,8 +111,9 @@ public enum XcodeImporter {
         }
 
         let generated = settings["GENERATE_INFOPLIST_FILE"] == "YES"
-        var plistPath = settings["INFOPLIST_FILE"].flatMap { expand($0, key: "INFOPLIST_FILE") } ?? infoPlistPath
+        var plistPath = settings["INFOPLIST_FILE"].flatMap { expand($0, key: "INFOPLIST_FILE", setting: "INFOPLIST_FILE") } ?? infoPlistPath
         if let path = plistPath { plistPath = strippingRoot(path) }
+        result.infoPlist = plistPath
         var plist: [String: Any] = [:]
         if let plistPath {
             if let bytes = files(plistPath) {
@@ -118,8 +134,10 @@ public enum XcodeImporter {
             result.version = version(marketing, key: "CFBundleShortVersionString", from: plistOrigin)
             result.build = version(build, key: "CFBundleVersion", from: plist["CFBundleVersion"] != nil ? (plistPath ?? "Info.plist") : plistOrigin)
         }
-        if let identifier = plist["CFBundleIdentifier"] as? String ?? settings["PRODUCT_BUNDLE_IDENTIFIER"] {
-            result.bundleID = settings.isEmpty && identifier.contains("$(") ? nil : expand(identifier, key: "PRODUCT_BUNDLE_IDENTIFIER")
+        if let identifier = plist["CFBundleIdentifier"] as? String {
+            result.bundleID = settings.isEmpty && identifier.contains("$(") ? nil : expand(identifier, key: "CFBundleIdentifier")
+        } else if let identifier = settings["PRODUCT_BUNDLE_IDENTIFIER"] {
+            result.bundleID = expand(identifier, key: "PRODUCT_BUNDLE_IDENTIFIER", setting: "PRODUCT_BUNDLE_IDENTIFIER")
         }
         let name = plist["CFBundleDisplayName"] as? String ?? settings["INFOPLIST_KEY_CFBundleDisplayName"] ?? plist["CFBundleName"] as? String
             ?? settings["PRODUCT_NAME"]
@@ -165,11 +183,19 @@ public enum XcodeImporter {
                 FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(relative)).map(Array.init)
             }
         }
+        // An Info.plist alone says little since Xcode 11 moved the version into build settings: read it
+        // through the project whose app target uses it, when one sits beside it.
+        if let owner = InfoPlistOwner.find(infoPlist: path, displayPath: shown) {
+            return try resolve(project: owner.project, projectFile: owner.displayPath, targetName: owner.target) { relative in
+                FileManager.default.contents(atPath: (owner.root as NSString).appendingPathComponent(relative)).map(Array.init)
+            }
+        }
         let version = try resolve(project: nil, projectFile: shown, infoPlistPath: shown) { name in name == shown ? bytes : nil }
         if version.version == nil && version.issues.isEmpty {
             throw ImportError(
-                .badData, file: shown, "no CFBundleShortVersionString: this is neither an Info.plist nor a project.pbxproj",
-                hint: "Name the app's Info.plist, its .xcodeproj or the project.pbxproj inside it.")
+                .badData, file: shown,
+                "no CFBundleShortVersionString, and no Xcode project beside it uses it (Xcode keeps the version in the MARKETING_VERSION build setting)",
+                hint: "Name the app's .xcodeproj (or the project.pbxproj inside it), whose build settings hold the version.")
         }
         return version
     }

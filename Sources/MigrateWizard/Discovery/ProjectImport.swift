@@ -35,8 +35,9 @@ public enum ProjectImport {
 
     /// Reads every source; a source that fails becomes a note, the others still count.
     /// Fails only for files the user named explicitly (`asc`, `sales`), whose errors they must see.
+    /// `taggedOnly` reads only tagged commits of the git history (`GitImporter.Options.taggedOnly`).
     public static func gather(
-        root: String, scan: ProjectScan, asc: [File] = [], sales: [File] = [], environment: [String: String]
+        root: String, scan: ProjectScan, asc: [File] = [], sales: [File] = [], taggedOnly: Bool = false, environment: [String: String]
     ) throws(ImportError) -> WizardFacts {
         var combined = ImportResult(source: "init")
         var notes: [String] = []
@@ -50,9 +51,15 @@ public enum ProjectImport {
                 notes.append("skipped \(error.description)")
             }
         }
-        for file in scan.projectFiles + scan.infoPlists {
+        // An Info.plist that a project's app target uses was read with that project's build settings.
+        var readThroughProject = Set<String>()
+        for file in scan.projectFiles + scan.infoPlists where !readThroughProject.contains(file) {
             do {
                 let version = try XcodeImporter.read(path: (root as NSString).appendingPathComponent(file), displayPath: file)
+                if file.hasSuffix(".pbxproj"), let plist = version.infoPlist {
+                    let folder = ((file as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+                    readThroughProject.insert(((folder.isEmpty ? plist : folder + "/" + plist) as NSString).standardizingPath)
+                }
                 guard version.bundleID != nil || version.name != nil else { continue }
                 combined.app.fill(from: AppHints(name: version.name, bundleID: version.bundleID, platforms: version.platforms))
                 notes.append("app \(version.name ?? "?") (\(version.bundleID ?? "no bundle id")) from \(file)")
@@ -64,8 +71,8 @@ public enum ProjectImport {
             do {
                 let history = try GitImporter.read(
                     repository: (root as NSString).appendingPathComponent(repository), displayPath: repository,
-                    options: GitImporter.Options(environment: environment))
-                notes.append("\(count(history.result.releases.count, "version")) from the git history of \(repository)")
+                    options: GitImporter.Options(taggedOnly: taggedOnly, environment: environment))
+                notes.append("\(count(history.result.releases.count, "version")) from the \(taggedOnly ? "tags" : "git history") of \(repository)")
                 combined.append(history.result)
             } catch {
                 notes.append("skipped the git history: \(error.description)")

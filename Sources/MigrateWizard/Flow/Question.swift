@@ -78,6 +78,31 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { key }
+
+    /// What the question asks, in a few words, for the list of answers at the summary.
+    public var label: String {
+        switch self {
+        case .appName: "App name"
+        case .bundleID: "Bundle id"
+        case .platforms: "Platforms"
+        case .universalPurchase: "Universal purchase"
+        case .releases: "Releases"
+        case .firstFree: "First free release"
+        case .newFreeRelease: "The new free release"
+        case .price: "Paid price"
+        case .features: "Features"
+        case .featureSince(let id): "First paid release with \(id)"
+        case .newProduct: "Product that unlocks the features"
+        case .grants(let id): "What \(id) unlocks"
+        case .era(let index): "Paid era \(index + 1)"
+        case .eraDiscount(let index): "Era \(index + 1)'s discount"
+        case .nonProduction: "Testers"
+        case .verificationFailure: "Unverified signature"
+        case .familySharing: "Family Sharing"
+        case .paidDownloads: "Paid downloads a month"
+        case .confirm: "Write the plan"
+        }
+    }
 }
 
 /// A question as shown: the prompt, numbered choices, the default and how to answer.
@@ -90,13 +115,30 @@ public struct Question: Sendable, Hashable {
     public var defaultAnswer: String?
     /// What answers look like, shown under the prompt.
     public var hint: String?
+    /// The numbers (1-based) of the choices to show, ascending; nil shows them all. A long list of
+    /// releases shows a few, and the others are reached by typing a version, its start or `#N`.
+    public var shownChoices: [Int]?
 
-    public init(id: QuestionID, prompt: String, choices: [String] = [], defaultAnswer: String? = nil, hint: String? = nil) {
+    public init(
+        id: QuestionID, prompt: String, choices: [String] = [], defaultAnswer: String? = nil, hint: String? = nil, shownChoices: [Int]? = nil
+    ) {
         self.id = id
         self.prompt = prompt
         self.choices = choices
         self.defaultAnswer = defaultAnswer
         self.hint = hint
+        self.shownChoices = shownChoices
+    }
+
+    /// The choices to print, in order, with a `hidden` count before each that stands for the
+    /// choices left out just before it.
+    public var visibleChoices: [(number: Int, text: String, hiddenBefore: Int)] {
+        let numbers = shownChoices ?? Array(choices.indices.map { $0 + 1 })
+        var previous = 0
+        return numbers.filter { (1...choices.count).contains($0) }.map { number in
+            defer { previous = number }
+            return (number, choices[number - 1], number - previous - 1)
+        }
     }
 }
 

@@ -25,14 +25,15 @@ public enum ScriptedRun {
                 text = "yes"
             } else if let given = answers[id.key] {
                 text = given
-            } else if acceptDefaults, let fallback = question.defaultAnswer {
-                text = fallback
+            } else if acceptDefaults, question.defaultAnswer != nil {
+                // Empty text takes the default as the wizard means it (a number is the list item).
+                text = ""
             } else {
                 return .failure(.missing(id, prompt: question.prompt))
             }
             switch wizard.submit(text) {
             case .accepted(let more): lines += more
-            case .invalid(let message): return .failure(.invalid(id, answer: text, message: message))
+            case .invalid(let message): return .failure(.invalid(id, answer: text.isEmpty ? question.defaultAnswer ?? "" : text, message: message))
             case .wentBack, .cancelled: return .failure(.invalid(id, answer: text, message: "'\(text)' is not an answer here"))
             }
         }

@@ -8,27 +8,40 @@ import MigratePlan
 /// The command shows `question`, reads a line and passes it to `submit`; `<` or `back` returns to
 /// the previous question, whose earlier answer becomes its default. Which questions follow depends
 /// on the answers so far (one per feature, product and paid era), so the sequence is recomputed
-/// after every answer.
+/// after every answer. At the summary (`confirm`) the number of any earlier answer goes back to that
+/// question; once it is answered, the questions the change brings in are asked and the wizard
+/// returns to the summary, keeping every other answer.
 public struct Wizard: Sendable {
     public let facts: WizardFacts
     /// Pins "today" for defaults such as the date of a release not yet shipped.
     public let now: Date
-    public private(set) var answers = WizardAnswers()
+    /// Asks for the product that unlocks the paid features even when an imported one could
+    /// (`--product` given beside a `.storekit`); it is added to the imported products.
+    public let asksForProduct: Bool
+    public internal(set) var answers = WizardAnswers()
     /// Nil once every question is answered.
-    public private(set) var current: QuestionID?
-    private var history: [QuestionID] = []
+    public internal(set) var current: QuestionID?
+    var history: [QuestionID] = []
     /// True while the default is being applied: a default number always means the list item.
-    private var answeringWithDefault = false
+    var answeringWithDefault = false
+    /// True after an answer was picked at the summary: once it is answered, the wizard asks only
+    /// what is still unanswered and returns to the summary.
+    var returnsToSummary = false
 
     public static let backWords: Set<String> = ["<", "back"]
 
-    public init(facts: WizardFacts, now: Date) {
+    public init(facts: WizardFacts, now: Date, asksForProduct: Bool = false) {
         self.facts = facts
         self.now = now
+        self.asksForProduct = asksForProduct
         answers.releases = facts.releases
         answers.products = facts.products
         current = .appName
     }
+
+    /// Whether the imported products leave the plan with nothing to sell that unlocks a feature
+    /// (none, or only consumables such as a tip jar), so the product question is asked.
+    public var needsProduct: Bool { asksForProduct || !facts.products.contains(where: \.canUnlockFeaturesForSale) }
 
     public var isFinished: Bool { current == nil }
     public var canGoBack: Bool { !history.isEmpty }
@@ -46,7 +59,7 @@ public struct Wizard: Sendable {
         if answers.firstFree == answers.releases.count { list.append(.newFreeRelease) }
         list += [.price, .features]
         list += (answers.features ?? []).map { .featureSince($0.id) }
-        if facts.products.isEmpty { list.append(.newProduct) }
+        if needsProduct { list.append(.newProduct) }
         list += answers.products.filter { $0.kind != .consumable }.map { .grants($0.id) }
         for (index, _) in answers.eras.enumerated() {
             list.append(.era(index))
@@ -63,6 +76,7 @@ public struct Wizard: Sendable {
     public mutating func goBack() -> Bool {
         guard let previous = history.popLast() else { return false }
         current = previous
+        if previous == .confirm { returnsToSummary = false }
         return true
     }
 
@@ -79,17 +93,27 @@ public struct Wizard: Sendable {
             guard let fallback = question.defaultAnswer else { return .invalid("an answer is needed here (\(question.hint ?? "no default"))") }
             input = fallback
         }
+        if id == .confirm, let chosen = answerToChange(input) {
+            // Back to an earlier answer; '<' there returns to the summary.
+            history.append(.confirm)
+            current = chosen
+            returnsToSummary = true
+            return .wentBack
+        }
         let result = apply(input, to: id)
         switch result {
         case .accepted:
             if id != .confirm { answers.typed[id.key] = answeringWithDefault ? listAnswer(for: id, default: input) : input }
             history.append(id)
             let list = sequence()
-            if let position = list.firstIndex(of: id), position + 1 < list.count {
+            if returnsToSummary {
+                current = list.first { !isAnswered($0) }
+            } else if let position = list.firstIndex(of: id), position + 1 < list.count {
                 current = list[position + 1]
             } else {
                 current = nil
             }
+            if current == .confirm { returnsToSummary = false }
         case .cancelled:
             current = nil
         case .invalid, .wentBack:
@@ -133,9 +157,11 @@ public struct Wizard: Sendable {
             }
             choices.append("a release not listed yet (the one that will go free)")
             let fallback = answers.firstFree ?? (answers.releases.count >= 2 ? answers.releases.count - 1 : answers.releases.count)
+            let shown = Self.shownChoices(releases: answers.releases.count, total: choices.count, defaultItem: fallback + 1)
             return Question(
                 id: id, prompt: "Which release is the first free one?", choices: choices, defaultAnswer: String(fallback + 1),
-                hint: "a number from the list, or a version")
+                hint: shown == nil ? "a number from the list, or a version" : Self.searchHint(answers.releases.indices.map { ($0, answers.releases[$0]) }),
+                shownChoices: shown)
         case .newFreeRelease:
             return Question(
                 id: id, prompt: "The first free release: version, build and the day it goes live (UTC)",
@@ -159,14 +185,27 @@ public struct Wizard: Sendable {
                 fallback = 1
             }
             let name = answers.features?.first { $0.id == feature }?.name ?? feature
+            let shown = Self.shownChoices(releases: paid.count, total: choices.count, defaultItem: fallback)
             return Question(
                 id: id, prompt: "Which paid release first included \(name)?", choices: choices, defaultAnswer: String(fallback),
-                hint: "a number from the list, or a version")
+                hint: shown == nil ? "a number from the list, or a version" : Self.searchHint(paid.map { ($0, answers.allReleases[$0]) }),
+                shownChoices: shown)
         case .newProduct:
             let fallback = "\(answers.bundleID ?? facts.app.bundleID ?? "com.example.app").pro 4.99"
+            let lasting = facts.products.filter(\.canUnlockFeaturesForSale)
+            let found: String
+            if facts.products.isEmpty {
+                found = "No .storekit product was found."
+            } else if lasting.isEmpty {
+                let list = facts.products.map { "\($0.id), \($0.forSale ? $0.kind.rawValue : "not for sale")" }.joined(separator: "; ")
+                found = "The .storekit has nothing that can unlock a feature (\(list)): a consumable is used up."
+            } else {
+                found = "Besides \(lasting.map(\.id).joined(separator: ", ")) from the .storekit:"
+            }
             return Question(
-                id: id, prompt: "No .storekit product was found. Which in-app purchase will unlock the paid features?",
-                defaultAnswer: answers.products.first.map { "\($0.id) \($0.price)" } ?? fallback, hint: "PRODUCT-ID PRICE, such as com.example.app.pro 4.99")
+                id: id, prompt: found + " Which in-app purchase will unlock the paid features?",
+                defaultAnswer: answers.newProduct.map(ProductAnswer.text) ?? fallback,
+                hint: "PRODUCT-ID [KIND] PRICE; KIND is non-consumable (the default), non-renewing, or a subscription: weekly, monthly, quarterly, yearly")
         case .grants(let product):
             let features = answers.features ?? []
             let choices = features.map { "\($0.name) (\($0.id))" }
@@ -223,7 +262,10 @@ public struct Wizard: Sendable {
                 id: id, prompt: "About how many paid downloads a month does the app get now?", defaultAnswer: String(answers.paidDownloadsPerMonth ?? 100),
                 hint: "a whole number, for migrate simulate (import sales reports with --sales for real figures)")
         case .confirm:
-            return Question(id: id, prompt: "Write the plan?", defaultAnswer: "yes", hint: "yes or no")
+            let changeable = sequence().filter { $0 != .confirm }
+            return Question(
+                id: id, prompt: "Write the plan, or change an answer?", choices: changeable.map { "\($0.label): \(answerText($0))" }, defaultAnswer: "yes",
+                hint: "yes, no, or the number of an answer to change (the others are kept)")
         }
     }
 
@@ -284,7 +326,8 @@ public struct Wizard: Sendable {
             }
             guard !platforms.isEmpty else { return .invalid("name at least one platform") }
             answers.platforms = platforms.sorted()
-            if !(platforms.contains(.macOS) && platforms.contains(where: { $0 != .macOS })) { answers.universalPurchase = false }
+            // Universal purchase is a question only with macOS and another platform; otherwise it is no.
+            if !(platforms.contains(.macOS) && platforms.contains(where: { $0 != .macOS })) { answers.universalPurchase = nil }
             let meanings = answers.platforms!.map { "\($0) receipts carry the \($0.originalVersionMeaning.displayName)" }
             return .accepted([meanings.joined(separator: "; ") + "."])
         case .universalPurchase:
@@ -310,7 +353,9 @@ public struct Wizard: Sendable {
                 return .invalid("\(release.platform) \(release.displayName) is listed twice; list each release once")
             }
             answers.releases = releases.sorted { $0.date < $1.date }
+            // Indexes into the old list mean nothing in the new one: asked again.
             answers.firstFree = nil
+            answers.featureSince = [:]
             return .accepted(["\(releases.count) release\(releases.count == 1 ? "" : "s") in the version history."])
         case .firstFree:
             let count = answers.releases.count
@@ -384,12 +429,29 @@ public struct Wizard: Sendable {
             guard let index = since! else { return .accepted(["No buyer gets it free; it is sold in-app only."]) }
             return .accepted(["Buyers from \(answers.allReleases[index].displayName) on keep it free after the switch."])
         case .newProduct:
-            let parts = input.split(separator: " ").map(String.init)
-            guard parts.count == 2, parts[0].contains("."), let price = try? Price(parts[1]), !price.isZero else {
-                return .invalid("answer PRODUCT-ID PRICE, such as com.example.app.pro 4.99")
+            let product: Product
+            switch ProductAnswer.parse(input, group: answers.appName ?? facts.app.name ?? "Subscriptions") {
+            case .failure(let message): return .invalid(message.text)
+            case .success(let parsed): product = parsed
             }
-            answers.products = [Product(id: parts[0], name: "Pro", kind: .nonConsumable, price: price)]
-            return .accepted(["\(parts[0]) is sold at \(price) as a non-consumable; add it to App Store Connect with this id."])
+            if let imported = facts.products.first(where: { $0.id == product.id }) {
+                return .invalid(
+                    "\(product.id) is already in the .storekit (\(imported.kind.rawValue) at \(imported.price)); give the id of the product that unlocks the paid features")
+            }
+            // Replaces an earlier answer (going back), never an imported product.
+            if let earlier = answers.newProduct {
+                answers.products.removeAll { $0.id == earlier.id }
+                answers.grants[earlier.id] = nil
+            }
+            answers.newProduct = product
+            answers.products.append(product)
+            let kind: String
+            switch product.kind {
+            case .autoRenewable: kind = "an auto-renewable subscription (\(product.subscription?.period ?? ""))"
+            case .nonRenewing: kind = "a non-renewing subscription"
+            default: kind = "a non-consumable"
+            }
+            return .accepted(["\(product.id) is sold at \(product.price) as \(kind); add it to App Store Connect with this id."])
         case .grants(let product):
             let features = answers.features ?? []
             var granted: [String] = []
@@ -487,10 +549,12 @@ public struct Wizard: Sendable {
             guard let number = Int(input), number >= 0 else { return .invalid("'\(input)' is not a whole number of downloads") }
             answers.paidDownloadsPerMonth = number
             return .accepted([
-                "migrate simulate starts from about \(number) paid downloads a month, as a range (\(PlanBuilder.downloadBounds(number).low)–\(PlanBuilder.downloadBounds(number).high)), most likely \(number)) in simulation.assumptions; edit it there."
+                "migrate simulate starts from about \(number) paid downloads a month, as a range (\(PlanBuilder.downloadBounds(number).low)–\(PlanBuilder.downloadBounds(number).high), most likely \(number)) in simulation.assumptions; edit it there."
             ])
         case .confirm:
-            guard let yes = Self.yesNo(input) else { return .invalid("answer yes or no") }
+            guard let yes = Self.yesNo(input) else {
+                return .invalid("answer yes, no, or a number from 1 to \(sequence().count - 1) to change that answer")
+            }
             answers.confirmed = yes
             return yes ? .accepted([]) : .cancelled
         }
@@ -511,41 +575,6 @@ public struct Wizard: Sendable {
     }
 
     // MARK: - Parsing helpers
-
-    enum ListChoice {
-        /// A number from the list, 1-based.
-        case item(Int)
-        /// A release, by its index in `answers.allReleases` (or `answers.releases`).
-        case release(Int)
-        case refused(String)
-    }
-
-    /// An answer to "a number from the list, or a version": `#N` is always the list item, and a
-    /// number that is also a listed version (`4` when 4.0 is listed) is asked about, never guessed.
-    func choose(_ input: String, choices: Int, versions: [(index: Int, release: ImportedRelease)]) -> ListChoice {
-        let explicit = input.hasPrefix("#")
-        let number = Int(explicit ? String(input.dropFirst()) : input)
-        let version = explicit ? nil : (try? Version(input)).flatMap { typed in
-            versions.first { $0.release.version == typed || $0.release.displayName == input }
-        } ?? versions.first { $0.release.displayName == input }
-        let item = number.flatMap { (1...choices).contains($0) ? $0 : nil }
-        switch (item, version) {
-        case (let item?, let version?):
-            // The same release either way, or a default (always the list item), needs no question.
-            if answeringWithDefault || (item <= versions.count && versions[item - 1].index == version.index) { return .item(item) }
-            let listed = item <= versions.count ? versions[item - 1].release.displayName : "the last choice"
-            return .refused(
-                "'\(input)' is both number \(item) in the list (\(listed)) and version \(version.release.displayName); type '#\(item)' for the list item or '\(version.release.version.text)' for the version")
-        case (let item?, nil): return .item(item)
-        case (nil, let version?): return .release(version.index)
-        case (nil, nil):
-            if let number {
-                return .refused("choose a number from 1 to \(choices), or a listed version (\(number) is neither)")
-            }
-            let names = versions.map(\.release.version.text)
-            return .refused("'\(input)' is neither a number from the list nor a listed version." + Suggestions.didYouMean(input, in: names))
-        }
-    }
 
     /// A default saved for a re-run: the list item as `#N`, which can never be read as a version.
     func listAnswer(for id: QuestionID, default text: String) -> String {

@@ -40,7 +40,10 @@ public struct WizardAnswers: Sendable, Hashable {
     public var features: [Feature]?
     /// Feature id → index into `releases` of the first paid release that included it; nil for none.
     public var featureSince: [String: Int?] = [:]
+    /// The imported products, and the one typed at the product question (last).
     public var products: [Product] = []
+    /// The product typed because no imported one unlocks features (or `--product` was given).
+    public var newProduct: Product?
     /// Product id → the features it grants, once answered.
     public var grants: [String: [String]] = [:]
     public var eraTreatments: [Int: EraTreatment] = [:]
