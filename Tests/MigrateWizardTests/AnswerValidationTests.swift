@@ -129,7 +129,7 @@ struct SavedAnswersTests {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("migration.json"), withIntermediateDirectories: true)
         let environment = ProcessInfo.processInfo.environment
         let failing = CommandContext.testing(directory: folder.path, environment: environment)
-        let status = Migrate.run(["init", "--yes", "--force", "--verification-failure", "keep:30", "--first-free", "3.0"], context: failing)
+        let status = Migrate.run(["init", "--yes", "--force", "--verification-failure", "keep:30", "--first-free", "3.0", "--free-from", "2021-06-01T17:00:00Z"], context: failing)
         #expect(status == .cannotCreate, "\(failing.standardError.text)")
         #expect(failing.standardError.text.contains("Your answers were saved to migration.answers.json; run 'migrate init --answers migration.answers.json'"), "\(failing.standardError.text)")
         let saved = try String(contentsOf: folder.appendingPathComponent("migration.answers.json"), encoding: .utf8)

@@ -122,8 +122,9 @@ enum DemoProject {
         ("1.0", "1", "2019-03-01T10:00:00Z"), ("1.1", "2", "2019-09-01T10:00:00Z"), ("2.0", "1", "2020-06-01T10:00:00Z"), ("3.0", "1", "2021-06-01T10:00:00Z"),
     ]
 
-    /// A fresh folder holding Tally.storekit and a git repository with the pbxproj history.
-    static func make() throws -> URL {
+    /// A fresh folder holding Tally.storekit and a git repository with the pbxproj history; with `tagged`, each
+    /// release also has an annotated tag `vVERSION` made at 17:00 UTC on its day, as a release script would.
+    static func make(tagged: Bool = false) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-init-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Tally.xcodeproj"), withIntermediateDirectories: true)
         try storeKit.write(to: folder.appendingPathComponent("Tally.storekit"), atomically: true, encoding: .utf8)
@@ -133,6 +134,10 @@ enum DemoProject {
                 .write(to: folder.appendingPathComponent("Tally.xcodeproj/project.pbxproj"), atomically: true, encoding: .utf8)
             try git(["add", index == 0 ? "-A" : "Tally.xcodeproj"], in: folder)
             try git(["commit", "-q", "-m", "Release \(release.version)"], in: folder, date: release.date)
+            if tagged {
+                let tagDate = release.date.replacingOccurrences(of: "T10:", with: "T17:")
+                try git(["tag", "-a", "v\(release.version)", "-m", "Version \(release.version)"], in: folder, date: tagDate)
+            }
         }
         return folder
     }

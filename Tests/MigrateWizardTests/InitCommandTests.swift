@@ -4,13 +4,13 @@ import Testing
 
 @Suite("migrate init, non-interactive")
 struct InitCommandTests {
-    @Test("from a .storekit file and a git history, --yes alone gives a plan that checks and simulates")
+    @Test("from a .storekit file and a tagged git history, --yes alone gives a plan that checks and simulates")
     func defaultsAlone() throws {
         guard DemoProject.gitAvailable else {
             print("skipped: git is not installed")
             return
         }
-        let folder = try DemoProject.make()
+        let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
         let status = Migrate.run(["init", "--yes"], context: context)
@@ -27,6 +27,8 @@ struct InitCommandTests {
         let check = CommandContext.testing(directory: folder.path)
         #expect(Migrate.run(["check", "migration.json"], context: check) == .success)
         #expect(check.standardOutput.text.contains("✓"))
+        // The go-live was the tag's date, taken with --yes: unconfirmed, so check says what to confirm.
+        #expect(check.standardOutput.text.contains("the first free release, iOS 3.0 (1), is dated by a git tag date (2021-06-01T17:00:00Z)"))
         let simulate = CommandContext.testing(directory: folder.path)
         #expect(Migrate.run(["simulate", "migration.json", "--draws", "200"], context: simulate) == .success)
         print(check.standardOutput.text, simulate.standardOutput.text.prefix(1500))
@@ -51,7 +53,8 @@ struct InitCommandTests {
               "features": ["Themes", "Sync"], "featureSince": { "themes": "1.0", "sync": "2.0" },
               "grants": { "com.example.tally.themes": ["themes"], "com.example.tally.sync": "sync" },
               "eras": { "1": "keep", "2": "discount" }, "eraDiscounts": { "2": "com.example.tally.sync 0.99" },
-              "nonProduction": "new", "verificationFailure": "keep 3", "familySharing": false, "paidDownloadsPerMonth": 250 }
+              "nonProduction": "new", "verificationFailure": "keep 3", "familySharing": false, "paidDownloadsPerMonth": 250,
+              "freeFrom": "2021-06-01T17:00:00Z" }
             """
         try answers.write(to: folder.appendingPathComponent("answers.json"), atomically: true, encoding: .utf8)
         let context = CommandContext.testing(directory: folder.path, environment: environment)
@@ -59,6 +62,7 @@ struct InitCommandTests {
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
         #expect(plan.contains("\"price\": \"0.99\""))
         #expect(plan.contains("\"familySharing\": \"ignored\""))
+        #expect(plan.contains("\"released\": \"2021-06-01T17:00:00Z\", \"releasedSource\": \"appStore\""), "\(plan)")
         #expect(Migrate.run(["check", "migration.json"], context: .testing(directory: folder.path)) == .success)
 
         let again = CommandContext.testing(directory: folder.path, environment: environment)

@@ -19,9 +19,9 @@ struct InteractiveInitTests {
             print("skipped: git is not installed")
             return
         }
-        let folder = try DemoProject.make()
+        let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, context) = run(Array(repeating: "", count: 16), in: folder)
+        let (status, context) = run(Array(repeating: "", count: 17), in: folder)
         let output = context.standardOutput.text
         #expect(status == .success, "\(output)\(context.standardError.text)")
         #expect(output.contains("Which release is the first free one?\n  1. iOS 1.0 (1)  2019-03-01"))
@@ -50,6 +50,9 @@ struct InteractiveInitTests {
             "ios",
             "7",  // first free: out of range
             "3.0",
+            "",  // go-live: a commit date is no default
+            "June 1",  // not a date
+            "2021-06-01",  // a date alone: the end of that day everywhere
             "1.49",  // price
             "Themes, Sync",
             "", "2.0",  // themes since 1.0, sync since 2.0
@@ -65,7 +68,10 @@ struct InteractiveInitTests {
         #expect(output.contains("Sorry: 'iSO' is not a platform. Did you mean 'iOS'?"))
         #expect(output.contains("(back)"))
         #expect(output.contains("Sorry: choose a number from 1 to 5"))
+        #expect(output.contains("Sorry: an answer is needed here"))
+        #expect(output.contains("Sorry: 'June 1' is not a date-time"))
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
+        #expect(plan.contains("\"released\": \"2021-06-02T12:00:00Z\", \"releasedSource\": \"appStore\""), "\(plan)")
         #expect(plan.contains("\"bundleID\": \"com.example.tallycounter\""))
         #expect(plan.contains("\"days\": 3") || plan.contains("3"))
         #expect(plan.contains("\"familySharing\": \"ignored\""))
@@ -89,9 +95,9 @@ struct InteractiveInitTests {
             print("skipped: git is not installed")
             return
         }
-        let folder = try DemoProject.make()
+        let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, context) = run(Array(repeating: "", count: 15) + ["no"], in: folder)
+        let (status, context) = run(Array(repeating: "", count: 16) + ["no"], in: folder)
         #expect(status == .checkFailed)
         #expect(context.standardOutput.text.contains("Nothing was written."))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
@@ -114,7 +120,7 @@ struct InteractiveInitTests {
             print("skipped: \(binary.path) is not built")
             return
         }
-        let folder = try DemoProject.make()
+        let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script)
@@ -128,11 +134,20 @@ struct InteractiveInitTests {
         process.standardError = output
         try process.run()
         // A wizard waiting for input it will never get must fail the test, not hang it.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        // `script` may outlive a SIGTERM while its child waits on the terminal, and our end of its input keeps the
+        // output open: close that, then kill it outright.
+        let writer = input.fileHandleForWriting
+        let watchdog = DispatchWorkItem {
+            guard process.isRunning else { return }
+            try? writer.close()
+            process.terminate()
+            Thread.sleep(forTimeInterval: 2)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
         defer { watchdog.cancel() }
         // One typo, then Return for every default; the terminal echoes what is typed.
-        input.fileHandleForWriting.write(Data(("\n\niSO\n" + String(repeating: "\n", count: 16)).utf8))
+        input.fileHandleForWriting.write(Data(("\n\niSO\n" + String(repeating: "\n", count: 17)).utf8))
         // Closing stdin would end the session early; the wizard finishes on its own.
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -145,7 +145,8 @@ struct LongListTests {
 
     @Test("A feature's first paid release: the default (the first) is shown with the last ones")
     func featureSinceShown() throws {
-        let question = try #require(Self.wizard(at: .featureSince("pro")).question)
+        // Commit-dated releases: the go-live has no default.
+        let question = try #require(Self.wizard(at: .featureSince("pro"), answering: [.freeGoLive: "2030-01-01T00:00:00Z"]).question)
         #expect(question.defaultAnswer == "1")
         #expect(question.shownChoices?.first == 1)
         #expect(question.visibleChoices.map(\.hiddenBefore).filter { $0 > 0 } == [Self.builds - 1 - 1 - Wizard.releasesShown])

@@ -41,6 +41,7 @@ struct SummaryChangeTests {
         #expect(question.id == .confirm)
         #expect(question.choices.first == "App name: Tally Counter")
         #expect(question.choices.contains("First free release: iOS 3.0 (1) 2021-06-01"))
+        #expect(question.choices.contains("It went live: 2021-06-01T10:00:00Z (as listed, not confirmed)"))
         #expect(question.choices.contains("First paid release with themes: 1.0 (1)"))
         #expect(question.choices.contains("Paid era 2: buyers of 2.0 get everything"))
         #expect(question.choices.contains("Testers: as new customers"))
@@ -119,6 +120,9 @@ struct SummaryChangeTests {
             Issue.record("\(firstFree) refused")
             return
         }
+        // Another first free release went live at another moment: asked again (Return takes its listed date).
+        #expect(wizard.current == .freeGoLive)
+        guard case .accepted = wizard.submit("") else { return }
         // Sync was first in 2.0, which is free now: asked again; Themes (1.0) still holds.
         #expect(wizard.current == .featureSince("sync"))
         guard case .accepted = wizard.submit("none") else { return }

@@ -37,7 +37,9 @@ struct TipsterInitTests {
         let folder = try DemoProject.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
-        #expect(Migrate.run(["init", "--yes", "--product", "com.example.tally.pro yearly 9.99"], context: context) == .success, "\(context.standardError.text)")
+        #expect(
+            Migrate.run(["init", "--yes", "--free-from", "2021-06-01T17:00:00Z", "--product", "com.example.tally.pro yearly 9.99"], context: context)
+                == .success, "\(context.standardError.text)")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
         #expect(plan.contains("\"id\": \"com.example.tally.pro\",\n      \"name\": \"Pro\",\n      \"type\": \"autoRenewable\""))
         #expect(plan.contains("\"subscription\": { \"group\": \"Tally\", \"level\": 1, \"period\": \"P1Y\" }"))
@@ -53,10 +55,11 @@ struct TipsterInitTests {
         }
         let folder = try TipsterProject.make(builds: 1_036)
         defer { try? FileManager.default.removeItem(at: folder) }
-        // Return for each of the 14 questions, then at the summary: 5 (the price), 1.99, and yes.
-        let input = Array(repeating: "", count: 14) + ["5", "1.99", "yes"]
+        // Return for each of the 14 questions (the go-live given as a flag: lightweight tags are dated by their commits, which are
+        // no default), then at the summary: 6 (the price), 1.99, and yes.
+        let input = Array(repeating: "", count: 14) + ["6", "1.99", "yes"]
         let context = CommandContext.testing(input: input, directory: folder.path, environment: Self.environment, terminal: true)
-        let status = Migrate.run(["init"], context: context)
+        let status = Migrate.run(["init", "--all-versions", "--free-from", "2023-07-03T17:00:00Z"], context: context)
         let output = context.standardOutput.text
         #expect(status == .success, "\(output.suffix(3000))\(context.standardError.text)")
         #expect(output.contains("1036 versions from the git history of ."))
@@ -64,15 +67,16 @@ struct TipsterInitTests {
         #expect(!output.contains("\n  500. "), "no list prints every release")
         #expect(output.split(separator: "\n").count < 250, "\(output.split(separator: "\n").count) lines")
         #expect(output.contains("Which in-app purchase will unlock the paid features?"))
-        #expect(output.contains("  5. Paid price: 2.99"))
-        #expect(output.contains("  5. Paid price: 1.99"), "the summary shows the change")
+        #expect(output.contains("  5. It went live: 2023-07-03T17:00:00Z (confirmed)"))
+        #expect(output.contains("  6. Paid price: 2.99"))
+        #expect(output.contains("  6. Paid price: 1.99"), "the summary shows the change")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
         #expect(plan.contains("\"price\": \"1.99\"") && !plan.contains("\"price\": \"2.99\", \"includes\""))
         #expect(Migrate.run(["check", "migration.json"], context: .testing(directory: folder.path)) == .success)
     }
 
-    @Test("init --tagged-only reads only the tagged builds")
-    func taggedOnly() throws {
+    @Test("init reads the tagged builds when the project tags any, as --tagged-only does", arguments: [[], ["--tagged-only"]])
+    func taggedOnly(flags: [String]) throws {
         guard DemoProject.gitAvailable else {
             print("skipped: git is not installed")
             return
@@ -80,7 +84,7 @@ struct TipsterInitTests {
         let folder = try TipsterProject.make(builds: 1_036)
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
-        #expect(Migrate.run(["init", "--yes", "--tagged-only"], context: context) == .success, "\(context.standardError.text)")
+        #expect(Migrate.run(["init", "--yes", "--free-from", "2023-07-03T17:00:00Z"] + flags, context: context) == .success, "\(context.standardError.text)")
         // A tag on every 40th build (25 of them) and on the last.
         #expect(context.standardOutput.text.contains("26 versions from the tags of ."), "\(context.standardOutput.text.prefix(800))")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)

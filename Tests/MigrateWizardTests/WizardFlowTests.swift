@@ -9,10 +9,12 @@ import Testing
 struct WizardFlowTests {
     static let now = Date(timeIntervalSince1970: 1_795_000_000)
 
-    static func release(_ version: String, _ build: String, _ day: String) -> ImportedRelease {
+    /// A release as a tagged history gives it: dated by its annotated tag, which the go-live question offers as an
+    /// unconfirmed default (a commit date is never offered; `GoLiveQuestionTests`).
+    static func release(_ version: String, _ build: String, _ day: String, provenance: ReleaseDateSource = .tag) -> ImportedRelease {
         ImportedRelease(
             platform: .iOS, version: try! Version(version), build: try! Version(build), date: Timestamp.parse(day + "T10:00:00Z")!,
-            dateSource: "first commit", origin: "git")
+            dateSource: provenance == .tag ? "git tag date" : "git commit date", provenance: provenance, origin: "git")
     }
 
     static var facts: WizardFacts {
@@ -34,7 +36,7 @@ struct WizardFlowTests {
             }
         }
         #expect(asked == [
-            .appName, .bundleID, .platforms, .firstFree, .price, .features, .featureSince("pro"), .grants("com.example.tally.pro"), .era(0),
+            .appName, .bundleID, .platforms, .firstFree, .freeGoLive, .price, .features, .featureSince("pro"), .grants("com.example.tally.pro"), .era(0),
             .nonProduction, .verificationFailure, .familySharing, .paidDownloads, .confirm,
         ])
         let plan = wizard.plan

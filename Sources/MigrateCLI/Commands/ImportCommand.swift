@@ -104,16 +104,11 @@ enum ImportCommand {
             .positional("repository", help: "The repository's folder."),
             .option("ref", valueName: "ref", help: "Where to start walking (default HEAD); tags are always walked.", repeating: true),
             .option("path", valueName: "path", help: "Only read these files or folders (relative to the repository).", repeating: true),
-            .flag("tagged-only", help: "Only versions seen at a tagged commit (the default when any version is tagged)."),
-            .flag("all-versions", help: "Every version and build the history shows, tagged or not."),
-        ] + releaseOptions + shared,
+        ] + GitVersionsFlags.specs + releaseOptions + shared,
         run: { arguments, context throws(CommandError) in
             let path = arguments.value("repository")!
             let refs = arguments.values("ref")
-            if arguments.flag("tagged-only") && arguments.flag("all-versions") {
-                throw .usage("'--tagged-only' and '--all-versions' ask for opposite things; use one.")
-            }
-            let taggedOnly: Bool? = arguments.flag("tagged-only") ? true : arguments.flag("all-versions") ? false : nil
+            let taggedOnly = try GitVersionsFlags.taggedOnly(arguments)
             let options = GitImporter.Options(
                 refs: refs.isEmpty ? ["HEAD"] : refs, paths: arguments.values("path"), taggedOnly: taggedOnly,
                 environment: context.environment)

@@ -8,7 +8,7 @@ import MigrateWizard
 enum InitCommand {
     /// Flags that answer one question each, by the question's `--answers` key.
     static let answerFlags: [(flag: String, key: String)] = [
-        ("app-name", "appName"), ("bundle-id", "bundleID"), ("universal-purchase", "universalPurchase"), ("first-free", "firstFree"),
+        ("app-name", "appName"), ("bundle-id", "bundleID"), ("universal-purchase", "universalPurchase"), ("first-free", "firstFree"), ("free-from", "freeFrom"),
         ("new-free-release", "newFreeRelease"), ("price", "price"), ("product", "product"), ("non-production", "nonProduction"),
         ("verification-failure", "verificationFailure"), ("family-sharing", "familySharing"), ("paid-downloads", "paidDownloadsPerMonth"),
     ]
@@ -30,9 +30,11 @@ enum InitCommand {
             return to the previous question; nothing is written until you confirm the summary, where the \
             number of any answer goes back to change it (every other answer is kept). A long history lists \
             its last releases; type a version, a version and build, or the start of a version for the others. \
-            With --tagged-only only tagged commits of the git history count as releases. Without a \
+            When the project tags its releases, the tagged versions are the releases (--all-versions takes every \
+            version change, --tagged-only insists on tags). The first free release's go-live is asked with the \
+            evidence at hand; a date only a git commit gives is never the default (--free-from). Without a \
             terminal, answers come from flags or --answers FILE (JSON with the keys appName, bundleID, \
-            platforms, universalPurchase, releases, firstFree, newFreeRelease, price, features, featureSince \
+            platforms, universalPurchase, releases, firstFree, freeFrom, newFreeRelease, price, features, featureSince \
             {feature: version}, product, grants {product: [features]}, eras {"1": "keep"|"everything"|"discount"}, \
             eraDiscounts {"1": "PRODUCT PRICE"}, nonProduction, verificationFailure, familySharing, \
             paidDownloadsPerMonth) and --yes takes the defaults; a missing answer exits 64 naming its flag. \
@@ -45,14 +47,19 @@ enum InitCommand {
             .flag("yes", short: "y", help: "Take the default for every question not answered by a flag or --answers."),
             .option("answers", valueName: "file", help: "Answers as JSON, by question key (see above)."),
             .option("asc", valueName: "file", help: "App Store Connect API responses to read releases from.", repeating: true),
-            .option("sales", valueName: "file", help: "Sales and Trends summary reports to read the install base from.", repeating: true),
-            .flag("tagged-only", help: "Read only tagged commits of the git history as releases (as import git --tagged-only)."),
+            .option(
+                "sales", valueName: "file", help: "Sales and Trends summary reports: the install base, and the day each version first sold.",
+                repeating: true),
+        ] + GitVersionsFlags.specs + [
             .option("app-name", valueName: "name", help: "The app's name."),
             .option("bundle-id", valueName: "id", help: "The bundle id."),
             .option("platform", valueName: "platform", help: "A platform (repeatable).", choices: Platform.allCases.map(\.rawValue), repeating: true),
             .option("universal-purchase", valueName: "yes|no", help: "Whether iOS and macOS share one purchase."),
             .option("release", valueName: "'VERSION (BUILD) DATE'", help: "A release, when no history is found (repeatable).", repeating: true),
             .option("first-free", valueName: "version|new", help: "The first free release: a listed version or number, or 'new'."),
+            .option(
+                "free-from", valueName: "date-time",
+                help: "When the first free release went live (UTC), as App Store Connect shows it; recorded as confirmed."),
             .option("new-free-release", valueName: "'VERSION (BUILD) DATE'", help: "The first free release when it is not listed yet."),
             .option("price", valueName: "price", help: "What the download cost while paid."),
             .option("feature", valueName: "name", help: "A feature (repeatable).", repeating: true),
@@ -97,10 +104,10 @@ enum InitCommand {
             let file = try InputFile.read(path, context: context)
             return ProjectImport.File(displayPath: file.displayPath, bytes: file.bytes)
         }
+        let taggedOnly = try GitVersionsFlags.taggedOnly(arguments)
         let facts: WizardFacts
         do {
-            facts = try ProjectImport.gather(
-                root: root, scan: scan, asc: asc, sales: sales, taggedOnly: arguments.flag("tagged-only"), environment: context.environment)
+            facts = try ProjectImport.gather(root: root, scan: scan, asc: asc, sales: sales, taggedOnly: taggedOnly, environment: context.environment)
         } catch {
             throw CommandError(error.kind == .badData ? .dataError : .noInput, error.description)
         }
@@ -298,7 +305,7 @@ enum InitCommand {
 /// Reads an `--answers` file: a JSON object keyed like the questions, with per-item objects.
 enum AnswersFile {
     static let keys: Set<String> = [
-        "appName", "bundleID", "platforms", "universalPurchase", "releases", "firstFree", "newFreeRelease", "price", "features", "featureSince",
+        "appName", "bundleID", "platforms", "universalPurchase", "releases", "firstFree", "freeFrom", "newFreeRelease", "price", "features", "featureSince",
         "product", "grants", "eras", "eraDiscounts", "nonProduction", "verificationFailure", "familySharing", "paidDownloadsPerMonth",
     ]
     static let itemKeys: Set<String> = ["featureSince", "grants", "eras", "eraDiscounts"]

@@ -49,6 +49,8 @@ public enum GitImporter {
         public var result: ImportResult
         /// The version at HEAD when no tag marks it: work in progress, never offered as a release.
         public var current: GitVersionChange?
+        /// The releases are the tagged versions (the project tags its releases, or tags were asked for).
+        public var fromTags: Bool
     }
 
     public static func read(repository: String, displayPath: String, options: Options = Options()) throws(ImportError) -> History {

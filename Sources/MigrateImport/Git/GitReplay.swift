@@ -166,7 +166,8 @@ extension GitImporter {
 
             var seen = Set<String>()
             var releases: [(version: Version, build: Version?, date: Date, source: String, provenance: ReleaseDateSource, origin: String)] = []
-            if taggedOnly ?? !versionTags.isEmpty {
+            let fromTags = taggedOnly ?? !versionTags.isEmpty
+            if fromTags {
                 let retroactive = GitHistoryShape.retroactiveTags(versionTags, commitDates: commitDates)
                 if let note = retroactive.note { result.issues.append(ImportIssue(.note, file: displayPath, note)) }
                 for tag in versionTags {
@@ -217,7 +218,7 @@ extension GitImporter {
                             dateSource: release.source, provenance: release.provenance, origin: release.origin))
                 }
             }
-            return History(changes: changes, result: result, current: current)
+            return History(changes: changes, result: result, current: current, fromTags: fromTags)
         }
     }
 }

@@ -288,7 +288,7 @@ extension PlanMerger {
                 release.releasedSource = .sales
             case .appStore?, .sales?, nil:
                 // Within a day is the same day read in another time zone; more is a real disagreement.
-                guard abs(release.released.timeIntervalSince(date)) > 36 * 3600 || options.overwrite else { continue }
+                guard abs(release.released.timeIntervalSince(date)) > Timestamp.dayEndsEverywhere || options.overwrite else { continue }
                 conflict("\(label): released", plan: Timestamp.format(release.released), source: shown, overwrite: options.overwrite, report: &report)
                 if options.overwrite {
                     release.released = date

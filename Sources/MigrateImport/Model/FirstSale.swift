@@ -28,7 +28,7 @@ public struct FirstSale: Sendable, Hashable {
     /// The moment the version was live by, whatever time zone the report's day is in: the day's end in the
     /// last time zone (UTC−12), so that every purchase on that day counts as made before it. That errs
     /// towards customers: a first free release dated this way never turns a payer into a new customer.
-    public var liveBy: Date { day.addingTimeInterval(36 * 3600) }
+    public var liveBy: Date { Timestamp.endOfDayEverywhere(day) }
 
     /// One entry per platform and version, the earliest, in a stable order.
     public static func earliest(_ sales: [FirstSale]) -> [FirstSale] {

@@ -2,6 +2,16 @@ import Foundation
 
 /// Strict ISO 8601 date-times for the plan, always written back in UTC with a `Z`.
 public enum Timestamp {
+    /// How long after a calendar day's midnight UTC that day has ended everywhere on Earth: the last time zone
+    /// (UTC−12) reaches the next midnight 36 hours later. Two readings of one day in different time zones are
+    /// at most this far apart.
+    public static let dayEndsEverywhere: TimeInterval = 36 * 3600
+
+    /// The moment a day given without a time (`2021-06-01`, midnight UTC) has ended everywhere. A go-live known
+    /// only by its day is read as this moment, so that no purchase made on that day, in any time zone, counts as
+    /// made after it: that errs towards the customers who paid.
+    public static func endOfDayEverywhere(_ midnight: Date) -> Date { midnight.addingTimeInterval(dayEndsEverywhere) }
+
     /// Parses `2012-02-08T17:00:00Z`, `2012-02-08T17:00:00.250+01:00` or a date alone
     /// (`2012-02-08`, read as midnight UTC). Returns nil for anything else.
     public static func parse(_ text: String) -> Date? {

@@ -35,9 +35,10 @@ public enum ProjectImport {
 
     /// Reads every source; a source that fails becomes a note, the others still count.
     /// Fails only for files the user named explicitly (`asc`, `sales`), whose errors they must see.
-    /// `taggedOnly` reads only tagged commits of the git history (`GitImporter.Options.taggedOnly`).
+    /// `taggedOnly` is `GitImporter.Options.taggedOnly`: true reads only tagged commits of the git history, false
+    /// every version change, nil the tagged versions when the project tags any (as `import git` does).
     public static func gather(
-        root: String, scan: ProjectScan, asc: [File] = [], sales: [File] = [], taggedOnly: Bool = false, environment: [String: String]
+        root: String, scan: ProjectScan, asc: [File] = [], sales: [File] = [], taggedOnly: Bool? = nil, environment: [String: String]
     ) throws(ImportError) -> WizardFacts {
         var combined = ImportResult(source: "init")
         var notes: [String] = []
@@ -72,7 +73,7 @@ public enum ProjectImport {
                 let history = try GitImporter.read(
                     repository: (root as NSString).appendingPathComponent(repository), displayPath: repository,
                     options: GitImporter.Options(taggedOnly: taggedOnly, environment: environment))
-                notes.append("\(count(history.result.releases.count, "version")) from the \(taggedOnly ? "tags" : "git history") of \(repository)")
+                notes.append("\(count(history.result.releases.count, "version")) from the \(history.fromTags ? "tags" : "git history") of \(repository)")
                 combined.append(history.result)
             } catch {
                 notes.append("skipped the git history: \(error.description)")
@@ -88,8 +89,20 @@ public enum ProjectImport {
             notes.append("sales figures from \(file.displayPath)")
             combined.append(result)
         }
+        // The first day a version sold dates its first build better than a commit, a tag or a record.
+        var releases = deduplicated(combined.releases)
+        for sale in combined.firstSales where !sale.isReportStart {
+            let matching = releases.indices.filter { releases[$0].platform == sale.platform && releases[$0].version.canonical == sale.version.canonical }
+            guard let first = matching.min(by: { releases[$0].date < releases[$1].date }),
+                releases[first].provenance.strength < ReleaseDateSource.sales.strength
+            else { continue }
+            releases[first].date = sale.liveBy
+            releases[first].provenance = .sales
+            releases[first].dateSource = "first sold \(Timestamp.formatDate(sale.day)), \(sale.origin)"
+        }
+        releases.sort { $0.date < $1.date }
         return WizardFacts(
-            app: combined.app, releases: deduplicated(combined.releases), products: uniqueProducts(combined.products),
+            app: combined.app, releases: releases, products: uniqueProducts(combined.products),
             installBase: combined.installBase, notes: notes)
     }
 

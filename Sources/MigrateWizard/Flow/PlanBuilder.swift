@@ -17,7 +17,12 @@ public enum PlanBuilder {
         var releases: [Release] = []
         let freeDate = answers.freeDate
         for (index, imported) in answers.allReleases.enumerated() {
-            let paid = freeDate.map { imported.date < $0 } ?? true
+            var imported = imported
+            if index == answers.firstFree, index < answers.releases.count, let goLive = answers.freeGoLive {
+                imported.date = goLive
+                if answers.freeGoLiveConfirmed { imported.provenance = .appStore }
+            }
+            let paid = index != answers.firstFree && (freeDate.map { imported.date < $0 } ?? true)
             var includes: [String]?
             if paid {
                 includes = answers.includes(ofRelease: index)
@@ -26,7 +31,7 @@ public enum PlanBuilder {
             releases.append(
                 Release(
                     platform: imported.platform, version: imported.version, build: imported.build, released: imported.date,
-                    model: paid ? .paid(price) : .free, includes: includes))
+                    releasedSource: imported.provenance, model: paid ? .paid(price) : .free, includes: includes))
         }
         var features = answers.features ?? []
         if draft && features.isEmpty { features = [Feature(id: "draft", name: "Draft")] }

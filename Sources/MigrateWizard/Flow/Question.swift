@@ -9,6 +9,8 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
     /// Asked only when no version history was found.
     case releases
     case firstFree
+    /// When the first free release (a listed one) went live: the moment the cutoff is drawn at.
+    case freeGoLive
     case newFreeRelease
     case price
     case features
@@ -36,6 +38,7 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
         case .universalPurchase: "universalPurchase"
         case .releases: "releases"
         case .firstFree: "firstFree"
+        case .freeGoLive: "freeFrom"
         case .newFreeRelease: "newFreeRelease"
         case .price: "price"
         case .features: "features"
@@ -61,6 +64,7 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
         case .universalPurchase: "--universal-purchase yes|no"
         case .releases: "--release 'VERSION (BUILD) YYYY-MM-DD'"
         case .firstFree: "--first-free VERSION|new"
+        case .freeGoLive: "--free-from DATE-TIME"
         case .newFreeRelease: "--new-free-release 'VERSION (BUILD) YYYY-MM-DD'"
         case .price: "--price PRICE"
         case .features: "--feature NAME"
@@ -88,6 +92,7 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
         case .universalPurchase: "Universal purchase"
         case .releases: "Releases"
         case .firstFree: "First free release"
+        case .freeGoLive: "It went live"
         case .newFreeRelease: "The new free release"
         case .price: "Paid price"
         case .features: "Features"

@@ -24,6 +24,7 @@ extension Wizard {
         case .universalPurchase: answers.universalPurchase != nil
         case .releases: !answers.releases.isEmpty
         case .firstFree: answers.firstFree != nil
+        case .freeGoLive: answers.freeGoLive != nil
         case .newFreeRelease: answers.newFreeRelease != nil
         case .price: answers.price != nil
         case .features: answers.features != nil
@@ -64,6 +65,11 @@ extension Wizard {
             }
         case .newProduct:
             return answers.newProduct.map(ProductAnswer.text) ?? ""
+        case .freeGoLive:
+            guard let date = answers.freeGoLive else { break }
+            guard !answers.freeGoLiveConfirmed else { return Timestamp.format(date) + " (confirmed)" }
+            let listed = answers.firstFree.flatMap { answers.releases.indices.contains($0) ? answers.releases[$0].provenance : nil }
+            return Timestamp.format(date) + (listed?.isEvidence == true ? " (\(listed!.phrase))" : " (as listed, not confirmed)")
         case .platforms:
             return (answers.platforms ?? []).map(\.rawValue).joined(separator: ", ")
         case .universalPurchase:

@@ -56,6 +56,7 @@ public struct Wizard: Sendable {
         if platforms.contains(.macOS) && platforms.contains(where: { $0 != .macOS }) { list.append(.universalPurchase) }
         if facts.releases.isEmpty { list.append(.releases) }
         list.append(.firstFree)
+        if let firstFree = answers.firstFree, firstFree < answers.releases.count { list.append(.freeGoLive) }
         if answers.firstFree == answers.releases.count { list.append(.newFreeRelease) }
         list += [.price, .features]
         list += (answers.features ?? []).map { .featureSince($0.id) }
@@ -90,7 +91,8 @@ public struct Wizard: Sendable {
         answeringWithDefault = input.isEmpty
         defer { answeringWithDefault = false }
         if input.isEmpty {
-            guard let fallback = question.defaultAnswer else { return .invalid("an answer is needed here (\(question.hint ?? "no default"))") }
+            // The question and its hint are shown again right after this.
+            guard let fallback = question.defaultAnswer else { return .invalid("an answer is needed here: it has no default") }
             input = fallback
         }
         if id == .confirm, let chosen = answerToChange(input) {
@@ -162,6 +164,33 @@ public struct Wizard: Sendable {
                 id: id, prompt: "Which release is the first free one?", choices: choices, defaultAnswer: String(fallback + 1),
                 hint: shown == nil ? "a number from the list, or a version" : Self.searchHint(answers.releases.indices.map { ($0, answers.releases[$0]) }),
                 shownChoices: shown)
+        case .freeGoLive:
+            let index = answers.firstFree ?? 0
+            let release = answers.releases[min(index, answers.releases.count - 1)]
+            // A commit date says when code was written, never when Apple released it, and a rewritten history
+            // moves it: it is no default for the moment that decides who keeps what.
+            let listedDefault = release.provenance == .commit ? nil : Timestamp.format(release.date)
+            // "a git tag date (git tag date)" says nothing twice; "(git commit date, tag v1.0)" adds the tag.
+            let phrase = release.provenance.phrase
+            let source = phrase.hasSuffix(release.dateSource) ? phrase : "\(phrase) (\(release.dateSource))"
+            let evidence: String
+            if release.provenance.isEvidence {
+                evidence = "listed from \(release.provenance.phrase)"
+            } else if release.provenance == .commit {
+                evidence =
+                    "the list only has \(source), which is when code was written, not when Apple "
+                    + "released it: anyone who paid in between would lose what they paid for. If it has not gone live yet, type '<' and choose "
+                    + "'a release not listed yet'"
+            } else {
+                evidence =
+                    "the list's date is \(source), which is not when Apple released it; "
+                    + "Return keeps it unconfirmed and check warns until you confirm it"
+            }
+            return Question(
+                id: id,
+                prompt: "When did \(release.displayName) go live on the App Store (UTC)? App Store Connect shows it in the version's history",
+                defaultAnswer: answers.freeGoLive.map(Timestamp.format) ?? listedDefault,
+                hint: "a date-time such as 2024-11-20T17:00:00Z (a date alone counts as the end of that day everywhere on Earth); " + evidence)
         case .newFreeRelease:
             return Question(
                 id: id, prompt: "The first free release: version, build and the day it goes live (UTC)",
@@ -299,7 +328,7 @@ public struct Wizard: Sendable {
         }
         // A month from now, at midnight UTC: a date to correct, never a guess presented as fact.
         let day = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 30 * 86_400)
-        return ImportedRelease(platform: platform, version: Version(major, 0), build: build, date: day, dateSource: "typed", origin: "init")
+        return ImportedRelease(platform: platform, version: Version(major, 0), build: build, date: day, dateSource: "typed", provenance: .appStore, origin: "init")
     }
 
     // MARK: - Answers
@@ -370,10 +399,38 @@ public struct Wizard: Sendable {
                 }
             }
             guard chosen! > 0 else { return .invalid("the first release cannot be the first free one: then no one paid, and there is no one to grandfather") }
+            if answers.firstFree != chosen {
+                answers.freeGoLive = nil
+                answers.freeGoLiveConfirmed = false
+            }
             answers.firstFree = chosen
             if chosen == count { return .accepted(["The app goes free with a release not listed yet."]) }
             let paid = answers.paidReleases.count
             return .accepted(["\(paid) paid release\(paid == 1 ? "" : "s") before it; their buyers are the legacy customers."] + cutoffLines())
+        case .freeGoLive:
+            guard let index = answers.firstFree, answers.releases.indices.contains(index) else { return .invalid("choose the first free release first") }
+            guard let date = Self.goLive(input) else {
+                return .invalid("'\(input)' is not a date-time; write it in UTC, such as 2024-11-20T17:00:00Z, or a date such as 2024-11-20")
+            }
+            if index > 0, date <= answers.releases[index - 1].date {
+                let previous = answers.releases[index - 1]
+                return .invalid("it must be after the release before it (\(previous.displayName), \(Timestamp.format(previous.date)))")
+            }
+            if index + 1 < answers.releases.count, date >= answers.releases[index + 1].date {
+                let next = answers.releases[index + 1]
+                return .invalid("it must be before the release after it (\(next.displayName), \(Timestamp.format(next.date)))")
+            }
+            // Return on an earlier answer keeps it as it was; Return on the listed date confirms only evidence.
+            let keepsEarlier = answeringWithDefault && answers.freeGoLive == date
+            if !keepsEarlier { answers.freeGoLiveConfirmed = !answeringWithDefault }
+            answers.freeGoLive = date
+            let provenance = answers.releases[index].provenance
+            if answers.freeGoLiveConfirmed { return .accepted(["Free from \(Timestamp.format(date)), confirmed."] + cutoffLines()) }
+            if provenance.isEvidence { return .accepted(["Free from \(Timestamp.format(date)), \(provenance.phrase)."] + cutoffLines()) }
+            return .accepted([
+                "Free from \(Timestamp.format(date)), \(provenance.phrase): check will warn until you confirm it "
+                    + "(set \"releasedSource\": \"appStore\" once it matches App Store Connect)."
+            ] + cutoffLines())
         case .newFreeRelease:
             switch parseRelease(input) {
             case .failure(let message): return .invalid(message)
@@ -611,7 +668,14 @@ public struct Wizard: Sendable {
         guard let date = Timestamp.parse(dateText.contains("T") ? dateText : dateText + "T00:00:00Z") else {
             return .failure("'\(dateText)' is not a date such as 2021-06-01")
         }
-        return .success(ImportedRelease(platform: platform, version: version, build: build, date: date, dateSource: "typed", origin: "init"))
+        return .success(ImportedRelease(platform: platform, version: version, build: build, date: date, dateSource: "typed", provenance: .appStore, origin: "init"))
+    }
+
+    /// A go-live moment as typed: a date-time, or a date alone read as the moment that day has ended everywhere,
+    /// so that nobody who paid on that day, wherever they were, counts as a new customer.
+    static func goLive(_ text: String) -> Date? {
+        guard let date = Timestamp.parse(text) else { return nil }
+        return text.contains("T") ? date : Timestamp.endOfDayEverywhere(date)
     }
 
     static func text(of release: ImportedRelease) -> String {

@@ -34,6 +34,12 @@ public struct WizardAnswers: Sendable, Hashable {
     public var releases: [ImportedRelease] = []
     /// Index into `releases` of the first free one; `releases.count` means `newFreeRelease`.
     public var firstFree: Int?
+    /// When the first free release (a listed one) went live, as answered.
+    public var freeGoLive: Date?
+    /// Typed (or given with --free-from), not the listed date taken with Return: the plan then records it as
+    /// confirmed from the App Store; otherwise the listed date keeps its source, and `check` warns when that
+    /// source is weaker than a sale.
+    public var freeGoLiveConfirmed = false
     /// The first free release when it has not shipped yet (or was not found).
     public var newFreeRelease: ImportedRelease?
     public var price: Price?
@@ -68,13 +74,15 @@ public struct WizardAnswers: Sendable, Hashable {
     /// The moment the app became free, once known.
     public var freeDate: Date? {
         guard let firstFree else { return nil }
+        if firstFree < releases.count, let freeGoLive { return freeGoLive }
         return allReleases.indices.contains(firstFree) ? allReleases[firstFree].date : nil
     }
 
     /// Indexes of the paid releases (before the first free one), oldest first.
     public var paidReleases: [Int] {
         guard let freeDate else { return [] }
-        return allReleases.indices.filter { allReleases[$0].date < freeDate }
+        // The first free release itself is listed before its go-live when its date is a commit's or a tag's.
+        return allReleases.indices.filter { $0 != firstFree && allReleases[$0].date < freeDate }
     }
 
     /// The features each paid release included, by `featureSince`.
