@@ -28,7 +28,7 @@ let package = Package(
         // What-if revenue and the cohort preview: scenarios, sweeps, Monte Carlo, the SVG chart.
         .target(name: "MigrateSimulation", dependencies: ["MigratePlan", "MigrateCore"]),
         // The `migrate init` wizard: project discovery and the question flow as a pure state machine.
-        .target(name: "MigrateWizard", dependencies: ["MigratePlan", "MigrateCore", "MigrateImport"]),
+        .target(name: "MigrateWizard", dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateSimulation"]),
         // The command layer: argument parsing, help, commands with injected output.
         .target(
             name: "MigrateCLI",

@@ -50,6 +50,23 @@ struct TrendFitTests {
         #expect(trend.distribution.median < -0.04 && trend.distribution.median > -0.07)
     }
 
+    @Test("Staying paid starts from the fitted trend's last month, not the period's average; a short history keeps the average")
+    func currentRate() throws {
+        // 10% fewer each month from 10,000: the average (~6,860) is the rate of the middle months; now it is ~5,905.
+        let paid = (0..<6).map { Int((10_000 * pow(0.9, Double($0))).rounded()) }
+        let fit = try #require(TrendFit.fit(Self.base(paid)))
+        #expect(abs(fit.currentRate - 5_905) < 1, "\(fit.currentRate)")
+        var plan = try decode(handPlan(assumptions: "{}"))
+        plan.installBase = Self.base(paid)
+        let prepared = try PreparedScenario.prepare(plan, scenario: nil)
+        let rate = try #require(prepared.assumptions.first { $0.assumption == .paidDownloadsPerMonth })
+        #expect(abs(rate.distribution.median - 5_905) < 1, "\(rate.distribution.median)")
+        #expect(rate.source.hasPrefix("installBase: the fitted trend's last month ("), "\(rate.source)")
+        plan.installBase = Self.base(Array(paid.prefix(5)))
+        let short = try #require(try PreparedScenario.prepare(plan, scenario: nil).assumptions.first { $0.assumption == .paidDownloadsPerMonth })
+        #expect(short.source.hasPrefix("installBase: 40,951 paid downloads") || short.source.hasPrefix("installBase: 40951 paid downloads"), "\(short.source)")
+    }
+
     @Test("installBase.months round-trips and is checked")
     func decoding() throws {
         let text = handPlan(assumptions: "{}").replacingOccurrences(

@@ -95,7 +95,7 @@ struct WizardFlowTests {
         (QuestionID.grants("com.example.tally.pro"), "prp", "Did you mean 'pro'?"),
         (QuestionID.era(0), "dicount", "Did you mean 'discount'?"),
         (QuestionID.verificationFailure, "keep forever", "1 to 90 days"),
-        (QuestionID.paidDownloads, "lots", "not a whole number"),
+        (QuestionID.paidDownloads, "lots", "neither a whole number of downloads nor a range"),
         (QuestionID.confirm, "maybe", "answer yes, no, or a number from 1 to"),
     ])
     func refusals(question: QuestionID, answer: String, expected: String) {

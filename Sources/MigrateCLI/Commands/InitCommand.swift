@@ -73,7 +73,9 @@ enum InitCommand {
             .option("non-production", valueName: "new|era-n", help: "How testers are treated."),
             .option("verification-failure", valueName: "deny|keep:days", help: "What an unverified signature means."),
             .option("family-sharing", valueName: "yes|no", help: "Whether Family Sharing entitles."),
-            .option("paid-downloads", valueName: "n", help: "Paid downloads a month, for migrate simulate."),
+            .option(
+                "paid-downloads", valueName: "n|low-high",
+                help: "Paid downloads a month now, or a range, for migrate simulate (asked when no sales reports show a trend)."),
             .option("now", valueName: "date-time", help: "Judge dates against this moment instead of the clock (ISO 8601)."),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })

@@ -23,7 +23,7 @@ public enum AssumptionDefaults {
         case .paidDownloadsPerMonth:
             return AssumptionDefault(
                 assumption: assumption, distribution: nil,
-                derivation: "installBase: paid downloads ÷ months the reports cover",
+                derivation: "installBase: the fitted trend's last month with \(TrendFit.minimumMonths) or more months of reports, else paid downloads ÷ months the reports cover",
                 source: "the plan's install base (App Store Connect sales reports)")
         case .paidPrice:
             return AssumptionDefault(

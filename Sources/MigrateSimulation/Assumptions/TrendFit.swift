@@ -18,6 +18,9 @@ public struct TrendFit: Sendable, Hashable {
     public var high: Double
     /// The share of the variation in log downloads the line explains.
     public var rSquared: Double
+    /// Paid downloads a month on the fitted line in the last month the fit used: where staying paid starts
+    /// from. With a trend, the period's average is the rate of its middle, not of now.
+    public var currentRate: Double
 
     /// A triangular range over the slope ± 2 standard errors, most likely the fitted change.
     public var distribution: Distribution {
@@ -60,8 +63,9 @@ public struct TrendFit: Sendable, Hashable {
         let residual = max(0, syy - slope * sxy)
         let standardError = (residual / (n - 2) / sxx).squareRoot()
         func change(_ logSlope: Double) -> Double { min(0.5, max(-0.5, exp(logSlope) - 1)) }
+        let lastX = points.reduce(-Double.infinity) { max($0, $1.x) }
         return TrendFit(
             months: points.count, monthlyChange: change(slope), low: change(slope - 2 * standardError), high: change(slope + 2 * standardError),
-            rSquared: syy > 0 ? 1 - residual / syy : 1)
+            rSquared: syy > 0 ? 1 - residual / syy : 1, currentRate: exp(meanY + slope * (lastX - meanX)))
     }
 }

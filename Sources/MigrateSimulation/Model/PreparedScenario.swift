@@ -143,7 +143,7 @@ public struct PreparedScenario: Sendable {
 
     /// Months each paid release was on sale: until the next release on its track went live.
     static func paidMonthsOnSale(_ catalog: PlanCatalog) -> (perRelease: [Int: Double], total: Double) {
-        let secondsPerMonth = 30.436875 * 86_400
+        let secondsPerMonth = InstallBase.daysPerMonth * 86_400
         var perRelease: [Int: Double] = [:]
         var totals: [Double] = []
         for indices in catalog.tracks.values {
@@ -204,16 +204,21 @@ public struct PreparedScenario: Sendable {
                 measured = true
                 switch assumption {
                 case .paidDownloadsPerMonth:
-                    guard let base = plan.installBase, let from = base.from, let until = base.until else {
+                    guard let base = plan.installBase, let measured = base.averagePaidPerMonth else {
                         throw SimulationError(
                             "the simulation needs the paid downloads a month: set 'simulation.assumptions.paidDownloadsPerMonth', or import sales reports into 'installBase' (with 'from' and 'until')",
                             path: JSONPath.root / "simulation" / "assumptions" / "paidDownloadsPerMonth",
                             hint: "Your App Store Connect Sales and Trends page shows it; a distribution such as { \"distribution\": \"uniform\", \"low\": 500, \"high\": 900 } is fine.")
                     }
-                    let paid = base.downloads.reduce(0) { $0 + $1.paid }
-                    let months = max(1.0 / 30.436875, (until.timeIntervalSince(from) + 86_400) / (30.436875 * 86_400))
-                    distribution = .point(Double(paid) / months)
-                    source = "installBase: \(paid) paid downloads over \(String(format: "%.1f", months)) months"
+                    let average = "\(measured.paid) paid downloads over \(String(format: "%.1f", measured.months)) months"
+                    if let fit = TrendFit.fit(base) {
+                        // Staying paid starts from now: the fitted line's last month, not the period's middle.
+                        distribution = .point(fit.currentRate)
+                        source = "installBase: the fitted trend's last month (\(average), \(Int(measured.rate.rounded())) a month on average)"
+                    } else {
+                        distribution = .point(measured.rate)
+                        source = "installBase: \(average)"
+                    }
                 case .paidPrice:
                     let paid = plan.releases.filter(\.model.isPaid).max { $0.released < $1.released }
                     guard let paid, case .paid(let price) = paid.model else {

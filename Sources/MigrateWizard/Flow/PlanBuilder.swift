@@ -63,26 +63,13 @@ public enum PlanBuilder {
         if let value = answers.verificationFailure { policies.verificationFailure = value }
         if let value = answers.familySharing { policies.familySharing = value }
         var simulation: SimulationSettings?
-        if facts.installBase == nil, let downloads = answers.paidDownloadsPerMonth {
-            simulation = SimulationSettings(assumptions: [AssumptionValue(name: SimulationAssumption.paidDownloadsPerMonth.rawValue, distribution: Self.downloadRange(downloads))])
+        if let downloads = answers.paidDownloads {
+            // Beside a short install base too: the answer is the rate now, the reports only its average.
+            simulation = SimulationSettings(assumptions: [AssumptionValue(name: SimulationAssumption.paidDownloadsPerMonth.rawValue, distribution: downloads.distribution)])
         }
         return MigrationPlan(
             schemaReference: PlanSchema.fileName, app: app, features: features, releases: releases, products: products, tiers: tiers,
             policies: policies, installBase: facts.installBase, simulation: simulation)
-    }
-
-    /// A guessed rate is a range, not a point: 60% to 140% of the answer, most likely the answer itself
-    /// (judgement: with no sales reports to count, the answer is a guess). `simulate` fills every other
-    /// assumption with its documented default range.
-    public static func downloadRange(_ downloads: Int) -> Distribution {
-        let value = Double(downloads)
-        let bounds = downloadBounds(downloads)
-        return value == 0 ? .point(0) : .triangular(low: Double(bounds.low), mode: value, high: Double(bounds.high))
-    }
-
-    /// The low and high ends of `downloadRange`: 60% and 140% of the answer, rounded.
-    public static func downloadBounds(_ downloads: Int) -> (low: Int, high: Int) {
-        (Int((Double(downloads) * 0.6).rounded()), Int((Double(downloads) * 1.4).rounded()))
     }
 
     /// What makes the App Store charge an era's legacy price, so the plan passes `check`: a promotional
@@ -127,10 +114,7 @@ public enum PlanBuilder {
         var failure = "deny"
         if case .keepLastVerified(let days) = policies.verificationFailure { failure = "keep last verified for \(days) days" }
         lines.append("Policies   testers as \(testers); unverified: \(failure); family sharing \(policies.familySharing.rawValue)")
-        if let downloads = answers.paidDownloadsPerMonth, facts.installBase == nil {
-            let bounds = downloadBounds(downloads)
-            lines.append("Simulation about \(downloads) paid downloads a month (a range: \(bounds.low)–\(bounds.high))")
-        }
+        if let downloads = answers.paidDownloads { lines.append("Simulation \(downloads.description)") }
         return lines
     }
 }

@@ -38,7 +38,7 @@ extension Wizard {
         case .nonProduction: answers.nonProduction != nil
         case .verificationFailure: answers.verificationFailure != nil
         case .familySharing: answers.familySharing != nil
-        case .paidDownloads: answers.paidDownloadsPerMonth != nil
+        case .paidDownloads: answers.paidDownloads != nil
         case .confirm: false
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigrateImport
 import MigratePlan
+import MigrateSimulation
 
 /// The `migrate init` question flow as a pure state machine: no input, no output, no files.
 ///
@@ -67,7 +68,8 @@ public struct Wizard: Sendable {
             if case .discount = answers.eraTreatments[index] { list.append(.eraDiscount(index)) }
         }
         list += [.nonProduction, .verificationFailure, .familySharing]
-        if facts.installBase == nil { list.append(.paidDownloads) }
+        // Sales reports that show a trend measure the rate; without them (or with too few months) it is asked.
+        if !(facts.installBase?.showsTrend ?? false) { list.append(.paidDownloads) }
         list.append(.confirm)
         return list
     }
@@ -287,9 +289,18 @@ public struct Wizard: Sendable {
                 id: id, prompt: "Do purchases shared through Family Sharing count?", choices: ["yes: family members are entitled", "no: ignored"],
                 defaultAnswer: answers.familySharing == .ignored ? "2" : "1", hint: "1 or 2")
         case .paidDownloads:
+            let forms = "a number (written as a range of 60–140% of it) or a range such as 150-350, for migrate simulate"
+            if let measured = facts.installBase?.averagePaidPerMonth {
+                let rate = Int(measured.rate.rounded())
+                return Question(
+                    id: id,
+                    prompt: "The sales reports cover \(String(format: "%.1f", measured.months)) months, too few to show a trend. How many paid downloads a month does the app get now?",
+                    defaultAnswer: answers.paidDownloads?.text ?? PaidDownloads(guess: rate).text,
+                    hint: forms + "; the reports average \(rate) a month")
+            }
             return Question(
-                id: id, prompt: "About how many paid downloads a month does the app get now?", defaultAnswer: String(answers.paidDownloadsPerMonth ?? 100),
-                hint: "a whole number, for migrate simulate (import sales reports with --sales for real figures)")
+                id: id, prompt: "About how many paid downloads a month does the app get now?", defaultAnswer: answers.paidDownloads?.text ?? "100",
+                hint: forms + " (import sales reports with --sales for real figures)")
         case .confirm:
             let changeable = sequence().filter { $0 != .confirm }
             return Question(
@@ -603,11 +614,15 @@ public struct Wizard: Sendable {
                 return .invalid("answer 1 (yes) or 2 (no)")
             }
         case .paidDownloads:
-            guard let number = Int(input), number >= 0 else { return .invalid("'\(input)' is not a whole number of downloads") }
-            answers.paidDownloadsPerMonth = number
-            return .accepted([
-                "migrate simulate starts from about \(number) paid downloads a month, as a range (\(PlanBuilder.downloadBounds(number).low)–\(PlanBuilder.downloadBounds(number).high), most likely \(number)) in simulation.assumptions; edit it there."
-            ])
+            guard let downloads = PaidDownloads.parse(input) else {
+                return .invalid("'\(input)' is neither a whole number of downloads nor a range such as 150-350")
+            }
+            answers.paidDownloads = downloads
+            let written =
+                downloads.isRange
+                ? "\(downloads.low)–\(downloads.high) paid downloads a month, each as likely,"
+                : "about \(downloads.likely) paid downloads a month, as a range (\(downloads.low)–\(downloads.high), most likely \(downloads.likely))"
+            return .accepted(["migrate simulate starts from \(written) in simulation.assumptions; edit it there."])
         case .confirm:
             guard let yes = Self.yesNo(input) else {
                 return .invalid("answer yes, no, or a number from 1 to \(sequence().count - 1) to change that answer")

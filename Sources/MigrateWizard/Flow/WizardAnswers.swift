@@ -56,7 +56,8 @@ public struct WizardAnswers: Sendable, Hashable {
     public var nonProduction: Policies.NonProduction?
     public var verificationFailure: Policies.VerificationFailure?
     public var familySharing: Policies.FamilySharing?
-    public var paidDownloadsPerMonth: Int?
+    /// Asked when no sales history shows a trend (none, or too few months).
+    public var paidDownloads: PaidDownloads?
     public var confirmed: Bool?
     /// The text of each accepted answer, by its `--answers` key, so a session can be saved and run
     /// again with `--answers` (a default taken from a list is saved as `#N`).
