@@ -26,7 +26,7 @@ let examplePlanText = try! String(contentsOf: repositoryRoot.appendingPathCompon
 
 @Suite("migrate check")
 struct CheckCommandTests {
-    @Test("Every example checks with exit 0", arguments: ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer"])
+    @Test("Every example checks with exit 0", arguments: ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer", "seven-minute-workout"])
     func examples(name: String) {
         let run = Run("check", "Examples/\(name)/migration.json", "--now", "2026-01-01T00:00:00Z")
         #expect(run.status == .success, "\(run.output)")

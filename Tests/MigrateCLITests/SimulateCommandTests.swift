@@ -254,3 +254,31 @@ struct SimulateCommandTests {
         #expect(run.error.contains("cannot write"))
     }
 }
+
+/// The published case's README quotes `migrate simulate`'s own figures: a change to the model that moves them
+/// must update the comparison with what happened.
+@Suite("the 7 Minute Workout example")
+struct PublishedCaseTests {
+    @Test("The README's scenario table and month figures are what simulate prints")
+    func readmeFigures() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("Examples/seven-minute-workout/README.md"), encoding: .utf8)
+        let run = Run("simulate", "Examples/seven-minute-workout")
+        #expect(run.status == .success)
+        for line in ["  plan            3,309     2,383   4,735  10,814     73.9%     <0.1%  month 1",
+            "  as-reported     3,309    18,143  22,359  27,555    100.0%      0.0%  month 1"]
+        {
+            #expect(run.output.contains(line), "simulate no longer prints: \(line)")
+            #expect(readme.contains(line), "the README no longer quotes: \(line)")
+        }
+        let plan = Run("simulate", "Examples/seven-minute-workout", "--scenario", "plan").output
+        let reported = Run("simulate", "Examples/seven-minute-workout", "--scenario", "as-reported").output
+        // month, staying paid, freemium (plan), freemium (as reported): the README's month-by-month table.
+        for (month, paid, free, asReported) in [(1, "573", "1,366", "14,209"), (2, "564", "865", "2,303"), (6, "531", "459", "1,514")] {
+            let prefix = String(repeating: " ", count: 7 - String(month).count) + "\(month) "
+            #expect(plan.split(separator: "\n").contains { $0.hasPrefix(prefix) && $0.contains(" \(paid) ") && $0.contains(" \(free) ") })
+            #expect(reported.split(separator: "\n").contains { $0.hasPrefix(prefix) && $0.contains(" \(asReported) ") })
+            #expect(readme.contains("| month \(month) | \(paid)"), "README month \(month)")
+            #expect(readme.contains(" \(free)") && readme.contains(" \(asReported)"))
+        }
+    }
+}

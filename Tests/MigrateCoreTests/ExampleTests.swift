@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Shipped examples")
 struct ExampleTests {
-    static let names = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer"]
+    static let names = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer", "seven-minute-workout"]
 
     @Test("Every example passes check with no errors", arguments: names)
     func checks(name: String) throws {
@@ -34,6 +34,7 @@ struct ExampleTests {
             "inkwell-universal": [.iOS: .buildNumber, .macOS: .marketingVersion],
             "tally-two-switches": [.iOS: .buildNumber],
             "quill-writer": [.iOS: .buildNumber],
+            "seven-minute-workout": [.iOS: .buildNumber],
         ]
         for (name, rules) in expected {
             let report = PlanChecker.check(try examplePlan(name), now: date("2026-11-22T00:00:00Z"))
