@@ -154,7 +154,7 @@ struct GoLiveQuestionTests {
         let environment = ProcessInfo.processInfo.environment
         let stopped = CommandContext.testing(directory: folder.path, environment: environment)
         #expect(Migrate.run(["init", "--yes"], context: stopped) == .usage)
-        #expect(stopped.standardError.text.contains("Give --free-from DATE-TIME (or \"freeFrom\" in --answers); it has no default"), "\(stopped.standardError.text)")
+        #expect(stopped.standardError.text.contains("Give --free-from <date-time> (or \"freeFrom\" in --answers); it has no default"), "\(stopped.standardError.text)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
 
         let given = CommandContext.testing(directory: folder.path, environment: environment)

@@ -45,7 +45,7 @@ struct InitCommandTests {
         let environment = ProcessInfo.processInfo.environment
         let missing = CommandContext.testing(directory: folder.path, environment: environment)
         #expect(Migrate.run(["init", "--app-name", "Tally"], context: missing) == .usage)
-        #expect(missing.standardError.text.contains("Give --bundle-id ID"))
+        #expect(missing.standardError.text.contains("Give --bundle-id <id>"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
 
         let answers = """

@@ -200,7 +200,7 @@ struct WizardFlowTests {
             return
         }
         #expect(id == .bundleID)
-        #expect(id.flag == "--bundle-id ID")
+        #expect(id.flag == "--bundle-id <id>")
         guard case .failure(.invalid(let bad, _, _)) = ScriptedRun.run(wizard, answers: ["firstFree": "7.0"], acceptDefaults: true) else {
             Issue.record("expected an invalid answer")
             return

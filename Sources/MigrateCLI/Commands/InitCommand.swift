@@ -6,18 +6,12 @@ import MigrateWizard
 
 /// `migrate init`: finds what it can in the project, asks the rest, writes a plan that passes `check`.
 enum InitCommand {
-    /// Flags that answer one question each, by the question's `--answers` key.
-    static let answerFlags: [(flag: String, key: String)] = [
-        ("app-name", "appName"), ("bundle-id", "bundleID"), ("universal-purchase", "universalPurchase"), ("first-free", "firstFree"), ("free-from", "freeFrom"),
-        ("new-free-release", "newFreeRelease"), ("price", "price"), ("product", "product"), ("non-production", "nonProduction"),
-        ("verification-failure", "verificationFailure"), ("family-sharing", "familySharing"), ("paid-downloads", "paidDownloadsPerMonth"),
-    ]
-    /// Repeatable flags whose values are joined into one list answer.
-    static let listFlags: [(flag: String, key: String)] = [("platform", "platforms"), ("release", "releases"), ("feature", "features")]
-    /// Repeatable `ITEM=ANSWER` flags, one answer per feature, product or era.
-    static let itemFlags: [(flag: String, key: String)] = [
-        ("feature-since", "featureSince"), ("grants", "grants"), ("era", "eras"), ("era-discount", "eraDiscounts"),
-    ]
+    /// The options that answer questions, from the questions' own declarations.
+    static let questionOptions: [ArgumentSpec] = QuestionKind.all.map { kind in
+        var valueName = kind.valueName
+        if case .perItem(let item) = kind.form { valueName = "\(item)=\(valueName)" }
+        return .option(kind.flag, valueName: valueName, help: kind.help, choices: kind.choices, repeating: kind.form != .single)
+    }
 
     static let spec = CommandSpec(
         name: "init",
@@ -51,31 +45,7 @@ enum InitCommand {
                 "sales", valueName: "file", help: "Sales and Trends summary reports: the install base, and the day each version first sold.",
                 repeating: true),
         ] + GitVersionsFlags.specs + [
-            .option("app-name", valueName: "name", help: "The app's name."),
-            .option("bundle-id", valueName: "id", help: "The bundle id."),
-            .option("platform", valueName: "platform", help: "A platform (repeatable).", choices: Platform.allCases.map(\.rawValue), repeating: true),
-            .option("universal-purchase", valueName: "yes|no", help: "Whether iOS and macOS share one purchase."),
-            .option("release", valueName: "'VERSION (BUILD) DATE'", help: "A release, when no history is found (repeatable).", repeating: true),
-            .option("first-free", valueName: "version|new", help: "The first free release: a listed version or number, or 'new'."),
-            .option(
-                "free-from", valueName: "date-time",
-                help: "When the first free release went live (UTC), as App Store Connect shows it; recorded as confirmed."),
-            .option("new-free-release", valueName: "'VERSION (BUILD) DATE'", help: "The first free release when it is not listed yet."),
-            .option("price", valueName: "price", help: "What the download cost while paid."),
-            .option("feature", valueName: "name", help: "A feature (repeatable).", repeating: true),
-            .option("feature-since", valueName: "id=version", help: "The paid release that first included a feature, or 'none' (repeatable).", repeating: true),
-            .option(
-                "product", valueName: "'ID [KIND] PRICE'",
-                help: "The product that unlocks the features (KIND: non-consumable, non-renewing, weekly, monthly, yearly…); added beside .storekit products."),
-            .option("grants", valueName: "product=f1,f2", help: "What a product unlocks: features, 'all' or 'none' (repeatable).", repeating: true),
-            .option("era", valueName: "n=treatment", help: "How buyers of paid era n are treated: keep, everything or discount (repeatable).", repeating: true),
-            .option("era-discount", valueName: "n='ID PRICE'", help: "The discounted product and price for era n (repeatable).", repeating: true),
-            .option("non-production", valueName: "new|era-n", help: "How testers are treated."),
-            .option("verification-failure", valueName: "deny|keep:days", help: "What an unverified signature means."),
-            .option("family-sharing", valueName: "yes|no", help: "Whether Family Sharing entitles."),
-            .option(
-                "paid-downloads", valueName: "n|low-high",
-                help: "Paid downloads a month now, or a range, for migrate simulate (asked when no sales reports show a trend)."),
+        ] + questionOptions + [
             .option("now", valueName: "date-time", help: "Judge dates against this moment instead of the clock (ISO 8601)."),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
@@ -266,7 +236,7 @@ enum InitCommand {
         for id in wizard.sequence() where id != .confirm {
             guard let text = wizard.answers.typed[id.key] else { continue }
             let key = id.key
-            if let dot = key.firstIndex(of: "."), AnswersFile.itemKeys.contains(String(key[..<dot])) {
+            if let dot = key.firstIndex(of: "."), AnswersFile.itemKeys[String(key[..<dot])] != nil {
                 let group = String(key[..<dot])
                 if nested[group] == nil {
                     top.append((group, nil))
@@ -286,18 +256,20 @@ enum InitCommand {
             let file = try InputFile.read(path, context: context)
             answers = try AnswersFile.read(file.bytes, file: file.displayPath)
         }
-        for (flag, key) in answerFlags {
-            if let value = arguments.value(flag), arguments.isSet(flag) { answers[key] = value }
-        }
-        for (flag, key) in listFlags where !arguments.values(flag).isEmpty {
-            answers[key] = arguments.values(flag).joined(separator: ", ")
-        }
-        for (flag, key) in itemFlags {
-            for value in arguments.values(flag) {
-                guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-                    throw .usage("The value '\(value)' is invalid for '--\(flag)'. Expected ITEM=ANSWER, such as \(flag == "era" ? "1=keep" : "themes=1.0").")
+        for kind in QuestionKind.all {
+            let values = arguments.values(kind.flag)
+            switch kind.form {
+            case .single:
+                if let value = arguments.value(kind.flag), arguments.isSet(kind.flag) { answers[kind.key] = value }
+            case .list:
+                if !values.isEmpty { answers[kind.key] = values.joined(separator: ", ") }
+            case .perItem(let item):
+                for value in values {
+                    guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                        throw .usage("The value '\(value)' is invalid for '--\(kind.flag)'. Expected \(item)=\(kind.valueName), such as \(kind.flag == "era" ? "1=keep" : "themes=1.0").")
+                    }
+                    answers[kind.key + "." + value[..<equals]] = String(value[value.index(after: equals)...])
                 }
-                answers[key + "." + value[..<equals]] = String(value[value.index(after: equals)...])
             }
         }
         return answers
@@ -306,11 +278,12 @@ enum InitCommand {
 
 /// Reads an `--answers` file: a JSON object keyed like the questions, with per-item objects.
 enum AnswersFile {
-    static let keys: Set<String> = [
-        "appName", "bundleID", "platforms", "universalPurchase", "releases", "firstFree", "freeFrom", "newFreeRelease", "price", "features", "featureSince",
-        "product", "grants", "eras", "eraDiscounts", "nonProduction", "verificationFailure", "familySharing", "paidDownloadsPerMonth",
-    ]
-    static let itemKeys: Set<String> = ["featureSince", "grants", "eras", "eraDiscounts"]
+    static let keys = Set(QuestionKind.all.map(\.key))
+    /// Per-item keys, each with what its object is keyed by.
+    static let itemKeys: [String: String] = Dictionary(
+        uniqueKeysWithValues: QuestionKind.all.compactMap { kind in
+            if case .perItem(let item) = kind.form { (kind.key, item) } else { nil }
+        })
 
     static func read(_ bytes: [UInt8], file: String) throws(CommandError) -> [String: String] {
         let root: JSONNode
@@ -327,9 +300,9 @@ enum AnswersFile {
                 problems.append("\(file):\(member.keyLocation): unknown key '\(member.key)'.\(Suggestions.didYouMean(member.key, in: keys))")
                 continue
             }
-            if itemKeys.contains(member.key) {
+            if let item = itemKeys[member.key] {
                 guard let items = member.value.objectValue else {
-                    problems.append("\(file):\(member.value.location): '\(member.key)' is an object keyed by \(member.key == "grants" ? "product id" : member.key == "featureSince" ? "feature id" : "era number")")
+                    problems.append("\(file):\(member.value.location): '\(member.key)' is an object keyed by \(item == "n" ? "era number" : item + " id")")
                     continue
                 }
                 for item in items {

@@ -29,58 +29,6 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
     case paidDownloads
     case confirm
 
-    /// The key in an `--answers` file; per-item answers are objects keyed by the item.
-    public var key: String {
-        switch self {
-        case .appName: "appName"
-        case .bundleID: "bundleID"
-        case .platforms: "platforms"
-        case .universalPurchase: "universalPurchase"
-        case .releases: "releases"
-        case .firstFree: "firstFree"
-        case .freeGoLive: "freeFrom"
-        case .newFreeRelease: "newFreeRelease"
-        case .price: "price"
-        case .features: "features"
-        case .featureSince(let id): "featureSince.\(id)"
-        case .newProduct: "product"
-        case .grants(let id): "grants.\(id)"
-        case .era(let index): "eras.\(index + 1)"
-        case .eraDiscount(let index): "eraDiscounts.\(index + 1)"
-        case .nonProduction: "nonProduction"
-        case .verificationFailure: "verificationFailure"
-        case .familySharing: "familySharing"
-        case .paidDownloads: "paidDownloadsPerMonth"
-        case .confirm: "confirm"
-        }
-    }
-
-    /// The command-line flag that answers it, as a user would type it.
-    public var flag: String {
-        switch self {
-        case .appName: "--app-name NAME"
-        case .bundleID: "--bundle-id ID"
-        case .platforms: "--platform PLATFORM"
-        case .universalPurchase: "--universal-purchase yes|no"
-        case .releases: "--release 'VERSION (BUILD) YYYY-MM-DD'"
-        case .firstFree: "--first-free VERSION|new"
-        case .freeGoLive: "--free-from DATE-TIME"
-        case .newFreeRelease: "--new-free-release 'VERSION (BUILD) YYYY-MM-DD'"
-        case .price: "--price PRICE"
-        case .features: "--feature NAME"
-        case .featureSince(let id): "--feature-since \(id)=VERSION|none"
-        case .newProduct: "--product 'PRODUCT-ID PRICE'"
-        case .grants(let id): "--grants \(id)=FEATURE,..."
-        case .era(let index): "--era \(index + 1)=keep|everything|discount"
-        case .eraDiscount(let index): "--era-discount \(index + 1)='PRODUCT-ID PRICE'"
-        case .nonProduction: "--non-production new|TIER"
-        case .verificationFailure: "--verification-failure deny|keep:DAYS"
-        case .familySharing: "--family-sharing entitles|ignored"
-        case .paidDownloads: "--paid-downloads N"
-        case .confirm: "--yes"
-        }
-    }
-
     public var description: String { key }
 
     /// What the question asks, in a few words, for the list of answers at the summary.

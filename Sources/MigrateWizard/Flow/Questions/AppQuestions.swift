@@ -1,0 +1,106 @@
+import Foundation
+import MigratePlan
+
+// The app: its name, bundle id, platforms and whether iOS and macOS share one purchase.
+
+struct AppNameQuestion: WizardQuestion {
+    var id: QuestionID { .appName }
+
+    func ask(_ wizard: Wizard) -> Question {
+        return Question(id: id, prompt: "App name", defaultAnswer: wizard.answers.appName ?? wizard.facts.app.name)
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        wizard.answers.appName = input
+        return .accepted(["The app is called \(input) in the plan and the generated code."])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.appName != nil
+    }
+}
+
+struct BundleIDQuestion: WizardQuestion {
+    var id: QuestionID { .bundleID }
+
+    func ask(_ wizard: Wizard) -> Question {
+        return Question(
+            id: id, prompt: "Bundle id", defaultAnswer: wizard.answers.bundleID ?? wizard.facts.app.bundleID, hint: "reverse-DNS, such as com.example.app")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-"))
+        guard input.contains("."), input.unicodeScalars.allSatisfy(allowed.contains), !input.hasPrefix("."), !input.hasSuffix(".") else {
+            return .invalid("'\(input)' is not a bundle id: use reverse-DNS letters, digits, '-' and '.', such as com.example.app")
+        }
+        wizard.answers.bundleID = input
+        return .accepted(["Receipts are checked against \(input)."])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.bundleID != nil
+    }
+}
+
+struct PlatformsQuestion: WizardQuestion {
+    var id: QuestionID { .platforms }
+
+    func ask(_ wizard: Wizard) -> Question {
+        let known = wizard.answers.platforms ?? (wizard.facts.app.platforms.isEmpty ? Array(Set(wizard.facts.releases.map(\.platform))).sorted() : wizard.facts.app.platforms)
+        return Question(
+            id: id, prompt: "Platforms", defaultAnswer: known.isEmpty ? "iOS" : known.map(\.rawValue).joined(separator: ", "),
+            hint: "comma-separated: " + Platform.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        var platforms: [Platform] = []
+        for word in Wizard.list(input) {
+            guard let platform = Platform(named: word) else {
+                return .invalid("'\(word)' is not a platform." + Suggestions.didYouMean(word, in: Platform.allCases.map(\.rawValue)) + " Choose from " + Platform.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            }
+            if !platforms.contains(platform) { platforms.append(platform) }
+        }
+        guard !platforms.isEmpty else { return .invalid("name at least one platform") }
+        wizard.answers.platforms = platforms.sorted()
+        // Universal purchase is a question only with macOS and another platform; otherwise it is no.
+        if !(platforms.contains(.macOS) && platforms.contains(where: { $0 != .macOS })) { wizard.answers.universalPurchase = nil }
+        let meanings = wizard.answers.platforms!.map { "\($0) receipts carry the \($0.originalVersionMeaning.displayName)" }
+        return .accepted([meanings.joined(separator: "; ") + "."])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.platforms != nil
+    }
+
+    func summary(_ wizard: Wizard) -> String? {
+        return (wizard.answers.platforms ?? []).map(\.rawValue).joined(separator: ", ")
+    }
+}
+
+struct UniversalPurchaseQuestion: WizardQuestion {
+    var id: QuestionID { .universalPurchase }
+
+    func ask(_ wizard: Wizard) -> Question {
+        return Question(
+            id: id, prompt: "Do iOS and macOS share one App Store record (universal purchase)?",
+            defaultAnswer: wizard.answers.universalPurchase.map { $0 ? "yes" : "no" } ?? "no", hint: "yes or no")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        guard let yes = Wizard.yesNo(input) else { return .invalid("answer yes or no") }
+        wizard.answers.universalPurchase = yes
+        return .accepted([
+            yes
+                ? "One purchase covers both; the original version means whatever the platform it was first bought on put there."
+                : "Each platform is sold, and its buyers grandfathered, separately."
+        ])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.universalPurchase != nil
+    }
+
+    func summary(_ wizard: Wizard) -> String? {
+        return wizard.answers.universalPurchase == true ? "yes" : "no"
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import MigratePlan
+
+// The features, which paid release first had each, the product that unlocks them, and what each product unlocks.
+
+struct FeaturesQuestion: WizardQuestion {
+    var id: QuestionID { .features }
+
+    func ask(_ wizard: Wizard) -> Question {
+        return Question(
+            id: id, prompt: "Which features does the paid app have (or will in-app purchases unlock)?",
+            defaultAnswer: (wizard.answers.features ?? wizard.defaultFeatures()).map(\.name).joined(separator: ", "), hint: "comma-separated names, such as Themes, Sync, Export")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        let names = Wizard.list(input)
+        guard !names.isEmpty else { return .invalid("name at least one feature") }
+        var features: [Feature] = []
+        for name in names {
+            let id = Wizard.slug(name)
+            guard !id.isEmpty else { return .invalid("'\(name)' has no letters or digits to make an id from") }
+            guard !features.contains(where: { $0.id == id }) else { return .invalid("'\(name)' is listed twice") }
+            features.append(Feature(id: id, name: name))
+        }
+        wizard.answers.features = features
+        return .accepted(["Features: " + features.map { "\($0.id)" }.joined(separator: ", ") + " (ids as they appear in the plan and the code)."])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.features != nil
+    }
+}
+
+struct FeatureSinceQuestion: WizardQuestion {
+    let feature: String
+    var id: QuestionID { .featureSince(feature) }
+
+    func ask(_ wizard: Wizard) -> Question {
+        let paid = wizard.answers.paidReleases
+        var choices = paid.map { "\(wizard.answers.allReleases[$0].version)" + (wizard.answers.allReleases[$0].build.map { " (\($0))" } ?? "") + "  \(Wizard.day(wizard.answers.allReleases[$0].date))" }
+        choices.append("none: it is new, only sold in-app")
+        let fallback: Int
+        if let known = wizard.answers.featureSince[feature] {
+            fallback = known.flatMap { paid.firstIndex(of: $0) }.map { $0 + 1 } ?? choices.count
+        } else {
+            fallback = 1
+        }
+        let name = wizard.answers.features?.first { $0.id == feature }?.name ?? feature
+        let shown = Wizard.shownChoices(releases: paid.count, total: choices.count, defaultItem: fallback)
+        return Question(
+            id: id, prompt: "Which paid release first included \(name)?", choices: choices, defaultAnswer: String(fallback),
+            hint: shown == nil ? "a number from the list, or a version" : Wizard.searchHint(paid.map { ($0, wizard.answers.allReleases[$0]) }),
+            shownChoices: shown)
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        let paid = wizard.answers.paidReleases
+        let choices = paid.count + 1
+        var since: Int??
+        if input.lowercased() == "none" {
+            since = .some(nil)
+        } else {
+            switch wizard.choose(input, choices: choices, versions: paid.map { ($0, wizard.answers.allReleases[$0]) }) {
+            case .item(let number): since = number == choices ? .some(nil) : .some(paid[number - 1])
+            case .release(let index): since = .some(index)
+            case .refused(let message): return .invalid(message)
+            }
+        }
+        wizard.answers.featureSince[feature] = since!
+        // The first paid release must have bought something, or its buyers could not be told what they keep.
+        if let features = wizard.answers.features, feature == features.last?.id, let first = paid.first,
+            !features.contains(where: { (wizard.answers.featureSince[$0.id] ?? nil) == first })
+        {
+            wizard.answers.featureSince[feature] = nil
+            return .invalid("the first paid release (\(wizard.answers.allReleases[first].displayName)) must have included at least one feature; choose 1 here or go back")
+        }
+        guard let index = since! else { return .accepted(["No buyer gets it free; it is sold in-app only."]) }
+        return .accepted(["Buyers from \(wizard.answers.allReleases[index].displayName) on keep it free after the switch."])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        if let since = wizard.answers.featureSince[feature] { since.map(wizard.answers.paidReleases.contains) ?? true } else { false }
+    }
+
+    func summary(_ wizard: Wizard) -> String? {
+        guard let since = wizard.answers.featureSince[feature] else { return nil }
+        return since.map { wizard.answers.allReleases[$0].displayName } ?? "none (sold in-app only)"
+    }
+}
+
+struct NewProductQuestion: WizardQuestion {
+    var id: QuestionID { .newProduct }
+
+    func ask(_ wizard: Wizard) -> Question {
+        let fallback = "\(wizard.answers.bundleID ?? wizard.facts.app.bundleID ?? "com.example.app").pro 4.99"
+        let lasting = wizard.facts.products.filter(\.canUnlockFeaturesForSale)
+        let found: String
+        if wizard.facts.products.isEmpty {
+            found = "No .storekit product was found."
+        } else if lasting.isEmpty {
+            let list = wizard.facts.products.map { "\($0.id), \($0.forSale ? $0.kind.rawValue : "not for sale")" }.joined(separator: "; ")
+            found = "The .storekit has nothing that can unlock a feature (\(list)): a consumable is used up."
+        } else {
+            found = "Besides \(lasting.map(\.id).joined(separator: ", ")) from the .storekit:"
+        }
+        return Question(
+            id: id, prompt: found + " Which in-app purchase will unlock the paid features?",
+            defaultAnswer: wizard.answers.newProduct.map(ProductAnswer.text) ?? fallback,
+            hint: "PRODUCT-ID [KIND] PRICE; KIND is non-consumable (the default), non-renewing, or a subscription: weekly, monthly, quarterly, yearly")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        let product: Product
+        switch ProductAnswer.parse(input, group: wizard.answers.appName ?? wizard.facts.app.name ?? "Subscriptions") {
+        case .failure(let message): return .invalid(message.text)
+        case .success(let parsed): product = parsed
+        }
+        if let imported = wizard.facts.products.first(where: { $0.id == product.id }) {
+            return .invalid(
+                "\(product.id) is already in the .storekit (\(imported.kind.rawValue) at \(imported.price)); give the id of the product that unlocks the paid features")
+        }
+        // Replaces an earlier answer (going back), never an imported product.
+        if let earlier = wizard.answers.newProduct {
+            wizard.answers.products.removeAll { $0.id == earlier.id }
+            wizard.answers.grants[earlier.id] = nil
+        }
+        wizard.answers.newProduct = product
+        wizard.answers.products.append(product)
+        let kind: String
+        switch product.kind {
+        case .autoRenewable: kind = "an auto-renewable subscription (\(product.subscription?.period ?? ""))"
+        case .nonRenewing: kind = "a non-renewing subscription"
+        default: kind = "a non-consumable"
+        }
+        return .accepted(["\(product.id) is sold at \(product.price) as \(kind); add it to App Store Connect with this id."])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.newProduct != nil
+    }
+
+    func summary(_ wizard: Wizard) -> String? {
+        return wizard.answers.newProduct.map(ProductAnswer.text) ?? ""
+    }
+}
+
+struct GrantsQuestion: WizardQuestion {
+    let product: String
+    var id: QuestionID { .grants(product) }
+
+    func ask(_ wizard: Wizard) -> Question {
+        let features = wizard.answers.features ?? []
+        let choices = features.map { "\($0.name) (\($0.id))" }
+        let name = wizard.answers.products.first { $0.id == product }.map { "\($0.name) (\($0.id))" } ?? product
+        return Question(
+            id: id, prompt: "Which features does \(name) unlock?", choices: choices,
+            defaultAnswer: (wizard.answers.grants[product] ?? wizard.defaultGrants(product)).joined(separator: ", "),
+            hint: "comma-separated numbers or ids, 'all' or 'none'")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        let features = wizard.answers.features ?? []
+        var granted: [String] = []
+        let lowered = input.lowercased()
+        if lowered == "all" {
+            granted = features.map(\.id)
+        } else if lowered != "none" {
+            for word in Wizard.list(input) {
+                if let number = Int(word) {
+                    guard (1...max(1, features.count)).contains(number), features.indices.contains(number - 1) else {
+                        return .invalid("choose numbers from 1 to \(features.count)")
+                    }
+                    granted.append(features[number - 1].id)
+                } else if let feature = features.first(where: { $0.id == word || $0.name.lowercased() == word.lowercased() }) {
+                    granted.append(feature.id)
+                } else {
+                    return .invalid("'\(word)' is not a feature." + Suggestions.didYouMean(word, in: features.map(\.id)))
+                }
+            }
+        }
+        granted = features.map(\.id).filter(granted.contains)
+        wizard.answers.grants[product] = granted
+        if let index = wizard.answers.products.firstIndex(where: { $0.id == product }) { wizard.answers.products[index].grants = granted }
+        return .accepted([granted.isEmpty ? "\(product) unlocks no feature." : "\(product) unlocks \(granted.joined(separator: ", "))."])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.grants[product] != nil
+    }
+
+    func summary(_ wizard: Wizard) -> String? {
+        let granted = wizard.answers.grants[product] ?? []
+        return granted.isEmpty ? "nothing" : granted.joined(separator: ", ")
+    }
+}

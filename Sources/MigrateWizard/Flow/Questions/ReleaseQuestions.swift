@@ -1,0 +1,214 @@
+import Foundation
+import MigrateImport
+import MigratePlan
+
+// The releases: the history when none was found, the first free release and when it went live, the paid price.
+
+struct ReleasesQuestion: WizardQuestion {
+    var id: QuestionID { .releases }
+
+    func ask(_ wizard: Wizard) -> Question {
+        return Question(
+            id: id, prompt: "No version history was found. Which releases went live, oldest first?",
+            defaultAnswer: wizard.answers.releases.isEmpty ? nil : wizard.answers.releases.map(Wizard.text(of:)).joined(separator: ", "),
+            hint: "comma-separated VERSION (BUILD) YYYY-MM-DD, such as 1.0 (1) 2019-03-01, 2.0 (40) 2021-06-01")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        var releases: [ImportedRelease] = []
+        for item in Wizard.list(input) {
+            switch wizard.parseRelease(item) {
+            case .success(let release): releases.append(release)
+            case .failure(let message): return .invalid(message)
+            }
+        }
+        guard releases.count >= 1 else { return .invalid("list at least the first paid release") }
+        var seen = Set<String>()
+        for release in releases
+        where !seen.insert(Release.identity(platform: release.platform, version: release.version, build: release.build)).inserted {
+            return .invalid("\(release.platform) \(release.displayName) is listed twice; list each release once")
+        }
+        wizard.answers.releases = releases.sorted { $0.date < $1.date }
+        // Indexes into the old list mean nothing in the new one: asked again.
+        wizard.answers.firstFree = nil
+        wizard.answers.featureSince = [:]
+        return .accepted(["\(releases.count) release\(releases.count == 1 ? "" : "s") in the version history."])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        !wizard.answers.releases.isEmpty
+    }
+}
+
+struct FirstFreeQuestion: WizardQuestion {
+    var id: QuestionID { .firstFree }
+
+    func ask(_ wizard: Wizard) -> Question {
+        var choices = wizard.answers.releases.map { release in
+            "\(release.platform) \(release.displayName)  \(Wizard.day(release.date))  (\(release.dateSource))"
+        }
+        choices.append("a release not listed yet (the one that will go free)")
+        let fallback = wizard.answers.firstFree ?? (wizard.answers.releases.count >= 2 ? wizard.answers.releases.count - 1 : wizard.answers.releases.count)
+        let shown = Wizard.shownChoices(releases: wizard.answers.releases.count, total: choices.count, defaultItem: fallback + 1)
+        return Question(
+            id: id, prompt: "Which release is the first free one?", choices: choices, defaultAnswer: String(fallback + 1),
+            hint: shown == nil ? "a number from the list, or a version" : Wizard.searchHint(wizard.answers.releases.indices.map { ($0, wizard.answers.releases[$0]) }),
+            shownChoices: shown)
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        let count = wizard.answers.releases.count
+        var chosen: Int?
+        if input.lowercased() == "new" {
+            chosen = count
+        } else {
+            switch wizard.choose(input, choices: count + 1, versions: wizard.answers.releases.indices.map { ($0, wizard.answers.releases[$0]) }) {
+            case .item(let number): chosen = number - 1
+            case .release(let index): chosen = index
+            case .refused(let message): return .invalid(message)
+            }
+        }
+        guard chosen! > 0 else { return .invalid("the first release cannot be the first free one: then no one paid, and there is no one to grandfather") }
+        if wizard.answers.firstFree != chosen {
+            wizard.answers.freeGoLive = nil
+            wizard.answers.freeGoLiveConfirmed = false
+        }
+        wizard.answers.firstFree = chosen
+        if chosen == count { return .accepted(["The app goes free with a release not listed yet."]) }
+        let paid = wizard.answers.paidReleases.count
+        return .accepted(["\(paid) paid release\(paid == 1 ? "" : "s") before it; their buyers are the legacy customers."] + wizard.cutoffLines())
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.firstFree != nil
+    }
+
+    func summary(_ wizard: Wizard) -> String? {
+        guard let index = wizard.answers.firstFree, wizard.answers.allReleases.indices.contains(index) else { return nil }
+        let release = wizard.answers.allReleases[index]
+        return "\(release.platform) \(release.displayName) \(Wizard.day(release.date))"
+    }
+}
+
+struct FreeGoLiveQuestion: WizardQuestion {
+    var id: QuestionID { .freeGoLive }
+
+    func ask(_ wizard: Wizard) -> Question {
+        let index = wizard.answers.firstFree ?? 0
+        let release = wizard.answers.releases[min(index, wizard.answers.releases.count - 1)]
+        // A commit date says when code was written, never when Apple released it, and a rewritten history
+        // moves it: it is no default for the moment that decides who keeps what.
+        let listedDefault = release.provenance == .commit ? nil : Timestamp.format(release.date)
+        // "a git tag date (git tag date)" says nothing twice; "(git commit date, tag v1.0)" adds the tag.
+        let phrase = release.provenance.phrase
+        let source = phrase.hasSuffix(release.dateSource) ? phrase : "\(phrase) (\(release.dateSource))"
+        let evidence: String
+        if release.provenance.isEvidence {
+            evidence = "listed from \(release.provenance.phrase)"
+        } else if release.provenance == .commit {
+            evidence =
+                "the list only has \(source), which is when code was written, not when Apple "
+                + "released it: anyone who paid in between would lose what they paid for. If it has not gone live yet, type '<' and choose "
+                + "'a release not listed yet'"
+        } else {
+            evidence =
+                "the list's date is \(source), which is not when Apple released it; "
+                + "Return keeps it unconfirmed and check warns until you confirm it"
+        }
+        return Question(
+            id: id,
+            prompt: "When did \(release.displayName) go live on the App Store (UTC)? App Store Connect shows it in the version's history",
+            defaultAnswer: wizard.answers.freeGoLive.map(Timestamp.format) ?? listedDefault,
+            hint: "a date-time such as 2024-11-20T17:00:00Z (a date alone counts as the end of that day everywhere on Earth); " + evidence)
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        guard let index = wizard.answers.firstFree, wizard.answers.releases.indices.contains(index) else { return .invalid("choose the first free release first") }
+        guard let date = Wizard.goLive(input) else {
+            return .invalid("'\(input)' is not a date-time; write it in UTC, such as 2024-11-20T17:00:00Z, or a date such as 2024-11-20")
+        }
+        if index > 0, date <= wizard.answers.releases[index - 1].date {
+            let previous = wizard.answers.releases[index - 1]
+            return .invalid("it must be after the release before it (\(previous.displayName), \(Timestamp.format(previous.date)))")
+        }
+        if index + 1 < wizard.answers.releases.count, date >= wizard.answers.releases[index + 1].date {
+            let next = wizard.answers.releases[index + 1]
+            return .invalid("it must be before the release after it (\(next.displayName), \(Timestamp.format(next.date)))")
+        }
+        // Return on an earlier answer keeps it as it was; Return on the listed date confirms only evidence.
+        let keepsEarlier = wizard.answeringWithDefault && wizard.answers.freeGoLive == date
+        if !keepsEarlier { wizard.answers.freeGoLiveConfirmed = !wizard.answeringWithDefault }
+        wizard.answers.freeGoLive = date
+        let provenance = wizard.answers.releases[index].provenance
+        if wizard.answers.freeGoLiveConfirmed { return .accepted(["Free from \(Timestamp.format(date)), confirmed."] + wizard.cutoffLines()) }
+        if provenance.isEvidence { return .accepted(["Free from \(Timestamp.format(date)), \(provenance.phrase)."] + wizard.cutoffLines()) }
+        return .accepted([
+            "Free from \(Timestamp.format(date)), \(provenance.phrase): check will warn until you confirm it "
+                + "(set \"releasedSource\": \"appStore\" once it matches App Store Connect)."
+        ] + wizard.cutoffLines())
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.freeGoLive != nil
+    }
+
+    func summary(_ wizard: Wizard) -> String? {
+        guard let date = wizard.answers.freeGoLive else { return nil }
+        guard !wizard.answers.freeGoLiveConfirmed else { return Timestamp.format(date) + " (confirmed)" }
+        let listed = wizard.answers.firstFree.flatMap { wizard.answers.releases.indices.contains($0) ? wizard.answers.releases[$0].provenance : nil }
+        return Timestamp.format(date) + (listed?.isEvidence == true ? " (\(listed!.phrase))" : " (as listed, not confirmed)")
+    }
+}
+
+struct NewFreeReleaseQuestion: WizardQuestion {
+    var id: QuestionID { .newFreeRelease }
+
+    func ask(_ wizard: Wizard) -> Question {
+        return Question(
+            id: id, prompt: "The first free release: version, build and the day it goes live (UTC)",
+            defaultAnswer: Wizard.text(of: wizard.answers.newFreeRelease ?? wizard.suggestedFreeRelease()), hint: "VERSION (BUILD) YYYY-MM-DD")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        switch wizard.parseRelease(input) {
+        case .failure(let message): return .invalid(message)
+        case .success(let release):
+            let key = Release.identity(platform: release.platform, version: release.version, build: release.build)
+            if let same = wizard.answers.releases.first(where: { Release.identity(platform: $0.platform, version: $0.version, build: $0.build) == key }) {
+                return .invalid(
+                    "\(same.platform) \(same.displayName) is already listed (\(Wizard.day(same.date))); choose it at the previous question ('<'), or give the new release's own version and build")
+            }
+            if let last = wizard.answers.releases.last, release.date <= last.date {
+                return .invalid("it must go live after the last listed release (\(last.displayName), \(Wizard.day(last.date)))")
+            }
+            wizard.answers.newFreeRelease = release
+            return .accepted(["Free from \(release.displayName) on \(Wizard.day(release.date)) (UTC)."] + wizard.cutoffLines())
+        }
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.newFreeRelease != nil
+    }
+
+    func summary(_ wizard: Wizard) -> String? { FirstFreeQuestion().summary(wizard) }
+}
+
+struct PriceQuestion: WizardQuestion {
+    var id: QuestionID { .price }
+
+    func ask(_ wizard: Wizard) -> Question {
+        return Question(
+            id: id, prompt: "What did the download cost while the app was paid?", defaultAnswer: (wizard.answers.price ?? Price(tenThousandths: 29_900)).description,
+            hint: "a price such as 2.99, in your main currency")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        guard let price = try? Price(input), !price.isZero else { return .invalid("'\(input)' is not a price above 0, such as 2.99") }
+        wizard.answers.price = price
+        return .accepted(["Paid releases are recorded at \(price); migrate simulate compares staying paid at this price."])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.price != nil
+    }
+}
