@@ -29,6 +29,11 @@ public enum Limits {
     /// AND, OR and IF operators in one PICT constraint.
     public static let pictOperatorsPerConstraint = 1_000
 
+    /// Levels of bundles in bundles (`products[].contains`): a bundle of products is one level, a bundle
+    /// that contains such a bundle two. Every product's contents are worked out to this depth, so a deeper
+    /// chain is refused by `check` instead of costing the square of its length everywhere.
+    public static let bundleDepth = 10
+
     /// The longest free trial a product may give, in days (`products[].trial`): a year.
     public static let trialDays = 366
 

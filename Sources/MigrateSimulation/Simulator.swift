@@ -12,13 +12,19 @@ public struct SimulationOptions: Sendable {
     public var threads: Int
     /// Raw `--sweep` texts.
     public var sweeps: [String]
+    /// One cohort preview row for every ownership state, however many offers a cohort has (`--offer-states`).
+    public var offerStates: Bool
 
-    public init(scenarios: [String] = [], draws: Int = 10_000, seed: UInt64 = 1, threads: Int = ProcessInfo.processInfo.activeProcessorCount, sweeps: [String] = []) {
+    public init(
+        scenarios: [String] = [], draws: Int = 10_000, seed: UInt64 = 1, threads: Int = ProcessInfo.processInfo.activeProcessorCount, sweeps: [String] = [],
+        offerStates: Bool = false
+    ) {
         self.scenarios = scenarios
         self.draws = draws
         self.seed = seed
         self.threads = threads
         self.sweeps = sweeps
+        self.offerStates = offerStates
     }
 }
 
@@ -87,7 +93,7 @@ public enum Simulator {
             let sensitivity = Sensitivity.rows(for: scenario)
             results.append(
                 ScenarioResult(
-                    scenario: scenario, cohorts: CohortPreview.rows(for: scenario), deterministic: deterministic, monteCarlo: summary,
+                    scenario: scenario, cohorts: CohortPreview.rows(for: scenario, perOffer: options.offerStates), deterministic: deterministic, monteCarlo: summary,
                     sensitivity: sensitivity, verdict: Verdict.of(scenario, deterministic: deterministic, monteCarlo: summary, sensitivity: sensitivity)))
         }
         var sweep: SweepResult?

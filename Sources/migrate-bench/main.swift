@@ -8,12 +8,12 @@ import MigratePlan
 import MigrateSimulation
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|generate|import|matrix|simulate|all]
+// Run with: swift run -c release migrate-bench [startup|explain|generate|import|matrix|simulate|scale|montecarlo|all]
 // or: swift run -c release migrate-bench fuzz N [SEED]   (each case in its own migrate process)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let which = arguments.first ?? "all"
-let known = ["startup", "explain", "generate", "import", "matrix", "simulate", "all", "fuzz"]
+let known = ["startup", "explain", "generate", "import", "matrix", "simulate", "scale", "montecarlo", "all", "fuzz"]
 guard known.contains(which) else {
     FileHandle.standardError.write(Data("Error: Unknown benchmark '\(which)'. Use one of: \(known.joined(separator: ", ")).\n".utf8))
     exit(64)
@@ -326,6 +326,14 @@ func importBenchmark() {
 
 if which == "matrix" || which == "all" {
     matrixBenchmark(effort: arguments.dropFirst().first.flatMap { Int($0) })
+}
+
+if which == "scale" || which == "all" {
+    scaleCatalogBenchmark(binary: binary)
+}
+
+if which == "montecarlo" || which == "all" {
+    monteCarloBenchmark(root: binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
 }
 
 // Last, so that its memory doesn't count in the simulate figure above.

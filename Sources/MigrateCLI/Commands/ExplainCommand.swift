@@ -37,10 +37,11 @@ enum ExplainCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
-        let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was explained")
+        let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was explained")
+        let plan = catalog.plan
         var receipt: (file: String, facts: ReceiptFacts)?
         let customer = try customer(from: arguments, plan: plan, context: context, receipt: &receipt)
-        let advisor = Advisor(plan: plan)
+        let advisor = Advisor(catalog: catalog)
         let report = advisor.report(for: customer)
         let notes = receipt.map { receiptNotes($0.facts, arguments: arguments) } ?? []
         if arguments.value("format") == "json" {

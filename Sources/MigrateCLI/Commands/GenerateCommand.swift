@@ -33,7 +33,7 @@ enum GenerateCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
         // Code from a plan with launch-day errors would ship the error.
-        let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was generated")
+        let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was generated")
         let module = arguments.value("module")!
         guard module.first?.isLetter == true, module.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), module.allSatisfy(\.isASCII) else {
             throw .usage("The value '\(module)' is invalid for '--module <name>'. Use a Swift identifier such as Freemium.")
@@ -44,11 +44,15 @@ enum GenerateCommand {
         let groups = arguments.values("only").isEmpty ? Set(OutputGroup.allCases) : Set(arguments.values("only").compactMap(OutputGroup.init))
 
         let files: [GeneratedFile]
+        let progress = ProgressLine(output: context.standardError, label: "generating")
         do {
-            files = try Generator(library: library, options: options, package: arguments.flag("package")).generate(plan, only: groups)
+            files = try Generator(library: library, options: options, package: arguments.flag("package")).generate(
+                catalog, only: groups, progress: progress.map { line in { line.update(status: $0) } })
         } catch {
+            progress?.finish()
             throw CommandError(.dataError, "template \(error.description)")
         }
+        progress?.finish()
 
         let outputDisplay = arguments.value("output")!
         guard !outputDisplay.trimmingCharacters(in: .whitespaces).isEmpty else {

@@ -51,8 +51,20 @@ struct InputFile {
         return InputFile(displayPath: display, bytes: Array(data))
     }
 
-    var lines: [Substring] {
-        String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    /// Where each line starts and ends in `bytes` (without its `\n` or `\r\n`), found in one pass over the bytes: a
+    /// diagnostic quotes one line, and decoding a whole 50 MB file to quote it would cost more than reading it.
+    var lineRanges: [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            for index in 0..<buffer.count where buffer[index] == 0x0A {
+                // A CRLF line ends before its \r.
+                ranges.append(start..<(index > start && buffer[index - 1] == 0x0D ? index - 1 : index))
+                start = index + 1
+            }
+            ranges.append(start..<buffer.count)
+        }
+        return ranges
     }
 }
 
@@ -81,13 +93,18 @@ struct LoadedPlan {
     /// launch-day errors alike. Every command that acts on a plan reads it through this, so none of
     /// them agrees to work with a plan that `check` rejects. `outcome` says what was not done.
     func requireCheckedPlan(context: CommandContext, outcome: String) throws(CommandError) -> MigrationPlan {
-        let plan = try requirePlan(context: context)
-        let errors = PlanChecker.check(plan, now: context.now).diagnostics.filter { $0.severity == .error }
+        try requireCheckedCatalog(context: context, outcome: outcome).plan
+    }
+
+    /// `requireCheckedPlan`, with the catalog the check built, for commands that go on to use it.
+    func requireCheckedCatalog(context: CommandContext, outcome: String) throws(CommandError) -> PlanCatalog {
+        let catalog = PlanCatalog(try requirePlan(context: context))
+        let errors = PlanChecker.check(catalog, now: context.now).diagnostics.filter { $0.severity == .error }
         if !errors.isEmpty {
             let renderer = DiagnosticRenderer(file: file, style: context.style(for: context.standardError))
             context.standardError.write(renderer.render(errors.located(in: document.root).sortedForDisplay()))
             throw CommandError(.dataError, "\(file.displayPath) fails 'migrate check' with \(errors.count) error\(errors.count == 1 ? "" : "s"); \(outcome).")
         }
-        return plan
+        return catalog
     }
 }

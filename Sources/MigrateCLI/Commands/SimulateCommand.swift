@@ -28,6 +28,9 @@ enum SimulateCommand {
             .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "csv", "json", "markdown"]),
             .option("chart", valueName: "file.svg", help: "Also write an SVG chart of monthly and cumulative proceeds."),
             .option("threads", valueName: "n", help: "Worker threads (default: every core); the output does not depend on it."),
+            .flag(
+                "offer-states",
+                help: "In the cohort preview, one row for each offer bought even when a cohort has more than 10 (folded into one row by default); the work grows with the square of the offers."),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
@@ -39,9 +42,10 @@ enum SimulateCommand {
             throw .usage("The value '\(arguments.value("seed") ?? "")' is invalid for '--seed'. Expected a whole number from 0 to \(UInt64.max).")
         }
         let threads = try arguments.integer("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-        let options = SimulationOptions(scenarios: arguments.values("scenario"), draws: draws, seed: seed, threads: threads, sweeps: arguments.values("sweep"))
+        let options = SimulationOptions(scenarios: arguments.values("scenario"), draws: draws, seed: seed, threads: threads, sweeps: arguments.values("sweep"),
+            offerStates: arguments.flag("offer-states"))
 
-        let progress = ProgressLine(output: context.standardError)
+        let progress = ProgressLine(output: context.standardError, label: "simulating")
         let report: SimulationReport
         do {
             report = try Simulator.run(plan, options: options, progress: progress.map { line in { @Sendable fraction in line.update(fraction) } })
@@ -70,36 +74,5 @@ enum SimulateCommand {
         default: context.standardOutput.write(renderer.text())
         }
         return .success
-    }
-}
-
-/// "simulating… 40%" on stderr, only on a terminal and only once a run has taken a second.
-final class ProgressLine: @unchecked Sendable {
-    private let output: TextOutput
-    private let start = DispatchTime.now().uptimeNanoseconds
-    private let lock = NSLock()
-    private var shown = false
-    private var lastPercent = -1
-
-    init?(output: TextOutput) {
-        guard output.isTerminal else { return nil }
-        self.output = output
-    }
-
-    func update(_ fraction: Double) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard DispatchTime.now().uptimeNanoseconds - start > 1_000_000_000 else { return }
-        let percent = Int(fraction * 100)
-        guard percent != lastPercent else { return }
-        lastPercent = percent
-        shown = true
-        output.write("\(Style.carriageReturn)simulating… \(percent)%")
-    }
-
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if shown { output.write("\(Style.carriageReturn)\(Style.escape)[K") }
     }
 }

@@ -19,9 +19,35 @@ struct DiagnosticRenderer {
         return (prefix + String(characters[start..<end]) + suffix, caret - start + prefix.count)
     }
 
+    /// The window of a line of any length: `window(_:column:width:)` on the line itself when it is short;
+    /// on a long one (a minified plan, a 50 MB string) only the bytes around the column are decoded, counting
+    /// columns in Unicode scalars as the parser does, so quoting it costs one pass over its bytes.
+    static func window(_ bytes: ArraySlice<UInt8>, column: Int, width: Int = 100) -> (text: String, caret: Int) {
+        guard bytes.count > Self.longLine else { return window(String(decoding: bytes, as: UTF8.self), column: column, width: width) }
+        // Byte offsets where each scalar starts, up to the window's end.
+        var starts: [Int] = []
+        let wanted = max(column - 1, 0) + width
+        for index in bytes.indices where bytes[index] & 0xC0 != 0x80 {
+            starts.append(index)
+            if starts.count > wanted + 1 { break }
+        }
+        let scalars = starts.count
+        let caret = min(max(column - 1, 0), scalars)
+        let first = max(0, min(caret - width / 2, scalars - width))
+        let last = min(scalars, first + width)
+        let from = first < starts.count ? starts[first] : bytes.endIndex
+        let to = last < starts.count ? starts[last] : bytes.endIndex
+        let prefix = first > 0 ? "…" : ""
+        let suffix = to < bytes.endIndex ? "…" : ""
+        return (prefix + String(decoding: bytes[from..<to], as: UTF8.self) + suffix, caret - first + prefix.count)
+    }
+
+    /// Lines longer than this many bytes are quoted through the byte window.
+    static let longLine = 4_096
+
     /// Repeated diagnostics are grouped (`DiagnosticGroup`): the first in full, then one line for the rest.
     func render(_ diagnostics: [Diagnostic]) -> String {
-        let lines = file.lines
+        let lines = diagnostics.contains { $0.location != nil } ? file.lineRanges : []
         var text = ""
         for group in DiagnosticGroup.grouping(diagnostics.sortedForDisplay()) {
             let diagnostic = group.first
@@ -36,10 +62,10 @@ struct DiagnosticRenderer {
             let path = diagnostic.path.map { "\($0): " } ?? ""
             text += "\(style.bold(place + ":")) \(label) \(path)\(diagnostic.message)\n"
             if let location = diagnostic.location, location.line >= 1, location.line <= lines.count {
-                let source = lines[location.line - 1].replacingOccurrences(of: "\t", with: " ")
                 let number = String(location.line)
                 let gutter = String(repeating: " ", count: number.count)
-                let (shown, caretColumn) = Self.window(String(source), column: location.column)
+                let (window, caretColumn) = Self.window(file.bytes[lines[location.line - 1]], column: location.column)
+                let shown = window.replacingOccurrences(of: "\t", with: " ")
                 text += style.dim(" \(number) | ") + shown + "\n"
                 text += style.dim(" \(gutter) | ") + String(repeating: " ", count: caretColumn) + style.green("^") + "\n"
             }

@@ -44,12 +44,12 @@ struct ExplainRenderer {
 
         text += "\n" + style.bold("Features") + "\n"
         var rows: [[String]] = []
+        let grants = Dictionary(report.entitlements.features.map { ($0.featureID, $0) }, uniquingKeysWith: { first, _ in first })
         for feature in plan.features {
-            if let grant = report.entitlements.features.first(where: { $0.featureID == feature.id }) {
+            if let grant = grants[feature.id] {
                 rows.append([style.green("✓"), feature.id, feature.name, grant.sources.map(\.description).joined(separator: "; ")])
             } else {
-                let sellers = plan.products.filter { $0.forSale && (catalog.productFeatures[$0.id] ?? []).contains(feature.id) }
-                    .map { "\($0.id) (\($0.price))" }
+                let sellers = catalog.products(granting: feature.id).filter(\.forSale).map { "\($0.id) (\($0.price))" }
                 rows.append([style.red("✗"), feature.id, feature.name, sellers.isEmpty ? "not sold" : "sold in " + sellers.joined(separator: ", ")])
             }
         }

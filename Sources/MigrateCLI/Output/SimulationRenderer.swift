@@ -120,16 +120,38 @@ struct SimulationRenderer {
     // MARK: Tables shared by text and Markdown
 
     func cohortTable(_ result: ScenarioResult) -> (header: [String], rows: [[String]]) {
-        let plan = result.scenario.plan
+        let catalog = result.scenario.catalog
         let header = ["cohort", "platform", "owns", "size", "entitlements", "offers", "reason"]
         let rows = result.cohorts.map { row in
-            [
-                row.cohort, row.platform.rawValue, row.owns.isEmpty ? "nothing" : row.owns.map { plan.product(withID: $0)?.name ?? $0 }.joined(separator: ", "),
-                Self.size(row.size), row.entitlements.isEmpty ? "—" : row.entitlements.joined(separator: ", "),
-                row.offers.isEmpty ? "none" : row.offers.map { "\($0.name) \($0.priceText)" }.joined(separator: ", "), row.reason,
+            guard let folded = row.folded else {
+                return [
+                    row.cohort, row.platform.rawValue, row.owns.isEmpty ? "nothing" : row.owns.map { catalog.product(withID: $0)?.name ?? $0 }.joined(separator: ", "),
+                    Self.size(row.size), row.entitlements.isEmpty ? "—" : row.entitlements.joined(separator: ", "),
+                    row.offers.isEmpty ? "none" : row.offers.map { "\($0.name) \($0.priceText)" }.joined(separator: ", "), row.reason,
+                ]
+            }
+            return [
+                row.cohort, row.platform.rawValue, Self.foldedOwns(folded), Self.size(row.size), Self.foldedKeeps(row.entitlements),
+                "each: --offer-states", row.reason,
             ]
         }
         return (header, rows)
+    }
+
+    /// "one of its 1,204 offers" or "one of 12 products no longer sold".
+    static func foldedOwns(_ folded: FoldedStates) -> String {
+        let count = money(Double(folded.choices.count))
+        return folded.kind == .offers ? "one of its \(count) offers" : "one of \(count) products no longer sold"
+    }
+
+    /// What every folded state keeps, and that each adds its product's features.
+    static func foldedKeeps(_ entitlements: [String]) -> String {
+        (entitlements.isEmpty ? "" : entitlements.joined(separator: ", ") + ", and ") + "what the product bought grants"
+    }
+
+    /// "Product 1 4,120; Product 7 2,060; Product 9 —": each folded state's product and its size.
+    static func foldedChoices(_ folded: FoldedStates) -> String {
+        folded.choices.map { "\($0.name) \(size($0.size))" }.joined(separator: "; ")
     }
 
     func monthlyTable(_ result: ScenarioResult) -> (header: [String], rows: [[String]]) {
@@ -242,6 +264,11 @@ struct SimulationRenderer {
         for (index, row) in cohorts.rows.enumerated() {
             out += "  " + style.bold(row[0]) + " · \(row[1]) · owns \(row[2]) · size \(row[3])\n"
             paragraph("keeps: \(row[4])", indent: "      ")
+            if let folded = first.cohorts[index].folded {
+                paragraph("each: \(Self.foldedChoices(folded))", indent: "      ")
+                paragraph("why: \(row[6])", indent: "      ")
+                continue
+            }
             // One offer a line, so each reads whole.
             let offers = first.cohorts[index].offers.map { "\($0.name) \($0.priceText)" }
             if offers.isEmpty { paragraph("offers: none", indent: "      ") }
@@ -405,7 +432,31 @@ struct SimulationRenderer {
                     "cohorts",
                     .array(
                         result.cohorts.map { row in
-                            .members([
+                            if let folded = row.folded {
+                                // One row for many ownership states: which products, and each one's size.
+                                return .members([
+                                    ("cohort", .string(row.cohort)),
+                                    ("tier", row.tierID.map { .string($0) }),
+                                    ("platform", .string(row.platform.rawValue)),
+                                    (
+                                        "ownsOneOf",
+                                        .members([
+                                            ("kind", .string(folded.kind.rawValue)),
+                                            (
+                                                "products",
+                                                .array(
+                                                    folded.choices.map { choice in
+                                                        .members([("product", .string(choice.productID)), ("size", choice.size.map { number($0) } ?? .null)])
+                                                    })
+                                            ),
+                                        ])
+                                    ),
+                                    ("size", row.size.map { number($0) } ?? .null),
+                                    ("entitlements", .strings(row.entitlements)),
+                                    ("reason", .string(row.reason)),
+                                ])
+                            }
+                            return .members([
                                 ("cohort", .string(row.cohort)),
                                 ("tier", row.tierID.map { .string($0) }),
                                 ("platform", .string(row.platform.rawValue)),

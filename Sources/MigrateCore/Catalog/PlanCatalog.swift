@@ -34,8 +34,19 @@ public final class PlanCatalog: Sendable {
     public let tierOfRelease: [Int?]
     /// Cutoff analysis per platform track.
     public let cutoffs: [Platform: TrackCutoff]
+    /// The written tiers' windows per track (`windows(on:)`), worked out once: a customer's tier is asked
+    /// for many times, and each would otherwise walk the track again.
+    private let windowsByTrack: [Platform: [TierWindow]]
 
     private let featureOrder: [String: Int]
+    /// Index into `plan.products` of each id (the first, if an id is repeated), so that looking a product
+    /// up costs the same in a catalogue of ten products or ten thousand.
+    private let productIndex: [String: Int]
+    /// Index into `tiers` of each tier id.
+    private let tierIndex: [String: Int]
+    /// Indices into `plan.products` of the products whose features (with their bundles' contents)
+    /// include each feature, in the plan's order.
+    private let productsGranting: [String: [Int]]
 
     public init(_ plan: MigrationPlan) {
         self.plan = plan
@@ -69,33 +80,27 @@ public final class PlanCatalog: Sendable {
         }
         self.includes = includes
 
-        var contents: [String: Set<String>] = [:]
-        var features: [String: Set<String>] = [:]
-        let byID = Dictionary(plan.products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        func closure(_ id: String, visiting: Set<String>) -> Set<String> {
-            if let known = contents[id] { return known }
-            guard let product = byID[id] else { return [] }
-            var result = Set<String>()
-            for child in product.contains where !visiting.contains(child) && byID[child] != nil {
-                result.insert(child)
-                result.formUnion(closure(child, visiting: visiting.union([child])))
-            }
-            result.remove(id)
-            contents[id] = result
-            return result
-        }
-        for product in plan.products {
-            let inner = closure(product.id, visiting: [product.id])
-            var granted = Set(product.grants)
-            for child in inner { granted.formUnion(byID[child]?.grants ?? []) }
-            features[product.id] = granted
-        }
+        var productIndex: [String: Int] = [:]
+        for (offset, product) in plan.products.enumerated() where productIndex[product.id] == nil { productIndex[product.id] = offset }
+        self.productIndex = productIndex
+        let (contents, features) = Self.bundleClosures(plan, index: productIndex)
         self.productContents = contents
         self.productFeatures = features
+        var granting: [String: [Int]] = [:]
+        for (offset, product) in plan.products.enumerated() where productIndex[product.id] == offset {
+            for feature in features[product.id] ?? [] { granting[feature, default: []].append(offset) }
+        }
+        self.productsGranting = granting
 
-        let (tiers, tierOfRelease) = Self.resolveTiers(plan, tracks: tracks, includes: includes, featureOrder: featureOrder)
+        var windowsByTrack: [Platform: [TierWindow]] = [:]
+        for track in tracks.keys { windowsByTrack[track] = Self.windows(plan, tracks: tracks, on: track) }
+        self.windowsByTrack = windowsByTrack
+        let (tiers, tierOfRelease) = Self.resolveTiers(plan, tracks: tracks, includes: includes, featureOrder: featureOrder, windowsByTrack: windowsByTrack)
         self.tiers = tiers
         self.tierOfRelease = tierOfRelease
+        var tierIndex: [String: Int] = [:]
+        for (offset, tier) in tiers.enumerated() where tierIndex[tier.id] == nil { tierIndex[tier.id] = offset }
+        self.tierIndex = tierIndex
 
         var cutoffs: [Platform: TrackCutoff] = [:]
         for (platform, indices) in tracks {
@@ -104,6 +109,36 @@ public final class PlanCatalog: Sendable {
                 label: { tierOfRelease[$0].map { tiers[$0].id } ?? Self.untieredLabel })
         }
         self.cutoffs = cutoffs
+    }
+
+    /// Each product's contents (transitively, not itself) and features (its own and its contents'), found
+    /// breadth-first from each product and never deeper than `Limits.bundleDepth` levels: a deeper plan
+    /// is refused by `check` (`bundle-too-deep`), and the catalog of one stays bounded on the way there.
+    /// Work is the size of the closures, not the square of the nesting depth.
+    static func bundleClosures(_ plan: MigrationPlan, index: [String: Int]) -> (contents: [String: Set<String>], features: [String: Set<String>]) {
+        var contents: [String: Set<String>] = [:]
+        var features: [String: Set<String>] = [:]
+        for (offset, product) in plan.products.enumerated() where index[product.id] == offset {
+            var reached = Set<String>()
+            var granted = Set(product.grants)
+            var level = [offset]
+            var depth = 0
+            while !level.isEmpty && depth < Limits.bundleDepth {
+                var next: [Int] = []
+                for member in level {
+                    for child in plan.products[member].contains where child != product.id {
+                        guard let position = index[child], reached.insert(child).inserted else { continue }
+                        granted.formUnion(plan.products[position].grants)
+                        next.append(position)
+                    }
+                }
+                level = next
+                depth += 1
+            }
+            contents[product.id] = reached
+            features[product.id] = granted
+        }
+        return (contents, features)
     }
 
     /// The label of releases whose buyers are in no tier (new customers).
@@ -121,7 +156,18 @@ public final class PlanCatalog: Sendable {
         return platform.fallbackPlatforms.first { tracks[$0] != nil }
     }
 
-    public func tier(withID id: String) -> ResolvedTier? { tiers.first { $0.id == id } }
+    public func tier(withID id: String) -> ResolvedTier? { tierIndex[id].map { tiers[$0] } }
+
+    /// The plan's product with this id (the first, if the id is repeated), found through an index.
+    public func product(withID id: String) -> Product? { productIndex[id].map { plan.products[$0] } }
+
+    /// Where the product with this id (the first, if the id is repeated) is in `plan.products`.
+    public func index(ofProduct id: String) -> Int? { productIndex[id] }
+
+    /// The products whose features (their own, and their bundles' contents') include `feature`, in the plan's order.
+    public func products(granting feature: String) -> [Product] {
+        (productsGranting[feature] ?? []).map { plan.products[$0] }
+    }
 
     /// The tier of a release's buyers.
     public func tier(ofRelease index: Int) -> ResolvedTier? {
@@ -173,7 +219,7 @@ public final class PlanCatalog: Sendable {
     /// The windows of the plan's written tiers that apply on a track, in the plan's order; empty
     /// when the tiers are derived (those follow releases, not dates).
     public func windows(on track: Platform) -> [TierWindow] {
-        Self.windows(plan, tracks: tracks, on: track)
+        windowsByTrack[track] ?? Self.windows(plan, tracks: tracks, on: track)
     }
 
     private static func windows(_ plan: MigrationPlan, tracks: [Platform: [Int]], on track: Platform) -> [TierWindow] {
@@ -215,7 +261,8 @@ public final class PlanCatalog: Sendable {
     }
 
     private static func resolveTiers(
-        _ plan: MigrationPlan, tracks: [Platform: [Int]], includes: [[String]], featureOrder: [String: Int]
+        _ plan: MigrationPlan, tracks: [Platform: [Int]], includes: [[String]], featureOrder: [String: Int],
+        windowsByTrack: [Platform: [TierWindow]]
     ) -> ([ResolvedTier], [Int?]) {
         func ordered(_ ids: Set<String>) -> [String] {
             ids.sorted { (featureOrder[$0] ?? Int.max, $0) < (featureOrder[$1] ?? Int.max, $1) }
@@ -259,8 +306,6 @@ public final class PlanCatalog: Sendable {
             return (tiers, tierOfRelease)
         }
 
-        var windowsByTrack: [Platform: [TierWindow]] = [:]
-        for track in tracks.keys { windowsByTrack[track] = windows(plan, tracks: tracks, on: track) }
         for (position, tier) in plan.tiers.enumerated() {
             var members: [Int] = []
             for index in byDate {

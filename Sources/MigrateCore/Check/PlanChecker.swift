@@ -21,7 +21,11 @@ public struct CheckReport: Sendable {
 public enum PlanChecker {
     /// Checks a decoded plan. `now` decides what "in the future" means.
     public static func check(_ plan: MigrationPlan, now: Date) -> CheckReport {
-        let catalog = PlanCatalog(plan)
+        check(PlanCatalog(plan), now: now)
+    }
+
+    /// Checks the plan of a catalog already built, so a command that goes on to use the catalog builds it once.
+    public static func check(_ catalog: PlanCatalog, now: Date) -> CheckReport {
         var diagnostics: [Diagnostic] = []
         diagnostics += freeSwitch(catalog)
         diagnostics += catalogue(catalog)
@@ -38,6 +42,11 @@ public enum PlanChecker {
         diagnostics += legacyPrices(catalog)
         diagnostics += swiftNames(catalog)
         return CheckReport(diagnostics: diagnostics, rules: rules, tiers: catalog.tiers)
+    }
+
+    /// How each platform's cohorts will be decided, without the rest of the check.
+    public static func rules(of catalog: PlanCatalog) -> [TrackRule] {
+        cutoffRules(catalog).1
     }
 
     private static func origin(_ catalog: PlanCatalog, release index: Int) -> JSONPath {

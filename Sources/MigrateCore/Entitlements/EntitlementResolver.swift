@@ -24,13 +24,12 @@ public struct EntitlementResolver: Sendable {
         var active: [String] = []
         var ignored: [IgnoredPurchase] = []
         var notes: [String] = []
-        let knownIDs = plan.products.map(\.id)
         var cacheAge: Int?
         if case .failed(let age) = customer.appTransaction { cacheAge = age }
 
         for purchase in customer.purchases {
-            guard let product = plan.product(withID: purchase.productID) else {
-                let suggestion = Suggestions.didYouMean(purchase.productID, in: knownIDs)
+            guard let product = catalog.product(withID: purchase.productID) else {
+                let suggestion = Suggestions.didYouMean(purchase.productID, in: plan.products.map(\.id))
                 ignored.append(IgnoredPurchase(productID: purchase.productID, reason: "not a product in the plan.\(suggestion)"))
                 continue
             }
@@ -52,10 +51,10 @@ public struct EntitlementResolver: Sendable {
         }
 
         for id in active.sorted() {
-            guard let product = plan.product(withID: id) else { continue }
+            guard let product = catalog.product(withID: id) else { continue }
             for feature in product.grants { grant(feature, .product(id)) }
             for inner in (catalog.productContents[id] ?? []).sorted() {
-                for feature in plan.product(withID: inner)?.grants ?? [] { grant(feature, .bundle(id, via: inner)) }
+                for feature in catalog.product(withID: inner)?.grants ?? [] { grant(feature, .bundle(id, via: inner)) }
             }
         }
 

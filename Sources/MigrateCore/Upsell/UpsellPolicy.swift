@@ -62,9 +62,20 @@ public struct UpsellPolicy: Sendable {
     public let obtainableFeatures: Set<String>
     /// Legacy products (a discount's `legacyProduct`) and the tiers that may buy them; no one else is offered them.
     public let legacyProductTiers: [String: Set<String>]
+    /// Products that are free trials: what a running one lends is not owned.
+    private let trials: Set<String>
+    /// Indices into `plan.products` of what may be offered at all: for sale, lasting, and not a legacy
+    /// product (those are sold only in place of their regular product, to their tier).
+    private let sellable: [Int]
+    /// Each product's features and contents (its bundle's, transitively), and its features in plan order,
+    /// by index into `plan.products`: looked up once here, not once per customer and product.
+    private let featuresAt: [Set<String>]
+    private let contentsAt: [Set<String>]
+    private let orderedFeaturesAt: [[String]]
 
     public init(catalog: PlanCatalog) {
         self.catalog = catalog
+        let products = catalog.plan.products
         var legacy: [String: Set<String>] = [:]
         for tier in catalog.tiers {
             for discount in tier.discounts {
@@ -72,6 +83,11 @@ public struct UpsellPolicy: Sendable {
             }
         }
         legacyProductTiers = legacy
+        trials = Set(products.filter { $0.trial != nil }.map(\.id))
+        sellable = products.indices.filter { products[$0].forSale && products[$0].kind != .consumable && legacy[products[$0].id] == nil }
+        featuresAt = products.map { catalog.productFeatures[$0.id] ?? [] }
+        contentsAt = products.map { catalog.productContents[$0.id] ?? [] }
+        orderedFeaturesAt = featuresAt.map { catalog.ordered($0) }
         var result = Set(catalog.tiers.flatMap(\.grants))
         for features in catalog.productFeatures.values { result.formUnion(features) }
         for platform in catalog.plan.app.platforms { result.formUnion(catalog.freeFeatures(on: platform)) }
@@ -81,18 +97,26 @@ public struct UpsellPolicy: Sendable {
     /// The legacy product `tier` buys instead of `regular`, when its discount names one that exists and is cheaper.
     public func legacyTwin(of regular: Product, in tier: ResolvedTier) -> Product? {
         guard let discount = tier.discounts.first(where: { $0.product == regular.id }), discount.price < regular.price,
-            case .legacyProduct(let id) = discount.charge, id != regular.id, let twin = catalog.plan.product(withID: id)
+            case .legacyProduct(let id) = discount.charge, id != regular.id, let twin = catalog.product(withID: id)
         else { return nil }
         return twin
     }
 
+    /// One product the customer may be offered: its index in `plan.products`, what it would add, and whether it
+    /// overlaps what the customer has (a feature or a product they own).
+    private struct Candidate {
+        var index: Int
+        var adds: Set<String>
+        var overlaps: Bool
+    }
+
     public func offers(for customer: Customer, decision: CohortDecision, entitlements: Entitlements) -> UpsellResult {
         let plan = catalog.plan
+        let products = plan.products
         // What a running trial lends is not owned: the customer may buy it for good during the trial.
-        let trials = Set(plan.products.filter { $0.trial != nil }.map(\.id))
         let owned = Set(entitlements.features.filter { grant in !grant.sources.allSatisfy { $0.isLent(byTrials: trials) } }.map(\.featureID))
         let ownedProducts = Set(entitlements.activeProducts).union(entitlements.activeProducts.flatMap { catalog.productContents[$0] ?? [] })
-        let missingAnything = !obtainableFeatures.subtracting(owned).isEmpty
+        let missingAnything = obtainableFeatures.count > owned.count || !obtainableFeatures.isSubset(of: owned)
 
         if customer.isVolumePurchase {
             return UpsellResult(
@@ -101,66 +125,65 @@ public struct UpsellPolicy: Sendable {
         }
         var tier: ResolvedTier?
         if case .legacy(let id) = decision.cohort { tier = catalog.tier(withID: id) }
-
-        // Candidates: sold, not consumable, not owned, adds something, and the customer has what it requires.
-        var candidates: [(product: Product, adds: Set<String>)] = []
-        var withheld: [WithheldOffer] = []
-        for regular in plan.products where regular.forSale && regular.kind != .consumable {
-            // A legacy product is never a candidate of its own: it is sold only in place of its regular
-            // product, to its tier, so other cohorts never see it.
-            if legacyProductTiers[regular.id] != nil { continue }
-            // For that tier the legacy twin replaces the regular product: never the full price beside it.
-            let product = tier.flatMap { legacyTwin(of: regular, in: $0) } ?? regular
-            if ownedProducts.contains(product.id) { continue }
-            if product.trial != nil, customer.purchases.contains(where: { $0.productID == product.id && !$0.isRevoked }) {
-                withheld.append(WithheldOffer(productID: product.id, reason: "a free trial the customer has already started"))
-                continue
-            }
-            let features = catalog.productFeatures[product.id] ?? []
-            if features.isSubset(of: owned) {
-                if !features.isEmpty {
-                    withheld.append(WithheldOffer(productID: product.id, reason: "adds nothing: every feature it grants is already unlocked"))
-                }
-                continue
-            }
-            let adds = features.subtracting(owned)
-            if adds.isEmpty {
-                if !features.isEmpty {
-                    withheld.append(WithheldOffer(productID: product.id, reason: "adds nothing: every feature it grants is already unlocked"))
-                }
-                continue
-            }
-            let lacking = product.requires.filter { !owned.contains($0) }
-            if !lacking.isEmpty {
-                withheld.append(
-                    WithheldOffer(productID: product.id, reason: "an add-on that requires \(lacking.map { "'\($0)'" }.joined(separator: ", ")), which the customer lacks"))
-                continue
-            }
-            candidates.append((product, adds))
-        }
+        let discounted = tier.map { !$0.discounts.isEmpty } ?? false
 
         // A bundle that overlaps what the customer owns is withheld when its missing part is sold without the overlap
         // (Tilt to Live HD, "Adding an Upgrade Path to In App Purchases", Parade of Rain, 2011: someone with the old full
         // version must be offered the new mode alone, never the bundle).
-        func overlaps(_ product: Product) -> Bool {
-            let features = catalog.productFeatures[product.id] ?? []
-            return !features.isDisjoint(with: owned) || !(catalog.productContents[product.id] ?? []).isDisjoint(with: ownedProducts)
+        func overlaps(_ index: Int) -> Bool {
+            !featuresAt[index].isDisjoint(with: owned) || !contentsAt[index].isDisjoint(with: ownedProducts)
         }
+
+        // Candidates: sold, not consumable, not owned, adds something, and the customer has what it requires.
+        var candidates: [Candidate] = []
+        var withheld: [WithheldOffer] = []
+        for regular in sellable {
+            // For a tier with a legacy twin the twin replaces the regular product: never the full price beside it.
+            var index = regular
+            if discounted, let tier, let twin = legacyTwin(of: products[regular], in: tier), let twinIndex = catalog.index(ofProduct: twin.id) {
+                index = twinIndex
+            }
+            let id = products[index].id
+            if ownedProducts.contains(id) { continue }
+            if products[index].trial != nil, customer.purchases.contains(where: { $0.productID == id && !$0.isRevoked }) {
+                withheld.append(WithheldOffer(productID: id, reason: "a free trial the customer has already started"))
+                continue
+            }
+            let features = featuresAt[index]
+            if features.isSubset(of: owned) {
+                if !features.isEmpty {
+                    withheld.append(WithheldOffer(productID: id, reason: "adds nothing: every feature it grants is already unlocked"))
+                }
+                continue
+            }
+            let adds = features.isDisjoint(with: owned) ? features : features.subtracting(owned)
+            let requires = products[index].requires
+            if !requires.isEmpty {
+                let lacking = requires.filter { !owned.contains($0) }
+                if !lacking.isEmpty {
+                    withheld.append(
+                        WithheldOffer(productID: id, reason: "an add-on that requires \(lacking.map { "'\($0)'" }.joined(separator: ", ")), which the customer lacks"))
+                    continue
+                }
+            }
+            candidates.append(Candidate(index: index, adds: adds, overlaps: overlaps(index)))
+        }
+
         // Which features the non-overlapping candidates sell, and by whom: a bundle is withheld when
         // every feature it adds is sold by one of them. Indexed by feature, so this stays linear.
         var sellers: [String: [String]] = [:]
-        for candidate in candidates where !overlaps(candidate.product) {
-            for feature in candidate.adds { sellers[feature, default: []].append(candidate.product.id) }
+        for candidate in candidates where !candidate.overlaps {
+            for feature in candidate.adds { sellers[feature, default: []].append(products[candidate.index].id) }
         }
-        var offered: [(product: Product, adds: Set<String>)] = []
+        var offered: [Candidate] = []
         for candidate in candidates {
-            if overlaps(candidate.product), candidate.adds.allSatisfy({ sellers[$0] != nil }) {
-                let overlap = catalog.ordered((catalog.productFeatures[candidate.product.id] ?? []).intersection(owned))
+            if candidate.overlaps, candidate.adds.allSatisfy({ sellers[$0] != nil }) {
+                let overlap = catalog.ordered(featuresAt[candidate.index].intersection(owned))
                 let alternatives = Set(candidate.adds.flatMap { sellers[$0] ?? [] })
                 let names = alternatives.sorted().map { "'\($0)'" }.joined(separator: ", ")
                 withheld.append(
                     WithheldOffer(
-                        productID: candidate.product.id,
+                        productID: products[candidate.index].id,
                         reason: "would charge again for \(overlap.map { "'\($0)'" }.joined(separator: ", ")), which the customer has; what it adds is sold alone as \(names)"
                     ))
                 continue
@@ -169,35 +192,37 @@ public struct UpsellPolicy: Sendable {
         }
 
         var offers: [Offer] = offered.map { candidate in
-            let product = candidate.product
-            var price = product.price
+            let index = candidate.index
+            let id = products[index].id
+            let listed = products[index].price
+            var price = listed
             var regular: Price?
             var charge: LegacyCharge?
-            var reason = "adds \(catalog.ordered(candidate.adds).map { "'\($0)'" }.joined(separator: ", "))"
-            if let tier, let twinOf = legacyProductTiers[product.id] != nil ? plan.products.first(where: { legacyTwin(of: $0, in: tier)?.id == product.id }) : nil {
+            // Everything it grants is new to the customer, most often: its features in plan order are known already.
+            let adds = candidate.adds.count == featuresAt[index].count ? orderedFeaturesAt[index] : catalog.ordered(candidate.adds)
+            var reason = "adds \(adds.map { "'\($0)'" }.joined(separator: ", "))"
+            if let tier, let twinOf = legacyProductTiers[id] != nil ? products.first(where: { legacyTwin(of: $0, in: tier)?.id == id }) : nil {
                 // The legacy product itself is bought, at its own price.
                 regular = twinOf.price
-                charge = .legacyProduct(product.id)
+                charge = .legacyProduct(id)
                 reason += "; legacy product for tier '\(tier.id)' in place of '\(twinOf.id)' (regularly \(twinOf.price))"
-            } else if let tier, let discount = tier.discounts.first(where: { $0.product == product.id }), discount.price < price {
+            } else if discounted, let tier, let discount = tier.discounts.first(where: { $0.product == id }), discount.price < price {
                 switch discount.charge {
                 case .promotionalOffer, nil:
                     regular = price
                     price = discount.price
                     charge = discount.charge
-                    reason += "; legacy price for tier '\(tier.id)' (regularly \(product.price))"
+                    reason += "; legacy price for tier '\(tier.id)' (regularly \(listed))"
                         + (discount.charge == nil ? ", display-only: nothing makes the App Store charge it" : "")
                 case .legacyProduct:
                     break  // its twin is missing or is the product itself; `migrate check` reports it
                 }
             }
-            if overlaps(product) {
-                let overlap = catalog.ordered((catalog.productFeatures[product.id] ?? []).intersection(owned))
+            if candidate.overlaps {
+                let overlap = catalog.ordered(featuresAt[index].intersection(owned))
                 reason += "; includes \(overlap.map { "'\($0)'" }.joined(separator: ", ")) already unlocked, as nothing smaller sells the rest"
             }
-            return Offer(
-                productID: product.id, name: product.name, price: price, regularPrice: regular, charge: charge, adds: catalog.ordered(candidate.adds),
-                reason: reason)
+            return Offer(productID: id, name: products[index].name, price: price, regularPrice: regular, charge: charge, adds: adds, reason: reason)
         }
         offers.sort { lhs, rhs in
             if lhs.price != rhs.price { return lhs.price < rhs.price }

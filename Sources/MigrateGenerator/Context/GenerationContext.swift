@@ -32,6 +32,10 @@ public struct GenerationContext {
     let tierCases: [String: String]
     let testCases: [GeneratedTestCase]
     let upsell: UpsellPolicy
+    /// Each product id's position in the plan (its first), for listing products in plan order.
+    let productPosition: [String: Int]
+    /// Each feature's name, by id.
+    let featureNames: [String: String]
 
     public init(catalog: PlanCatalog, options: GenerationOptions, testCases: [GeneratedTestCase]? = nil) {
         self.catalog = catalog
@@ -42,6 +46,10 @@ public struct GenerationContext {
         tierCases = SwiftIdentifier.unique(catalog.tiers.map(\.id))
         self.testCases = testCases ?? TestCaseBuilder.cases(for: catalog)
         upsell = UpsellPolicy(catalog: catalog)
+        var positions: [String: Int] = [:]
+        for (offset, product) in plan.products.enumerated() where positions[product.id] == nil { positions[product.id] = offset }
+        productPosition = positions
+        featureNames = Dictionary(plan.features.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
     private var plan: MigrationPlan { catalog.plan }
@@ -50,7 +58,7 @@ public struct GenerationContext {
     /// (only below the regular price): product id and offer identifier, by product id.
     func promotionalOffers(of tier: ResolvedTier) -> [(product: String, offer: String)] {
         tier.discounts.compactMap { discount -> (product: String, offer: String)? in
-            guard case .promotionalOffer(let id) = discount.charge, let product = plan.product(withID: discount.product),
+            guard case .promotionalOffer(let id) = discount.charge, let product = catalog.product(withID: discount.product),
                 discount.price < product.price
             else { return nil }
             return (discount.product, id)
@@ -140,8 +148,9 @@ public struct GenerationContext {
             "testCount": .string(String(testCases.count)),
             "tests": Self.swiftList(testCases.enumerated().map { testValue($1, number: $0 + 1) }),
             "rules": .list(rulesValue),
-            "featureHeader": .string(plan.features.map { Self.markdownCell($0.name) }.joined(separator: " | ")),
-            "featureAlignment": .string(String(repeating: ":-:|", count: plan.features.count)),
+            "featureColumns": .bool(featureColumns),
+            "featureHeader": .string(featureColumns ? plan.features.map { Self.markdownCell($0.name) }.joined(separator: " | ") : ""),
+            "featureAlignment": .string(featureColumns ? String(repeating: ":-:|", count: plan.features.count) : ""),
             "cohortRows": .list(cohortRows),
             "productRows": .list(productRows),
             "offerRows": .list(offerRows),
@@ -185,7 +194,7 @@ public struct GenerationContext {
 
     private func productValue(_ product: Product) -> TemplateValue {
         let features = catalog.ordered(catalog.productFeatures[product.id] ?? [])
-        let contents = plan.products.map(\.id).filter { (catalog.productContents[product.id] ?? []).contains($0) }
+        let contents = productOrdered(catalog.productContents[product.id] ?? [])
         return [
             "id": .string(product.id),
             "case": .string(productCases[product.id]!),
@@ -399,34 +408,52 @@ public struct GenerationContext {
     // MARK: - Documentation tables
 
     private var rulesValue: [TemplateValue] {
-        PlanChecker.check(plan, now: .distantPast).rules.map { rule in
+        PlanChecker.rules(of: catalog).map { rule in
             ["platform": .string(rule.platform.rawValue), "rule": .string(rule.rule.displayName), "reason": .string(Self.markdownCell(rule.reason))]
         }
+    }
+
+    /// Whether the Markdown tables have a column per feature. Past `maximumFeatureColumns` they list each
+    /// row's features instead: a product × feature grid grows with the square of the catalogue (400 MB of
+    /// Markdown at 10,000 products), and no one reads a table that wide.
+    var featureColumns: Bool { plan.features.count <= Self.maximumFeatureColumns }
+
+    /// `cells` and `cellsText` for a row of a feature table (empty without feature columns), and `featuresText`:
+    /// the names of the features in `marked`, in plan order.
+    private func featureCells(_ marked: Set<String>, yes: String, no: String) -> [String: TemplateValue] {
+        let names = catalog.ordered(marked).map { Self.markdownCell(featureNames[$0] ?? $0) }
+        var members: [String: TemplateValue] = ["featuresText": .string(names.isEmpty ? "—" : names.joined(separator: ", "))]
+        let cells: [TemplateValue] = featureColumns ? plan.features.map { ["mark": .string(marked.contains($0.id) ? yes : no)] } : []
+        members["cells"] = .list(cells)
+        members["cellsText"] = Self.cellsText(cells)
+        return members
     }
 
     private var cohortRows: [TemplateValue] {
         var rows: [TemplateValue] = []
         let free = Set(plan.app.platforms.flatMap { catalog.freeFeatures(on: $0) })
         for tier in catalog.tiers {
-            let cells = plan.features.map { feature -> TemplateValue in
-                ["mark": .string(tier.grants.contains(feature.id) || free.contains(feature.id) ? "✓" : "—")]
-            }
-            rows.append(["title": .string(Self.markdownCell("\(tier.name) (`\(tier.id)`)")), "cells": .list(cells), "cellsText": Self.cellsText(cells)])
+            var row = featureCells(free.union(tier.grants), yes: "✓", no: "—")
+            row["title"] = .string(Self.markdownCell("\(tier.name) (`\(tier.id)`)"))
+            rows.append(.object(row))
         }
-        let cells = plan.features.map { feature -> TemplateValue in ["mark": .string(free.contains(feature.id) ? "✓" : "—")] }
-        rows.append(["title": "New customers (free download)", "cells": .list(cells), "cellsText": Self.cellsText(cells)])
+        var row = featureCells(free, yes: "✓", no: "—")
+        row["title"] = "New customers (free download)"
+        rows.append(.object(row))
         return rows
     }
 
     private var productRows: [TemplateValue] {
         plan.products.map { product in
             let features = catalog.productFeatures[product.id] ?? []
-            return [
-                "id": .string(product.id), "name": .string(Self.markdownCell(product.name == product.id ? "" : product.name)),
-                "price": .string(product.price.description), "forSale": .string(product.forSale ? "yes" : "retired"),
-                "cells": .list(plan.features.map { ["mark": .string(features.contains($0.id) ? "✓" : "")] }),
-                "cellsText": .string(plan.features.map { features.contains($0.id) ? "✓" : " " }.joined(separator: " | ")),
-            ]
+            var row = featureCells(features, yes: "✓", no: " ")
+            row["id"] = .string(product.id)
+            row["name"] = .string(Self.markdownCell(product.name == product.id ? "" : product.name))
+            row["price"] = .string(product.price.description)
+            row["forSale"] = .string(product.forSale ? "yes" : "retired")
+            // `cells` of a product row leave unmarked features empty rather than "—".
+            if featureColumns { row["cells"] = .list(plan.features.map { ["mark": .string(features.contains($0.id) ? "✓" : "")] }) }
+            return .object(row)
         }
     }
 
@@ -530,6 +557,13 @@ public struct GenerationContext {
     // MARK: - Helpers
 
     static let maximumOfferTableProducts = 24
+    /// The most features the Markdown tables give a column each (`featureColumns`).
+    public static let maximumFeatureColumns = 40
+
+    /// Product ids in the plan's order.
+    private func productOrdered(_ ids: Set<String>) -> [String] {
+        ids.compactMap { id in productPosition[id].map { ($0, id) } }.sorted { $0 < $1 }.map(\.1)
+    }
 
     /// The first few items of a long list, and how many more there are.
     static func abbreviated(_ items: [String], limit: Int = 6) -> [String] {

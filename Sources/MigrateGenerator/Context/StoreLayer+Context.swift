@@ -105,7 +105,7 @@ extension GenerationContext {
         let sellable = newCustomer.flatMap { customer in
             // A free trial is bought like any product but grants only with a purchase date: not this test's product.
             customer.expected.upsell.offers.first { offer in
-                plan.products.contains { $0.id == offer.productID && $0.kind != .consumable && $0.trial == nil }
+                catalog.product(withID: offer.productID).map { $0.kind != .consumable && $0.trial == nil } ?? false
             }
         }
         // Tilt to Live HD's double charge: a product a legacy customer must not be sold though a new
@@ -116,7 +116,7 @@ extension GenerationContext {
             for test in plain {
                 guard case .legacy = test.expected.decision.cohort else { continue }
                 let withheld = test.expected.upsell.withheld.map(\.productID).filter(offeredToNew.contains)
-                let preferred = withheld.first { id in plan.products.first { $0.id == id }?.contains.isEmpty == false } ?? withheld.first
+                let preferred = withheld.first { id in catalog.product(withID: id)?.contains.isEmpty == false } ?? withheld.first
                 if let preferred {
                     refusal = (test, preferred)
                     break
@@ -135,7 +135,7 @@ extension GenerationContext {
         let legacyProduct = charged { if case .legacyProduct = $0 { true } else { false } }
         // Grace period: prefer a subscription; any product shows the clock is never consulted.
         let subscription = newCustomer.flatMap { customer in
-            customer.expected.upsell.offers.first { offer in plan.products.contains { $0.id == offer.productID && $0.kind == .autoRenewable } }
+            customer.expected.upsell.offers.first { offer in catalog.product(withID: offer.productID)?.kind == .autoRenewable }
         }
         let keep: Int? = if case .keepLastVerified(let days) = plan.policies.verificationFailure { days } else { nil }
         let window = plan.policies.daysKeptWhileStoreUnreachable

@@ -20,6 +20,11 @@ public enum TestCaseBuilder {
     /// At most this many cases: small plans get every case below; large ones keep the most telling,
     /// so the generated test file still compiles in reasonable time.
     public static let maximumCases = 1_000
+    /// At most this many expected values (each case's features and offers) in all. With thousands of
+    /// products every case lists thousands of offers, and a thousand such cases would be hundreds of
+    /// megabytes of Swift that no compiler finishes; so cases are kept in priority order until the next
+    /// would pass this, and working out which costs a few cases' worth, not the whole plan's.
+    public static let maximumExpectedValues = 200_000
 
     /// Buckets in the order they are kept when a plan has more cases than `maximumCases`.
     enum Priority: Int, Comparable {
@@ -28,7 +33,7 @@ public enum TestCaseBuilder {
         static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    public static func cases(for catalog: PlanCatalog, maximum: Int = maximumCases) -> [GeneratedTestCase] {
+    public static func cases(for catalog: PlanCatalog, maximum: Int = maximumCases, maximumValues: Int = maximumExpectedValues) -> [GeneratedTestCase] {
         let plan = catalog.plan
         let advisor = Advisor(catalog: catalog)
         var customers: [(name: String, customer: Customer, priority: Priority, order: Int)] = []
@@ -94,7 +99,7 @@ public enum TestCaseBuilder {
 
         // Testers, refunds, failed verification and VPP, on a paid-era and a free-era customer.
         let eraCustomers = pickEraRepresentatives(representatives, resolver: CohortResolver(catalog: catalog))
-        let pairs = Array(interactingPairs(catalog).prefix(maximumPairs))
+        let pairs = interactingPairs(catalog, limit: maximumPairs)
         for (name, base) in eraCustomers {
             priority = .environmentAndProof
             for environment in [StoreEnvironment.sandbox, .xcode] {
@@ -162,30 +167,50 @@ public enum TestCaseBuilder {
         unknown.purchases = [OwnedProduct(productID: "com.example.not-in-the-plan")]
         add("a product that is not in the plan", unknown)
 
-        let kept = customers.sorted { ($0.priority, $0.order) < ($1.priority, $1.order) }.prefix(maximum).sorted { $0.order < $1.order }
-        return kept.map { entry in
-            GeneratedTestCase(name: entry.name, customer: entry.customer, expected: advisor.report(for: entry.customer))
+        var kept: [(order: Int, testCase: GeneratedTestCase)] = []
+        var values = 0
+        for entry in customers.sorted(by: { ($0.priority, $0.order) < ($1.priority, $1.order) }).prefix(maximum) {
+            let expected = advisor.report(for: entry.customer)
+            values += expected.entitlements.features.count + expected.upsell.offers.count
+            if values > maximumValues && !kept.isEmpty { break }
+            kept.append((entry.order, GeneratedTestCase(name: entry.name, customer: entry.customer, expected: expected)))
         }
+        return kept.sorted { $0.order < $1.order }.map(\.testCase)
     }
 
     static let maximumPairs = 60
     static let maximumPairwiseProducts = 12
     static let maximumPairwiseReleases = 40
 
-    static func interactingPairs(_ catalog: PlanCatalog) -> [(String, String)] {
+    /// The first `limit` pairs of lasting products, in plan order, that interact: one contains the other,
+    /// they share a feature, or one grants what the other requires. Partners are found through indexes by
+    /// feature and by bundle, so a catalogue of thousands is not compared pair by pair.
+    static func interactingPairs(_ catalog: PlanCatalog, limit: Int) -> [(String, String)] {
         let lasting = catalog.plan.products.filter { $0.kind != .consumable }
-        var pairs: [(String, String)] = []
-        for (offset, first) in lasting.enumerated() {
-            let firstFeatures = catalog.productFeatures[first.id] ?? []
-            for second in lasting[(offset + 1)...] {
-                let secondFeatures = catalog.productFeatures[second.id] ?? []
-                let contains = (catalog.productContents[first.id] ?? []).contains(second.id) || (catalog.productContents[second.id] ?? []).contains(first.id)
-                let shares = !firstFeatures.isDisjoint(with: secondFeatures)
-                let enables = !Set(first.requires).isDisjoint(with: secondFeatures) || !Set(second.requires).isDisjoint(with: firstFeatures)
-                if contains || shares || enables { pairs.append((first.id, second.id)) }
-            }
+        var position: [String: [Int]] = [:]
+        var granting: [String: [Int]] = [:]
+        var requiring: [String: [Int]] = [:]
+        var containedBy: [String: [Int]] = [:]
+        for (offset, product) in lasting.enumerated() {
+            position[product.id, default: []].append(offset)
+            for feature in catalog.productFeatures[product.id] ?? [] { granting[feature, default: []].append(offset) }
+            for feature in Set(product.requires) { requiring[feature, default: []].append(offset) }
+            for inner in catalog.productContents[product.id] ?? [] { containedBy[inner, default: []].append(offset) }
         }
-        return pairs
+        var pairs: [(String, String)] = []
+        for (offset, first) in lasting.enumerated() where pairs.count < limit {
+            let features = catalog.productFeatures[first.id] ?? []
+            var partners = Set<Int>()
+            for inner in catalog.productContents[first.id] ?? [] { partners.formUnion(position[inner] ?? []) }
+            partners.formUnion(containedBy[first.id] ?? [])
+            for feature in features {
+                partners.formUnion(granting[feature] ?? [])
+                partners.formUnion(requiring[feature] ?? [])
+            }
+            for feature in first.requires { partners.formUnion(granting[feature] ?? []) }
+            for partner in partners.filter({ $0 > offset }).sorted() { pairs.append((first.id, lasting[partner].id)) }
+        }
+        return Array(pairs.prefix(limit))
     }
 
     /// One customer per distinct cohort among the boundary customers, so that product states are

@@ -25,6 +25,7 @@ Generated from `{{source}}`. Each cohort keeps what its tier grants; purchases a
 
 ## Cohorts × features
 
+{{#featureColumns}}
 | cohort | {{featureHeader}} |
 |---|{{featureAlignment}}
 {{#cohortRows}}
@@ -32,14 +33,31 @@ Generated from `{{source}}`. Each cohort keeps what its tier grants; purchases a
 {{/cohortRows}}
 
 ✓ kept or free without buying; — must be bought.
+{{/featureColumns}}
+{{^featureColumns}}
+| cohort | kept or free without buying |
+|---|---|
+{{#cohortRows}}
+| {{title}} | {{featuresText}} |
+{{/cohortRows}}
+{{/featureColumns}}
 
 ## Products × features
 
+{{#featureColumns}}
 | product | price | for sale | {{featureHeader}} |
 |---|--:|:-:|{{featureAlignment}}
 {{#productRows}}
 | `{{id}}` {{name}} | {{price}} | {{forSale}} | {{cellsText}} |
 {{/productRows}}
+{{/featureColumns}}
+{{^featureColumns}}
+| product | price | for sale | features |
+|---|--:|:-:|---|
+{{#productRows}}
+| `{{id}}` {{name}} | {{price}} | {{forSale}} | {{featuresText}} |
+{{/productRows}}
+{{/featureColumns}}
 
 ## Cohorts × offers
 

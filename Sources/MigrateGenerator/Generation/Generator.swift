@@ -76,11 +76,21 @@ public struct Generator: Sendable {
 
     /// Renders every selected file, sorted by path.
     public func generate(_ plan: MigrationPlan, only groups: Set<OutputGroup> = Set(OutputGroup.allCases)) throws(TemplateError) -> [GeneratedFile] {
-        let catalog = PlanCatalog(plan)
+        try generate(PlanCatalog(plan), only: groups)
+    }
+
+    /// Renders every selected file from a catalog already built (by `check`, say), sorted by path.
+    /// - Parameter progress: told what is being done: "the test cases", then "3 of 14: TEST_MATRIX.md".
+    public func generate(
+        _ catalog: PlanCatalog, only groups: Set<OutputGroup> = Set(OutputGroup.allCases), progress: ((String) -> Void)? = nil
+    ) throws(TemplateError) -> [GeneratedFile] {
+        progress?("the test cases and tables")
         let context = GenerationContext(catalog: catalog, options: options).value
         let renderer = library.renderer
         var files: [GeneratedFile] = []
-        for output in outputs(module: options.module) where groups.contains(output.group) {
+        let selected = outputs(module: options.module).filter { groups.contains($0.group) }
+        for (index, output) in selected.enumerated() {
+            progress?("\(index + 1) of \(selected.count): \(output.path)")
             let template = try library.template(named: output.template)
             var body = try renderer.render(template, context: context)
             body = body.replacingOccurrences(of: "\r\n", with: "\n")

@@ -6,13 +6,23 @@ public enum PlanValidator {
         let featureIDs = plan.features.map(\.id)
         let productIDs = plan.products.map(\.id)
         let tierIDs = plan.tiers.map(\.id)
+        // Each reference is looked up in a set, so a catalogue of thousands is checked in linear time.
+        let featureSet = Set(featureIDs), productSet = Set(productIDs), tierSet = Set(tierIDs)
+        let platforms = Set(plan.app.platforms)
+        let productByID = Dictionary(plan.products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         diagnostics += duplicates(plan.features.map { ($0.id, $0.origin) }, kind: "feature")
         diagnostics += duplicates(plan.products.map { ($0.id, $0.origin) }, kind: "product")
         diagnostics += duplicates(plan.tiers.map { ($0.id, $0.origin) }, kind: "tier")
 
         func reference(_ id: String, to known: [String], kind: String, at path: JSONPath?) {
-            guard !known.contains(id) else { return }
+            let set: Set<String>
+            switch kind {
+            case "feature": set = featureSet
+            case "product": set = productSet
+            default: set = tierSet
+            }
+            guard !set.contains(id) else { return }
             let suggestion = Suggestions.closest(to: id, in: known)
             let hint = suggestion.map { "Did you mean '\($0)'?" }
                 ?? (known.isEmpty ? "Declare it in '\(kind)s' first." : "Declare it in '\(kind)s', or use one of: \(known.sorted().prefix(8).joined(separator: ", ")).")
@@ -21,7 +31,7 @@ public enum PlanValidator {
 
         var seenReleases: [String: JSONPath?] = [:]
         for release in plan.releases {
-            if !plan.app.platforms.contains(release.platform) {
+            if !platforms.contains(release.platform) {
                 diagnostics.append(
                     .error(
                         "platform-not-listed", "release \(release.displayName) is for \(release.platform), which 'app.platforms' does not list",
@@ -63,6 +73,7 @@ public enum PlanValidator {
             }
         }
         diagnostics += bundleCycles(plan)
+        diagnostics += bundleDepths(plan)
         diagnostics += validateSimulation(plan)
 
         for tier in plan.tiers {
@@ -74,7 +85,7 @@ public enum PlanValidator {
                 if case .legacyProduct(let id) = discount.charge {
                     reference(id, to: productIDs, kind: "product", at: tier.origin.map { $0 / "discounts" / index / PlanKeys.legacyProduct })
                 }
-                if let product = plan.product(withID: discount.product), discount.price >= product.price {
+                if let product = productByID[discount.product], discount.price >= product.price {
                     diagnostics.append(
                         .warning(
                             "discount-not-cheaper", "the legacy price \(discount.price) for '\(discount.product)' is not below its price \(product.price)",
@@ -107,38 +118,93 @@ public enum PlanValidator {
         return diagnostics
     }
 
-    /// Finds cycles in `contains` with a depth-first search; each cycle is reported once.
+    /// Finds cycles in `contains` with a depth-first search; each cycle is reported once. The search keeps
+    /// its own stack, so a chain of thousands of bundles can't overflow the thread's.
     private static func bundleCycles(_ plan: MigrationPlan) -> [Diagnostic] {
         var edges: [String: [String]] = [:]
         for product in plan.products { edges[product.id, default: []] += product.contains.filter { $0 != product.id } }
         var state: [String: Int] = [:]  // 1 visiting, 2 done
-        var stack: [String] = []
+        var stack: [(id: String, next: Int)] = []
         var reported = Set<String>()
         var diagnostics: [Diagnostic] = []
+        var origins: [String: JSONPath] = [:]
+        for product in plan.products where origins[product.id] == nil { origins[product.id] = product.origin }
 
-        func visit(_ id: String) {
-            state[id] = 1
-            stack.append(id)
-            for next in edges[id] ?? [] where edges[next] != nil {
+        for product in plan.products.map(\.id).sorted() where state[product] == nil {
+            state[product] = 1
+            stack.append((product, 0))
+            while let top = stack.last {
+                let children = edges[top.id] ?? []
+                guard top.next < children.count else {
+                    stack.removeLast()
+                    state[top.id] = 2
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let next = children[top.next]
+                guard edges[next] != nil else { continue }
                 if state[next] == 1 {
-                    let cycle = Array(stack[stack.lastIndex(of: next)!...]) + [next]
+                    let cycle = stack[stack.lastIndex { $0.id == next }!...].map(\.id) + [next]
                     let key = Set(cycle).sorted().joined(separator: ",")
                     if reported.insert(key).inserted {
-                        let origin = plan.product(withID: next)?.origin
                         diagnostics.append(
                             .error(
                                 "bundle-cycle", "bundles contain each other: \(cycle.joined(separator: " → "))",
-                                at: origin.map { $0 / "contains" }, hint: "A bundle may contain products, but never itself through another bundle."))
+                                at: origins[next].map { $0 / "contains" }, hint: "A bundle may contain products, but never itself through another bundle."))
                     }
                 } else if state[next] == nil {
-                    visit(next)
+                    state[next] = 1
+                    stack.append((next, 0))
                 }
             }
-            stack.removeLast()
-            state[id] = 2
         }
-        for product in plan.products.map(\.id).sorted() where state[product] == nil {
-            visit(product)
+        return diagnostics
+    }
+
+    /// Bundles nested deeper than `Limits.bundleDepth` (a bundle of products is one level, a bundle holding
+    /// such a bundle two), reported at the outermost bundle of each chain that is too deep, with the chain.
+    /// Depths come from one pass in topological order, so a chain of thousands costs its length;
+    /// products in a cycle are left to `bundle-cycle`.
+    static func bundleDepths(_ plan: MigrationPlan) -> [Diagnostic] {
+        var index: [String: Int] = [:]
+        for (offset, product) in plan.products.enumerated() where index[product.id] == nil { index[product.id] = offset }
+        let count = plan.products.count
+        var children = [[Int]](repeating: [], count: count)
+        var parents = [[Int]](repeating: [], count: count)
+        for (offset, product) in plan.products.enumerated() where index[product.id] == offset {
+            for id in product.contains where id != product.id {
+                guard let child = index[id], !children[offset].contains(child) else { continue }
+                children[offset].append(child)
+                parents[child].append(offset)
+            }
+        }
+        // Leaves first: a product's depth is known once every product it contains has one.
+        var waiting = children.map(\.count)
+        var depth = [Int?](repeating: nil, count: count)
+        var ready = (0..<count).filter { waiting[$0] == 0 && index[plan.products[$0].id] == $0 }
+        while let product = ready.popLast() {
+            depth[product] = children[product].isEmpty ? 0 : 1 + children[product].map { depth[$0]! }.max()!
+            for parent in parents[product] {
+                waiting[parent] -= 1
+                if waiting[parent] == 0 { ready.append(parent) }
+            }
+        }
+        var diagnostics: [Diagnostic] = []
+        for (offset, product) in plan.products.enumerated() {
+            guard let levels = depth[offset], levels > Limits.bundleDepth,
+                !parents[offset].contains(where: { (depth[$0] ?? 0) > Limits.bundleDepth })
+            else { continue }
+            // The chain that makes it so deep: always into the deepest product it contains.
+            var chain = [offset]
+            while let last = chain.last, let deepest = children[last].max(by: { depth[$0]! < depth[$1]! }) { chain.append(deepest) }
+            let names = chain.map { plan.products[$0].id }
+            let shown = names.count <= 5 ? names : Array(names.prefix(3)) + ["…", names[names.count - 1]]
+            diagnostics.append(
+                .error(
+                    "bundle-too-deep",
+                    "product '\(product.id)' nests bundles \(Limits.grouped(levels)) levels deep (\(shown.joined(separator: " → "))); at most \(Limits.bundleDepth) levels are supported",
+                    at: product.origin.map { $0 / "contains" },
+                    hint: "List the products it unlocks in its own 'contains' rather than through bundles of bundles: contents count transitively, so a flatter bundle grants the same features."))
         }
         return diagnostics
     }

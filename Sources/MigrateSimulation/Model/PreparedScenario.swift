@@ -87,13 +87,15 @@ public struct PreparedScenario: Sendable {
         // Offers come from the engine, so the simulation sells exactly what the app will show.
         var slots: [String: Int] = [:]
         var subscriptions: [OfferSpec] = []
+        // The plan as written (before the scenario's prices), by id: conversion is measured at its prices.
+        let written = Dictionary(plan.products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for index in cohorts.indices {
             let report = advisor.report(for: representatives[index])
             // A free trial earns nothing and leads to what is sold beside it: buyers split over what they pay for.
-            let paid = report.upsell.offers.filter { plan.product(withID: $0.productID)?.trial == nil }
+            let paid = report.upsell.offers.filter { written[$0.productID]?.trial == nil }
             cohorts[index].offers = paid.map { offer in
-                let product = variant.product(withID: offer.productID)
-                let reference = plan.product(withID: offer.productID)?.price.doubleValue ?? offer.price.doubleValue
+                let product = catalog.product(withID: offer.productID)
+                let reference = written[offer.productID]?.price.doubleValue ?? offer.price.doubleValue
                 var spec = OfferSpec(
                     productID: offer.productID, price: offer.price.doubleValue, periodMonths: nil, chargesPerPeriod: 1, slot: nil,
                     referencePrice: reference)

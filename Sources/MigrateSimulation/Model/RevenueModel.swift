@@ -71,12 +71,94 @@ public struct RevenueCohort: Sendable, Hashable {
 public struct RevenueModel: Sendable {
     public var months: Int
     public var commission: Commission
-    public var cohorts: [RevenueCohort]
+    public var cohorts: [RevenueCohort] {
+        didSet { compiled = Compiled(cohorts: cohorts, groupOfSlot: renewalGroupOfSlot) }
+    }
     /// Months the paid releases were on sale, for the derived `legacyBuyers`.
     public var paidMonthsOnSale: Double
     /// One offer per subscription slot.
-    public var subscriptions: [OfferSpec]
+    public var subscriptions: [OfferSpec] {
+        didSet {
+            (renewalGroupOfSlot, renewalGroups) = Self.renewalGroups(subscriptions)
+            compiled = Compiled(cohorts: cohorts, groupOfSlot: renewalGroupOfSlot)
+        }
+    }
     public var subscriptionSlots: Int { subscriptions.count }
+    /// Subscriptions that renew alike (the same period, the same charges a period) are one renewal group:
+    /// their new subscribers' first charges are added up before the renewals are worked out, so renewals cost
+    /// the same for one subscription or a thousand. The group of each slot, and each group's period and charges.
+    private(set) var renewalGroupOfSlot: [Int]
+    private(set) var renewalGroups: [RenewalGroup]
+
+    struct RenewalGroup: Sendable, Hashable {
+        var periodMonths: Int
+        var chargesPerPeriod: Double
+    }
+
+    /// The offers summed ahead of any draw. An offer at the plan's own price (most of them: every one but a
+    /// scenario's or a sweep's prices) brings the same in every draw, so its part is added up once here; only
+    /// the others need their price response (an `exp`) in each draw.
+    struct Compiled: Sendable {
+        /// Proceeds before commission per new and per legacy buyer from one-time purchases, and first charges
+        /// per renewal group, of the offers whose price response is always 1.
+        var newPerBuyer = 0.0, legacyPerBuyer = 0.0
+        var newGroups: [Double], legacyGroups: [Double]
+        /// The other offers: share of a buyer times price, the price ÷ the reference price, and the renewal
+        /// group (nil for a one-time purchase).
+        var elastic: [(isNew: Bool, value: Double, ratio: Double, group: Int?)] = []
+
+        init(cohorts: [RevenueCohort], groupOfSlot: [Int]) {
+            let groups = Set(groupOfSlot).count
+            newGroups = [Double](repeating: 0, count: groups)
+            legacyGroups = newGroups
+            for cohort in cohorts {
+                let isNew: Bool
+                switch cohort.kind {
+                case .newCustomers: isNew = true
+                case .legacy: isNew = false
+                }
+                for offer in cohort.offers {
+                    let value = cohort.share * offer.weight * offer.price
+                    let group = offer.slot.map { groupOfSlot[$0] }
+                    guard offer.referencePrice > 0, offer.price != offer.referencePrice else {
+                        switch (group, isNew) {
+                        case (let group?, true): newGroups[group] += value
+                        case (let group?, false): legacyGroups[group] += value
+                        case (nil, true): newPerBuyer += value
+                        case (nil, false): legacyPerBuyer += value
+                        }
+                        continue
+                    }
+                    elastic.append((isNew, value, offer.price / offer.referencePrice, group))
+                }
+            }
+        }
+    }
+
+    private(set) var compiled: Compiled
+
+    public init(months: Int, commission: Commission, cohorts: [RevenueCohort], paidMonthsOnSale: Double, subscriptions: [OfferSpec]) {
+        self.months = months
+        self.commission = commission
+        self.cohorts = cohorts
+        self.paidMonthsOnSale = paidMonthsOnSale
+        self.subscriptions = subscriptions
+        (renewalGroupOfSlot, renewalGroups) = Self.renewalGroups(subscriptions)
+        compiled = Compiled(cohorts: cohorts, groupOfSlot: renewalGroupOfSlot)
+    }
+
+    static func renewalGroups(_ subscriptions: [OfferSpec]) -> ([Int], [RenewalGroup]) {
+        var groups: [RenewalGroup] = []
+        var index: [RenewalGroup: Int] = [:]
+        let ofSlot = subscriptions.map { offer -> Int in
+            let group = RenewalGroup(periodMonths: offer.periodMonths ?? 1, chargesPerPeriod: offer.chargesPerPeriod)
+            if let known = index[group] { return known }
+            index[group] = groups.count
+            groups.append(group)
+            return groups.count - 1
+        }
+        return (ofSlot, groups)
+    }
 
     /// The values of one draw, indexed like `SimulationAssumption.allCases`; a NaN `legacyBuyers`
     /// means "derive it from the paid downloads".
@@ -86,6 +168,11 @@ public struct RevenueModel: Sendable {
 
     /// Fills `paid` and `freemium` (each `months` long) with monthly proceeds. `ledger` is scratch space of
     /// `scratchSize` doubles, so that a caller running many draws allocates it once.
+    ///
+    /// Each offer's share of its cohort's buyers is fixed within a draw, so the offers are summed once, before
+    /// the months: what one new buyer and one legacy buyer bring in one-time purchases, and in first charges of
+    /// each renewal group's subscriptions. The month loop and the renewals then cost the same for ten offers or
+    /// ten thousand.
     public func evaluate(_ values: Values, paid: inout [Double], freemium: inout [Double], ledger: inout [Double]) {
         let rate = values[0], price = values[1]
         let legacyBuyers = values[2].isNaN ? rate * paidMonthsOnSale : values[2]
@@ -97,15 +184,27 @@ public struct RevenueModel: Sendable {
         let laterCut = min(cut, Commission.afterFirstYearRate)
         let decay = pow(0.5, 1 / halfLife)
         let staying = 1 - churn
-        for index in 0..<min(ledger.count, subscriptionSlots * months) { ledger[index] = 0 }
-        // Each offer's share of its cohort's buyers is fixed within a draw: price response (an `exp`)
-        // once per offer here, not once per month, in the scratch space after the subscription ledger.
-        let shares = subscriptionSlots * months
-        var position = shares
-        for cohort in cohorts {
-            for offer in cohort.offers {
-                ledger[position] = offer.weight * offer.priceResponse(elasticity: elasticity)
-                position += 1
+        let groups = renewalGroups.count
+        // Scratch: per renewal group and month, the first charges (before commission) of that month's new
+        // subscribers; then per group those of one new buyer, and of one legacy buyer.
+        let newGroups = groups * months, legacyGroups = newGroups + groups
+        for index in 0..<min(ledger.count, legacyGroups + groups) { ledger[index] = 0 }
+        // One-time proceeds (before commission) per new buyer and per legacy buyer: each offer's share of its
+        // cohort's buyers, times the cohort's share, times its price; those at the plan's price summed ahead, the
+        // others with their price response (an `exp`) once per offer.
+        var newPerBuyer = compiled.newPerBuyer, legacyPerBuyer = compiled.legacyPerBuyer
+        for group in 0..<groups {
+            ledger[newGroups + group] = compiled.newGroups[group]
+            ledger[legacyGroups + group] = compiled.legacyGroups[group]
+        }
+        for offer in compiled.elastic {
+            let value = offer.value * exp(-elasticity * (offer.ratio - 1))
+            if let group = offer.group {
+                ledger[(offer.isNew ? newGroups : legacyGroups) + group] += value
+            } else if offer.isNew {
+                newPerBuyer += value
+            } else {
+                legacyPerBuyer += value
             }
         }
 
@@ -116,42 +215,24 @@ public struct RevenueModel: Sendable {
             paidRate *= trend
             let downloads = rate * (lasting + excess)
             excess *= decay
-            var gross = 0.0
-            var share = shares
-            for cohort in cohorts {
-                let buyers: Double
-                switch cohort.kind {
-                case .newCustomers: buyers = downloads * cohort.share * conversion
-                case .legacy: buyers = month == 0 ? legacyBuyers * cohort.share * upgrade : 0
-                }
-                defer { share += cohort.offers.count }
-                guard buyers > 0, !cohort.offers.isEmpty else { continue }
-                for (offset, offer) in cohort.offers.enumerated() {
-                    let each = buyers * ledger[share + offset]
-                    if let slot = offer.slot {
-                        ledger[slot * months + month] += each
-                    } else {
-                        gross += each * offer.price * (1 - cut)
-                    }
-                }
+            // New free users buy in the month they download; legacy buyers in month 1, when the update shows the offers.
+            let newBuyers = downloads * conversion
+            let upgrading = month == 0 ? legacyBuyers * upgrade : 0
+            freemium[month] = (newBuyers * newPerBuyer + upgrading * legacyPerBuyer) * (1 - cut)
+            for group in 0..<groups {
+                ledger[group * months + month] = newBuyers * ledger[newGroups + group] + upgrading * ledger[legacyGroups + group]
             }
-            freemium[month] = gross
         }
-        guard subscriptionSlots > 0 else {
-            for month in 0..<months { freemium[month] *= keep }
-            return
-        }
-        for offer in subscriptions {
-            let slot = offer.slot!, period = offer.periodMonths!
+        for (group, renewal) in renewalGroups.enumerated() {
             for start in 0..<months {
-                let subscribers = ledger[slot * months + start]
-                guard subscribers > 0 else { continue }
-                var alive = subscribers
+                let charged = ledger[group * months + start]
+                guard charged > 0 else { continue }
+                var alive = charged
                 for month in start..<months {
                     let age = month - start
-                    if age % period == 0 {
+                    if age % renewal.periodMonths == 0 {
                         let rateCut = age >= 12 ? laterCut : cut
-                        freemium[month] += alive * offer.price * offer.chargesPerPeriod * (1 - rateCut)
+                        freemium[month] += alive * renewal.chargesPerPeriod * (1 - rateCut)
                     }
                     alive *= staying
                 }
@@ -160,8 +241,8 @@ public struct RevenueModel: Sendable {
         for month in 0..<months { freemium[month] *= keep }
     }
 
-    /// The subscription ledger, then one share per offer.
-    public var scratchSize: Int { subscriptionSlots * months + cohorts.reduce(0) { $0 + $1.offers.count } }
+    /// Per renewal group, the ledger of first charges by month and the charges per new and per legacy buyer.
+    public var scratchSize: Int { renewalGroups.count * (months + 2) }
 
     /// Expected buyers of each offer per cohort over the horizon, for sizing the cohort preview.
     public func expectedBuyers(_ values: Values) -> [[Double]] {

@@ -110,7 +110,8 @@ public enum MonteCarlo {
     ) -> MonteCarloSummary {
         let model = scenario.model
         let months = model.months
-        let distributions = scenario.assumptions.map(\.distribution)
+        let samplers = scenario.assumptions.map { DistributionSampler($0.distribution) }
+        let table = BucketTable.shared
         let derivedLegacy = scenario.medians[2].isNaN
         let chunks = (draws + chunkSize - 1) / chunkSize
         let workers = max(1, min(threads, chunks))
@@ -118,7 +119,7 @@ public enum MonteCarlo {
 
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var accumulator = Accumulator(months: months)
-            var values = [Double](repeating: 0, count: distributions.count)
+            var values = [Double](repeating: 0, count: samplers.count)
             var paid = [Double](repeating: 0, count: months)
             var freemium = [Double](repeating: 0, count: months)
             var ledger = [Double](repeating: 0, count: model.scratchSize)
@@ -127,10 +128,10 @@ public enum MonteCarlo {
                 var generator = generator(seed: seed, chunk: chunk)
                 let count = min(chunkSize, draws - chunk * chunkSize)
                 for _ in 0..<count {
-                    for index in distributions.indices {
+                    for index in samplers.indices {
                         // One uniform per assumption, always, so changing one distribution leaves the others' draws alone.
                         let unit = generator.nextUnit()
-                        values[index] = distributions[index].quantile(max(unit, 0x1p-60))
+                        values[index] = samplers[index].quantile(max(unit, 0x1p-60))
                     }
                     if derivedLegacy { values[2] = .nan }
                     model.evaluate(values, paid: &paid, freemium: &freemium, ledger: &ledger)
@@ -140,10 +141,10 @@ public enum MonteCarlo {
                         sumPaid += paid[month]
                         sumFreemium += freemium[month]
                         if sumFreemium < sumPaid { lastBehind = month }
-                        accumulator.cumulativePaid[month].add(sumPaid)
-                        accumulator.cumulativeFreemium[month].add(sumFreemium)
-                        accumulator.monthlyFreemium[month].add(freemium[month])
-                        accumulator.monthlyPaid[month].add(paid[month])
+                        accumulator.cumulativePaid[month].add(sumPaid, table: table)
+                        accumulator.cumulativeFreemium[month].add(sumFreemium, table: table)
+                        accumulator.monthlyFreemium[month].add(freemium[month], table: table)
+                        accumulator.monthlyPaid[month].add(paid[month], table: table)
                     }
                     let difference = sumFreemium - sumPaid
                     if abs(difference) <= tieTolerance {
@@ -153,7 +154,7 @@ public enum MonteCarlo {
                         accumulator.breakEven[lastBehind + 1] += 1
                         if difference > 0 { accumulator.wins += 1 }
                     }
-                    if difference >= 0 { accumulator.ahead.add(difference) } else { accumulator.behind.add(-difference) }
+                    if difference >= 0 { accumulator.ahead.add(difference, table: table) } else { accumulator.behind.add(-difference, table: table) }
                 }
                 if let progress {
                     box.lock.lock()

@@ -36,12 +36,29 @@ public struct QuantileSketch: Sendable, Hashable {
         return min(max(index, 0), bucketCount - 1)
     }
 
+    /// `bucket(of:)` without a logarithm, for values from `smallest` to `largest`: the same answer, read
+    /// from `BucketTable`. The Monte Carlo adds 96 values a draw, and the logarithm was a fifth of its time.
+    @inline(__always)
+    static func fastBucket(of value: Double, in table: BucketTable) -> Int {
+        let slot = Int(truncatingIfNeeded: value.bitPattern >> BucketTable.shift) &- table.firstSlot
+        let entry = table.entries[slot]
+        return value >= entry.boundary ? entry.bucket &+ 1 : entry.bucket
+    }
+
     public mutating func add(_ value: Double) {
+        add(value, table: BucketTable.shared)
+    }
+
+    /// `add(_:)` with the bucket table passed in, so a loop over many values reads the shared table once.
+    @inline(__always)
+    public mutating func add(_ value: Double, table: BucketTable) {
         count += 1
         if value < minimum { minimum = value }
         if value > maximum { maximum = value }
         if value < Self.smallest {
             zeros += 1
+        } else if value <= Self.largest {
+            buckets[Self.fastBucket(of: value, in: table)] &+= 1
         } else {
             buckets[Self.bucket(of: value)] &+= 1
         }
@@ -76,5 +93,52 @@ public struct QuantileSketch: Sendable, Hashable {
             estimate = 2 * pow(Self.gamma, exponent) / (Self.gamma + 1)
         }
         return min(max(estimate, minimum), maximum)
+    }
+}
+
+/// `QuantileSketch.bucket(of:)` as a table. Positive doubles order like their bit patterns, so the top
+/// bits (exponent and the first 7 bits of the mantissa) cut each power of two into 128 slots of at most
+/// 0.8% each: narrower than a bucket (1%), so a slot holds at most one bucket boundary. Each slot keeps
+/// the bucket of its first value and the first value of the next bucket, found by bisecting on the bit
+/// patterns with `bucket(of:)` itself — so the table answers exactly as the logarithm does, and
+/// `QuantileSketchTests` checks it value by value at every boundary.
+public struct BucketTable: Sendable {
+    static let shift: UInt64 = 45
+    public struct Entry: Sendable {
+        var bucket: Int
+        /// The smallest value in the slot that is in `bucket + 1`; infinity when the whole slot is in `bucket`.
+        var boundary: Double
+    }
+
+    let firstSlot: Int
+    let entries: [Entry]
+
+    public static let shared = BucketTable()
+
+    init() {
+        let first = Int(QuantileSketch.smallest.bitPattern >> Self.shift)
+        let last = Int(QuantileSketch.largest.bitPattern >> Self.shift)
+        var entries: [Entry] = []
+        entries.reserveCapacity(last - first + 1)
+        for slot in first...last {
+            let low = UInt64(slot) << Self.shift
+            let high = (UInt64(slot + 1) << Self.shift) - 1
+            // Only values from `smallest` to `largest` are ever looked up.
+            let start = max(low, QuantileSketch.smallest.bitPattern)
+            let end = min(high, QuantileSketch.largest.bitPattern)
+            let bucket = QuantileSketch.bucket(of: Double(bitPattern: start))
+            var boundary = Double.infinity
+            if QuantileSketch.bucket(of: Double(bitPattern: end)) != bucket {
+                var below = start, above = end  // bucket(below) == bucket, bucket(above) != bucket
+                while above - below > 1 {
+                    let middle = below + (above - below) / 2
+                    if QuantileSketch.bucket(of: Double(bitPattern: middle)) == bucket { below = middle } else { above = middle }
+                }
+                boundary = Double(bitPattern: above)
+            }
+            entries.append(Entry(bucket: bucket, boundary: boundary))
+        }
+        firstSlot = first
+        self.entries = entries
     }
 }
