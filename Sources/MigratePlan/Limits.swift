@@ -39,6 +39,9 @@ public enum Limits {
 
     /// A sales report's size in bytes, after decompressing a .gz (256 MiB, about two million rows).
     public static let salesReportBytes = 256 << 20
+    /// Units on one sales-report row (a billion): with at most a report's rows, unit totals stay far inside
+    /// 64 bits, and a corrupt or hostile `Units` value is a warning naming the line, not an overflow.
+    public static let salesUnitsPerRow = 1_000_000_000
 
     /// Rows `matrix --exhaustive` prints, even with `--force`.
     public static let exhaustiveRows = 1_000_000

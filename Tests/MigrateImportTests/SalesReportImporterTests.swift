@@ -120,3 +120,61 @@ struct FirstSaleTests {
         #expect(weaker.ignored.contains { $0.contains("weaker evidence than the plan's (tag)") })
     }
 }
+
+@Suite("Import: sales reports of any size and content, without a trap")
+struct SalesReportLimitsTests {
+    static let header = ["Provider", "SKU", "Version", "Product Type Identifier", "Units", "Customer Price", "Customer Currency", "Begin Date", "End Date"]
+
+    static func report(_ rows: [[String]], lineEnd: String = "\n") -> [UInt8] {
+        Array(([header] + rows).map { $0.joined(separator: "\t") }.joined(separator: lineEnd).utf8)
+    }
+
+    static func row(units: String, price: String = "0.99", version: String = "1.0") -> [String] {
+        ["APPLE", "app", version, "1", units, price, "USD", "01/06/2019", "01/06/2019"]
+    }
+
+    @Test("Units past the per-row limit are a warning at their line and column, and the row is skipped")
+    func unitsLimit() throws {
+        let result = try SalesReportImporter.read(
+            Self.report([Self.row(units: "2"), Self.row(units: "9000000000000000000"), Self.row(units: "-1000000001")]), file: "huge.txt")
+        #expect(result.installBase?.downloads == [DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 2)])
+        #expect(result.issues.count == 2)
+        let first = try #require(result.issues.first)
+        #expect(first.location == SourceLocation(line: 3, column: 17) && first.place == "'Units'")
+        #expect(first.message == "9000000000000000000 units is more than migrate's limit of 1,000,000,000 a row; row skipped")
+        #expect(result.issues.last?.location?.line == 4)
+    }
+
+    @Test("Money past 64 bits is left unsummed and said so, instead of trapping")
+    func moneyOverflow() throws {
+        let rows = (0..<1_000).map { _ in Self.row(units: "1000000000", price: "999999999999.9999") }
+        let result = try SalesReportImporter.read(Self.report(rows), file: "rich.txt")
+        #expect(result.installBase?.downloads.first?.paid == 1_000_000_000_000)
+        #expect(result.ignored.contains { $0.hasPrefix("money in USD is not summed") })
+        #expect(!result.ignored.contains { $0.hasPrefix("customer sales") })
+    }
+
+    @Test("Rows are read a line at a time: CRLF, blank lines and line numbers as in the file", arguments: ["\n", "\r\n"])
+    func lines(lineEnd: String) throws {
+        let rows = [Self.row(units: "3"), [" "], Self.row(units: "x"), Self.row(units: "4", version: "1.1")]
+        let result = try SalesReportImporter.read(Self.report(rows, lineEnd: lineEnd) + Array((lineEnd + lineEnd).utf8), file: "r.txt")
+        #expect(result.installBase?.downloads.map(\.paid) == [3, 4])
+        #expect(result.issues.map { $0.location?.line } == [4])
+        #expect(throws: ImportError.self) { try SalesReportImporter.read(Array(" \t\r\n\n".utf8), file: "blank.txt") }
+    }
+
+    @Test("Progress is told how far a long report is, ending at the whole")
+    func progress() throws {
+        let rows = (0..<100_000).map { Self.row(units: String($0 % 7 + 1)) }
+        final class Seen: @unchecked Sendable {
+            let lock = NSLock()
+            var fractions: [Double] = []
+        }
+        let seen = Seen()
+        _ = try SalesReportImporter.read(Self.report(rows), file: "long.txt") { fraction in
+            seen.lock.withLock { seen.fractions.append(fraction) }
+        }
+        #expect(seen.fractions.count == 3)
+        #expect(seen.fractions == seen.fractions.sorted() && seen.fractions.last == 1 && (seen.fractions.first ?? 1) < 0.5)
+    }
+}

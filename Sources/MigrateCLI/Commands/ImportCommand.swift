@@ -64,7 +64,7 @@ enum ImportCommand {
             var combined = ImportResult(source: "sales")
             for path in arguments.values("files") {
                 let file = try InputFile.read(path, context: context)
-                combined.append(try importing { () throws(ImportError) in try SalesReportImporter.read(file.bytes, file: file.displayPath) })
+                combined.append(try readSales(file, context: context))
             }
             return try merge(combined, arguments, context)
         })
@@ -117,6 +117,15 @@ enum ImportCommand {
         })
 
     /// Runs an importer, turning its error into exit 65 or 66 with the file and place.
+    /// One sales report; a report of millions of rows takes seconds, so a terminal shows how far it is.
+    static func readSales(_ file: InputFile, context: CommandContext) throws(CommandError) -> ImportResult {
+        let line = ProgressLine(output: context.standardError, label: "reading \(file.displayPath)")
+        defer { line?.finish() }
+        var progress: (@Sendable (Double) -> Void)?
+        if let line { progress = { fraction in line.update(fraction) } }
+        return try importing { () throws(ImportError) in try SalesReportImporter.read(file.bytes, file: file.displayPath, progress: progress) }
+    }
+
     static func importing(_ body: () throws(ImportError) -> ImportResult) throws(CommandError) -> ImportResult {
         do {
             return try body()

@@ -16,8 +16,12 @@ public enum SalesReportImporter {
 
     static let neededColumns = ["Product Type Identifier", "Units", "Customer Price", "SKU"]
 
-    /// - Parameter limit: the most bytes the report may hold, decompressed (`Limits.salesReportBytes`).
-    public static func read(_ bytes: [UInt8], file: String, limit: Int = Limits.salesReportBytes) throws(ImportError) -> ImportResult {
+    /// - Parameters:
+    ///   - limit: the most bytes the report may hold, decompressed (`Limits.salesReportBytes`).
+    ///   - progress: told the share of the report read so far, every few thousand rows (for a progress line).
+    public static func read(
+        _ bytes: [UInt8], file: String, limit: Int = Limits.salesReportBytes, progress: (@Sendable (Double) -> Void)? = nil
+    ) throws(ImportError) -> ImportResult {
         var data = bytes
         let tooLarge = "the report is larger than \(limit >= 1 << 20 ? "\(Limits.grouped(limit >> 20)) MiB (\(Limits.grouped(limit)) bytes)" : "\(Limits.grouped(limit)) bytes"), migrate's limit for a sales report"
         let split = "Import a shorter period (a monthly or yearly Summary Sales report), or split the file and import each part."
@@ -36,14 +40,13 @@ public enum SalesReportImporter {
         if data.contains(0) {
             throw ImportError(.badData, file: file, "this is a binary file, not a tab-separated sales report", hint: "Pass the .txt or .txt.gz file App Store Connect gives.")
         }
-        let text = String(decoding: data, as: UTF8.self)
-        // "\r\n" is one Character in Swift, so both line ends are separators here.
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
-        guard let headerLine = lines.first else {
+        // Lines are read one at a time from the bytes: a report of two million rows is never copied into one
+        // String and an array of lines beside it. "\r\n" and "\n" both end a line.
+        var lines = LineCursor(data)
+        guard data.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }), let headerLine = lines.next() else {
             throw ImportError(.badData, file: file, "the file is empty; expected a Summary Sales report with a header line")
         }
-        var header = headerLine.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        var header = headerLine.text.split(separator: "\t", omittingEmptySubsequences: false).map { String($0.trimmedOfSpaces) }
         if let first = header.first, first.hasPrefix("\u{FEFF}") { header[0] = String(first.dropFirst()) }
         var columns: [String: Int] = [:]
         for (index, name) in header.enumerated() where columns[name] == nil { columns[name] = index }
@@ -63,10 +66,36 @@ public enum SalesReportImporter {
                 "missing column\(missing.count == 1 ? "" : "s") \(names) (found \(header.count) columns)", hint: hint)
         }
         var reader = RowReader(file: file, columns: columns, width: header.count)
-        for (offset, line) in lines.enumerated().dropFirst() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            reader.read(String(line), line: offset + 1)
+        var rows = 0
+        while let line = lines.next() {
+            guard !line.text[...].isBlank else { continue }
+            reader.read(line.text, line: line.number)
+            rows += 1
+            if rows % 50_000 == 0 { progress?(Double(lines.offset) / Double(max(1, data.count))) }
         }
+        progress?(1)
         return reader.finish()
+    }
+
+    /// The lines of a report's bytes, each decoded on its own (invalid UTF-8 becomes U+FFFD, as in a whole decode).
+    struct LineCursor {
+        let bytes: [UInt8]
+        private(set) var offset = 0
+        private var number = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        var isAtEnd: Bool { offset >= bytes.count }
+
+        mutating func next() -> (text: String, number: Int)? {
+            guard offset < bytes.count else { return nil }
+            let start = offset
+            var end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            offset = end < bytes.count ? end + 1 : end
+            if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+            number += 1
+            return (String(decoding: bytes[start..<end], as: UTF8.self), number)
+        }
     }
 
     private struct RowReader {
@@ -98,7 +127,15 @@ public enum SalesReportImporter {
 
         func column(of name: String) -> Int { columns[name] ?? 0 }
 
-        mutating func warn(line: Int, column name: String?, _ message: String, fields: [String]) {
+        /// Dates and versions repeat on almost every row of a report: each distinct text is parsed once.
+        var dates: [Substring: Date?] = [:]
+        var versions: [Substring: Version] = [:]
+        var amounts: [Substring: Int64?] = [:]
+        var months: [Date: String] = [:]
+        /// Currencies whose total no longer fits in 64 bits (hostile or corrupt units × prices): not summed.
+        var overflowed = Set<String>()
+
+        mutating func warn(line: Int, column name: String?, _ message: String, fields: [Substring]) {
             var column = 1
             if let name, let index = columns[name] {
                 column = fields[..<min(index, fields.count)].reduce(1) { $0 + $1.count + 1 }
@@ -107,25 +144,36 @@ public enum SalesReportImporter {
         }
 
         mutating func read(_ text: String, line: Int) {
-            let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            // Tabs split at the byte level: splitting by Character costs a grapheme break check per byte.
+            let fields = text.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map { Substring($0) }
             guard fields.count == width else {
                 warn(line: line, column: nil, "the row has \(fields.count) fields but the header has \(width); skipped", fields: fields)
                 return
             }
             func field(_ name: String) -> String? {
                 guard let index = columns[name] else { return nil }
-                let value = fields[index].trimmingCharacters(in: .whitespaces)
-                return value.isEmpty ? nil : value
+                let value = fields[index].trimmedOfSpaces
+                return value.isEmpty ? nil : String(value)
             }
             let type = field("Product Type Identifier") ?? ""
             guard let unitsText = field("Units"), let units = Int(unitsText) else {
                 warn(line: line, column: "Units", "'\(field("Units") ?? "")' is not a whole number of units; row skipped", fields: fields)
                 return
             }
+            guard abs(units) <= Limits.salesUnitsPerRow else {
+                warn(
+                    line: line, column: "Units",
+                    "\(unitsText) units is more than migrate's limit of \(Limits.grouped(Limits.salesUnitsPerRow)) a row; row skipped",
+                    fields: fields)
+                return
+            }
             var period: [String: Date] = [:]
             for name in ["Begin Date", "End Date"] {
                 guard let value = field(name) else { continue }
-                guard let date = Self.parseDate(value) else {
+                let key = Substring(value)
+                let parsed = dates[key] ?? Self.parseDate(value)
+                if dates.count < 100_000 { dates[key] = parsed }
+                guard let date = parsed else {
                     warn(line: line, column: name, "'\(value)' is not a date in MM/DD/YYYY form", fields: fields)
                     continue
                 }
@@ -134,16 +182,16 @@ public enum SalesReportImporter {
             }
             var customerPrice = Int64(0)
             if let text = field("Customer Price") {
-                guard let amount = Self.amount(text) else {
+                guard let amount = cachedAmount(text) else {
                     warn(line: line, column: "Customer Price", "'\(text)' is not an amount; row skipped", fields: fields)
                     return
                 }
                 customerPrice = amount
             }
-            if let currency = field("Customer Currency") { customerTotals[currency, default: 0] += customerPrice * Int64(units) }
-            if let text = field("Developer Proceeds"), let proceeds = Self.amount(text) {
+            if let currency = field("Customer Currency") { Self.add(customerPrice, units, currency, to: &customerTotals, overflowed: &overflowed) }
+            if let text = field("Developer Proceeds"), let proceeds = cachedAmount(text) {
                 let currency = field("Currency of Proceeds") ?? field("Customer Currency") ?? "?"
-                proceedsTotals[currency, default: 0] += proceeds * Int64(units)
+                Self.add(proceeds, units, currency, to: &proceedsTotals, overflowed: &overflowed)
             }
             if let title = field("Title") { appNames.insert(title) }
             let platform = Self.platform(type: type, supported: field("Supported Platforms"))
@@ -151,7 +199,13 @@ public enum SalesReportImporter {
                 var version: Version?
                 if let text = field("Version") {
                     do {
-                        version = try Version(text)
+                        if let known = versions[Substring(text)] {
+                            version = known
+                        } else {
+                            let parsed = try Version(text)
+                            if versions.count < 100_000 { versions[Substring(text)] = parsed }
+                            version = parsed
+                        }
                     } catch {
                         warn(line: line, column: "Version", "\(error.description); counted without a version", fields: fields)
                     }
@@ -170,7 +224,11 @@ public enum SalesReportImporter {
                     count.free += units
                 } else {
                     count.paid += units
-                    if let begin = field("Begin Date").flatMap(Self.parseDate) { monthly[MonthlyDownloads.month(of: begin), default: 0] += units }
+                    if let begin = period["Begin Date"] {
+                        let month = months[begin] ?? MonthlyDownloads.month(of: begin)
+                        if months.count < 100_000 { months[begin] = month }
+                        monthly[month, default: 0] += units
+                    }
                     if units < 0 { count.refunds += -units }
                 }
                 downloads[key] = count
@@ -223,6 +281,9 @@ public enum SalesReportImporter {
             for (currency, total) in proceedsTotals.sorted(by: { $0.key < $1.key }) where total != 0 {
                 result.ignored.append("developer proceeds \(Self.format(total)) \(currency)")
             }
+            for currency in overflowed.sorted() {
+                result.ignored.append("money in \(currency) is not summed: its total is past what 64 bits hold (check the report's Units and prices)")
+            }
             if appNames.count == 1 { result.app.name = appNames.first }
             return result
         }
@@ -248,9 +309,53 @@ public enum SalesReportImporter {
             return negative ? -price.tenThousandths : price.tenThousandths
         }
 
+        /// `amount(_:)`, parsed once per distinct text (prices repeat on most rows).
+        mutating func cachedAmount(_ text: String) -> Int64? {
+            let key = Substring(text)
+            if let known = amounts[key] { return known }
+            let parsed = Self.amount(text)
+            if amounts.count < 100_000 { amounts[key] = parsed }
+            return parsed
+        }
+
+        /// Adds units × a per-unit amount to a currency's total, with overflow checked: a total past 64 bits is
+        /// dropped from the notes (said so) instead of trapping on a corrupt or hostile report.
+        static func add(_ amount: Int64, _ units: Int, _ currency: String, to totals: inout [String: Int64], overflowed: inout Set<String>) {
+            guard !overflowed.contains(currency) else { return }
+            let (product, overflow) = amount.multipliedReportingOverflow(by: Int64(units))
+            let (sum, overflowSum) = (totals[currency] ?? 0).addingReportingOverflow(product)
+            if overflow || overflowSum {
+                overflowed.insert(currency)
+                totals[currency] = nil
+            } else {
+                totals[currency] = sum
+            }
+        }
+
         static func format(_ tenThousandths: Int64) -> String {
             let text = Price(tenThousandths: abs(tenThousandths)).description
             return tenThousandths < 0 ? "-" + text : text
         }
+    }
+}
+
+extension Substring {
+    /// True for a line of spaces and tabs only (or nothing).
+    var isBlank: Bool { trimmedOfSpaces.isEmpty }
+
+    /// Without leading and trailing spaces and tabs (what `CharacterSet.whitespaces` holds: tab and the
+    /// Unicode space separators), without Foundation's per-call cost on millions of fields.
+    var trimmedOfSpaces: Substring {
+        func isSpace(_ character: Character) -> Bool {
+            character.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        }
+        // Almost every field starts and ends with an ASCII letter or digit: no Unicode lookup then.
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 {
+            return self[...]
+        }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
     }
 }
