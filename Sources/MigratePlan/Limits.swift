@@ -43,6 +43,10 @@ public enum Limits {
     /// 64 bits, and a corrupt or hostile `Units` value is a warning naming the line, not an overflow.
     public static let salesUnitsPerRow = 1_000_000_000
 
+    /// Dictionaries and lists nested in a project.pbxproj (Xcode writes about six levels): a deeper file is
+    /// refused at its place rather than recursing until the stack runs out.
+    public static let propertyListDepth = 512
+
     /// Rows `matrix --exhaustive` prints, even with `--force`.
     public static let exhaustiveRows = 1_000_000
     /// Rows × factors `matrix --exhaustive` holds (20 million cells, about 160 MB), so wide models stop sooner.

@@ -2,9 +2,30 @@ import Foundation
 import MigratePlan
 
 /// Reads property lists (XML, binary and the old ASCII form that project.pbxproj uses) with errors
-/// that name the file and, when Foundation says it, the line.
+/// that name the file and the place: line and column for the ASCII form (`OpenStepPropertyList`), the line
+/// when Foundation says it for XML.
 enum PropertyList {
     static func dictionary(_ bytes: [UInt8], file: String, what: String) throws(ImportError) -> [String: Any] {
+        let value: Any
+        let hint = "Pass the file Xcode wrote, whole; an excerpt or a damaged file cannot be read."
+        if OpenStepPropertyList.looksLikeOpenStep(bytes) {
+            // project.pbxproj: read here, so a damaged file is reported at its real line and column.
+            do {
+                value = try OpenStepPropertyList.parse(bytes)
+            } catch {
+                throw ImportError(.badData, file: file, location: error.location, "\(error.message); expected \(what)", hint: hint)
+            }
+        } else {
+            value = try foundationValue(bytes, file: file, what: what)
+        }
+        guard let dictionary = value as? [String: Any] else {
+            throw ImportError(.badData, file: file, "the property list is not a dictionary; expected \(what)")
+        }
+        return dictionary
+    }
+
+    /// XML and binary property lists (Info.plist), read by Foundation.
+    static func foundationValue(_ bytes: [UInt8], file: String, what: String) throws(ImportError) -> Any {
         let value: Any
         do {
             value = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
@@ -22,10 +43,7 @@ enum PropertyList {
                 empty ? "the file is empty; expected \(what)" : "not a property list (\(text)); expected \(what)",
                 hint: "Pass the file Xcode wrote, whole; an excerpt or a damaged file cannot be read.")
         }
-        guard let dictionary = value as? [String: Any] else {
-            throw ImportError(.badData, file: file, "the property list is not a dictionary; expected \(what)")
-        }
-        return dictionary
+        return value
     }
 
     /// The most specific message Foundation gives (the nested old-style parser error when there is one).
