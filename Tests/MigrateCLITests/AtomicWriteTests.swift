@@ -203,4 +203,64 @@ struct AtomicWriteTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scratch.url.appendingPathComponent("plan-link.json").path) == "plan.json")
         #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("plan.json").path))
     }
+
+    /// The debug `migrate` that `swift build` made, for tests that kill a real process.
+    static let binary = repositoryRoot.appendingPathComponent(".build/debug/migrate")
+
+    /// Runs `migrate generate plan.json -o out` in its own process, killed at `step` with `signal`.
+    static func killedGenerate(in directory: URL, step: Int, signal: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["generate", "plan.json", "-o", "out"]
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(["MIGRATE_TEST_KILL_AT_STEP": "\(step):\(signal)"]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? process.terminationStatus : -1
+    }
+
+    @Test(
+        "A real process killed at each rename (SIGTERM or SIGKILL) leaves each file old or new; SIGTERM leaves no temporary, and the next generate removes what SIGKILL left",
+        arguments: ["TERM", "KILL"])
+    func killedAtEachRename(signal: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
+            print("skipped: \(Self.binary.path) is not built")
+            return
+        }
+        let recorder = Faults()
+        let (template, oldFiles) = try Self.oldGeneration()
+        let pristine = try Scratch()
+        try FileManager.default.copyItem(at: template.url.appendingPathComponent("out"), to: pristine.url.appendingPathComponent("out"))
+        _ = Self.generate("plan.json", in: template.url, faults: recorder)
+        let newFiles = Self.files(in: template.url.appendingPathComponent("out"))
+        let renames = recorder.steps.indices.filter { if case .rename = recorder.steps[$0] { return true } else { return false } }
+        #expect(renames.count >= 10)
+        // SIGKILL at the first, a middle and the last rename and while writing; SIGTERM (handled) at a middle rename.
+        // (faultAtEachRename fails every rename in-process; a real process costs seconds in a debug build.)
+        let middle = renames[renames.count / 2]
+        let chosen = signal == "KILL" ? [renames.first!, middle, renames.last!, recorder.steps.count / 3] : [middle]
+        for index in chosen {
+            let scratch = try Scratch()
+            try FileManager.default.copyItem(at: pristine.url.appendingPathComponent("out"), to: scratch.url.appendingPathComponent("out"))
+            try scratch.write("plan.json", Self.changedPlan)
+            let received = try Self.killedGenerate(in: scratch.url, step: index, signal: signal)
+            #expect(received == (signal == "KILL" ? SIGKILL : SIGTERM), "step \(index): ended by signal \(received)")
+            let now = Self.files(in: scratch.url.appendingPathComponent("out"))
+            let temporaries = now.keys.filter { $0.contains(".migrate-") && !$0.hasSuffix(".migrate-generated.json") }
+            if signal == "TERM" {
+                #expect(temporaries.isEmpty, "step \(index): temporaries left: \(temporaries)")
+            }
+            for (path, content) in now where !temporaries.contains(path) {
+                #expect(content == oldFiles[path] || content == newFiles[path], "step \(index): \(path) is neither old nor new")
+            }
+            #expect(now[".migrate-generated.json"] == oldFiles[".migrate-generated.json"], "step \(index): the manifest is never newer than its files")
+            let again = Self.generate("plan.json", in: scratch.url)
+            #expect(again.status == .success, "step \(index): \(again.error)")
+            let after = Self.files(in: scratch.url.appendingPathComponent("out"))
+            #expect(Set(after.keys) == Set(newFiles.keys), "step \(index): stray files: \(Set(after.keys).symmetricDifference(newFiles.keys))")
+            #expect(Self.dataFiles(in: scratch.url.appendingPathComponent("out")) == newFiles.filter { $0.key != ".migrate-generated.json" })
+        }
+    }
 }

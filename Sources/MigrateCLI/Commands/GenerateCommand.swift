@@ -116,7 +116,7 @@ enum GenerateCommand {
         let entries = ordered.map { FileTransaction.Entry(path: outputPath + "/" + $0.path, display: shown($0.path), bytes: Array($0.content.utf8)) }
         let targets: [String]
         do {
-            targets = try (context.fileTransaction ?? FileTransaction()).commit(entries)
+            targets = try (context.fileTransaction ?? FileTransaction.standard()).commit(entries)
         } catch {
             if error.renamed.isEmpty {
                 throw CommandError(.cannotCreate, "\(error.description); nothing was written.")

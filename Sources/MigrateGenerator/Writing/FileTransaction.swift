@@ -69,6 +69,57 @@ public struct FileTransaction: Sendable {
         self.fault = fault
     }
 
+    /// The transaction `generate` uses: no faults, unless `MIGRATE_TEST_KILL_AT_STEP=N` or `N:KILL`/`N:TERM`
+    /// is set, which the kill-during-write tests use to end a real process at its Nth step (counted from 0,
+    /// in the order `Step`s come) with that signal, as a kill or Ctrl-C would. SIGTERM is the default.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> FileTransaction {
+        guard let setting = environment["MIGRATE_TEST_KILL_AT_STEP"] else { return FileTransaction() }
+        let parts = setting.split(separator: ":")
+        guard let step = parts.first.flatMap({ Int($0) }) else { return FileTransaction() }
+        let signal = parts.count > 1 && parts[1] == "KILL" ? SIGKILL : SIGTERM
+        final class Counter: @unchecked Sendable {
+            let lock = NSLock()
+            var seen = 0
+            func next() -> Int { lock.withLock { defer { seen += 1 }; return seen } }
+        }
+        let counter = Counter()
+        return FileTransaction(fault: { _ in
+            if counter.next() == step {
+                // A test runner may start migrate with signals blocked (its threads block them); a kill from a
+                // shell reaches a process that doesn't, so unblock it here before it is raised.
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, signal)
+                pthread_sigmask(SIG_UNBLOCK, &set, nil)
+                raise(signal)
+            }
+            return nil
+        })
+    }
+
+    /// Removes temporary files that an earlier migrate, killed with SIGKILL (which no handler can catch),
+    /// left beside the targets: `.NAME.migrate-PID-N` for one of this transaction's file names, from a
+    /// process that no longer runs. Nothing else in the folder is touched.
+    static func removeStaleTemporaries(targets: [String]) {
+        var names: [String: Set<String>] = [:]
+        for target in targets {
+            names[(target as NSString).deletingLastPathComponent, default: []].insert((target as NSString).lastPathComponent)
+        }
+        for (folder, owned) in names {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for entry in entries where entry.hasPrefix(".") {
+                // `.migrate-generated.json` itself starts with the marker: a temporary has a name before it.
+                guard let marker = entry.range(of: ".migrate-", options: .backwards), marker.lowerBound > entry.startIndex else { continue }
+                let name = String(entry[entry.index(after: entry.startIndex)..<marker.lowerBound])
+                let suffix = entry[marker.upperBound...].split(separator: "-")
+                guard owned.contains(name), suffix.count == 2, let pid = Int32(suffix[0]), UInt32(suffix[1]) != nil,
+                    pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+                else { continue }
+                unlink(folder + "/" + entry)
+            }
+        }
+    }
+
     /// Where an entry's bytes end up: the target of a symbolic link (followed to the end), or the path itself.
     public static func resolvedTarget(_ path: String) -> String {
         var current = path
@@ -92,6 +143,7 @@ public struct FileTransaction: Sendable {
             for folder in createdFolders.reversed() { rmdir(folder) }
         }
         let targets = entries.map { Self.resolvedTarget($0.path) }
+        Self.removeStaleTemporaries(targets: targets)
         for (entry, target) in zip(entries, targets) {
             do throws(FileWriteError) {
                 try makeFolder((target as NSString).deletingLastPathComponent, for: entry, created: &createdFolders)
@@ -241,11 +293,13 @@ public enum PendingTemporaries {
         guard !installed else { return }
         installed = true
         for number in [SIGINT, SIGTERM, SIGHUP] {
-            signal(number) { received in
+            let previous = signal(number) { received in
                 PendingTemporaries.unlinkAll()
                 signal(received, SIG_DFL)
                 raise(received)
             }
+            // A signal the user chose to ignore (`nohup migrate generate …` ignores SIGHUP) stays ignored.
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(number, SIG_IGN) }
         }
     }
 }
