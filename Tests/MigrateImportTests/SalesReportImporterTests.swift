@@ -175,6 +175,6 @@ struct SalesReportLimitsTests {
             seen.lock.withLock { seen.fractions.append(fraction) }
         }
         #expect(seen.fractions.count == 3)
-        #expect(seen.fractions == seen.fractions.sorted() && seen.fractions.last == 1 && (seen.fractions.first ?? 1) < 0.5)
+        #expect(seen.fractions == seen.fractions.sorted() && seen.fractions.last == 1 && (seen.fractions.first ?? 1) < 0.6)
     }
 }

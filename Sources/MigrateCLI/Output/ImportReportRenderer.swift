@@ -57,6 +57,9 @@ enum ImportReportRenderer {
 
 /// A small line diff for --dry-run: the changed middle of two texts, with a few lines of context.
 enum LineDiff {
+    /// The changed lines of a plan with `context` unchanged lines around each change, `+`/`-` marked.
+    /// The standard library's `difference(from:)` finds the changes (Myers' algorithm, linear in the
+    /// common case), so a large plan needs no quadratic table and no cap.
     static func render(old: String, new: String, style: Style, context: Int = 2) -> String {
         func lines(_ text: String) -> [String] {
             var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -64,36 +67,40 @@ enum LineDiff {
             return lines
         }
         let a = lines(old), b = lines(new)
-        // Longest common subsequence on lines; plans are small enough for the quadratic table.
-        let n = a.count, m = b.count
-        guard n * m <= 4_000_000 else {
-            return b.map { style.green("+ " + $0) }.joined(separator: "\n") + "\n"
-        }
-        var table = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            for j in stride(from: m - 1, through: 0, by: -1) {
-                table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+        var removed = Set<Int>(), inserted = Set<Int>()
+        for change in b.difference(from: a) {
+            switch change {
+            case .remove(let offset, _, _): removed.insert(offset)
+            case .insert(let offset, _, _): inserted.insert(offset)
             }
         }
-        var lines: [(Character, String)] = []
+        // Walk both: at a change, the new lines first, then the old ones they replace.
+        var lines: [(mark: Character, text: String)] = []
         var i = 0, j = 0
-        while i < n || j < m {
-            if i < n, j < m, a[i] == b[j] {
-                lines.append((" ", a[i])); i += 1; j += 1
-            } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
-                lines.append(("+", b[j])); j += 1
+        while i < a.count || j < b.count {
+            if j < b.count, inserted.contains(j) {
+                lines.append(("+", b[j]))
+                j += 1
+            } else if i < a.count, removed.contains(i) {
+                lines.append(("-", a[i]))
+                i += 1
             } else {
-                lines.append(("-", a[i])); i += 1
+                lines.append((" ", a[i]))
+                i += 1
+                j += 1
             }
         }
-        let changed = lines.indices.filter { lines[$0].0 != " " }
+        var shown = [Bool](repeating: false, count: lines.count)
+        for index in lines.indices where lines[index].mark != " " {
+            for near in max(0, index - context)...min(lines.count - 1, index + context) { shown[near] = true }
+        }
         var text = ""
         var last = -1
-        for index in lines.indices where changed.contains(where: { abs($0 - index) <= context }) {
+        for index in lines.indices where shown[index] {
             if last >= 0 && index > last + 1 { text += style.dim("  …") + "\n" }
             let (mark, line) = lines[index]
-            let shown = "\(mark) \(line)"
-            text += (mark == "+" ? style.green(shown) : mark == "-" ? style.red(shown) : shown) + "\n"
+            let marked = "\(mark) \(line)"
+            text += (mark == "+" ? style.green(marked) : mark == "-" ? style.red(marked) : marked) + "\n"
             last = index
         }
         return text

@@ -27,9 +27,4 @@ extension JSONNode {
         if case .bool(let value) = value { return value }
         return nil
     }
-
-    var isNull: Bool {
-        if case .null = value { return true }
-        return false
-    }
 }

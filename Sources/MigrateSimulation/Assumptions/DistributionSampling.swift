@@ -11,13 +11,6 @@ extension Distribution {
     /// The median: what a deterministic run uses.
     public var median: Double { quantile(0.5) }
 
-    public var lowest: Double? {
-        switch self {
-        case .point(let value): value
-        case .uniform(let low, _), .triangular(let low, _, _): low
-        case .logNormal: nil
-        }
-    }
 }
 
 /// A distribution's inverse distribution function with its parameters worked out once (a log-normal's μ

@@ -16,8 +16,6 @@ public struct OfferSpec: Sendable, Hashable {
     /// This offer's share of its cohort's buyers (`splitWeights`).
     public var weight: Double = 1
 
-    public var isSubscription: Bool { periodMonths != nil }
-
     /// How a cohort's buyers split over the offers it is shown, in the order shown (cheapest useful first):
     /// offer i (from 0) weighs `1 / (i + 1) × cheapest price / its price`, and the weights add up to 1.
     /// So the first and cheapest offer takes the most buyers, and an offer twice the price half as many.

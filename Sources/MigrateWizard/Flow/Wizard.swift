@@ -45,7 +45,6 @@ public struct Wizard: Sendable {
     public var needsProduct: Bool { asksForProduct || !facts.products.contains(where: \.canUnlockFeaturesForSale) }
 
     public var isFinished: Bool { current == nil }
-    public var canGoBack: Bool { !history.isEmpty }
 
     /// The plan the answers so far describe.
     public var plan: MigrationPlan { PlanBuilder.plan(answers, facts: facts) }
