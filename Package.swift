@@ -47,13 +47,15 @@ let package = Package(
         .executableTarget(
             name: "migrate-bench",
             dependencies: ["MigrateCore", "MigratePlan", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateFuzz"]),
-        .testTarget(name: "MigratePlanTests", dependencies: ["MigratePlan", "MigrateCore"]),
-        .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateImportTests", dependencies: ["MigrateImport", "MigrateCLI", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateMatrixTests", dependencies: ["MigrateMatrix", "MigrateCLI", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateGenerator", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateSimulation", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateWizardTests", dependencies: ["MigrateWizard", "MigrateCLI", "MigrateImport", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateCLITests", dependencies: ["MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz"]),
+        // Helpers every test target shares: the repository root, scratch folders, the list of examples.
+        .target(name: "MigrateTestSupport", path: "Tests/MigrateTestSupport"),
+        .testTarget(name: "MigratePlanTests", dependencies: ["MigrateTestSupport", "MigratePlan", "MigrateCore"]),
+        .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateTestSupport", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateImportTests", dependencies: ["MigrateTestSupport", "MigrateImport", "MigrateCLI", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateMatrixTests", dependencies: ["MigrateTestSupport", "MigrateMatrix", "MigrateCLI", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateTestSupport", "MigrateGenerator", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateTestSupport", "MigrateSimulation", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateWizardTests", dependencies: ["MigrateTestSupport", "MigrateWizard", "MigrateCLI", "MigrateImport", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateCLITests", dependencies: ["MigrateTestSupport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 @testable import MigrateCLI

@@ -1,32 +1,14 @@
 import Foundation
 @testable import MigrateCLI
 import MigratePlan
+import MigrateTestSupport
 import Testing
-
-/// A temporary folder with files in it, removed at the end of the test.
-final class Scratch {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file
-    }
-}
 
 let examplePlanText = try! String(contentsOf: repositoryRoot.appendingPathComponent("Examples/server-pal/migration.json"), encoding: .utf8)
 
 @Suite("migrate check")
 struct CheckCommandTests {
-    @Test("Every example checks with exit 0", arguments: ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer", "seven-minute-workout"])
+    @Test("Every example checks with exit 0", arguments: Examples.names)
     func examples(name: String) {
         let run = Run("check", "Examples/\(name)/migration.json", "--now", "2026-01-01T00:00:00Z")
         #expect(run.status == .success, "\(run.output)")

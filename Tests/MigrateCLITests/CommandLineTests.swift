@@ -1,9 +1,9 @@
 import Foundation
 import MigrateCLI
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// Runs `migrate` in-process from the repository root.
 struct Run {

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigrateCLI
 import MigrateFuzz
+import MigrateTestSupport
 import Testing
 
 /// Issue 12: a bounded run of the seeded fuzzer in `swift test` (`migrate-bench fuzz N` runs many more, each in

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MigrateCLI
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 /// `check` on a history of a thousand releases that all lack one thing says it once.

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCLI
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 @Suite("Legacy prices in check, explain and simulate")

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCLI
+import MigrateTestSupport
 import Testing
 
 /// Users have the README, the examples, the templates and what `migrate` prints — not the project's internal

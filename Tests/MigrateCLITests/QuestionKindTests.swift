@@ -1,4 +1,5 @@
 import Foundation
+import MigrateTestSupport
 import MigrateWizard
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCLI
+import MigrateTestSupport
 import Testing
 
 /// `explain --receipt` reads each kind of receipt as what it is, plain or as a compact JWS.

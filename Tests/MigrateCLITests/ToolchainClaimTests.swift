@@ -1,4 +1,5 @@
 import Foundation
+import MigrateTestSupport
 import Testing
 
 /// The README's toolchain claim is the one this build proves.

@@ -1,11 +1,12 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 @Suite("Shipped examples")
 struct ExampleTests {
-    static let names = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer", "seven-minute-workout"]
+    static let names = Examples.names
 
     @Test("Every example passes check with no errors", arguments: names)
     func checks(name: String) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 @Suite("Receipts and app transactions")

@@ -1,10 +1,8 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateTestSupport
 import Testing
-
-/// The repository root, found from this file so tests run from any directory.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 func date(_ text: String) -> Date {
     guard let date = Timestamp.parse(text) else { fatalError("bad test date \(text)") }

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 /// A plan under Tests/Fixtures/plans.

@@ -1,4 +1,5 @@
 import Foundation
+import MigrateTestSupport
 
 /// Checks Apple-platform availability on Linux, where `@available(iOS …)` is ignored.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateGenerator
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 /// Availability checked for real on Linux (see AvailabilityChecker): the shims mirror Apple's

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateGenerator
+import MigrateTestSupport
 import Testing
 
 @Suite("Embedded templates")

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigrateGenerator
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 /// Runs a command and returns its status and combined output.

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateGenerator
+import MigrateTestSupport
 import Testing
 
 /// `migrate generate --package`: a Swift package whose `swift test` runs the generated tests.

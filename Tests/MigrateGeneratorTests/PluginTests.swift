@@ -1,5 +1,6 @@
 import Foundation
 import MigrateGenerator
+import MigrateTestSupport
 import Testing
 
 /// The SwiftPM command plugin, used the way an app's repository would: a scratch package that

@@ -2,15 +2,14 @@ import Foundation
 import MigrateCore
 import MigrateGenerator
 import MigratePlan
+import MigrateTestSupport
 import Testing
-
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// True when tests should re-record golden files instead of comparing (and then fail, so a
 /// recording run is never mistaken for a passing one).
 let isRecording = ProcessInfo.processInfo.environment["MIGRATE_RECORD"] == "1"
 
-let exampleNames = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer"]
+let exampleNames = Examples.names
 
 /// A name with a slash is a plan file's path from the repository root (a test fixture).
 func examplePlan(_ name: String) throws -> MigrationPlan {

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCLI
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 @Suite("migrate import: bad input, new plans, --dry-run")

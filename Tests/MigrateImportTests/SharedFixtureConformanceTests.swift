@@ -1,6 +1,7 @@
 import Foundation
 import MigrateImport
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 /// Reads every real file in ../shared/fixtures (beside the repository) with the importers.

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateImport
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 @Suite("Import: .storekit")

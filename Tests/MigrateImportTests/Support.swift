@@ -2,10 +2,9 @@ import Foundation
 import MigrateCLI
 import MigrateImport
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
-/// The repository root, found from this file so tests run from any directory.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures/import")
 
 func fixture(_ path: String) throws -> [UInt8] {
@@ -15,30 +14,6 @@ func fixture(_ path: String) throws -> [UInt8] {
 func date(_ text: String) -> Date {
     guard let date = Timestamp.parse(text) else { fatalError("bad test date \(text)") }
     return date
-}
-
-/// A temporary folder, removed at the end of the test.
-final class Scratch {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-import-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file
-    }
-
-    func read(_ name: String) -> String? {
-        try? String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-    }
 }
 
 /// One in-process run of the command line.

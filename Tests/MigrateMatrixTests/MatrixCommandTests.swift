@@ -1,23 +1,8 @@
 import Foundation
 import MigrateCLI
 import MigrateMatrix
+import MigrateTestSupport
 import Testing
-
-/// A temporary folder, removed at the end of the test.
-final class Scratch {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-matrix-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func write(_ name: String, _ text: String) throws {
-        try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
-    }
-}
 
 @Suite("migrate matrix")
 struct MatrixCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateMatrix
+import MigrateTestSupport
 import Testing
 
 /// A model file in Tests/Fixtures/pict and the valid rows PICT's documentation gives it.

@@ -3,10 +3,10 @@ import MigrateCLI
 import MigrateCore
 import MigrateMatrix
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let exampleNames = ["inkwell-universal", "pocket-ledger", "quill-writer", "server-pal", "tally-two-switches", "tilt-to-live-hd"]
+let exampleNames = Examples.names
 
 func loadExample(_ name: String) throws -> MigrationPlan {
     let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("Examples/\(name)/migration.json"))

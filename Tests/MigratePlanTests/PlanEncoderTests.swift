@@ -1,11 +1,11 @@
 import Foundation
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 @Suite("Plan encoding")
 struct PlanEncoderTests {
-    static let examples = ["tilt-to-live-hd", "server-pal", "pocket-ledger", "inkwell-universal", "tally-two-switches", "quill-writer"]
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let examples = Examples.names
 
     static func withoutOrigins(_ plan: MigrationPlan) -> MigrationPlan {
         var plan = plan
@@ -18,7 +18,7 @@ struct PlanEncoderTests {
 
     @Test("Encoding round-trips every example, and is stable", arguments: examples)
     func roundTrip(name: String) throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent("Examples/\(name)/migration.json"), encoding: .utf8)
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("Examples/\(name)/migration.json"), encoding: .utf8)
         let plan = try #require(PlanDecoder.decode(text).plan)
         let encoded = PlanEncoder.encode(plan)
         let document = PlanDecoder.decode(encoded)

@@ -1,9 +1,9 @@
 import Foundation
 import MigratePlan
 import MigrateSimulation
+import MigrateTestSupport
 import Testing
 
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// A small plan whose revenue can be worked out on paper: 1.0 sold at 2.99 with 'pro'; 2.0 is free
 /// with nothing; 'pro' sells at 4.99 and 'extra' at 1.99.

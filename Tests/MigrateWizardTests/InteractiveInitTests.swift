@@ -1,6 +1,7 @@
 import Foundation
 import MigratePlan
 import MigrateCLI
+import MigrateTestSupport
 import Testing
 
 /// `migrate init` on a (scripted) terminal: typos, going back, EOF, declining, and a real pseudo-terminal.
@@ -114,8 +115,7 @@ struct InteractiveInitTests {
             print("skipped: git is not installed")
             return
         }
-        let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/migrate")
+        let binary = repositoryRoot.appendingPathComponent(".build/debug/migrate")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             print("skipped: \(binary.path) is not built")
             return

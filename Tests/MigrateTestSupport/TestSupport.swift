@@ -1,0 +1,40 @@
+import Foundation
+
+/// The repository root, found from this file so tests run from any directory.
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A temporary folder with files in it, removed at the end of the test.
+public final class Scratch {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `text` at `name` (a relative path; its folders are created).
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// The text at `name`, or nil when there is none.
+    public func read(_ name: String) -> String? {
+        try? String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+}
+
+/// The examples under Examples/: every folder holding a migration.json, sorted, so a new example is
+/// checked, generated and matched against goldens without editing a list.
+public enum Examples {
+    public static let names: [String] = {
+        let folder = repositoryRoot.appendingPathComponent("Examples")
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return entries.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent("\($0)/migration.json").path) }.sorted()
+    }()
+}
