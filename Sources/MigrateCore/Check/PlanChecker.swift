@@ -188,7 +188,7 @@ public enum PlanChecker {
         var diagnostics: [Diagnostic] = []
         for platform in catalog.tracks.keys.sorted() {
             guard let first = catalog.tracks[platform]?.first.map({ plan.releases[$0] }), first.model.isPaid else { continue }
-            let value = platform.originalVersionMeaning == .buildNumber ? first.build : first.version
+            let value = first.receiptVersion(platform.originalVersionMeaning)
             guard let value, value == sandboxValue, let index = catalog.tracks[platform]?.first else { continue }
             diagnostics.append(
                 .warning(

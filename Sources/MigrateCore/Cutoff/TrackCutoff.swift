@@ -44,7 +44,7 @@ public struct TrackCutoff: Sendable {
         var entries: [Entry] = []
         var problems: [CutoffProblem] = []
         for item in releases {
-            let key = meaning == .buildNumber ? item.release.build : item.release.version
+            let key = item.release.receiptVersion(meaning)
             guard let key else {
                 problems.append(
                     CutoffProblem(

@@ -255,7 +255,7 @@ public struct GenerationContext {
         let meaning = platform.originalVersionMeaning
         let releases = (catalog.tracks[platform] ?? []).compactMap { index -> TemplateValue? in
             let release = plan.releases[index]
-            guard let key = meaning == .buildNumber ? release.build : release.version else { return nil }
+            guard let key = release.receiptVersion(meaning) else { return nil }
             let tier = catalog.tier(ofRelease: index).map { ".\(tierCases[$0.id]!)" } ?? "nil"
             return [
                 "versionLiteral": .string(SwiftIdentifier.stringLiteral(key.text)),

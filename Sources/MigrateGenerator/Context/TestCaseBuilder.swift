@@ -54,13 +54,13 @@ public enum TestCaseBuilder {
             func tier(_ position: Int) -> String? { catalog.tier(ofRelease: indices[position])?.id }
             for (position, index) in indices.enumerated() {
                 let release = plan.releases[index]
-                guard let key = cutoff.meaning == .buildNumber ? release.build : release.version else { continue }
+                guard let key = release.receiptVersion(cutoff.meaning) else { continue }
                 // A release where the era changes (or the first and last) is a cutoff boundary.
                 let boundary = position == 0 || position == indices.count - 1 || tier(position) != tier(position - 1) || tier(position) != tier(position + 1)
                 versions.append((key, release.released, boundary))
                 if let below = decrement(key) { versions.append((below, release.released.addingTimeInterval(-1), boundary)) }
             }
-            if let last = indices.last.map({ plan.releases[$0] }), let key = cutoff.meaning == .buildNumber ? last.build : last.version {
+            if let last = indices.last.map({ plan.releases[$0] }), let key = last.receiptVersion(cutoff.meaning) {
                 versions.append((increment(key), last.released.addingTimeInterval(86_400), true))
             }
             for (version, date, boundary) in versions {

@@ -13,17 +13,47 @@ public struct Factor: Sendable, Hashable {
 /// A rule about which combinations of values can occur together in one row.
 ///
 /// A constraint looks at a few factors (its `scope`) and says whether their values are allowed
-/// together. The generator compiles every constraint into forbidden combinations; the verifier
-/// evaluates them directly on complete rows, so the two never share a code path.
+/// together. The generator compiles a constraint over a few factors into forbidden combinations, and
+/// checks a `clause` ("at least one of these factors takes one of these values") directly, however
+/// many factors it spans; the verifier evaluates `allows` on complete rows, so the two never share a
+/// code path.
 public struct Constraint: Sendable {
+    /// One way to satisfy a clause: `factor` takes one of `levels`.
+    public struct Literal: Sendable, Hashable {
+        public var factor: Int
+        public var levels: Set<Int>
+
+        public init(factor: Int, levels: Set<Int>) {
+            self.factor = factor
+            self.levels = levels
+        }
+    }
+
     /// Indices of the factors the rule looks at, ascending and distinct.
     public let scope: [Int]
     /// Whether the values of `scope` (level indices, in `scope` order) may occur together.
     public let allows: @Sendable ([Int]) -> Bool
     /// A human-readable form, for messages.
     public let label: String
+    /// When set, the rule is this disjunction, which the generator checks without enumerating the
+    /// scope: a rule over sixty products ("a restore needs something owned") costs what one over two does.
+    public let clause: [Literal]?
+
+    /// At least one literal holds: `factor` takes one of its `levels`. Literals name distinct factors.
+    public static func anyOf(_ literals: [Literal], label: String) -> Constraint {
+        let scope = literals.map(\.factor)
+        let sets = literals.map(\.levels)
+        return Constraint(scope: scope, label: label, clause: literals) { values in
+            zip(sets, values).contains { $0.0.contains($0.1) }
+        }
+    }
 
     public init(scope: [Int], label: String, allows: @escaping @Sendable ([Int]) -> Bool) {
+        self.init(scope: scope, label: label, clause: nil, allows: allows)
+    }
+
+    private init(scope: [Int], label: String, clause: [Literal]?, allows: @escaping @Sendable ([Int]) -> Bool) {
+        self.clause = clause
         let sorted = Array(Set(scope)).sorted()
         if sorted == scope {
             self.allows = allows

@@ -48,8 +48,6 @@ public struct PlanFactorModel: Sendable {
     /// A value the App Store could send that is not a bundle version (Apple, "CFBundleVersion": one to three
     /// period-separated integers).
     static let malformedVersion = "2.0.1b"
-    /// The most combinations the restore constraint may span before it is left out.
-    static let restoreScopeLimit = 500_000
 
     public init(plan: MigrationPlan) {
         self.plan = plan
@@ -167,6 +165,15 @@ public struct PlanFactorModel: Sendable {
                 if plan.app.universalPurchase && tracks.count > 1 && !originalKnown { return true }
                 return catalog.trackPlatform(for: original ?? platform) == track
             })
+        // One download gives a receipt both its original version and its original purchase date, so a
+        // version is only bought while its release was live: without this rule every version meets
+        // every date, and forty tiers make thousands of rows of customers who cannot exist.
+        let windows = versionLevels.map { Self.liveWindow(of: $0, catalog: catalog) }
+        constraints.append(
+            Constraint(scope: [versionFactor, dateFactor], label: "an original version is bought while its release is live") { values in
+                guard let window = windows[values[0]], let date = dateLevels[values[1]] else { return true }
+                return window.contains(date)
+            })
         let missingVersion = versionLevels.firstIndex { $0.text == nil }!
         for product in productFactors {
             constraints.append(
@@ -181,22 +188,18 @@ public struct PlanFactorModel: Sendable {
                     restores[values[0]] != .nothingRestored || !product.states[values[1]].isActive
                 })
         }
-        // Saturating: with hundreds of products the true product overflows Int.
-        let restoreScope = restorable.reduce(3) { scope, product in
-            let (result, overflow) = scope.multipliedReportingOverflow(by: product.states.count)
-            return overflow ? Int.max : result
-        }
         if restorable.isEmpty {
             constraints.append(Constraint(scope: [restoreFactor], label: "\"restored\" needs an owned product, and the plan sells none") { values in
                 restores[values[0]] != .restored
             })
-        } else if restoreScope <= Self.restoreScopeLimit {
-            constraints.append(
-                Constraint(scope: [restoreFactor] + restorable.map(\.factor), label: "\"restored\" needs an owned product") { values in
-                    restores[values[0]] != .restored || restorable.indices.contains { restorable[$0].states[values[$0 + 1]].isActive }
-                })
         } else {
-            notes.append("\"restored\" may appear with no owned product: the constraint spans too many combinations (\(restoreScope))")
+            // A clause, checked as it is by the generator: enumerating it would cost 3 × states^products.
+            let notRestored = Set(restores.indices.filter { restores[$0] != .restored })
+            let owned = restorable.map { product in
+                Constraint.Literal(factor: product.factor, levels: Set(product.states.indices.filter { product.states[$0].isActive }))
+            }
+            constraints.append(
+                .anyOf([Constraint.Literal(factor: restoreFactor, levels: notRestored)] + owned, label: "\"restored\" needs an owned product"))
         }
 
         self.model = CoverageModel(factors: factors, constraints: constraints)
@@ -212,7 +215,7 @@ public struct PlanFactorModel: Sendable {
         let meaning = track.originalVersionMeaning
         let entries = (catalog.tracks[track] ?? []).compactMap { index -> (version: Version, label: String)? in
             let release = catalog.plan.releases[index]
-            guard let key = meaning == .buildNumber ? release.build : release.version else { return nil }
+            guard let key = release.receiptVersion(meaning) else { return nil }
             return (key, catalog.tier(ofRelease: index)?.id ?? "")
         }.sorted { $0.version < $1.version }
         guard !entries.isEmpty else { return [] }
@@ -228,6 +231,24 @@ public struct PlanFactorModel: Sendable {
         var unique: [Version] = []
         for value in values.sorted() where !unique.contains(value) { unique.append(value) }
         return unique.map { VersionLevel(text: $0.text, track: track, isSandboxValue: false) }
+    }
+
+    /// When a version level could have been bought: from the go-live of the newest release at or below it
+    /// on its track (a day earlier for the first release, a pre-order) until the next release went live.
+    /// Nil (any date) for the values no release gives: the sandbox's, a missing or malformed version, and
+    /// one older than every release.
+    static func liveWindow(of level: VersionLevel, catalog: PlanCatalog) -> Range<Date>? {
+        guard let text = level.text, let track = level.track, !level.isSandboxValue, let version = try? Version(text) else { return nil }
+        let meaning = track.originalVersionMeaning
+        let releases = (catalog.tracks[track] ?? []).map { catalog.plan.releases[$0] }.sorted { $0.released < $1.released }
+        guard let first = releases.first,
+            let current = releases.filter({ ($0.receiptVersion(meaning)).map { $0 <= version } ?? false }).max(by: {
+                ($0.receiptVersion(meaning)!, $0.released) < ($1.receiptVersion(meaning)!, $1.released)
+            })
+        else { return nil }
+        let start = current == first ? current.released.addingTimeInterval(-86_400) : current.released
+        let end = releases.first { $0.released > current.released }?.released ?? .distantFuture
+        return start..<max(end, start.addingTimeInterval(1))
     }
 
     static func decrement(_ version: Version) -> Version? {

@@ -47,7 +47,22 @@ struct ValidRowSearch {
     func exists(_ fixed: [Int?], positiveOnly: Bool = false) -> Bool {
         if unsatisfiable { return false }
         let allowedNegatives = positiveOnly ? 0 : 1
-        var row = [Int](repeating: -1, count: levelCounts.count)
+        // Fixed values are in the row from the start, so a constraint is checked as soon as its last
+        // factor that is not fixed has a value (up front when all are fixed): a pair that breaks a rule
+        // over factors searched last fails at once instead of after every combination of the others.
+        var row = fixed.map { $0 ?? -1 }
+        var closing = [[Int]](repeating: [], count: order.count)
+        var position = [Int](repeating: -1, count: levelCounts.count)
+        for (index, factor) in order.enumerated() { position[factor] = index }
+        for index in self.closing.indices.flatMap({ self.closing[$0] }) {
+            let constraint = constraints[index]
+            let depth = constraint.scope.reduce(-1) { fixed[$1] == nil ? max($0, position[$1]) : $0 }
+            if depth < 0 {
+                if !constraint.isSatisfied(by: row) { return false }
+            } else {
+                closing[depth].append(index)
+            }
+        }
         var negatives = 0
         func isNegative(_ factor: Int, _ level: Int) -> Bool { negative?[factor][level] ?? false }
         // A fixed value outside the searched factors is checked here, since the search never sees it.
@@ -71,7 +86,7 @@ struct ValidRowSearch {
             // Leave the level tried before at this depth.
             if choice[depth] >= 0 {
                 if isNegative(factor, choice[depth]) { negatives -= 1 }
-                row[factor] = -1
+                row[factor] = fixed[factor] ?? -1
             }
             var level = choice[depth] + 1
             var found = false
@@ -89,7 +104,7 @@ struct ValidRowSearch {
                         found = true
                         break
                     }
-                    row[factor] = -1
+                    row[factor] = fixed[factor] ?? -1
                 }
                 level += 1
             }

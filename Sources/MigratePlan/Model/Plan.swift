@@ -123,6 +123,13 @@ public struct Release: Sendable, Hashable {
         if let build { return "\(version) (\(build))" }
         return version.text
     }
+
+    /// The value a receipt's original version carries for this release: its build number where the App
+    /// Store reports `CFBundleVersion` (iOS and the platforms that share its binary), its marketing version
+    /// on macOS. The one place that rule is written; nil when the build number is needed and not known.
+    public func receiptVersion(_ meaning: Platform.VersionMeaning) -> Version? {
+        meaning == .buildNumber ? build : version
+    }
 }
 
 /// An in-app product, sold now or in the past.
