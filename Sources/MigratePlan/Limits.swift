@@ -26,6 +26,8 @@ public enum Limits {
 
     /// Parentheses and NOTs nested in one PICT constraint.
     public static let pictNestingDepth = 100
+    /// Parameters in one PICT model: 400 take about 3 s, 1,000 nearly a minute (the work grows with the cube).
+    public static let pictParameters = 500
     /// AND, OR and IF operators in one PICT constraint.
     public static let pictOperatorsPerConstraint = 1_000
 

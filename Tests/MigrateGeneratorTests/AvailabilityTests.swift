@@ -92,7 +92,7 @@ struct AvailabilityTests {
 
     @Test(
         "Every example's generated Swift type-checks for iOS 16 and macOS 13 with Apple's availability, on old and new SDKs, in Swift 6 and Swift 5",
-        arguments: exampleNames)
+        arguments: availabilityExamples)
     func generatedCodePasses(example: String) throws {
         let sources = try Self.generatedSources(example)
         #expect(sources.contains { $0.name == "AppStoreFront.swift" })

@@ -1,4 +1,5 @@
 import MigrateMatrix
+import MigratePlan
 import Testing
 
 @Suite("PICT model reader")
@@ -159,5 +160,18 @@ struct PICTModelTests {
         let parsed = try #require(PICTModel.parse("V: \(value), other\nB: x, y\nIF [V] LIKE \"\(pattern)\" THEN [B] = \"x\";\n").model)
         // V's first value with B = y is allowed exactly when the pattern does not match it.
         #expect(parsed.model.constraints[0].isSatisfied(by: [0, 1]) == !matches)
+    }
+}
+
+@Suite("PICT models: the parameter limit")
+struct PICTParameterLimitTests {
+    @Test("A model past the parameter limit is one error at the first parameter past it")
+    func tooManyParameters() {
+        let text = (0...Limits.pictParameters + 5).map { "F\($0): a, b" }.joined(separator: "\n") + "\n"
+        let (model, errors) = PICTModel.parse(text)
+        #expect(model == nil)
+        #expect(errors.count == 1)
+        #expect(errors.first?.line == Limits.pictParameters + 1 && errors.first?.column == 1)
+        #expect(errors.first?.message.hasPrefix("parameter 'F\(Limits.pictParameters)' is past migrate's limit of 500 parameters") == true)
     }
 }

@@ -26,7 +26,7 @@ enum MatrixCommand {
             .option("model", valueName: "file", help: "A model in PICT's format ('Name: v1, v2' lines and IF … THEN … constraints) instead of a plan."),
             .option("strength", valueName: "t", help: "Cover every combination of this many factors' values (1 to 4).", defaultValue: "2"),
             .option("seed", valueName: "n", help: "The random seed; the same seed gives the same matrix.", defaultValue: "0"),
-            .option("effort", valueName: "n", help: "Extra optimisation, 0 to 10: about n seconds more for fewer rows.", defaultValue: "0"),
+            .option("effort", valueName: "n", help: "Extra optimisation, 0 to 10, for fewer rows: n fixed amounts of annealing work (the same rows on every machine), about a second each on a small model and more on a wide one.", defaultValue: "0"),
             .option("seed-rows", valueName: "file", help: "Rows that must be included, as CSV or tab-separated like PICT's seed files (header: factor names; an empty cell means any value)."),
             .flag("exhaustive", help: "Print every valid combination instead (refused above \(exhaustiveLimit) rows without --force)."),
             .flag("force", help: "Allow --exhaustive above the limit."),

@@ -10,7 +10,7 @@ public struct PlanFactorModel: Sendable {
     public let plan: MigrationPlan
     public let catalog: PlanCatalog
     public let model: CoverageModel
-    /// Notes about the model, such as constraints left out because they were too large.
+    /// Notes about the model for `matrix` to print; none today, since every rule is kept (the wide ones as clauses).
     public let notes: [String]
 
     /// What a level of each factor means for the customer.
@@ -55,7 +55,7 @@ public struct PlanFactorModel: Sendable {
         self.catalog = catalog
         var factors: [Factor] = []
         var roles: [Role] = []
-        var notes: [String] = []
+        let notes: [String] = []
         func add(_ name: String, _ levels: [String], _ role: Role) -> Int {
             factors.append(Factor(name, levels: levels))
             roles.append(role)

@@ -1,3 +1,5 @@
+import MigratePlan
+
 /// Reads a PICT model file line by line, as PICT does: parameter lines first, then (refused here)
 /// sub-model lines, then everything else is constraints. Only a line whose first non-blank character
 /// is `#` is a comment; elsewhere `#` is an ordinary character (PICT has no end-of-line comments).
@@ -189,6 +191,14 @@ struct PICTReader {
             return
         }
         let numeric = values.allSatisfy { PICTText.number($0.names[0]) != nil }
+        if parameters.count == Limits.pictParameters {
+            // Said once, at the first parameter past the limit.
+            guard !errors.contains(where: { $0.message.contains("migrate's limit of \(Limits.pictParameters) parameters") }) else { return }
+            fail(
+                number, nameColumn,
+                "parameter '\(name)' is past migrate's limit of \(Limits.pictParameters) parameters in a model (pairwise work grows with their cube); split the model, or merge parameters that never interact")
+            return
+        }
         parameterIndex[key] = parameters.count
         parameters.append(PICTModel.Parameter(name: name, values: values, isNumeric: numeric, line: number, column: nameColumn))
     }
