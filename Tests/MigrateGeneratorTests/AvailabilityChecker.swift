@@ -111,13 +111,28 @@ enum AvailabilityChecker {
         languageModes: [LanguageMode] = LanguageMode.allCases,
         replacements: [String: String] = [:]
     ) throws -> [Diagnostic] {
+        try check(
+            clients: [(name: "Client", sources: sources)], modules: modules, deploymentTarget: deploymentTarget,
+            languageModes: languageModes, replacements: replacements)["Client"] ?? []
+    }
+
+    /// Like `check(sources:…)` for several client modules at once, keyed by name: the shims are
+    /// built once per language mode and each client type-checks against them on its own (which is
+    /// what makes checking every example affordable). Shim diagnostics are reported with every client.
+    static func check(
+        clients: [(name: String, sources: [Source])],
+        modules: [Module] = [.storeKit],
+        deploymentTarget: DeploymentTarget,
+        languageModes: [LanguageMode] = LanguageMode.allCases,
+        replacements: [String: String] = [:]
+    ) throws -> [String: [Diagnostic]] {
         func replaced(_ text: String) -> String {
             replacements.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
         }
         let shims = try modules.map { (module: $0, source: try Source(contentsOf: $0.shim)) }
         var rewriter = AvailabilityRewriter(target: deploymentTarget)
         let shimTexts = shims.map { rewriter.scan(replaced($0.source.text)) }
-        let clientTexts = sources.map { rewriter.scan(replaced($0.text)) }
+        let clientTexts = clients.map { client in client.sources.map { rewriter.scan(replaced($0.text)) } }
 
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("availability-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -140,13 +155,17 @@ enum AvailabilityChecker {
         let shimPaths = try zip(shims, shimTexts).map { shim, scanned in
             try write(scanned, name: shim.source.name, folder: root.appendingPathComponent("shims/\(shim.module.rawValue)"))
         }
-        let clientPaths = try zip(sources, clientTexts).map { source, scanned in
-            try write(scanned, name: source.name, folder: root.appendingPathComponent("client"))
+        let clientPaths = try zip(clients, clientTexts).enumerated().map { index, client in
+            try zip(client.0.sources, client.1).map { source, scanned in
+                try write(scanned, name: source.name, folder: root.appendingPathComponent("client-\(index)"))
+            }
         }
 
         let common = ["-parse-as-library", "-enable-experimental-feature", "CustomAvailability", "-I", domains.path]
-        var diagnostics: [Diagnostic] = []
+        var diagnostics: [String: [Diagnostic]] = [:]
+        for client in clients { diagnostics[client.name] = [] }
         for mode in languageModes {
+            var shimDiagnostics: [Diagnostic] = []
             let built = root.appendingPathComponent("modules-\(mode == .swift6 ? 6 : 5)")
             try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
             for (shim, path) in zip(shims, shimPaths) {
@@ -154,18 +173,21 @@ enum AvailabilityChecker {
                     ["-emit-module", "-module-name", shim.module.rawValue, "-enable-library-evolution",
                      "-emit-module-path", built.appendingPathComponent("\(shim.module.rawValue).swiftmodule").path]
                         + common + mode.flags + [path])
-                diagnostics += parse(run.output, names: names, mode: mode)
-                if run.status != 0 && !diagnostics.contains(where: { $0.severity == .error }) {
+                shimDiagnostics += parse(run.output, names: names, mode: mode)
+                if run.status != 0 && !shimDiagnostics.contains(where: { $0.severity == .error }) {
                     throw CheckError(description: "building the \(shim.module.rawValue) shim failed:\n\(run.output)")
                 }
             }
-            if clientPaths.isEmpty { continue }
-            let run = try swiftc(["-typecheck", "-module-name", "Client", "-I", built.path] + common + mode.flags + clientPaths)
-            let found = parse(run.output, names: names, mode: mode)
-            if run.status != 0 && !found.contains(where: { $0.severity == .error }) {
-                throw CheckError(description: "type-checking failed without a diagnostic:\n\(run.output)")
+            for (client, paths) in zip(clients, clientPaths) {
+                diagnostics[client.name, default: []] += shimDiagnostics
+                if paths.isEmpty { continue }
+                let run = try swiftc(["-typecheck", "-module-name", "Client", "-I", built.path] + common + mode.flags + paths)
+                let found = parse(run.output, names: names, mode: mode)
+                if run.status != 0 && !found.contains(where: { $0.severity == .error }) {
+                    throw CheckError(description: "type-checking \(client.name) failed without a diagnostic:\n\(run.output)")
+                }
+                diagnostics[client.name, default: []] += found
             }
-            diagnostics += found
         }
         return diagnostics
     }
