@@ -49,6 +49,12 @@ public enum Limits {
     /// refused at its place rather than recursing until the stack runs out.
     public static let propertyListDepth = 512
 
+    /// The largest plan whose generated tests include the pairwise rows of `migrate matrix`: 60 products
+    /// and 200 releases (with any tiers), where `migrate-bench scale` measures `matrix` and `generate` under
+    /// 2 s each. A larger plan keeps the boundary and per-product cases, and TEST_MATRIX.md says so.
+    public static let pairwiseTestProducts = 60
+    public static let pairwiseTestReleases = 200
+
     /// Rows `matrix --exhaustive` prints, even with `--force`.
     public static let exhaustiveRows = 1_000_000
     /// Rows × factors `matrix --exhaustive` holds (20 million cells, about 160 MB), so wide models stop sooner.

@@ -37,6 +37,21 @@ struct GenerationScaleTests {
             app: AppInfo(name: "Gen", bundleID: "com.example.gen", platforms: [.iOS]), features: features, releases: releases, products: products)
     }
 
+    @Test("Plans up to the limit get the pairwise rows (past the old 12-product cap); past it TEST_MATRIX.md says they are left out")
+    func pairwiseUpToTheLimit() throws {
+        let within = Self.plan(products: 30, features: 12)
+        #expect(TestCaseBuilder.includesPairwise(within))
+        #expect(TestCaseBuilder.cases(for: PlanCatalog(within)).contains { $0.name.hasPrefix("pairwise row ") })
+        let matrix = try #require(try Generator().generate(within).first { $0.path == "TEST_MATRIX.md" })
+        #expect(!matrix.body.contains("leave out the pairwise rows"))
+
+        let past = Self.plan(products: Limits.pairwiseTestProducts + 1, features: 12)
+        #expect(!TestCaseBuilder.includesPairwise(past))
+        #expect(!TestCaseBuilder.cases(for: PlanCatalog(past)).contains { $0.name.hasPrefix("pairwise row ") })
+        let doc = try #require(try Generator().generate(past).first { $0.path == "TEST_MATRIX.md" })
+        #expect(doc.body.contains("The plan has more than 60 products or 200 releases, so these cases leave out the pairwise rows"))
+    }
+
     @Test("Interacting pairs come from indexes, and are the pairs a product-by-product comparison finds", arguments: [(30, 12), (60, 90), (200, 40)])
     func interactingPairs(count: Int, features: Int) {
         let catalog = PlanCatalog(Self.plan(products: count, features: features))

@@ -139,9 +139,21 @@ struct GeneratedPackageTests {
             test: "Restore asks the App Store for the app transaction again when it was unavailable"),
         LayerMutant(
             name: "UndeliveredFinished", example: "tally-two-switches", file: "FreemiumStore.swift",
-            find: "        guard let deliver = deliverConsumable, await deliver(product) else {\n          return .awaitingDelivery(product)\n        }\n",
-            replace: "        _ = deliverConsumable\n",
+            find: "        guard let deliver = deliverConsumable, await deliver(delivery) else {\n          return .awaitingDelivery(product)\n        }\n",
+            replace: "        _ = (deliverConsumable, delivery)\n",
             test: "A consumable is finished only once the app has delivered it"),
+        LayerMutant(
+            name: "DeliveryWithoutID", example: "tally-two-switches", file: "FreemiumStore.swift",
+            find: "ConsumableDelivery(product: product, transactionID: transaction.id)",
+            replace: "ConsumableDelivery(product: product, transactionID: 0)",
+            test: "A consumable is delivered with its transaction id, so one sent again is credited once"),
+        LayerMutant(
+            name: "UnknownFinished", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    guard let product = ProductID(rawValue: transaction.productID) else { return }\n"
+                + "    guard Catalog.consumables.contains(product) else {\n",
+            replace: "    let known = ProductID(rawValue: transaction.productID)\n"
+                + "    guard let product = known, Catalog.consumables.contains(product) else {\n",
+            test: "An unknown product's transaction is never finished: it may be an undelivered consumable"),
         LayerMutant(
             name: "UnsignedFullPrice", example: "quill-writer", file: "FreemiumStore.swift",
             find: "      guard let signer = offerSigner,\n"

@@ -146,6 +146,9 @@ public struct GenerationContext {
                 "restored": .string(SwiftIdentifier.stringLiteral(RestoreOutcome.restored.message)),
             ],
             "testCount": .string(String(testCases.count)),
+            "pairwiseLeftOut": TestCaseBuilder.includesPairwise(plan)
+                ? .bool(false)
+                : .string("\(Limits.pairwiseTestProducts) products or \(Limits.pairwiseTestReleases) releases"),
             "tests": Self.swiftList(testCases.enumerated().map { testValue($1, number: $0 + 1) }),
             "rules": .list(rulesValue),
             "featureColumns": .bool(featureColumns),

@@ -151,11 +151,10 @@ public enum TestCaseBuilder {
         }
         // Every pair of factor values that can occur together (migrate matrix), so interactions
         // between platform, environment, verification and each product's state are all tried.
-        // Past a dozen products or a few dozen releases the covering array takes minutes to build; larger plans keep
-        // the boundary cases, and `migrate matrix` still gives the pairwise set on its own.
+        // Past the limit larger plans keep the boundary cases, and `migrate matrix` still gives the
+        // pairwise set on its own.
         priority = .pairwise
-        let small = plan.products.count <= maximumPairwiseProducts && plan.releases.count <= maximumPairwiseReleases
-        let factors = small ? PlanFactorModel(plan: plan) : nil
+        let factors = includesPairwise(plan) ? PlanFactorModel(plan: plan) : nil
         if let factors, let array = try? factors.matrix() {
             for row in factors.rows(of: array) {
                 guard let customer = row.customer else { continue }
@@ -179,8 +178,12 @@ public enum TestCaseBuilder {
     }
 
     static let maximumPairs = 60
-    static let maximumPairwiseProducts = 12
-    static let maximumPairwiseReleases = 40
+
+    /// Whether the cases include the pairwise rows of `migrate matrix`: up to `Limits.pairwiseTestProducts`
+    /// products and `Limits.pairwiseTestReleases` releases.
+    public static func includesPairwise(_ plan: MigrationPlan) -> Bool {
+        plan.products.count <= Limits.pairwiseTestProducts && plan.releases.count <= Limits.pairwiseTestReleases
+    }
 
     /// The first `limit` pairs of lasting products, in plan order, that interact: one contains the other,
     /// they share a feature, or one grants what the other requires. Partners are found through indexes by

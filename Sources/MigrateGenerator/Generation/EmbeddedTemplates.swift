@@ -232,7 +232,9 @@ show nothing then.
 {{#storeTests.hasConsumable}}
 - **Delivery of consumables.** Set `FreemiumStore.shared.deliverConsumable` to a closure that credits the
   purchase (to your server, or durable storage) and returns true. A consumable is finished only after it
-  returns true; otherwise the App Store delivers the transaction again.
+  returns true; otherwise the App Store delivers the transaction again. Store the delivery's
+  `transactionID` with the credit, in the same write, and return true without crediting when it is
+  already there: a crash between crediting and finishing sends the same transaction again.
 {{/storeTests.hasConsumable}}
 - **Products in App Store Connect** with the ids in `Products.storekit`.
 - **A Restore Purchases button**, shown while `store.upsell.showsRestore` is true.
@@ -301,6 +303,11 @@ Generated from `{{source}}`: {{testCount}} customers at every boundary of the pl
 migrate expects. The sandbox and TestFlight always report original version "1.0", so the cohort can
 only be tried by injecting these values (see `FreemiumTests`); purchases can be tried with
 `Products.storekit` in Xcode.
+{{#pairwiseLeftOut}}
+
+The plan has more than {{pairwiseLeftOut}}, so these cases leave out the pairwise rows that
+`migrate matrix` gives on its own (every pair of platform, environment, version and product state).
+{{/pairwiseLeftOut}}
 
 | # | case | platform | environment | original version | purchased | owns | cohort | features | offers | restore |
 |--:|---|---|---|---|---|---|---|---|---|---|
@@ -574,6 +581,7 @@ let package = Package(
       }
       return StoreTransaction(
         productID: transaction.productID,
+        id: transaction.id,
         ownership: transaction.ownershipType == .familyShared ? .familyShared : .purchased,
         isRevoked: transaction.revocationDate != nil,
         isVerified: isVerified,
@@ -987,6 +995,21 @@ import Foundation
   }
 }
 
+/// A consumable to deliver. `transactionID` is the App Store's id for this purchase: the same each
+/// time it is sent again (after a crash between delivering and finishing, or on another device),
+/// so record it with what you credit, in the same write, and credit each id once.
+{{access}}struct ConsumableDelivery: Hashable, Sendable {
+  {{access}}var product: ProductID
+  {{access}}var transactionID: UInt64
+{{#isPublic}}
+
+  {{access}}init(product: ProductID, transactionID: UInt64) {
+    self.product = product
+    self.transactionID = transactionID
+  }
+{{/isPublic}}
+}
+
 /// What the StoreKit layer tells the customer: one place to reword or localize.
 {{access}}enum StoreMessage {
 {{#purchaseMessageRows}}
@@ -1024,8 +1047,9 @@ import Foundation
   /// Signs promotional offers on the app's server; legacy subscription prices need it.
   {{access}}var offerSigner: (any PromotionalOfferSigner)?
 
-  /// Delivers a consumable; return true once delivered. A consumable is finished only then.
-  {{access}}var deliverConsumable: (@MainActor (ProductID) async -> Bool)?
+  /// Delivers a consumable; return true once delivered, or when its `transactionID` was delivered
+  /// before (return true then without crediting again). A consumable is finished only then.
+  {{access}}var deliverConsumable: (@MainActor (ConsumableDelivery) async -> Bool)?
 
   private let storeFront: any StoreFront
   private let cache: any PurchaseCacheStore
@@ -1153,7 +1177,8 @@ import Foundation
       // Unverified: neither unlocked nor finished, so the App Store delivers it again.
       guard transaction.isVerified else { return .unverified }
       if isConsumable {
-        guard let deliver = deliverConsumable, await deliver(product) else {
+        let delivery = ConsumableDelivery(product: product, transactionID: transaction.id)
+        guard let deliver = deliverConsumable, await deliver(delivery) else {
           return .awaitingDelivery(product)
         }
       } else {
@@ -1179,15 +1204,17 @@ import Foundation
   }
 
   private func handleUpdate(_ transaction: StoreTransaction) async {
-    guard let product = ProductID(rawValue: transaction.productID),
-      Catalog.consumables.contains(product)
-    else {
+    // A product this build doesn't know (added after it shipped) is never finished here: it may
+    // be a consumable nobody delivered, and the App Store sends it again to a build that knows it.
+    guard let product = ProductID(rawValue: transaction.productID) else { return }
+    guard Catalog.consumables.contains(product) else {
       await read(appTransaction: nil, including: nil)
       // Finish only what verified and is now unlocked; an unverified one comes back.
       if transaction.isVerified { await transaction.finish() }
       return
     }
-    guard transaction.isVerified, let deliver = deliverConsumable, await deliver(product) else {
+    let delivery = ConsumableDelivery(product: product, transactionID: transaction.id)
+    guard transaction.isVerified, let deliver = deliverConsumable, await deliver(delivery) else {
       return
     }
     await transaction.finish()
@@ -1932,6 +1959,9 @@ import Foundation
 /// One transaction from `Transaction.currentEntitlements`, `Transaction.updates` or a purchase.
 {{access}}struct StoreTransaction: Sendable {
   {{access}}var productID: String
+  /// `Transaction.id`: the same for this purchase on every device and each time the App Store
+  /// sends it again, so a consumable can be credited once.
+  {{access}}var id: UInt64
   {{access}}var ownership: OwnedProduct.Ownership
   /// Refunded or revoked (`Transaction.revocationDate` is set).
   {{access}}var isRevoked: Bool
@@ -1951,6 +1981,7 @@ import Foundation
 
   {{access}}init(
     productID: String,
+    id: UInt64 = 0,
     ownership: OwnedProduct.Ownership = .purchased,
     isRevoked: Bool = false,
     isVerified: Bool = true,
@@ -1960,6 +1991,7 @@ import Foundation
     finish: @escaping @Sendable () async -> Void = {}
   ) {
     self.productID = productID
+    self.id = id
     self.ownership = ownership
     self.isRevoked = isRevoked
     self.isVerified = isVerified
@@ -2535,11 +2567,11 @@ struct StoreTests {
   }
 
   func transaction(
-    _ product: ProductID, verified: Bool = true, expires: Date? = nil, recorder: Recorder? = nil,
-    store: FreemiumStore? = nil
+    _ product: ProductID, id: UInt64 = 1, verified: Bool = true, expires: Date? = nil,
+    recorder: Recorder? = nil, store: FreemiumStore? = nil
   ) -> StoreTransaction {
     StoreTransaction(
-      productID: product.rawValue, isVerified: verified, expirationDate: expires,
+      productID: product.rawValue, id: id, isVerified: verified, expirationDate: expires,
       finish: { @Sendable [weak store] in
         let unlocked = await MainActor.run { store?.entitlements.activeProducts.contains(product) }
         recorder?.record("finish \(product.rawValue) unlocked: \(unlocked ?? false)")
@@ -2885,6 +2917,22 @@ struct StoreTests {
     #expect(!fake.script.calls.contains("purchase {{storeTests.sellable.id}}"))
   }
 
+  @Test("An unknown product's transaction is never finished: it may be an undelivered consumable")
+  func unknownProductIsNotFinished() async {
+    let store = await loadedNewCustomer()
+    let recorder = Recorder()
+    let unknown = StoreTransaction(
+      productID: "com.example.added-in-a-later-version", id: 7,
+      finish: { @Sendable in recorder.record("finish unknown") })
+    fake.deliver(unknown)
+    // Updates are handled in order: once the next one is finished, the unknown one was handled.
+    let known = transaction(.{{storeTests.sellable.case}}, recorder: recorder, store: store)
+    fake.change { $0.entitlements = [known] }
+    fake.deliver(known)
+    #expect(await eventually { !recorder.events.isEmpty })
+    #expect(recorder.events == ["finish {{storeTests.sellable.id}} unlocked: true"])
+  }
+
   @Test("The listener starts with the store and stops when the store goes away")
   func listenerLivesWithTheStore() async {
     var store: FreemiumStore? = await loadedNewCustomer()
@@ -3006,6 +3054,23 @@ struct StoreTests {
     store.deliverConsumable = { _ in true }
     #expect(await store.purchase(.{{storeTests.consumable.case}}) == .purchased(.{{storeTests.consumable.case}}))
     #expect(recorder.events.count == 1)
+  }
+
+  @Test("A consumable is delivered with its transaction id, so one sent again is credited once")
+  func consumableDeliveredWithTransactionID() async {
+    let store = await loadedNewCustomer()
+    let delivered = Recorder()
+    store.deliverConsumable = { delivery in
+      delivered.record("\(delivery.product.rawValue) #\(delivery.transactionID)")
+      return true
+    }
+    fake.change { $0.purchaseResult = .success(self.transaction(.{{storeTests.consumable.case}}, id: 41)) }
+    #expect(await store.purchase(.{{storeTests.consumable.case}}) == .purchased(.{{storeTests.consumable.case}}))
+    // The same purchase again through Transaction.updates, as after a crash before it was finished.
+    let recorder = Recorder()
+    fake.deliver(transaction(.{{storeTests.consumable.case}}, id: 41, recorder: recorder, store: store))
+    #expect(await eventually { recorder.events.count == 1 })
+    #expect(delivered.events == ["{{storeTests.consumable.id}} #41", "{{storeTests.consumable.id}} #41"])
   }
 {{/storeTests.hasConsumable}}
 }
