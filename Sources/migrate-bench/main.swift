@@ -89,7 +89,7 @@ if which == "fuzz" {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (path, bytes) in fuzzCase.files { try? Data(bytes).write(to: folder.appendingPathComponent(path)) }
         // The child runs in the case's folder (inherited; the folder is new for every case).
-        FileManager.default.changeCurrentDirectoryPath(folder.path)
+        _ = FileManager.default.changeCurrentDirectoryPath(folder.path)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -130,7 +130,7 @@ if which == "fuzz" {
         }
         if (index + 1) % 1_000 == 0 { FileHandle.standardError.write(Data("fuzz: \(index + 1)/\(count)\n".utf8)) }
     }
-    FileManager.default.changeCurrentDirectoryPath(root.path)
+    _ = FileManager.default.changeCurrentDirectoryPath(root.path)
     try? FileManager.default.removeItem(at: folder)
     let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let table = codes.keys.sorted().map { "\($0): \(codes[$0]!)" }.joined(separator: ", ")
@@ -329,6 +329,7 @@ if which == "matrix" || which == "all" {
 }
 
 if which == "scale" || which == "all" {
+    scaleMatrixBenchmark(binary: binary)
     scaleCatalogBenchmark(binary: binary)
 }
 

@@ -20,17 +20,28 @@ final class ConstraintSolver {
     let levelCounts: [Int]
     let nogoods: [Nogood]
     let clauses: [Clause]
-    /// Clause indices per factor.
-    let clausesOfFactor: [[Int]]
-    /// Nogood indices per factor.
-    let nogoodsOfFactor: [[Int]]
-    /// Nogood indices per factor and level: a row only needs the nogoods that match the level it has,
-    /// which keeps a rule over two wide factors (a version and the dates it was live) cheap to check.
-    let nogoodsOfLevel: [[[Int]]]
     /// Factors that appear in some nogood, most constrained first (the search order).
     let constrainedFactors: [Int]
     let isConstrained: [Bool]
     private var cache: [[Int16]: Bool] = [:]
+
+    // Flat forms of the above (see init).
+    /// Nogood `i` is the (factor, level) pairs `nogoodPairs[nogoodStart[i]..<nogoodStart[i + 1]]`, two entries each.
+    private let nogoodStart: [Int]
+    private let nogoodPairs: [Int]
+    /// The nogoods with `factor` at `level` are `levelNogoods[levelStart[b]..<levelStart[b + 1]]`, b = `factorLevelBase[factor] + level`.
+    private let factorLevelBase: [Int]
+    private let levelStart: [Int]
+    private let levelNogoods: [Int]
+    /// Clause `i`'s literals are `clauseStart[i]..<clauseStart[i + 1]`: a factor each, and whether its level `l`
+    /// is allowed at `clauseAllowed[clauseAllowedBase[literal] + l]`.
+    private let clauseStart: [Int]
+    private let clauseFactors: [Int]
+    private let clauseAllowedBase: [Int]
+    private let clauseAllowed: [Bool]
+    /// The clauses on `factor` are `factorClauses[factorClauseStart[factor]..<factorClauseStart[factor + 1]]`.
+    private let factorClauseStart: [Int]
+    private let factorClauses: [Int]
 
     /// The largest scope product a constraint may enumerate when compiled.
     static let scopeLimit = 4_000_000
@@ -73,7 +84,9 @@ final class ConstraintSolver {
                 if position < 0 { break enumerate }
             }
         }
-        // Unary nogoods shrink domains; keep them like any other.
+        // Unary nogoods shrink domains; keep them like any other. A row only needs the nogoods that
+        // match the level it has (`byLevel`), which keeps a rule over two wide factors (a version and
+        // the dates it was live) cheap to check.
         var byFactor = [[Int]](repeating: [], count: levelCounts.count)
         for (index, nogood) in nogoods.enumerated() {
             for factor in nogood.factors { byFactor[factor].append(index) }
@@ -87,10 +100,56 @@ final class ConstraintSolver {
             for (position, factor) in nogood.factors.enumerated() { byLevel[factor][nogood.levels[position]].append(index) }
         }
         self.nogoods = nogoods
-        self.nogoodsOfFactor = byFactor
-        self.nogoodsOfLevel = byLevel
         self.clauses = clauses
-        self.clausesOfFactor = clausesByFactor
+        // The same, flattened into plain integer arrays for the checks the generator runs millions of
+        // times: reading a `Nogood` or `Clause` out of an array retains and releases its arrays, which
+        // was most of the time on wide plans.
+        var nogoodStart: [Int] = [0]
+        var nogoodPairs: [Int] = []
+        for nogood in nogoods {
+            for (factor, level) in zip(nogood.factors, nogood.levels) { nogoodPairs += [factor, level] }
+            nogoodStart.append(nogoodPairs.count)
+        }
+        self.nogoodStart = nogoodStart
+        self.nogoodPairs = nogoodPairs
+        var levelStart: [Int] = []
+        var levelNogoods: [Int] = []
+        var factorLevelBase: [Int] = []
+        for factor in levelCounts.indices {
+            factorLevelBase.append(levelStart.count)
+            for level in 0..<levelCounts[factor] {
+                levelStart.append(levelNogoods.count)
+                levelNogoods += byLevel[factor][level]
+            }
+        }
+        levelStart.append(levelNogoods.count)
+        self.factorLevelBase = factorLevelBase
+        self.levelStart = levelStart
+        self.levelNogoods = levelNogoods
+        var clauseStart: [Int] = [0]
+        var clauseFactors: [Int] = []
+        var clauseAllowedBase: [Int] = []
+        var clauseAllowed: [Bool] = []
+        for clause in clauses {
+            for (factor, allowed) in zip(clause.factors, clause.allowed) {
+                clauseFactors.append(factor)
+                clauseAllowedBase.append(clauseAllowed.count)
+                clauseAllowed += allowed
+            }
+            clauseStart.append(clauseFactors.count)
+        }
+        self.clauseStart = clauseStart
+        self.clauseFactors = clauseFactors
+        self.clauseAllowedBase = clauseAllowedBase
+        self.clauseAllowed = clauseAllowed
+        var factorClauseStart: [Int] = [0]
+        var factorClauses: [Int] = []
+        for list in clausesByFactor {
+            factorClauses += list
+            factorClauseStart.append(factorClauses.count)
+        }
+        self.factorClauseStart = factorClauseStart
+        self.factorClauses = factorClauses
         let weight = (0..<levelCounts.count).map { byFactor[$0].count + clausesByFactor[$0].count }
         var constrained = (0..<levelCounts.count).filter { weight[$0] > 0 }
         constrained.sort { (-weight[$0], $0) < (-weight[$1], $1) }
@@ -106,20 +165,50 @@ final class ConstraintSolver {
     /// False when every factor of a clause on `factor` is assigned and none takes an allowed level.
     @inline(__always)
     private func clausesHold(_ factor: Int, _ value: (Int) -> Int) -> Bool {
-        for index in clausesOfFactor[factor] {
-            let clause = clauses[index]
+        var entry = factorClauseStart[factor]
+        let end = factorClauseStart[factor + 1]
+        while entry < end {
+            let clause = factorClauses[entry]
+            entry += 1
             var open = false
             var satisfied = false
-            for (position, other) in clause.factors.enumerated() {
-                let level = value(other)
+            var literal = clauseStart[clause]
+            let last = clauseStart[clause + 1]
+            while literal < last {
+                let level = value(clauseFactors[literal])
                 if level < 0 {
                     open = true
-                } else if clause.allowed[position][level] {
+                } else if clauseAllowed[clauseAllowedBase[literal] + level] {
                     satisfied = true
                     break
                 }
+                literal += 1
             }
             if !satisfied && !open { return false }
+        }
+        return true
+    }
+
+    /// False when some nogood with `factor` at `level` has every other pair matched by `value`.
+    @inline(__always)
+    private func nogoodsHold(_ factor: Int, _ level: Int, _ value: (Int) -> Int) -> Bool {
+        let bucket = factorLevelBase[factor] + level
+        var entry = levelStart[bucket]
+        let end = levelStart[bucket + 1]
+        while entry < end {
+            let nogood = levelNogoods[entry]
+            entry += 1
+            var pair = nogoodStart[nogood]
+            let last = nogoodStart[nogood + 1]
+            var matches = true
+            while pair < last {
+                if value(nogoodPairs[pair]) != nogoodPairs[pair + 1] {
+                    matches = false
+                    break
+                }
+                pair += 2
+            }
+            if matches { return false }
         }
         return true
     }
@@ -128,31 +217,14 @@ final class ConstraintSolver {
     func isLocallyConsistent(_ row: [Int], changed factor: Int) -> Bool {
         let level = row[factor]
         guard level >= 0 else { return true }
-        for index in nogoodsOfLevel[factor][level] {
-            let nogood = nogoods[index]
-            var matches = true
-            for (position, other) in nogood.factors.enumerated() where row[other] != nogood.levels[position] {
-                matches = false
-                break
-            }
-            if matches { return false }
-        }
-        return clausesHold(factor) { row[$0] }
+        return nogoodsHold(factor, level) { row[$0] } && clausesHold(factor) { row[$0] }
     }
 
     /// True when the complete row stored at `cells[offset...]` breaks no nogood involving `factors`.
     func isValid(cells: [Int], offset: Int, changed factors: [(factor: Int, level: Int)]) -> Bool {
         if hasEmptyNogood { return false }
         for (factor, _) in factors {
-            for index in nogoodsOfLevel[factor][cells[offset + factor]] {
-                let nogood = nogoods[index]
-                var matches = true
-                for (position, other) in nogood.factors.enumerated() where cells[offset + other] != nogood.levels[position] {
-                    matches = false
-                    break
-                }
-                if matches { return false }
-            }
+            if !nogoodsHold(factor, cells[offset + factor], { cells[offset + $0] }) { return false }
             if !clausesHold(factor, { cells[offset + $0] }) { return false }
         }
         return true
