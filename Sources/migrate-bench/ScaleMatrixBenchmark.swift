@@ -30,11 +30,11 @@ func matrixScalePlan(products count: Int, releases releaseCount: Int = 200, tier
                     includes: step == 0 ? features.prefix(6).map(\.id) : nil))
         }
     }
-    let paidDates = releases.filter { $0.platform == .iOS && $0.model.isPaid }.map(\.released).sorted()
+    let paidDates = releases.filter { $0.model.isPaid }.map(\.released).sorted()
     let tiers = (0..<min(tierCount, paidDates.count)).map { index in
         LegacyTier(
             id: "tier-\(index)", name: "Tier \(index)", from: index == 0 ? nil : paidDates[index * paidDates.count / tierCount],
-            until: index == tierCount - 1 ? paidDates.last!.addingTimeInterval(86_400) : paidDates[(index + 1) * paidDates.count / tierCount],
+            until: index == tierCount - 1 ? paidDates.last!.addingTimeInterval(30 * 86_400) : paidDates[(index + 1) * paidDates.count / tierCount],
             grants: [features[index % 6].id])
     }
     var products: [Product] = []
@@ -70,9 +70,11 @@ func scaleMatrixBenchmark(binary: URL, sizes: [Int] = matrixScaleSizes) {
         print("scale (matrix): skipped, build migrate first (swift build -c release)")
         return
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-bench-matrix-\(getpid())")
+    // MIGRATE_BENCH_KEEP=DIR keeps the plans in DIR, to profile one command on its own.
+    let kept = ProcessInfo.processInfo.environment["MIGRATE_BENCH_KEEP"]
+    let folder = kept.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("migrate-bench-matrix-\(getpid())")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    defer { if kept == nil { try? FileManager.default.removeItem(at: folder) } }
     let bound = 2.0
     print("scale (matrix): 200 releases, 40 tiers; each command run by the release migrate in its own process (wall time)")
     print("  products   matrix     generate")
@@ -85,6 +87,13 @@ func scaleMatrixBenchmark(binary: URL, sizes: [Int] = matrixScaleSizes) {
             try Data(PlanEncoder.encode(plan).utf8).write(to: file)
         } catch {
             print("scale (matrix): cannot write \(file.path): \(error)")
+            return
+        }
+        // A plan that `check` fails would only time the error: say what it is instead.
+        let check = errorOutput(binary, ["check", file.path])
+        if check.status != 0 {
+            print("scale (matrix): `migrate check` fails the plan of \(size) products (exit \(check.status)):")
+            print(check.text.split(separator: "\n").filter { $0.contains("error:") }.prefix(8).map { "  " + $0 }.joined(separator: "\n"))
             return
         }
         let output = folder.appendingPathComponent("generated-\(size)").path
@@ -102,4 +111,18 @@ func scaleMatrixBenchmark(binary: URL, sizes: [Int] = matrixScaleSizes) {
         print(String(format: "  bound: each under %.0f s; slowest %@ of %d products, %.2f s", bound, slowest.name, slowest.size, slowest.seconds))
     }
     for note in notes { print("  note: \(note)") }
+}
+
+/// The exit status and output (standard output, then standard error) of running `binary` with `arguments`.
+func errorOutput(_ binary: URL, _ arguments: [String]) -> (status: Int32, text: String) {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardError = output
+    process.standardOutput = output
+    do { try process.run() } catch { return (-1, "\(error)") }
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
 }

@@ -8,7 +8,7 @@ import MigratePlan
 import MigrateSimulation
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|generate|import|matrix|simulate|scale|montecarlo|all]
+// Run with: swift run -c release migrate-bench [startup|explain|generate|import|matrix|simulate|scale [matrix|catalogue]|montecarlo|all]
 // or: swift run -c release migrate-bench fuzz N [SEED]   (each case in its own migrate process)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -328,9 +328,11 @@ if which == "matrix" || which == "all" {
     matrixBenchmark(effort: arguments.dropFirst().first.flatMap { Int($0) })
 }
 
+// `scale` runs both tables; `scale matrix` or `scale catalogue` one of them.
 if which == "scale" || which == "all" {
-    scaleMatrixBenchmark(binary: binary)
-    scaleCatalogBenchmark(binary: binary)
+    let part = which == "scale" ? arguments.dropFirst().first : nil
+    if part == nil || part == "matrix" { scaleMatrixBenchmark(binary: binary) }
+    if part == nil || part == "catalogue" { scaleCatalogBenchmark(binary: binary) }
 }
 
 if which == "montecarlo" || which == "all" {

@@ -43,6 +43,19 @@ final class ConstraintSolver {
     private let factorClauseStart: [Int]
     private let factorClauses: [Int]
 
+    /// Dense rules, as tables of the combinations they allow: checking one is a lookup once its factors
+    /// are all set, where its nogoods (a version and each date it wasn't live: hundreds per level)
+    /// would be a scan. Table `t` covers factors `tableFactors[tableStart[t]..<tableStart[t + 1]]`, and a
+    /// combination is allowed at `tableAllowed[tableBase[t] + Σ level × stride]` (`tableStrides`, same
+    /// positions). The tables on `factor` are `factorTables[factorTableStart[factor]..<factorTableStart[factor + 1]]`.
+    private let tableStart: [Int]
+    private let tableFactors: [Int]
+    private let tableStrides: [Int]
+    private let tableBase: [Int]
+    private let tableAllowed: [Bool]
+    private let factorTableStart: [Int]
+    private let factorTables: [Int]
+
     /// The largest scope product a constraint may enumerate when compiled.
     static let scopeLimit = 4_000_000
 
@@ -51,6 +64,9 @@ final class ConstraintSolver {
         self.levelCounts = levelCounts
         var nogoods: [Nogood] = []
         var clauses: [Clause] = []
+        var tables: [(scope: [Int], allowed: [Bool])] = []
+        // What the tables' nogoods would have added to each factor's weight, so the search order is the same.
+        var tableWeight = [Int](repeating: 0, count: levelCounts.count)
         for constraint in model.constraints {
             if let literals = constraint.clause {
                 clauses.append(
@@ -71,9 +87,18 @@ final class ConstraintSolver {
                 if !constraint.allows([]) { nogoods.append(Nogood(factors: [], levels: [])) }
                 continue
             }
+            // Enumerated once: the combinations it forbids become nogoods, or a table when they are
+            // dense (more than two per factor level on average), where a lookup beats a scan.
             var values = [Int](repeating: 0, count: scope.count)
+            var allowed = [Bool](repeating: true, count: size)
+            var forbidden: [[Int]] = []
+            var index = 0
             enumerate: while true {
-                if !constraint.allows(values) { nogoods.append(Nogood(factors: scope, levels: values)) }
+                if !constraint.allows(values) {
+                    forbidden.append(values)
+                    allowed[index] = false
+                }
+                index += 1
                 var position = scope.count - 1
                 while position >= 0 {
                     values[position] += 1
@@ -82,6 +107,13 @@ final class ConstraintSolver {
                     position -= 1
                 }
                 if position < 0 { break enumerate }
+            }
+            let levels = scope.reduce(0) { $0 + levelCounts[$1] }
+            if scope.count > 1 && Set(scope).count == scope.count && forbidden.count * scope.count > 2 * levels {
+                tables.append((scope, allowed))
+                for factor in scope { tableWeight[factor] += forbidden.count }
+            } else {
+                nogoods += forbidden.map { Nogood(factors: scope, levels: $0) }
             }
         }
         // Unary nogoods shrink domains; keep them like any other. A row only needs the nogoods that
@@ -150,7 +182,35 @@ final class ConstraintSolver {
         }
         self.factorClauseStart = factorClauseStart
         self.factorClauses = factorClauses
-        let weight = (0..<levelCounts.count).map { byFactor[$0].count + clausesByFactor[$0].count }
+        var tableStart: [Int] = [0]
+        var tableFactors: [Int] = []
+        var tableStrides: [Int] = []
+        var tableBase: [Int] = []
+        var tableAllowed: [Bool] = []
+        var tablesByFactor = [[Int]](repeating: [], count: levelCounts.count)
+        for (index, table) in tables.enumerated() {
+            var stride = 1
+            var strides = [Int](repeating: 0, count: table.scope.count)
+            for position in table.scope.indices.reversed() {
+                strides[position] = stride
+                stride *= levelCounts[table.scope[position]]
+            }
+            tableFactors += table.scope
+            tableStrides += strides
+            tableStart.append(tableFactors.count)
+            tableBase.append(tableAllowed.count)
+            tableAllowed += table.allowed
+            for factor in table.scope { tablesByFactor[factor].append(index) }
+        }
+        self.tableStart = tableStart
+        self.tableFactors = tableFactors
+        self.tableStrides = tableStrides
+        self.tableBase = tableBase
+        self.tableAllowed = tableAllowed
+        self.factorTableStart = tablesByFactor.reduce(into: [0]) { $0.append($0.last! + $1.count) }
+        self.factorTables = tablesByFactor.flatMap { $0 }
+        self.hasTables = !tables.isEmpty
+        let weight = (0..<levelCounts.count).map { byFactor[$0].count + tableWeight[$0] + clausesByFactor[$0].count }
         var constrained = (0..<levelCounts.count).filter { weight[$0] > 0 }
         constrained.sort { (-weight[$0], $0) < (-weight[$1], $1) }
         self.constrainedFactors = constrained
@@ -160,7 +220,9 @@ final class ConstraintSolver {
 
     let hasEmptyNogood: Bool
 
-    var hasConstraints: Bool { !nogoods.isEmpty || !clauses.isEmpty }
+    private let hasTables: Bool
+
+    var hasConstraints: Bool { !nogoods.isEmpty || !clauses.isEmpty || hasTables }
 
     /// False when every factor of a clause on `factor` is assigned and none takes an allowed level.
     @inline(__always)
@@ -213,18 +275,41 @@ final class ConstraintSolver {
         return true
     }
 
-    /// True when no nogood involving `factor` is fully matched by the assigned values of `row` (-1 is unassigned).
+    /// False when a table on `factor` has all its factors set, to a combination it forbids.
+    @inline(__always)
+    private func tablesHold(_ factor: Int, _ value: (Int) -> Int) -> Bool {
+        var entry = factorTableStart[factor]
+        let end = factorTableStart[factor + 1]
+        tables: while entry < end {
+            let table = factorTables[entry]
+            entry += 1
+            var index = tableBase[table]
+            var position = tableStart[table]
+            let last = tableStart[table + 1]
+            while position < last {
+                let level = value(tableFactors[position])
+                if level < 0 { continue tables }
+                index += level * tableStrides[position]
+                position += 1
+            }
+            if !tableAllowed[index] { return false }
+        }
+        return true
+    }
+
+    /// True when no constraint involving `factor` is broken by the assigned values of `row` (-1 is unassigned).
     func isLocallyConsistent(_ row: [Int], changed factor: Int) -> Bool {
         let level = row[factor]
         guard level >= 0 else { return true }
-        return nogoodsHold(factor, level) { row[$0] } && clausesHold(factor) { row[$0] }
+        return tablesHold(factor) { row[$0] } && nogoodsHold(factor, level) { row[$0] } && clausesHold(factor) { row[$0] }
     }
 
     /// True when the complete row stored at `cells[offset...]` breaks no nogood involving `factors`.
     func isValid(cells: [Int], offset: Int, changed factors: [(factor: Int, level: Int)]) -> Bool {
         if hasEmptyNogood { return false }
         for (factor, _) in factors {
-            if !nogoodsHold(factor, cells[offset + factor], { cells[offset + $0] }) { return false }
+            let level = cells[offset + factor]
+            if !tablesHold(factor, { cells[offset + $0] }) || !nogoodsHold(factor, level, { cells[offset + $0] }) { return false }
             if !clausesHold(factor, { cells[offset + $0] }) { return false }
         }
         return true
@@ -241,13 +326,17 @@ final class ConstraintSolver {
     func isExtendable(_ row: [Int]) -> Bool {
         if hasEmptyNogood { return false }
         if !hasConstraints { return true }
+        if extendsWitness(row) { return true }
         var work = row
         for factor in constrainedFactors where work[factor] >= 0 {
             if !isLocallyConsistent(work, changed: factor) { return false }
         }
         // Most partial rows complete with the first value that fits each factor in turn: try that before
         // the cache (whose key spans every constrained factor) and the backtracking search.
-        if greedilyCompletes(work) { return true }
+        if let completed = greedilyCompleted(work) {
+            witness = completed
+            return true
+        }
         let key = constrainedFactors.map { Int16(truncatingIfNeeded: row[$0]) }
         if let known = cache[key] { return known }
         let result = search(&work, from: 0)
@@ -259,8 +348,42 @@ final class ConstraintSolver {
     /// Entries the search's cache keeps before it starts again, so a wide model's memory stays bounded.
     static let cacheLimit = 200_000
 
-    /// Assigns each unassigned constrained factor its first locally consistent level, without going back.
-    private func greedilyCompletes(_ row: [Int]) -> Bool {
+    /// The last completion found: every constrained factor set, breaking no constraint (the others -1).
+    private var witness: [Int] = []
+    /// The factors `extendsWitness` changed, and their old levels.
+    private var witnessChanges: [(factor: Int, level: Int)] = []
+
+    /// Whether the witness, with the levels `row` assigns put in, is still a valid row. The generator asks
+    /// about rows that differ from the last one in a value or two: then only the constraints on those
+    /// factors need checking, where a completion from scratch costs every factor times its levels. On a
+    /// yes the changed witness is kept; on a no it is left as it was, and the full check decides.
+    private func extendsWitness(_ row: [Int]) -> Bool {
+        guard witness.count == row.count else { return false }
+        witnessChanges.removeAll(keepingCapacity: true)
+        for factor in constrainedFactors {
+            let level = row[factor]
+            if level >= 0 && level != witness[factor] {
+                witnessChanges.append((factor, witness[factor]))
+                witness[factor] = level
+                if witnessChanges.count > 3 { break }
+            }
+        }
+        var holds = witnessChanges.count <= 3
+        if holds {
+            for change in witnessChanges where !isLocallyConsistent(witness, changed: change.factor) {
+                holds = false
+                break
+            }
+        }
+        if !holds {
+            for change in witnessChanges { witness[change.factor] = change.level }
+        }
+        return holds
+    }
+
+    /// Assigns each unassigned constrained factor its first locally consistent level, without going back;
+    /// the completed row, or nil when some factor has no level left.
+    private func greedilyCompleted(_ row: [Int]) -> [Int]? {
         var work = row
         for factor in constrainedFactors where work[factor] < 0 {
             var placed = false
@@ -271,9 +394,9 @@ final class ConstraintSolver {
                     break
                 }
             }
-            if !placed { return false }
+            if !placed { return nil }
         }
-        return true
+        return work
     }
 
     private func search(_ row: inout [Int], from position: Int) -> Bool {

@@ -104,6 +104,8 @@ struct GreedyBuilder {
         }
 
         let inverseLevels: [Double]
+        /// The factors not placed yet, ascending.
+        var unplaced: [Int] = []
 
         /// Fills the unassigned factors of `start` greedily; `gain` counts the new tuples completed
         /// by the values placed here (not those among the start's own values).
@@ -128,6 +130,8 @@ struct GreedyBuilder {
             }
             var gain = 0
             let strength = problem.strength
+            unplaced.removeAll(keepingCapacity: true)
+            for factor in 0..<k where !isPlaced[factor] { unplaced.append(factor) }
             for factor in order {
                 let levels = problem.levelCounts[factor]
                 for level in 0..<levels { scores[level] = 0 }
@@ -135,14 +139,23 @@ struct GreedyBuilder {
                     scorePairs(factor: factor, row: row, uncovered: uncovered)
                     // Density: the pairs this value could still complete with the factors not placed yet,
                     // each expected with probability 1/levels (Bryce and Colbourn's density algorithm).
+                    // Over the factors still to place, in ascending order as always (the sum, and so the
+                    // choice, stays the same to the last bit), without bounds checks: this loop is most of
+                    // the work on wide plans.
                     pairsLeft.withUnsafeBufferPointer { pairsLeft in
-                        for level in 0..<levels {
-                            var expected = 0.0
-                            let base = (factor * widest + level) * k
-                            for other in 0..<k where !isPlaced[other] && other != factor {
-                                expected += Double(pairsLeft[base + other]) * inverseLevels[other]
+                        unplaced.withUnsafeBufferPointer { unplaced in
+                            inverseLevels.withUnsafeBufferPointer { inverseLevels in
+                                density.withUnsafeMutableBufferPointer { density in
+                                    for level in 0..<levels {
+                                        var expected = 0.0
+                                        let base = (factor * widest + level) * k
+                                        for other in unplaced where other != factor {
+                                            expected += Double(pairsLeft[base + other]) * inverseLevels[other]
+                                        }
+                                        density[level] = expected
+                                    }
+                                }
                             }
-                            density[level] = expected
                         }
                     }
                 } else if strength == 1 {
@@ -175,6 +188,7 @@ struct GreedyBuilder {
                 bestGain = scores[choice]
                 gain += bestGain
                 isPlaced[factor] = true
+                if let index = unplaced.firstIndex(of: factor) { unplaced.remove(at: index) }
                 insertSorted(factor)
             }
             return (row, gain)
