@@ -34,6 +34,35 @@ func constrainedModel() -> CoverageModel {
 @Suite("Covering-array generator")
 struct GeneratorTests {
     @Test(
+        "The greedy passes keep their settings under the work cap, and past it drop to one restart and the candidates that fit (at least 2)",
+        arguments: [
+            // Small models (the examples are like these) keep 2 restarts of 10 candidates.
+            ([3, 3, 3, 3], 4_000_000_000, 2, 10),
+            ([6, 8, 3, 3, 3, 2, 2, 2, 2, 2], 4_000_000_000, 2, 10),
+            // 60 products, 200 releases, 40 tiers: 67 factors, versions 136, dates 167.
+            ([136, 167] + Array(repeating: 4, count: 65), 4_000_000_000, 1, 4),
+            ([136, 167] + Array(repeating: 4, count: 65), Int.max, 2, 10),
+            ([136, 167] + Array(repeating: 4, count: 65), GeneratorOptions.defaultGreedyWork, 1, 2),
+            // Past what fits even 2 candidates, and past Int's range: 2 candidates, 1 restart.
+            ([136, 167] + Array(repeating: 4, count: 65), 1, 1, 2),
+            ([Int.max / 2, Int.max / 2, 3], 4_000_000_000, 1, 2),
+        ])
+    func greedyPasses(levels: [Int], work: Int, restarts: Int, candidates: Int) {
+        var options = GeneratorOptions()
+        options.greedyWork = work
+        let passes = options.greedyPasses(levelCounts: levels)
+        #expect(passes.restarts == restarts && passes.candidates == candidates, "\(passes)")
+    }
+
+    @Test("Under a small work cap the array is still complete and valid")
+    func completeUnderTheCap() throws {
+        var options = GeneratorOptions()
+        options.greedyWork = 1
+        let array = try CoveringArrayGenerator(model: constrainedModel(), options: options).generate()
+        expectComplete(array)
+    }
+
+    @Test(
         "Every result covers every required tuple with valid rows",
         arguments: [
             ([3, 3, 3, 3], 1), ([3, 3, 3, 3], 2), ([2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3], 2), ([4, 4, 3, 3, 2, 2, 2], 2),

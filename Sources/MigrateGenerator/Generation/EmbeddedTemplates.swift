@@ -1879,6 +1879,9 @@ import Foundation
         kSecClass as String: kSecClassGenericPassword,
         kSecAttrService as String: service,
         kSecAttrAccount as String: account,
+        // The data protection keychain on macOS too, as on iOS: Apple recommends it for every
+        // keychain call (TN3137); other platforms ignore the key.
+        kSecUseDataProtectionKeychain as String: true,
       ]
     }
 

@@ -19,6 +19,9 @@ public struct GeneratorOptions: Sendable, Hashable {
     /// Overrides the effort's annealing budget, in work units (tuple-count updates); for tests
     /// that need a small, exact budget.
     public var effortWork: Int?
+    /// The most work the greedy passes may do, in units of about a third of a nanosecond on this
+    /// project's reference machine (see `greedyPasses(levelCounts:)`); `Int.max` turns the cap off.
+    public var greedyWork = GeneratorOptions.defaultGreedyWork
 
     public init(strength: Int = 2, seed: UInt64 = 0, restarts: Int = 2, candidates: Int = 10, effort: Int = 0, polish: Bool = true) {
         self.strength = strength
@@ -33,6 +36,31 @@ public struct GeneratorOptions: Sendable, Hashable {
     public static let workPerEffort = 60_000_000
     /// Annealing work of the default pass: a few tens of milliseconds.
     public static let polishWork = 3_000_000
+    /// The greedy passes' default cap: under a second on the reference machine. Small models never
+    /// reach it (the examples need a thousandth of it); a plan of 60 products, 200 releases and 40
+    /// tiers would need seven times it with the full passes, and gets one run of 2 candidates.
+    public static let defaultGreedyWork = 2_500_000_000
+
+    /// Restarts and candidates for a model with these factor sizes: as set, unless their work passes
+    /// `greedyWork`; then one restart and as many candidates as fit, at least 2. A completion costs
+    /// about factors × total levels for each row, and the two widest factors force at least the
+    /// product of their sizes in rows. Counted, not timed, so the rows repeat on every machine.
+    public func greedyPasses(levelCounts: [Int]) -> (restarts: Int, candidates: Int) {
+        let restarts = max(restarts, 1)
+        let candidates = max(candidates, 1)
+        let widest = levelCounts.sorted(by: >)
+        let forcedRows = (widest.first ?? 1).multipliedReportingOverflow(by: widest.dropFirst().first ?? 1)
+        var levels = (partialValue: 0, overflow: false)
+        for count in levelCounts where !levels.overflow { levels = levels.partialValue.addingReportingOverflow(count) }
+        let perRow = levelCounts.count.multipliedReportingOverflow(by: levels.partialValue)
+        let perCompletion = perRow.partialValue.multipliedReportingOverflow(by: forcedRows.partialValue)
+        let overflow = forcedRows.overflow || levels.overflow || perRow.overflow || perCompletion.overflow
+        let runs = restarts.multipliedReportingOverflow(by: candidates)
+        let full = perCompletion.partialValue.multipliedReportingOverflow(by: runs.partialValue)
+        if !overflow && !runs.overflow && !full.overflow && full.partialValue <= greedyWork { return (restarts, candidates) }
+        let fitting = overflow ? 0 : greedyWork / max(perCompletion.partialValue, 1)
+        return (1, min(candidates, max(2, fitting)))
+    }
 }
 
 /// A generated matrix: rows of level indices into the model's factors.
@@ -96,16 +124,17 @@ public struct CoveringArrayGenerator: Sendable {
         }
 
         var best: [[Int]]?
-        for restart in 0..<max(options.restarts, 1) {
+        let passes = options.greedyPasses(levelCounts: model.levelCounts)
+        for restart in 0..<passes.restarts {
             var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(restart))
-            var rows = GreedyBuilder(problem: problem, candidates: max(options.candidates, 1)).build(seeds: seeds, random: &random)
+            var rows = GreedyBuilder(problem: problem, candidates: passes.candidates).build(seeds: seeds, random: &random)
             rows = Self.removeRedundantRows(rows, problem: problem, keep: seeds.count)
             if best == nil || rows.count < best!.count { best = rows }
         }
         var rows = best!
         // The default pass first, then the effort on top of its result, so more effort never gives more rows.
-        let passes = [options.polish ? GeneratorOptions.polishWork : 0, options.effortWork ?? max(0, options.effort) * GeneratorOptions.workPerEffort]
-        for (pass, work) in passes.enumerated() where work > 0 && rows.count < 60_000 && problem.requiredCount > 0 {
+        let annealing = [options.polish ? GeneratorOptions.polishWork : 0, options.effortWork ?? max(0, options.effort) * GeneratorOptions.workPerEffort]
+        for (pass, work) in annealing.enumerated() where work > 0 && rows.count < 60_000 && problem.requiredCount > 0 {
             let frozen = seeds.map { $0.map { $0 >= 0 } }
             var random = SeededGenerator(seed: (options.seed ^ 0xA5A5_5A5A_1234_4321) &+ UInt64(pass))
             rows = Annealer(problem: problem, frozen: frozen).shrink(rows, work: work, random: &random)

@@ -74,3 +74,7 @@ nonisolated(unsafe) public let kSecMatchLimit: CFString = "m_Limit"
 nonisolated(unsafe) public let kSecMatchLimitOne: CFString = "m_LimitOne"
 nonisolated(unsafe) public let kSecAttrAccessible: CFString = "pdmn"
 nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly: CFString = "cku"
+/// security/ksecusedataprotectionkeychain.md: `let kSecUseDataProtectionKeychain: CFString`,
+/// iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, visionOS 1.0.
+@available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, visionOS 1.0, *)
+nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "nleg"
