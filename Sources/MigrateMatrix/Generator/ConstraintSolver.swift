@@ -18,8 +18,6 @@ final class ConstraintSolver {
     }
 
     let levelCounts: [Int]
-    let nogoods: [Nogood]
-    let clauses: [Clause]
     /// Factors that appear in some nogood, most constrained first (the search order).
     let constrainedFactors: [Int]
     let isConstrained: [Bool]
@@ -29,7 +27,8 @@ final class ConstraintSolver {
     /// Nogood `i` is the (factor, level) pairs `nogoodPairs[nogoodStart[i]..<nogoodStart[i + 1]]`, two entries each.
     private let nogoodStart: [Int]
     private let nogoodPairs: [Int]
-    /// The nogoods with `factor` at `level` are `levelNogoods[levelStart[b]..<levelStart[b + 1]]`, b = `factorLevelBase[factor] + level`.
+    /// The nogoods with `factor` at `level` are `levelNogoods[levelStart[b]..<levelStart[b + 1]]`, b = `factorLevelBase[factor] + level`
+    /// (the levels of all factors, one after another).
     private let factorLevelBase: [Int]
     private let levelStart: [Int]
     private let levelNogoods: [Int]
@@ -131,33 +130,12 @@ final class ConstraintSolver {
         for (index, nogood) in nogoods.enumerated() {
             for (position, factor) in nogood.factors.enumerated() { byLevel[factor][nogood.levels[position]].append(index) }
         }
-        self.nogoods = nogoods
-        self.clauses = clauses
         // The same, flattened into plain integer arrays for the checks the generator runs millions of
         // times: reading a `Nogood` or `Clause` out of an array retains and releases its arrays, which
         // was most of the time on wide plans.
-        var nogoodStart: [Int] = [0]
-        var nogoodPairs: [Int] = []
-        for nogood in nogoods {
-            for (factor, level) in zip(nogood.factors, nogood.levels) { nogoodPairs += [factor, level] }
-            nogoodStart.append(nogoodPairs.count)
-        }
-        self.nogoodStart = nogoodStart
-        self.nogoodPairs = nogoodPairs
-        var levelStart: [Int] = []
-        var levelNogoods: [Int] = []
-        var factorLevelBase: [Int] = []
-        for factor in levelCounts.indices {
-            factorLevelBase.append(levelStart.count)
-            for level in 0..<levelCounts[factor] {
-                levelStart.append(levelNogoods.count)
-                levelNogoods += byLevel[factor][level]
-            }
-        }
-        levelStart.append(levelNogoods.count)
-        self.factorLevelBase = factorLevelBase
-        self.levelStart = levelStart
-        self.levelNogoods = levelNogoods
+        (self.nogoodStart, self.nogoodPairs) = Self.flattened(nogoods.map { zip($0.factors, $0.levels).flatMap { [$0, $1] } })
+        (self.levelStart, self.levelNogoods) = Self.flattened(byLevel.flatMap { $0 })
+        self.factorLevelBase = Array(levelCounts.reduce(into: [0]) { $0.append($0.last! + $1) }.dropLast())
         var clauseStart: [Int] = [0]
         var clauseFactors: [Int] = []
         var clauseAllowedBase: [Int] = []
@@ -174,14 +152,7 @@ final class ConstraintSolver {
         self.clauseFactors = clauseFactors
         self.clauseAllowedBase = clauseAllowedBase
         self.clauseAllowed = clauseAllowed
-        var factorClauseStart: [Int] = [0]
-        var factorClauses: [Int] = []
-        for list in clausesByFactor {
-            factorClauses += list
-            factorClauseStart.append(factorClauses.count)
-        }
-        self.factorClauseStart = factorClauseStart
-        self.factorClauses = factorClauses
+        (self.factorClauseStart, self.factorClauses) = Self.flattened(clausesByFactor)
         var tableStart: [Int] = [0]
         var tableFactors: [Int] = []
         var tableStrides: [Int] = []
@@ -207,9 +178,8 @@ final class ConstraintSolver {
         self.tableStrides = tableStrides
         self.tableBase = tableBase
         self.tableAllowed = tableAllowed
-        self.factorTableStart = tablesByFactor.reduce(into: [0]) { $0.append($0.last! + $1.count) }
-        self.factorTables = tablesByFactor.flatMap { $0 }
-        self.hasTables = !tables.isEmpty
+        (self.factorTableStart, self.factorTables) = Self.flattened(tablesByFactor)
+        self.hasConstraints = !nogoods.isEmpty || !clauses.isEmpty || !tables.isEmpty
         let weight = (0..<levelCounts.count).map { byFactor[$0].count + tableWeight[$0] + clausesByFactor[$0].count }
         var constrained = (0..<levelCounts.count).filter { weight[$0] > 0 }
         constrained.sort { (-weight[$0], $0) < (-weight[$1], $1) }
@@ -220,9 +190,12 @@ final class ConstraintSolver {
 
     let hasEmptyNogood: Bool
 
-    private let hasTables: Bool
+    let hasConstraints: Bool
 
-    var hasConstraints: Bool { !nogoods.isEmpty || !clauses.isEmpty || hasTables }
+    /// Lists laid end to end: list `i` is `items[start[i]..<start[i + 1]]`.
+    private static func flattened(_ lists: [[Int]]) -> (start: [Int], items: [Int]) {
+        (lists.reduce(into: [0]) { $0.append($0.last! + $1.count) }, lists.flatMap { $0 })
+    }
 
     /// False when every factor of a clause on `factor` is assigned and none takes an allowed level.
     @inline(__always)
