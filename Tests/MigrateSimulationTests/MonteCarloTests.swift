@@ -1,6 +1,7 @@
 import Foundation
 import MigratePlan
-import MigrateSimulation
+import MigrateCore
+@testable import MigrateSimulation
 import Testing
 
 @Suite("Monte Carlo and percentiles")
@@ -44,6 +45,41 @@ struct MonteCarloTests {
         ab.merge(b)
         ba.merge(a)
         #expect(ab == ba)
+    }
+
+    /// How many draws the bank gets: none, fewer than a batch, one batch, one more, several.
+    static let bankDraws = [0, 1, SketchBank.batchSize - 1, SketchBank.batchSize, SketchBank.batchSize + 1, 5 * SketchBank.batchSize + 17]
+
+    @Test("The batched sketch bank counts exactly as adding each value to its own sketch", arguments: bankDraws)
+    func bankMatchesSketches(draws: Int) {
+        // Zeros, negatives, cents, bucket boundaries, the top of the range and past it, infinity and NaN.
+        let special: [Double] = [0, -3, 0.004, 0.01, 0.0100001, 1, 1.01, 99.5, 1e12, 1e13, 2e13, .infinity, .nan, -.infinity, -2e13]
+        var generator = SeededGenerator(seed: UInt64(draws) + 1)
+        // Columns 0 and 1 plain; column 2 signed: its values ≥ 0 in sketch 2, the others negated in sketch 3.
+        let bank = SketchBank(columns: 3, signed: [2])
+        var expected = [QuantileSketch](repeating: QuantileSketch(), count: 4)
+        func draw(_ index: Int) {
+            for column in 0..<3 {
+                let random = exp(generator.nextUnit() * 30 - 5) * (column == 2 && index % 3 == 0 ? -1 : 1)
+                let value = index % 7 == 0 ? special[(index / 7 + column) % special.count] : random
+                bank.set(value, column: column)
+                if column == 2, !(value >= 0) { expected[3].add(-value) } else { expected[column].add(value) }
+            }
+            bank.endDraw()
+        }
+        for index in 0..<draws { draw(index) }
+        #expect(bank.sketchCount == 4)
+        for sketch in 0..<4 {
+            let counted = bank.sketch(sketch)
+            #expect(counted.count == expected[sketch].count)
+            #expect(counted.buckets == expected[sketch].buckets && counted.zeros == expected[sketch].zeros)
+            #expect(counted.minimum.bitPattern == expected[sketch].minimum.bitPattern)
+            #expect(counted.maximum.bitPattern == expected[sketch].maximum.bitPattern)
+        }
+        #expect(bank.sketch(0).count + bank.sketch(2).count + bank.sketch(3).count == UInt64(2 * draws))
+        // Reading a sketch counts what was waiting; drawing on afterwards keeps counting from there.
+        draw(draws)
+        #expect(bank.sketch(0).buckets == expected[0].buckets && bank.sketch(0).count == UInt64(draws + 1))
     }
 
     @Test("A uniform assumption: the draws' percentiles match the distribution's")

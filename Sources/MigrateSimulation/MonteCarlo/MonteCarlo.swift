@@ -111,7 +111,6 @@ public enum MonteCarlo {
         let model = scenario.model
         let months = model.months
         let samplers = scenario.assumptions.map { DistributionSampler($0.distribution) }
-        let table = BucketTable.shared
         let derivedLegacy = scenario.medians[2].isNaN
         let chunks = (draws + chunkSize - 1) / chunkSize
         let workers = max(1, min(threads, chunks))
@@ -119,6 +118,11 @@ public enum MonteCarlo {
 
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var accumulator = Accumulator(months: months)
+            // Columns: month m's cumulative paid, cumulative freemium, monthly freemium and monthly paid at m,
+            // months + m, 2 months + m and 3 months + m; then the advantage, whose sketch holds it when ahead
+            // (≥ 0) and sketch 4 months + 1 its magnitude when behind.
+            let advantage = 4 * months
+            let bank = SketchBank(columns: advantage + 1, signed: [advantage])
             var values = [Double](repeating: 0, count: samplers.count)
             var paid = [Double](repeating: 0, count: months)
             var freemium = [Double](repeating: 0, count: months)
@@ -141,10 +145,10 @@ public enum MonteCarlo {
                         sumPaid += paid[month]
                         sumFreemium += freemium[month]
                         if sumFreemium < sumPaid { lastBehind = month }
-                        accumulator.cumulativePaid[month].add(sumPaid, table: table)
-                        accumulator.cumulativeFreemium[month].add(sumFreemium, table: table)
-                        accumulator.monthlyFreemium[month].add(freemium[month], table: table)
-                        accumulator.monthlyPaid[month].add(paid[month], table: table)
+                        bank.set(sumPaid, column: month)
+                        bank.set(sumFreemium, column: months + month)
+                        bank.set(freemium[month], column: 2 * months + month)
+                        bank.set(paid[month], column: 3 * months + month)
                     }
                     let difference = sumFreemium - sumPaid
                     if abs(difference) <= tieTolerance {
@@ -154,7 +158,8 @@ public enum MonteCarlo {
                         accumulator.breakEven[lastBehind + 1] += 1
                         if difference > 0 { accumulator.wins += 1 }
                     }
-                    if difference >= 0 { accumulator.ahead.add(difference, table: table) } else { accumulator.behind.add(-difference, table: table) }
+                    bank.set(difference, column: advantage)
+                    bank.endDraw()
                 }
                 if let progress {
                     box.lock.lock()
@@ -165,6 +170,14 @@ public enum MonteCarlo {
                 }
                 chunk += workers
             }
+            for month in 0..<months {
+                accumulator.cumulativePaid[month] = bank.sketch(month)
+                accumulator.cumulativeFreemium[month] = bank.sketch(months + month)
+                accumulator.monthlyFreemium[month] = bank.sketch(2 * months + month)
+                accumulator.monthlyPaid[month] = bank.sketch(3 * months + month)
+            }
+            accumulator.ahead = bank.sketch(advantage)
+            accumulator.behind = bank.sketch(advantage + 1)
             box.lock.lock()
             box.parts[worker] = accumulator
             box.lock.unlock()
