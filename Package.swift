@@ -15,24 +15,28 @@ let package = Package(
         .plugin(name: "MigratePlugin", targets: ["MigratePlugin"]),
     ],
     targets: [
+        // Generic helpers that know nothing of apps or plans: "did you mean" suggestions, a seeded generator.
+        .target(name: "MigrateSupport"),
         // The spec model: JSON with source positions, versions, the plan and its structural validation.
-        .target(name: "MigratePlan"),
+        .target(name: "MigratePlan", dependencies: ["MigrateSupport"]),
         // The engine: cutoff rules, cohorts, entitlements, upsells, receipts and plan checks.
-        .target(name: "MigrateCore", dependencies: ["MigratePlan"]),
+        .target(name: "MigrateCore", dependencies: ["MigratePlan", "MigrateSupport"]),
         // Importers: .storekit, App Store Connect JSON, sales reports, Xcode projects and git history.
-        .target(name: "MigrateImport", dependencies: ["MigratePlan", "MigrateCore"]),
+        .target(name: "MigrateImport", dependencies: ["MigratePlan", "MigrateCore", "MigrateSupport"]),
         // Test matrices: constrained t-wise covering arrays, a coverage verifier, the factor model of a plan.
-        .target(name: "MigrateMatrix", dependencies: ["MigrateCore", "MigratePlan"]),
+        .target(name: "MigrateMatrix", dependencies: ["MigrateCore", "MigratePlan", "MigrateSupport"]),
         // The generator: a Mustache renderer, the template context built from a plan, generated files and safe writing.
-        .target(name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore", "MigrateMatrix"]),
+        .target(name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore", "MigrateMatrix", "MigrateSupport"]),
         // What-if revenue and the cohort preview: scenarios, sweeps, Monte Carlo, the SVG chart.
-        .target(name: "MigrateSimulation", dependencies: ["MigratePlan", "MigrateCore"]),
+        .target(name: "MigrateSimulation", dependencies: ["MigratePlan", "MigrateCore", "MigrateSupport"]),
         // The `migrate init` wizard: project discovery and the question flow as a pure state machine.
-        .target(name: "MigrateWizard", dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateSimulation"]),
+        .target(name: "MigrateWizard", dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateSimulation", "MigrateSupport"]),
         // The command layer: argument parsing, help, commands with injected output.
         .target(
             name: "MigrateCLI",
-            dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateWizard"]),
+            dependencies: [
+                "MigratePlan", "MigrateCore", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateWizard", "MigrateSupport",
+            ]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Runs the migrate executable from SwiftPM: `swift package [--allow-writing-to-package-directory] migrate …`.
         .plugin(
@@ -42,20 +46,24 @@ let package = Package(
                 permissions: [.writeToPackageDirectory(reason: "migrate generate and import write the plan's generated files and the plan.")]),
             dependencies: ["migrate"]),
         // A seeded generator of bad inputs (mutated examples and fixtures), for `swift test` and `migrate-bench fuzz N`.
-        .target(name: "MigrateFuzz", dependencies: ["MigrateCore"]),
+        .target(name: "MigrateFuzz", dependencies: ["MigrateCore", "MigrateSupport"]),
         // Benchmarks that print their figures: swift run -c release migrate-bench
         .executableTarget(
             name: "migrate-bench",
-            dependencies: ["MigrateCore", "MigratePlan", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateFuzz"]),
+            dependencies: [
+                "MigrateCore", "MigratePlan", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateFuzz", "MigrateSupport",
+            ]),
         // Helpers every test target shares: the repository root, scratch folders, the list of examples.
         .target(name: "MigrateTestSupport", path: "Tests/MigrateTestSupport"),
-        .testTarget(name: "MigratePlanTests", dependencies: ["MigrateTestSupport", "MigratePlan", "MigrateCore"]),
+        .testTarget(name: "MigratePlanTests", dependencies: ["MigrateTestSupport", "MigratePlan", "MigrateCore", "MigrateSupport"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateTestSupport", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateImportTests", dependencies: ["MigrateTestSupport", "MigrateImport", "MigrateCLI", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateMatrixTests", dependencies: ["MigrateTestSupport", "MigrateMatrix", "MigrateCLI", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateTestSupport", "MigrateGenerator", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateTestSupport", "MigrateSimulation", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateTestSupport", "MigrateSimulation", "MigrateCore", "MigratePlan", "MigrateSupport"]),
         .testTarget(name: "MigrateWizardTests", dependencies: ["MigrateTestSupport", "MigrateWizard", "MigrateCLI", "MigrateImport", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateCLITests", dependencies: ["MigrateTestSupport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz"]),
+        .testTarget(
+            name: "MigrateCLITests",
+            dependencies: ["MigrateTestSupport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz", "MigrateSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCore
+import MigrateSupport
 
 /// One run of `migrate` on a mutated input: the files to put in an empty folder and the arguments.
 public struct FuzzCase: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigratePlan
 import MigrateSimulation
+import MigrateSupport
 
 // `migrate-bench montecarlo`: migrate's Monte Carlo against a vectorised NumPy implementation of the same
 // model (Benchmarks/montecarlo_numpy.py), on the flagship plan, single-threaded. Agreement first: the same

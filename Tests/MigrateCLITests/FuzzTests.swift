@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigrateCLI
 import MigrateFuzz
+import MigrateSupport
 import MigrateTestSupport
 import Testing
 

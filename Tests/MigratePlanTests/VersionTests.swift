@@ -1,5 +1,6 @@
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 import Testing
 
 @Suite("Version arithmetic")

@@ -2,6 +2,7 @@ import Foundation
 import MigratePlan
 import MigrateCore
 @testable import MigrateSimulation
+import MigrateSupport
 import Testing
 
 @Suite("Monte Carlo and percentiles")

@@ -1,4 +1,4 @@
-import MigratePlan
+import MigrateSupport
 
 /// Parses a command line against a command tree, the way swift-argument-parser does:
 /// subcommands first, then options anywhere, `--` ends options.

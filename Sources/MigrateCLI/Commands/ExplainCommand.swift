@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 
 /// `migrate explain PLAN`: one customer's cohort, features and offers, and why.
 enum ExplainCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// How one platform's cohorts will be decided, for the summary `migrate check` prints.
 public struct TrackRule: Sendable, Hashable {

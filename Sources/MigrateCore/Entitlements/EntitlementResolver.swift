@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// Turns a cohort decision and a customer's transactions into features, with reasons.
 public struct EntitlementResolver: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// Where templates come from: the built-in set compiled into the binary, overridden by a folder.
 ///

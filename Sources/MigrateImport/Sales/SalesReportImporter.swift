@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// Reads App Store Connect Summary Sales reports (TSV, plain or gzipped) into an install base.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import MigrateCore
+import MigrateSupport
 
 /// Shrinks a covering array by simulated annealing on a fixed number of rows: drop one row, then
 /// change cells to re-cover what is missing, each move aimed at one missing tuple, accepting a

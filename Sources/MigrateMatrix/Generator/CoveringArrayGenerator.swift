@@ -1,4 +1,4 @@
-import MigrateCore
+import MigrateSupport
 
 /// Settings of one generator run.
 public struct GeneratorOptions: Sendable, Hashable {

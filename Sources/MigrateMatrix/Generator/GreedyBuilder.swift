@@ -1,4 +1,4 @@
-import MigrateCore
+import MigrateSupport
 
 /// Builds a covering array one row at a time (in the manner of AETG): each row starts from an
 /// uncovered tuple, then every other factor gets the value that covers the most new tuples with

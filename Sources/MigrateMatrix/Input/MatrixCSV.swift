@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// Matrices as text: comma-separated (a header of factor names, then one row per line, RFC 4180
 /// quoting) or tab-separated as PICT prints them and reads seed rows (no quoting).

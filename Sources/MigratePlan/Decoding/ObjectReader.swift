@@ -1,4 +1,5 @@
 import Foundation
+import MigrateSupport
 
 /// Collects diagnostics while a document is decoded, so that every problem is reported at once.
 public final class DiagnosticSink {

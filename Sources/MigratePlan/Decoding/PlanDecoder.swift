@@ -1,4 +1,5 @@
 import Foundation
+import MigrateSupport
 
 /// The result of reading a plan: the model when it could be built, the parsed document for
 /// locating problems, and every problem found.

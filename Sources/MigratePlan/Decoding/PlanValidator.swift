@@ -1,3 +1,4 @@
+import MigrateSupport
 /// Cross-reference checks on a decoded plan: duplicate ids, references to features and
 /// products that don't exist, bundle cycles, releases on platforms the app doesn't list.
 public enum PlanValidator {

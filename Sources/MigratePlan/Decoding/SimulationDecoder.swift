@@ -1,4 +1,5 @@
 import Foundation
+import MigrateSupport
 
 /// Reads the plan's `simulation` section, reporting every bad assumption with its path.
 extension PlanDecoder {

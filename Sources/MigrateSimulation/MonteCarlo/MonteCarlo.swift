@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 
 /// P10, P50 and P90 of one figure.
 public struct Percentiles: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// What a sweep moves: an assumption, or a product's price (`price.PRODUCT-ID`).
 public enum SweepTarget: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// The answer to "which in-app purchase will unlock the paid features?": `PRODUCT-ID [KIND] PRICE`.
 ///

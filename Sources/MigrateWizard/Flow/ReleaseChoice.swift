@@ -1,6 +1,7 @@
 import Foundation
 import MigrateImport
 import MigratePlan
+import MigrateSupport
 
 /// Choosing a release from a list that may hold a thousand builds: the list shows a few, and any
 /// release is reached by its number (`#N` always means the item), its version, its version and build,

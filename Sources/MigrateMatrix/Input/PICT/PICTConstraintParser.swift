@@ -1,4 +1,5 @@
 import MigratePlan
+import MigrateSupport
 
 /// Parses the constraint section of a PICT model (doc/pict.md, "Constraints" and "Constraints
 /// Grammar"), checking each term the way PICT does: a numeric parameter compares only with numbers,

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 // The app: its name, bundle id, platforms and whether iOS and macOS share one purchase.
 

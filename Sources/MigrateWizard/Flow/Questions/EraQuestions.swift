@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 // How each paid era's buyers are treated, and an era's discount.
 

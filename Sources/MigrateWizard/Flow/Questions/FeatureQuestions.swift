@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 // The features, which paid release first had each, the product that unlocks them, and what each product unlocks.
 

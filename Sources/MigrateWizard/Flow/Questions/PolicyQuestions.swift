@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 // Testers, unverified signatures, Family Sharing, and the paid downloads a month for simulate.
 
