@@ -253,6 +253,7 @@ struct GeneratedPackageTests {
                 .generate(try examplePlan(layerMutant.example), only: [.swift, .tests])
                 .filter { !$0.path.hasSuffix("Tests/\(module)Tests.swift") }
             try addModule(module, files: files, from: module) { name, body in
+                if name == "StoreTests.swift" { return try Self.keepingOnly(test: layerMutant.test, in: body) }
                 guard name == layerMutant.file else { return body }
                 guard body.contains(layerMutant.find) else {
                     throw PackageError(message: "\(layerMutant.name): the mutation point moved in \(name); update the test")
@@ -303,6 +304,34 @@ struct GeneratedPackageTests {
             throw PackageError(message: "swift build failed:\n" + build.output.split(separator: "\n").filter { $0.contains("error") }.prefix(20).joined(separator: "\n"))
         }
         return root
+    }
+
+    /// Generated `StoreTests.swift` with only the test titled `title`: the fakes and helpers stay, the other tests
+    /// go. A mutant is proven by that one test failing, and compiling every test for each of 26 mutants was most of
+    /// this suite's build. Tests are single `@Test("…")` members indented once, ending at the first `  }`.
+    static func keepingOnly(test title: String, in body: String) throws -> String {
+        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+        var kept: [Substring] = []
+        var index = 0
+        var found = false
+        while index < lines.count {
+            guard lines[index].hasPrefix("  @Test(") else {
+                kept.append(lines[index])
+                index += 1
+                continue
+            }
+            guard let end = lines[index...].firstIndex(of: "  }") else { throw PackageError(message: "StoreTests.swift: a test that never ends") }
+            if lines[index] == "  @Test(\"\(title)\")" {
+                kept += lines[index...end]
+                found = true
+            } else if end + 1 < lines.count, lines[end + 1].isEmpty {
+                index = end + 2
+                continue
+            }
+            index = end + 1
+        }
+        guard found else { throw PackageError(message: "StoreTests.swift has no test «\(title)»; update the mutant") }
+        return kept.joined(separator: "\n")
     }
 
     /// The Swift block INTEGRATION.md says to save as `MODULETests/TryTheStore.swift`.

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 /// A small valid plan; bad-input cases replace one piece of it.
@@ -146,32 +147,60 @@ struct PlanDecoderTests {
         #expect(cycles.first?.message.contains("a → b → c → a") == true)
     }
 
-    @Test("The schema and the decoder know the same keys")
+    /// Every object of the plan: where the schema describes it, and the keys the decoder reads (`PlanKeys`).
+    static let planObjects: [(path: [String], keys: [String])] = [
+        ([], PlanKeys.root),
+        (["properties", "app"], PlanKeys.app),
+        (["properties", "features", "items"], PlanKeys.feature),
+        (["properties", "releases", "items"], PlanKeys.release),
+        (["properties", "products", "items"], PlanKeys.product),
+        (["properties", "products", "items", "properties", "subscription"], PlanKeys.subscription),
+        (["properties", "tiers", "items"], PlanKeys.tier),
+        (["properties", "tiers", "items", "properties", "discounts", "items"], PlanKeys.discount),
+        (["properties", "policies"], PlanKeys.policies),
+        (["properties", "policies", "properties", "nonProduction"], PlanKeys.nonProduction),
+        (["properties", "policies", "properties", "verificationFailure"], PlanKeys.verificationFailure),
+        (["properties", "installBase"], PlanKeys.installBase),
+        (["properties", "installBase", "properties", "months", "items"], PlanKeys.monthlyDownloads),
+        (["properties", "installBase", "properties", "downloads", "items"], PlanKeys.downloadCount),
+        (["properties", "installBase", "properties", "products", "items"], PlanKeys.productCount),
+        (["properties", "simulation"], PlanKeys.simulation),
+        (["properties", "simulation", "properties", "assumptions"], PlanKeys.assumptions),
+        (["properties", "simulation", "properties", "scenarios", "items"], PlanKeys.scenario),
+        (["properties", "simulation", "properties", "scenarios", "items", "properties", "assumptions"], PlanKeys.assumptions),
+        (["properties", "simulation", "properties", "scenarios", "items", "properties", "prices", "items"], PlanKeys.scenarioPrice),
+        (["properties", "simulation", "properties", "scenarios", "items", "properties", "tiers", "items"], PlanKeys.tier),
+        (["$defs", "distribution", "oneOf", "1"], PlanKeys.distribution),
+    ]
+
+    @Test("The schema and the decoder know the same keys, for every object of the plan")
     func schemaMatchesDecoder() throws {
-        let schema = PlanSchema.document
-        func properties(_ value: JSONValue?) -> [String] {
-            guard case .object(let members)? = value, case .object(let properties)? = members.first(where: { $0.key == "properties" })?.value.value else {
-                return []
+        func member(_ value: JSONValue?, _ key: String) -> JSONValue? {
+            switch value {
+            case .object(let members)?: members.first { $0.key == key }?.value.value
+            case .array(let items)?: Int(key).flatMap { $0 < items.count ? items[$0].value : nil }
+            default: nil
             }
+        }
+        func properties(_ value: JSONValue?) -> [String]? {
+            guard case .object(let properties)? = member(value, "properties") else { return nil }
             return properties.map(\.key).sorted()
         }
-        func member(_ value: JSONValue?, _ key: String) -> JSONValue? {
-            guard case .object(let members)? = value else { return nil }
-            return members.first { $0.key == key }?.value.value
+        for (path, keys) in Self.planObjects {
+            let object = path.reduce(Optional(PlanSchema.document)) { member($0, $1) }
+            #expect(properties(object) == keys.sorted(), "schema at \(path.joined(separator: "/")): \(properties(object) ?? [])")
         }
-        let root = properties(schema)
-        #expect(root == PlanKeys.root.sorted())
-        let props = member(schema, "properties")
-        #expect(properties(member(props, "app")) == PlanKeys.app.sorted())
-        #expect(properties(member(member(props, "features"), "items")) == PlanKeys.feature.sorted())
-        #expect(properties(member(member(props, "releases"), "items")) == PlanKeys.release.sorted())
-        #expect(properties(member(member(props, "products"), "items")) == PlanKeys.product.sorted())
-        #expect(properties(member(member(props, "tiers"), "items")) == PlanKeys.tier.sorted())
-        #expect(properties(member(props, "policies")) == PlanKeys.policies.sorted())
-        #expect(properties(member(props, "simulation")) == PlanKeys.simulation.sorted())
-        let simulation = member(member(props, "simulation"), "properties")
-        #expect(properties(member(simulation, "assumptions")) == PlanKeys.assumptions.sorted())
-        #expect(properties(member(member(simulation, "scenarios"), "items")) == PlanKeys.scenario.sorted())
+    }
+
+    @Test("The encoder writes only keys the decoder reads, and every example round-trips unchanged", arguments: Examples.names)
+    func encoderMatchesDecoder(example: String) throws {
+        let text = try String(contentsOf: Examples.url(example), encoding: .utf8)
+        let plan = try #require(PlanDecoder.decode(text).plan)
+        let written = PlanEncoder.encode(plan)
+        let reread = PlanDecoder.decode(written)
+        #expect(!reread.hasErrors && reread.diagnostics.filter { $0.code == "unknown-key" }.isEmpty, "\(reread.diagnostics.map(\.message))")
+        #expect(reread.plan == plan)
+        #expect(PlanEncoder.encode(try #require(reread.plan)) == written)
     }
 }
 

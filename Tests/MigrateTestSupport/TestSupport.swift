@@ -37,4 +37,9 @@ public enum Examples {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return entries.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent("\($0)/migration.json").path) }.sorted()
     }()
+
+    /// The plan file of example `name`.
+    public static func url(_ name: String) -> URL {
+        repositoryRoot.appendingPathComponent("Examples/\(name)/migration.json")
+    }
 }

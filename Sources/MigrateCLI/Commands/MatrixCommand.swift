@@ -49,7 +49,7 @@ enum MatrixCommand {
         case (.some, .some): throw .usage("Name either a plan or '--model', not both.")
         case (let plan?, nil):
             let loaded = try LoadedPlan.load(plan, context: context)
-            source = .plan(PlanFactorModel(plan: try loaded.requireCheckedPlan(context: context, outcome: "no matrix was made")))
+            source = .plan(PlanFactorModel(catalog: try loaded.requireCheckedCatalog(context: context, outcome: "no matrix was made")))
         case (nil, let path?):
             let file = try InputFile.read(path, context: context)
             let (model, errors) = PICTModel.parse(try text(of: file, context: context))

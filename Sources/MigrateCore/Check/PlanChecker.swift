@@ -2,15 +2,6 @@ import Foundation
 import MigratePlan
 import MigrateSupport
 
-/// How one platform's cohorts will be decided, for the summary `migrate check` prints.
-public struct TrackRule: Sendable, Hashable {
-    public var platform: Platform
-    public var rule: CutoffRuleKind
-    public var reason: String
-    /// Descriptions of the moments the app went from paid to free on this platform.
-    public var switches: [String]
-}
-
 /// The result of checking a plan.
 public struct CheckReport: Sendable {
     public var diagnostics: [Diagnostic]
@@ -37,17 +28,11 @@ public enum PlanChecker {
         diagnostics += futureCutoffs(catalog, now: now)
         diagnostics += decidingDates(catalog)
         diagnostics += universalPurchase(catalog)
-        let (ruleDiagnostics, rules) = cutoffRules(catalog)
-        diagnostics += ruleDiagnostics
+        diagnostics += cutoffRules(catalog)
         diagnostics += policyReferences(catalog)
         diagnostics += legacyPrices(catalog)
         diagnostics += swiftNames(catalog)
-        return CheckReport(diagnostics: diagnostics, rules: rules, tiers: catalog.tiers)
-    }
-
-    /// How each platform's cohorts will be decided, without the rest of the check.
-    public static func rules(of catalog: PlanCatalog) -> [TrackRule] {
-        cutoffRules(catalog).1
+        return CheckReport(diagnostics: diagnostics, rules: catalog.trackRules, tiers: catalog.tiers)
     }
 
     private static func origin(_ catalog: PlanCatalog, release index: Int) -> JSONPath {
@@ -258,50 +243,34 @@ public enum PlanChecker {
         ]
     }
 
-    private static func cutoffRules(_ catalog: PlanCatalog) -> ([Diagnostic], [TrackRule]) {
-        let plan = catalog.plan
+    /// What the plan's cutoff policy means on each platform where the version rule is unsound: an error when
+    /// the policy forces the version rule, a warning when `automatic` falls back to the purchase date. The rule
+    /// itself is `TrackCutoff.rule(under:)`, and the table `PlanCatalog.trackRules`.
+    private static func cutoffRules(_ catalog: PlanCatalog) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        var rules: [TrackRule] = []
         for platform in catalog.tracks.keys.sorted() {
-            guard let cutoff = catalog.cutoffs[platform] else { continue }
-            let switches = catalog.freeSwitches(on: platform).map { index -> String in
-                let release = plan.releases[index]
-                return "free from \(release.displayName), live \(Timestamp.format(release.released))"
-            }
-            let meaning = cutoff.meaning
-            let versionRule: CutoffRuleKind = meaning == .buildNumber ? .buildNumber : .marketingVersion
-            switch plan.policies.cutoffRule {
+            guard let cutoff = catalog.cutoffs[platform], !cutoff.isVersionRuleSound else { continue }
+            switch catalog.plan.policies.cutoffRule {
             case .date:
-                rules.append(TrackRule(platform: platform, rule: .purchaseDate, reason: "policies.cutoffRule is \"date\"", switches: switches))
+                continue
             case .version:
-                if !cutoff.isVersionRuleSound {
-                    diagnostics.append(
-                        .error(
-                            "version-rule-unsound",
-                            "policies.cutoffRule is \"version\", but on \(platform) \(cutoff.problems[0].message)",
-                            at: .root / "policies" / "cutoffRule", hint: "Use \"automatic\" or \"date\"."))
-                }
-                rules.append(TrackRule(platform: platform, rule: versionRule, reason: "policies.cutoffRule is \"version\"", switches: switches))
+                diagnostics.append(
+                    .error(
+                        "version-rule-unsound",
+                        "policies.cutoffRule is \"version\", but on \(platform) \(cutoff.problems[0].message)",
+                        at: .root / "policies" / "cutoffRule", hint: "Use \"automatic\" or \"date\"."))
             case .automatic:
-                if cutoff.isVersionRuleSound {
-                    rules.append(
-                        TrackRule(
-                            platform: platform, rule: versionRule,
-                            reason: "every \(meaning.displayName) orders the eras the same way as the release dates", switches: switches))
-                } else {
-                    let problem = cutoff.problems[0]
-                    let more = cutoff.problems.count > 1 ? " (and \(cutoff.problems.count - 1) more)" : ""
-                    diagnostics.append(
-                        .warning(
-                            "version-rule-ambiguous",
-                            "\(platform): \(problem.message)\(more), so purchases are dated instead: the cohort follows originalPurchaseDate",
-                            at: problem.releases.last.map { origin(catalog, release: $0) } ?? .root / "releases",
-                            hint: "Keep each release's 'released' exact (UTC); this is expected when build numbers restart for each version."))
-                    rules.append(TrackRule(platform: platform, rule: .purchaseDate, reason: problem.message, switches: switches))
-                }
+                let problem = cutoff.problems[0]
+                let more = cutoff.problems.count > 1 ? " (and \(cutoff.problems.count - 1) more)" : ""
+                diagnostics.append(
+                    .warning(
+                        "version-rule-ambiguous",
+                        "\(platform): \(problem.message)\(more), so purchases are dated instead: the cohort follows originalPurchaseDate",
+                        at: problem.releases.last.map { origin(catalog, release: $0) } ?? .root / "releases",
+                        hint: "Keep each release's 'released' exact (UTC); this is expected when build numbers restart for each version."))
             }
         }
-        return (diagnostics, rules)
+        return diagnostics
     }
 
     /// A legacy price must be chargeable, not only shown (Apple, "Implementing promotional offers in your app";

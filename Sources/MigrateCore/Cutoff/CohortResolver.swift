@@ -161,18 +161,15 @@ public struct CohortResolver: Sendable {
             return undetermined(reasons: reasons, notes: notes)
         }
 
-        let useVersion: Bool
+        let useVersion = cutoff.usesVersionRule(under: plan.policies.cutoffRule)
         switch plan.policies.cutoffRule {
         case .date:
-            useVersion = false
             reasons.append("policies.cutoffRule is \"date\"")
         case .version:
-            useVersion = true
             if !cutoff.isVersionRuleSound {
                 notes.append("policies.cutoffRule forces the version rule although it is ambiguous on \(track): \(cutoff.problems[0].message)")
             }
         case .automatic:
-            useVersion = cutoff.isVersionRuleSound
             if !useVersion {
                 reasons.append("the \(cutoff.meaning.displayName) can't be trusted on \(track): \(cutoff.problems[0].message)")
             }

@@ -154,7 +154,7 @@ public enum TestCaseBuilder {
         // Past the limit larger plans keep the boundary cases, and `migrate matrix` still gives the
         // pairwise set on its own.
         priority = .pairwise
-        let factors = includesPairwise(plan) ? PlanFactorModel(plan: plan) : nil
+        let factors = includesPairwise(plan) ? PlanFactorModel(catalog: catalog) : nil
         if let factors, let array = try? factors.matrix() {
             for row in factors.rows(of: array) {
                 guard let customer = row.customer else { continue }

@@ -50,8 +50,13 @@ public struct PlanFactorModel: Sendable {
     static let malformedVersion = "2.0.1b"
 
     public init(plan: MigrationPlan) {
+        self.init(catalog: PlanCatalog(plan))
+    }
+
+    /// The factor model of a catalog already built, so a command that also checks or generates builds it once.
+    public init(catalog: PlanCatalog) {
+        let plan = catalog.plan
         self.plan = plan
-        let catalog = PlanCatalog(plan)
         self.catalog = catalog
         var factors: [Factor] = []
         var roles: [Role] = []

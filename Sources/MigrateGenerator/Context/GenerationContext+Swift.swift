@@ -1,0 +1,149 @@
+import Foundation
+import MigrateCore
+import MigratePlan
+
+// The pieces of the Swift sources: platforms, products, tiers, tracks and policies as template values.
+extension GenerationContext {
+    static func platforms(of catalog: PlanCatalog) -> [Platform] {
+        Set(catalog.plan.app.platforms).union(catalog.tracks.keys).sorted()
+    }
+
+    func platformValue(_ platform: Platform) -> TemplateValue {
+        let storeKit: [Platform: String] = [.iOS: "iOS", .macOS: "macOS", .tvOS: "tvOS", .visionOS: "visionOS"]
+        return [
+            "case": .string(platform.rawValue),
+            "storeKitPlatform": storeKit[platform].map { .string($0) } ?? .bool(false),
+        ]
+    }
+
+    /// `.a, .b` for a one-line Swift collection literal (swift-format wants no trailing comma there).
+    func featureList(_ ids: [String]) -> TemplateValue {
+        .string(ids.map { "." + (featureCases[$0] ?? SwiftIdentifier.make($0)) }.joined(separator: ", "))
+    }
+
+    func productList(_ ids: [String]) -> TemplateValue {
+        .string(ids.map { "." + (productCases[$0] ?? SwiftIdentifier.make($0)) }.joined(separator: ", "))
+    }
+
+    func featureReference(_ id: String) -> TemplateValue {
+        ["case": .string(featureCases[id] ?? SwiftIdentifier.make(id)), "id": .string(id)]
+    }
+
+    func productReference(_ id: String) -> TemplateValue {
+        ["case": .string(productCases[id] ?? SwiftIdentifier.make(id)), "id": .string(id)]
+    }
+
+    func productValue(_ product: Product) -> TemplateValue {
+        let features = catalog.ordered(catalog.productFeatures[product.id] ?? [])
+        let contents = productOrdered(catalog.productContents[product.id] ?? [])
+        return [
+            "id": .string(product.id),
+            "case": .string(productCases[product.id]!),
+            "literal": .string(SwiftIdentifier.stringLiteral(product.id)),
+            "name": .string(Self.oneLine(product.name)),
+            "type": .string(product.kind.rawValue),
+            "isConsumable": .bool(product.kind == .consumable),
+            "forSale": .bool(product.forSale),
+            "familyShareable": .bool(product.familyShareable),
+            "price": .string(product.price.description),
+            "priceUnits": .string(Self.grouped(product.price.tenThousandths)),
+            "grants": .list(catalog.ordered(Set(product.grants)).map(featureReference)),
+            "contents": .list(contents.map(productReference)),
+            "requires": .list(catalog.ordered(Set(product.requires)).map(featureReference)),
+            "hasRequires": .bool(!product.requires.isEmpty),
+            "effectiveFeatures": .list(features.map(featureReference)),
+            "grantsList": featureList(catalog.ordered(Set(product.grants))),
+            "contentsList": productList(contents),
+            "requiresList": featureList(catalog.ordered(Set(product.requires))),
+            "effectiveFeaturesList": featureList(features),
+        ]
+    }
+
+    func tierValue(_ tier: ResolvedTier) -> TemplateValue {
+        [
+            "id": .string(tier.id),
+            "case": .string(tierCases[tier.id]!),
+            "literal": .string(SwiftIdentifier.stringLiteral(tier.id)),
+            "name": .string(Self.oneLine(tier.name)),
+            "grants": .list(tier.grants.map(featureReference)),
+            "grantsList": featureList(tier.grants),
+            "hasDiscounts": .bool(!tier.discounts.isEmpty),
+            "promotionalOffersList": .string(
+                promotionalOffers(of: tier).map { ".\(productCases[$0.product] ?? SwiftIdentifier.make($0.product)): \(SwiftIdentifier.stringLiteral($0.offer))" }
+                    .joined(separator: ", ")),
+            "legacyProductsList": .string(
+                legacyProducts(of: tier).map {
+                    ".\(productCases[$0.regular] ?? SwiftIdentifier.make($0.regular)): .\(productCases[$0.legacy] ?? SwiftIdentifier.make($0.legacy))"
+                }.joined(separator: ", ")),
+            "discountsList": .string(
+                tier.discounts.sorted { $0.product < $1.product }.map { discount in
+                    let product = productCases[discount.product] ?? SwiftIdentifier.make(discount.product)
+                    return ".\(product): (\(SwiftIdentifier.stringLiteral(discount.price.description)), \(Self.grouped(discount.price.tenThousandths)))"
+                }.joined(separator: ", ")),
+            "discounts": .list(
+                tier.discounts.sorted { $0.product < $1.product }.map { discount in
+                    [
+                        "product": .string(productCases[discount.product] ?? SwiftIdentifier.make(discount.product)),
+                        "price": .string(discount.price.description),
+                        "priceLiteral": .string(SwiftIdentifier.stringLiteral(discount.price.description)),
+                        "priceUnits": .string(Self.grouped(discount.price.tenThousandths)),
+                    ]
+                }),
+        ]
+    }
+
+    func trackValue(_ platform: Platform) -> TemplateValue {
+        let meaning = platform.originalVersionMeaning
+        let releases = (catalog.tracks[platform] ?? []).compactMap { index -> TemplateValue? in
+            let release = plan.releases[index]
+            guard let key = release.receiptVersion(meaning) else { return nil }
+            let tier = catalog.tier(ofRelease: index).map { ".\(tierCases[$0.id]!)" } ?? "nil"
+            return [
+                "versionLiteral": .string(SwiftIdentifier.stringLiteral(key.text)),
+                "components": .string(key.components.map { Self.grouped(Int64(clamping: $0)) }.joined(separator: ", ")),
+                "timestamp": .string(Self.grouped(Int64(release.released.timeIntervalSince1970.rounded(.down)))),
+                "iso": .string(Timestamp.format(release.released)),
+                "tier": .string(tier),
+                "paid": .bool(release.model.isPaid),
+                "displayName": .string(release.displayName),
+            ]
+        }
+        func date(_ value: Date?) -> String {
+            value.map { "Date(timeIntervalSince1970: \(Self.grouped(Int64($0.timeIntervalSince1970.rounded(.down)))))" } ?? "nil"
+        }
+        let windows = catalog.windows(on: platform).map { window -> TemplateValue in
+            [
+                "tier": .string(".\(tierCases[catalog.tiers[window.tier].id]!)"),
+                "from": .string(date(window.from)),
+                "until": .string(date(window.until)),
+            ]
+        }
+        return [
+            "windows": Self.swiftList(windows),
+            "hasWindows": .bool(!windows.isEmpty),
+            "platform": .string(platform.rawValue),
+            "versionRuleIsSound": .bool(catalog.cutoffs[platform]?.isVersionRuleSound ?? false),
+            "releases": Self.swiftList(releases),
+        ]
+    }
+
+    var policiesValue: TemplateValue {
+        let policies = plan.policies
+        var nonProduction = ".newCustomer"
+        if case .tier(let id) = policies.nonProduction, let tier = tierCases[id] { nonProduction = ".legacy(.\(tier))" }
+        var keep = "nil"
+        var failureText = "deny"
+        if case .keepLastVerified(let days) = policies.verificationFailure {
+            keep = String(days)
+            failureText = "keep the last verified result for \(days) days"
+        }
+        return [
+            "nonProductionCohort": .string(nonProduction),
+            "keepLastVerifiedDays": .string(keep),
+            "keepWhileUnreachableDays": .string(String(policies.daysKeptWhileStoreUnreachable)),
+            "verificationFailureText": .string(failureText),
+            "familySharingEntitles": .bool(policies.familySharing == .entitles),
+            "cutoffRuleLiteral": .string(SwiftIdentifier.stringLiteral(policies.cutoffRule.rawValue)),
+        ]
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import MigrateCore
+import MigratePlan
+
+// The generated tests: one value per test case, with the engine's expected answers.
+extension GenerationContext {
+    func cohortExpression(_ cohort: Cohort) -> String {
+        switch cohort {
+        case .legacy(let id): ".legacy(.\(tierCases[id] ?? SwiftIdentifier.make(id)))"
+        case .newCustomer: ".newCustomer"
+        }
+    }
+
+    private func cohortText(_ cohort: Cohort) -> String {
+        switch cohort {
+        case .legacy(let id): "legacy \(id)"
+        case .newCustomer: "new customer"
+        }
+    }
+
+    func testValue(_ test: GeneratedTestCase, number: Int) -> TemplateValue {
+        let customer = test.customer
+        let report = test.expected
+        var name = test.name
+        // Only the customer's own products appear in a case name; longest first, so a bundle id
+        // that extends another id is replaced whole.
+        for id in Set(customer.purchases.map(\.productID)).sorted(by: { $0.count > $1.count }) {
+            if let name_ = productCases[id] { name = name.replacingOccurrences(of: id, with: name_) }
+        }
+        name = Self.oneLine(name)
+        if name.count > 72 { name = String(name.prefix(71)) + "…" }
+        let verification: String
+        let verificationText: String
+        switch customer.appTransaction {
+        case .verified:
+            verification = ".verified"
+            verificationText = "verified"
+        case .failed(let age):
+            verification = ".failed(lastVerifiedDaysAgo: \(age.map(String.init) ?? "nil"))"
+            verificationText = "failed" + (age.map { " (cache \($0) d)" } ?? " (no cache)")
+        }
+        let owns = customer.purchases.map { owned -> TemplateValue in
+            [
+                "literal": .string(SwiftIdentifier.stringLiteral(owned.productID)),
+                "ownership": .string(owned.ownership.rawValue),
+                "isRevoked": .bool(owned.isRevoked), "isExpired": .bool(owned.isExpired), "isVerified": .bool(owned.isVerified),
+            ]
+        }
+        let ownsText = customer.purchases.map { owned -> String in
+            let states = owned.stateNames
+            let label = productCases[owned.productID] ?? owned.productID
+            return label + (states.isEmpty ? "" : " (\(states.joined(separator: ", ")))")
+        }
+        let features = report.entitlements.features.map(\.featureID)
+        let offers = report.upsell.offers.map(\.productID)
+        let date = customer.originalPurchaseDate
+        let csvFields: [String: String] = [
+            "name": name,
+            "originalPlatform": customer.originalPlatform?.rawValue ?? "",
+            "version": customer.originalAppVersion ?? "",
+            "date": date.map(Timestamp.format) ?? "",
+            "verification": verificationText,
+            "owns": ownsText.joined(separator: "; "),
+            "cohort": cohortText(report.decision.cohort),
+            "features": features.joined(separator: "; "),
+            "offers": offers.joined(separator: "; "),
+        ]
+        return [
+            "number": .string(String(number)),
+            "name": .string(Self.markdownCell(name)),
+            "nameLiteral": .string(SwiftIdentifier.stringLiteral(name)),
+            "version": .string(customer.originalAppVersion.map(SwiftIdentifier.stringLiteral) ?? "nil"),
+            "versionText": .string(customer.originalAppVersion.map { "`\($0)`" } ?? "—"),
+            "date": .string(date.map { "Date(timeIntervalSince1970: \(Self.grouped(Int64($0.timeIntervalSince1970.rounded(.down)))))" } ?? "nil"),
+            "dateText": .string(date.map(Timestamp.format) ?? "—"),
+            "platform": .string(customer.platform.rawValue),
+            "platformText": .string(customer.platform.rawValue + (customer.originalPlatform.map { " (first bought on \($0))" } ?? "")),
+            "originalPlatform": .string(customer.originalPlatform.map { ".\($0.rawValue)" } ?? "nil"),
+            "environment": .string(customer.environment.rawValue),
+            "verification": .string(verification),
+            "isRevoked": .bool(customer.isAppPurchaseRevoked),
+            "isVolumePurchase": .bool(customer.isVolumePurchase),
+            "owns": Self.swiftList(owns),
+            "hasOwns": .bool(!owns.isEmpty),
+            "ownsText": .string(Self.markdownCell(ownsText.isEmpty ? "—" : ownsText.joined(separator: ", "))
+                + (customer.isVolumePurchase ? " (VPP install)" : "") + (customer.isAppPurchaseRevoked ? " (download refunded)" : "")
+                + (verification == ".verified" ? "" : " (verification \(verificationText))")),
+            "cohort": .string(cohortExpression(report.decision.cohort)),
+            "cohortText": .string(cohortText(report.decision.cohort)),
+            "rule": .string(report.decision.rule.rawValue),
+            "features": .list(features.map(featureReference)),
+            "featuresList": featureList(features),
+            "featuresText": .string(features.isEmpty ? "—" : features.joined(separator: ", ")),
+            "offers": .list(offers.map(productReference)),
+            "offersList": productList(offers),
+            "offersText": .string(offers.isEmpty ? "—" : offers.map { productCases[$0] ?? $0 }.joined(separator: ", ")),
+            "chargesList": .string(Self.collectionItems(report.upsell.offers.map { chargeExpression($0.charge) }, prefix: "    charges: ")),
+            "showsRestore": .bool(report.upsell.showsRestore),
+            "restoreText": .string(report.upsell.showsRestore ? "shown" : "hidden"),
+            "csv": .object(csvFields.mapValues { .string(Self.csvField($0)) }),
+        ]
+    }
+}
