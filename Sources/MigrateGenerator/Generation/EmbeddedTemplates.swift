@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from Templates/ by the EmbeddedTemplatesTests test; do not edit.
 // Re-record after changing a template: MIGRATE_RECORD=1 swift test --filter EmbeddedTemplates
 
