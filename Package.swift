@@ -35,7 +35,8 @@ let package = Package(
         .target(
             name: "MigrateCLI",
             dependencies: [
-                "MigratePlan", "MigrateCore", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateWizard", "MigrateSupport",
+                "MigratePlan", "MigrateCore", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateWizard",
+                "MigrateSupport",
             ]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Runs the migrate executable from SwiftPM: `swift package [--allow-writing-to-package-directory] migrate …`.
@@ -51,7 +52,8 @@ let package = Package(
         .executableTarget(
             name: "migrate-bench",
             dependencies: [
-                "MigrateCore", "MigratePlan", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateFuzz", "MigrateSupport",
+                "MigrateCore", "MigratePlan", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateFuzz",
+                "MigrateSupport",
             ]),
         // Helpers every test target shares: the repository root, scratch folders, the list of examples.
         .target(name: "MigrateTestSupport", path: "Tests/MigrateTestSupport"),
@@ -60,8 +62,11 @@ let package = Package(
         .testTarget(name: "MigrateImportTests", dependencies: ["MigrateTestSupport", "MigrateImport", "MigrateCLI", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateMatrixTests", dependencies: ["MigrateTestSupport", "MigrateMatrix", "MigrateCLI", "MigrateCore", "MigratePlan"]),
         .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateTestSupport", "MigrateGenerator", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateSimulationTests", dependencies: ["MigrateTestSupport", "MigrateSimulation", "MigrateCore", "MigratePlan", "MigrateSupport"]),
-        .testTarget(name: "MigrateWizardTests", dependencies: ["MigrateTestSupport", "MigrateWizard", "MigrateCLI", "MigrateImport", "MigrateCore", "MigratePlan"]),
+        .testTarget(
+            name: "MigrateSimulationTests", dependencies: ["MigrateTestSupport", "MigrateSimulation", "MigrateCore", "MigratePlan", "MigrateSupport"]),
+        .testTarget(
+            name: "MigrateWizardTests",
+            dependencies: ["MigrateTestSupport", "MigrateWizard", "MigrateCLI", "MigrateImport", "MigrateCore", "MigratePlan"]),
         .testTarget(
             name: "MigrateCLITests",
             dependencies: ["MigrateTestSupport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz", "MigrateSupport"]),

@@ -35,7 +35,9 @@ public struct Fuzzer: Sendable {
             .filter { $0.hasSuffix(".json") }.map { try read("\(receiptFolder)/\($0)") }
         models = [
             Array("OS: iOS, macOS, tvOS\nInput: touch, mouse, remote\nNetwork: wifi, cellular\nIF [OS] = \"tvOS\" THEN [Input] = \"remote\";\n".utf8),
-            Array("Cohort: legacy, new\nVersion: 1, 2, 10\nOwns: none, full\nIF [Cohort] = \"new\" THEN NOT ([Owns] = \"full\" AND [Version] < 2);\n".utf8),
+            Array(
+                "Cohort: legacy, new\nVersion: 1, 2, 10\nOwns: none, full\nIF [Cohort] = \"new\" THEN NOT ([Owns] = \"full\" AND [Version] < 2);\n"
+                    .utf8),
         ]
         sales = try ["summary-28-columns.txt", "summary-20-columns.txt"].map { try read("Tests/Fixtures/import/sales/\($0)") }
     }
@@ -69,7 +71,8 @@ public struct Fuzzer: Sendable {
         case 7, 8:
             let model = models[Int(random.next() % UInt64(models.count))]
             let (bytes, mutation) = mutate(model, &random)
-            return FuzzCase(name: "model-\(index)-\(mutation)", files: ["model.txt": bytes], arguments: ["matrix", "--model", "model.txt"], input: "model.txt")
+            return FuzzCase(
+                name: "model-\(index)-\(mutation)", files: ["model.txt": bytes], arguments: ["matrix", "--model", "model.txt"], input: "model.txt")
         default:
             let report = sales[Int(random.next() % UInt64(sales.count))]
             let (bytes, mutation) = mutate(report, &random)

@@ -17,7 +17,8 @@ public struct SimulationOptions: Sendable {
     public var offerStates: Bool
 
     public init(
-        scenarios: [String] = [], draws: Int = 10_000, seed: UInt64 = 1, threads: Int = ProcessInfo.processInfo.activeProcessorCount, sweeps: [String] = [],
+        scenarios: [String] = [], draws: Int = 10_000, seed: UInt64 = 1, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        sweeps: [String] = [],
         offerStates: Bool = false
     ) {
         self.scenarios = scenarios
@@ -64,7 +65,9 @@ public enum Simulator {
         [PreparedScenario.baseID] + (plan.simulation?.scenarios.map(\.id) ?? [])
     }
 
-    public static func run(_ plan: MigrationPlan, options: SimulationOptions, progress: (@Sendable (Double) -> Void)? = nil) throws(SimulationError) -> SimulationReport {
+    public static func run(_ plan: MigrationPlan, options: SimulationOptions, progress: (@Sendable (Double) -> Void)? = nil) throws(SimulationError)
+        -> SimulationReport
+    {
         let known = scenarioIDs(plan)
         let chosen = options.scenarios.isEmpty ? known : options.scenarios
         for id in chosen where !known.contains(id) {
@@ -94,8 +97,10 @@ public enum Simulator {
             let sensitivity = Sensitivity.rows(for: scenario)
             results.append(
                 ScenarioResult(
-                    scenario: scenario, cohorts: CohortPreview.rows(for: scenario, perOffer: options.offerStates), deterministic: deterministic, monteCarlo: summary,
-                    sensitivity: sensitivity, verdict: Verdict.of(scenario, deterministic: deterministic, monteCarlo: summary, sensitivity: sensitivity)))
+                    scenario: scenario, cohorts: CohortPreview.rows(for: scenario, perOffer: options.offerStates), deterministic: deterministic,
+                    monteCarlo: summary,
+                    sensitivity: sensitivity,
+                    verdict: Verdict.of(scenario, deterministic: deterministic, monteCarlo: summary, sensitivity: sensitivity)))
         }
         var sweep: SweepResult?
         if !sweeps.isEmpty, let first = chosen.first {
@@ -146,7 +151,8 @@ public enum Simulator {
             if position < 0 { break }
         }
         let ranked = points.enumerated().sorted { lhs, rhs in
-            let left = lhs.element.series.cumulativeFreemium.last ?? 0, right = rhs.element.series.cumulativeFreemium.last ?? 0
+            let left = lhs.element.series.cumulativeFreemium.last ?? 0
+            let right = rhs.element.series.cumulativeFreemium.last ?? 0
             return left != right ? left > right : lhs.offset < rhs.offset
         }.map(\.element)
         return SweepResult(specs: specs, scenarioID: scenarioID, points: ranked)

@@ -25,7 +25,8 @@ public enum Suggestions {
 
     /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
     public static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)

@@ -52,7 +52,8 @@ func monteCarloModelJSON(_ scenario: PreparedScenario) -> String {
     }
     return JSONWriter().string(
         from: .members([
-            ("months", .integer(model.months)), ("cut", number(model.commission.rate)), ("laterCut", number(min(model.commission.rate, Commission.afterFirstYearRate))),
+            ("months", .integer(model.months)), ("cut", number(model.commission.rate)),
+            ("laterCut", number(min(model.commission.rate, Commission.afterFirstYearRate))),
             ("paidMonthsOnSale", number(model.paidMonthsOnSale)), ("derivedLegacy", .bool(scenario.medians[2].isNaN)),
             ("tieTolerance", number(MonteCarlo.tieTolerance)), ("distributions", .array(scenario.assumptions.map { distribution($0.distribution) })),
             ("cohorts", .array(cohorts)), ("subscriptions", .array(subscriptions)),
@@ -105,8 +106,11 @@ func monteCarloBenchmark(root: URL) {
     try? Data(monteCarloModelJSON(scenario).utf8).write(to: modelFile)
     let model = scenario.model
     let months = model.months
-    print("montecarlo: the flagship plan (Tilt to Live HD), \(months) months, \(model.cohorts.count) cohorts, single-threaded; NumPy twin: Benchmarks/montecarlo_numpy.py")
-    print("  the NumPy runs unset OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE (set on some machines for old OpenBLAS builds) and set OPENBLAS_NUM_THREADS=1")
+    print(
+        "montecarlo: the flagship plan (Tilt to Live HD), \(months) months, \(model.cohorts.count) cohorts, single-threaded; NumPy twin: Benchmarks/montecarlo_numpy.py"
+    )
+    print(
+        "  the NumPy runs unset OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE (set on some machines for old OpenBLAS builds) and set OPENBLAS_NUM_THREADS=1")
 
     // 1. The same uniforms through both models.
     let checkDraws = 4_096
@@ -116,7 +120,8 @@ func monteCarloBenchmark(root: URL) {
     var uniforms: [Double] = []
     var expected: [Double] = []
     var values = [Double](repeating: 0, count: samplers.count)
-    var paid = [Double](repeating: 0, count: months), freemium = paid
+    var paid = [Double](repeating: 0, count: months)
+    var freemium = paid
     var ledger = [Double](repeating: 0, count: model.scratchSize)
     for _ in 0..<checkDraws {
         for index in samplers.indices {
@@ -134,7 +139,8 @@ func monteCarloBenchmark(root: URL) {
         try? bytes.write(to: file)
         return file
     }
-    let uniformFile = write(uniforms, "uniforms.f64"), expectedFile = write(expected, "expected.f64")
+    let uniformFile = write(uniforms, "uniforms.f64")
+    let expectedFile = write(expected, "expected.f64")
     let check = runNumPyTwin(script: script, ["check", modelFile.path, uniformFile.path, expectedFile.path])
     var numpyAvailable = check.output != nil
     if let output = check.output, let result = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
@@ -143,7 +149,9 @@ func monteCarloBenchmark(root: URL) {
         let agrees = max(paidError, freemiumError) < 1e-9
         print(
             "  agreement, the same \(Limits.grouped(checkDraws)) draws' uniforms through both: largest relative difference "
-                + String(format: "%.1e (staying paid), %.1e (freemium), month by month: %@ (tolerance 1e-9)", paidError, freemiumError, agrees ? "agree" : "DISAGREE"))
+                + String(
+                    format: "%.1e (staying paid), %.1e (freemium), month by month: %@ (tolerance 1e-9)", paidError, freemiumError,
+                    agrees ? "agree" : "DISAGREE"))
         if !agrees { numpyAvailable = false }
     } else {
         print("  NumPy comparison skipped: \(check.problem ?? "unreadable output from the twin")")
@@ -192,12 +200,15 @@ func monteCarloBenchmark(root: URL) {
                 ),
             ]
             var agree = true
-            print("  agreement, \(Limits.grouped(draws)) draws each from its own generator (tolerance: 2% relative for percentiles, 0.01 for shares):")
+            print(
+                "  agreement, \(Limits.grouped(draws)) draws each from its own generator (tolerance: 2% relative for percentiles, 0.01 for shares):")
             for (name, mine, twin, tolerance, relative) in comparisons {
                 guard let twin else { continue }
                 let difference = relative ? abs(mine - twin) / max(abs(twin), 1e-9) : abs(mine - twin)
                 if difference > tolerance { agree = false }
-                print("    " + name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "migrate %12.4f  NumPy %12.4f  %@", mine, twin, difference <= tolerance ? "agree" : "DISAGREE"))
+                print(
+                    "    " + name.padding(toLength: 26, withPad: " ", startingAt: 0)
+                        + String(format: "migrate %12.4f  NumPy %12.4f  %@", mine, twin, difference <= tolerance ? "agree" : "DISAGREE"))
             }
             if !agree { print("  the distributions disagree: the timings below compare different models") }
         }

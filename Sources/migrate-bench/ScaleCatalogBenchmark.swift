@@ -73,7 +73,7 @@ func runChild(_ path: String, _ arguments: [String], limit: Double = 300) -> Chi
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     defer { posix_spawn_file_actions_destroy(&actions) }
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     let start = DispatchTime.now().uptimeNanoseconds
     var pid: pid_t = 0
     guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return ChildRun(seconds: 0, peakMB: 0, exitCode: nil) }

@@ -72,7 +72,8 @@ func scaleMatrixBenchmark(binary: URL, sizes: [Int] = matrixScaleSizes) {
     }
     // MIGRATE_BENCH_KEEP=DIR keeps the plans in DIR, to profile one command on its own.
     let kept = ProcessInfo.processInfo.environment["MIGRATE_BENCH_KEEP"]
-    let folder = kept.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("migrate-bench-matrix-\(getpid())")
+    let folder =
+        kept.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("migrate-bench-matrix-\(getpid())")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { if kept == nil { try? FileManager.default.removeItem(at: folder) } }
     let bound = 2.0

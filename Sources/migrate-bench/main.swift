@@ -39,7 +39,7 @@ func spawnTimes(_ path: String, _ arguments: [String], runs: Int = 30) -> (media
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     defer { posix_spawn_file_actions_destroy(&actions) }
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     for _ in 0..<runs {
         samples.append(
             seconds {
@@ -99,7 +99,7 @@ if which == "fuzz" {
         var pid: pid_t = 0
         let began = DispatchTime.now().uptimeNanoseconds
         let spawned = posix_spawn(&pid, binary.path, &actions, nil, argv, environ)
-        argv.forEach { free($0) }
+        for argument in argv { free(argument) }
         posix_spawn_file_actions_destroy(&actions)
         guard spawned == 0 else {
             print("fuzz: cannot spawn \(binary.path)")
@@ -134,7 +134,9 @@ if which == "fuzz" {
     try? FileManager.default.removeItem(at: folder)
     let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let table = codes.keys.sorted().map { "\($0): \(codes[$0]!)" }.joined(separator: ", ")
-    print("fuzz: \(count) cases, seed \(seed), \(format(total)) s: \(crashes.count) crashes, \(hangs.count) hangs (> \(Int(bound)) s), \(unexpected.count) unexpected exit codes")
+    print(
+        "fuzz: \(count) cases, seed \(seed), \(format(total)) s: \(crashes.count) crashes, \(hangs.count) hangs (> \(Int(bound)) s), \(unexpected.count) unexpected exit codes"
+    )
     print("  exit codes: \(table)")
     print("  slowest: \(slowest.name) \(format(slowest.seconds)) s")
     for name in (crashes + hangs + unexpected).prefix(20) { print("  \(name)") }
@@ -296,7 +298,9 @@ func importBenchmark() {
     }
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     var built = false
-    let setup = seconds { built = git(["init", "-q", "-b", "main"]) && git(["fast-import", "--quiet"], input: stream) && git(["checkout", "-q", "main"]) }
+    let setup = seconds {
+        built = git(["init", "-q", "-b", "main"]) && git(["fast-import", "--quiet"], input: stream) && git(["checkout", "-q", "main"])
+    }
     guard built else {
         print("import: skipped, git is not available to build the repository")
         return

@@ -23,8 +23,10 @@ struct AtomicWriteTests {
         guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [:] }
         while let path = enumerator.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
-            if !isDirectory.boolValue { result[path] = (try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)) ?? "<unreadable>" }
+            _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            if !isDirectory.boolValue {
+                result[path] = (try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)) ?? "<unreadable>"
+            }
         }
         return result
     }
@@ -45,7 +47,9 @@ struct AtomicWriteTests {
         }
     }
 
-    static func generate(_ plan: String, in directory: URL, faults: Faults? = nil, extra: [String] = []) -> (status: ExitCode, output: String, error: String) {
+    static func generate(_ plan: String, in directory: URL, faults: Faults? = nil, extra: [String] = []) -> (
+        status: ExitCode, output: String, error: String
+    ) {
         var context = CommandContext.testing(directory: directory.path)
         if let faults { context.fileTransaction = FileTransaction(fault: { faults.hook($0) }) }
         let status = Migrate.run(["generate", plan, "-o", "out"] + extra, context: context)
@@ -69,7 +73,9 @@ struct AtomicWriteTests {
         #expect(renames.count > 2)
         #expect(renames.last == "out/.migrate-generated.json")
         let creates = faults.steps.firstIndex { if case .rename = $0 { return true } else { return false } }!
-        #expect(!faults.steps[creates...].contains { if case .create = $0 { return true } else { return false } }, "every file is written before the first rename")
+        #expect(
+            !faults.steps[creates...].contains { if case .create = $0 { return true } else { return false } },
+            "every file is written before the first rename")
     }
 
     @Test("A failure at each rename (and while writing) leaves each file old or new, no temporary file, and the next generate works")
@@ -177,25 +183,31 @@ struct AtomicWriteTests {
         try oldFiles["Products.storekit"]!.write(to: target, atomically: true, encoding: .utf8)
         chmod(target.path, 0o600)
         try FileManager.default.removeItem(at: out.appendingPathComponent("Products.storekit"))
-        try FileManager.default.createSymbolicLink(atPath: out.appendingPathComponent("Products.storekit").path, withDestinationPath: "../kept/Products.storekit")
+        try FileManager.default.createSymbolicLink(
+            atPath: out.appendingPathComponent("Products.storekit").path, withDestinationPath: "../kept/Products.storekit")
         let run = Self.generate("plan.json", in: scratch.url)
         #expect(run.status == .success, "\(run.error)")
         #expect(run.output.contains("out/Products.storekit → "), "\(run.output)")
         #expect(run.output.contains("kept/Products.storekit"), "the message names the target")
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: out.appendingPathComponent("Products.storekit").path) == "../kept/Products.storekit")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: out.appendingPathComponent("Products.storekit").path)
+                == "../kept/Products.storekit")
         let written = try String(contentsOf: target, encoding: .utf8)
         #expect(written != oldFiles["Products.storekit"])
         #expect(written.contains("1.99"))
         var info = stat()
         #expect(stat(target.path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path) == ["Products.storekit"], "no temporary file")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path) == ["Products.storekit"], "no temporary file"
+        )
     }
 
     @Test("import writes a plan through a symlink and names the target")
     func importThroughSymlink() throws {
         let scratch = try Scratch()
-        try FileManager.default.createSymbolicLink(atPath: scratch.url.appendingPathComponent("plan-link.json").path, withDestinationPath: "plan.json")
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.url.appendingPathComponent("plan-link.json").path, withDestinationPath: "plan.json")
         let shelf = repositoryRoot.appendingPathComponent("Tests/Fixtures/import/xcode/Shelf").path
         let run = Run("import", "xcode", shelf, "--plan", "plan-link.json", directory: scratch.url)
         #expect(run.status == .success, "\(run.error)")
@@ -256,7 +268,8 @@ struct AtomicWriteTests {
             for (path, content) in now where !temporaries.contains(path) {
                 #expect(content == oldFiles[path] || content == newFiles[path], "step \(index): \(path) is neither old nor new")
             }
-            #expect(now[".migrate-generated.json"] == oldFiles[".migrate-generated.json"], "step \(index): the manifest is never newer than its files")
+            #expect(
+                now[".migrate-generated.json"] == oldFiles[".migrate-generated.json"], "step \(index): the manifest is never newer than its files")
             let again = Self.generate("plan.json", in: scratch.url)
             #expect(again.status == .success, "step \(index): \(again.error)")
             let after = Self.files(in: scratch.url.appendingPathComponent("out"))

@@ -1,8 +1,9 @@
 import Foundation
-@testable import MigrateCLI
 import MigratePlan
 import MigrateTestSupport
 import Testing
+
+@testable import MigrateCLI
 
 let examplePlanText = try! String(contentsOf: repositoryRoot.appendingPathComponent("Examples/server-pal/migration.json"), encoding: .utf8)
 
@@ -35,7 +36,8 @@ struct CheckCommandTests {
         #expect(syntax.output.contains("syntax.json:4:3: error: trailing comma before '}'"))
         #expect(syntax.output.contains(" 4 |   }\n   |   ^"))
 
-        try scratch.write("typo.json", examplePlanText.replacingOccurrences(of: "\"many-servers\", \"live-graphs\"]", with: "\"many-server\", \"live-graphs\"]"))
+        try scratch.write(
+            "typo.json", examplePlanText.replacingOccurrences(of: "\"many-servers\", \"live-graphs\"]", with: "\"many-server\", \"live-graphs\"]"))
         let typo = Run("check", "typo.json", directory: scratch.url)
         #expect(typo.status == .checkFailed)
         #expect(typo.output.contains("error: products[0].grants[0]: unknown feature 'many-server'"))
@@ -97,7 +99,8 @@ struct CheckCommandTests {
     func futureCutoff() {
         let run = Run("check", "Examples/server-pal", "--now", "2017-09-01T00:00:00Z")
         #expect(run.status == .success)
-        #expect(run.output.contains("warning: releases[3].released: the first free iOS release, 2.0 (40), goes live 2017-10-01T16:00:00Z, in the future"))
+        #expect(
+            run.output.contains("warning: releases[3].released: the first free iOS release, 2.0 (40), goes live 2017-10-01T16:00:00Z, in the future"))
     }
 
     @Test("Output is byte-identical across runs")

@@ -4,7 +4,6 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-
 /// Runs `migrate` in-process from the repository root.
 struct Run {
     var status: ExitCode

@@ -53,7 +53,8 @@ struct CompletionsTests {
                     if !script.contains(child.name) { missing.append(child.name) }
                     visit(child)
                 }
-                for argument in spec.arguments where !argument.isPositional && !script.contains("--\(argument.name)") && !script.contains("-l \(argument.name)") {
+                for argument in spec.arguments
+                where !argument.isPositional && !script.contains("--\(argument.name)") && !script.contains("-l \(argument.name)") {
                     missing.append(argument.name)
                 }
             }

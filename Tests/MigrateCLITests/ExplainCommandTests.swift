@@ -24,12 +24,14 @@ struct ExplainCommandTests {
         #expect(run.output.contains("✓  many-servers"))
     }
 
-    @Test("Seed 000's three states, as JSON", arguments: [
-        (["--original-version", "34"], ["com.example.tilttolivehd.fullturret"]),
-        (["--original-version", "21"], ["com.example.tilttolivehd.turret"]),
-        (["--original-version", "34", "--owns", "com.example.tilttolivehd.full"], ["com.example.tilttolivehd.turret"]),
-        (["--original-version", "40", "--owns", "com.example.tilttolivehd.fullturret"], []),
-    ])
+    @Test(
+        "Seed 000's three states, as JSON",
+        arguments: [
+            (["--original-version", "34"], ["com.example.tilttolivehd.fullturret"]),
+            (["--original-version", "21"], ["com.example.tilttolivehd.turret"]),
+            (["--original-version", "34", "--owns", "com.example.tilttolivehd.full"], ["com.example.tilttolivehd.turret"]),
+            (["--original-version", "40", "--owns", "com.example.tilttolivehd.fullturret"], []),
+        ])
     func seed000States(options: [String], offers: [String]) throws {
         let run = Run(arguments: ["explain", "Examples/tilt-to-live-hd", "--format", "json"] + options)
         #expect(run.status == .success)
@@ -64,7 +66,8 @@ struct ExplainCommandTests {
         #expect(missing.status == .noInput)
 
         try scratch.write("receipt.json", "{ \"status\": 21007 }")
-        let badReceipt = Run("explain", repositoryRoot.appendingPathComponent("Examples/server-pal").path, "--receipt", "receipt.json", directory: scratch.url)
+        let badReceipt = Run(
+            "explain", repositoryRoot.appendingPathComponent("Examples/server-pal").path, "--receipt", "receipt.json", directory: scratch.url)
         #expect(badReceipt.status == .dataError)
         #expect(badReceipt.error.contains("receipt.json:1:13: error: status: verifyReceipt returned status 21007"))
     }
@@ -87,7 +90,8 @@ struct ExplainCommandTests {
         #expect(run.status == .success, "\(run.error)")
         #expect(run.output.contains("owns               com.example.inkwell.trial (bought 2026-11-20T10:00:00Z)"))
         if running {
-            #expect(run.output.contains("note: 'com.example.inkwell.trial' is a trial of 14 days, from 2026-11-20T10:00:00Z until 2026-12-04T10:00:00Z"))
+            #expect(
+                run.output.contains("note: 'com.example.inkwell.trial' is a trial of 14 days, from 2026-11-20T10:00:00Z until 2026-12-04T10:00:00Z"))
             #expect(run.output.contains("✓  sync"))
         } else {
             #expect(run.output.contains("ignored com.example.inkwell.trial: a trial of 14 days that ended 2026-12-04T10:00:00Z"))

@@ -1,6 +1,6 @@
 import Foundation
-import MigrateCore
 import MigrateCLI
+import MigrateCore
 import MigrateFuzz
 import MigrateSupport
 import MigrateTestSupport
@@ -29,7 +29,9 @@ struct FuzzTests {
             #expect(Fuzzer.exitCodes.contains(run.status.rawValue), "\(fuzzCase.name): exit \(run.status)")
             #expect(elapsed < Self.bound, "\(fuzzCase.name): \(elapsed) s")
             if run.status != .success && run.status != .usage {
-                #expect((run.output + run.error).contains(fuzzCase.input), "\(fuzzCase.name): the message names \(fuzzCase.input): \(run.error.prefix(300))")
+                #expect(
+                    (run.output + run.error).contains(fuzzCase.input),
+                    "\(fuzzCase.name): the message names \(fuzzCase.input): \(run.error.prefix(300))")
             }
         }
         #expect(codes.values.reduce(0, +) == Self.count)
@@ -43,7 +45,9 @@ struct FuzzTests {
         #expect(generator.next() == 0xB358_FAF7_4EF9_765A)
         let fuzzer = try Fuzzer(root: repositoryRoot)
         func describe(_ seed: UInt64) -> [String] {
-            fuzzer.cases(seed: seed, count: 30).map { "\($0.name) \($0.arguments) \($0.files.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })" }
+            fuzzer.cases(seed: seed, count: 30).map {
+                "\($0.name) \($0.arguments) \($0.files.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })"
+            }
         }
         #expect(describe(7) == describe(7))
         #expect(describe(7) != describe(8))

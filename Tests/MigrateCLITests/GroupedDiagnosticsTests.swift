@@ -1,8 +1,9 @@
 import Foundation
-@testable import MigrateCLI
 import MigratePlan
 import MigrateTestSupport
 import Testing
+
+@testable import MigrateCLI
 
 /// `check` on a history of a thousand releases that all lack one thing says it once.
 @Suite("Repeated diagnostics are grouped in text and GitHub output, listed whole in JSON")
@@ -40,7 +41,9 @@ struct GroupedDiagnosticsTests {
         #expect(run.status == .checkFailed)
         #expect(run.output.components(separatedBy: Self.message).count - 1 == 1, "said once")
         #expect(run.output.contains("plan.json:6:5: error: releases[0].includes: paid release iOS 1.0 (1) \(Self.message)"))
-        #expect(run.output.contains("  …and 1,035 more releases with the same error: releases[1…1035], lines 7–1041 (--format json lists each)\n"), "\(run.output)")
+        #expect(
+            run.output.contains("  …and 1,035 more releases with the same error: releases[1…1035], lines 7–1041 (--format json lists each)\n"),
+            "\(run.output)")
         #expect(run.output.contains("✗ 1036 errors"), "the count is every diagnostic")
         #expect(run.output.split(separator: "\n").count < 30)
     }
@@ -61,7 +64,9 @@ struct GroupedDiagnosticsTests {
         let run = Run("check", "plan.json", "--format", "github", directory: scratch.url)
         let annotations = run.output.split(separator: "\n").filter { $0.hasPrefix("::error ") }
         #expect(annotations.count == 1, "\(annotations)")
-        #expect(annotations.first?.hasSuffix("%0A…and 1,035 more releases with the same error: releases[1…1035], lines 7–1041 (migrate check --format json lists each)") == true)
+        #expect(
+            annotations.first?.hasSuffix(
+                "%0A…and 1,035 more releases with the same error: releases[1…1035], lines 7–1041 (migrate check --format json lists each)") == true)
     }
 
     @Test("Two alike are each printed in full; three are grouped", arguments: [(2, 2, false), (3, 1, true)])
@@ -73,28 +78,44 @@ struct GroupedDiagnosticsTests {
         #expect(run.output.contains("…and 2 more releases with the same error: releases[1…2], lines 7–8") == grouped, "\(run.output)")
     }
 
-    static func diagnostic(_ code: String, _ message: String, _ path: JSONPath, hint: String? = nil, severity: Diagnostic.Severity = .error) -> Diagnostic {
+    static func diagnostic(_ code: String, _ message: String, _ path: JSONPath, hint: String? = nil, severity: Diagnostic.Severity = .error)
+        -> Diagnostic
+    {
         Diagnostic(severity, code: code, message, at: path, hint: hint)
     }
 
     @Test(
         "Alike: same severity, code, place but for indexes, and message and fix but for numbers and dates",
         arguments: [
-            (diagnostic("a", "release 1.0 (1) is late", .root / "releases" / 0), diagnostic("a", "release 2.10.3 (40) is late", .root / "releases" / 7), true),
-            (diagnostic("a", "x", .root / "releases" / 0, hint: "cover 2015-01-03T04:26:40Z"), diagnostic("a", "x", .root / "releases" / 1, hint: "cover 2016-11-30T00:00:00Z"), true),
+            (
+                diagnostic("a", "release 1.0 (1) is late", .root / "releases" / 0),
+                diagnostic("a", "release 2.10.3 (40) is late", .root / "releases" / 7), true
+            ),
+            (
+                diagnostic("a", "x", .root / "releases" / 0, hint: "cover 2015-01-03T04:26:40Z"),
+                diagnostic("a", "x", .root / "releases" / 1, hint: "cover 2016-11-30T00:00:00Z"), true
+            ),
             (diagnostic("a", "x", .root / "releases" / 0), diagnostic("b", "x", .root / "releases" / 1), false),
             (diagnostic("a", "x", .root / "releases" / 0), diagnostic("a", "x", .root / "releases" / 1, severity: .warning), false),
             (diagnostic("a", "x", .root / "releases" / 0 / "includes"), diagnostic("a", "x", .root / "releases" / 1 / "build"), false),
-            (diagnostic("r", "unknown feature 'theme1'", .root / "releases" / 0), diagnostic("r", "unknown feature 'theme2'", .root / "releases" / 1), false),
-            (diagnostic("r", "unknown feature 'themes'", .root / "releases" / 0), diagnostic("r", "unknown feature 'sync'", .root / "releases" / 1), false),
+            (
+                diagnostic("r", "unknown feature 'theme1'", .root / "releases" / 0),
+                diagnostic("r", "unknown feature 'theme2'", .root / "releases" / 1), false
+            ),
+            (
+                diagnostic("r", "unknown feature 'themes'", .root / "releases" / 0),
+                diagnostic("r", "unknown feature 'sync'", .root / "releases" / 1), false
+            ),
         ])
     func alike(first: Diagnostic, second: Diagnostic, alike: Bool) {
         #expect((DiagnosticGroup.shape(of: first) == DiagnosticGroup.shape(of: second)) == alike)
     }
 
-    @Test("Indexes are named as runs, at most four", arguments: [
-        ([1, 2, 3, 5, 7, 8], "1…3, 5, 7…8"), ([4], "4"), ([1, 3, 5, 7, 9, 11], "1, 3, 5, 7, …"), ([3, 1, 2, 2], "1…3"),
-    ])
+    @Test(
+        "Indexes are named as runs, at most four",
+        arguments: [
+            ([1, 2, 3, 5, 7, 8], "1…3, 5, 7…8"), ([4], "4"), ([1, 3, 5, 7, 9, 11], "1, 3, 5, 7, …"), ([3, 1, 2, 2], "1…3"),
+        ])
     func runs(indexes: [Int], text: String) {
         #expect(DiagnosticGroup.runs(indexes) == text)
     }

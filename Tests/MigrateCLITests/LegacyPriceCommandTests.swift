@@ -16,7 +16,9 @@ struct LegacyPriceCommandTests {
         try scratch.write("plan.json", text.replacingOccurrences(of: #", "promotionalOffer": "tally.legacy.yearly""#, with: ""))
         let run = Run("check", "plan.json", "--now", "2026-01-01T00:00:00Z", directory: scratch.url)
         #expect(run.status == .checkFailed)
-        #expect(run.output.contains("error: tiers[0].discounts[0]: display-only: nothing makes the App Store charge 9.99 for 'com.example.tally.pro.yearly'"))
+        #expect(
+            run.output.contains(
+                "error: tiers[0].discounts[0]: display-only: nothing makes the App Store charge 9.99 for 'com.example.tally.pro.yearly'"))
         #expect(run.output.contains("Use promotionalOffer for subscriptions, legacyProduct for non-consumables."))
     }
 
@@ -28,11 +30,13 @@ struct LegacyPriceCommandTests {
         #expect(run.output.contains("com.example.quill.lifetime at 49.99 via legacy product com.example.quill.lifetime.legacy"))
     }
 
-    @Test("explain text shows how each legacy price is charged", arguments: [
-        (tally, "25", "com.example.tally.pro.yearly", "9.99 (was 19.99) via promotional offer tally.legacy.yearly"),
-        (quill, "280", "com.example.quill.yearly", "29.99 (was 39.99) via promotional offer quill.license-holders.yearly"),
-        (quill, "280", "com.example.quill.lifetime.legacy", "49.99 (was 99.99) via legacy product com.example.quill.lifetime.legacy"),
-    ])
+    @Test(
+        "explain text shows how each legacy price is charged",
+        arguments: [
+            (tally, "25", "com.example.tally.pro.yearly", "9.99 (was 19.99) via promotional offer tally.legacy.yearly"),
+            (quill, "280", "com.example.quill.yearly", "29.99 (was 39.99) via promotional offer quill.license-holders.yearly"),
+            (quill, "280", "com.example.quill.lifetime.legacy", "49.99 (was 99.99) via legacy product com.example.quill.lifetime.legacy"),
+        ])
     func explainText(plan: String, version: String, product: String, price: String) {
         let run = Run("explain", plan, "--original-version", version)
         #expect(run.status == .success, "\(run.error)")
@@ -43,7 +47,10 @@ struct LegacyPriceCommandTests {
     func explainJSON() throws {
         let holder = try JSONParser.parse(Run("explain", Self.quill, "--original-version", "280", "--format", "json").output)
         let offers = try #require(holder["offers"]?.arrayValue)
-        #expect(offers.compactMap { $0["product"]?.stringValue } == ["com.example.quill.monthly", "com.example.quill.yearly", "com.example.quill.lifetime.legacy"])
+        #expect(
+            offers.compactMap { $0["product"]?.stringValue } == [
+                "com.example.quill.monthly", "com.example.quill.yearly", "com.example.quill.lifetime.legacy",
+            ])
         #expect(offers[0]["mechanism"] == nil)
         #expect(offers[1]["mechanism"]?["type"]?.stringValue == "promotionalOffer")
         #expect(offers[1]["mechanism"]?["id"]?.stringValue == "quill.license-holders.yearly")
@@ -51,8 +58,9 @@ struct LegacyPriceCommandTests {
         #expect(offers[2]["mechanism"]?["id"]?.stringValue == "com.example.quill.lifetime.legacy")
         #expect(offers[2]["price"]?.stringValue == "49.99" && offers[2]["regularPrice"]?.stringValue == "99.99")
         let newcomer = try JSONParser.parse(Run("explain", Self.quill, "--original-version", "300", "--format", "json").output)
-        #expect(newcomer["offers"]?.arrayValue?.compactMap { $0["product"]?.stringValue }
-            == ["com.example.quill.monthly", "com.example.quill.yearly", "com.example.quill.lifetime"])
+        #expect(
+            newcomer["offers"]?.arrayValue?.compactMap { $0["product"]?.stringValue }
+                == ["com.example.quill.monthly", "com.example.quill.yearly", "com.example.quill.lifetime"])
     }
 
     @Test("simulate's cohort preview shows the mechanism in text and JSON")

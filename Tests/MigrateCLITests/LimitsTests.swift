@@ -19,11 +19,13 @@ struct LimitsTests {
         return text
     }
 
-    @Test("check rejects paidPrice 1e16 and 1e308 downloads with the limit; simulate refuses instead of trapping", arguments: [
-        ("paidPrice", "1e16", "999,999,999,999.9999"),
-        ("paidDownloadsPerMonth", "1e308", "1,000,000,000"),
-        ("legacyBuyers", "{ \"distribution\": \"uniform\", \"low\": 1, \"high\": 1e308 }", "10,000,000,000"),
-    ])
+    @Test(
+        "check rejects paidPrice 1e16 and 1e308 downloads with the limit; simulate refuses instead of trapping",
+        arguments: [
+            ("paidPrice", "1e16", "999,999,999,999.9999"),
+            ("paidDownloadsPerMonth", "1e308", "1,000,000,000"),
+            ("legacyBuyers", "{ \"distribution\": \"uniform\", \"low\": 1, \"high\": 1e308 }", "10,000,000,000"),
+        ])
     func hugeAssumptions(name: String, value: String, limit: String) throws {
         let scratch = try Scratch()
         try scratch.write("migration.json", Self.plan(assumption: name, value))
@@ -40,9 +42,13 @@ struct LimitsTests {
     func atTheLimits() throws {
         let scratch = try Scratch()
         var text = Self.plan(assumption: "paidPrice", "999999999999")
-        text = text.replacingOccurrences(of: "\"assumptions\": {\n", with: "\"assumptions\": {\n      \"paidDownloadsPerMonth\": 1e9,\n      \"legacyBuyers\": 1e10,\n")
-        text = text.replacingOccurrences(of: "\"launchMultiple\": { \"distribution\": \"logNormal\", \"low\": 15, \"high\": 80 }", with: "\"launchMultiple\": 10000")
-        text = text.replacingOccurrences(of: "\"lastingMultiple\": { \"distribution\": \"triangular\", \"low\": 5, \"mode\": 10, \"high\": 20 }", with: "\"lastingMultiple\": 10000")
+        text = text.replacingOccurrences(
+            of: "\"assumptions\": {\n", with: "\"assumptions\": {\n      \"paidDownloadsPerMonth\": 1e9,\n      \"legacyBuyers\": 1e10,\n")
+        text = text.replacingOccurrences(
+            of: "\"launchMultiple\": { \"distribution\": \"logNormal\", \"low\": 15, \"high\": 80 }", with: "\"launchMultiple\": 10000")
+        text = text.replacingOccurrences(
+            of: "\"lastingMultiple\": { \"distribution\": \"triangular\", \"low\": 5, \"mode\": 10, \"high\": 20 }",
+            with: "\"lastingMultiple\": 10000")
         try scratch.write("migration.json", text)
         #expect(Run("check", "migration.json", directory: scratch.url).status == .success)
         for format in ["text", "json", "csv", "markdown"] {
@@ -70,11 +76,19 @@ struct LimitsTests {
         #expect(steps.error.contains("too many"), "\(steps.error)")
     }
 
-    @Test("explain --receipt refuses dates outside 1970…9999 with the place", arguments: [
-        ("{ \"receipt\": { \"original_application_version\": \"1.0\", \"original_purchase_date_ms\": \"1e22\" } }", "receipt.original_purchase_date_ms"),
-        ("{ \"originalApplicationVersion\": \"1.0\", \"receiptType\": \"Production\", \"originalPurchaseDate\": 1e300 }", "originalPurchaseDate"),
-        ("{ \"receipt\": { \"original_application_version\": \"1.0\", \"in_app\": [{ \"product_id\": \"x\", \"expires_date_ms\": \"-1e300\" }] } }", "receipt.in_app[0].expires_date_ms"),
-    ])
+    @Test(
+        "explain --receipt refuses dates outside 1970…9999 with the place",
+        arguments: [
+            (
+                "{ \"receipt\": { \"original_application_version\": \"1.0\", \"original_purchase_date_ms\": \"1e22\" } }",
+                "receipt.original_purchase_date_ms"
+            ),
+            ("{ \"originalApplicationVersion\": \"1.0\", \"receiptType\": \"Production\", \"originalPurchaseDate\": 1e300 }", "originalPurchaseDate"),
+            (
+                "{ \"receipt\": { \"original_application_version\": \"1.0\", \"in_app\": [{ \"product_id\": \"x\", \"expires_date_ms\": \"-1e300\" }] } }",
+                "receipt.in_app[0].expires_date_ms"
+            ),
+        ])
     func receiptDates(receipt: String, place: String) throws {
         let scratch = try Scratch()
         try scratch.write("receipt.json", receipt)
@@ -101,11 +115,13 @@ struct LimitsTests {
         #expect(constrained.error.contains("has more valid rows"), "\(constrained.error)")
     }
 
-    @Test("PICT constraints nested 30,000 deep, 50,000 NOTs or 50,000 ANDs are refused at their line and column", arguments: [
-        String(repeating: "(", count: 30_000) + "[A] = \"x\"" + String(repeating: ")", count: 30_000) + ";",
-        String(repeating: "NOT ", count: 50_000) + "[A] = \"x\";",
-        Array(repeating: "[A] = \"x\"", count: 50_000).joined(separator: " AND ") + ";",
-    ])
+    @Test(
+        "PICT constraints nested 30,000 deep, 50,000 NOTs or 50,000 ANDs are refused at their line and column",
+        arguments: [
+            String(repeating: "(", count: 30_000) + "[A] = \"x\"" + String(repeating: ")", count: 30_000) + ";",
+            String(repeating: "NOT ", count: 50_000) + "[A] = \"x\";",
+            Array(repeating: "[A] = \"x\"", count: 50_000).joined(separator: " AND ") + ";",
+        ])
     func pictNesting(constraint: String) throws {
         let scratch = try Scratch()
         try scratch.write("model.txt", "A: x, y\nB: 1, 2\n\n" + constraint + "\n")

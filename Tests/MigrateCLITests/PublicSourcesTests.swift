@@ -10,7 +10,9 @@ import Testing
 struct PublicSourcesTests {
     /// "seed 000", "Seed 002's", "seeds 001", a path into the internal shared folder, or the brief itself. A random seed
     /// such as "(strength 2, seed 0)" in `migrate matrix` output is not a citation and does not match.
-    static var internalReference: Regex<AnyRegexOutput> { try! Regex("(?i)domain\\.md|\\bseeds?\\s+0\\d|\\.\\./shared|shared/seeds|shared/fixtures|seeds/0") }
+    static var internalReference: Regex<AnyRegexOutput> {
+        try! Regex("(?i)domain\\.md|\\bseeds?\\s+0\\d|\\.\\./shared|shared/seeds|shared/fixtures|seeds/0")
+    }
 
     static func internalReferences(in text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
@@ -42,10 +44,14 @@ struct PublicSourcesTests {
 
     @Test("The pattern catches internal references and leaves a random seed alone")
     func pattern() {
-        for text in ["see DOMAIN.md §5", "(domain.md, trap 2)", "seed 000's states", "Seed 002's developer", "../shared/seeds/001_x.txt", "Tests that read `../shared/fixtures` skip"] {
+        for text in [
+            "see DOMAIN.md §5", "(domain.md, trap 2)", "seed 000's states", "Seed 002's developer", "../shared/seeds/001_x.txt",
+            "Tests that read `../shared/fixtures` skip",
+        ] {
             #expect(!Self.internalReferences(in: text).isEmpty, "\(text)")
         }
-        for text in ["36 rows cover all 268 valid pairs of 6 factors (strength 2, seed 0).", "Monte Carlo: 10,000 draws, seed 1", "the domain model"] {
+        for text in ["36 rows cover all 268 valid pairs of 6 factors (strength 2, seed 0).", "Monte Carlo: 10,000 draws, seed 1", "the domain model"]
+        {
             #expect(Self.internalReferences(in: text).isEmpty, "\(text)")
         }
     }

@@ -21,22 +21,34 @@ struct ReceiptKindsTests {
             contains: ["original version \"1\", purchase date 0000-12-30T00:00:00Z, Foundation's 0001-01-01", "never the value \"1\""],
             excludes: ["NOT verified", "is \"1.0\"", "year 1 and"]),
         Case(
-            plan: "server-pal", file: "transaction-revoked-localtesting.json", kind: "a decoded Transaction (a product the customer owns, not the app's purchase)",
-            contains: ["owns               com.example.serverpal.unlock (bought 2025-11-23T08:01:40Z, revoked)", "environment        xcode", "not the app's own purchase"],
+            plan: "server-pal", file: "transaction-revoked-localtesting.json",
+            kind: "a decoded Transaction (a product the customer owns, not the app's purchase)",
+            contains: [
+                "owns               com.example.serverpal.unlock (bought 2025-11-23T08:01:40Z, revoked)", "environment        xcode",
+                "not the app's own purchase",
+            ],
             excludes: ["paid download was refunded", "NOT verified", "environment        production"]),
         Case(
-            plan: "server-pal", file: "transaction-revoked-localtesting.jws", kind: "a decoded Transaction (a product the customer owns, not the app's purchase)",
-            contains: ["its JWS signature was NOT verified", "owns               com.example.serverpal.unlock (bought 2025-11-23T08:01:40Z, revoked)"],
+            plan: "server-pal", file: "transaction-revoked-localtesting.jws",
+            kind: "a decoded Transaction (a product the customer owns, not the app's purchase)",
+            contains: [
+                "its JWS signature was NOT verified", "owns               com.example.serverpal.unlock (bought 2025-11-23T08:01:40Z, revoked)",
+            ],
             excludes: ["paid download was refunded"]),
         Case(
             plan: "server-pal", file: "app-transaction-production.jws", kind: "a decoded AppTransaction",
             contains: ["its JWS signature was NOT verified", "original version   31", "Cohort: legacy tier 'paid-1.0'"]),
         Case(
             plan: "server-pal", file: "transaction-history-response.json", kind: "an App Store Server API transaction history",
-            contains: ["its JWS signature was NOT verified", "owns               com.example.serverpal.unlock (bought 2018-03-02T14:13:20Z, familyShared)", "environment        production"]),
+            contains: [
+                "its JWS signature was NOT verified", "owns               com.example.serverpal.unlock (bought 2018-03-02T14:13:20Z, familyShared)",
+                "environment        production",
+            ]),
         Case(
             plan: "tally-two-switches", file: "subscription-status-response.json", kind: "an App Store Server API subscription status",
-            contains: ["its JWS signature was NOT verified", "owns               com.example.tally.pro.monthly (bought 2025-10-20T22:40:00Z, expired)"]),
+            contains: [
+                "its JWS signature was NOT verified", "owns               com.example.tally.pro.monthly (bought 2025-10-20T22:40:00Z, expired)",
+            ]),
         Case(
             plan: "server-pal", file: "../../../Examples/server-pal/receipt-production.json", kind: "a verifyReceipt response",
             contains: ["original version   31", "Cohort: legacy tier 'paid-1.0'"], excludes: ["NOT verified"]),
@@ -54,7 +66,8 @@ struct ReceiptKindsTests {
 
     @Test("As JSON, the receipt's kind and verification are part of the output")
     func json() throws {
-        let run = Run("explain", "Examples/server-pal", "--receipt", "Tests/Fixtures/receipts/transaction-revoked-localtesting.jws", "--format", "json")
+        let run = Run(
+            "explain", "Examples/server-pal", "--receipt", "Tests/Fixtures/receipts/transaction-revoked-localtesting.jws", "--format", "json")
         #expect(run.status == .success)
         #expect(run.output.contains("\"kind\": \"transactionPayload\""), "\(run.output.prefix(400))")
         #expect(run.output.contains("\"signatureVerified\": false"))
@@ -63,7 +76,7 @@ struct ReceiptKindsTests {
     @Test(
         "A malformed JWS is a clear error (exit 65)",
         arguments: [
-            ("malformed.jws", "not a compact JWS: expected three base64url parts separated by '.' (header.payload.signature), found 2"),
+            ("malformed.jws", "not a compact JWS: expected three base64url parts separated by '.' (header.payload.signature), found 2")
         ])
     func malformed(file: String, message: String) throws {
         let run = Run("explain", "Examples/server-pal", "--receipt", "Tests/Fixtures/receipts/\(file)")
@@ -83,7 +96,8 @@ struct ReceiptKindsTests {
 
     @Test("A JWS quoted as a JSON string is read like the bare JWS")
     func quoted() throws {
-        let jws = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/receipts/app-transaction-production.jws"), encoding: .utf8)
+        let jws = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/receipts/app-transaction-production.jws"), encoding: .utf8)
         let scratch = try Scratch()
         try scratch.write("quoted.json", "\"" + jws.trimmingCharacters(in: .whitespacesAndNewlines) + "\"\n")
         let run = Run("explain", Self.serverPal, "--receipt", "quoted.json", directory: scratch.url)

@@ -35,7 +35,10 @@ struct SimulateCommandTests {
     func textLayout() {
         let run = Run("simulate", Self.flagship, "--draws", "2000")
         #expect(run.status == .success)
-        let sections = ["Verdict: Tilt to Live HD", "What would have to be true", "Cohort preview: Tilt to Live HD", "What-if revenue:", "Scenarios compared after 24 months", "Sensitivity:", "Assumptions:"]
+        let sections = [
+            "Verdict: Tilt to Live HD", "What would have to be true", "Cohort preview: Tilt to Live HD", "What-if revenue:",
+            "Scenarios compared after 24 months", "Sensitivity:", "Assumptions:",
+        ]
         let positions = sections.compactMap { run.output.range(of: $0)?.lowerBound }
         #expect(positions.count == sections.count)
         #expect(positions == positions.sorted())
@@ -84,16 +87,18 @@ struct SimulateCommandTests {
         #expect(run.output.contains("Best: price.com.example.tilttolivehd.fullturret = 1.99, conversion = 0.05"))
     }
 
-    @Test("Malformed sweeps and unknown scenarios are usage errors with a suggestion", arguments: [
-        (["--sweep", "conversoin=0.01:0.05:0.01"], "Did you mean 'conversion'?"),
-        (["--sweep", "conversion=0.01-0.05"], "is not LOW:HIGH:STEP"),
-        (["--sweep", "conversion"], "expected NAME=LOW:HIGH:STEP"),
-        (["--sweep", "conversion=0.01:0.05:0"], "the step must be above zero"),
-        (["--sweep", "conversion=0.5:1.5:0.5"], "must be from 0 to 1"),
-        (["--sweep", "price.com.example.tilttolivehd.turet=1:2:1"], "Did you mean 'price.com.example.tilttolivehd.turret'?"),
-        (["--scenario", "bundle-4.9"], "unknown scenario 'bundle-4.9' Did you mean 'bundle-4.99'?"),
-        (["--seed", "-1"], "'--seed'"),
-    ])
+    @Test(
+        "Malformed sweeps and unknown scenarios are usage errors with a suggestion",
+        arguments: [
+            (["--sweep", "conversoin=0.01:0.05:0.01"], "Did you mean 'conversion'?"),
+            (["--sweep", "conversion=0.01-0.05"], "is not LOW:HIGH:STEP"),
+            (["--sweep", "conversion"], "expected NAME=LOW:HIGH:STEP"),
+            (["--sweep", "conversion=0.01:0.05:0"], "the step must be above zero"),
+            (["--sweep", "conversion=0.5:1.5:0.5"], "must be from 0 to 1"),
+            (["--sweep", "price.com.example.tilttolivehd.turet=1:2:1"], "Did you mean 'price.com.example.tilttolivehd.turret'?"),
+            (["--scenario", "bundle-4.9"], "unknown scenario 'bundle-4.9' Did you mean 'bundle-4.99'?"),
+            (["--seed", "-1"], "'--seed'"),
+        ])
     func usageErrors(options: [String], message: String) {
         let run = Run(arguments: ["simulate", Self.flagship, "--draws", "0"] + options)
         #expect(run.status == .usage)
@@ -149,9 +154,12 @@ struct SimulateCommandTests {
     /// Characters, not bytes: the output uses −, ≥ and curly quotes.
     static func widest(_ text: String) -> Int { text.split(separator: "\n").map(\.count).max() ?? 0 }
 
-    @Test("Text fits 100 columns off a terminal, with a sweep and without draws", arguments: [
-        ["--draws", "1000"], ["--draws", "0"], ["--draws", "0", "--scenario", "plan", "--sweep", "price.com.example.tilttolivehd.fullturret=0.99:9.99:1"],
-    ])
+    @Test(
+        "Text fits 100 columns off a terminal, with a sweep and without draws",
+        arguments: [
+            ["--draws", "1000"], ["--draws", "0"],
+            ["--draws", "0", "--scenario", "plan", "--sweep", "price.com.example.tilttolivehd.fullturret=0.99:9.99:1"],
+        ])
     func width(options: [String]) {
         let run = Run(arguments: ["simulate", Self.flagship] + options)
         #expect(run.status == .success, "\(run.error)")
@@ -198,7 +206,8 @@ struct SimulateCommandTests {
         #expect(run.status == .success, "\(run.error)")
         #expect(run.output.contains("No uncertainty is modelled: every assumption is a single value"))
 
-        let zero = Self.pointAssumptions.replacingOccurrences(of: "\"launchMultiple\": 30", with: "\"paidDownloadsPerMonth\": 0, \"legacyBuyers\": 0, \"launchMultiple\": 30")
+        let zero = Self.pointAssumptions.replacingOccurrences(
+            of: "\"launchMultiple\": 30", with: "\"paidDownloadsPerMonth\": 0, \"legacyBuyers\": 0, \"launchMultiple\": 30")
         try scratch.write("zero.json", text.replacingCharacters(in: start.lowerBound..<end.lowerBound, with: zero))
         let tie = Run("simulate", "zero.json", "--draws", "500", "--format", "json", directory: scratch.url)
         #expect(tie.status == .success, "\(tie.error)")
@@ -265,9 +274,10 @@ struct PublishedCaseTests {
         let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("Examples/seven-minute-workout/README.md"), encoding: .utf8)
         let run = Run("simulate", "Examples/seven-minute-workout")
         #expect(run.status == .success)
-        for line in ["  plan            3,309     2,383   4,735  10,814     73.9%     <0.1%  month 1",
-            "  as-reported     3,309    18,143  22,359  27,555    100.0%      0.0%  month 1"]
-        {
+        for line in [
+            "  plan            3,309     2,383   4,735  10,814     73.9%     <0.1%  month 1",
+            "  as-reported     3,309    18,143  22,359  27,555    100.0%      0.0%  month 1",
+        ] {
             #expect(run.output.contains(line), "simulate no longer prints: \(line)")
             #expect(readme.contains(line), "the README no longer quotes: \(line)")
         }

@@ -16,7 +16,9 @@ struct CatalogueScaleTests {
         return MigrationPlan(
             app: AppInfo(name: "Chain", bundleID: "com.example.chain", platforms: [.iOS]),
             features: [Feature(id: "a", name: "A"), Feature(id: "b", name: "B")],
-            releases: [release("1.0", build: "1", "2020-01-01T00:00:00Z", paid: "0.99", includes: ["a"]), release("2.0", build: "2", "2021-01-01T00:00:00Z")],
+            releases: [
+                release("1.0", build: "1", "2020-01-01T00:00:00Z", paid: "0.99", includes: ["a"]), release("2.0", build: "2", "2021-01-01T00:00:00Z"),
+            ],
             products: products)
     }
 

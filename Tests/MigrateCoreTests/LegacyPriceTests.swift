@@ -19,8 +19,11 @@ private func plan(discounts: [Discount], extraProducts: [Product] = []) -> Migra
             product("com.example.demo.pro.legacy", "4.99", contains: ["com.example.demo.pro"]),
         ] + extraProducts,
         tiers: [
-            LegacyTier(id: "early", name: "Early", until: date("2019-06-01T00:00:00Z"), grants: ["pro"], discounts: discounts, origin: .root / "tiers" / 0),
-            LegacyTier(id: "late", name: "Late", from: date("2019-06-01T00:00:00Z"), until: date("2020-01-01T00:00:00Z"), grants: ["pro"], origin: .root / "tiers" / 1),
+            LegacyTier(
+                id: "early", name: "Early", until: date("2019-06-01T00:00:00Z"), grants: ["pro"], discounts: discounts, origin: .root / "tiers" / 0),
+            LegacyTier(
+                id: "late", name: "Late", from: date("2019-06-01T00:00:00Z"), until: date("2020-01-01T00:00:00Z"), grants: ["pro"],
+                origin: .root / "tiers" / 1),
         ])
 }
 
@@ -67,7 +70,8 @@ struct LegacyPriceTests {
             name: "legacy product at another price",
             discount: Discount(product: "com.example.demo.pro", price: price("3.99"), charge: .legacyProduct("com.example.demo.pro.legacy")),
             code: "legacy-product-price", path: "tiers[0].discounts[0].legacyProduct",
-            message: "legacy product 'com.example.demo.pro.legacy' costs 4.99, but the discount promises 3.99", hint: "Set the product's 'price' to \"3.99\""),
+            message: "legacy product 'com.example.demo.pro.legacy' costs 4.99, but the discount promises 3.99",
+            hint: "Set the product's 'price' to \"3.99\""),
         CheckCase(
             name: "legacy product grants less",
             discount: Discount(product: "com.example.demo.pro", price: price("4.99"), charge: .legacyProduct("com.example.demo.pro.lite")),
@@ -87,7 +91,8 @@ struct LegacyPriceTests {
     func checkErrors(_ input: CheckCase) throws {
         let report = PlanChecker.check(plan(discounts: [input.discount], extraProducts: input.extraProducts), now: date("2026-01-01T00:00:00Z"))
         let match = report.diagnostics.first { $0.code == input.code && $0.path?.description == input.path }
-        let diagnostic = try #require(match, "no \(input.code) at \(input.path); got \(report.diagnostics.map { "\($0.code) \($0.path?.description ?? "")" })")
+        let diagnostic = try #require(
+            match, "no \(input.code) at \(input.path); got \(report.diagnostics.map { "\($0.code) \($0.path?.description ?? "")" })")
         #expect(diagnostic.severity == .error)
         #expect(diagnostic.message.contains(input.message), "\(diagnostic.message)")
         #expect(diagnostic.hint?.contains(input.hint) == true, "\(diagnostic.hint ?? "no hint")")
@@ -96,13 +101,18 @@ struct LegacyPriceTests {
     @Test("Chargeable legacy prices pass, and every problem is reported at once")
     func allAtOnce() {
         let good = PlanChecker.check(plan(discounts: [offer, legacy]), now: date("2026-01-01T00:00:00Z"))
-        #expect(!good.diagnostics.contains { $0.code.hasPrefix("legacy-product") || $0.code.hasPrefix("discount-") || $0.code == "offer-not-subscription" })
+        #expect(
+            !good.diagnostics.contains {
+                $0.code.hasPrefix("legacy-product") || $0.code.hasPrefix("discount-") || $0.code == "offer-not-subscription"
+            })
         let bad = PlanChecker.check(
             plan(discounts: [
                 Discount(product: "com.example.demo.yearly", price: price("9.99")),
                 Discount(product: "com.example.demo.pro", price: price("3.99"), charge: .promotionalOffer(id: "x")),
             ]), now: date("2026-01-01T00:00:00Z"))
-        #expect(bad.diagnostics.filter { $0.severity == .error }.map(\.code).filter { ["discount-display-only", "offer-not-subscription"].contains($0) }.count == 2)
+        #expect(
+            bad.diagnostics.filter { $0.severity == .error }.map(\.code).filter { ["discount-display-only", "offer-not-subscription"].contains($0) }
+                .count == 2)
     }
 
     // MARK: Engine
@@ -126,8 +136,10 @@ struct LegacyPriceTests {
     static let offerCases: [OfferCase] = [
         OfferCase(
             name: "the tier: the subscription through its offer, the legacy product instead of the regular one", version: "10",
-            offers: ["com.example.demo.pro.legacy 4.99 (was 9.99) via legacy product com.example.demo.pro.legacy",
-                     "com.example.demo.yearly 9.99 (was 19.99) via promotional offer demo.legacy.yearly"]),
+            offers: [
+                "com.example.demo.pro.legacy 4.99 (was 9.99) via legacy product com.example.demo.pro.legacy",
+                "com.example.demo.yearly 9.99 (was 19.99) via promotional offer demo.legacy.yearly",
+            ]),
         OfferCase(
             name: "another tier never sees the legacy product", version: "15",
             offers: ["com.example.demo.pro 9.99", "com.example.demo.yearly 19.99"]),
@@ -151,7 +163,8 @@ struct LegacyPriceTests {
         let plan = plan(discounts: [offer, legacy])
         for version in ["15", "20", "99"] {
             for owns in [[], ["com.example.demo.yearly"], ["com.example.demo.pro"]] {
-                #expect(!Self.offers(plan, version: version, owns: owns).contains { $0.productID == "com.example.demo.pro.legacy" }, "\(version) \(owns)")
+                #expect(
+                    !Self.offers(plan, version: version, owns: owns).contains { $0.productID == "com.example.demo.pro.legacy" }, "\(version) \(owns)")
             }
         }
         #expect(UpsellPolicy(catalog: PlanCatalog(plan)).legacyProductTiers == ["com.example.demo.pro.legacy": ["early"]])
@@ -170,7 +183,8 @@ struct LegacyPriceTests {
     func quill() throws {
         let quill = try examplePlan("quill-writer")
         let holder = Self.offers(quill, version: "280")
-        #expect(holder.map(\.charge) == [nil, .promotionalOffer(id: "quill.license-holders.yearly"), .legacyProduct("com.example.quill.lifetime.legacy")])
+        #expect(
+            holder.map(\.charge) == [nil, .promotionalOffer(id: "quill.license-holders.yearly"), .legacyProduct("com.example.quill.lifetime.legacy")])
         #expect(holder.map(\.productID) == ["com.example.quill.monthly", "com.example.quill.yearly", "com.example.quill.lifetime.legacy"])
         let newcomer = Self.offers(quill, version: "300")
         #expect(newcomer.allSatisfy { $0.charge == nil && $0.regularPrice == nil })

@@ -29,7 +29,9 @@ struct ModuleGraphTests {
     @Test("Generic code imports no domain module", arguments: genericFolders.map(\.folder))
     func genericImports(folder: String) throws {
         let allowed = try #require(Self.genericFolders.first { $0.folder == folder }).allowed
-        let files = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent(folder).path).filter { $0.hasSuffix(".swift") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent(folder).path).filter {
+            $0.hasSuffix(".swift")
+        }
         #expect(!files.isEmpty)
         for file in files {
             let imports = Self.projectImports(try Self.read("\(folder)/\(file)"))
@@ -59,12 +61,17 @@ struct ModuleGraphTests {
     /// The dependencies of `.target(name: "NAME", dependencies: [...])` in Package.swift; empty for a target
     /// without any, nil when there is no such library target.
     static func dependencies(of name: String, in package: String) -> Set<String>? {
-        guard let start = package.range(of: ".target(name: \"\(name)\"") ?? package.range(of: ".target(\n            name: \"\(name)\"") else { return nil }
+        guard let start = package.range(of: ".target(name: \"\(name)\"") ?? package.range(of: ".target(\n            name: \"\(name)\"") else {
+            return nil
+        }
         let rest = package[start.upperBound...]
         let end = rest.range(of: ".target(")?.lowerBound ?? rest.range(of: ".executableTarget(")?.lowerBound ?? rest.endIndex
         let declaration = rest[..<end]
         guard let open = declaration.range(of: "dependencies: [") else { return [] }
         let list = declaration[open.upperBound...].prefix { $0 != "]" }
-        return Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }.filter { !$0.isEmpty })
+        return Set(
+            list.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }.filter { !$0.isEmpty })
     }
 }

@@ -42,7 +42,9 @@ struct ReceiptTests {
         let facts = try Self.fixture("legacy-subscription-renewals.json")
         let monthly = try #require(facts.purchases.first { $0.productID == "com.example.tally.pro.monthly" })
         #expect(monthly.isExpired == false, "the second period ends 2024-01-14, after 'now'")
-        let later = ReceiptReader.read(try JSONParser.parse(bytes: Array(Data(contentsOf: Self.fixtures.appendingPathComponent("legacy-subscription-renewals.json")))), now: date("2024-02-01T00:00:00Z"))
+        let later = ReceiptReader.read(
+            try JSONParser.parse(bytes: Array(Data(contentsOf: Self.fixtures.appendingPathComponent("legacy-subscription-renewals.json")))),
+            now: date("2024-02-01T00:00:00Z"))
         #expect(later.facts?.purchases.first { $0.productID == "com.example.tally.pro.monthly" }?.isExpired == true)
     }
 
@@ -56,7 +58,12 @@ struct ReceiptTests {
         #expect(try Self.fixture("app-transaction-refunded.json").isAppPurchaseRevoked)
     }
 
-    @Test("Bad receipts say what is wrong", arguments: [("failed-status.json", "status 21007", "sandbox receipt sent to production"), ("not-a-receipt.json", "neither a verifyReceipt response", "")])
+    @Test(
+        "Bad receipts say what is wrong",
+        arguments: [
+            ("failed-status.json", "status 21007", "sandbox receipt sent to production"),
+            ("not-a-receipt.json", "neither a verifyReceipt response", ""),
+        ])
     func badReceipts(name: String, message: String, detail: String) throws {
         let (facts, diagnostics) = try Self.read(Self.fixtures.appendingPathComponent(name))
         #expect(facts == nil)
@@ -67,7 +74,9 @@ struct ReceiptTests {
     func endToEnd() throws {
         let plan = try examplePlan("server-pal")
         let production = try #require(try Self.read(repositoryRoot.appendingPathComponent("Examples/server-pal/receipt-production.json")).facts)
-        let buyer = Customer(platform: .iOS, environment: production.environment!, originalAppVersion: production.originalAppVersion, originalPurchaseDate: production.originalPurchaseDate)
+        let buyer = Customer(
+            platform: .iOS, environment: production.environment!, originalAppVersion: production.originalAppVersion,
+            originalPurchaseDate: production.originalPurchaseDate)
         let report = Advisor(plan: plan).report(for: buyer)
         #expect(report.decision.cohort == .legacy(tierID: "paid-1.0"))
         #expect(report.decision.comparisons.contains("build 31 < 40 (numeric), the first build of 2.0 (40), a free release"))

@@ -22,7 +22,10 @@ func release(
         model: price.map { .paid(try! Price($0)) } ?? .free, includes: includes)
 }
 
-func product(_ id: String, _ price: String, grants: [String] = [], contains: [String] = [], requires: [String] = [], forSale: Bool = true, kind: Product.Kind = .nonConsumable) -> Product {
+func product(
+    _ id: String, _ price: String, grants: [String] = [], contains: [String] = [], requires: [String] = [], forSale: Bool = true,
+    kind: Product.Kind = .nonConsumable
+) -> Product {
     Product(
         id: id, name: id, kind: kind, price: try! Price(price), grants: grants, contains: contains, requires: requires, forSale: forSale,
         familyShareable: true,

@@ -56,7 +56,10 @@ struct TierWindowTests {
     @Test("check sees the derived end of a tier without 'until': no overlap with a tier from the free release on")
     func checkUsesDerivedWindow() throws {
         var plan = try fixturePlan("tier-without-until.json")
-        plan.tiers.append(LegacyTier(id: "free-launch", name: "Free launch week", from: date("2017-10-01T16:00:00Z"), until: date("2017-10-08T00:00:00Z"), grants: ["live-graphs"]))
+        plan.tiers.append(
+            LegacyTier(
+                id: "free-launch", name: "Free launch week", from: date("2017-10-01T16:00:00Z"), until: date("2017-10-08T00:00:00Z"),
+                grants: ["live-graphs"]))
         let codes = PlanChecker.check(plan, now: date("2026-01-01T00:00:00Z")).diagnostics.map(\.code)
         #expect(!codes.contains("tier-overlap"), "\(codes)")
     }

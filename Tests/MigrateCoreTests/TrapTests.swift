@@ -81,7 +81,8 @@ struct TrapTests {
             ], products: [product("p", "1", grants: ["pro"])])
         let cutoff = try #require(PlanCatalog(plan).cutoffs[.iOS])
         #expect(cutoff.problems.contains { $0.kind == .backwards })
-        let report = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "17", originalPurchaseDate: date("2020-06-11T00:00:00Z")))
+        let report = Advisor(plan: plan).report(
+            for: Customer(platform: .iOS, originalAppVersion: "17", originalPurchaseDate: date("2020-06-11T00:00:00Z")))
         #expect(report.decision.rule == .purchaseDate)
         #expect(report.decision.cohort == .newCustomer, "build 17 < 18, the last paid build, but it was downloaded free")
     }
@@ -167,7 +168,9 @@ struct TrapTests {
     func trap4CheckWarning() throws {
         let report = PlanChecker.check(Self.restartPlan, now: date("2026-01-01"))
         #expect(report.diagnostics.contains { $0.code == "sandbox-version-collision" && $0.severity == .warning })
-        #expect(!PlanChecker.check(try examplePlan("server-pal"), now: date("2026-01-01")).diagnostics.contains { $0.code == "sandbox-version-collision" })
+        #expect(
+            !PlanChecker.check(try examplePlan("server-pal"), now: date("2026-01-01")).diagnostics.contains { $0.code == "sandbox-version-collision" }
+        )
     }
 
     @Test("Trap 5: a tier that forgets a paid feature is reported (the Themes regression)")
@@ -232,7 +235,9 @@ struct TrapTests {
     func trap7NeverChargeTwice() throws {
         let plan = try examplePlan("tilt-to-live-hd")
         let advisor = Advisor(plan: plan)
-        let full = "com.example.tilttolivehd.full", turret = "com.example.tilttolivehd.turret", bundle = "com.example.tilttolivehd.fullturret"
+        let full = "com.example.tilttolivehd.full"
+        let turret = "com.example.tilttolivehd.turret"
+        let bundle = "com.example.tilttolivehd.fullturret"
 
         // State 1: the demo (a free download) sees one purchase that includes everything.
         let demo = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "34"))
@@ -256,7 +261,11 @@ struct TrapTests {
     func trap7BundleWithoutAlternative() {
         let plan = MigrationPlan(
             app: AppInfo(name: "B", bundleID: "b", platforms: [.iOS]), features: features("a", "b"),
-            releases: Self.singleDigitPlan.releases.map { var r = $0; r.includes = r.model.isPaid ? ["a"] : (r.includes == nil ? nil : []); return r },
+            releases: Self.singleDigitPlan.releases.map {
+                var r = $0
+                r.includes = r.model.isPaid ? ["a"] : (r.includes == nil ? nil : [])
+                return r
+            },
             products: [product("all", "3", grants: ["a", "b"])])
         let report = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "5"))
         #expect(report.upsell.offers.map(\.productID) == ["all"])
@@ -355,7 +364,9 @@ struct ReleaseDateSourceTests {
         "check warns when the first free release is dated by a commit, a tag or an App Store Connect record, not by evidence",
         arguments: [(ReleaseDateSource?.some(.commit), true), (.tag, true), (.ascCreated, true), (.appStore, false), (.sales, false), (nil, false)])
     func firstFree(source: ReleaseDateSource?, warns: Bool) throws {
-        let diagnostics = PlanChecker.check(Self.plan(freeDatedBy: source), now: date("2026-01-01")).diagnostics.filter { $0.code == "weak-release-date" }
+        let diagnostics = PlanChecker.check(Self.plan(freeDatedBy: source), now: date("2026-01-01")).diagnostics.filter {
+            $0.code == "weak-release-date"
+        }
         #expect(diagnostics.count == (warns ? 1 : 0), "\(String(describing: source))")
         if warns {
             let warning = try #require(diagnostics.first)

@@ -26,7 +26,10 @@ struct TrialTests {
         let report = try report(now: date(now))
         #expect(report.entitlements.has("sync") == grants, "\(now)")
         if !grants {
-            #expect(report.entitlements.ignored.contains { $0.productID == Self.trialID && $0.reason.contains("a trial of 14 days that ended 2026-12-04T10:00:00Z") })
+            #expect(
+                report.entitlements.ignored.contains {
+                    $0.productID == Self.trialID && $0.reason.contains("a trial of 14 days that ended 2026-12-04T10:00:00Z")
+                })
         }
     }
 

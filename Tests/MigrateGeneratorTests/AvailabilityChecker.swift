@@ -170,8 +170,10 @@ enum AvailabilityChecker {
             try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
             for (shim, path) in zip(shims, shimPaths) {
                 let run = try swiftc(
-                    ["-emit-module", "-module-name", shim.module.rawValue, "-enable-library-evolution",
-                     "-emit-module-path", built.appendingPathComponent("\(shim.module.rawValue).swiftmodule").path]
+                    [
+                        "-emit-module", "-module-name", shim.module.rawValue, "-enable-library-evolution",
+                        "-emit-module-path", built.appendingPathComponent("\(shim.module.rawValue).swiftmodule").path,
+                    ]
                         + common + mode.flags + [path])
                 shimDiagnostics += parse(run.output, names: names, mode: mode)
                 if run.status != 0 && !shimDiagnostics.contains(where: { $0.severity == .error }) {

@@ -91,7 +91,8 @@ struct AvailabilityTests {
     }
 
     @Test(
-        "Every example's generated Swift type-checks for iOS 16 and macOS 13 with Apple's availability, on old and new SDKs, in Swift 6 (the flagship in Swift 5 too)")
+        "Every example's generated Swift type-checks for iOS 16 and macOS 13 with Apple's availability, on old and new SDKs, in Swift 6 (the flagship in Swift 5 too)"
+    )
     func generatedCodePasses() throws {
         // One check per target, SDK and mode for all examples: the shims are built once for them.
         // Swift 5 is the laxer mode (what it rejects, Swift 6 mostly rejects too); the flagship
@@ -182,7 +183,8 @@ struct AvailabilityTests {
             ],
             modules: [.storeKit], deploymentTarget: .iOS16, languageModes: [.swift6])
         #expect(Self.errors(found["correct"] ?? [.init(file: "", line: 0, column: 0, severity: .error, message: "missing", mode: .swift6)]).isEmpty)
-        #expect(Self.errors(found["mutant"] ?? []).map(\.description) == ["Client.swift:18:41: error: 'Platform' is only available in iOS18_4 [Swift 6]"])
+        #expect(
+            Self.errors(found["mutant"] ?? []).map(\.description) == ["Client.swift:18:41: error: 'Platform' is only available in iOS18_4 [Swift 6]"])
     }
 
     @Test("Non-frozen StoreKit enums need @unknown default in Swift 6 (a warning in Swift 5)")

@@ -60,8 +60,10 @@ struct GenerationScaleTests {
         var expected: [(String, String)] = []
         for (offset, first) in lasting.enumerated() {
             for second in lasting[(offset + 1)...] {
-                let firstFeatures = catalog.productFeatures[first.id] ?? [], secondFeatures = catalog.productFeatures[second.id] ?? []
-                let contains = (catalog.productContents[first.id] ?? []).contains(second.id) || (catalog.productContents[second.id] ?? []).contains(first.id)
+                let firstFeatures = catalog.productFeatures[first.id] ?? []
+                let secondFeatures = catalog.productFeatures[second.id] ?? []
+                let contains =
+                    (catalog.productContents[first.id] ?? []).contains(second.id) || (catalog.productContents[second.id] ?? []).contains(first.id)
                 let enables = !Set(first.requires).isDisjoint(with: secondFeatures) || !Set(second.requires).isDisjoint(with: firstFeatures)
                 if contains || !firstFeatures.isDisjoint(with: secondFeatures) || enables { expected.append((first.id, second.id)) }
             }
@@ -108,7 +110,9 @@ struct GenerationScaleTests {
             #expect(entitlements.contains("| product | price | for sale | features |\n|---|--:|:-:|---|\n"))
             // p0 grants f0 and f1; the bundle p6 has what p4 and p5 grant.
             #expect(entitlements.contains("| `com.example.gen.p0` P0 | 0.99 | yes | Feature 0, Feature 1 |"))
-            #expect(entitlements.contains("| `com.example.gen.p6` P6 | 2.99 | yes | Feature 4, Feature 5, Feature 6, Feature 13, Feature 16, Feature 19 |"))
+            #expect(
+                entitlements.contains(
+                    "| `com.example.gen.p6` P6 | 2.99 | yes | Feature 4, Feature 5, Feature 6, Feature 13, Feature 16, Feature 19 |"))
             #expect(entitlements.contains("| New customers (free download) | — |"))
         }
     }

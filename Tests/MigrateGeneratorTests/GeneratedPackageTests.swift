@@ -139,7 +139,8 @@ struct GeneratedPackageTests {
             test: "Restore asks the App Store for the app transaction again when it was unavailable"),
         LayerMutant(
             name: "UndeliveredFinished", example: "tally-two-switches", file: "FreemiumStore.swift",
-            find: "        guard let deliver = deliverConsumable, await deliver(delivery) else {\n          return .awaitingDelivery(product)\n        }\n",
+            find:
+                "        guard let deliver = deliverConsumable, await deliver(delivery) else {\n          return .awaitingDelivery(product)\n        }\n",
             replace: "        _ = (deliverConsumable, delivery)\n",
             test: "A consumable is finished only once the app has delivered it"),
         LayerMutant(
@@ -213,7 +214,8 @@ struct GeneratedPackageTests {
         // One folder per checkout, reused between runs so the scratch build is incremental.
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-generated-\(Checksum.of(repositoryRoot.path))")
         for stale in ["Sources", "Tests", "Package.swift"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(stale)) }
-        let sources = root.appendingPathComponent("Sources"), tests = root.appendingPathComponent("Tests")
+        let sources = root.appendingPathComponent("Sources")
+        let tests = root.appendingPathComponent("Tests")
         var targets: [String] = []
         for shim in shims {
             try write(
@@ -266,7 +268,8 @@ struct GeneratedPackageTests {
             "/// The app's own types, named like StoreKit's.\nstruct Product {}\n\nstruct Transaction {}\n\nstruct AppStore {}\n",
             to: sources.appendingPathComponent("Tilt/AppTypes.swift"))
         // A new user's trial, exactly as INTEGRATION.md tells it: the file it says to save, unchanged.
-        let guide = try Generator(options: GenerationOptions(access: .public, module: "Tilt"))
+        let guide =
+            try Generator(options: GenerationOptions(access: .public, module: "Tilt"))
             .generate(try examplePlan("tilt-to-live-hd"), only: [.docs]).first { $0.path == "INTEGRATION.md" }?.body ?? ""
         try write(try Self.trial(in: guide), to: tests.appendingPathComponent("TiltTests/TryTheStore.swift"))
         // Referencing the StoreKit layer from a test makes the build fail if `#if canImport(StoreKit)`
@@ -301,7 +304,9 @@ struct GeneratedPackageTests {
         try write(manifest, to: root.appendingPathComponent("Package.swift"))
         let build = try shell(["swift", "build", "--build-tests"], in: root)
         guard build.status == 0 else {
-            throw PackageError(message: "swift build failed:\n" + build.output.split(separator: "\n").filter { $0.contains("error") }.prefix(20).joined(separator: "\n"))
+            throw PackageError(
+                message: "swift build failed:\n"
+                    + build.output.split(separator: "\n").filter { $0.contains("error") }.prefix(20).joined(separator: "\n"))
         }
         return root
     }
@@ -355,7 +360,9 @@ struct GeneratedPackageTests {
         let root = try Self.package.get()
         let skipped = [Self.mutant] + Self.layerMutants.map { "Mutant" + $0.name }
         let run = try shell(["swift", "test"] + skipped.flatMap { ["--skip", $0 + "Tests"] }, in: root)
-        #expect(run.status == 0, "generated tests failed:\n\(run.output.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))")
+        #expect(
+            run.status == 0,
+            "generated tests failed:\n\(run.output.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))")
         // Every module's tests ran, the StoreKit layer's among them.
         var expected = 0
         for entry in Self.modules { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(entry.module)Tests")) }
@@ -396,7 +403,8 @@ struct GeneratedPackageTests {
         let crashed = run.output.contains("Fatal error") || run.output.contains("signal") || run.output.contains("crashed")
         #expect(
             run.output.contains("✘ Test \"\(layerMutant.test)\"") || crashed,
-            "\(name): expected «\(layerMutant.test)» to fail:\n\(run.output.split(separator: "\n").filter { $0.contains("✘") }.prefix(10).joined(separator: "\n"))")
+            "\(name): expected «\(layerMutant.test)» to fail:\n\(run.output.split(separator: "\n").filter { $0.contains("✘") }.prefix(10).joined(separator: "\n"))"
+        )
     }
 
     @Test("Generated Swift passes swift format lint --strict")

@@ -57,13 +57,19 @@ struct StableNamesTests {
     @Test(
         "Two ids with one Swift name are a check error naming both, at the second id",
         arguments: [
-            (products: ["com.example.serverpal.pro.unlock", "com.example.serverpal.pro-unlock"], features: nil,
-             message: "products 'com.example.serverpal.pro.unlock' and 'com.example.serverpal.pro-unlock' would both be ProductID.proUnlock",
-             path: "products[1].id"),
-            (products: ["com.example.serverpal.unlock", "unlock"], features: nil,
-             message: "products 'com.example.serverpal.unlock' and 'unlock' would both be ProductID.unlock", path: "products[1].id"),
-            (products: ["com.example.serverpal.unlock"], features: ["one-server", "many-servers", "live-graphs", "one.server"],
-             message: "features 'one-server' and 'one.server' would both be Feature.oneServer", path: "features[3].id"),
+            (
+                products: ["com.example.serverpal.pro.unlock", "com.example.serverpal.pro-unlock"], features: nil,
+                message: "products 'com.example.serverpal.pro.unlock' and 'com.example.serverpal.pro-unlock' would both be ProductID.proUnlock",
+                path: "products[1].id"
+            ),
+            (
+                products: ["com.example.serverpal.unlock", "unlock"], features: nil,
+                message: "products 'com.example.serverpal.unlock' and 'unlock' would both be ProductID.unlock", path: "products[1].id"
+            ),
+            (
+                products: ["com.example.serverpal.unlock"], features: ["one-server", "many-servers", "live-graphs", "one.server"],
+                message: "features 'one-server' and 'one.server' would both be Feature.oneServer", path: "features[3].id"
+            ),
         ] as [(products: [String], features: [String]?, message: String, path: String)])
     func collisions(products: [String], features: [String]?, message: String, path: String) throws {
         var plan = try Self.plan(products: products, features: features)

@@ -20,7 +20,9 @@ struct TemplateTests {
         Case(name: "ampersand", template: "{{& code}}", context: ["code": "<x>"], expected: "<x>"),
         Case(name: "spaces inside tags", template: "{{  name  }}", context: ["name": "x"], expected: "x"),
         Case(name: "dotted names", template: "{{a.b.c}}", context: ["a": ["b": ["c": "deep"]]], expected: "deep"),
-        Case(name: "dotted names resolve the first part up the stack", template: "{{#list}}{{a.b}}{{/list}}", context: ["a": ["b": "up"], "list": [["x": "1"]]], expected: "up"),
+        Case(
+            name: "dotted names resolve the first part up the stack", template: "{{#list}}{{a.b}}{{/list}}",
+            context: ["a": ["b": "up"], "list": [["x": "1"]]], expected: "up"),
         Case(name: "implicit iterator", template: "{{#list}}({{.}}){{/list}}", context: ["list": ["a", "b"]], expected: "(a)(b)"),
         Case(name: "booleans interpolate", template: "{{flag}}", context: ["flag": true], expected: "true"),
         Case(name: "unicode passes through", template: "{{x}} → ü", context: ["x": "é"], expected: "é → ü"),
@@ -30,7 +32,9 @@ struct TemplateTests {
         Case(name: "null section", template: "[{{#x}}yes{{/x}}]", context: ["x": .null], expected: "[]"),
         Case(name: "empty list section", template: "[{{#x}}yes{{/x}}]", context: ["x": []], expected: "[]"),
         Case(name: "list section", template: "{{#items}}{{name}},{{/items}}", context: ["items": [["name": "a"], ["name": "b"]]], expected: "a,b,"),
-        Case(name: "object section pushes context", template: "{{#app}}{{name}}{{/app}}", context: ["app": ["name": "Tilt"], "name": "outer"], expected: "Tilt"),
+        Case(
+            name: "object section pushes context", template: "{{#app}}{{name}}{{/app}}", context: ["app": ["name": "Tilt"], "name": "outer"],
+            expected: "Tilt"),
         Case(name: "context falls back to outer", template: "{{#items}}{{outer}}{{/items}}", context: ["items": [[:]], "outer": "o"], expected: "o"),
         Case(name: "nested sections", template: "{{#a}}{{#b}}{{c}}{{/b}}{{/a}}", context: ["a": ["b": ["c": "x"]]], expected: "x"),
         Case(name: "empty string is truthy", template: "{{#s}}yes{{/s}}", context: ["s": ""], expected: "yes"),
@@ -43,7 +47,9 @@ struct TemplateTests {
         Case(name: "multi-line comment", template: "a{{!\nhidden\n}}b", context: [:], expected: "ab"),
         Case(name: "standalone comment", template: "a\n  {{! hidden }}\nb\n", context: [:], expected: "a\nb\n"),
         // Standalone lines
-        Case(name: "standalone section lines are removed", template: "| This\n  {{#on}}\n|\n  {{/on}}\n| Line\n", context: ["on": true], expected: "| This\n|\n| Line\n"),
+        Case(
+            name: "standalone section lines are removed", template: "| This\n  {{#on}}\n|\n  {{/on}}\n| Line\n", context: ["on": true],
+            expected: "| This\n|\n| Line\n"),
         Case(name: "standalone with \\r\\n", template: "|\r\n{{#on}}\r\n|\r\n{{/on}}\r\n|", context: ["on": true], expected: "|\r\n|\r\n|"),
         Case(name: "standalone at end without newline", template: "|\n{{#on}}\n{{/on}}", context: ["on": true], expected: "|\n"),
         Case(name: "standalone at start", template: "{{#on}}\n#{{/on}}\n/", context: ["on": true], expected: "#\n/"),
@@ -52,14 +58,22 @@ struct TemplateTests {
         Case(name: "variables are never standalone", template: "  {{x}}\n", context: ["x": ""], expected: "  \n"),
         // Partials
         Case(name: "partial", template: "[{{> p}}]", context: ["x": "1"], expected: "[1]", partials: ["p": "{{x}}"]),
-        Case(name: "standalone partial is indented", template: "\\\n  {{> p}}\n/\n", context: ["x": "v"], expected: "\\\n  |\n  v\n  |\n/\n", partials: ["p": "|\n{{x}}\n|\n"]),
-        Case(name: "partial sees the current context", template: "{{#items}}{{> p}}{{/items}}", context: ["items": [["n": "a"], ["n": "b"]]], expected: "ab", partials: ["p": "{{n}}"]),
-        Case(name: "recursive partial over a tree", template: "{{> node}}", context: ["name": "1", "kids": [["name": "2", "kids": []]]], expected: "1(2())", partials: ["node": "{{name}}({{#kids}}{{> node}}{{/kids}})"]),
+        Case(
+            name: "standalone partial is indented", template: "\\\n  {{> p}}\n/\n", context: ["x": "v"], expected: "\\\n  |\n  v\n  |\n/\n",
+            partials: ["p": "|\n{{x}}\n|\n"]),
+        Case(
+            name: "partial sees the current context", template: "{{#items}}{{> p}}{{/items}}", context: ["items": [["n": "a"], ["n": "b"]]],
+            expected: "ab", partials: ["p": "{{n}}"]),
+        Case(
+            name: "recursive partial over a tree", template: "{{> node}}", context: ["name": "1", "kids": [["name": "2", "kids": []]]],
+            expected: "1(2())", partials: ["node": "{{name}}({{#kids}}{{> node}}{{/kids}})"]),
         // Set delimiter
         Case(name: "set delimiter", template: "{{=<% %>=}}<% x %>{{x}}", context: ["x": "v"], expected: "v{{x}}"),
         Case(name: "set delimiter and back", template: "{{=| |=}}|x||={{ }}=|{{x}}", context: ["x": "v"], expected: "vv"),
         Case(name: "standalone set delimiter", template: "a\n  {{=<% %>=}}\n<%x%>\n", context: ["x": "v"], expected: "a\nv\n"),
-        Case(name: "set delimiter does not leak into partials", template: "{{=<% %>=}}<%> p%>", context: ["x": "v"], expected: "v", partials: ["p": "{{x}}"]),
+        Case(
+            name: "set delimiter does not leak into partials", template: "{{=<% %>=}}<%> p%>", context: ["x": "v"], expected: "v",
+            partials: ["p": "{{x}}"]),
     ]
 
     @Test("Renders like the Mustache spec", arguments: cases)
@@ -72,7 +86,9 @@ struct TemplateTests {
     @Test("HTML escaping is available for templates that want it")
     func htmlEscape() throws {
         let renderer = TemplateRenderer(escape: TemplateRenderer.htmlEscape)
-        #expect(try renderer.render(Template(name: "t", text: "{{x}}|{{{x}}}"), context: ["x": "<a href=\"&\">"]) == "&lt;a href=&quot;&amp;&quot;&gt;|<a href=\"&\">")
+        #expect(
+            try renderer.render(Template(name: "t", text: "{{x}}|{{{x}}}"), context: ["x": "<a href=\"&\">"])
+                == "&lt;a href=&quot;&amp;&quot;&gt;|<a href=\"&\">")
     }
 
     @Test(

@@ -57,7 +57,9 @@ struct AppStoreConnectImporterTests {
             (error as? ImportError).map { $0.kind == .badData && $0.file == "truncated.json" && $0.location != nil } ?? false
         }
         #expect {
-            try AppStoreConnectImporter.read(Array(#"{ "errors": [{ "status": "401", "title": "NOT_AUTHORIZED", "detail": "Provide a properly configured token." }] }"#.utf8), file: "e.json")
+            try AppStoreConnectImporter.read(
+                Array(#"{ "errors": [{ "status": "401", "title": "NOT_AUTHORIZED", "detail": "Provide a properly configured token." }] }"#.utf8),
+                file: "e.json")
         } throws: { error in
             (error as? ImportError)?.message.contains("Provide a properly configured token.") == true
         }
@@ -68,10 +70,13 @@ struct AppStoreConnectImporterTests {
         let scratch = try Scratch()
         try scratch.write("migration.json", handWrittenPlan)
         let run = Run(
-            "import", "asc", fixtures.appendingPathComponent("asc/versions-page1.json").path, fixtures.appendingPathComponent("asc/versions-page2.json").path,
+            "import", "asc", fixtures.appendingPathComponent("asc/versions-page1.json").path,
+            fixtures.appendingPathComponent("asc/versions-page2.json").path,
             directory: scratch.url)
         #expect(run.status == .success, "\(run.error)")
-        #expect(run.output.contains("! release iOS 1.0 (14): released: the plan says 2019-04-01T17:00:00Z, the source says 2019-03-28T16:15:02.123Z (createdDate)"))
+        #expect(
+            run.output.contains(
+                "! release iOS 1.0 (14): released: the plan says 2019-04-01T17:00:00Z, the source says 2019-03-28T16:15:02.123Z (createdDate)"))
         #expect(run.output.contains("+ release iOS 1.1 (22), paid 2.99, released 2019-06-10T15:00:00Z (earliestReleaseDate)"))
         #expect(run.output.contains("iOS restarted: 2.0 (1) restarts the build numbers (after 1.1 (22))"))
         #expect(run.output.contains("Wrote migration.json."))

@@ -47,7 +47,8 @@ struct GitImporterTests {
         #expect(every.result.releases.map(\.displayName) == ["1.0 (1)", "1.1 (5)", "1.0.1 (3)"], "HEAD's untagged version stays out")
         #expect(every.result.releases[1].date == date("2019-01-15T10:00:00Z") && every.result.releases[1].provenance == .commit)
 
-        let mainOnly = try GitImporter.read(repository: repo.url.path, displayPath: "repo", options: GitImporter.Options(refs: ["main"], paths: ["Shelf.xcodeproj", "Config"]))
+        let mainOnly = try GitImporter.read(
+            repository: repo.url.path, displayPath: "repo", options: GitImporter.Options(refs: ["main"], paths: ["Shelf.xcodeproj", "Config"]))
         #expect(mainOnly.result.releases.count == 3, "tags are always walked, so the hotfix is found from main too")
 
         let other = try Scratch()
@@ -92,7 +93,12 @@ struct GitImporterTests {
         #expect(releases.allSatisfy { $0.provenance == .commit })
         let notes = history.result.issues.filter { $0.severity == .note }
         #expect(notes.count == 2, "one note for the rewrite, one for the tags: \(notes.map(\.message))")
-        #expect(notes.contains { $0.message.hasPrefix("the history looks rewritten: of 12 commits, 12 share their commit time with others (12 at 2024-11-20T09:00:00Z), 12 were committed more than 30 days after") })
+        #expect(
+            notes.contains {
+                $0.message.hasPrefix(
+                    "the history looks rewritten: of 12 commits, 12 share their commit time with others (12 at 2024-11-20T09:00:00Z), 12 were committed more than 30 days after"
+                )
+            })
         #expect(notes.contains { $0.message.hasPrefix("12 tags were made together on 2024-11-21 for commits written weeks apart") })
     }
 

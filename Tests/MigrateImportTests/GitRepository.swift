@@ -19,7 +19,11 @@ final class GitRepository {
     func git(_ arguments: String..., date: String? = nil, authorDate: String? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", url.path, "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"] + arguments
+        process.arguments =
+            [
+                "git", "-C", url.path, "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", "-c",
+                "tag.gpgsign=false",
+            ] + arguments
         var environment = ProcessInfo.processInfo.environment
         if let date {
             environment["GIT_COMMITTER_DATE"] = date

@@ -49,7 +49,9 @@ struct ImportCommandTests {
         #expect(created.contains(#""$schema": "migration.schema.json""#))
         #expect(scratch.read("new/migration.schema.json") == Run("schema", directory: scratch.url).output)
 
-        let noPrice = Run("import", "xcode", fixtures.appendingPathComponent("xcode/Shelf").path, "--plan", "new/plan.json", "--released", "2024-05-01T17:00:00Z", directory: scratch.url)
+        let noPrice = Run(
+            "import", "xcode", fixtures.appendingPathComponent("xcode/Shelf").path, "--plan", "new/plan.json", "--released", "2024-05-01T17:00:00Z",
+            directory: scratch.url)
         #expect(noPrice.status == .usage)
         #expect(noPrice.error.contains("Give '--price' (such as --price 2.99), or '--model free'."))
         #expect(scratch.read("new/plan.json") == created)
@@ -78,7 +80,9 @@ struct ImportCommandTests {
     func sales() throws {
         let scratch = try Scratch()
         try scratch.write("migration.json", handWrittenPlan)
-        let run = Run("import", "sales", fixtures.appendingPathComponent("sales/summary-20-columns.txt").path, fixtures.appendingPathComponent("sales/summary-28-columns.txt.gz").path, directory: scratch.url)
+        let run = Run(
+            "import", "sales", fixtures.appendingPathComponent("sales/summary-20-columns.txt").path,
+            fixtures.appendingPathComponent("sales/summary-28-columns.txt.gz").path, directory: scratch.url)
         #expect(run.status == .success, "\(run.error)")
         #expect(run.output.contains("+ installBase: 31 paid and 40 free downloads, 3 in-app units, 2018-12-31 to 2019-01-12"))
         #expect(run.error.contains("summary-20-columns.txt:3:"))

@@ -16,8 +16,12 @@ struct MergeTests {
             Product(id: "com.example.shelf.tip", name: "Tip", kind: .consumable, price: try Price("0.99")),
         ]
         result.releases = [
-            ImportedRelease(platform: .iOS, version: try Version("1.0"), build: try Version("14"), date: date("2019-03-28T16:15:02Z"), dateSource: "createdDate", provenance: .ascCreated, origin: "x"),
-            ImportedRelease(platform: .iOS, version: try Version("1.1"), build: try Version("22"), date: date("2019-06-10T15:00:00Z"), dateSource: "earliestReleaseDate", provenance: .ascCreated, origin: "x"),
+            ImportedRelease(
+                platform: .iOS, version: try Version("1.0"), build: try Version("14"), date: date("2019-03-28T16:15:02Z"), dateSource: "createdDate",
+                provenance: .ascCreated, origin: "x"),
+            ImportedRelease(
+                platform: .iOS, version: try Version("1.1"), build: try Version("22"), date: date("2019-06-10T15:00:00Z"),
+                dateSource: "earliestReleaseDate", provenance: .ascCreated, origin: "x"),
         ]
         return result
     }
@@ -28,14 +32,20 @@ struct MergeTests {
         let pro = try #require(merged.product(withID: "com.example.shelf.pro"))
         #expect(pro.name == "Pro (my name)" && pro.price.description == "3.99" && pro.grants == ["export"] && !pro.familyShareable)
         #expect(report.conflicts.contains { $0.hasPrefix("product com.example.shelf.pro: price: the plan says 3.99, the source says 4.99") })
-        #expect(report.conflicts.contains { $0.hasPrefix("release iOS 1.0 (14): released: the plan says 2019-04-01T17:00:00Z, the source says 2019-03-28T16:15:02Z (createdDate)") })
+        #expect(
+            report.conflicts.contains {
+                $0.hasPrefix("release iOS 1.0 (14): released: the plan says 2019-04-01T17:00:00Z, the source says 2019-03-28T16:15:02Z (createdDate)")
+            })
         #expect(report.added.contains("product com.example.shelf.tip (consumable, 0.99)"))
         #expect(merged.releases.count == 2)
         let added = merged.releases[1]
         #expect(added.model == .paid(Price(tenThousandths: 29_900)), "the price is copied from the nearest earlier paid release")
         #expect(added.includes == nil)
         #expect(report.assumptions.contains { $0.contains("marked paid") && $0.contains("\"model\": \"free\"") })
-        #expect(report.assumptions.contains { $0.hasPrefix("release dates come from App Store Connect records, not from when the App Store released each build") })
+        #expect(
+            report.assumptions.contains {
+                $0.hasPrefix("release dates come from App Store Connect records, not from when the App Store released each build")
+            })
         #expect(merged.releases[0].includes == ["export"])
     }
 
@@ -61,10 +71,12 @@ struct MergeTests {
     @Test("Install bases of separate periods add up; overlapping ones are a conflict")
     func installBase() throws {
         var base = try plan()
-        base.installBase = InstallBase(from: date("2019-01-01"), until: date("2019-01-31"), downloads: [DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 10)])
+        base.installBase = InstallBase(
+            from: date("2019-01-01"), until: date("2019-01-31"), downloads: [DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 10)])
         var later = ImportResult(source: "sales")
         later.installBase = InstallBase(
-            from: date("2019-02-01"), until: date("2019-02-28"), downloads: [DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 5, refunds: 1)],
+            from: date("2019-02-01"), until: date("2019-02-28"),
+            downloads: [DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 5, refunds: 1)],
             products: [ProductCount(product: "com.example.shelf.pro", units: 3), ProductCount(product: "unknown.product", units: 2)])
         let (merged, report) = try PlanMerger.merge(later, into: base)
         #expect(merged.installBase?.downloads == [DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 15, refunds: 1)])

@@ -45,13 +45,13 @@ struct OpenStepPropertyListTests {
 
     @Test("A damaged project is an error at the line and column where it breaks", arguments: damaged.indices)
     func damagedProject(index: Int) {
-        let case_ = Self.damaged[index]
+        let damage = Self.damaged[index]
         #expect {
-            _ = try XcodeProject.parse(Array(case_.text.utf8), file: "p.pbxproj")
+            _ = try XcodeProject.parse(Array(damage.text.utf8), file: "p.pbxproj")
         } throws: { error in
             guard let error = error as? ImportError else { return false }
-            return error.kind == .badData && error.location == SourceLocation(line: case_.line, column: case_.column)
-                && error.message == case_.message + "; expected an Xcode project (project.pbxproj)"
+            return error.kind == .badData && error.location == SourceLocation(line: damage.line, column: damage.column)
+                && error.message == damage.message + "; expected an Xcode project (project.pbxproj)"
         }
     }
 

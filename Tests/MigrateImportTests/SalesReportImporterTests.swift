@@ -5,20 +5,24 @@ import Testing
 
 @Suite("Import: Sales and Trends reports")
 struct SalesReportImporterTests {
-    @Test("28 columns, plain and gzipped: paid and free downloads per version, refunds, in-app units, money per unit", arguments: ["summary-28-columns.txt", "summary-28-columns.txt.gz"])
+    @Test(
+        "28 columns, plain and gzipped: paid and free downloads per version, refunds, in-app units, money per unit",
+        arguments: ["summary-28-columns.txt", "summary-28-columns.txt.gz"])
     func twentyEight(name: String) throws {
         let result = try SalesReportImporter.read(try fixture("sales/" + name), file: name)
         let base = try #require(result.installBase)
         #expect(base.from == date("2019-01-06") && base.until == date("2019-01-12"))
-        #expect(base.downloads == [
-            DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 14, free: 0, refunds: 1),
-            DownloadCount(platform: .iOS, version: try Version("1.1"), paid: 5),
-            DownloadCount(platform: .iOS, version: try Version("2.0"), free: 40),
-            DownloadCount(platform: .macOS, version: try Version("1.0"), paid: 2),
-        ])
-        #expect(base.products == [
-            ProductCount(product: "com.example.shelf.monthly", units: 6), ProductCount(product: "com.example.shelf.pro", units: 3, refunds: 1),
-        ])
+        #expect(
+            base.downloads == [
+                DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 14, free: 0, refunds: 1),
+                DownloadCount(platform: .iOS, version: try Version("1.1"), paid: 5),
+                DownloadCount(platform: .iOS, version: try Version("2.0"), free: 40),
+                DownloadCount(platform: .macOS, version: try Version("1.0"), paid: 2),
+            ])
+        #expect(
+            base.products == [
+                ProductCount(product: "com.example.shelf.monthly", units: 6), ProductCount(product: "com.example.shelf.pro", units: 3, refunds: 1),
+            ])
         // Paid downloads per month of their Begin Date, for simulate's staying-paid trend: 14 + 5 + 2, all in January 2019.
         #expect(base.months == [MonthlyDownloads(month: "2019-01", paid: 21)])
         #expect(result.ignored.contains("7 redownloads and 100 updates (not purchases)"))
@@ -35,7 +39,10 @@ struct SalesReportImporterTests {
         let result = try SalesReportImporter.read(try fixture("sales/summary-20-columns.txt"), file: "old.txt")
         #expect(result.installBase?.downloads == [DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 10)])
         #expect(result.issues.count == 3)
-        #expect(result.issues.contains { $0.location?.line == 3 && $0.place == "'Begin Date'" && $0.message.contains("'13/45/2018' is not a date in MM/DD/YYYY form") })
+        #expect(
+            result.issues.contains {
+                $0.location?.line == 3 && $0.place == "'Begin Date'" && $0.message.contains("'13/45/2018' is not a date in MM/DD/YYYY form")
+            })
         #expect(result.issues.contains { $0.location?.line == 4 && $0.place == "'Units'" && $0.location?.column == 44 })
     }
 
@@ -59,12 +66,13 @@ struct FirstSaleTests {
     func firstSales() throws {
         let result = try SalesReportImporter.read(try fixture("sales/daily-first-sales.txt"), file: "daily.txt")
         let sales = result.firstSales.map { "\($0.platform) \($0.version) \(Timestamp.formatDate($0.day)) \($0.isReportStart) \($0.origin)" }
-        #expect(sales == [
-            "iOS 1.0 2019-01-06 true daily.txt:2",
-            "iOS 1.1 2019-01-08 false daily.txt:4",
-            "macOS 1.0 2019-01-09 false daily.txt:8",
-            "iOS 2.0 2019-01-10 false daily.txt:7",
-        ], "zero units on 01/09 are no sale of 2.0")
+        #expect(
+            sales == [
+                "iOS 1.0 2019-01-06 true daily.txt:2",
+                "iOS 1.1 2019-01-08 false daily.txt:4",
+                "macOS 1.0 2019-01-09 false daily.txt:8",
+                "iOS 2.0 2019-01-10 false daily.txt:7",
+            ], "zero units on 01/09 are no sale of 2.0")
         #expect(result.ignored.contains { $0.hasPrefix("note: 1 version sold only in rows spanning more than a day") })
         // Live by the end of the day in the last time zone, so no purchase that day is read as after it.
         #expect(result.firstSales[1].liveBy == date("2019-01-09T12:00:00Z"))
@@ -91,23 +99,36 @@ struct FirstSaleTests {
         #expect(byBuild["1.1 (5)"]?.released == date("2019-01-09T12:00:00Z") && byBuild["1.1 (5)"]?.releasedSource == .sales)
         #expect(byBuild["1.1 (6)"]?.released == date("2019-01-20T00:00:00Z"), "only a version's first build is dated by its first sale")
         #expect(byBuild["2.0 (9)"]?.released == date("2019-01-10T18:00:00Z"), "within a day of a confirmed date: the same day")
-        #expect(report.changed.contains { $0.hasPrefix("release iOS 1.1 (5): released 2019-01-03T00:00:00Z (commit) → 2019-01-09T12:00:00Z (first sold 2019-01-08, daily.txt:4)") })
+        #expect(
+            report.changed.contains {
+                $0.hasPrefix(
+                    "release iOS 1.1 (5): released 2019-01-03T00:00:00Z (commit) → 2019-01-09T12:00:00Z (first sold 2019-01-08, daily.txt:4)")
+            })
         #expect(report.ignored.contains { $0.hasPrefix("release iOS 1.0 (1): sold on the report's first day") })
 
         plan.releases[3].released = date("2019-02-01T00:00:00Z")
         let (kept, disagreement) = try PlanMerger.merge(result, into: plan)
         #expect(kept.releases.first { $0.version.text == "2.0" }?.released == date("2019-02-01T00:00:00Z"))
-        #expect(disagreement.conflicts.contains { $0.hasPrefix("release iOS 2.0 (9): released: the plan says 2019-02-01T00:00:00Z, the source says 2019-01-11T12:00:00Z") })
+        #expect(
+            disagreement.conflicts.contains {
+                $0.hasPrefix("release iOS 2.0 (9): released: the plan says 2019-02-01T00:00:00Z, the source says 2019-01-11T12:00:00Z")
+            })
     }
 
     @Test("Stronger evidence from any importer replaces a weaker date; weaker evidence never replaces a stronger one")
     func strength() throws {
         var plan = try #require(PlanDecoder.decode(handWrittenPlan).plan)
         plan.releases = [
-            Release(platform: .iOS, version: try Version("1.0"), build: try Version("14"), released: date("2019-03-01T00:00:00Z"), releasedSource: .commit, model: .paid(Price(tenThousandths: 29_900)))
+            Release(
+                platform: .iOS, version: try Version("1.0"), build: try Version("14"), released: date("2019-03-01T00:00:00Z"),
+                releasedSource: .commit, model: .paid(Price(tenThousandths: 29_900)))
         ]
         var tag = ImportResult(source: "git")
-        tag.releases = [ImportedRelease(platform: .iOS, version: try Version("1.0"), build: try Version("14"), date: date("2019-03-05T00:00:00Z"), dateSource: "git tag date", provenance: .tag, origin: "tag v1.0")]
+        tag.releases = [
+            ImportedRelease(
+                platform: .iOS, version: try Version("1.0"), build: try Version("14"), date: date("2019-03-05T00:00:00Z"), dateSource: "git tag date",
+                provenance: .tag, origin: "tag v1.0")
+        ]
         let (better, report) = try PlanMerger.merge(tag, into: plan)
         #expect(better.releases[0].released == date("2019-03-05T00:00:00Z") && better.releases[0].releasedSource == .tag)
         #expect(report.changed.contains { $0.contains("better evidence") } && report.conflicts.isEmpty)
@@ -123,7 +144,9 @@ struct FirstSaleTests {
 
 @Suite("Import: sales reports of any size and content, without a trap")
 struct SalesReportLimitsTests {
-    static let header = ["Provider", "SKU", "Version", "Product Type Identifier", "Units", "Customer Price", "Customer Currency", "Begin Date", "End Date"]
+    static let header = [
+        "Provider", "SKU", "Version", "Product Type Identifier", "Units", "Customer Price", "Customer Currency", "Begin Date", "End Date",
+    ]
 
     static func report(_ rows: [[String]], lineEnd: String = "\n") -> [UInt8] {
         Array(([header] + rows).map { $0.joined(separator: "\t") }.joined(separator: lineEnd).utf8)

@@ -10,9 +10,10 @@ struct StoreKitImporterTests {
     func formatOne() throws {
         let result = try StoreKitImporter.read(try fixture("storekit/format-1.0-numeric-ids.storekit"), file: "a.storekit")
         let byID = Dictionary(uniqueKeysWithValues: result.products.map { ($0.id, $0) })
-        #expect(result.products.map(\.id) == [
-            "com.example.shelf.pro", "com.example.shelf.tip", "com.example.shelf.season", "com.example.shelf.monthly", "com.example.shelf.yearly",
-        ])
+        #expect(
+            result.products.map(\.id) == [
+                "com.example.shelf.pro", "com.example.shelf.tip", "com.example.shelf.season", "com.example.shelf.monthly", "com.example.shelf.yearly",
+            ])
         let pro = try #require(byID["com.example.shelf.pro"])
         #expect(pro.kind == .nonConsumable && pro.price.description == "4.99" && pro.familyShareable && pro.name == "Shelf Pro")
         #expect(byID["com.example.shelf.tip"]?.kind == .consumable)
@@ -57,12 +58,15 @@ struct StoreKitImporterTests {
     func command() throws {
         let scratch = try Scratch()
         let path = fixtures.appendingPathComponent("storekit/format-5.0-offers.storekit").path
-        let first = Run("import", "storekit", path, "--app-name", "Shelf", "--bundle-id", "com.example.shelf", "--platform", "iOS", directory: scratch.url)
+        let first = Run(
+            "import", "storekit", path, "--app-name", "Shelf", "--bundle-id", "com.example.shelf", "--platform", "iOS", directory: scratch.url)
         #expect(first.status == .success, "\(first.error)")
         #expect(first.output.contains("+ product com.example.shelf.lifetime (nonConsumable, 12.00)"))
         #expect(first.output.contains("Created migration.json and migration.schema.json."))
         #expect(first.error.contains("b.storekit") == false)
-        #expect(first.error.contains("format-5.0-offers.storekit:29:24: warning: products[1].displayPrice:") && first.error.contains("'abc' is not a price"))
+        #expect(
+            first.error.contains("format-5.0-offers.storekit:29:24: warning: products[1].displayPrice:")
+                && first.error.contains("'abc' is not a price"))
         let plan = try #require(scratch.read("migration.json"))
         #expect(!(first.output + first.error + plan).contains("XYZZY"))
         let second = Run("import", "storekit", path, directory: scratch.url)

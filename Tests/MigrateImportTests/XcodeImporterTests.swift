@@ -30,7 +30,8 @@ struct XcodeImporterTests {
         #expect {
             try XcodeImporter.read(path: fixtures.appendingPathComponent("xcode/not-a-plist.plist").path, displayPath: "not-a-plist.plist")
         } throws: { error in
-            (error as? ImportError).map { $0.kind == .badData && $0.file == "not-a-plist.plist" && $0.message.contains("not a property list") } ?? false
+            (error as? ImportError).map { $0.kind == .badData && $0.file == "not-a-plist.plist" && $0.message.contains("not a property list") }
+                ?? false
         }
         #expect {
             try XcodeImporter.read(path: "/nonexistent/Info.plist", displayPath: "Info.plist")
@@ -53,7 +54,10 @@ struct XcodeImporterTests {
         #expect(version.infoPlist == "Tipster/Info.plist")
         #expect(version.issues.isEmpty, "\(version.issues)")
         // The versions are read from the project's build settings, and the sources say so.
-        #expect(version.sources.contains { $0.hasPrefix("CFBundleShortVersionString = $(MARKETING_VERSION) → 2.3 (") && $0.contains("project.pbxproj, target Tipster, Release") })
+        #expect(
+            version.sources.contains {
+                $0.hasPrefix("CFBundleShortVersionString = $(MARKETING_VERSION) → 2.3 (") && $0.contains("project.pbxproj, target Tipster, Release")
+            })
     }
 
     @Test("An Info.plist alone, with no project that uses it: a message that says where the version lives")

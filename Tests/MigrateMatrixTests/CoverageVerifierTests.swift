@@ -82,7 +82,9 @@ struct CoverageVerifierTests {
         #expect(report.missing.count == 3)
 
         let bad = MatrixCSV.rows("F1,F2,F3\n0,1,1\n0,2,1\n", model: binary)
-        #expect(bad.errors.map(\.description) == ["3:3: '2' is not a value of 'F2'. Did you mean '0'?"] || bad.errors.map(\.description) == ["3:3: '2' is not a value of 'F2'."])
+        #expect(
+            bad.errors.map(\.description) == ["3:3: '2' is not a value of 'F2'. Did you mean '0'?"]
+                || bad.errors.map(\.description) == ["3:3: '2' is not a value of 'F2'."])
         let missingColumn = MatrixCSV.rows("F1,F2\n0,1\n", model: binary)
         #expect(missingColumn.errors.first?.message.contains("no column 'F3'") == true)
         let quoted = MatrixCSV.records("a,\"b,\"\"c\"\"\"\n")

@@ -8,7 +8,9 @@ func expectComplete(_ array: CoveringArray, sourceLocation: SourceLocation = #_s
     let report = verifier.verify(array.rows)
     #expect(report.invalidRows.isEmpty, "invalid rows: \(report.invalidRows)", sourceLocation: sourceLocation)
     #expect(report.missing.isEmpty, "missing: \(report.missing.prefix(5).map(verifier.describe))", sourceLocation: sourceLocation)
-    #expect(report.requiredCount == array.requiredTupleCount, "the generator and the verifier disagree on what is required", sourceLocation: sourceLocation)
+    #expect(
+        report.requiredCount == array.requiredTupleCount, "the generator and the verifier disagree on what is required",
+        sourceLocation: sourceLocation)
     return report
 }
 
@@ -105,7 +107,14 @@ struct GeneratorTests {
     func seedRows() throws {
         let model = constrainedModel()
         let seeds: [[Int?]] = [[2, 3, 2, 2, 1, 2], [0, nil, nil, nil, nil, 1]]
-        let array = try CoveringArrayGenerator(model: model, options: { var options = GeneratorOptions(); options.effortWork = 2_000_000; return options }()).generate(seedRows: seeds)
+        let array = try CoveringArrayGenerator(
+            model: model,
+            options: {
+                var options = GeneratorOptions()
+                options.effortWork = 2_000_000
+                return options
+            }()
+        ).generate(seedRows: seeds)
         expectComplete(array)
         #expect(array.rows[0] == [2, 3, 2, 2, 1, 2])
         #expect(array.rows[1][0] == 0 && array.rows[1][5] == 1)

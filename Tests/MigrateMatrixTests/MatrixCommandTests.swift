@@ -84,7 +84,9 @@ struct MatrixCommandTests {
         try scratch.write("seeds.tsv", "a\tb\tsku\n~-1\t\tdatacenter\n")
         let seeded = Run(["matrix", "--model", "model.txt", "--seed-rows", "seeds.tsv", "--format", "csv"], directory: scratch.url)
         #expect(seeded.status == .success, "\(seeded.error)")
-        #expect(seeded.output.contains("\n~-1,0,Server\n") || seeded.output.contains("\n~-1,1,Server\n") || seeded.output.contains("\n~-1,0,Datacenter\n") || seeded.output.contains("\n~-1,1,Datacenter\n"), "\(seeded.output)")
+        #expect(
+            seeded.output.contains("\n~-1,0,Server\n") || seeded.output.contains("\n~-1,1,Server\n") || seeded.output.contains("\n~-1,0,Datacenter\n")
+                || seeded.output.contains("\n~-1,1,Datacenter\n"), "\(seeded.output)")
     }
 
     @Test("Seed rows that break a constraint, contradictions, warnings and bad bytes name file and line")
@@ -96,13 +98,17 @@ struct MatrixCommandTests {
         #expect(seeds.status == .dataError)
         #expect(
             seeds.error.contains(
-                "seeds.csv:3:1: error: seed row 2 can't be part of the matrix: it breaks the constraint at model.txt line 4: IF [OS] = \"tvOS\" THEN [Input] = \"remote\"; change or remove it"),
+                "seeds.csv:3:1: error: seed row 2 can't be part of the matrix: it breaks the constraint at model.txt line 4: IF [OS] = \"tvOS\" THEN [Input] = \"remote\"; change or remove it"
+            ),
             "\(seeds.error)")
 
         try scratch.write("contradiction.txt", modelText + "[Input] = \"remote\";\n[OS] = \"tvOS\" AND [Input] <> \"remote\";\n")
         let contradiction = Run(["matrix", "--model", "contradiction.txt"], directory: scratch.url)
         #expect(contradiction.status == .dataError)
-        #expect(contradiction.error.contains("contradiction.txt:6:1: error: no row satisfies this constraint together with the constraints on lines 4 and 5"), "\(contradiction.error)")
+        #expect(
+            contradiction.error.contains(
+                "contradiction.txt:6:1: error: no row satisfies this constraint together with the constraints on lines 4 and 5"),
+            "\(contradiction.error)")
 
         try scratch.write("restrictive.txt", modelText + "[Input] <> \"mouse\";\n")
         let restrictive = Run(["matrix", "--model", "restrictive.txt"], directory: scratch.url)
@@ -135,14 +141,16 @@ struct MatrixCommandTests {
         #expect(forced.output.split(separator: "\n").count == 65_537)
     }
 
-    @Test("Usage and data errors", arguments: [
-        (["matrix"], ExitCode.usage, "Name a plan, or a model file with '--model'."),
-        (["matrix", "Examples/server-pal", "--model", "x.txt"], .usage, "Name either a plan or '--model', not both."),
-        (["matrix", "Examples/server-pal", "--strength", "5"], .usage, "Expected a whole number from 1 to 4."),
-        (["matrix", "Examples/server-pal", "--force"], .usage, "'--force' applies only with '--exhaustive'."),
-        (["matrix", "--model", "missing.txt"], .noInput, "missing.txt: no such file."),
-        (["matrix", "Examples/server-pal", "--seed", "-1"], .usage, "invalid for '--seed'"),
-    ])
+    @Test(
+        "Usage and data errors",
+        arguments: [
+            (["matrix"], ExitCode.usage, "Name a plan, or a model file with '--model'."),
+            (["matrix", "Examples/server-pal", "--model", "x.txt"], .usage, "Name either a plan or '--model', not both."),
+            (["matrix", "Examples/server-pal", "--strength", "5"], .usage, "Expected a whole number from 1 to 4."),
+            (["matrix", "Examples/server-pal", "--force"], .usage, "'--force' applies only with '--exhaustive'."),
+            (["matrix", "--model", "missing.txt"], .noInput, "missing.txt: no such file."),
+            (["matrix", "Examples/server-pal", "--seed", "-1"], .usage, "invalid for '--seed'"),
+        ])
     func errors(arguments: [String], status: ExitCode, message: String) {
         let run = Run(arguments)
         #expect(run.status == status)

@@ -77,7 +77,9 @@ struct PICTCompatibilityTests {
         let parsed = try #require(model)
         let rows = try #require(try CoveringArrayGenerator(model: parsed.model).exhaustive(limit: 1_000))
         let found = Set(rows.map { parsed.model.names(of: $0).joined(separator: ",") })
-        #expect(found == example.validRows, "extra: \(found.subtracting(example.validRows).sorted()), missing: \(example.validRows.subtracting(found).sorted())")
+        #expect(
+            found == example.validRows,
+            "extra: \(found.subtracting(example.validRows).sorted()), missing: \(example.validRows.subtracting(found).sorted())")
     }
 
     @Test("Each construct's covering array covers every valid pair, with PICT's rule for negative values", arguments: cases)
@@ -144,9 +146,10 @@ struct PICTCompatibilityTests {
         #expect(parsed.level(named: "datacenter", of: 0) == server)
         #expect(parsed.level(named: "Desktop", of: 0) == nil)
         let refused = PICTModel.parse("SKU: Professional, Server | Datacenter\nOS: a, b\nIF [SKU] = \"Datacenter\" THEN [OS] = \"a\";\n")
-        #expect(refused.errors.map(\.description) == [
-            "3:12: 'Datacenter' is another name of [SKU]'s value 'Server', and PICT matches constraints on a value's first name only, so this never matches; write \"Server\""
-        ])
+        #expect(
+            refused.errors.map(\.description) == [
+                "3:12: 'Datacenter' is another name of [SKU]'s value 'Server', and PICT matches constraints on a value's first name only, so this never matches; write \"Server\""
+            ])
     }
 
     @Test("Negative values keep their ~ in output and read back with or without it")

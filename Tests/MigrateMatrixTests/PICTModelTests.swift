@@ -42,7 +42,8 @@ struct PICTModelTests {
 
     @Test("Aliases, weights, negative values and case-insensitive names")
     func valueSyntax() throws {
-        let (model, errors) = PICTModel.parse("OS: Windows | Win (5), Linux, ~Other\nShell: bash, zsh\nIF [os] = \"windows\" THEN [Shell] <> \"ZSH\";\n")
+        let (model, errors) = PICTModel.parse(
+            "OS: Windows | Win (5), Linux, ~Other\nShell: bash, zsh\nIF [os] = \"windows\" THEN [Shell] <> \"ZSH\";\n")
         #expect(errors.isEmpty, "\(errors)")
         let parsed = try #require(model)
         #expect(parsed.model.factors[0].levels == ["Windows", "Linux", "~Other"])
@@ -58,15 +59,33 @@ struct PICTModelTests {
             ("A: 1, 2\nA: 3\n", ["2:1: parameter 'A' is defined twice; give each parameter one line"]),
             ("A: 1, , 2\n", ["1:6: empty value in parameter 'A'; remove the extra comma"]),
             ("A 1 2\n", ["1:1: expected 'Name: value1, value2, …' but found 'A 1 2'"]),
-            ("A 1, 2\n", ["1:1: expected 'Name: value1, value2, …' but found 'A 1, 2'; without ':' PICT takes 'A 1' as the name, so write 'A 1: …' if that is meant"]),
-            ("Color: red, green\nSize: S, M\nIF [Colour] = \"red\" THEN [Size] = \"S\";\n", ["3:4: unknown parameter [Colour]. Did you mean 'Color'?"]),
-            ("Color: red, green\nSize: S, M\nIF [Color] = \"blue\" THEN [Size] = \"S\";\n", ["3:14: [Color] has no value 'blue'. Its values are: red, green."]),
+            (
+                "A 1, 2\n",
+                [
+                    "1:1: expected 'Name: value1, value2, …' but found 'A 1, 2'; without ':' PICT takes 'A 1' as the name, so write 'A 1: …' if that is meant"
+                ]
+            ),
+            (
+                "Color: red, green\nSize: S, M\nIF [Colour] = \"red\" THEN [Size] = \"S\";\n",
+                ["3:4: unknown parameter [Colour]. Did you mean 'Color'?"]
+            ),
+            (
+                "Color: red, green\nSize: S, M\nIF [Color] = \"blue\" THEN [Size] = \"S\";\n",
+                ["3:14: [Color] has no value 'blue'. Its values are: red, green."]
+            ),
             ("Color: red, green\nSize: S, M\nIF [Color] = \"red\" [Size] = \"S\";\n", ["3:20: expected 'THEN' but found [Size]"]),
-            ("Color: red, green\nSize: S, M\nIF [Color] = \"red\" THEN [Size] = \"S\"\n", ["3:37: expected ';' at the end of the constraint but found the end of the file"]),
+            (
+                "Color: red, green\nSize: S, M\nIF [Color] = \"red\" THEN [Size] = \"S\"\n",
+                ["3:37: expected ';' at the end of the constraint but found the end of the file"]
+            ),
             ("Color: red, green\nSize: S, M\n[Color] ~ \"red\";\n[Size] = \"XL\";\n", ["3:9: unexpected character '~'"]),
-            ("Color: red, green\nSize: S, M\n[Color] == \"red\";\n[Size] = \"XL\";\n", [
-                "3:10: expected a value (\"text\" or a number) but found '='", "4:10: [Size] has no value 'XL'. Did you mean 'M'? Its values are: S, M.",
-            ]),
+            (
+                "Color: red, green\nSize: S, M\n[Color] == \"red\";\n[Size] = \"XL\";\n",
+                [
+                    "3:10: expected a value (\"text\" or a number) but found '='",
+                    "4:10: [Size] has no value 'XL'. Did you mean 'M'? Its values are: S, M.",
+                ]
+            ),
             ("# only a comment\n", ["1:1: the model has no parameters; write one per line as 'Name: value1, value2'"]),
         ])
     func errors(text: String, expected: [String]) {
@@ -84,11 +103,20 @@ struct PICTModelTests {
             ("A @ 3: 1, 2\nB: x, y\n", "1:1: a parameter's own order ('A @ 3') is not supported by migrate"),
             ("$Result: pass, fail\nB: x, y\n", "1:1: result parameters ('$Result') are not supported by migrate"),
             ("A: ~1, 2\nB: x, y\nIF IsNegative(A) THEN [B] = \"x\";\n", "3:4: PICT's IsNegative() and IsPositive() are not supported by migrate"),
-            ("Size: 1, 2\nB: x, y\nIF [Size] = \"1\" THEN [B] = \"x\";\n", "3:13: [Size] is numeric (all its values are numbers), so PICT compares it only with numbers"),
-            ("V: 1, beta\nB: x, y\nIF [V] = 1 THEN [B] = \"x\";\n", "3:10: [V] is text (not every value is a number), so PICT compares it only with quoted text; write \"1\""),
+            (
+                "Size: 1, 2\nB: x, y\nIF [Size] = \"1\" THEN [B] = \"x\";\n",
+                "3:13: [Size] is numeric (all its values are numbers), so PICT compares it only with numbers"
+            ),
+            (
+                "V: 1, beta\nB: x, y\nIF [V] = 1 THEN [B] = \"x\";\n",
+                "3:10: [V] is text (not every value is a number), so PICT compares it only with quoted text; write \"1\""
+            ),
             ("Size: 1, 2\nB: x, y\nIF [Size] LIKE \"1*\" THEN [B] = \"x\";\n", "3:11: LIKE works on text, and [Size] is numeric"),
             ("A: 1, 2\nB: x, y\n[A] = [A];\n", "3:7: [A] is compared with itself"),
-            ("A: 1, 2\nB: x, y\n[A] = [B];\n", "3:7: [A] is numeric (all its values are numbers) and [B] is text (not every value is a number); PICT compares only parameters of the same type"),
+            (
+                "A: 1, 2\nB: x, y\n[A] = [B];\n",
+                "3:7: [A] is numeric (all its values are numbers) and [B] is text (not every value is a number); PICT compares only parameters of the same type"
+            ),
             ("A: 1, 2\nB: x, y\n[A] = 1; # no\n", "3:10: '#' starts a comment only at the beginning of a line"),
             ("A: x, X\nB: 1\n", "1:7: value 'X' appears twice in parameter 'A'"),
             ("A: x\nB: <A>, x\n", "2:9: value 'x' appears twice in parameter 'B'"),
@@ -106,7 +134,10 @@ struct PICTModelTests {
     @Test(
         "Warnings name the value's line and column",
         arguments: [
-            ("A: 1, 2, 3\nB: x, y\nIF [A] = 1 THEN [B] = \"x\";\nIF [A] = 1 THEN [B] = \"y\";\n", ["1:4: no valid row can contain [A] = 1: the constraints exclude it"]),
+            (
+                "A: 1, 2, 3\nB: x, y\nIF [A] = 1 THEN [B] = \"x\";\nIF [A] = 1 THEN [B] = \"y\";\n",
+                ["1:4: no valid row can contain [A] = 1: the constraints exclude it"]
+            ),
             ("A: ~-1, 0\nB: ~-1, 0\n[A] = -1;\n", ["1:9: no valid row can contain [A] = 0", "2:4: no valid row can contain [B] = ~-1"]),
             ("A: x, <B>\nB: 1\n", ["1:7: '<B>' names no parameter defined above this line, so it is the literal value '<B>'"]),
             ("A: 1, 2 # two values\nB: x\n", ["1:7: value '2 # two values' contains '#'"]),
@@ -122,18 +153,24 @@ struct PICTModelTests {
 
     @Test("Strings keep PICT's escapes, and numbers read as C++ reads them")
     func escapesAndNumbers() throws {
-        let parsed = try #require(PICTModel.parse("Path: C:\\dir, a\"b, x]y\nSize: 1e3, .5, 10\n[Path] <> \"C:\\\\dir\" OR [Size] >= 1E+3;\n[Path] <> \"a\\\"b\" OR [Size] = .5;\n[Path] <> \"x\\]y\" OR [Size] = 10.0;\n").model)
+        let parsed = try #require(
+            PICTModel.parse(
+                "Path: C:\\dir, a\"b, x]y\nSize: 1e3, .5, 10\n[Path] <> \"C:\\\\dir\" OR [Size] >= 1E+3;\n[Path] <> \"a\\\"b\" OR [Size] = .5;\n[Path] <> \"x\\]y\" OR [Size] = 10.0;\n"
+            ).model)
         let rows = try #require(try CoveringArrayGenerator(model: parsed.model).exhaustive(limit: 100))
-        #expect(Set(rows.map { parsed.model.names(of: $0).joined(separator: " ") }) == [
-            "C:\\dir 1e3", "a\"b .5", "x]y 10",
-        ])
+        #expect(
+            Set(rows.map { parsed.model.names(of: $0).joined(separator: " ") }) == [
+                "C:\\dir 1e3", "a\"b .5", "x]y 10",
+            ])
     }
 
     /// PICT calls a parameter numeric when C's strtod reads every value whole and in range.
-    @Test("A parameter is numeric when every value reads whole as a C number", arguments: [
-        ("1, 2.5, -3", true), ("+5, 5., .5", true), ("1e3, 2E-2", true), ("0x1A, 3", true), ("inf, 1", true),
-        ("1, two", false), ("1e, 2", false), ("1e999, 2", false), ("1 000, 2", false), ("v1, 2", false),
-    ])
+    @Test(
+        "A parameter is numeric when every value reads whole as a C number",
+        arguments: [
+            ("1, 2.5, -3", true), ("+5, 5., .5", true), ("1e3, 2E-2", true), ("0x1A, 3", true), ("inf, 1", true),
+            ("1, two", false), ("1e, 2", false), ("1e999, 2", false), ("1 000, 2", false), ("v1, 2", false),
+        ])
     func numericTypes(values: String, numeric: Bool) throws {
         let parsed = try #require(PICTModel.parse("V: \(values)\nB: x\n").model)
         #expect(parsed.parameters[0].isNumeric == numeric)
@@ -141,7 +178,9 @@ struct PICTModelTests {
 
     @Test("Comparing two parameters, LIKE and NOT IN")
     func operators() throws {
-        let (model, errors) = PICTModel.parse("A: 1, 2, 3\nB: 1, 2, 3\nName: alpha, beta, gamma\n[A] <= [B];\n[Name] NOT IN {\"beta\"} OR [A] = 1;\nIF [Name] LIKE \"g*\" THEN [B] = 3;\n")
+        let (model, errors) = PICTModel.parse(
+            "A: 1, 2, 3\nB: 1, 2, 3\nName: alpha, beta, gamma\n[A] <= [B];\n[Name] NOT IN {\"beta\"} OR [A] = 1;\nIF [Name] LIKE \"g*\" THEN [B] = 3;\n"
+        )
         #expect(errors.isEmpty, "\(errors)")
         let array = try CoveringArrayGenerator(model: try #require(model).model).generate()
         expectComplete(array)
@@ -152,10 +191,12 @@ struct PICTModelTests {
         }
     }
 
-    @Test("LIKE follows PICT's matcher: * any run, ? one character, a trailing ** needs one character", arguments: [
-        ("FAT*", "FAT32", true), ("fat*", "FAT", true), ("F?T", "FAT", true), ("F?T", "FT", false), ("*32", "FAT32", true),
-        ("A*", "A", true), ("A**", "A", false), ("A**", "AB", true), ("*A*B", "XAYB", true), ("*A*B", "XAYBZ", false),
-    ])
+    @Test(
+        "LIKE follows PICT's matcher: * any run, ? one character, a trailing ** needs one character",
+        arguments: [
+            ("FAT*", "FAT32", true), ("fat*", "FAT", true), ("F?T", "FAT", true), ("F?T", "FT", false), ("*32", "FAT32", true),
+            ("A*", "A", true), ("A**", "A", false), ("A**", "AB", true), ("*A*B", "XAYB", true), ("*A*B", "XAYBZ", false),
+        ])
     func like(pattern: String, value: String, matches: Bool) throws {
         let parsed = try #require(PICTModel.parse("V: \(value), other\nB: x, y\nIF [V] LIKE \"\(pattern)\" THEN [B] = \"x\";\n").model)
         // V's first value with B = y is allowed exactly when the pattern does not match it.

@@ -131,7 +131,8 @@ struct LargePlanMatrixTests {
         let products = (0..<count).map {
             Product(id: "p\($0)", name: "P\($0)", kind: .nonConsumable, price: try! Price("0.99"), grants: [features[$0 % 4].id])
         }
-        var plan = MigrationPlan(app: AppInfo(name: "Big", bundleID: "big", platforms: [.iOS]), features: features, releases: list, products: products)
+        var plan = MigrationPlan(
+            app: AppInfo(name: "Big", bundleID: "big", platforms: [.iOS]), features: features, releases: list, products: products)
         plan.tiers = (0..<tiers).map { index in
             LegacyTier(
                 id: "t\(index)", name: "T\(index)", from: index == 0 ? nil : list[index * releases / tiers].released,

@@ -35,7 +35,8 @@ struct LegacyChargeDecodingTests {
         let document = PlanDecoder.decode(legacyPricePlan)
         #expect(!document.hasErrors, "\(document.diagnostics.map(\.message))")
         let plan = try #require(document.plan)
-        #expect(plan.tiers[0].discounts.map(\.charge) == [.promotionalOffer(id: "demo.legacy.yearly"), .legacyProduct("com.example.demo.pro.legacy")])
+        #expect(
+            plan.tiers[0].discounts.map(\.charge) == [.promotionalOffer(id: "demo.legacy.yearly"), .legacyProduct("com.example.demo.pro.legacy")])
         let again = try #require(PlanDecoder.decode(PlanEncoder.encode(plan)).plan)
         #expect(again.tiers[0].discounts == plan.tiers[0].discounts)
     }
@@ -66,7 +67,8 @@ struct LegacyChargeDecodingTests {
             message: "'legacy yearly' is not an App Store offer identifier: it contains ' '", hint: "Promotional Offer Identifier"),
         BadDiscount(
             name: "offer id too long", replace: offer, with: #""promotionalOffer": "\#(String(repeating: "a", count: 65))""#,
-            code: "invalid-offer-id", path: "tiers[0].discounts[0].promotionalOffer", message: "is 65 characters long; an offer identifier has at most 64"),
+            code: "invalid-offer-id", path: "tiers[0].discounts[0].promotionalOffer",
+            message: "is 65 characters long; an offer identifier has at most 64"),
         BadDiscount(
             name: "empty offer id", replace: offer, with: #""promotionalOffer": """#,
             code: "empty-value", path: "tiers[0].discounts[0].promotionalOffer", message: "'promotionalOffer' must not be empty"),
@@ -85,15 +87,18 @@ struct LegacyChargeDecodingTests {
         #expect(legacyPricePlan.contains(input.replace), "the case must change the plan")
         let document = PlanDecoder.decode(legacyPricePlan.replacingOccurrences(of: input.replace, with: input.with))
         let match = document.diagnostics.first { $0.code == input.code && $0.path?.description == input.path }
-        let diagnostic = try #require(match, "no \(input.code) at \(input.path); got \(document.diagnostics.map { "\($0.code) \($0.path?.description ?? "")" })")
+        let diagnostic = try #require(
+            match, "no \(input.code) at \(input.path); got \(document.diagnostics.map { "\($0.code) \($0.path?.description ?? "")" })")
         #expect(diagnostic.message.contains(input.message), "\(diagnostic.message)")
         if let hint = input.hint { #expect(diagnostic.hint?.contains(hint) == true, "\(diagnostic.hint ?? "no hint")") }
     }
 
-    @Test("Offer identifiers: letters, digits, '.', '_' and '-', at most 64 characters", arguments: [
-        ("tally.legacy.yearly", true), ("Legacy_2017-yearly", true), (String(repeating: "x", count: 64), true),
-        (String(repeating: "x", count: 65), false), ("légacy", false), ("a/b", false), ("a b", false),
-    ])
+    @Test(
+        "Offer identifiers: letters, digits, '.', '_' and '-', at most 64 characters",
+        arguments: [
+            ("tally.legacy.yearly", true), ("Legacy_2017-yearly", true), (String(repeating: "x", count: 64), true),
+            (String(repeating: "x", count: 65), false), ("légacy", false), ("a/b", false), ("a b", false),
+        ])
     func offerIdentifiers(id: String, valid: Bool) {
         #expect((LegacyCharge.offerIDProblem(id) == nil) == valid)
     }

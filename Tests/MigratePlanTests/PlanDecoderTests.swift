@@ -106,7 +106,8 @@ struct PlanDecoderTests {
         let text = minimalPlan.replacingOccurrences(of: input.replace, with: input.with)
         let document = PlanDecoder.decode(text)
         let match = document.diagnostics.first { $0.code == input.code && $0.path?.description == input.path }
-        let diagnostic = try #require(match, "no \(input.code) at \(input.path); got \(document.diagnostics.map { "\($0.code) \($0.path?.description ?? "")" })")
+        let diagnostic = try #require(
+            match, "no \(input.code) at \(input.path); got \(document.diagnostics.map { "\($0.code) \($0.path?.description ?? "")" })")
         #expect(diagnostic.message.contains(input.message), "\(diagnostic.message)")
         if let hint = input.hint { #expect(diagnostic.hint?.contains(hint) == true, "\(diagnostic.hint ?? "no hint")") }
         #expect(diagnostic.location != nil, "every problem in a parsed file has a line and column")
@@ -114,7 +115,8 @@ struct PlanDecoderTests {
 
     @Test("Every problem is reported at once, in file order")
     func allAtOnce() {
-        let text = minimalPlan
+        let text =
+            minimalPlan
             .replacingOccurrences(of: #""grants": ["pro", "themes"]"#, with: #""grants": ["por"], "colour": 1"#)
             .replacingOccurrences(of: #""build": "10""#, with: #""build": "1.x""#)
             .replacingOccurrences(of: #""model": "free""#, with: #""model": "gratis""#)

@@ -9,10 +9,26 @@ struct PlanEncoderTests {
 
     static func withoutOrigins(_ plan: MigrationPlan) -> MigrationPlan {
         var plan = plan
-        plan.features = plan.features.map { var item = $0; item.origin = nil; return item }
-        plan.releases = plan.releases.map { var item = $0; item.origin = nil; return item }
-        plan.products = plan.products.map { var item = $0; item.origin = nil; return item }
-        plan.tiers = plan.tiers.map { var item = $0; item.origin = nil; return item }
+        plan.features = plan.features.map {
+            var item = $0
+            item.origin = nil
+            return item
+        }
+        plan.releases = plan.releases.map {
+            var item = $0
+            item.origin = nil
+            return item
+        }
+        plan.products = plan.products.map {
+            var item = $0
+            item.origin = nil
+            return item
+        }
+        plan.tiers = plan.tiers.map {
+            var item = $0
+            item.origin = nil
+            return item
+        }
         return plan
     }
 

@@ -36,7 +36,9 @@ struct ScalarTests {
         #expect(Timestamp.format(Date(timeIntervalSince1970: -62_135_596_800)) == "0001-01-01T00:00:00Z")
     }
 
-    @Test("Prices are exact decimals", arguments: [("2.99", "2.99", 29_900), ("0", "0.00", 0), ("12", "12.00", 120_000), ("0.125", "0.125", 1_250), ("4.5", "4.50", 45_000)])
+    @Test(
+        "Prices are exact decimals",
+        arguments: [("2.99", "2.99", 29_900), ("0", "0.00", 0), ("12", "12.00", 120_000), ("0.125", "0.125", 1_250), ("4.5", "4.50", 45_000)])
     func parsesPrices(text: String, shown: String, units: Int64) throws {
         let price = try Price(text)
         #expect(price.tenThousandths == units)

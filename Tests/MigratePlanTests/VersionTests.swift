@@ -14,7 +14,8 @@ struct VersionTests {
             ("01", "1", 0), ("1.0.1", "1", 1),
         ])
     func numericComparison(lhs: String, rhs: String, expected: Int) throws {
-        let left = try Version(lhs), right = try Version(rhs)
+        let left = try Version(lhs)
+        let right = try Version(rhs)
         #expect((left < right) == (expected < 0), "\(lhs) < \(rhs)")
         #expect((left == right) == (expected == 0), "\(lhs) == \(rhs)")
         #expect((left > right) == (expected > 0), "\(lhs) > \(rhs)")

@@ -9,20 +9,52 @@ struct AssumptionDecodingTests {
             .map { "\($0.path?.description ?? ""): \($0.message)\($0.hint.map { " [\($0)]" } ?? "")" }
     }
 
-    @Test("Bad assumptions name their path, all at once", arguments: [
-        (#"{ "conversion": 2 }"#, "simulation.assumptions.conversion: 'conversion' is a probability and must be from 0 to 1, found 2 [Write a share from 0 to 1: 2% is 0.02.]"),
-        (#"{ "monthlyChurn": -0.1 }"#, "simulation.assumptions.monthlyChurn: 'monthlyChurn' is a probability and must be from 0 to 1, found -0.1"),
-        (#"{ "paidDownloadsPerMonth": -5 }"#, "simulation.assumptions.paidDownloadsPerMonth: 'paidDownloadsPerMonth' must not be negative, found -5"),
-        (#"{ "burstHalfLifeMonths": 0 }"#, "simulation.assumptions.burstHalfLifeMonths: 'burstHalfLifeMonths' must be above zero, found 0"),
-        (#"{ "refundRate": { "distribution": "uniform", "low": 0.01, "high": 1.5 } }"#, "simulation.assumptions.refundRate.high: 'refundRate' is a probability"),
-        (#"{ "convresion": 0.02 }"#, "simulation.assumptions.convresion: unknown key 'convresion' [Did you mean 'conversion'?]"),
-        (#"{ "conversion": { "distribution": "normal", "low": 0.01, "high": 0.05 } }"#, "simulation.assumptions.conversion.distribution: 'normal' is not a valid value"),
-        (#"{ "conversion": { "distribution": "triangular", "low": 0.01, "high": 0.05 } }"#, "simulation.assumptions.conversion.mode: missing 'mode'"),
-        (#"{ "conversion": { "distribution": "uniform", "low": 0.05, "high": 0.01 } }"#, "simulation.assumptions.conversion.low: 'low' (0.05) must not be above 'high' (0.01)"),
-        (#"{ "conversion": { "distribution": "point", "value": 0.02, "low": 0 } }"#, "simulation.assumptions.conversion.low: 'low' does not apply to a point distribution"),
-        (#"{ "conversion": "2%" }"#, "simulation.assumptions.conversion: an assumption must be a number or a distribution object, found a string"),
-        (#"{ "lastingMultiple": { "distribution": "logNormal", "low": 0, "high": 20 } }"#, "simulation.assumptions.lastingMultiple.low: a logNormal distribution needs 0 < low <= high"),
-    ])
+    @Test(
+        "Bad assumptions name their path, all at once",
+        arguments: [
+            (
+                #"{ "conversion": 2 }"#,
+                "simulation.assumptions.conversion: 'conversion' is a probability and must be from 0 to 1, found 2 [Write a share from 0 to 1: 2% is 0.02.]"
+            ),
+            (
+                #"{ "monthlyChurn": -0.1 }"#,
+                "simulation.assumptions.monthlyChurn: 'monthlyChurn' is a probability and must be from 0 to 1, found -0.1"
+            ),
+            (
+                #"{ "paidDownloadsPerMonth": -5 }"#,
+                "simulation.assumptions.paidDownloadsPerMonth: 'paidDownloadsPerMonth' must not be negative, found -5"
+            ),
+            (#"{ "burstHalfLifeMonths": 0 }"#, "simulation.assumptions.burstHalfLifeMonths: 'burstHalfLifeMonths' must be above zero, found 0"),
+            (
+                #"{ "refundRate": { "distribution": "uniform", "low": 0.01, "high": 1.5 } }"#,
+                "simulation.assumptions.refundRate.high: 'refundRate' is a probability"
+            ),
+            (#"{ "convresion": 0.02 }"#, "simulation.assumptions.convresion: unknown key 'convresion' [Did you mean 'conversion'?]"),
+            (
+                #"{ "conversion": { "distribution": "normal", "low": 0.01, "high": 0.05 } }"#,
+                "simulation.assumptions.conversion.distribution: 'normal' is not a valid value"
+            ),
+            (
+                #"{ "conversion": { "distribution": "triangular", "low": 0.01, "high": 0.05 } }"#,
+                "simulation.assumptions.conversion.mode: missing 'mode'"
+            ),
+            (
+                #"{ "conversion": { "distribution": "uniform", "low": 0.05, "high": 0.01 } }"#,
+                "simulation.assumptions.conversion.low: 'low' (0.05) must not be above 'high' (0.01)"
+            ),
+            (
+                #"{ "conversion": { "distribution": "point", "value": 0.02, "low": 0 } }"#,
+                "simulation.assumptions.conversion.low: 'low' does not apply to a point distribution"
+            ),
+            (
+                #"{ "conversion": "2%" }"#,
+                "simulation.assumptions.conversion: an assumption must be a number or a distribution object, found a string"
+            ),
+            (
+                #"{ "lastingMultiple": { "distribution": "logNormal", "low": 0, "high": 20 } }"#,
+                "simulation.assumptions.lastingMultiple.low: a logNormal distribution needs 0 < low <= high"
+            ),
+        ])
     func badAssumption(assumptions: String, expected: String) {
         let found = Self.errors(assumptions)
         #expect(found.contains { $0.hasPrefix(expected) }, "\(found)")
@@ -36,7 +68,11 @@ struct AssumptionDecodingTests {
             """
         let found = Self.errors("{}", scenarios: scenarios)
         #expect(found.contains { $0.hasPrefix("simulation.scenarios[0].assumptions.refundRate: 'refundRate' is a probability") }, "\(found)")
-        #expect(found.contains { $0.hasPrefix("simulation.scenarios[0].prices[0].product: unknown product 'com.example.demo.pr' [Did you mean 'com.example.demo.pro'?]") }, "\(found)")
+        #expect(
+            found.contains {
+                $0.hasPrefix(
+                    "simulation.scenarios[0].prices[0].product: unknown product 'com.example.demo.pr' [Did you mean 'com.example.demo.pro'?]")
+            }, "\(found)")
         #expect(found.contains { $0.hasPrefix("simulation.scenarios[1].id: scenario 'a' is defined twice") }, "\(found)")
     }
 
@@ -47,7 +83,8 @@ struct AssumptionDecodingTests {
               "lastingMultiple": { "distribution": "triangular", "low": 5, "mode": 10, "high": 20 },
               "conversion": { "distribution": "uniform", "low": 0.01, "high": 0.05 }, "refundRate": { "distribution": "point", "value": 0.03 } }
             """
-        let scenarios = #"[ { "id": "s", "name": "S", "commission": "smallBusiness", "assumptions": { "conversion": 0.03 }, "tiers": [ { "id": "t", "grants": ["pro"] } ] } ]"#
+        let scenarios =
+            #"[ { "id": "s", "name": "S", "commission": "smallBusiness", "assumptions": { "conversion": 0.03 }, "tiers": [ { "id": "t", "grants": ["pro"] } ] } ]"#
         let plan = try decode(handPlan(assumptions: assumptions, scenarios: scenarios))
         let again = try decode(PlanEncoder.encode(plan))
         #expect(again.simulation?.assumptions.map(\.distribution) == plan.simulation?.assumptions.map(\.distribution))

@@ -73,8 +73,14 @@ struct SimulationScaleTests {
         let series = RevenueSeries.evaluate(scenario.model, values: values)
         // Month by month and offer by offer, as the model is written in its documentation.
         let model = scenario.model
-        let rate = values[0], legacyBuyers = model.legacyBuyers(values), launch = values[3], halfLife = values[4], lasting = values[5]
-        let conversion = values[6], upgrade = values[7], refund = values[9]
+        let rate = values[0]
+        let legacyBuyers = model.legacyBuyers(values)
+        let launch = values[3]
+        let halfLife = values[4]
+        let lasting = values[5]
+        let conversion = values[6]
+        let upgrade = values[7]
+        let refund = values[9]
         let decay = pow(0.5, 1 / halfLife)
         var excess = launch - lasting
         for month in 0..<model.months {
@@ -102,7 +108,8 @@ struct SimulationScaleTests {
         func expectSame(_ value: Double) {
             guard value >= QuantileSketch.smallest, value <= QuantileSketch.largest else { return }
             checked += 1
-            let fast = QuantileSketch.fastBucket(of: value, in: table), slow = QuantileSketch.bucket(of: value)
+            let fast = QuantileSketch.fastBucket(of: value, in: table)
+            let slow = QuantileSketch.bucket(of: value)
             if fast != slow { Issue.record("\(value): table \(fast), logarithm \(slow)") }
         }
         for entry in table.entries where entry.boundary.isFinite {

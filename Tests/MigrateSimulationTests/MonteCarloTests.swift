@@ -1,9 +1,10 @@
 import Foundation
-import MigratePlan
 import MigrateCore
-@testable import MigrateSimulation
+import MigratePlan
 import MigrateSupport
 import Testing
+
+@testable import MigrateSimulation
 
 @Suite("Monte Carlo and percentiles")
 struct MonteCarloTests {
@@ -39,10 +40,12 @@ struct MonteCarloTests {
 
     @Test("Merging sketches in any order gives the same answer")
     func mergeOrder() {
-        var a = QuantileSketch(), b = QuantileSketch()
+        var a = QuantileSketch()
+        var b = QuantileSketch()
         for value in stride(from: 0.0, to: 500, by: 0.7) { a.add(value) }
         for value in stride(from: 3.0, to: 90_000, by: 13.1) { b.add(value) }
-        var ab = a, ba = b
+        var ab = a
+        var ba = b
         ab.merge(b)
         ba.merge(a)
         #expect(ab == ba)

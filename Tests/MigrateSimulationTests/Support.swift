@@ -4,7 +4,6 @@ import MigrateSimulation
 import MigrateTestSupport
 import Testing
 
-
 /// A small plan whose revenue can be worked out on paper: 1.0 sold at 2.99 with 'pro'; 2.0 is free
 /// with nothing; 'pro' sells at 4.99 and 'extra' at 1.99.
 func handPlan(assumptions: String, horizon: Int = 3, commission: String = "standard", products: String? = nil, scenarios: String = "[]") -> String {

@@ -8,10 +8,14 @@ struct TrendFitTests {
     static func base(_ paid: [Int], from: String = "2020-01-01T00:00:00Z", until: String? = nil) -> InstallBase {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let months = paid.enumerated().map { MonthlyDownloads(month: MonthlyDownloads.month(of: calendar.date(from: DateComponents(year: 2020, month: $0.offset + 1, day: 1))!), paid: $0.element) }
+        let months = paid.enumerated().map {
+            MonthlyDownloads(
+                month: MonthlyDownloads.month(of: calendar.date(from: DateComponents(year: 2020, month: $0.offset + 1, day: 1))!), paid: $0.element)
+        }
         let after = calendar.date(from: DateComponents(year: 2020, month: paid.count + 1, day: 1))!
         let end = until.flatMap { ISO8601DateFormatter().date(from: $0) } ?? after.addingTimeInterval(-86_400)
-        return InstallBase(from: ISO8601DateFormatter().date(from: from), until: end, downloads: [DownloadCount(paid: paid.reduce(0, +))], months: months)
+        return InstallBase(
+            from: ISO8601DateFormatter().date(from: from), until: end, downloads: [DownloadCount(paid: paid.reduce(0, +))], months: months)
     }
 
     static let declines: [(Double, Int)] = [(-0.03, 8), (-0.10, 6), (0.02, 12)]
@@ -64,18 +68,25 @@ struct TrendFitTests {
         #expect(rate.source.hasPrefix("installBase: the fitted trend's last month ("), "\(rate.source)")
         plan.installBase = Self.base(Array(paid.prefix(5)))
         let short = try #require(try PreparedScenario.prepare(plan, scenario: nil).assumptions.first { $0.assumption == .paidDownloadsPerMonth })
-        #expect(short.source.hasPrefix("installBase: 40,951 paid downloads") || short.source.hasPrefix("installBase: 40951 paid downloads"), "\(short.source)")
+        #expect(
+            short.source.hasPrefix("installBase: 40,951 paid downloads") || short.source.hasPrefix("installBase: 40951 paid downloads"),
+            "\(short.source)")
     }
 
     @Test("installBase.months round-trips and is checked")
     func decoding() throws {
         let text = handPlan(assumptions: "{}").replacingOccurrences(
             of: #""simulation":"#,
-            with: #""installBase": { "from": "2020-01-01T00:00:00Z", "until": "2020-02-29T00:00:00Z", "downloads": [ { "paid": 30 } ], "months": [ { "month": "2020-02", "paid": 10 }, { "month": "2020-01", "paid": 20 } ] }, "simulation":"#)
+            with:
+                #""installBase": { "from": "2020-01-01T00:00:00Z", "until": "2020-02-29T00:00:00Z", "downloads": [ { "paid": 30 } ], "months": [ { "month": "2020-02", "paid": 10 }, { "month": "2020-01", "paid": 20 } ] }, "simulation":"#
+        )
         let plan = try decode(text)
         #expect(plan.installBase?.months == [MonthlyDownloads(month: "2020-01", paid: 20), MonthlyDownloads(month: "2020-02", paid: 10)])
         #expect(try decode(PlanEncoder.encode(plan)).installBase == plan.installBase)
         let bad = PlanDecoder.decode(text.replacingOccurrences(of: #""month": "2020-02""#, with: #""month": "2020-13""#))
-        #expect(bad.diagnostics.contains { $0.message == "'2020-13' is not a month written YYYY-MM, such as 2011-03" && $0.path?.description == "installBase.months[0].month" })
+        #expect(
+            bad.diagnostics.contains {
+                $0.message == "'2020-13' is not a month written YYYY-MM, such as 2011-03" && $0.path?.description == "installBase.months[0].month"
+            })
     }
 }

@@ -56,7 +56,8 @@ struct AnswerValidationTests {
 
     @Test("Typed releases listed twice are refused")
     func duplicateTypedReleases() {
-        var wizard = Wizard(facts: WizardFacts(app: AppHints(name: "Tally", bundleID: "com.example.tally", platforms: [.iOS])), now: WizardFlowTests.now)
+        var wizard = Wizard(
+            facts: WizardFacts(app: AppHints(name: "Tally", bundleID: "com.example.tally", platforms: [.iOS])), now: WizardFlowTests.now)
         while let current = wizard.current, current != .releases { _ = wizard.submit("") }
         guard case .invalid(let text) = wizard.submit("1.0 (1) 2019-03-01, 2.0 (5) 2020-01-01, 1.0 (1) 2019-04-01") else {
             Issue.record("accepted")
@@ -68,7 +69,10 @@ struct AnswerValidationTests {
     @Test(
         "A number that is also a listed version is asked about; '#N' is the item, 'N.0' the version",
         arguments: [
-            (answer: "3", chosen: nil, message: "'3' is both number 3 in the list (2.0 (1)) and version 3.0 (1); type '#3' for the list item or '3.0' for the version"),
+            (
+                answer: "3", chosen: nil,
+                message: "'3' is both number 3 in the list (2.0 (1)) and version 3.0 (1); type '#3' for the list item or '3.0' for the version"
+            ),
             (answer: "2", chosen: nil, message: "version 2.0 (1)"),
             (answer: "#3", chosen: 2, message: ""),
             (answer: "3.0", chosen: 3, message: ""),
@@ -129,15 +133,22 @@ struct SavedAnswersTests {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("migration.json"), withIntermediateDirectories: true)
         let environment = ProcessInfo.processInfo.environment
         let failing = CommandContext.testing(directory: folder.path, environment: environment)
-        let status = Migrate.run(["init", "--yes", "--force", "--verification-failure", "keep:30", "--first-free", "3.0", "--free-from", "2021-06-01T17:00:00Z"], context: failing)
+        let status = Migrate.run(
+            ["init", "--yes", "--force", "--verification-failure", "keep:30", "--first-free", "3.0", "--free-from", "2021-06-01T17:00:00Z"],
+            context: failing)
         #expect(status == .cannotCreate, "\(failing.standardError.text)")
-        #expect(failing.standardError.text.contains("Your answers were saved to migration.answers.json; run 'migrate init --answers migration.answers.json'"), "\(failing.standardError.text)")
+        #expect(
+            failing.standardError.text.contains(
+                "Your answers were saved to migration.answers.json; run 'migrate init --answers migration.answers.json'"),
+            "\(failing.standardError.text)")
         let saved = try String(contentsOf: folder.appendingPathComponent("migration.answers.json"), encoding: .utf8)
         #expect(saved.contains("\"verificationFailure\": \"keep:30\""), "\(saved)")
 
         // The saved answers alone (no --yes, not a terminal) answer every question.
         let rerun = CommandContext.testing(directory: folder.path, environment: environment)
-        #expect(Migrate.run(["init", "--answers", "migration.answers.json", "--plan", "plan.json"], context: rerun) == .success, "\(rerun.standardError.text)")
+        #expect(
+            Migrate.run(["init", "--answers", "migration.answers.json", "--plan", "plan.json"], context: rerun) == .success,
+            "\(rerun.standardError.text)")
         let again = CommandContext.testing(directory: folder.path)
         #expect(Migrate.run(["check", "plan.json"], context: again) == .success)
         #expect(try String(contentsOf: folder.appendingPathComponent("plan.json"), encoding: .utf8).contains("\"days\": 30"))

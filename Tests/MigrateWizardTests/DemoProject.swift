@@ -119,7 +119,8 @@ enum DemoProject {
     }
 
     static let history: [(version: String, build: String, date: String)] = [
-        ("1.0", "1", "2019-03-01T10:00:00Z"), ("1.1", "2", "2019-09-01T10:00:00Z"), ("2.0", "1", "2020-06-01T10:00:00Z"), ("3.0", "1", "2021-06-01T10:00:00Z"),
+        ("1.0", "1", "2019-03-01T10:00:00Z"), ("1.1", "2", "2019-09-01T10:00:00Z"), ("2.0", "1", "2020-06-01T10:00:00Z"),
+        ("3.0", "1", "2021-06-01T10:00:00Z"),
     ]
 
     /// A fresh folder holding Tally.storekit and a git repository with the pbxproj history; with `tagged`, each
@@ -143,13 +144,16 @@ enum DemoProject {
     }
 
     static var gitAvailable: Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/git") }
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/git")
+        }
     }
 
     static func git(_ arguments: [String], in folder: URL, date: String? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", folder.path, "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"] + arguments
+        process.arguments =
+            ["git", "-C", folder.path, "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"] + arguments
         var environment = ProcessInfo.processInfo.environment
         if let date {
             environment["GIT_COMMITTER_DATE"] = date

@@ -154,13 +154,17 @@ struct GoLiveQuestionTests {
         let environment = ProcessInfo.processInfo.environment
         let stopped = CommandContext.testing(directory: folder.path, environment: environment)
         #expect(Migrate.run(["init", "--yes"], context: stopped) == .usage)
-        #expect(stopped.standardError.text.contains("Give --free-from <date-time> (or \"freeFrom\" in --answers); it has no default"), "\(stopped.standardError.text)")
+        #expect(
+            stopped.standardError.text.contains("Give --free-from <date-time> (or \"freeFrom\" in --answers); it has no default"),
+            "\(stopped.standardError.text)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
 
         let given = CommandContext.testing(directory: folder.path, environment: environment)
         #expect(Migrate.run(["init", "--yes", "--free-from", "2021-06-01T17:00:00Z"], context: given) == .success, "\(given.standardError.text)")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
-        #expect(plan.contains("\"version\": \"3.0\", \"build\": \"1\", \"released\": \"2021-06-01T17:00:00Z\", \"releasedSource\": \"appStore\""), "\(plan)")
+        #expect(
+            plan.contains("\"version\": \"3.0\", \"build\": \"1\", \"released\": \"2021-06-01T17:00:00Z\", \"releasedSource\": \"appStore\""),
+            "\(plan)")
         let check = CommandContext.testing(directory: folder.path)
         #expect(Migrate.run(["check", "migration.json"], context: check) == .success)
         #expect(!check.standardOutput.text.contains("is dated by"), "\(check.standardOutput.text)")
@@ -190,7 +194,8 @@ struct GoLiveQuestionTests {
         let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
         #expect(Migrate.run(["init", "--yes", "--sales", "sales.txt"], context: context) == .success, "\(context.standardError.text)")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
-        #expect(plan.contains("\"version\": \"3.0\", \"build\": \"1\", \"released\": \"2021-06-04T12:00:00Z\", \"releasedSource\": \"sales\""), "\(plan)")
+        #expect(
+            plan.contains("\"version\": \"3.0\", \"build\": \"1\", \"released\": \"2021-06-04T12:00:00Z\", \"releasedSource\": \"sales\""), "\(plan)")
         #expect(plan.contains("\"version\": \"2.0\", \"build\": \"1\", \"released\": \"2020-06-03T12:00:00Z\", \"releasedSource\": \"sales\""))
         #expect(plan.contains("\"version\": \"1.1\", \"build\": \"2\", \"released\": \"2019-09-01T10:00:00Z\", \"releasedSource\": \"commit\""))
         let check = CommandContext.testing(directory: folder.path)

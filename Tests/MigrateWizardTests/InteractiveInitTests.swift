@@ -1,6 +1,6 @@
 import Foundation
-import MigratePlan
 import MigrateCLI
+import MigratePlan
 import MigrateTestSupport
 import Testing
 
@@ -107,7 +107,8 @@ struct InteractiveInitTests {
     @Test("the real binary works on a pseudo-terminal (util-linux script)")
     func pseudoTerminal() throws {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        guard let script = path.split(separator: ":").map({ "\($0)/script" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard let script = path.split(separator: ":").map({ "\($0)/script" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
             print("skipped: 'script' (util-linux) is not installed, so no pseudo-terminal test")
             return
         }

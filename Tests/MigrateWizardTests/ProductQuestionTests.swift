@@ -34,7 +34,8 @@ struct ProductQuestionTests {
         let wizard = Self.atProduct(try Self.facts())
         #expect(wizard.current == .newProduct)
         let prompt = try #require(wizard.question?.prompt)
-        #expect(prompt.contains("com.example.tipster.tip.coffee, consumable") && prompt.contains("Which in-app purchase will unlock the paid features?"))
+        #expect(
+            prompt.contains("com.example.tipster.tip.coffee, consumable") && prompt.contains("Which in-app purchase will unlock the paid features?"))
         #expect(wizard.question?.defaultAnswer == "com.example.tipster.pro 4.99")
     }
 

@@ -15,7 +15,10 @@ struct TipsterInitTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
         let status = Migrate.run(
-            ["init", "--yes", "--release", "1.0 (1) 2019-03-01", "--release", "2.0 (5) 2020-03-01", "--first-free", "new", "--new-free-release", "3.0 (9) 2027-01-04"],
+            [
+                "init", "--yes", "--release", "1.0 (1) 2019-03-01", "--release", "2.0 (5) 2020-03-01", "--first-free", "new", "--new-free-release",
+                "3.0 (9) 2027-01-04",
+            ],
             context: context)
         let output = context.standardOutput.text
         #expect(status == .success, "\(output)\(context.standardError.text)")
@@ -84,7 +87,9 @@ struct TipsterInitTests {
         let folder = try TipsterProject.make(builds: 1_036)
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
-        #expect(Migrate.run(["init", "--yes", "--free-from", "2023-07-03T17:00:00Z"] + flags, context: context) == .success, "\(context.standardError.text)")
+        #expect(
+            Migrate.run(["init", "--yes", "--free-from", "2023-07-03T17:00:00Z"] + flags, context: context) == .success,
+            "\(context.standardError.text)")
         // A tag on every 40th build (25 of them) and on the last.
         #expect(context.standardOutput.text.contains("26 versions from the tags of ."), "\(context.standardOutput.text.prefix(800))")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)

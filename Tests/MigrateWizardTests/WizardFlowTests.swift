@@ -20,7 +20,10 @@ struct WizardFlowTests {
     static var facts: WizardFacts {
         WizardFacts(
             app: AppHints(name: "Tally", bundleID: "com.example.tally", platforms: [.iOS]),
-            releases: [release("1.0", "1", "2019-03-01"), release("1.1", "2", "2019-09-01"), release("2.0", "1", "2020-06-01"), release("3.0", "1", "2021-06-01")],
+            releases: [
+                release("1.0", "1", "2019-03-01"), release("1.1", "2", "2019-09-01"), release("2.0", "1", "2020-06-01"),
+                release("3.0", "1", "2021-06-01"),
+            ],
             products: [Product(id: "com.example.tally.pro", name: "Pro", kind: .nonConsumable, price: try! Price("4.99"))])
     }
 
@@ -35,10 +38,12 @@ struct WizardFlowTests {
                 return
             }
         }
-        #expect(asked == [
-            .appName, .bundleID, .platforms, .firstFree, .freeGoLive, .price, .features, .featureSince("pro"), .grants("com.example.tally.pro"), .era(0),
-            .nonProduction, .verificationFailure, .familySharing, .paidDownloads, .confirm,
-        ])
+        #expect(
+            asked == [
+                .appName, .bundleID, .platforms, .firstFree, .freeGoLive, .price, .features, .featureSince("pro"), .grants("com.example.tally.pro"),
+                .era(0),
+                .nonProduction, .verificationFailure, .familySharing, .paidDownloads, .confirm,
+            ])
         let plan = wizard.plan
         #expect(plan.releases.map(\.model.isPaid) == [true, true, true, false])
         #expect(plan.features.map(\.id) == ["pro"])
@@ -58,7 +63,10 @@ struct WizardFlowTests {
             Issue.record("3.0 refused")
             return
         }
-        #expect(lines.contains { $0.hasPrefix("Cutoff rule on iOS: build number 1 is used by 1.0 (1) and by 3.0 (1)") && $0.contains("so purchases are dated instead") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("Cutoff rule on iOS: build number 1 is used by 1.0 (1) and by 3.0 (1)") && $0.contains("so purchases are dated instead")
+            })
     }
 
     @Test("a sound build history keeps the build number rule")
@@ -71,11 +79,13 @@ struct WizardFlowTests {
         #expect(lines.contains { $0.hasPrefix("Cutoff rule on iOS: the build number at first purchase, because") })
     }
 
-    @Test("typos are refused with a reason and a suggestion, and the question stays", arguments: [
-        (QuestionID.bundleID, "not a bundle id", "reverse-DNS"),
-        (QuestionID.platforms, "iSO", "Did you mean 'iOS'?"),
-        (QuestionID.platforms, "iOS, wearOS", "not a platform"),
-    ])
+    @Test(
+        "typos are refused with a reason and a suggestion, and the question stays",
+        arguments: [
+            (QuestionID.bundleID, "not a bundle id", "reverse-DNS"),
+            (QuestionID.platforms, "iSO", "Did you mean 'iOS'?"),
+            (QuestionID.platforms, "iOS, wearOS", "not a platform"),
+        ])
     func typos(question: QuestionID, answer: String, expected: String) {
         var wizard = Wizard(facts: Self.facts, now: Self.now)
         while wizard.current != question && wizard.current != nil { _ = wizard.submit("") }
@@ -87,17 +97,19 @@ struct WizardFlowTests {
         #expect(wizard.current == question)
     }
 
-    @Test("choices out of range, unknown versions and features are re-asked", arguments: [
-        (QuestionID.firstFree, "9", "from 1 to 5"),
-        (QuestionID.firstFree, "1", "no one paid"),
-        (QuestionID.firstFree, "3.O", "Did you mean '3.0'?"),
-        (QuestionID.price, "free", "not a price"),
-        (QuestionID.grants("com.example.tally.pro"), "prp", "Did you mean 'pro'?"),
-        (QuestionID.era(0), "dicount", "Did you mean 'discount'?"),
-        (QuestionID.verificationFailure, "keep forever", "1 to 90 days"),
-        (QuestionID.paidDownloads, "lots", "neither a whole number of downloads nor a range"),
-        (QuestionID.confirm, "maybe", "answer yes, no, or a number from 1 to"),
-    ])
+    @Test(
+        "choices out of range, unknown versions and features are re-asked",
+        arguments: [
+            (QuestionID.firstFree, "9", "from 1 to 5"),
+            (QuestionID.firstFree, "1", "no one paid"),
+            (QuestionID.firstFree, "3.O", "Did you mean '3.0'?"),
+            (QuestionID.price, "free", "not a price"),
+            (QuestionID.grants("com.example.tally.pro"), "prp", "Did you mean 'pro'?"),
+            (QuestionID.era(0), "dicount", "Did you mean 'discount'?"),
+            (QuestionID.verificationFailure, "keep forever", "1 to 90 days"),
+            (QuestionID.paidDownloads, "lots", "neither a whole number of downloads nor a range"),
+            (QuestionID.confirm, "maybe", "answer yes, no, or a number from 1 to"),
+        ])
     func refusals(question: QuestionID, answer: String, expected: String) {
         var wizard = Wizard(facts: Self.facts, now: Self.now)
         while wizard.current != question && wizard.current != nil { _ = wizard.submit("") }

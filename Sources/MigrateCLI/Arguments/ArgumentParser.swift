@@ -77,7 +77,8 @@ public enum ArgumentParser {
             if let choices = spec.choices, !choices.contains(value) {
                 let suggestion = Suggestions.didYouMean(value, in: choices)
                 throw .usage(
-                    "The value '\(value)' is invalid for '\(spec.isPositional ? "<\(spec.valueName)>" : "--\(spec.name) <\(spec.valueName)>")'.\(suggestion) Choose one of: \(choices.joined(separator: ", ")).")
+                    "The value '\(value)' is invalid for '\(spec.isPositional ? "<\(spec.valueName)>" : "--\(spec.name) <\(spec.valueName)>")'.\(suggestion) Choose one of: \(choices.joined(separator: ", "))."
+                )
             }
             if !spec.isRepeating, parsed.values[spec.name] != nil, !spec.isPositional {
                 throw .usage("'--\(spec.name)' is given more than once.")

@@ -90,7 +90,9 @@ enum CheckCommand {
                 var grants = tier.grants.joined(separator: ", ")
                 if grants.isEmpty { grants = "—" }
                 if !tier.discounts.isEmpty {
-                    grants += "; discounts: " + tier.discounts.map { "\($0.product) at \($0.price)" + ($0.charge.map { " via \($0)" } ?? "") }.joined(separator: ", ")
+                    grants +=
+                        "; discounts: "
+                        + tier.discounts.map { "\($0.product) at \($0.price)" + ($0.charge.map { " via \($0)" } ?? "") }.joined(separator: ", ")
                 }
                 return [tier.id, tier.name, grants]
             })
@@ -124,7 +126,8 @@ enum CheckCommand {
             "discounts": .array(
                 tier.discounts.map {
                     .members([
-                        ("product", .string($0.product)), ("price", .string($0.price.description)), ("mechanism", ExplainRenderer.mechanism($0.charge)),
+                        ("product", .string($0.product)), ("price", .string($0.price.description)),
+                        ("mechanism", ExplainRenderer.mechanism($0.charge)),
                     ])
                 }),
         ])

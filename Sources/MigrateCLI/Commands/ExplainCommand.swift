@@ -17,17 +17,30 @@ enum ExplainCommand {
             """.wrappedForHelp,
         arguments: [
             .positional("plan", help: "The migration plan, or a folder holding migration.json."),
-            .option("platform", valueName: "platform", help: "The platform the app runs on now (default: the app's first platform).", choices: Platform.allCases.map(\.rawValue)),
-            .option("original-version", valueName: "version", help: "AppTransaction.originalAppVersion: a build number on iOS, a marketing version on macOS."),
+            .option(
+                "platform", valueName: "platform", help: "The platform the app runs on now (default: the app's first platform).",
+                choices: Platform.allCases.map(\.rawValue)),
+            .option(
+                "original-version", valueName: "version",
+                help: "AppTransaction.originalAppVersion: a build number on iOS, a marketing version on macOS."),
             .option("original-purchase-date", valueName: "date-time", help: "AppTransaction.originalPurchaseDate (ISO 8601)."),
-            .option("original-platform", valueName: "platform", help: "AppTransaction.originalPlatform, if the OS reports it.", choices: Platform.allCases.map(\.rawValue)),
-            .option("environment", valueName: "environment", help: "Where the signature came from.", defaultValue: "production", choices: StoreEnvironment.allCases.map(\.rawValue)),
+            .option(
+                "original-platform", valueName: "platform", help: "AppTransaction.originalPlatform, if the OS reports it.",
+                choices: Platform.allCases.map(\.rawValue)),
+            .option(
+                "environment", valueName: "environment", help: "Where the signature came from.", defaultValue: "production",
+                choices: StoreEnvironment.allCases.map(\.rawValue)),
             .option(
                 "owns", valueName: "product[@date][:state]",
-                help: "A product the customer has a transaction for, bought at date (for a trial); state is familyShared, revoked, expired or unverified. Repeatable.",
+                help:
+                    "A product the customer has a transaction for, bought at date (for a trial); state is familyShared, revoked, expired or unverified. Repeatable.",
                 repeating: true),
-            .option("receipt", valueName: "file", help: "A verifyReceipt response, AppTransaction or Transaction (JSON or JWS), or an App Store Server API response."),
-            .option("verification", valueName: "result", help: "Whether the app transaction verified.", defaultValue: "verified", choices: ["verified", "failed"]),
+            .option(
+                "receipt", valueName: "file",
+                help: "A verifyReceipt response, AppTransaction or Transaction (JSON or JWS), or an App Store Server API response."),
+            .option(
+                "verification", valueName: "result", help: "Whether the app transaction verified.", defaultValue: "verified",
+                choices: ["verified", "failed"]),
             .option("cache-age", valueName: "days", help: "With --verification failed: the age of the last verified result the app cached."),
             .flag("app-refunded", help: "The paid download itself was refunded (AppTransaction.revocationDate is set)."),
             .flag("vpp", help: "A Volume Purchase Program install, which cannot make in-app purchases."),
@@ -105,11 +118,13 @@ enum ExplainCommand {
                 if let location = error.location { throw CommandError(.dataError, "\(file.displayPath):\(location): \(error.message)") }
                 throw CommandError(
                     .dataError,
-                    "\(file.displayPath): \(error.message). Pass the compact JWS exactly as StoreKit or the App Store Server API gave it (jwsRepresentation, signedTransactions[]), or its decoded JSON payload.")
+                    "\(file.displayPath): \(error.message). Pass the compact JWS exactly as StoreKit or the App Store Server API gave it (jwsRepresentation, signedTransactions[]), or its decoded JSON payload."
+                )
             }
             let located = read.root.map { read.diagnostics.located(in: $0) } ?? read.diagnostics
             // Paths in a JWS's payload can't be shown as lines of the file, which holds base64.
-            let renderer = DiagnosticRenderer(file: read.isJWS ? InputFile(displayPath: file.displayPath, bytes: []) : file, style: context.style(for: context.standardError))
+            let renderer = DiagnosticRenderer(
+                file: read.isJWS ? InputFile(displayPath: file.displayPath, bytes: []) : file, style: context.style(for: context.standardError))
             if located.hasErrors || read.facts == nil {
                 context.standardError.write(renderer.render(located))
                 throw CommandError(.dataError, "\(file.displayPath) is not a receipt migrate can read.")
@@ -163,8 +178,10 @@ enum ExplainCommand {
                 // The date has colons of its own: take the longest run of parts after '@' that reads as one.
                 let id = String(entry[..<at])
                 let rest = entry[entry.index(after: at)...].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-                guard let count = (1...max(1, rest.count)).reversed().first(where: { Timestamp.parse(rest.prefix($0).joined(separator: ":")) != nil }) else {
-                    throw .usage("The date in '--owns \(entry)' is invalid. Expected an ISO 8601 date or date-time, such as PRODUCT@2026-11-01T10:00:00Z.")
+                guard let count = (1...max(1, rest.count)).reversed().first(where: { Timestamp.parse(rest.prefix($0).joined(separator: ":")) != nil })
+                else {
+                    throw .usage(
+                        "The date in '--owns \(entry)' is invalid. Expected an ISO 8601 date or date-time, such as PRODUCT@2026-11-01T10:00:00Z.")
                 }
                 purchaseDate = Timestamp.parse(rest.prefix(count).joined(separator: ":"))
                 parts = [id] + rest.dropFirst(count)
@@ -182,7 +199,9 @@ enum ExplainCommand {
                 case "unverified": owned.isVerified = false
                 case "purchased": owned.ownership = .purchased
                 default:
-                    throw .usage("The state '\(state)' is invalid in '--owns \(entry)'.\(Suggestions.didYouMean(state, in: states)) Use one of: \(states.joined(separator: ", ")).")
+                    throw .usage(
+                        "The state '\(state)' is invalid in '--owns \(entry)'.\(Suggestions.didYouMean(state, in: states)) Use one of: \(states.joined(separator: ", "))."
+                    )
                 }
             }
             customer.purchases.removeAll { $0.productID == id }

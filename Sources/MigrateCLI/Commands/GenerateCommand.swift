@@ -20,13 +20,19 @@ enum GenerateCommand {
         arguments: [
             .positional("plan", help: "The migration plan, or a folder holding migration.json."),
             .option("output", short: "o", valueName: "dir", help: "The folder to write into (created if needed).", defaultValue: "Generated"),
-            .option("only", valueName: "group", help: "Generate one group only. Repeatable.", choices: OutputGroup.allCases.map(\.rawValue), repeating: true),
-            .option("access", valueName: "level", help: "Access level of the generated API.", defaultValue: "public", choices: GenerationOptions.Access.allCases.map(\.rawValue)),
+            .option(
+                "only", valueName: "group", help: "Generate one group only. Repeatable.", choices: OutputGroup.allCases.map(\.rawValue),
+                repeating: true),
+            .option(
+                "access", valueName: "level", help: "Access level of the generated API.", defaultValue: "public",
+                choices: GenerationOptions.Access.allCases.map(\.rawValue)),
             .option("module", valueName: "name", help: "The Swift module name, used for folders and @testable import.", defaultValue: "Freemium"),
             .option("templates", valueName: "dir", help: "A folder of <kind>/<variant>.mustache templates that override the built-in ones."),
             .flag("dry-run", help: "Print what would be created, updated or kept, and write nothing."),
             .flag("force", help: "Overwrite generated files that were edited by hand."),
-            .flag("package", help: "Write a Swift package: Package.swift, Sources/MODULE and Tests/MODULETests, so swift test runs the generated tests."),
+            .flag(
+                "package", help: "Write a Swift package: Package.swift, Sources/MODULE and Tests/MODULETests, so swift test runs the generated tests."
+            ),
             .flag("prune", help: "Remove files an earlier generation wrote that this one no longer writes (unless edited by hand)."),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
@@ -91,9 +97,13 @@ enum GenerateCommand {
             for write in writes where write.path != OutputPlanner.manifestPath {
                 switch write.action {
                 case .create: text += style.green("create   ") + shown(write.path) + style.dim(" (\(write.linesAdded) lines)") + "\n"
-                case .update: text += style.yellow("update   ") + shown(write.path) + style.dim(" (+\(write.linesAdded) −\(write.linesRemoved) lines)") + "\n"
+                case .update:
+                    text += style.yellow("update   ") + shown(write.path) + style.dim(" (+\(write.linesAdded) −\(write.linesRemoved) lines)") + "\n"
                 case .unchanged: text += style.dim("unchanged " + shown(write.path)) + "\n"
-                case .conflict: text += style.red("keep     ") + shown(write.path) + " (edited by hand; --force overwrites it, +\(write.linesAdded) −\(write.linesRemoved) lines)\n"
+                case .conflict:
+                    text +=
+                        style.red("keep     ") + shown(write.path)
+                        + " (edited by hand; --force overwrites it, +\(write.linesAdded) −\(write.linesRemoved) lines)\n"
                 }
             }
             text += orphanLines(removed: false)
@@ -107,7 +117,8 @@ enum GenerateCommand {
             let list = conflicts.map { "  " + shown($0.path) }.joined(separator: "\n")
             throw CommandError(
                 .cannotCreate,
-                "these generated files were edited by hand, so nothing was written:\n\(list)\nMove your changes elsewhere, or pass --force to overwrite them (--dry-run shows the change).")
+                "these generated files were edited by hand, so nothing was written:\n\(list)\nMove your changes elsewhere, or pass --force to overwrite them (--dry-run shows the change)."
+            )
         }
         try ensureWritable(outputPath, display: outputDisplay, folders: Set(writes.map { ($0.path as NSString).deletingLastPathComponent }))
         // Everything is rendered; write it all or nothing: data files first, the manifest last, so a
@@ -124,7 +135,8 @@ enum GenerateCommand {
             }
             throw CommandError(
                 .cannotCreate,
-                "\(error.description). \(error.renamed.count) of \(entries.count) files already hold their new content and the rest their old; no temporary file is left. Run 'migrate generate' again once the cause is fixed.")
+                "\(error.description). \(error.renamed.count) of \(entries.count) files already hold their new content and the rest their old; no temporary file is left. Run 'migrate generate' again once the cause is fixed."
+            )
         }
         let written = changed.filter { $0.path != OutputPlanner.manifestPath }.count
         var throughLinks: [String: String] = [:]
@@ -140,7 +152,8 @@ enum GenerateCommand {
                 do {
                     try FileManager.default.removeItem(atPath: outputPath + "/" + orphan.path)
                 } catch {
-                    throw CommandError(.cannotCreate, "cannot remove \(shown(orphan.path)): \(error.localizedDescription); every new file was written.")
+                    throw CommandError(
+                        .cannotCreate, "cannot remove \(shown(orphan.path)): \(error.localizedDescription); every new file was written.")
                 }
             }
         }
@@ -156,7 +169,10 @@ enum GenerateCommand {
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
         var paths: [String] = []
         while let path = enumerator.nextObject() as? String {
-            if path.split(separator: "/").count > 3 { enumerator.skipDescendants(); continue }
+            if path.split(separator: "/").count > 3 {
+                enumerator.skipDescendants()
+                continue
+            }
             if GeneratedFileHeader.canCarryHeader(path) { paths.append(path) }
             if paths.count >= 10_000 { break }
         }
@@ -179,8 +195,14 @@ enum GenerateCommand {
             let full = folder.isEmpty ? path : path + "/" + folder
             var isDirectory: ObjCBool = false
             if manager.fileExists(atPath: full, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else { throw CommandError(.cannotCreate, "cannot write into \(display)/\(folder): it is a file, not a folder.") }
-                guard manager.isWritableFile(atPath: full) else { throw CommandError(.cannotCreate, "cannot write into \(folder.isEmpty ? display : display + "/" + folder): permission denied; nothing was written.") }
+                guard isDirectory.boolValue else {
+                    throw CommandError(.cannotCreate, "cannot write into \(display)/\(folder): it is a file, not a folder.")
+                }
+                guard manager.isWritableFile(atPath: full) else {
+                    throw CommandError(
+                        .cannotCreate,
+                        "cannot write into \(folder.isEmpty ? display : display + "/" + folder): permission denied; nothing was written.")
+                }
             } else {
                 // The nearest existing ancestor must let us create the folder.
                 var ancestor = (full as NSString).deletingLastPathComponent

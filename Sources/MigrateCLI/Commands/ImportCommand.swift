@@ -10,7 +10,9 @@ enum ImportCommand {
         .flag("overwrite", help: "Where the plan and the source disagree, take the source's value (the plan's wins otherwise)."),
         .option("app-name", valueName: "name", help: "The app's name, for a new plan when the source has none."),
         .option("bundle-id", valueName: "id", help: "The bundle id, for a new plan when the source has none."),
-        .option("platform", valueName: "platform", help: "A platform, for a new plan when the source has none.", choices: Platform.allCases.map(\.rawValue), repeating: true),
+        .option(
+            "platform", valueName: "platform", help: "A platform, for a new plan when the source has none.",
+            choices: Platform.allCases.map(\.rawValue), repeating: true),
     ]
 
     static let releaseOptions: [ArgumentSpec] = [
@@ -112,7 +114,9 @@ enum ImportCommand {
             let options = GitImporter.Options(
                 refs: refs.isEmpty ? ["HEAD"] : refs, paths: arguments.values("path"), taggedOnly: taggedOnly,
                 environment: context.environment)
-            let history = try importing { () throws(ImportError) in try GitImporter.read(repository: context.resolve(path), displayPath: path, options: options) }
+            let history = try importing { () throws(ImportError) in
+                try GitImporter.read(repository: context.resolve(path), displayPath: path, options: options)
+            }
             return try merge(history.result, arguments, context)
         })
 
@@ -126,23 +130,8 @@ enum ImportCommand {
         return try importing { () throws(ImportError) in try SalesReportImporter.read(file.bytes, file: file.displayPath, progress: progress) }
     }
 
-    static func importing(_ body: () throws(ImportError) -> ImportResult) throws(CommandError) -> ImportResult {
-        do {
-            return try body()
-        } catch {
-            throw CommandError(error.kind == .badData ? .dataError : .noInput, error.description)
-        }
-    }
-
-    static func importing(_ body: () throws(ImportError) -> XcodeVersion) throws(CommandError) -> XcodeVersion {
-        do {
-            return try body()
-        } catch {
-            throw CommandError(error.kind == .badData ? .dataError : .noInput, error.description)
-        }
-    }
-
-    static func importing(_ body: () throws(ImportError) -> GitImporter.History) throws(CommandError) -> GitImporter.History {
+    /// Runs an importer, turning its error into the command's: bad data exits 65, a missing input 66.
+    static func importing<Imported>(_ body: () throws(ImportError) -> Imported) throws(CommandError) -> Imported {
         do {
             return try body()
         } catch {
@@ -193,7 +182,8 @@ enum ImportCommand {
         let check = PlanDecoder.decode(text)
         if check.hasErrors {
             let problems = check.diagnostics.filter { $0.severity == .error }.map { "  \($0.path.map { "\($0): " } ?? "")\($0.message)" }
-            throw CommandError(.dataError, "the merged plan would not be valid, so \(planPath) was left unchanged:\n" + problems.joined(separator: "\n"))
+            throw CommandError(
+                .dataError, "the merged plan would not be valid, so \(planPath) was left unchanged:\n" + problems.joined(separator: "\n"))
         }
         let bytes = Array(text.utf8)
         if bytes == original {
@@ -232,7 +222,9 @@ enum ImportCommand {
         var platforms = arguments.values("platform").compactMap(Platform.init(named:))
         if platforms.isEmpty { platforms = result.app.platforms }
         if platforms.isEmpty { platforms = Array(Set(result.releases.map(\.platform))).sorted() }
-        let missing = [(name == nil, "--app-name"), (bundleID == nil, "--bundle-id"), (platforms.isEmpty, "--platform")].filter(\.0).map { "'\($0.1)'" }
+        let missing = [(name == nil, "--app-name"), (bundleID == nil, "--bundle-id"), (platforms.isEmpty, "--platform")].filter(\.0).map {
+            "'\($0.1)'"
+        }
         guard let name, let bundleID, !platforms.isEmpty else {
             let list = missing.count == 1 ? missing[0] : missing.dropLast().joined(separator: ", ") + " and " + missing.last!
             throw .usage("\(planPath) does not exist, and the \(result.source) source does not say enough to create it. Give \(list).")

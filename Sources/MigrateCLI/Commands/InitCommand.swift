@@ -45,9 +45,8 @@ enum InitCommand {
             .option(
                 "sales", valueName: "file", help: "Sales and Trends summary reports: the install base, and the day each version first sold.",
                 repeating: true),
-        ] + GitVersionsFlags.specs + [
-        ] + questionOptions + [
-            .option("now", valueName: "date-time", help: "Judge dates against this moment instead of the clock (ISO 8601)."),
+        ] + GitVersionsFlags.specs + [] + questionOptions + [
+            .option("now", valueName: "date-time", help: "Judge dates against this moment instead of the clock (ISO 8601).")
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
@@ -139,7 +138,8 @@ enum InitCommand {
             out.write(style.bold(question.prompt) + "\n")
             for choice in question.visibleChoices {
                 if choice.hiddenBefore > 0 {
-                    out.write("  " + style.dim("… \(Limits.grouped(choice.hiddenBefore)) more, not shown (type a version or its start to find one)") + "\n")
+                    out.write(
+                        "  " + style.dim("… \(Limits.grouped(choice.hiddenBefore)) more, not shown (type a version or its start to find one)") + "\n")
                 }
                 out.write("  \(choice.number). \(choice.text)\n")
             }
@@ -188,7 +188,8 @@ enum InitCommand {
         }
         if diagnostics.contains(where: { $0.severity == .error }) {
             let saved = wizard.map { saveAnswers($0, nextTo: path, displayPath: displayPath, context: context) } ?? ""
-            context.standardError.write("The plan would not pass migrate check, so \(displayPath) was not written; answer differently or edit the flags.\(saved)\n")
+            context.standardError.write(
+                "The plan would not pass migrate check, so \(displayPath) was not written; answer differently or edit the flags.\(saved)\n")
             return .checkFailed
         }
         let written: (plan: String, schema: String?)
@@ -220,11 +221,15 @@ enum InitCommand {
         let folder = (displayPath as NSString).deletingLastPathComponent
         let candidates = [
             (context.resolve(folder.isEmpty ? name : folder + "/" + name), folder.isEmpty ? name : folder + "/" + name),
-            ((NSTemporaryDirectory() as NSString).appendingPathComponent("migrate-" + name), (NSTemporaryDirectory() as NSString).appendingPathComponent("migrate-" + name)),
+            (
+                (NSTemporaryDirectory() as NSString).appendingPathComponent("migrate-" + name),
+                (NSTemporaryDirectory() as NSString).appendingPathComponent("migrate-" + name)
+            ),
         ]
         for (absolute, shown) in candidates {
             if (try? AtomicFile.write(text, to: absolute, displayPath: shown)) != nil {
-                return " Your answers were saved to \(shown); run 'migrate init --answers \(shown)' to try again without answering again (edit it, or give a flag, to change one)."
+                return
+                    " Your answers were saved to \(shown); run 'migrate init --answers \(shown)' to try again without answering again (edit it, or give a flag, to change one)."
             }
         }
         return " Your answers could not be saved to a file either; here they are, to save as a file for 'migrate init --answers FILE':\n" + text
@@ -267,7 +272,9 @@ enum InitCommand {
             case .perItem(let item):
                 for value in values {
                     guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-                        throw .usage("The value '\(value)' is invalid for '--\(kind.flag)'. Expected \(item)=\(kind.valueName), such as \(kind.flag == "era" ? "1=keep" : "themes=1.0").")
+                        throw .usage(
+                            "The value '\(value)' is invalid for '--\(kind.flag)'. Expected \(item)=\(kind.valueName), such as \(kind.flag == "era" ? "1=keep" : "themes=1.0")."
+                        )
                     }
                     answers[kind.key + "." + value[..<equals]] = String(value[value.index(after: equals)...])
                 }
@@ -293,7 +300,9 @@ enum AnswersFile {
         } catch {
             throw CommandError(.dataError, "\(file):\(error.location): \(error.message)")
         }
-        guard let members = root.objectValue else { throw CommandError(.dataError, "\(file): the answers are a JSON object, found \(root.value.kindName)") }
+        guard let members = root.objectValue else {
+            throw CommandError(.dataError, "\(file): the answers are a JSON object, found \(root.value.kindName)")
+        }
         var answers: [String: String] = [:]
         var problems: [String] = []
         for member in members {
@@ -303,11 +312,14 @@ enum AnswersFile {
             }
             if let item = itemKeys[member.key] {
                 guard let items = member.value.objectValue else {
-                    problems.append("\(file):\(member.value.location): '\(member.key)' is an object keyed by \(item == "n" ? "era number" : item + " id")")
+                    problems.append(
+                        "\(file):\(member.value.location): '\(member.key)' is an object keyed by \(item == "n" ? "era number" : item + " id")")
                     continue
                 }
                 for item in items {
-                    if let text = text(item.value) { answers[member.key + "." + item.key] = text } else {
+                    if let text = text(item.value) {
+                        answers[member.key + "." + item.key] = text
+                    } else {
                         problems.append("\(file):\(item.value.location): '\(member.key).\(item.key)' cannot be \(item.value.value.kindName)")
                     }
                 }

@@ -23,14 +23,25 @@ enum MatrixCommand {
             """.wrappedForHelp,
         arguments: [
             .positional("plan", help: "The migration plan, or a folder holding migration.json.", required: false),
-            .option("model", valueName: "file", help: "A model in PICT's format ('Name: v1, v2' lines and IF … THEN … constraints) instead of a plan."),
+            .option(
+                "model", valueName: "file", help: "A model in PICT's format ('Name: v1, v2' lines and IF … THEN … constraints) instead of a plan."),
             .option("strength", valueName: "t", help: "Cover every combination of this many factors' values (1 to 4).", defaultValue: "2"),
             .option("seed", valueName: "n", help: "The random seed; the same seed gives the same matrix.", defaultValue: "0"),
-            .option("effort", valueName: "n", help: "Extra optimisation, 0 to 10, for fewer rows: n fixed amounts of annealing work (the same rows on every machine), about a second each on a small model and more on a wide one.", defaultValue: "0"),
-            .option("seed-rows", valueName: "file", help: "Rows that must be included, as CSV or tab-separated like PICT's seed files (header: factor names; an empty cell means any value)."),
+            .option(
+                "effort", valueName: "n",
+                help:
+                    "Extra optimisation, 0 to 10, for fewer rows: n fixed amounts of annealing work (the same rows on every machine), about a second each on a small model and more on a wide one.",
+                defaultValue: "0"),
+            .option(
+                "seed-rows", valueName: "file",
+                help:
+                    "Rows that must be included, as CSV or tab-separated like PICT's seed files (header: factor names; an empty cell means any value)."
+            ),
             .flag("exhaustive", help: "Print every valid combination instead (refused above \(exhaustiveLimit) rows without --force)."),
             .flag("force", help: "Allow --exhaustive above the limit."),
-            .option("verify", valueName: "file", help: "Check a matrix (CSV, or PICT's tab-separated output) against the model instead of generating one."),
+            .option(
+                "verify", valueName: "file", help: "Check a matrix (CSV, or PICT's tab-separated output) against the model instead of generating one."
+            ),
             .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "csv", "json", "markdown"]),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
@@ -55,7 +66,8 @@ enum MatrixCommand {
             let (model, errors) = PICTModel.parse(try text(of: file, context: context))
             guard let model, errors.isEmpty else {
                 report(errors, in: file, context: context)
-                throw CommandError(.dataError, "\(file.displayPath) is not a model migrate can read (\(errors.count) error\(errors.count == 1 ? "" : "s")).")
+                throw CommandError(
+                    .dataError, "\(file.displayPath) is not a model migrate can read (\(errors.count) error\(errors.count == 1 ? "" : "s")).")
             }
             report(model.warnings, in: file, kind: "warning", context: context)
             source = .model(model, file: file.displayPath)
@@ -89,12 +101,18 @@ enum MatrixCommand {
             var problems: [ModelFileError] = []
             for (index, row) in table.rows.enumerated() {
                 if let problem = verifier.problem(extending: row) {
-                    problems.append(ModelFileError(line: table.lines[index], column: 1, message: "seed row \(index + 1) can't be part of the matrix: \(source.describe(problem)); change or remove it"))
+                    problems.append(
+                        ModelFileError(
+                            line: table.lines[index], column: 1,
+                            message: "seed row \(index + 1) can't be part of the matrix: \(source.describe(problem)); change or remove it"))
                 }
             }
             guard problems.isEmpty else {
                 report(problems, in: file, context: context)
-                throw CommandError(.dataError, "\(file.displayPath) has \(problems.count) seed row\(problems.count == 1 ? "" : "s") that break\(problems.count == 1 ? "s" : "") the constraints.")
+                throw CommandError(
+                    .dataError,
+                    "\(file.displayPath) has \(problems.count) seed row\(problems.count == 1 ? "" : "s") that break\(problems.count == 1 ? "s" : "") the constraints."
+                )
             }
             seedRows = table.rows
         }
@@ -109,19 +127,23 @@ enum MatrixCommand {
                 if arguments.flag("force"), model.fullProductSize > hardLimit, model.constraints.isEmpty {
                     throw CommandError(
                         .usage,
-                        "--exhaustive prints at most \(Limits.grouped(hardLimit)) rows for \(model.factors.count) factors, even with --force (migrate's limit: \(Limits.grouped(Limits.exhaustiveRows)) rows, \(Limits.grouped(Limits.exhaustiveCells)) cells), and this model has \(model.fullProductSize == Int.max ? "more than \(Limits.grouped(Int.max))" : Limits.grouped(model.fullProductSize)). Leave out '--exhaustive' for a covering matrix.")
+                        "--exhaustive prints at most \(Limits.grouped(hardLimit)) rows for \(model.factors.count) factors, even with --force (migrate's limit: \(Limits.grouped(Limits.exhaustiveRows)) rows, \(Limits.grouped(Limits.exhaustiveCells)) cells), and this model has \(model.fullProductSize == Int.max ? "more than \(Limits.grouped(Int.max))" : Limits.grouped(model.fullProductSize)). Leave out '--exhaustive' for a covering matrix."
+                    )
                 }
                 guard let rows = try generator.exhaustive(limit: limit) else {
                     if arguments.flag("force") {
                         throw CommandError(
                             .usage,
-                            "--exhaustive prints at most \(Limits.grouped(hardLimit)) rows for \(model.factors.count) factors, even with --force (migrate's limit: \(Limits.grouped(Limits.exhaustiveRows)) rows, \(Limits.grouped(Limits.exhaustiveCells)) cells), and this model has more valid rows. Leave out '--exhaustive' for a covering matrix.")
+                            "--exhaustive prints at most \(Limits.grouped(hardLimit)) rows for \(model.factors.count) factors, even with --force (migrate's limit: \(Limits.grouped(Limits.exhaustiveRows)) rows, \(Limits.grouped(Limits.exhaustiveCells)) cells), and this model has more valid rows. Leave out '--exhaustive' for a covering matrix."
+                        )
                     }
                     throw CommandError(
                         .usage,
-                        "The full product has more than \(exhaustiveLimit) valid rows (\(model.fullProductSize == Int.max ? "too many to count" : String(model.fullProductSize)) without constraints). Add '--force' to print them all, or leave out '--exhaustive' for a covering matrix.")
+                        "The full product has more than \(exhaustiveLimit) valid rows (\(model.fullProductSize == Int.max ? "too many to count" : String(model.fullProductSize)) without constraints). Add '--force' to print them all, or leave out '--exhaustive' for a covering matrix."
+                    )
                 }
-                array = CoveringArray(model: model, strength: model.factors.count, rows: rows, requiredTupleCount: rows.count, tupleCount: model.fullProductSize)
+                array = CoveringArray(
+                    model: model, strength: model.factors.count, rows: rows, requiredTupleCount: rows.count, tupleCount: model.fullProductSize)
             } else {
                 array = try source.generate(generator.options, seedRows: seedRows)
             }

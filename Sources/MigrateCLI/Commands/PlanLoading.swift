@@ -84,7 +84,8 @@ struct LoadedPlan {
             let renderer = DiagnosticRenderer(file: file, style: context.style(for: context.standardError))
             context.standardError.write(renderer.render(document.diagnostics.filter { $0.severity == .error }))
             let count = document.diagnostics.filter { $0.severity == .error }.count
-            throw CommandError(.dataError, "\(file.displayPath) has \(count) error\(count == 1 ? "" : "s"); run 'migrate check \(file.displayPath)' for details.")
+            throw CommandError(
+                .dataError, "\(file.displayPath) has \(count) error\(count == 1 ? "" : "s"); run 'migrate check \(file.displayPath)' for details.")
         }
         return plan
     }
@@ -103,7 +104,8 @@ struct LoadedPlan {
         if !errors.isEmpty {
             let renderer = DiagnosticRenderer(file: file, style: context.style(for: context.standardError))
             context.standardError.write(renderer.render(errors.located(in: document.root).sortedForDisplay()))
-            throw CommandError(.dataError, "\(file.displayPath) fails 'migrate check' with \(errors.count) error\(errors.count == 1 ? "" : "s"); \(outcome).")
+            throw CommandError(
+                .dataError, "\(file.displayPath) fails 'migrate check' with \(errors.count) error\(errors.count == 1 ? "" : "s"); \(outcome).")
         }
         return catalog
     }

@@ -30,7 +30,9 @@ enum SimulateCommand {
             .option("threads", valueName: "n", help: "Worker threads (default: every core); the output does not depend on it."),
             .flag(
                 "offer-states",
-                help: "In the cohort preview, one row for each offer bought even when a cohort has more than 10 (folded into one row by default); the work grows with the square of the offers."),
+                help:
+                    "In the cohort preview, one row for each offer bought even when a cohort has more than 10 (folded into one row by default); the work grows with the square of the offers."
+            ),
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
@@ -42,7 +44,8 @@ enum SimulateCommand {
             throw .usage("The value '\(arguments.value("seed") ?? "")' is invalid for '--seed'. Expected a whole number from 0 to \(UInt64.max).")
         }
         let threads = try arguments.integer("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-        let options = SimulationOptions(scenarios: arguments.values("scenario"), draws: draws, seed: seed, threads: threads, sweeps: arguments.values("sweep"),
+        let options = SimulationOptions(
+            scenarios: arguments.values("scenario"), draws: draws, seed: seed, threads: threads, sweeps: arguments.values("sweep"),
             offerStates: arguments.flag("offer-states"))
 
         let progress = ProgressLine(output: context.standardError, label: "simulating")

@@ -83,7 +83,8 @@ enum CompletionScript {
             if !node.valueOptions.isEmpty {
                 lines.append("      case \"$prev\" in")
                 for option in node.valueOptions {
-                    let completion = option.choices.isEmpty
+                    let completion =
+                        option.choices.isEmpty
                         ? "COMPREPLY=($(compgen -f -- \"$cur\"))"
                         : "COMPREPLY=($(compgen -W \"\(option.choices.joined(separator: " "))\" -- \"$cur\"))"
                     lines.append("        \(option.words.joined(separator: "|"))) \(completion); return ;;")

@@ -37,7 +37,8 @@ public final class TextOutput: @unchecked Sendable {
     /// become the ESC and carriage return migrate itself means.
     public static func escapingControls(_ text: String) -> String {
         let needsWork = text.unicodeScalars.contains { scalar in
-            (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xE01B || scalar.value == 0xE00D
+            (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xE01B
+                || scalar.value == 0xE00D
         }
         guard needsWork else { return text }
         var result = String.UnicodeScalarView()

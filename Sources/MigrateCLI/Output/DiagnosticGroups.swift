@@ -36,7 +36,8 @@ struct DiagnosticGroup {
         var placed: [(position: Int, group: DiagnosticGroup)] = []
         for positions in members {
             if positions.count >= smallest {
-                placed.append((positions[0], DiagnosticGroup(first: diagnostics[positions[0]], others: positions.dropFirst().map { diagnostics[$0] })))
+                placed.append(
+                    (positions[0], DiagnosticGroup(first: diagnostics[positions[0]], others: positions.dropFirst().map { diagnostics[$0] })))
             } else {
                 placed += positions.map { ($0, DiagnosticGroup(first: diagnostics[$0], others: [])) }
             }
@@ -46,14 +47,15 @@ struct DiagnosticGroup {
 
     /// What makes diagnostics alike (see the type's documentation).
     static func shape(of diagnostic: Diagnostic) -> String {
-        let place = diagnostic.path.map { path in
-            path.components.map { component in
-                switch component {
-                case .key(let key): key
-                case .index: "[*]"
-                }
-            }.joined(separator: "/")
-        } ?? "-"
+        let place =
+            diagnostic.path.map { path in
+                path.components.map { component in
+                    switch component {
+                    case .key(let key): key
+                    case .index: "[*]"
+                    }
+                }.joined(separator: "/")
+            } ?? "-"
         return [diagnostic.severity.rawValue, diagnostic.code, place, masked(diagnostic.message), masked(diagnostic.hint ?? "")]
             .joined(separator: "\u{1F}")
     }

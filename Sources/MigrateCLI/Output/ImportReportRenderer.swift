@@ -25,7 +25,9 @@ enum ImportReportRenderer {
                 let restarts = analysis.findings.contains { $0.platform == verdict.platform && [.restarted, .backwards].contains($0.kind) }
                 if verdict.usesBuildRule {
                     var line = "  \(verdict.platform): the build rule applies: \(verdict.reason)"
-                    if restarts { line += "; once the first free release is marked, the restarts or backward builds above make `check` use the date rule" }
+                    if restarts {
+                        line += "; once the first free release is marked, the restarts or backward builds above make `check` use the date rule"
+                    }
                     text += line + "\n"
                 } else {
                     text += "  \(verdict.platform): the date rule applies (originalPurchaseDate): \(verdict.reason)\n"
@@ -66,8 +68,10 @@ enum LineDiff {
             if lines.last == "" { lines.removeLast() }
             return lines
         }
-        let a = lines(old), b = lines(new)
-        var removed = Set<Int>(), inserted = Set<Int>()
+        let a = lines(old)
+        let b = lines(new)
+        var removed = Set<Int>()
+        var inserted = Set<Int>()
         for change in b.difference(from: a) {
             switch change {
             case .remove(let offset, _, _): removed.insert(offset)
@@ -76,7 +80,8 @@ enum LineDiff {
         }
         // Walk both: at a change, the new lines first, then the old ones they replace.
         var lines: [(mark: Character, text: String)] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < a.count || j < b.count {
             if j < b.count, inserted.contains(j) {
                 lines.append(("+", b[j]))

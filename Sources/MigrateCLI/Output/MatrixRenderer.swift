@@ -35,7 +35,8 @@ struct MatrixRenderer {
         if exhaustive {
             summary = "\(rows.count) rows: every valid combination of \(model.factors.count) factors."
         } else {
-            summary = "\(rows.count) rows cover all \(array.requiredTupleCount) valid \(Self.tupleNoun(strength)) of \(model.factors.count) factors (strength \(strength), seed \(seed))."
+            summary =
+                "\(rows.count) rows cover all \(array.requiredTupleCount) valid \(Self.tupleNoun(strength)) of \(model.factors.count) factors (strength \(strength), seed \(seed))."
         }
         switch format {
         case "csv": return csv(rows)
@@ -74,12 +75,14 @@ struct MatrixRenderer {
     }
 
     private func csv(_ rows: [MatrixRow]) -> String {
-        var text = MatrixCSV.line(model.factors.map(\.name) + (isPlan ? ["cohort", "tier", "rule", "features", "offers", "restoreShown", "restoreMessage"] : []))
+        var text = MatrixCSV.line(
+            model.factors.map(\.name) + (isPlan ? ["cohort", "tier", "rule", "features", "offers", "restoreShown", "restoreMessage"] : []))
         for row in rows {
             var fields = row.values.map(\.value)
             if let expected = row.expected {
                 fields += [
-                    expected.cohort, expected.tier ?? "", expected.rule, expected.features.joined(separator: " "), expected.offers.joined(separator: " "),
+                    expected.cohort, expected.tier ?? "", expected.rule, expected.features.joined(separator: " "),
+                    expected.offers.joined(separator: " "),
                     expected.restoreShown ? "true" : "false", expected.restoreMessage,
                 ]
             }
@@ -153,7 +156,8 @@ struct MatrixRenderer {
         } else {
             let missing = report.missing.count
             let invalid = report.invalidRows.count
-            text += "✗ \(missing) missing \(missing == 1 ? Self.tupleNoun(strength, plural: false) : noun), \(invalid) invalid row\(invalid == 1 ? "" : "s").\n"
+            text +=
+                "✗ \(missing) missing \(missing == 1 ? Self.tupleNoun(strength, plural: false) : noun), \(invalid) invalid row\(invalid == 1 ? "" : "s").\n"
         }
         return text
     }

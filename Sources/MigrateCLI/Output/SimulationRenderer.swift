@@ -76,7 +76,8 @@ struct SimulationRenderer {
 
     static func now(_ distribution: Distribution, _ assumption: SimulationAssumption) -> String {
         if case .point(let value) = distribution { return assumptionValue(value, assumption) }
-        let low = assumptionValue(distribution.quantile(0.1), assumption), high = assumptionValue(distribution.quantile(0.9), assumption)
+        let low = assumptionValue(distribution.quantile(0.1), assumption)
+        let high = assumptionValue(distribution.quantile(0.9), assumption)
         let unit = "/month"
         return low.hasSuffix(unit) ? String(low.dropLast(unit.count)) + " to " + high : low + " to " + high
     }
@@ -84,7 +85,8 @@ struct SimulationRenderer {
     static func thresholdLine(_ threshold: BreakEvenThreshold) -> String {
         let name = threshold.assumption.rawValue
         let now = "(now \(now(threshold.now, threshold.assumption)))"
-        let from = "from \(assumptionValue(threshold.domain.lowerBound, threshold.assumption)) to \(assumptionValue(threshold.domain.upperBound, threshold.assumption))"
+        let from =
+            "from \(assumptionValue(threshold.domain.lowerBound, threshold.assumption)) to \(assumptionValue(threshold.domain.upperBound, threshold.assumption))"
         switch threshold.outcome {
         case .atLeast(let value): return "freemium breaks even at the median if \(name) ≥ \(assumptionValue(value, threshold.assumption)) \(now)"
         case .atMost(let value): return "freemium breaks even at the median if \(name) ≤ \(assumptionValue(value, threshold.assumption)) \(now)"
@@ -107,9 +109,11 @@ struct SimulationRenderer {
             if let tie = verdict.probabilityTie, tie > 0 { line += " (level in \(Self.percent(tie)))" }
             line += "; median difference \(difference); median break-even \(Self.breakEven(verdict.breakEvenMonth))."
         } else {
-            line = "After \(months) months, every assumption at its median, freemium minus staying paid is \(difference); break-even \(Self.breakEven(verdict.breakEvenMonth))."
+            line =
+                "After \(months) months, every assumption at its median, freemium minus staying paid is \(difference); break-even \(Self.breakEven(verdict.breakEvenMonth))."
         }
-        let notice = verdict.uncertaintyModelled
+        let notice =
+            verdict.uncertaintyModelled
             ? nil
             : "No uncertainty is modelled: every assumption is a single value, so P10 = P50 = P90. Give ranges in simulation.assumptions, or leave assumptions out for their default ranges."
         let thresholds = verdict.thresholds.map(Self.thresholdLine)
@@ -125,7 +129,8 @@ struct SimulationRenderer {
         let rows = result.cohorts.map { row in
             guard let folded = row.folded else {
                 return [
-                    row.cohort, row.platform.rawValue, row.owns.isEmpty ? "nothing" : row.owns.map { catalog.product(withID: $0)?.name ?? $0 }.joined(separator: ", "),
+                    row.cohort, row.platform.rawValue,
+                    row.owns.isEmpty ? "nothing" : row.owns.map { catalog.product(withID: $0)?.name ?? $0 }.joined(separator: ", "),
                     Self.size(row.size), row.entitlements.isEmpty ? "—" : row.entitlements.joined(separator: ", "),
                     row.offers.isEmpty ? "none" : row.offers.map { "\($0.name) \($0.priceText)" }.joined(separator: ", "), row.reason,
                 ]
@@ -158,14 +163,16 @@ struct SimulationRenderer {
         var header = ["month", "stay paid", "freemium", "cum. paid", "cum. freemium"]
         if result.monteCarlo != nil { header += ["paid P10", "P90", "free P10", "P50", "P90"] }
         let series = result.deterministic
-        let cumulativePaid = series.cumulativePaid, cumulativeFreemium = series.cumulativeFreemium
+        let cumulativePaid = series.cumulativePaid
+        let cumulativeFreemium = series.cumulativeFreemium
         let rows = series.paid.indices.map { month in
             var row = [
                 String(month + 1), Self.money(series.paid[month]), Self.money(series.freemium[month]), Self.money(cumulativePaid[month]),
                 Self.money(cumulativeFreemium[month]),
             ]
             if let summary = result.monteCarlo {
-                let paid = summary.cumulativePaid[month], p = summary.cumulativeFreemium[month]
+                let paid = summary.cumulativePaid[month]
+                let p = summary.cumulativeFreemium[month]
                 row += [Self.money(paid.p10), Self.money(paid.p90), Self.money(p.p10), Self.money(p.p50), Self.money(p.p90)]
             }
             return row
@@ -227,7 +234,8 @@ struct SimulationRenderer {
         let header = sweep.specs.map { $0.target.description } + ["cum. freemium", "cum. paid", "advantage", "break-even"]
         let rows = sweep.points.prefix(limit).map { point in
             point.settings.map { Self.number($0.1) } + [
-                Self.money(point.series.cumulativeFreemium.last ?? 0), Self.money(point.series.cumulativePaid.last ?? 0), Self.money(point.series.advantage),
+                Self.money(point.series.cumulativeFreemium.last ?? 0), Self.money(point.series.cumulativePaid.last ?? 0),
+                Self.money(point.series.advantage),
                 Self.shortBreakEven(point.series.breakEvenMonth),
             ]
         }
@@ -277,7 +285,9 @@ struct SimulationRenderer {
             }
             paragraph("why: \(row[6])", indent: "      ")
         }
-        for line in TextTable.wrap("size: people in each state by month \(report.months) (legacy buyers, new downloads, expected buyers of each offer)", width: width - 2) {
+        for line in TextTable.wrap(
+            "size: people in each state by month \(report.months) (legacy buyers, new downloads, expected buyers of each offer)", width: width - 2)
+        {
             out += "  " + style.dim(line) + "\n"
         }
         out += "\n"
@@ -286,9 +296,11 @@ struct SimulationRenderer {
         table(monthlyTable(first), rightAligned: Set(0..<10))
         out += "  Break-even: \(Self.breakEven(first.deterministic.breakEvenMonth)) (every assumption at its median)\n"
         if let summary = first.monteCarlo {
-            var line = "Monte Carlo: \(Self.money(Double(summary.draws))) draws, seed \(summary.seed): freemium ahead of staying paid after \(report.months) months in \(Self.percent(summary.probabilityFreemiumWins)) of draws"
+            var line =
+                "Monte Carlo: \(Self.money(Double(summary.draws))) draws, seed \(summary.seed): freemium ahead of staying paid after \(report.months) months in \(Self.percent(summary.probabilityFreemiumWins)) of draws"
             if summary.ties > 0 { line += ", level in \(Self.percent(summary.probabilityTie))" }
-            line += "; break-even P10 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.1))), P50 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.5))), P90 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.9)))"
+            line +=
+                "; break-even P10 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.1))), P50 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.5))), P90 \(Self.breakEven(summary.breakEvenMonth(atPercentile: 0.9)))"
             paragraph(line, indent: "  ")
             out += "  " + style.dim("paid P10, P90 and free P10, P50, P90: cumulative proceeds over the draws.") + "\n"
         }
@@ -302,7 +314,11 @@ struct SimulationRenderer {
         out += style.bold("Sensitivity: freemium minus staying paid after \(report.months) months, each assumption over its range") + "\n"
         table(sensitivityTable(first), rightAligned: [1, 2, 3, 4, 5])
         if let sweep = report.sweep {
-            out += "\n" + style.bold("Sweep over \(sweep.specs.map(\.target.description).joined(separator: " × ")) (\(sweep.points.count) settings, scenario '\(sweep.scenarioID)'), best first") + "\n"
+            out +=
+                "\n"
+                + style.bold(
+                    "Sweep over \(sweep.specs.map(\.target.description).joined(separator: " × ")) (\(sweep.points.count) settings, scenario '\(sweep.scenarioID)'), best first"
+                ) + "\n"
             table(sweepTable(sweep, limit: 10), rightAligned: Set(0..<(sweep.specs.count + 3)))
             if let best = sweep.points.first {
                 out += "  Best: " + best.settings.map { "\($0.0) = \(Self.number($0.1))" }.joined(separator: ", ") + "\n"
@@ -343,18 +359,24 @@ struct SimulationRenderer {
 
     /// One row per scenario and month: the data a spreadsheet charts.
     func csv() -> String {
-        var out = "scenario,month,stay_paid,freemium,cumulative_paid,cumulative_freemium,cumulative_freemium_p10,cumulative_freemium_p50,cumulative_freemium_p90,monthly_freemium_p10,monthly_freemium_p90\n"
+        var out =
+            "scenario,month,stay_paid,freemium,cumulative_paid,cumulative_freemium,cumulative_freemium_p10,cumulative_freemium_p50,cumulative_freemium_p90,monthly_freemium_p10,monthly_freemium_p90\n"
         func field(_ text: String) -> String {
             text.contains(",") || text.contains("\"") ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
         func value(_ number: Double) -> String { String(format: "%.2f", number) }
         for result in report.scenarios {
             let series = result.deterministic
-            let cumulativePaid = series.cumulativePaid, cumulativeFreemium = series.cumulativeFreemium
+            let cumulativePaid = series.cumulativePaid
+            let cumulativeFreemium = series.cumulativeFreemium
             for month in series.paid.indices {
-                var row = [field(result.scenario.id), String(month + 1), value(series.paid[month]), value(series.freemium[month]), value(cumulativePaid[month]), value(cumulativeFreemium[month])]
+                var row = [
+                    field(result.scenario.id), String(month + 1), value(series.paid[month]), value(series.freemium[month]),
+                    value(cumulativePaid[month]), value(cumulativeFreemium[month]),
+                ]
                 if let summary = result.monteCarlo {
-                    let p = summary.cumulativeFreemium[month], m = summary.monthlyFreemium[month]
+                    let p = summary.cumulativeFreemium[month]
+                    let m = summary.monthlyFreemium[month]
                     row += [value(p.p10), value(p.p50), value(p.p90), value(m.p10), value(m.p90)]
                 } else {
                     row += ["", "", "", "", ""]
@@ -383,10 +405,15 @@ struct SimulationRenderer {
                 "whatWouldHaveToBeTrue",
                 .array(
                     verdict.thresholds.map { threshold in
-                        var direction = "alwaysAhead", value: JSONValue = .null
+                        var direction = "alwaysAhead"
+                        var value: JSONValue = .null
                         switch threshold.outcome {
-                        case .atLeast(let found): direction = "atLeast"; value = .number(Self.number(found))
-                        case .atMost(let found): direction = "atMost"; value = .number(Self.number(found))
+                        case .atLeast(let found):
+                            direction = "atLeast"
+                            value = .number(Self.number(found))
+                        case .atMost(let found):
+                            direction = "atMost"
+                            value = .number(Self.number(found))
                         case .alwaysAhead: direction = "alwaysAhead"
                         case .neverAhead: direction = "neverAhead"
                         }
@@ -404,7 +431,8 @@ struct SimulationRenderer {
         func plain(_ value: Double) -> JSONValue { .number(Self.number(value)) }
         let scenarios: [JSONValue] = report.scenarios.map { result in
             let series = result.deterministic
-            let cumulativePaid = series.cumulativePaid, cumulativeFreemium = series.cumulativeFreemium
+            let cumulativePaid = series.cumulativePaid
+            let cumulativeFreemium = series.cumulativeFreemium
             var monteCarlo: JSONValue?
             if let summary = result.monteCarlo {
                 func percentiles(_ items: [Percentiles]) -> JSONValue {
@@ -415,8 +443,18 @@ struct SimulationRenderer {
                     ("seed", .number(String(summary.seed))),
                     ("probabilityFreemiumWins", .number(String(format: "%.4f", summary.probabilityFreemiumWins))),
                     ("probabilityTie", .number(String(format: "%.4f", summary.probabilityTie))),
-                    ("advantage", .object(["p10": number(summary.advantage.p10), "p50": number(summary.advantage.p50), "p90": number(summary.advantage.p90)])),
-                    ("breakEvenMonth", .object(["p10": summary.breakEvenMonth(atPercentile: 0.1).map { .integer($0) } ?? .null, "p50": summary.breakEvenMonth(atPercentile: 0.5).map { .integer($0) } ?? .null, "p90": summary.breakEvenMonth(atPercentile: 0.9).map { .integer($0) } ?? .null])),
+                    (
+                        "advantage",
+                        .object(["p10": number(summary.advantage.p10), "p50": number(summary.advantage.p50), "p90": number(summary.advantage.p90)])
+                    ),
+                    (
+                        "breakEvenMonth",
+                        .object([
+                            "p10": summary.breakEvenMonth(atPercentile: 0.1).map { .integer($0) } ?? .null,
+                            "p50": summary.breakEvenMonth(atPercentile: 0.5).map { .integer($0) } ?? .null,
+                            "p90": summary.breakEvenMonth(atPercentile: 0.9).map { .integer($0) } ?? .null,
+                        ])
+                    ),
                     ("breakEvenCounts", .array(summary.breakEven.map { .integer($0) })),
                     ("cumulativePaid", percentiles(summary.cumulativePaid)),
                     ("cumulativeFreemium", percentiles(summary.cumulativeFreemium)),
@@ -446,7 +484,9 @@ struct SimulationRenderer {
                                                 "products",
                                                 .array(
                                                     folded.choices.map { choice in
-                                                        .members([("product", .string(choice.productID)), ("size", choice.size.map { number($0) } ?? .null)])
+                                                        .members([
+                                                            ("product", .string(choice.productID)), ("size", choice.size.map { number($0) } ?? .null),
+                                                        ])
                                                     })
                                             ),
                                         ])
@@ -483,7 +523,10 @@ struct SimulationRenderer {
                     "assumptions",
                     .array(
                         result.scenario.assumptions.map {
-                            .object(["name": .string($0.assumption.rawValue), "value": .string(Self.describe($0.distribution)), "source": .string($0.source)])
+                            .object([
+                                "name": .string($0.assumption.rawValue), "value": .string(Self.describe($0.distribution)),
+                                "source": .string($0.source),
+                            ])
                         })
                 ),
                 (

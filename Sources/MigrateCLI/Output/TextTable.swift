@@ -49,7 +49,10 @@ struct TextTable {
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
             var word = Substring(word)
             while word.count > width {
-                if !current.isEmpty { lines.append(current); current = "" }
+                if !current.isEmpty {
+                    lines.append(current)
+                    current = ""
+                }
                 lines.append(String(word.prefix(width)))
                 word = word.dropFirst(width)
             }

@@ -60,7 +60,8 @@ public final class PlanCatalog: Sendable {
         for (index, release) in plan.releases.enumerated() { tracks[release.platform, default: []].append(index) }
         for platform in tracks.keys {
             tracks[platform]!.sort { lhs, rhs in
-                let left = plan.releases[lhs].released, right = plan.releases[rhs].released
+                let left = plan.releases[lhs].released
+                let right = plan.releases[rhs].released
                 return left != right ? left < right : lhs < rhs
             }
         }
@@ -95,7 +96,8 @@ public final class PlanCatalog: Sendable {
         var windowsByTrack: [Platform: [TierWindow]] = [:]
         for track in tracks.keys { windowsByTrack[track] = Self.windows(plan, tracks: tracks, on: track) }
         self.windowsByTrack = windowsByTrack
-        let (tiers, tierOfRelease) = Self.resolveTiers(plan, tracks: tracks, includes: includes, featureOrder: featureOrder, windowsByTrack: windowsByTrack)
+        let (tiers, tierOfRelease) = Self.resolveTiers(
+            plan, tracks: tracks, includes: includes, featureOrder: featureOrder, windowsByTrack: windowsByTrack)
         self.tiers = tiers
         self.tierOfRelease = tierOfRelease
         var tierIndex: [String: Int] = [:]
@@ -225,9 +227,11 @@ public final class PlanCatalog: Sendable {
     private static func windows(_ plan: MigrationPlan, tracks: [Platform: [Int]], on track: Platform) -> [TierWindow] {
         plan.tiers.enumerated().compactMap { position, tier in
             if let platforms = tier.platforms, !platforms.contains(track) { return nil }
-            let until = tier.until ?? tracks[track]?.lazy.map { plan.releases[$0] }.first { release in
-                !release.model.isPaid && (tier.from.map { release.released >= $0 } ?? true)
-            }?.released
+            let until =
+                tier.until
+                ?? tracks[track]?.lazy.map { plan.releases[$0] }.first { release in
+                    !release.model.isPaid && (tier.from.map { release.released >= $0 } ?? true)
+                }?.released
             return TierWindow(tier: position, from: tier.from, until: until)
         }
     }
@@ -299,7 +303,8 @@ public final class PlanCatalog: Sendable {
                 usedIDs.insert(id)
                 tiers[position].id = id
                 let versions = members.map { plan.releases[$0].version }
-                let low = versions.min()!, high = versions.max()!
+                let low = versions.min()!
+                let high = versions.max()!
                 tiers[position].name = low == high ? "Paid buyers of \(low)" : "Paid buyers of \(low)–\(high)"
                 for member in members { tierOfRelease[member] = position }
             }
@@ -315,7 +320,8 @@ public final class PlanCatalog: Sendable {
                 else { continue }
                 members.append(index)
             }
-            let grants = tier.grants.map { ordered(Set($0)) }
+            let grants =
+                tier.grants.map { ordered(Set($0)) }
                 ?? ordered(Set(members.filter { plan.releases[$0].model.isPaid }.flatMap { includes[$0] }))
             tiers.append(
                 ResolvedTier(

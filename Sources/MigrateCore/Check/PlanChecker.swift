@@ -50,7 +50,8 @@ public enum PlanChecker {
         }
         if catalog.tracks.keys.contains(where: { !catalog.freeSwitches(on: $0).isEmpty }) { return [] }
         let anyPaid = plan.releases.contains { $0.model.isPaid }
-        let message = anyPaid
+        let message =
+            anyPaid
             ? "no free release follows a paid one, so there is no cutoff between buyers and free users"
             : "no release is paid, so there are no buyers to grandfather"
         return [
@@ -82,7 +83,8 @@ public enum PlanChecker {
             let release = catalog.plan.releases[index]
             guard release.model.isPaid, catalog.includes[index].isEmpty else { return nil }
             return .error(
-                "paid-release-includes-nothing", "paid release \(release.platform) \(release.displayName) doesn't say which features its price bought",
+                "paid-release-includes-nothing",
+                "paid release \(release.platform) \(release.displayName) doesn't say which features its price bought",
                 at: origin(catalog, release: index) / "includes",
                 hint: "List them in 'includes'; later releases of the same model inherit the list.")
         }
@@ -112,7 +114,9 @@ public enum PlanChecker {
                         "legacy-feature-dropped",
                         "buyers of \(release.platform) \(release.displayName) paid for \(list), but tier '\(tier.id)' doesn't grant \(dropped.count == 1 ? "it" : "them")",
                         at: tier.origin.map { $0 / "grants" },
-                        hint: "Add \(list) to the tier's 'grants' (one app took Themes away from paying users this way), unless a discount replaces free access on purpose."))
+                        hint:
+                            "Add \(list) to the tier's 'grants' (one app took Themes away from paying users this way), unless a discount replaces free access on purpose."
+                    ))
             }
         }
         // Releases covered by two tiers: only the first counts, which is rarely what was meant.
@@ -131,7 +135,8 @@ public enum PlanChecker {
                         .error(
                             "tier-overlap",
                             "tiers '\(tier.id)' and '\(later.id)' both cover \(plan.releases[first].platform) \(plan.releases[first].displayName)\(overlap.count > 1 ? " and \(overlap.count - 1) more releases" : "")",
-                            at: later.origin.map { $0 / "from" }, hint: "Make the windows ('from' inclusive, 'until' exclusive) meet without overlapping."))
+                            at: later.origin.map { $0 / "from" },
+                            hint: "Make the windows ('from' inclusive, 'until' exclusive) meet without overlapping."))
                 }
             }
         }
@@ -181,7 +186,9 @@ public enum PlanChecker {
                     "sandbox-version-collision",
                     "the first paid \(platform) release has \(platform.originalVersionMeaning.displayName) \(value), the value the sandbox and TestFlight report for everyone",
                     at: origin(catalog, release: index) / (platform.originalVersionMeaning == .buildNumber ? "build" : "version"),
-                    hint: "A tester looks like a real early buyer; the generated code decides by environment (policies.nonProduction), never by the value."))
+                    hint:
+                        "A tester looks like a real early buyer; the generated code decides by environment (policies.nonProduction), never by the value."
+                ))
         }
         return diagnostics
     }
@@ -196,7 +203,8 @@ public enum PlanChecker {
                         "cutoff-in-future",
                         "the first free \(platform) release, \(release.displayName), goes live \(Timestamp.format(release.released)), in the future",
                         at: origin(catalog, release: index) / "released",
-                        hint: "Fine while planning; set the real go-live moment (UTC) on launch day, since the date rule compares purchases with it."))
+                        hint: "Fine while planning; set the real go-live moment (UTC) on launch day, since the date rule compares purchases with it.")
+                )
             }
         }
         return diagnostics
@@ -223,8 +231,10 @@ public enum PlanChecker {
                 "\(role), \(release.platform) \(release.displayName), is dated by \(source.phrase) (\(Timestamp.format(release.released))), "
                     + "not by when it went live; buyers between the two would be read as new customers",
                 at: origin(catalog, release: index) / "releasedSource",
-                hint: "Look up when \(release.displayName) went live (App Store Connect: the version's history, or the email saying it is ready for distribution), "
-                    + "set 'released' to that moment in UTC and 'releasedSource' to \"appStore\"; or import a daily Summary Sales report to date it by its first sale.")
+                hint:
+                    "Look up when \(release.displayName) went live (App Store Connect: the version's history, or the email saying it is ready for distribution), "
+                    + "set 'released' to that moment in UTC and 'releasedSource' to \"appStore\"; or import a daily Summary Sales report to date it by its first sale."
+            )
         }
     }
 
@@ -239,7 +249,9 @@ public enum PlanChecker {
                 "universal-purchase-mixed",
                 "universal purchase across iOS and macOS: originalAppVersion is a build number for purchases first made on iOS and a marketing version for those made on macOS",
                 at: .root / "app" / "universalPurchase",
-                hint: "The plan uses AppTransaction.originalPlatform where the OS reports it (iOS 18.4 / macOS 15.4) and the purchase date otherwise; keep release dates exact.")
+                hint:
+                    "The plan uses AppTransaction.originalPlatform where the OS reports it (iOS 18.4 / macOS 15.4) and the purchase date otherwise; keep release dates exact."
+            )
         ]
     }
 
@@ -304,7 +316,8 @@ public enum PlanChecker {
                                 "offer-not-subscription",
                                 "'\(regular.id)' is \(regular.kind.rawValue), and promotional offers exist only for auto-renewable subscriptions",
                                 at: path / PlanKeys.promotionalOffer,
-                                hint: "Replace it with \"\(PlanKeys.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier.id)'."))
+                                hint: "Replace it with \"\(PlanKeys.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier.id)'."
+                            ))
                     }
                 case .legacyProduct(let id):
                     diagnostics += legacyProduct(id, for: regular, discount: discount, tier: tier, at: path / PlanKeys.legacyProduct, catalog)
@@ -334,7 +347,10 @@ public enum PlanChecker {
                 .error(
                     "legacy-product-price",
                     "legacy product '\(id)' costs \(legacy.price), but the discount promises \(discount.price); the App Store charges the product's price",
-                    at: path, hint: "Set the product's 'price' to \"\(discount.price)\" (at \(productPath / "price")), or the discount's to \"\(legacy.price)\"."))
+                    at: path,
+                    hint:
+                        "Set the product's 'price' to \"\(discount.price)\" (at \(productPath / "price")), or the discount's to \"\(legacy.price)\".")
+            )
         }
         let missing = catalog.ordered((catalog.productFeatures[regular.id] ?? []).subtracting(catalog.productFeatures[id] ?? []))
         if !missing.isEmpty {
@@ -366,7 +382,8 @@ public enum PlanChecker {
             return []
         }
         let ids = catalog.tiers.map(\.id)
-        let hint = Suggestions.closest(to: id, in: ids).map { "Did you mean '\($0)'?" }
+        let hint =
+            Suggestions.closest(to: id, in: ids).map { "Did you mean '\($0)'?" }
             ?? "The derived tiers are: \(ids.joined(separator: ", "))."
         return [.error("unknown-reference", "unknown tier '\(id)'", at: .root / "policies" / "nonProduction" / "tier", hint: hint)]
     }
@@ -383,7 +400,9 @@ public enum PlanChecker {
                     "swift-name-collision",
                     "products '\(collision.first)' and '\(collision.second)' would both be ProductID.\(collision.name) in generated Swift",
                     at: (plan.products[index].origin ?? .root / "products" / index) / "id",
-                    hint: "Rename one of the ids; a product's Swift name comes from its id alone (less the bundle id '\(plan.app.bundleID).'), so it never changes when other products do."))
+                    hint:
+                        "Rename one of the ids; a product's Swift name comes from its id alone (less the bundle id '\(plan.app.bundleID).'), so it never changes when other products do."
+                ))
         }
         for collision in SwiftIdentifier.featureCases(plan).collisions {
             let index = plan.features.firstIndex { $0.id == collision.second }!

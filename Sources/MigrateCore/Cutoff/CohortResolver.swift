@@ -44,11 +44,15 @@ public struct CohortResolver: Sendable {
                     let detail = age.map { "the last verified result is \($0) days old" } ?? "no verified result is cached"
                     return CohortDecision(
                         cohort: .newCustomer, rule: .noProof,
-                        reasons: ["the app transaction did not verify and \(detail); policies.verificationFailure keeps one for at most \(days) days"],
+                        reasons: [
+                            "the app transaction did not verify and \(detail); policies.verificationFailure keeps one for at most \(days) days"
+                        ],
                         notes: notes)
                 }
                 fromCache = true
-                notes.append("the app transaction did not verify; the last verified result (\(age) days old, within \(days)) decides, as policies.verificationFailure allows")
+                notes.append(
+                    "the app transaction did not verify; the last verified result (\(age) days old, within \(days)) decides, as policies.verificationFailure allows"
+                )
             }
         }
 
@@ -296,7 +300,8 @@ public struct CohortResolver: Sendable {
         guard let date, let byRelease = catalog.tier(ofRelease: index), byRelease.id != tier?.id else { return nil }
         let written = plan.tiers.first { $0.id == byRelease.id }
         let end = written?.until.map { "ends \(Timestamp.format($0))" } ?? "ends when the first free release went live"
-        return "purchased \(Timestamp.format(date)), outside tier '\(byRelease.id)''s window (it \(end)), although \(plan.releases[index].displayName) went live inside it"
+        return
+            "purchased \(Timestamp.format(date)), outside tier '\(byRelease.id)''s window (it \(end)), although \(plan.releases[index].displayName) went live inside it"
     }
 
     private func describe(release: Release, tier: ResolvedTier?) -> String {
@@ -306,7 +311,8 @@ public struct CohortResolver: Sendable {
         case .free: model = "a free release"
         }
         if let tier {
-            return "the original purchase is \(release.platform) \(release.displayName), \(model), whose buyers are in tier '\(tier.id)' (\(tier.name))"
+            return
+                "the original purchase is \(release.platform) \(release.displayName), \(model), whose buyers are in tier '\(tier.id)' (\(tier.name))"
         }
         return "the original download is \(release.platform) \(release.displayName), \(model); its customers are in no legacy tier"
     }

@@ -61,18 +61,21 @@ public struct TrackCutoff: Sendable {
         let noun = meaning.displayName
         outer: for later in entries.indices {
             for earlier in entries.indices where earlier < later {
-                let a = entries[earlier], b = entries[later]
+                let a = entries[earlier]
+                let b = entries[later]
                 guard a.label != b.label else { continue }
                 var problem: CutoffProblem?
                 if a.version == b.version {
                     problem = CutoffProblem(
                         kind: .sharedVersion,
-                        message: "\(noun) \(b.version) is used by \(a.release.displayName) and by \(b.release.displayName), whose buyers are treated differently",
+                        message:
+                            "\(noun) \(b.version) is used by \(a.release.displayName) and by \(b.release.displayName), whose buyers are treated differently",
                         releases: [a.index, b.index])
                 } else if b.version < a.version {
                     problem = CutoffProblem(
                         kind: .backwards,
-                        message: "\(b.release.displayName) went live after \(a.release.displayName) but has a lower \(noun) (\(b.version) < \(a.version))",
+                        message:
+                            "\(b.release.displayName) went live after \(a.release.displayName) but has a lower \(noun) (\(b.version) < \(a.version))",
                         releases: [a.index, b.index])
                 }
                 if let problem {
@@ -112,7 +115,8 @@ public struct TrackCutoff: Sendable {
         guard !byVersion.isEmpty else { return nil }
         let noun = meaning == .buildNumber ? "build" : "version"
         // Binary search for the last entry whose version is <= the customer's.
-        var low = 0, high = byVersion.count
+        var low = 0
+        var high = byVersion.count
         while low < high {
             let middle = (low + high) / 2
             if byVersion[middle].version <= version { low = middle + 1 } else { high = middle }
@@ -122,7 +126,8 @@ public struct TrackCutoff: Sendable {
         let position: Int
         if low == 0 {
             position = 0
-            note = "\(noun) \(version) is older than every \(platform) release in the plan; read as the first one, \(byVersion[0].release.displayName)"
+            note =
+                "\(noun) \(version) is older than every \(platform) release in the plan; read as the first one, \(byVersion[0].release.displayName)"
         } else {
             position = low - 1
         }

@@ -43,7 +43,8 @@ public struct EntitlementResolver: Sendable {
                     "'\(product.id)' arrived family-shared but the plan marks it not family shareable; it entitles anyway (check App Store Connect)")
             }
             if !purchase.isVerified {
-                notes.append("'\(product.id)' did not verify; the cached result (\(cacheAge ?? 0) days old) keeps it, as policies.verificationFailure allows")
+                notes.append(
+                    "'\(product.id)' did not verify; the cached result (\(cacheAge ?? 0) days old) keeps it, as policies.verificationFailure allows")
             }
             if let trial = product.trial, let start = purchase.purchaseDate, let end = trial.end(after: start) {
                 notes.append("'\(product.id)' is a trial of \(trial.spoken), from \(Timestamp.format(start)) until \(Timestamp.format(end))")

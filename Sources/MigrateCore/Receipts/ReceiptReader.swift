@@ -133,14 +133,18 @@ public enum ReceiptReader {
             "unknown-receipt",
             "not a receipt migrate knows: neither a verifyReceipt response ('receipt'), a decoded AppTransaction ('originalApplicationVersion'), a decoded Transaction ('productId'), a transaction history ('signedTransactions') nor a subscription status ('data')",
             at: .root,
-            hint: "Pass the JSON your server got from verifyReceipt or the App Store Server API, a decoded AppTransaction or Transaction payload, or the compact JWS itself.")
+            hint:
+                "Pass the JSON your server got from verifyReceipt or the App Store Server API, a decoded AppTransaction or Transaction payload, or the compact JWS itself."
+        )
         return (nil, sink.diagnostics)
     }
 
     /// Reads a file's bytes: JSON of any kind above, or a compact JWS of an AppTransaction or a
     /// Transaction (decoded without verifying its signature; `unverifiedSignatures` says so).
     /// `root` is the JSON read, for locating diagnostics.
-    public static func read(bytes: [UInt8], now: Date) throws(JWSError) -> (facts: ReceiptFacts?, diagnostics: [Diagnostic], root: JSONNode?, isJWS: Bool) {
+    public static func read(bytes: [UInt8], now: Date) throws(JWSError) -> (
+        facts: ReceiptFacts?, diagnostics: [Diagnostic], root: JSONNode?, isJWS: Bool
+    ) {
         let text = String(decoding: bytes, as: UTF8.self)
         if CompactJWS.looksLikeJWS(text) {
             let root = try CompactJWS.payload(text)
@@ -265,7 +269,8 @@ public enum ReceiptReader {
         var receipt = root
         var path = JSONPath.root
         if let status = root["status"], let code = scalar(status), code != "0" {
-            let meaning = code == "21007" ? " (a sandbox receipt sent to production)" : code == "21008" ? " (a production receipt sent to the sandbox)" : ""
+            let meaning =
+                code == "21007" ? " (a sandbox receipt sent to production)" : code == "21008" ? " (a production receipt sent to the sandbox)" : ""
             sink.error("receipt-status", "verifyReceipt returned status \(code)\(meaning); the receipt was not validated", at: .root / "status")
             return nil
         }
@@ -333,9 +338,12 @@ public enum ReceiptReader {
         return ReceiptFacts(
             source: .appTransactionPayload, environment: receiptType.flatMap(StoreEnvironment.init(appleName:)),
             bundleID: root["bundleId"].flatMap(scalar), originalAppVersion: root["originalApplicationVersion"].flatMap(scalar),
-            originalPurchaseDate: milliseconds(root["originalPurchaseDate"], at: .root / "originalPurchaseDate", sink: sink), originalPlatform: platform,
-            preorderDate: milliseconds(root["preorderDate"], at: .root / "preorderDate", sink: sink), isVolumePurchase: receiptType?.contains("VPP") ?? false,
-            isAppPurchaseRevoked: root["revocationDate"] != nil && milliseconds(root["revocationDate"], at: .root / "revocationDate", sink: sink) != nil,
+            originalPurchaseDate: milliseconds(root["originalPurchaseDate"], at: .root / "originalPurchaseDate", sink: sink),
+            originalPlatform: platform,
+            preorderDate: milliseconds(root["preorderDate"], at: .root / "preorderDate", sink: sink),
+            isVolumePurchase: receiptType?.contains("VPP") ?? false,
+            isAppPurchaseRevoked: root["revocationDate"] != nil
+                && milliseconds(root["revocationDate"], at: .root / "revocationDate", sink: sink) != nil,
             purchases: [])
     }
 
@@ -354,7 +362,8 @@ public enum ReceiptReader {
         guard let node, let text = scalar(node), let value = Double(text) else { return nil }
         guard value.isFinite, Limits.receiptMilliseconds.contains(value) else {
             sink.error(
-                "date-out-of-range", "'\(text)' is not a receipt date: milliseconds since 1970 must be from \(Limits.display(Limits.receiptMilliseconds.lowerBound)) to \(Limits.display(Limits.receiptMilliseconds.upperBound)) (0000-01-01 to 9999-12-31)",
+                "date-out-of-range",
+                "'\(text)' is not a receipt date: milliseconds since 1970 must be from \(Limits.display(Limits.receiptMilliseconds.lowerBound)) to \(Limits.display(Limits.receiptMilliseconds.upperBound)) (0000-01-01 to 9999-12-31)",
                 at: path, hint: "Receipts give dates in milliseconds, such as \"1700000000000\" for 2023-11-14.")
             return nil
         }

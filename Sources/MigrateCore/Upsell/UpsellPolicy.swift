@@ -162,7 +162,9 @@ public struct UpsellPolicy: Sendable {
                 let lacking = requires.filter { !owned.contains($0) }
                 if !lacking.isEmpty {
                     withheld.append(
-                        WithheldOffer(productID: id, reason: "an add-on that requires \(lacking.map { "'\($0)'" }.joined(separator: ", ")), which the customer lacks"))
+                        WithheldOffer(
+                            productID: id,
+                            reason: "an add-on that requires \(lacking.map { "'\($0)'" }.joined(separator: ", ")), which the customer lacks"))
                     continue
                 }
             }
@@ -184,7 +186,8 @@ public struct UpsellPolicy: Sendable {
                 withheld.append(
                     WithheldOffer(
                         productID: products[candidate.index].id,
-                        reason: "would charge again for \(overlap.map { "'\($0)'" }.joined(separator: ", ")), which the customer has; what it adds is sold alone as \(names)"
+                        reason:
+                            "would charge again for \(overlap.map { "'\($0)'" }.joined(separator: ", ")), which the customer has; what it adds is sold alone as \(names)"
                     ))
                 continue
             }
@@ -212,7 +215,8 @@ public struct UpsellPolicy: Sendable {
                     regular = price
                     price = discount.price
                     charge = discount.charge
-                    reason += "; legacy price for tier '\(tier.id)' (regularly \(listed))"
+                    reason +=
+                        "; legacy price for tier '\(tier.id)' (regularly \(listed))"
                         + (discount.charge == nil ? ", display-only: nothing makes the App Store charge it" : "")
                 case .legacyProduct:
                     break  // its twin is missing or is the product itself; `migrate check` reports it

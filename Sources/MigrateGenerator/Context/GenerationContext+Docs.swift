@@ -59,7 +59,8 @@ extension GenerationContext {
         let advisor = Advisor(catalog: catalog)
         var seen = Set<Cohort>()
         var bases: [(String, Customer)] = []
-        for test in testCases where test.customer.environment == .production && test.customer.purchases.isEmpty
+        for test in testCases
+        where test.customer.environment == .production && test.customer.purchases.isEmpty
             && test.expected.decision.rule != .undetermined && test.customer.appTransaction == .verified
             && !test.customer.isVolumePurchase && !test.customer.isAppPurchaseRevoked
         {
@@ -82,7 +83,8 @@ extension GenerationContext {
                     report.upsell.offers.map { offer in
                         "`\(offer.productID)` \(offer.priceText)"
                     })
-                let withheld = Self.abbreviated(report.upsell.withheld.filter { $0.reason.hasPrefix("would charge again") }.map { "`\($0.productID)`" })
+                let withheld = Self.abbreviated(
+                    report.upsell.withheld.filter { $0.reason.hasPrefix("would charge again") }.map { "`\($0.productID)`" })
                 rows.append([
                     "cohort": .string(Self.markdownCell(title)),
                     "owns": .string(owning.isEmpty ? "—" : owning.map { "`\($0)`" }.joined(separator: ", ")),

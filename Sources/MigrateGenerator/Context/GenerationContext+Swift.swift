@@ -69,8 +69,10 @@ extension GenerationContext {
             "grantsList": featureList(tier.grants),
             "hasDiscounts": .bool(!tier.discounts.isEmpty),
             "promotionalOffersList": .string(
-                promotionalOffers(of: tier).map { ".\(productCases[$0.product] ?? SwiftIdentifier.make($0.product)): \(SwiftIdentifier.stringLiteral($0.offer))" }
-                    .joined(separator: ", ")),
+                promotionalOffers(of: tier).map {
+                    ".\(productCases[$0.product] ?? SwiftIdentifier.make($0.product)): \(SwiftIdentifier.stringLiteral($0.offer))"
+                }
+                .joined(separator: ", ")),
             "legacyProductsList": .string(
                 legacyProducts(of: tier).map {
                     ".\(productCases[$0.regular] ?? SwiftIdentifier.make($0.regular)): .\(productCases[$0.legacy] ?? SwiftIdentifier.make($0.legacy))"
@@ -78,7 +80,8 @@ extension GenerationContext {
             "discountsList": .string(
                 tier.discounts.sorted { $0.product < $1.product }.map { discount in
                     let product = productCases[discount.product] ?? SwiftIdentifier.make(discount.product)
-                    return ".\(product): (\(SwiftIdentifier.stringLiteral(discount.price.description)), \(Self.grouped(discount.price.tenThousandths)))"
+                    return
+                        ".\(product): (\(SwiftIdentifier.stringLiteral(discount.price.description)), \(Self.grouped(discount.price.tenThousandths)))"
                 }.joined(separator: ", ")),
             "discounts": .list(
                 tier.discounts.sorted { $0.product < $1.product }.map { discount in

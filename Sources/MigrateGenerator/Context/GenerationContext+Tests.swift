@@ -25,7 +25,7 @@ extension GenerationContext {
         // Only the customer's own products appear in a case name; longest first, so a bundle id
         // that extends another id is replaced whole.
         for id in Set(customer.purchases.map(\.productID)).sorted(by: { $0.count > $1.count }) {
-            if let name_ = productCases[id] { name = name.replacingOccurrences(of: id, with: name_) }
+            if let productCase = productCases[id] { name = name.replacingOccurrences(of: id, with: productCase) }
         }
         name = Self.oneLine(name)
         if name.count > 72 { name = String(name.prefix(71)) + "…" }
@@ -82,9 +82,10 @@ extension GenerationContext {
             "isVolumePurchase": .bool(customer.isVolumePurchase),
             "owns": Self.swiftList(owns),
             "hasOwns": .bool(!owns.isEmpty),
-            "ownsText": .string(Self.markdownCell(ownsText.isEmpty ? "—" : ownsText.joined(separator: ", "))
-                + (customer.isVolumePurchase ? " (VPP install)" : "") + (customer.isAppPurchaseRevoked ? " (download refunded)" : "")
-                + (verification == ".verified" ? "" : " (verification \(verificationText))")),
+            "ownsText": .string(
+                Self.markdownCell(ownsText.isEmpty ? "—" : ownsText.joined(separator: ", "))
+                    + (customer.isVolumePurchase ? " (VPP install)" : "") + (customer.isAppPurchaseRevoked ? " (download refunded)" : "")
+                    + (verification == ".verified" ? "" : " (verification \(verificationText))")),
             "cohort": .string(cohortExpression(report.decision.cohort)),
             "cohortText": .string(cohortText(report.decision.cohort)),
             "rule": .string(report.decision.rule.rawValue),

@@ -19,7 +19,9 @@ extension GenerationContext {
     }
 
     static func cellsText(_ cells: [TemplateValue]) -> TemplateValue {
-        .string(cells.compactMap { cell -> String? in if case .string(let mark)? = cell["mark"] { return mark } else { return nil } }.joined(separator: " | "))
+        .string(
+            cells.compactMap { cell -> String? in if case .string(let mark)? = cell["mark"] { return mark } else { return nil } }.joined(
+                separator: " | "))
     }
 
     /// Items of a multi-line Swift collection, each with the `comma` swift-format expects after it:

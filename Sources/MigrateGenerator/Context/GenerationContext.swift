@@ -137,7 +137,10 @@ public struct GenerationContext {
                 catalog.tracks.keys.sorted().compactMap { platform -> TemplateValue? in
                     let free = catalog.freeFeatures(on: platform)
                     let ordered = catalog.ordered(free)
-                    return ["platform": .string(platform.rawValue), "features": .list(ordered.map(featureReference)), "featuresList": featureList(ordered)]
+                    return [
+                        "platform": .string(platform.rawValue), "features": .list(ordered.map(featureReference)),
+                        "featuresList": featureList(ordered),
+                    ]
                 }),
             "policies": policiesValue,
             "restoreMessages": [

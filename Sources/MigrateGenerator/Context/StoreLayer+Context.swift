@@ -40,7 +40,8 @@ extension GenerationContext {
         let platforms = Self.platforms(of: catalog)
         var running: [String: TemplateValue] = [:]
         for (os, platform) in Self.runningOperatingSystems {
-            let chosen = platforms.contains(platform) ? platform : (platform == .iOS && platforms.contains(.iPadOS) ? .iPadOS : platforms.first ?? .iOS)
+            let chosen =
+                platforms.contains(platform) ? platform : (platform == .iOS && platforms.contains(.iPadOS) ? .iPadOS : platforms.first ?? .iOS)
             running[os] = .string(chosen.rawValue)
         }
         return [

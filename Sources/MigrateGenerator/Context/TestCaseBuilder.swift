@@ -33,7 +33,8 @@ public enum TestCaseBuilder {
         static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    public static func cases(for catalog: PlanCatalog, maximum: Int = maximumCases, maximumValues: Int = maximumExpectedValues) -> [GeneratedTestCase] {
+    public static func cases(for catalog: PlanCatalog, maximum: Int = maximumCases, maximumValues: Int = maximumExpectedValues) -> [GeneratedTestCase]
+    {
         let plan = catalog.plan
         let advisor = Advisor(catalog: catalog)
         var customers: [(name: String, customer: Customer, priority: Priority, order: Int)] = []
@@ -56,7 +57,8 @@ public enum TestCaseBuilder {
                 let release = plan.releases[index]
                 guard let key = release.receiptVersion(cutoff.meaning) else { continue }
                 // A release where the era changes (or the first and last) is a cutoff boundary.
-                let boundary = position == 0 || position == indices.count - 1 || tier(position) != tier(position - 1) || tier(position) != tier(position + 1)
+                let boundary =
+                    position == 0 || position == indices.count - 1 || tier(position) != tier(position - 1) || tier(position) != tier(position + 1)
                 versions.append((key, release.released, boundary))
                 if let below = decrement(key) { versions.append((below, release.released.addingTimeInterval(-1), boundary)) }
             }
@@ -73,8 +75,12 @@ public enum TestCaseBuilder {
             // Dates alone, for the date rule: just before and at each go-live moment.
             for index in indices {
                 let release = plan.releases[index]
-                add("\(platform) no version, 1 s before \(release.displayName)", Customer(platform: runsOn, originalPlatform: original, originalPurchaseDate: release.released.addingTimeInterval(-1)))
-                add("\(platform) no version, at \(release.displayName)", Customer(platform: runsOn, originalPlatform: original, originalPurchaseDate: release.released))
+                add(
+                    "\(platform) no version, 1 s before \(release.displayName)",
+                    Customer(platform: runsOn, originalPlatform: original, originalPurchaseDate: release.released.addingTimeInterval(-1)))
+                add(
+                    "\(platform) no version, at \(release.displayName)",
+                    Customer(platform: runsOn, originalPlatform: original, originalPurchaseDate: release.released))
             }
             priority = .environmentAndProof
             add("\(platform) malformed 2.0.1b", Customer(platform: runsOn, originalPlatform: original, originalAppVersion: "2.0.1b"))
@@ -106,7 +112,8 @@ public enum TestCaseBuilder {
                 var tester = base
                 tester.environment = environment
                 tester.originalAppVersion = "1.0"
-                tester.originalPurchaseDate = environment == .sandbox ? Timestamp.parse("2013-08-01T07:00:00Z") : Timestamp.parse("0001-01-01T00:00:00Z")
+                tester.originalPurchaseDate =
+                    environment == .sandbox ? Timestamp.parse("2013-08-01T07:00:00Z") : Timestamp.parse("0001-01-01T00:00:00Z")
                 add("\(environment.rawValue) tester (like \(name))", tester)
             }
             var refunded = base

@@ -73,7 +73,8 @@ public struct TemplateLibrary: Sendable {
     public func template(named name: String) throws(TemplateError) -> Template {
         guard let source = templates[name] else {
             let suggestion = names.min { Self.distance(name, $0) < Self.distance(name, $1) }
-            throw TemplateError(template: name, line: 0, message: "no template named '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            throw TemplateError(
+                template: name, line: 0, message: "no template named '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
         }
         return try Template(name: name, text: source)
     }

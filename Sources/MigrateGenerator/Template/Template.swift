@@ -81,18 +81,23 @@ struct TemplateParser {
             var closing = close
             let triple = sigil == UInt8(ascii: "{") && open == Array("{{".utf8)
             if triple { closing = Array("}".utf8) + close }
-            if [UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: ">"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "{")].contains(sigil) {
+            if [
+                UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: ">"), UInt8(ascii: "="), UInt8(ascii: "&"),
+                UInt8(ascii: "{"),
+            ].contains(sigil) {
                 contentStart += 1
             }
             guard let contentEnd = find(closing, from: contentStart) else {
-                throw error("unclosed tag '\(String(decoding: open, as: UTF8.self))'; add '\(String(decoding: closing, as: UTF8.self))'", line: tagLine)
+                throw error(
+                    "unclosed tag '\(String(decoding: open, as: UTF8.self))'; add '\(String(decoding: closing, as: UTF8.self))'", line: tagLine)
             }
             let tagEnd = contentEnd + closing.count
             var content = String(decoding: bytes[contentStart..<contentEnd], as: UTF8.self).trimmingSpaces
             countLines(in: tagStart..<tagEnd)
 
             // Standalone: only white space around the tag on its line, and no other tag before it.
-            let canStandAlone = [UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: ">"), UInt8(ascii: "=")].contains(sigil)
+            let canStandAlone = [UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: ">"), UInt8(ascii: "=")]
+                .contains(sigil)
             var standalone = false
             var indentation = ""
             var resume = tagEnd

@@ -53,7 +53,8 @@ public struct TemplateRenderer: Sendable {
                 case .null: break
                 case .list, .object:
                     if isStrict {
-                        throw TemplateError(template: template, line: line, message: "'\(name)' is a \(value.kind); use it as a section: {{#\(name)}}…{{/\(name)}}")
+                        throw TemplateError(
+                            template: template, line: line, message: "'\(name)' is a \(value.kind); use it as a section: {{#\(name)}}…{{/\(name)}}")
                     }
                 }
             case .section(let name, let inverted, let children, let line):

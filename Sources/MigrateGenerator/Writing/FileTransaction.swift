@@ -80,7 +80,12 @@ public struct FileTransaction: Sendable {
         final class Counter: @unchecked Sendable {
             let lock = NSLock()
             var seen = 0
-            func next() -> Int { lock.withLock { defer { seen += 1 }; return seen } }
+            func next() -> Int {
+                lock.withLock {
+                    defer { seen += 1 }
+                    return seen
+                }
+            }
         }
         let counter = Counter()
         return FileTransaction(fault: { _ in

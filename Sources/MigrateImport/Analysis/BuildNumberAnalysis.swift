@@ -58,7 +58,9 @@ public struct BuildNumberAnalysis: Sendable, Hashable {
                     findings.append(
                         Finding(
                             platform: platform, kind: .gap,
-                            message: "builds jump from \(previousBuild) (\(releases[index - 1].version)) to \(build) (\(release.version)); check no release in between is missing"))
+                            message:
+                                "builds jump from \(previousBuild) (\(releases[index - 1].version)) to \(build) (\(release.version)); check no release in between is missing"
+                        ))
                 }
                 if firstOfVersion[release.version] == nil { firstOfVersion[release.version] = release }
                 if highest?.build.map({ build > $0 }) ?? true { highest = release }
@@ -71,7 +73,9 @@ public struct BuildNumberAnalysis: Sendable, Hashable {
                     findings.append(
                         Finding(
                             platform: platform, kind: .versionBackwards,
-                            message: "\(release.version) went live after \(previous.version) but its marketing version is lower: a hotfix for an older version, or a wrong date? Check its date"))
+                            message:
+                                "\(release.version) went live after \(previous.version) but its marketing version is lower: a hotfix for an older version, or a wrong date? Check its date"
+                        ))
                 }
                 if highest.map({ release.version > $0.version }) ?? true { highest = release }
             }

@@ -81,14 +81,21 @@ public enum AppStoreConnectImporter {
 
         mutating func add(document: JSONNode, file: String, path: JSONPath) throws(ImportError) {
             guard document.objectValue != nil else {
-                throw ImportError(.badData, file: file, location: document.location, place: path.description, "expected an App Store Connect response object, found \(document.value.kindName)")
+                throw ImportError(
+                    .badData, file: file, location: document.location, place: path.description,
+                    "expected an App Store Connect response object, found \(document.value.kindName)")
             }
             if let errors = document["errors"]?.arrayValue, document["data"] == nil {
                 let detail = errors.first.flatMap { $0["detail"]?.stringValue ?? $0["title"]?.stringValue } ?? "an error"
-                throw ImportError(.badData, file: file, location: document.location, place: (path / "errors").description, "the response is an error, not data: \(detail)", hint: "Save a successful response.")
+                throw ImportError(
+                    .badData, file: file, location: document.location, place: (path / "errors").description,
+                    "the response is an error, not data: \(detail)", hint: "Save a successful response.")
             }
             guard let data = document["data"] else {
-                throw ImportError(.badData, file: file, location: document.location, place: path.description, "no 'data' member; this is not an App Store Connect API response", hint: "Save the body of a GET /v1/builds, /v1/apps/{id}/appStoreVersions or /v1/buildUploads response.")
+                throw ImportError(
+                    .badData, file: file, location: document.location, place: path.description,
+                    "no 'data' member; this is not an App Store Connect API response",
+                    hint: "Save the body of a GET /v1/builds, /v1/apps/{id}/appStoreVersions or /v1/buildUploads response.")
             }
             let items = data.arrayValue ?? [data]
             var firstType: String?
@@ -113,7 +120,9 @@ public enum AppStoreConnectImporter {
 
         mutating func store(_ node: JSONNode, file: String, path: JSONPath) -> ResourceKey? {
             guard let type = node["type"]?.stringValue, let id = node["id"]?.scalarText else {
-                issues.append(ImportIssue(.warning, file: file, location: node.location, place: path.description, "a resource without 'type' and 'id'; skipped"))
+                issues.append(
+                    ImportIssue(.warning, file: file, location: node.location, place: path.description, "a resource without 'type' and 'id'; skipped")
+                )
                 return nil
             }
             let key = ResourceKey(type: type, id: id)
@@ -185,8 +194,9 @@ public enum AppStoreConnectImporter {
                     build = self.version(buildResource, "version", what: "build of \(label)")
                     buildDate = date(buildResource, "uploadedDate")
                 } else if platform != .macOS {
-                    warn(resource, nil, "version \(label): its build is not in the response, so the build number is unknown",
-                         hint: "Request it with include=build, or add the build number to the plan by hand.")
+                    warn(
+                        resource, nil, "version \(label): its build is not in the response, so the build number is unknown",
+                        hint: "Request it with include=build, or add the build number to the plan by hand.")
                 }
                 let (date, source): (Date?, String)
                 if let earliest = self.date(resource, "earliestReleaseDate") {
@@ -266,8 +276,9 @@ public enum AppStoreConnectImporter {
                     break
                 }
                 if marketing == nil {
-                    warn(resource, nil, "\(label): its marketing version is not in the response; skipped",
-                         hint: "Request builds with include=preReleaseVersion so each build names its version.")
+                    warn(
+                        resource, nil, "\(label): its marketing version is not in the response; skipped",
+                        hint: "Request builds with include=preReleaseVersion so each build names its version.")
                     return nil
                 }
             }

@@ -20,7 +20,9 @@ enum GitHistoryShape {
         guard inBursts >= 10 || late >= max(3, commits.count / 10) || outOfOrder > 0 else { return nil }
         var signs: [String] = []
         if inBursts > 0, let largest = bursts.max(by: { ($0.count, $1[0].committed) < ($1.count, $0[0].committed) }) {
-            signs.append("\(Limits.grouped(inBursts)) share their commit time with others (\(Limits.grouped(largest.count)) at \(Timestamp.format(largest[0].committed)))")
+            signs.append(
+                "\(Limits.grouped(inBursts)) share their commit time with others (\(Limits.grouped(largest.count)) at \(Timestamp.format(largest[0].committed)))"
+            )
         }
         if late > 0 { signs.append("\(Limits.grouped(late)) were committed more than 30 days after they were written") }
         if outOfOrder > 0 { signs.append("\(Limits.grouped(outOfOrder)) are committed before their parent") }
@@ -49,7 +51,8 @@ enum GitHistoryShape {
             reasons.append("made together on \(burstDays.sorted().joined(separator: ", ")) for commits written weeks apart")
         }
         if !early.isEmpty { reasons.append("\(early.count) dated before the commit they name") }
-        let note = "\(Limits.grouped(names.count)) tag\(names.count == 1 ? " was" : "s were") \(reasons.joined(separator: "; ")): "
+        let note =
+            "\(Limits.grouped(names.count)) tag\(names.count == 1 ? " was" : "s were") \(reasons.joined(separator: "; ")): "
             + "their dates say when the tags were made, so those releases are dated by their commits"
         return (names, note)
     }

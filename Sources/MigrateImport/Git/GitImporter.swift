@@ -35,7 +35,10 @@ public enum GitImporter {
         /// The PATH to look for git on.
         public var environment: [String: String]
 
-        public init(refs: [String] = ["HEAD"], paths: [String] = [], taggedOnly: Bool? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        public init(
+            refs: [String] = ["HEAD"], paths: [String] = [], taggedOnly: Bool? = nil,
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) {
             self.refs = refs
             self.paths = paths
             self.taggedOnly = taggedOnly
@@ -59,7 +62,8 @@ public enum GitImporter {
             throw ImportError(.noInput, file: displayPath, "no such folder")
         }
         guard let executable = GitRunner.locate(environment: options.environment) else {
-            throw ImportError(.toolMissing, file: displayPath, "git is not installed (not found on PATH)", hint: "Install git, or use another importer.")
+            throw ImportError(
+                .toolMissing, file: displayPath, "git is not installed (not found on PATH)", hint: "Install git, or use another importer.")
         }
         let git = GitRunner(executable: executable, repository: repository, displayPath: displayPath)
         let top = try git.run(["rev-parse", "--show-toplevel"])
@@ -76,7 +80,10 @@ public enum GitImporter {
         let prefix = String(decoding: prefixOutput.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let tags = try readTags(git)
         let log = try git.run(
-            ["log", "--topo-order", "--reverse", "--format=%x1e%H %P%x00%ct%x00%at", "--raw", "--no-abbrev", "--no-renames", "--diff-merges=first-parent"]
+            [
+                "log", "--topo-order", "--reverse", "--format=%x1e%H %P%x00%ct%x00%at", "--raw", "--no-abbrev", "--no-renames",
+                "--diff-merges=first-parent",
+            ]
                 + options.refs + ["--tags", "--"])
         guard log.status == 0 else {
             let message = log.error.split(separator: "\n").first.map(String.init) ?? "git log failed"
@@ -151,7 +158,9 @@ public enum GitImporter {
             guard fields.count == 4, let seconds = Double(fields[3]) else { continue }
             // An annotated tag's own object is the tag; `*objectname` is the commit it points at.
             tags.append(
-                Tag(name: fields[0], commit: fields[2].isEmpty ? fields[1] : fields[2], date: Date(timeIntervalSince1970: seconds), isAnnotated: !fields[2].isEmpty))
+                Tag(
+                    name: fields[0], commit: fields[2].isEmpty ? fields[1] : fields[2], date: Date(timeIntervalSince1970: seconds),
+                    isAnnotated: !fields[2].isEmpty))
         }
         return tags
     }

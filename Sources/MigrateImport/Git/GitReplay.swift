@@ -67,7 +67,9 @@ extension GitImporter {
         mutating func resolveUncached(_ state: [String: String], commit: String) -> Resolved? {
             let short = String(commit.prefix(10))
             // Shallower projects first: the app's own project, not one vendored in a subfolder.
-            let projectPaths = state.keys.filter { $0.hasSuffix(".pbxproj") }.sorted { ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1) }
+            let projectPaths = state.keys.filter { $0.hasSuffix(".pbxproj") }.sorted {
+                ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1)
+            }
             for path in projectPaths {
                 guard let blob = state[path], let project = project(blob: blob, path: path, commit: short), project.appTarget != nil else { continue }
                 let folder = ((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
@@ -83,11 +85,15 @@ extension GitImporter {
                     return nil
                 }
             }
-            let plists = state.keys.filter { $0.lowercased().hasSuffix("info.plist") }.sorted { ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1) }
+            let plists = state.keys.filter { $0.lowercased().hasSuffix("info.plist") }.sorted {
+                ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1)
+            }
             for path in plists {
                 guard let blob = state[path] else { continue }
                 do {
-                    let version = try XcodeImporter.resolve(project: nil, projectFile: path, infoPlistPath: path) { $0 == path ? contents[blob] : nil }
+                    let version = try XcodeImporter.resolve(project: nil, projectFile: path, infoPlistPath: path) {
+                        $0 == path ? contents[blob] : nil
+                    }
                     if let value = resolved(version, at: short) { return value }
                 } catch {
                     report(error, blob: blob, commit: short)
@@ -137,7 +143,9 @@ extension GitImporter {
                 let isTagged = tagsByCommit[commit.hash] != nil
                 if previous.map({ $0.version.text != value.version.text || $0.build?.text != value.build?.text }) ?? true || isTagged {
                     changes.append(
-                        GitVersionChange(commit: commit.hash, date: commit.date, version: value.version, build: value.build, tags: (tagsByCommit[commit.hash] ?? []).sorted()))
+                        GitVersionChange(
+                            commit: commit.hash, date: commit.date, version: value.version, build: value.build,
+                            tags: (tagsByCommit[commit.hash] ?? []).sorted()))
                 }
             }
             var result = ImportResult(source: "git")
@@ -194,7 +202,8 @@ extension GitImporter {
                 }
                 if !releases.isEmpty {
                     result.ignored.append(
-                        "note: every version and build the history shows was imported; remove builds that never went live (or tag releases and use --tagged-only)")
+                        "note: every version and build the history shows was imported; remove builds that never went live (or tag releases and use --tagged-only)"
+                    )
                 }
             }
             if let current {

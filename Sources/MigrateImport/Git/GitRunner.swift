@@ -23,7 +23,8 @@ struct GitRunner {
         process.arguments = ["-C", repository] + arguments
         // A fixed, plain environment: no pager, no colour, no user config that changes the output format.
         process.environment = ["GIT_PAGER": "cat", "LC_ALL": "C", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent", "PATH": "/usr/bin:/bin"]
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         let inputPipe = input == nil ? nil : Pipe()

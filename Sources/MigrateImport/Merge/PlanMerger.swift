@@ -191,7 +191,8 @@ public enum PlanMerger {
                 Release(
                     platform: imported.platform, version: imported.version, build: imported.build, released: imported.date,
                     releasedSource: imported.provenance, model: model))
-            var line = "release \(imported.platform) \(imported.displayName), \(model.isPaid ? "paid" : "free"), released \(Timestamp.format(imported.date)) (\(imported.dateSource))"
+            var line =
+                "release \(imported.platform) \(imported.displayName), \(model.isPaid ? "paid" : "free"), released \(Timestamp.format(imported.date)) (\(imported.dateSource))"
             if case .paid(let price) = model { line = line.replacingOccurrences(of: ", paid,", with: ", paid \(price),") }
             report.added.append(line)
             if !plan.app.platforms.contains(imported.platform) {
@@ -225,7 +226,8 @@ public enum PlanMerger {
         // The plan only counts products it knows; the rest are reported, not silently kept or lost.
         let known = Set(plan.products.map(\.id))
         for count in base.products where !known.contains(count.product) {
-            report.ignored.append("installBase: \(count.units) units of '\(count.product)', which is not a product in the plan (import the .storekit file first)")
+            report.ignored.append(
+                "installBase: \(count.units) units of '\(count.product)', which is not a product in the plan (import the .storekit file first)")
         }
         base.products.removeAll { !known.contains($0.product) }
         let summary = InstallBaseBuilder.summary(base)
@@ -252,7 +254,6 @@ public enum PlanMerger {
         if options.overwrite { plan.installBase = base }
     }
 }
-
 
 extension PlanMerger {
     /// Dates each version's first release by the first day a sales report shows it selling, where the plan's

@@ -24,12 +24,13 @@ public enum SalesReportImporter {
         _ bytes: [UInt8], file: String, limit: Int = Limits.salesReportBytes, progress: (@Sendable (Double) -> Void)? = nil
     ) throws(ImportError) -> ImportResult {
         var data = bytes
-        let tooLarge = "the report is larger than \(limit >= 1 << 20 ? "\(Limits.grouped(limit >> 20)) MiB (\(Limits.grouped(limit)) bytes)" : "\(Limits.grouped(limit)) bytes"), migrate's limit for a sales report"
+        let tooLarge =
+            "the report is larger than \(limit >= 1 << 20 ? "\(Limits.grouped(limit >> 20)) MiB (\(Limits.grouped(limit)) bytes)" : "\(Limits.grouped(limit)) bytes"), migrate's limit for a sales report"
         let split = "Import a shorter period (a monthly or yearly Summary Sales report), or split the file and import each part."
         if Inflate.isGzip(bytes) {
             do {
                 data = try Inflate.gunzip(bytes, limit: limit)
-            } catch where error.isTooLarge {
+            } catch  where error.isTooLarge {
                 throw ImportError(.badData, file: file, "\(tooLarge) once decompressed; stopped reading it", hint: split)
             } catch {
                 throw ImportError(.badData, file: file, "\(error.description); the gzipped report cannot be read", hint: "Download the report again.")
@@ -39,7 +40,9 @@ public enum SalesReportImporter {
             throw ImportError(.badData, file: file, tooLarge, hint: split)
         }
         if data.contains(0) {
-            throw ImportError(.badData, file: file, "this is a binary file, not a tab-separated sales report", hint: "Pass the .txt or .txt.gz file App Store Connect gives.")
+            throw ImportError(
+                .badData, file: file, "this is a binary file, not a tab-separated sales report",
+                hint: "Pass the .txt or .txt.gz file App Store Connect gives.")
         }
         // Lines are read one at a time from the bytes: a report of two million rows is never copied into one
         // String and an array of lines beside it. "\r\n" and "\n" both end a line.
@@ -141,7 +144,8 @@ public enum SalesReportImporter {
             if let name, let index = columns[name] {
                 column = fields[..<min(index, fields.count)].reduce(1) { $0 + $1.count + 1 }
             }
-            issues.append(ImportIssue(.warning, file: file, location: SourceLocation(line: line, column: column), place: name.map { "'\($0)'" }, message))
+            issues.append(
+                ImportIssue(.warning, file: file, location: SourceLocation(line: line, column: column), place: name.map { "'\($0)'" }, message))
         }
 
         mutating func read(_ text: String, line: Int) {

@@ -31,9 +31,13 @@ public enum StoreKitImporter {
         }
 
         mutating func read(_ root: JSONNode) {
-            if let version = root["version"], let major = version["major"]?.scalarText.flatMap({ Int($0) }), major > StoreKitImporter.newestKnownFormat {
+            if let version = root["version"], let major = version["major"]?.scalarText.flatMap({ Int($0) }),
+                major > StoreKitImporter.newestKnownFormat
+            {
                 let minor = version["minor"]?.scalarText ?? "0"
-                warn(version, .root / "version", "format \(major).\(minor) is newer than the formats this version of migrate knows (1.0–5.0); read as far as understood")
+                warn(
+                    version, .root / "version",
+                    "format \(major).\(minor) is newer than the formats this version of migrate knows (1.0–5.0); read as far as understood")
             }
             for key in ["products", "nonRenewingSubscriptions"] {
                 for (index, node) in (root[key]?.arrayValue ?? []).enumerated() {
@@ -77,8 +81,9 @@ public enum StoreKitImporter {
             case "RecurringSubscription", "AutoRenewableSubscription": kind = .autoRenewable
             case nil where group != nil: kind = .autoRenewable
             default:
-                warn(node["type"] ?? node, path / "type", "'\(id)': unknown product type '\(typeName ?? "none")'; skipped",
-                     hint: "Known types: Consumable, NonConsumable, NonRenewingSubscription, RecurringSubscription.")
+                warn(
+                    node["type"] ?? node, path / "type", "'\(id)': unknown product type '\(typeName ?? "none")'; skipped",
+                    hint: "Known types: Consumable, NonConsumable, NonRenewingSubscription, RecurringSubscription.")
                 return
             }
             guard let price = readPrice(node["displayPrice"], at: path / "displayPrice", id: id) else { return }
@@ -86,8 +91,10 @@ public enum StoreKitImporter {
             if kind == .autoRenewable {
                 let period = node["recurringSubscriptionPeriod"]?.stringValue ?? ""
                 guard PlanKeys.subscriptionPeriods.contains(period) else {
-                    warn(node["recurringSubscriptionPeriod"] ?? node, path / "recurringSubscriptionPeriod",
-                         "'\(id)': subscription period '\(period)' is not one the App Store sells (\(PlanKeys.subscriptionPeriods.joined(separator: ", "))); skipped")
+                    warn(
+                        node["recurringSubscriptionPeriod"] ?? node, path / "recurringSubscriptionPeriod",
+                        "'\(id)': subscription period '\(period)' is not one the App Store sells (\(PlanKeys.subscriptionPeriods.joined(separator: ", "))); skipped"
+                    )
                     return
                 }
                 let level = node["groupNumber"]?.scalarText.flatMap { Int($0) } ?? 1

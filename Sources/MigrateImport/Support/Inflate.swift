@@ -30,7 +30,9 @@ public enum Inflate {
             guard bytes[position] == 0x1F, bytes[position + 1] == 0x8B else {
                 throw InflateError(message: "not a gzip file (wrong magic number)", offset: position)
             }
-            guard bytes[position + 2] == 8 else { throw InflateError(message: "unknown gzip compression method \(bytes[position + 2])", offset: position + 2) }
+            guard bytes[position + 2] == 8 else {
+                throw InflateError(message: "unknown gzip compression method \(bytes[position + 2])", offset: position + 2)
+            }
             let flags = bytes[position + 3]
             var index = position + 10
             func need(_ count: Int) throws(InflateError) {
@@ -54,9 +56,14 @@ public enum Inflate {
             index = inflater.endOfStream
             guard index + 8 <= bytes.count else { throw InflateError(message: "the gzip file is truncated (no trailer)", offset: bytes.count) }
             let expectedCRC = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
-            let expectedSize = UInt32(bytes[index + 4]) | UInt32(bytes[index + 5]) << 8 | UInt32(bytes[index + 6]) << 16 | UInt32(bytes[index + 7]) << 24
-            guard CRC32.checksum(member) == expectedCRC else { throw InflateError(message: "the gzip checksum does not match; the file is damaged", offset: index) }
-            guard UInt32(truncatingIfNeeded: member.count) == expectedSize else { throw InflateError(message: "the gzip size does not match; the file is damaged", offset: index + 4) }
+            let expectedSize =
+                UInt32(bytes[index + 4]) | UInt32(bytes[index + 5]) << 8 | UInt32(bytes[index + 6]) << 16 | UInt32(bytes[index + 7]) << 24
+            guard CRC32.checksum(member) == expectedCRC else {
+                throw InflateError(message: "the gzip checksum does not match; the file is damaged", offset: index)
+            }
+            guard UInt32(truncatingIfNeeded: member.count) == expectedSize else {
+                throw InflateError(message: "the gzip size does not match; the file is damaged", offset: index + 4)
+            }
             output += member
             position = index + 8
             // Some tools pad with zeros after the last member.
@@ -161,14 +168,16 @@ private struct Inflater {
     }
 
     mutating func decode(_ code: Huffman) throws(InflateError) -> Int {
-        var code_ = 0, first = 0, index = 0
+        var value = 0
+        var first = 0
+        var index = 0
         for length in 1..<16 {
-            code_ |= try bits(1)
+            value |= try bits(1)
             let count = code.counts[length]
-            if code_ - count < first { return code.symbols[index + (code_ - first)] }
+            if value - count < first { return code.symbols[index + (value - first)] }
             index += count
             first = (first + count) << 1
-            code_ <<= 1
+            value <<= 1
         }
         throw fail("an invalid Huffman code")
     }

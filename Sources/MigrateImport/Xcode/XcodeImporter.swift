@@ -45,12 +45,16 @@ public enum XcodeImporter {
             guard let target = applications.first(where: { $0.name == targetName }) ?? applications.first else {
                 let names = project.targets.map { "\($0.name) (\($0.productType.replacingOccurrences(of: "com.apple.product-type.", with: "")))" }
                 throw ImportError(
-                    .badData, file: projectFile, "no application target in the project (targets: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
+                    .badData, file: projectFile,
+                    "no application target in the project (targets: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
                     hint: "Pass the project of the app itself.")
             }
             if applications.count > 1 && targetName == nil {
                 result.issues.append(
-                    ImportIssue(.note, file: projectFile, place: "targets", "several application targets; read '\(target.name)', the first (others: \(applications.dropFirst().map(\.name).joined(separator: ", ")))"))
+                    ImportIssue(
+                        .note, file: projectFile, place: "targets",
+                        "several application targets; read '\(target.name)', the first (others: \(applications.dropFirst().map(\.name).joined(separator: ", ")))"
+                    ))
             }
             result.target = target.name
             let configuration = XcodeProject.releaseConfiguration(of: target) ?? "Release"
@@ -84,14 +88,16 @@ public enum XcodeImporter {
                 let shownPlace = configurationLabel.isEmpty ? "" : " (\(configurationLabel))"
                 guard depth < 32, name != setting else {
                     result.issues.append(
-                        ImportIssue(.warning, file: projectFile, place: key, "\(key) = \(text) refers to itself through $(\(name))\(shownPlace)",
-                                    hint: "Give \(name) a value of its own in the app target's Release build settings or its .xcconfig."))
+                        ImportIssue(
+                            .warning, file: projectFile, place: key, "\(key) = \(text) refers to itself through $(\(name))\(shownPlace)",
+                            hint: "Give \(name) a value of its own in the app target's Release build settings or its .xcconfig."))
                     return nil
                 }
                 guard let value = settings[name] else {
                     result.issues.append(
-                        ImportIssue(.warning, file: projectFile, place: key, "\(key) uses $(\(name)), which no build setting defines\(shownPlace)",
-                                    hint: "Set \(name) in the app target's Release build settings or its .xcconfig."))
+                        ImportIssue(
+                            .warning, file: projectFile, place: key, "\(key) uses $(\(name)), which no build setting defines\(shownPlace)",
+                            hint: "Set \(name) in the app target's Release build settings or its .xcconfig."))
                     return nil
                 }
                 rest = Substring(value) + rest[rest.index(after: end)...]
@@ -105,7 +111,8 @@ public enum XcodeImporter {
             do {
                 return try Version(expanded.trimmingCharacters(in: .whitespaces))
             } catch {
-                result.issues.append(ImportIssue(.warning, file: origin, place: key, error.description, hint: "Use one to three period-separated integers."))
+                result.issues.append(
+                    ImportIssue(.warning, file: origin, place: key, error.description, hint: "Use one to three period-separated integers."))
                 return nil
             }
         }
@@ -125,11 +132,14 @@ public enum XcodeImporter {
         // With GENERATE_INFOPLIST_FILE, Xcode writes the keys from build settings; a partial Info.plist may still add others.
         let marketing = plist["CFBundleShortVersionString"] as? String ?? (generated || project != nil ? "$(MARKETING_VERSION)" : nil)
         let build = plist["CFBundleVersion"] as? String ?? (generated || project != nil ? "$(CURRENT_PROJECT_VERSION)" : nil)
-        let plistOrigin = plist["CFBundleShortVersionString"] != nil ? (plistPath ?? "Info.plist") : (configurationLabel.isEmpty ? projectFile : "\(projectFile), \(configurationLabel)")
+        let plistOrigin =
+            plist["CFBundleShortVersionString"] != nil
+            ? (plistPath ?? "Info.plist") : (configurationLabel.isEmpty ? projectFile : "\(projectFile), \(configurationLabel)")
         if settings.isEmpty, let marketing, marketing.contains("$(") || marketing.contains("${") {
             result.issues.append(
-                ImportIssue(.warning, file: plistPath ?? projectFile, place: "CFBundleShortVersionString",
-                            "the version is \(marketing), a build setting; pass the .xcodeproj so it can be resolved"))
+                ImportIssue(
+                    .warning, file: plistPath ?? projectFile, place: "CFBundleShortVersionString",
+                    "the version is \(marketing), a build setting; pass the .xcodeproj so it can be resolved"))
         } else {
             result.version = version(marketing, key: "CFBundleShortVersionString", from: plistOrigin)
             result.build = version(build, key: "CFBundleVersion", from: plist["CFBundleVersion"] != nil ? (plistPath ?? "Info.plist") : plistOrigin)
@@ -139,7 +149,8 @@ public enum XcodeImporter {
         } else if let identifier = settings["PRODUCT_BUNDLE_IDENTIFIER"] {
             result.bundleID = expand(identifier, key: "PRODUCT_BUNDLE_IDENTIFIER", setting: "PRODUCT_BUNDLE_IDENTIFIER")
         }
-        let name = plist["CFBundleDisplayName"] as? String ?? settings["INFOPLIST_KEY_CFBundleDisplayName"] ?? plist["CFBundleName"] as? String
+        let name =
+            plist["CFBundleDisplayName"] as? String ?? settings["INFOPLIST_KEY_CFBundleDisplayName"] ?? plist["CFBundleName"] as? String
             ?? settings["PRODUCT_NAME"]
         if let name, !(settings.isEmpty && name.contains("$(")) { result.name = expand(name, key: "CFBundleDisplayName") }
         result.platforms = platforms(settings: settings, plist: plist)
@@ -162,7 +173,9 @@ public enum XcodeImporter {
             } else {
                 let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".xcodeproj") }.sorted()
                 guard let first = entries.first else {
-                    throw ImportError(.noInput, file: displayPath, "the folder holds no .xcodeproj", hint: "Name the .xcodeproj, its project.pbxproj or an Info.plist.")
+                    throw ImportError(
+                        .noInput, file: displayPath, "the folder holds no .xcodeproj",
+                        hint: "Name the .xcodeproj, its project.pbxproj or an Info.plist.")
                 }
                 guard entries.count == 1 else {
                     throw ImportError(.badData, file: displayPath, "the folder holds several projects (\(entries.joined(separator: ", "))); name one")
@@ -210,7 +223,9 @@ public enum XcodeImporter {
             if let released {
                 for platform in version.platforms.isEmpty ? [Platform.iOS] : version.platforms {
                     result.releases.append(
-                        ImportedRelease(platform: platform, version: marketing, build: version.build, date: released, dateSource: "--released", provenance: .appStore, origin: file))
+                        ImportedRelease(
+                            platform: platform, version: marketing, build: version.build, date: released, dateSource: "--released",
+                            provenance: .appStore, origin: file))
                 }
             } else {
                 result.ignored.append("the current version \(label) (not a release until it goes live; give --released DATE to add it)")

@@ -79,7 +79,9 @@ private struct FilePaths {
     init(objects: [String: Any]) {
         self.objects = objects
         for (id, value) in objects {
-            guard let object = value as? [String: Any], object["isa"] as? String == "PBXGroup" || object["isa"] as? String == "PBXVariantGroup" else { continue }
+            guard let object = value as? [String: Any], object["isa"] as? String == "PBXGroup" || object["isa"] as? String == "PBXVariantGroup" else {
+                continue
+            }
             for child in object["children"] as? [String] ?? [] { parents[child] = id }
         }
     }

@@ -37,7 +37,8 @@ struct Annealer {
 
     /// Returns the work used.
     private func anneal(_ state: inout State, moves budget: Int, random: inout SeededGenerator) -> Int {
-        let startTemperature = 0.6, endTemperature = 0.02
+        let startTemperature = 0.6
+        let endTemperature = 0.02
         let cooling = log(endTemperature / startTemperature)
         let rowCount = state.rowCount
         let strength = problem.strength
@@ -70,7 +71,8 @@ struct Annealer {
             change.removeAll(keepingCapacity: true)
             for (factor, level) in tuple where state.value(bestRow, factor) != level { change.append((factor, level)) }
             let delta = state.apply(bestRow, change, undo: &undo)
-            let accepted = state.isRowValid(bestRow, changed: change)
+            let accepted =
+                state.isRowValid(bestRow, changed: change)
                 && (delta <= 0 || random.nextUnit() < exp(-Double(delta) / temperature))
             if !accepted { _ = state.apply(bestRow, undo, undo: &undo) }
         }
@@ -136,7 +138,8 @@ struct Annealer {
 
         /// Removes the row whose loss uncovers the fewest required tuples.
         mutating func removeCheapestRow(skipping frozen: Int, random: inout SeededGenerator) {
-            var bestRow = -1, bestLoss = Int.max
+            var bestRow = -1
+            var bestLoss = Int.max
             let offset = Int(random.next() % UInt64(max(rowCount, 1)))
             for step in 0..<rowCount {
                 let row = (step + offset) % rowCount
@@ -176,7 +179,8 @@ struct Annealer {
                     let slot = other * k + factor
                     let base = problem.pairBase[slot] + cells[start + other] * problem.pairOther[slot]
                     let step = problem.pairSelf[slot]
-                    let lost = base + old * step, gained = base + new * step
+                    let lost = base + old * step
+                    let gained = base + new * step
                     if counts[lost] == 1 && problem.required[lost] != 0 { delta += 1 }
                     if counts[gained] == 0 && problem.required[gained] != 0 { delta -= 1 }
                 }

@@ -38,7 +38,8 @@ final class CoverageProblem {
             var row = [Int](repeating: -1, count: levelCounts.count)
             for combination in 0..<space.combinationCount {
                 let members = (0..<strength).map { space.factors[combination * strength + $0] }
-                let start = space.base[combination], end = space.base[combination + 1]
+                let start = space.base[combination]
+                let end = space.base[combination + 1]
                 if !members.contains(where: { solver.isConstrained[$0] }) {
                     if !satisfiable { for id in start..<end { required[id] = 0 } }
                     continue
@@ -54,13 +55,16 @@ final class CoverageProblem {
         self.requiredCount = required.reduce(0) { $0 + Int($1) }
 
         let k = levelCounts.count
-        var pairBase = [Int](), pairOther = [Int](), pairSelf = [Int]()
+        var pairBase = [Int]()
+        var pairOther = [Int]()
+        var pairSelf = [Int]()
         if strength == 2 {
             pairBase = [Int](repeating: 0, count: k * k)
             pairOther = pairBase
             pairSelf = pairBase
             for combination in 0..<space.combinationCount {
-                let a = space.factors[combination * 2], b = space.factors[combination * 2 + 1]
+                let a = space.factors[combination * 2]
+                let b = space.factors[combination * 2 + 1]
                 let base = space.base[combination]
                 // (a, b): a's multiplier is levels(b), b's is 1.
                 pairBase[a * k + b] = base

@@ -133,7 +133,9 @@ public struct CoveringArrayGenerator: Sendable {
         }
         var rows = best!
         // The default pass first, then the effort on top of its result, so more effort never gives more rows.
-        let annealing = [options.polish ? GeneratorOptions.polishWork : 0, options.effortWork ?? max(0, options.effort) * GeneratorOptions.workPerEffort]
+        let annealing = [
+            options.polish ? GeneratorOptions.polishWork : 0, options.effortWork ?? max(0, options.effort) * GeneratorOptions.workPerEffort,
+        ]
         for (pass, work) in annealing.enumerated() where work > 0 && rows.count < 60_000 && problem.requiredCount > 0 {
             let frozen = seeds.map { $0.map { $0 >= 0 } }
             var random = SeededGenerator(seed: (options.seed ^ 0xA5A5_5A5A_1234_4321) &+ UInt64(pass))
@@ -177,7 +179,10 @@ public struct CoveringArrayGenerator: Sendable {
         func visit(_ factor: Int) {
             if exceeded { return }
             if factor == counts.count {
-                if rows.count >= limit { exceeded = true; return }
+                if rows.count >= limit {
+                    exceeded = true
+                    return
+                }
                 rows.append(row)
                 return
             }

@@ -84,7 +84,8 @@ struct TupleSpace {
 
     /// The combination a tuple id belongs to.
     func combination(of tuple: Int) -> Int {
-        var low = 0, high = combinationCount - 1
+        var low = 0
+        var high = combinationCount - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if base[middle] <= tuple { low = middle } else { high = middle - 1 }

@@ -29,9 +29,12 @@ public enum MatrixCSV {
         var record: [Cell] = []
         var field = ""
         var inQuotes = false
-        var line = 1, column = 1
-        var fieldLine = 1, fieldColumn = 1
-        var quoteLine = 1, quoteColumn = 1
+        var line = 1
+        var column = 1
+        var fieldLine = 1
+        var fieldColumn = 1
+        var quoteLine = 1
+        var quoteColumn = 1
         var characters = Array(text)
         if characters.first == "\u{FEFF}" { characters.removeFirst() }
         if characters.last != "\n" { characters.append("\n") }
@@ -81,7 +84,10 @@ public enum MatrixCSV {
             column += 1
         }
         if inQuotes {
-            return (records, [ModelFileError(line: quoteLine, column: quoteColumn, message: "the quoted field that starts here never ends; add the closing '\"'")])
+            return (
+                records,
+                [ModelFileError(line: quoteLine, column: quoteColumn, message: "the quoted field that starts here never ends; add the closing '\"'")]
+            )
         }
         return (records, [])
     }
@@ -91,7 +97,8 @@ public enum MatrixCSV {
         var text = text
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         var records: [[Cell]] = []
-        for (number, line) in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, line) in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        {
             if line.allSatisfy(\.isWhitespace) { continue }
             var cells: [Cell] = []
             var column = 1
@@ -152,7 +159,9 @@ public enum MatrixCSV {
             records = parsed.records
         }
         guard let header = records.first else {
-            return Table(rows: [], lines: [], errors: [ModelFileError(line: 1, column: 1, message: "the file is empty; expected a header line with the factor names")])
+            return Table(
+                rows: [], lines: [],
+                errors: [ModelFileError(line: 1, column: 1, message: "the file is empty; expected a header line with the factor names")])
         }
         var errors: [ModelFileError] = []
         var columnOfFactor = [Int?](repeating: nil, count: model.factors.count)

@@ -69,7 +69,9 @@ extension CoveringArray {
         rows.enumerated().map { index, row in
             MatrixRow(
                 number: index + 1,
-                values: row.enumerated().map { FactorValue(factor: model.factors[$0.offset].name, value: model.factors[$0.offset].levels[$0.element]) })
+                values: row.enumerated().map {
+                    FactorValue(factor: model.factors[$0.offset].name, value: model.factors[$0.offset].levels[$0.element])
+                })
         }
     }
 }

@@ -131,15 +131,21 @@ public struct PlanFactorModel: Sendable {
         let restoreFactor = add("restore", restores.map(\.rawValue), .restore(restores))
 
         // Constraints.
-        let versionLevels = versions, dateLevels = dates, originalFactor = originalPlatformFactor
+        let versionLevels = versions
+        let dateLevels = dates
+        let originalFactor = originalPlatformFactor
         var constraints: [Constraint] = []
         let sandboxLevel = versionLevels.firstIndex { $0.isSandboxValue }!
         constraints.append(
-            Constraint(scope: [environmentFactor, versionFactor], label: "the sandbox and Xcode report original version \"1.0\", production never the sandbox value") { values in
+            Constraint(
+                scope: [environmentFactor, versionFactor],
+                label: "the sandbox and Xcode report original version \"1.0\", production never the sandbox value"
+            ) { values in
                 (environments[values[0]] == .production) == (values[1] != sandboxLevel)
             })
         constraints.append(
-            Constraint(scope: [environmentFactor, dateFactor], label: "the sandbox and Xcode report their fixed purchase dates, production never") { values in
+            Constraint(scope: [environmentFactor, dateFactor], label: "the sandbox and Xcode report their fixed purchase dates, production never") {
+                values in
                 let date = dateLevels[values[1]]
                 switch environments[values[0]] {
                 case .production: return date != Self.sandboxDate && date != Self.xcodeDate
@@ -182,21 +188,28 @@ public struct PlanFactorModel: Sendable {
         let missingVersion = versionLevels.firstIndex { $0.text == nil }!
         for product in productFactors {
             constraints.append(
-                Constraint(scope: [versionFactor, dateFactor, product.factor], label: "without a receipt ('\(factors[product.factor].name)') nothing is owned or refunded") { values in
+                Constraint(
+                    scope: [versionFactor, dateFactor, product.factor],
+                    label: "without a receipt ('\(factors[product.factor].name)') nothing is owned or refunded"
+                ) { values in
                     !(values[0] == missingVersion && dateLevels[values[1]] == nil) || product.states[values[2]] == .notOwned
                 })
         }
         let restorable = productFactors.filter(\.countsForRestore)
         for product in restorable {
             constraints.append(
-                Constraint(scope: [restoreFactor, product.factor], label: "\"restored nothing\" means no product ('\(factors[product.factor].name)') is owned") { values in
+                Constraint(
+                    scope: [restoreFactor, product.factor],
+                    label: "\"restored nothing\" means no product ('\(factors[product.factor].name)') is owned"
+                ) { values in
                     restores[values[0]] != .nothingRestored || !product.states[values[1]].isActive
                 })
         }
         if restorable.isEmpty {
-            constraints.append(Constraint(scope: [restoreFactor], label: "\"restored\" needs an owned product, and the plan sells none") { values in
-                restores[values[0]] != .restored
-            })
+            constraints.append(
+                Constraint(scope: [restoreFactor], label: "\"restored\" needs an owned product, and the plan sells none") { values in
+                    restores[values[0]] != .restored
+                })
         } else {
             // A clause, checked as it is by the generator: enumerating it would cost 3 × states^products.
             let notRestored = Set(restores.indices.filter { restores[$0] != .restored })
@@ -258,7 +271,8 @@ public struct PlanFactorModel: Sendable {
 
     static func decrement(_ version: Version) -> Version? {
         guard let last = version.components.last, last > 0 else { return nil }
-        return try? Version(version.components.dropLast().map(String.init).joined(separator: ".") + (version.components.count > 1 ? "." : "") + String(last - 1))
+        return try? Version(
+            version.components.dropLast().map(String.init).joined(separator: ".") + (version.components.count > 1 ? "." : "") + String(last - 1))
     }
 
     static func increment(_ version: Version) -> Version {
@@ -360,7 +374,9 @@ public struct PlanFactorModel: Sendable {
         let advisor = Advisor(catalog: catalog)
         return array.rows.enumerated().map { index, row in
             let (customer, restore) = customer(for: row)
-            let values = row.enumerated().map { FactorValue(factor: model.factors[$0.offset].name, value: model.factors[$0.offset].levels[$0.element]) }
+            let values = row.enumerated().map {
+                FactorValue(factor: model.factors[$0.offset].name, value: model.factors[$0.offset].levels[$0.element])
+            }
             return MatrixRow(
                 number: index + 1, values: values, customer: customer, restore: restore,
                 expected: expectedOutcome(for: customer, restore: restore, advisor: advisor), explainArguments: explainArguments(for: customer))

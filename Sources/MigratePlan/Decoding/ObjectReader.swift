@@ -166,7 +166,8 @@ public struct ObjectReader {
     public func choice(_ key: String, from choices: [String], required: Bool = false) -> String? {
         guard let text = string(key, required: required) else { return nil }
         guard choices.contains(text) else {
-            let hint = Suggestions.closest(to: text, in: choices).map { "Did you mean '\($0)'?" }
+            let hint =
+                Suggestions.closest(to: text, in: choices).map { "Did you mean '\($0)'?" }
                 ?? "Use one of: \(choices.joined(separator: ", "))."
             sink.error("invalid-value", "'\(text)' is not a valid value for '\(key)'", at: path / key, hint: hint)
             return nil

@@ -53,7 +53,8 @@ public enum PlanDecoder {
         let formatVersion = reader.integer("formatVersion") ?? MigrationPlan.currentFormatVersion
         if formatVersion != MigrationPlan.currentFormatVersion {
             sink.error(
-                "unsupported-format", "formatVersion \(formatVersion) is not supported; this migrate reads version \(MigrationPlan.currentFormatVersion)",
+                "unsupported-format",
+                "formatVersion \(formatVersion) is not supported; this migrate reads version \(MigrationPlan.currentFormatVersion)",
                 at: .root / "formatVersion")
         }
         let app = reader.object("app", required: true).flatMap { decodeApp($0) }
@@ -66,7 +67,8 @@ public enum PlanDecoder {
         let simulation = reader.object("simulation").map { decodeSimulation($0) }
         guard let app else { return nil }
         return MigrationPlan(
-            schemaReference: reader.string("$schema"), formatVersion: formatVersion, app: app, features: features, releases: releases, products: products,
+            schemaReference: reader.string("$schema"), formatVersion: formatVersion, app: app, features: features, releases: releases,
+            products: products,
             tiers: tiers, policies: policies, installBase: installBase, simulation: simulation)
     }
 
@@ -84,7 +86,8 @@ public enum PlanDecoder {
             let platform = row.string("platform").flatMap { readPlatform($0, at: item.path / "platform", sink: reader.sink) }
             let version = readVersion(row, "version", required: false, meaning: "the marketing version")
             base.downloads.append(
-                DownloadCount(platform: platform, version: version, paid: count(row, "paid"), free: count(row, "free"), refunds: count(row, "refunds")))
+                DownloadCount(
+                    platform: platform, version: version, paid: count(row, "paid"), free: count(row, "free"), refunds: count(row, "refunds")))
         }
         for item in reader.array("products") ?? [] {
             guard let row = ObjectReader(item.node, at: item.path, sink: reader.sink, describing: "A product count") else { continue }
@@ -189,7 +192,9 @@ public enum PlanDecoder {
             }
             return version
         } catch {
-            reader.sink.error("invalid-version", error.description, at: reader.path / key, hint: "Use one to three period-separated integers, such as \"31\" or \"1.2.5\".")
+            reader.sink.error(
+                "invalid-version", error.description, at: reader.path / key,
+                hint: "Use one to three period-separated integers, such as \"31\" or \"1.2.5\".")
             return nil
         }
     }
@@ -251,7 +256,9 @@ public enum PlanDecoder {
             }
             model = .paid(price ?? .zero)
         } else if modelName == "free", let price, !price.isZero {
-            sink.error("invalid-price", "a free release cannot have a price of \(price)", at: path / "price", hint: "Remove 'price' or set \"model\": \"paid\".")
+            sink.error(
+                "invalid-price", "a free release cannot have a price of \(price)", at: path / "price",
+                hint: "Remove 'price' or set \"model\": \"paid\".")
         }
         guard let platform, let version, let released, modelName != nil else { return nil }
         return Release(
@@ -292,11 +299,14 @@ public enum PlanDecoder {
             do {
                 trial = try TrialPeriod(text)
             } catch {
-                sink.error("invalid-trial", error.message, at: path / "trial", hint: "Write the trial's length as an ISO 8601 duration, such as \"P14D\" or \"P1M\".")
+                sink.error(
+                    "invalid-trial", error.message, at: path / "trial",
+                    hint: "Write the trial's length as an ISO 8601 duration, such as \"P14D\" or \"P1M\".")
             }
             if let kind, kind != .nonConsumable {
                 sink.error(
-                    "invalid-trial", "'trial' applies only to a nonConsumable (a free \"14-day Trial\" product); a subscription's trial is its introductory offer",
+                    "invalid-trial",
+                    "'trial' applies only to a nonConsumable (a free \"14-day Trial\" product); a subscription's trial is its introductory offer",
                     at: path / "trial", hint: "Make the trial product a nonConsumable at price \"0\", or remove 'trial'.")
             }
             if let price, !price.isZero {
@@ -349,7 +359,8 @@ public enum PlanDecoder {
         let legacyProduct = reader.identifier(PlanKeys.legacyProduct, required: false)
         if offer != nil, legacyProduct != nil {
             reader.sink.error(
-                "discount-two-mechanisms", "a discount names one mechanism that charges it, but this one has both 'promotionalOffer' and 'legacyProduct'",
+                "discount-two-mechanisms",
+                "a discount names one mechanism that charges it, but this one has both 'promotionalOffer' and 'legacyProduct'",
                 at: reader.path / PlanKeys.legacyProduct,
                 hint: "Keep 'promotionalOffer' for an auto-renewable subscription, or 'legacyProduct' for a non-consumable; remove the other.")
             return nil
@@ -389,7 +400,8 @@ public enum PlanDecoder {
                     let bounds = PlanKeys.keepLastVerifiedDays
                     if !bounds.contains(days) {
                         reader.sink.error(
-                            "invalid-value", "'days' must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(days)", at: failure.path / "days",
+                            "invalid-value", "'days' must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(days)",
+                            at: failure.path / "days",
                             hint: "A week (7) covers most outages without turning a cache into a free pass.")
                     } else {
                         policies.verificationFailure = .keepLastVerified(days: days)

@@ -1,7 +1,9 @@
 /// The keys each object of a plan may hold. The decoder rejects others (with a suggestion),
 /// and a test keeps `migrate schema` in step with these lists.
 public enum PlanKeys {
-    public static let root = ["$schema", "formatVersion", "app", "features", "releases", "products", "tiers", "policies", "installBase", "simulation"]
+    public static let root = [
+        "$schema", "formatVersion", "app", "features", "releases", "products", "tiers", "policies", "installBase", "simulation",
+    ]
     public static let app = ["name", "bundleID", "platforms", "universalPurchase"]
     public static let feature = ["id", "name"]
     public static let release = ["platform", "version", "build", "released", "releasedSource", "model", "price", "includes"]

@@ -1,4 +1,5 @@
 import MigrateSupport
+
 /// Cross-reference checks on a decoded plan: duplicate ids, references to features and
 /// products that don't exist, bundle cycles, releases on platforms the app doesn't list.
 public enum PlanValidator {
@@ -8,7 +9,9 @@ public enum PlanValidator {
         let productIDs = plan.products.map(\.id)
         let tierIDs = plan.tiers.map(\.id)
         // Each reference is looked up in a set, so a catalogue of thousands is checked in linear time.
-        let featureSet = Set(featureIDs), productSet = Set(productIDs), tierSet = Set(tierIDs)
+        let featureSet = Set(featureIDs)
+        let productSet = Set(productIDs)
+        let tierSet = Set(tierIDs)
         let platforms = Set(plan.app.platforms)
         let productByID = Dictionary(plan.products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
@@ -25,8 +28,11 @@ public enum PlanValidator {
             }
             guard !set.contains(id) else { return }
             let suggestion = Suggestions.closest(to: id, in: known)
-            let hint = suggestion.map { "Did you mean '\($0)'?" }
-                ?? (known.isEmpty ? "Declare it in '\(kind)s' first." : "Declare it in '\(kind)s', or use one of: \(known.sorted().prefix(8).joined(separator: ", ")).")
+            let hint =
+                suggestion.map { "Did you mean '\($0)'?" }
+                ?? (known.isEmpty
+                    ? "Declare it in '\(kind)s' first."
+                    : "Declare it in '\(kind)s', or use one of: \(known.sorted().prefix(8).joined(separator: ", ")).")
             diagnostics.append(.error("unknown-reference", "unknown \(kind) '\(id)'", at: path, hint: hint))
         }
 
@@ -42,7 +48,8 @@ public enum PlanValidator {
             if let first = seenReleases[key] {
                 diagnostics.append(
                     .error(
-                        "duplicate-release", "release \(release.platform) \(release.displayName) is listed twice (first at \(first?.description ?? "?"))",
+                        "duplicate-release",
+                        "release \(release.platform) \(release.displayName) is listed twice (first at \(first?.description ?? "?"))",
                         at: release.origin))
             } else {
                 seenReleases[key] = release.origin
@@ -61,7 +68,8 @@ public enum PlanValidator {
             }
             for (index, contained) in product.contains.enumerated() {
                 if contained == product.id {
-                    diagnostics.append(.error("bundle-cycle", "product '\(product.id)' contains itself", at: product.origin.map { $0 / "contains" / index }))
+                    diagnostics.append(
+                        .error("bundle-cycle", "product '\(product.id)' contains itself", at: product.origin.map { $0 / "contains" / index }))
                 } else {
                     reference(contained, to: productIDs, kind: "product", at: product.origin.map { $0 / "contains" / index })
                 }
@@ -89,7 +97,8 @@ public enum PlanValidator {
                 if let product = productByID[discount.product], discount.price >= product.price {
                     diagnostics.append(
                         .warning(
-                            "discount-not-cheaper", "the legacy price \(discount.price) for '\(discount.product)' is not below its price \(product.price)",
+                            "discount-not-cheaper",
+                            "the legacy price \(discount.price) for '\(discount.product)' is not below its price \(product.price)",
                             at: tier.origin.map { $0 / "discounts" / index / "price" }))
                 }
             }
@@ -151,7 +160,8 @@ public enum PlanValidator {
                         diagnostics.append(
                             .error(
                                 "bundle-cycle", "bundles contain each other: \(cycle.joined(separator: " → "))",
-                                at: origins[next].map { $0 / "contains" }, hint: "A bundle may contain products, but never itself through another bundle."))
+                                at: origins[next].map { $0 / "contains" },
+                                hint: "A bundle may contain products, but never itself through another bundle."))
                     }
                 } else if state[next] == nil {
                     state[next] = 1
@@ -205,7 +215,9 @@ public enum PlanValidator {
                     "bundle-too-deep",
                     "product '\(product.id)' nests bundles \(Limits.grouped(levels)) levels deep (\(shown.joined(separator: " → "))); at most \(Limits.bundleDepth) levels are supported",
                     at: product.origin.map { $0 / "contains" },
-                    hint: "List the products it unlocks in its own 'contains' rather than through bundles of bundles: contents count transitively, so a flatter bundle grants the same features."))
+                    hint:
+                        "List the products it unlocks in its own 'contains' rather than through bundles of bundles: contents count transitively, so a flatter bundle grants the same features."
+                ))
         }
         return diagnostics
     }

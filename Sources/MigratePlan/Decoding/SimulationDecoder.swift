@@ -116,14 +116,16 @@ extension PlanDecoder {
         case "point":
             return .point(values["value"]!)
         case "uniform":
-            let low = values["low"]!, high = values["high"]!
+            let low = values["low"]!
+            let high = values["high"]!
             guard low <= high else {
                 sink.error("invalid-value", "'low' (\(format(low))) must not be above 'high' (\(format(high)))", at: path / "low")
                 return nil
             }
             return .uniform(low: low, high: high)
         case "logNormal":
-            let low = values["low"]!, high = values["high"]!
+            let low = values["low"]!
+            let high = values["high"]!
             guard low > 0, low <= high else {
                 sink.error(
                     "invalid-value", "a logNormal distribution needs 0 < low <= high, found low \(format(low)) and high \(format(high))",
@@ -132,7 +134,9 @@ extension PlanDecoder {
             }
             return .logNormal(low: low, high: high)
         default:
-            let low = values["low"]!, mode = values["mode"]!, high = values["high"]!
+            let low = values["low"]!
+            let mode = values["mode"]!
+            let high = values["high"]!
             guard low <= mode, mode <= high, low < high || low == high else {
                 sink.error(
                     "invalid-value", "a triangular distribution needs low <= mode <= high, found \(format(low)), \(format(mode)), \(format(high))",
@@ -144,7 +148,8 @@ extension PlanDecoder {
     }
 
     /// Reports values the assumption can't take (a negative rate, a probability above 1), naming the path.
-    public static func check(_ distribution: Distribution, against assumption: SimulationAssumption, at path: JSONPath, sink: DiagnosticSink) -> Bool {
+    public static func check(_ distribution: Distribution, against assumption: SimulationAssumption, at path: JSONPath, sink: DiagnosticSink) -> Bool
+    {
         let keys: [String]
         switch distribution {
         case .point: keys = [""]
@@ -162,11 +167,16 @@ extension PlanDecoder {
                 sink.error("invalid-value", "'\(name)' must be above zero, found \(format(value))", at: at)
                 return false
             case .probability where value < 0 || value > 1:
-                let hint = value > 1 && value <= 100 ? "Write a share from 0 to 1: \(format(value))% is \(format(value / 100))." : "Write a share from 0 to 1."
+                let hint =
+                    value > 1 && value <= 100
+                    ? "Write a share from 0 to 1: \(format(value))% is \(format(value / 100))." : "Write a share from 0 to 1."
                 sink.error("invalid-value", "'\(name)' is a probability and must be from 0 to 1, found \(format(value))", at: at, hint: hint)
                 return false
             case .change where value < -1 || value > 1:
-                let hint = value > 1 && value <= 100 ? "Write a share of change from −1 to 1: \(format(value))% a month is \(format(value / 100))." : "Write a share of change from −1 to 1."
+                let hint =
+                    value > 1 && value <= 100
+                    ? "Write a share of change from −1 to 1: \(format(value))% a month is \(format(value / 100))."
+                    : "Write a share of change from −1 to 1."
                 sink.error("invalid-value", "'\(name)' is a monthly change and must be from -1 to 1, found \(format(value))", at: at, hint: hint)
                 return false
             default: break
@@ -174,7 +184,9 @@ extension PlanDecoder {
             if let maximum = assumption.maximum, value > maximum {
                 sink.error(
                     "too-large", "'\(name)' must be at most \(Limits.display(maximum)), found \(format(value))", at: at,
-                    hint: "\(Limits.display(maximum)) is migrate's limit for '\(name)' (README, \"Limits\"); simulate works in doubles and prints whole amounts.")
+                    hint:
+                        "\(Limits.display(maximum)) is migrate's limit for '\(name)' (README, \"Limits\"); simulate works in doubles and prints whole amounts."
+                )
                 return false
             }
         }

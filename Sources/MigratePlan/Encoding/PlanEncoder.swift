@@ -124,8 +124,14 @@ public enum PlanEncoder {
                         tier.discounts.map { discount in
                             .members([
                                 ("product", .string(discount.product)), ("price", .string(discount.price.description)),
-                                (PlanKeys.promotionalOffer, discount.charge.flatMap { if case .promotionalOffer(let id) = $0 { .string(id) } else { nil } }),
-                                (PlanKeys.legacyProduct, discount.charge.flatMap { if case .legacyProduct(let id) = $0 { .string(id) } else { nil } }),
+                                (
+                                    PlanKeys.promotionalOffer,
+                                    discount.charge.flatMap { if case .promotionalOffer(let id) = $0 { .string(id) } else { nil } }
+                                ),
+                                (
+                                    PlanKeys.legacyProduct,
+                                    discount.charge.flatMap { if case .legacyProduct(let id) = $0 { .string(id) } else { nil } }
+                                ),
                             ])
                         })
             ),

@@ -52,9 +52,15 @@ public struct JSONParser {
         case UInt8(ascii: "["): return JSONNode(try parseArray(), at: start)
         case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), at: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(try parseNumber(), at: start)
-        case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(.bool(true), at: start)
-        case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(.bool(false), at: start)
-        case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(.null, at: start)
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return JSONNode(.bool(true), at: start)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return JSONNode(.bool(false), at: start)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return JSONNode(.null, at: start)
         case UInt8(ascii: "'"): throw error("strings must use double quotes, not single quotes")
         case UInt8(ascii: "}"), UInt8(ascii: "]"): throw error("unexpected \(describeCurrent()); expected a value")
         default: throw error("unexpected \(describeCurrent()); expected a value (object, array, string, number, true, false or null)")
@@ -91,7 +97,9 @@ public struct JSONParser {
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): advance()
-            case UInt8(ascii: "}"): advance(); return .object(members)
+            case UInt8(ascii: "}"):
+                advance()
+                return .object(members)
             case nil: throw error("unexpected end of file inside an object; expected ',' or '}'")
             default: throw error("expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
             }
@@ -115,7 +123,9 @@ public struct JSONParser {
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): advance()
-            case UInt8(ascii: "]"): advance(); return .array(items)
+            case UInt8(ascii: "]"):
+                advance()
+                return .array(items)
             case nil: throw error("unexpected end of file inside an array; expected ',' or ']'")
             default: throw error("expected ',' or ']' after an array element, found \(describeCurrent())")
             }
@@ -166,7 +176,8 @@ public struct JSONParser {
             guard current == UInt8(ascii: "\\"), peek(1) == UInt8(ascii: "u") else {
                 throw error("unpaired UTF-16 surrogate \\u\(hex(scalar, width: 4))")
             }
-            advance(); advance()
+            advance()
+            advance()
             let low = try parseHex4()
             guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired UTF-16 surrogate \\u\(hex(scalar, width: 4))") }
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)

@@ -81,7 +81,8 @@ public struct JSONWriter: Sendable {
     /// Key order when sorting: case-insensitive first, as Xcode writes `.storekit` files
     /// (`_storefront` before `_storeKitErrors`), then by bytes so the order is total.
     static func keyPrecedes(_ lhs: String, _ rhs: String) -> Bool {
-        let left = lhs.lowercased(), right = rhs.lowercased()
+        let left = lhs.lowercased()
+        let right = rhs.lowercased()
         if left != right { return left.utf8.lexicographicallyPrecedes(right.utf8) }
         return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }

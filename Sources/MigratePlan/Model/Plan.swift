@@ -354,7 +354,9 @@ public struct InstallBase: Sendable, Hashable {
     /// staying-paid trend to.
     public var months: [MonthlyDownloads]
 
-    public init(from: Date? = nil, until: Date? = nil, downloads: [DownloadCount] = [], products: [ProductCount] = [], months: [MonthlyDownloads] = []) {
+    public init(
+        from: Date? = nil, until: Date? = nil, downloads: [DownloadCount] = [], products: [ProductCount] = [], months: [MonthlyDownloads] = []
+    ) {
         self.from = from
         self.until = until
         self.downloads = downloads

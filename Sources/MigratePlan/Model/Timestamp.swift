@@ -35,7 +35,9 @@ public enum Timestamp {
         }
 
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2) else { return nil }
-        var hour = 0, minute = 0, second = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
         var nanoseconds = 0
         var offsetSeconds = 0
         if index < bytes.count {
@@ -89,7 +91,8 @@ public enum Timestamp {
             days -= 1
         }
         let (year, month, day) = civilFromDays(days)
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2))"
+        var text =
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2))"
         let milliseconds = Int((fraction * 1000).rounded())
         if milliseconds > 0 && milliseconds < 1000 { text += "." + pad(milliseconds, 3) }
         return text + "Z"

@@ -46,7 +46,8 @@ public struct TrialPeriod: Sendable, Hashable, CustomStringConvertible {
             guard let position = order.firstIndex(of: unit), !seen.contains(unit),
                 seen.last.map({ order.firstIndex(of: $0)! < position }) ?? true
             else {
-                let hint = unit == "T" ? "hours and minutes are not used (a trial is counted in days)" : "units are Y, M, W and D, in that order, each once"
+                let hint =
+                    unit == "T" ? "hours and minutes are not used (a trial is counted in days)" : "units are Y, M, W and D, in that order, each once"
                 throw ParseError(message: "'\(text)' is not a trial period: \(hint)")
             }
             seen.append(unit)

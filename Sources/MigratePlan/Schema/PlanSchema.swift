@@ -128,7 +128,8 @@ public enum PlanSchema {
             "requires": reference("featureIDs", "Offer this add-on only to customers who already have these features."),
             "trial": .object([
                 "type": .string("string"), "pattern": .string("^P(?:[0-9]{1,4}Y)?(?:[0-9]{1,4}M)?(?:[0-9]{1,4}W)?(?:[0-9]{1,4}D)?$"),
-                "description": .string("A free trial's length (ISO 8601, such as \"P14D\"): a nonConsumable at price 0 that grants for this long after its purchase."),
+                "description": .string(
+                    "A free trial's length (ISO 8601, such as \"P14D\"): a nonConsumable at price 0 that grants for this long after its purchase."),
             ]),
             "forSale": .object(["type": .string("boolean"), "description": .string("False for retired products, which keep entitling.")]),
             "familyShareable": .object(["type": .string("boolean"), "description": .string("Family Sharing is on in App Store Connect.")]),
@@ -162,10 +163,12 @@ public enum PlanSchema {
                         PlanKeys.promotionalOffer: .object([
                             "type": .string("string"), "pattern": .string("^[A-Za-z0-9._-]{1,\(LegacyCharge.maximumOfferIDLength)}$"),
                             "description": .string(
-                                "For an autoRenewable product: the App Store Connect identifier of the promotional offer that charges the legacy price. Give this or legacyProduct."),
+                                "For an autoRenewable product: the App Store Connect identifier of the promotional offer that charges the legacy price. Give this or legacyProduct."
+                            ),
                         ]),
                         PlanKeys.legacyProduct: string(
-                            "For a non-consumable: a separate product sold only to this tier at the legacy price, granting what the regular one does. Give this or promotionalOffer."),
+                            "For a non-consumable: a separate product sold only to this tier at the legacy price, granting what the regular one does. Give this or promotionalOffer."
+                        ),
                     ], "A legacy price and the mechanism that makes the App Store charge it."),
             ]),
         ], "A legacy tier.")
@@ -181,7 +184,9 @@ public enum PlanSchema {
                     [
                         "platform": .object(["$ref": .string("#/$defs/platform")]),
                         "version": reference("version", "The marketing version (sales reports never carry the build)."),
-                        "paid": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Paid downloads, net of refunds.")]),
+                        "paid": .object([
+                            "type": .string("integer"), "minimum": .integer(0), "description": .string("Paid downloads, net of refunds."),
+                        ]),
                         "free": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Free first-time downloads.")]),
                         "refunds": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Refunded downloads.")]),
                     ], "Downloads of one marketing version."), "App downloads per platform and marketing version."),
@@ -197,8 +202,13 @@ public enum PlanSchema {
                 object(
                     ["month", "paid"],
                     [
-                        "month": .object(["type": .string("string"), "pattern": .string("^[0-9]{4}-(0[1-9]|1[0-2])$"), "description": .string("A calendar month, UTC: 2011-03.")]),
-                        "paid": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Paid downloads that month, net of refunds.")]),
+                        "month": .object([
+                            "type": .string("string"), "pattern": .string("^[0-9]{4}-(0[1-9]|1[0-2])$"),
+                            "description": .string("A calendar month, UTC: 2011-03."),
+                        ]),
+                        "paid": .object([
+                            "type": .string("integer"), "minimum": .integer(0), "description": .string("Paid downloads that month, net of refunds."),
+                        ]),
                     ], "Paid downloads in one month."), "Paid downloads per month, oldest first: simulate fits its staying-paid trend to them."),
         ], "Who bought what, from sales reports (migrate import sales); sizes cohorts in simulations.")
 
@@ -231,7 +241,9 @@ public enum PlanSchema {
             object(
                 ["distribution"],
                 [
-                    "distribution": enumeration(PlanKeys.distributions, "point: value; uniform: low, high; triangular: low, mode, high; logNormal: low and high are the 10th and 90th percentiles."),
+                    "distribution": enumeration(
+                        PlanKeys.distributions,
+                        "point: value; uniform: low, high; triangular: low, mode, high; logNormal: low and high are the 10th and 90th percentiles."),
                     "value": .object(["type": .string("number")]),
                     "low": .object(["type": .string("number")]),
                     "mode": .object(["type": .string("number")]),
@@ -259,7 +271,8 @@ public enum PlanSchema {
             [],
             [
                 "horizonMonths": .object([
-                    "type": .string("integer"), "minimum": .integer(1), "maximum": .integer(120), "description": .string("Months to simulate; default 24."),
+                    "type": .string("integer"), "minimum": .integer(1), "maximum": .integer(120),
+                    "description": .string("Months to simulate; default 24."),
                 ]),
                 "commission": enumeration(PlanKeys.commissions, "standard (30%) or smallBusiness (15%, App Store Small Business Program)."),
                 "assumptions": assumptions,

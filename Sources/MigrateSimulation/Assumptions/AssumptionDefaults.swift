@@ -23,7 +23,8 @@ public enum AssumptionDefaults {
         case .paidDownloadsPerMonth:
             return AssumptionDefault(
                 assumption: assumption, distribution: nil,
-                derivation: "installBase: the fitted trend's last month with \(TrendFit.minimumMonths) or more months of reports, else paid downloads ÷ months the reports cover",
+                derivation:
+                    "installBase: the fitted trend's last month with \(TrendFit.minimumMonths) or more months of reports, else paid downloads ÷ months the reports cover",
                 source: "the plan's install base (App Store Connect sales reports)")
         case .paidPrice:
             return AssumptionDefault(
@@ -37,15 +38,21 @@ public enum AssumptionDefaults {
         case .launchMultiple:
             return AssumptionDefault(
                 assumption: assumption, distribution: .logNormal(low: 10, high: 90), derivation: nil,
-                source: "judgement: a burst of up to thousands × for days (7 Minute Workout: 28/day paid, 216,718 in 3 days free; Stuart Hall, “An App Store Experiment”, 2013), +1,665% over 5 days (Distimo, “The Impact of Price Changes”, 2013), averaged over the first month")
+                source:
+                    "judgement: a burst of up to thousands × for days (7 Minute Workout: 28/day paid, 216,718 in 3 days free; Stuart Hall, “An App Store Experiment”, 2013), +1,665% over 5 days (Distimo, “The Impact of Price Changes”, 2013), averaged over the first month"
+            )
         case .burstHalfLifeMonths:
             return AssumptionDefault(
                 assumption: assumption, distribution: .logNormal(low: 0.5, high: 2), derivation: nil,
-                source: "judgement: the burst lasts days to weeks (Stuart Hall, “An App Store Experiment”, 2013; Distimo, “The Impact of Price Changes”, 2013)")
+                source:
+                    "judgement: the burst lasts days to weeks (Stuart Hall, “An App Store Experiment”, 2013; Distimo, “The Impact of Price Changes”, 2013)"
+            )
         case .lastingMultiple:
             return AssumptionDefault(
                 assumption: assumption, distribution: .logNormal(low: 5, high: 20), derivation: nil,
-                source: "judgement: a lasting multiple of roughly 10× (range 5–20×) once the burst fades; no published figure, so set it from your own downloads")
+                source:
+                    "judgement: a lasting multiple of roughly 10× (range 5–20×) once the burst fades; no published figure, so set it from your own downloads"
+            )
         case .conversion:
             return AssumptionDefault(
                 assumption: assumption, distribution: .logNormal(low: 0.01, high: 0.04), derivation: nil,
@@ -61,11 +68,14 @@ public enum AssumptionDefaults {
         case .refundRate:
             return AssumptionDefault(
                 assumption: assumption, distribution: .uniform(low: 0.01, high: 0.05), derivation: nil,
-                source: "judgement: refunds about 3% of revenue (1–5%); measure yours from the negative Units in your App Store Connect Sales reports")
+                source: "judgement: refunds about 3% of revenue (1–5%); measure yours from the negative Units in your App Store Connect Sales reports"
+            )
         case .paidTrendPerMonth:
             return AssumptionDefault(
                 assumption: assumption, distribution: .uniform(low: -0.04, high: 0.01), derivation: nil,
-                source: "judgement: a paid app's sales usually drift down once its launch and updates are behind it (−4% to +1% a month); used when the install base has fewer than 6 months of paid downloads to fit")
+                source:
+                    "judgement: a paid app's sales usually drift down once its launch and updates are behind it (−4% to +1% a month); used when the install base has fewer than 6 months of paid downloads to fit"
+            )
         case .priceElasticity:
             return AssumptionDefault(
                 assumption: assumption, distribution: .uniform(low: 0.5, high: 2), derivation: nil,

@@ -54,7 +54,8 @@ public struct TrendFit: Sendable, Hashable {
         }
         guard points.count >= minimumMonths else { return nil }
         let n = Double(points.count)
-        let meanX = points.reduce(0) { $0 + $1.x } / n, meanY = points.reduce(0) { $0 + $1.y } / n
+        let meanX = points.reduce(0) { $0 + $1.x } / n
+        let meanY = points.reduce(0) { $0 + $1.y } / n
         let sxx = points.reduce(0) { $0 + ($1.x - meanX) * ($1.x - meanX) }
         let sxy = points.reduce(0) { $0 + ($1.x - meanX) * ($1.y - meanY) }
         let syy = points.reduce(0) { $0 + ($1.y - meanY) * ($1.y - meanY) }

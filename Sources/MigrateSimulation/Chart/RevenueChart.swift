@@ -60,10 +60,14 @@ public enum RevenueChart {
             let breakEven = result.monteCarlo != nil ? medianBreakEven(result) : result.deterministic.breakEvenMonth
             if let month = breakEven {
                 let x = bottom.x(month)
-                out += "<line class=\"break-even\" x1=\"\(f(x))\" y1=\"\(f(bottom.top))\" x2=\"\(f(x))\" y2=\"\(f(bottom.top + bottom.height))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>\n"
+                out +=
+                    "<line class=\"break-even\" x1=\"\(f(x))\" y1=\"\(f(bottom.top))\" x2=\"\(f(x))\" y2=\"\(f(bottom.top + bottom.height))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>\n"
             }
-            let label = breakEven.map { "\(result.scenario.id): breaks even in month \($0)" } ?? "\(result.scenario.id): no break-even within \(months) months"
-            out += "<text x=\"\(f(bottom.left + 10))\" y=\"\(f(bottom.top + 16 + Double(index) * 16))\" fill=\"\(colour)\" font-size=\"12\">\(escape(label))</text>\n"
+            let label =
+                breakEven.map { "\(result.scenario.id): breaks even in month \($0)" }
+                ?? "\(result.scenario.id): no break-even within \(months) months"
+            out +=
+                "<text x=\"\(f(bottom.left + 10))\" y=\"\(f(bottom.top + 16 + Double(index) * 16))\" fill=\"\(colour)\" font-size=\"12\">\(escape(label))</text>\n"
         }
         out += polyline(monthlyPaid, panel: top, colour: paidColour, dashed: true)
         out += polyline(cumulativePaid, panel: bottom, colour: paidColour, dashed: true)
@@ -83,8 +87,13 @@ public enum RevenueChart {
         out += legendSwatch(x: legendX, y: legendY, colour: paidColour, dashed: true, band: hasBands)
         out += "<text x=\"\(f(legendX + 30))\" y=\"\(f(legendY))\">staying paid</text>\n"
         legendY += 26
-        let note = report.scenarios.first?.monteCarlo.map { "Lines: median (P50) of \($0.draws) draws, seed \($0.seed);" } ?? "Lines: every assumption at its median."
-        for line in [note, hasBands ? "thin outlines: P10 to P90." : "No Monte Carlo draws: no band.", "Proceeds after Apple's commission", "and refunds, in the plan's currency."] {
+        let note =
+            report.scenarios.first?.monteCarlo.map { "Lines: median (P50) of \($0.draws) draws, seed \($0.seed);" }
+            ?? "Lines: every assumption at its median."
+        for line in [
+            note, hasBands ? "thin outlines: P10 to P90." : "No Monte Carlo draws: no band.", "Proceeds after Apple's commission",
+            "and refunds, in the plan's currency.",
+        ] {
             out += "<text x=\"\(f(legendX))\" y=\"\(f(legendY))\" font-size=\"12\" fill=\"#444444\">\(escape(line))</text>\n"
             legendY += 16
         }
@@ -136,14 +145,18 @@ public enum RevenueChart {
         let step = max(1, Int((Double(panel.months) / 12).rounded(.up)))
         var month = 1
         while month <= panel.months {
-            out += "<line x1=\"\(f(panel.x(month)))\" y1=\"\(f(panel.top + panel.height))\" x2=\"\(f(panel.x(month)))\" y2=\"\(f(panel.top + panel.height + 5))\" stroke=\"#333333\"/>\n"
+            out +=
+                "<line x1=\"\(f(panel.x(month)))\" y1=\"\(f(panel.top + panel.height))\" x2=\"\(f(panel.x(month)))\" y2=\"\(f(panel.top + panel.height + 5))\" stroke=\"#333333\"/>\n"
             out += "<text x=\"\(f(panel.x(month)))\" y=\"\(f(panel.top + panel.height + 19))\" text-anchor=\"middle\">\(month)</text>\n"
             month += step
         }
         out += "</g>\n"
-        out += "<line x1=\"\(f(panel.left))\" y1=\"\(f(panel.top + panel.height))\" x2=\"\(f(panel.right))\" y2=\"\(f(panel.top + panel.height))\" stroke=\"#333333\"/>\n"
-        out += "<line x1=\"\(f(panel.left))\" y1=\"\(f(panel.top))\" x2=\"\(f(panel.left))\" y2=\"\(f(panel.top + panel.height))\" stroke=\"#333333\"/>\n"
-        out += "<text x=\"\(f((panel.left + panel.right) / 2))\" y=\"\(f(panel.top + panel.height + 38))\" text-anchor=\"middle\">month after the switch</text>\n"
+        out +=
+            "<line x1=\"\(f(panel.left))\" y1=\"\(f(panel.top + panel.height))\" x2=\"\(f(panel.right))\" y2=\"\(f(panel.top + panel.height))\" stroke=\"#333333\"/>\n"
+        out +=
+            "<line x1=\"\(f(panel.left))\" y1=\"\(f(panel.top))\" x2=\"\(f(panel.left))\" y2=\"\(f(panel.top + panel.height))\" stroke=\"#333333\"/>\n"
+        out +=
+            "<text x=\"\(f((panel.left + panel.right) / 2))\" y=\"\(f(panel.top + panel.height + 38))\" text-anchor=\"middle\">month after the switch</text>\n"
         let cy = panel.top + panel.height / 2
         out += "<text x=\"24\" y=\"\(f(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 24 \(f(cy)))\">\(escape(yLabel))</text>\n"
         return out
@@ -154,15 +167,18 @@ public enum RevenueChart {
         guard points.contains(where: { $0.high > $0.low }) else { return "" }
         let upper = points.enumerated().map { "\(f(panel.x($0.offset + 1))),\(f(panel.y($0.element.high)))" }
         let lower = points.enumerated().reversed().map { "\(f(panel.x($0.offset + 1))),\(f(panel.y($0.element.low)))" }
-        return "<polygon class=\"band \(kind)\" points=\"\((upper + lower).joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1\" stroke-opacity=\"0.7\" stroke-dasharray=\"1 2\"/>\n"
+        return
+            "<polygon class=\"band \(kind)\" points=\"\((upper + lower).joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1\" stroke-opacity=\"0.7\" stroke-dasharray=\"1 2\"/>\n"
     }
 
     static func legendSwatch(x: Double, y: Double, colour: String, dashed: Bool, band: Bool) -> String {
         var out = ""
         if band {
-            out += "<rect x=\"\(f(x))\" y=\"\(f(y - 10))\" width=\"22\" height=\"12\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1\" stroke-opacity=\"0.7\" stroke-dasharray=\"1 2\"/>\n"
+            out +=
+                "<rect x=\"\(f(x))\" y=\"\(f(y - 10))\" width=\"22\" height=\"12\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1\" stroke-opacity=\"0.7\" stroke-dasharray=\"1 2\"/>\n"
         }
-        out += "<line x1=\"\(f(x))\" y1=\"\(f(y - 4))\" x2=\"\(f(x + 22))\" y2=\"\(f(y - 4))\" stroke=\"\(colour)\" stroke-width=\"2\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
+        out +=
+            "<line x1=\"\(f(x))\" y1=\"\(f(y - 4))\" x2=\"\(f(x + 22))\" y2=\"\(f(y - 4))\" stroke=\"\(colour)\" stroke-width=\"2\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
         return out
     }
 
@@ -174,7 +190,8 @@ public enum RevenueChart {
     static func polyline(_ values: [Double], panel: Panel, colour: String, dashed: Bool, width: Double = 2.2) -> String {
         guard !values.isEmpty else { return "" }
         let points = values.enumerated().map { "\(f(panel.x($0.offset + 1))),\(f(panel.y($0.element)))" }.joined(separator: " ")
-        return "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(f(width))\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
+        return
+            "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(f(width))\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
     }
 
     /// 1, 2, 2.5 or 5 times a power of ten, at or above `value`.

@@ -111,7 +111,9 @@ public enum CohortPreview {
                     owner.purchases = [OwnedProduct(productID: choice.productID)]
                     let report = advisor.report(for: owner)
                     rows.append(
-                        row(label, tierID: tierID, customer: owner, owns: [choice.productID], size: choice.size, report: report, origin: "bought \(choice.name)"))
+                        row(
+                            label, tierID: tierID, customer: owner, owns: [choice.productID], size: choice.size, report: report,
+                            origin: "bought \(choice.name)"))
                 }
             }
         }
@@ -132,7 +134,8 @@ public enum CohortPreview {
             parts.append("bundle withheld: it \(short)")
         }
         return CohortPreviewRow(
-            cohort: label, tierID: tierID, platform: customer.platform, owns: owns, size: size, entitlements: report.entitlements.features.map(\.featureID),
+            cohort: label, tierID: tierID, platform: customer.platform, owns: owns, size: size,
+            entitlements: report.entitlements.features.map(\.featureID),
             offers: report.upsell.offers, withheld: report.upsell.withheld, reason: parts.joined(separator: "; "))
     }
 

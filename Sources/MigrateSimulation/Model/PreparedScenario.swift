@@ -63,7 +63,11 @@ public struct PreparedScenario: Sendable {
                     platform: track, originalAppVersion: (track == .macOS ? release.version : release.build ?? release.version).text,
                     originalPurchaseDate: release.released)
                 let weight: Double
-                if let installed { weight = members.reduce(0) { $0 + (installed[$1] ?? 0) } } else { weight = members.reduce(0) { $0 + (paidMonths.perRelease[$1] ?? 0) } }
+                if let installed {
+                    weight = members.reduce(0) { $0 + (installed[$1] ?? 0) }
+                } else {
+                    weight = members.reduce(0) { $0 + (paidMonths.perRelease[$1] ?? 0) }
+                }
                 cohorts.append(RevenueCohort(kind: .legacy(tierID: tier.id), platform: track, share: 0, offers: []))
                 representatives.append(customer)
                 legacyWeights.append(weight)
@@ -117,7 +121,8 @@ public struct PreparedScenario: Sendable {
             let weights = OfferSpec.splitWeights(cohorts[index].offers.map(\.price))
             for offer in cohorts[index].offers.indices { cohorts[index].offers[offer].weight = weights[offer] }
         }
-        let model = RevenueModel(months: months, commission: commission, cohorts: cohorts, paidMonthsOnSale: paidMonths.total, subscriptions: subscriptions)
+        let model = RevenueModel(
+            months: months, commission: commission, cohorts: cohorts, paidMonthsOnSale: paidMonths.total, subscriptions: subscriptions)
         let assumptions = try resolveAssumptions(variant, settings: settings, scenario: scenario, overrides: overrides, catalog: catalog)
         return PreparedScenario(
             id: scenario?.id ?? baseID, name: scenario?.name ?? "The plan as written", plan: variant, catalog: catalog, assumptions: assumptions,
@@ -138,7 +143,8 @@ public struct PreparedScenario: Sendable {
     static func orderedTracks(_ catalog: PlanCatalog) -> [Platform] {
         let order = catalog.plan.app.platforms
         return catalog.tracks.keys.sorted { lhs, rhs in
-            let left = order.firstIndex(of: lhs) ?? Int.max, right = order.firstIndex(of: rhs) ?? Int.max
+            let left = order.firstIndex(of: lhs) ?? Int.max
+            let right = order.firstIndex(of: rhs) ?? Int.max
             return left != right ? left < right : lhs.rawValue < rhs.rawValue
         }
     }
@@ -152,7 +158,8 @@ public struct PreparedScenario: Sendable {
             var total = 0.0
             for (position, index) in indices.enumerated() where catalog.plan.releases[index].model.isPaid {
                 guard position + 1 < indices.count else { continue }
-                let months = catalog.plan.releases[indices[position + 1]].released.timeIntervalSince(catalog.plan.releases[index].released) / secondsPerMonth
+                let months =
+                    catalog.plan.releases[indices[position + 1]].released.timeIntervalSince(catalog.plan.releases[index].released) / secondsPerMonth
                 perRelease[index] = max(0, months)
                 total += max(0, months)
             }
@@ -170,7 +177,8 @@ public struct PreparedScenario: Sendable {
             guard let version = row.version else { continue }
             let matches = catalog.plan.releases.indices.filter { index in
                 let release = catalog.plan.releases[index]
-                return release.model.isPaid && release.version.canonical == version.canonical && (row.platform == nil || row.platform == release.platform)
+                return release.model.isPaid && release.version.canonical == version.canonical
+                    && (row.platform == nil || row.platform == release.platform)
             }
             for index in matches { weights[index, default: 0] += Double(row.paid) / Double(matches.count) }
         }
@@ -210,7 +218,9 @@ public struct PreparedScenario: Sendable {
                         throw SimulationError(
                             "the simulation needs the paid downloads a month: set 'simulation.assumptions.paidDownloadsPerMonth', or import sales reports into 'installBase' (with 'from' and 'until')",
                             path: JSONPath.root / "simulation" / "assumptions" / "paidDownloadsPerMonth",
-                            hint: "Your App Store Connect Sales and Trends page shows it; a distribution such as { \"distribution\": \"uniform\", \"low\": 500, \"high\": 900 } is fine.")
+                            hint:
+                                "Your App Store Connect Sales and Trends page shows it; a distribution such as { \"distribution\": \"uniform\", \"low\": 500, \"high\": 900 } is fine."
+                        )
                     }
                     let average = "\(measured.paid) paid downloads over \(String(format: "%.1f", measured.months)) months"
                     if let fit = TrendFit.fit(base) {
@@ -255,7 +265,8 @@ public struct PreparedScenario: Sendable {
                 let value = resolved.median
                 range = (value * 0.5)...(value * 1.5)
             }
-            result.append(ResolvedAssumption(assumption: assumption, distribution: resolved, source: source, sensitivityRange: range, measured: measured))
+            result.append(
+                ResolvedAssumption(assumption: assumption, distribution: resolved, source: source, sensitivityRange: range, measured: measured))
         }
         if let index = result.firstIndex(where: { $0.assumption == .legacyBuyers }), result[index].source.hasPrefix(derivedMarker) {
             let value = result[0].distribution.median * paidMonthsOnSale(catalog).total

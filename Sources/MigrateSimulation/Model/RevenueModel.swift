@@ -172,11 +172,18 @@ public struct RevenueModel: Sendable {
     /// each renewal group's subscriptions. The month loop and the renewals then cost the same for ten offers or
     /// ten thousand.
     public func evaluate(_ values: Values, paid: inout [Double], freemium: inout [Double], ledger: inout [Double]) {
-        let rate = values[0], price = values[1]
+        let rate = values[0]
+        let price = values[1]
         let legacyBuyers = values[2].isNaN ? rate * paidMonthsOnSale : values[2]
-        let launch = values[3], halfLife = values[4], lasting = values[5]
-        let conversion = values[6], upgrade = values[7], churn = values[8], refund = values[9]
-        let trend = 1 + values[10], elasticity = values[11]
+        let launch = values[3]
+        let halfLife = values[4]
+        let lasting = values[5]
+        let conversion = values[6]
+        let upgrade = values[7]
+        let churn = values[8]
+        let refund = values[9]
+        let trend = 1 + values[10]
+        let elasticity = values[11]
         let keep = 1 - refund
         let cut = commission.rate
         let laterCut = min(cut, Commission.afterFirstYearRate)
@@ -185,12 +192,14 @@ public struct RevenueModel: Sendable {
         let groups = renewalGroups.count
         // Scratch: per renewal group and month, the first charges (before commission) of that month's new
         // subscribers; then per group those of one new buyer, and of one legacy buyer.
-        let newGroups = groups * months, legacyGroups = newGroups + groups
+        let newGroups = groups * months
+        let legacyGroups = newGroups + groups
         for index in 0..<min(ledger.count, legacyGroups + groups) { ledger[index] = 0 }
         // One-time proceeds (before commission) per new buyer and per legacy buyer: each offer's share of its
         // cohort's buyers, times the cohort's share, times its price; those at the plan's price summed ahead, the
         // others with their price response (an `exp`) once per offer.
-        var newPerBuyer = compiled.newPerBuyer, legacyPerBuyer = compiled.legacyPerBuyer
+        var newPerBuyer = compiled.newPerBuyer
+        var legacyPerBuyer = compiled.legacyPerBuyer
         for group in 0..<groups {
             ledger[newGroups + group] = compiled.newGroups[group]
             ledger[legacyGroups + group] = compiled.legacyGroups[group]
@@ -260,9 +269,13 @@ public struct RevenueModel: Sendable {
 
     /// New downloads over the horizon.
     public func totalDownloads(_ values: Values) -> Double {
-        let rate = values[0], launch = values[3], halfLife = values[4], lasting = values[5]
+        let rate = values[0]
+        let launch = values[3]
+        let halfLife = values[4]
+        let lasting = values[5]
         let decay = pow(0.5, 1 / halfLife)
-        var excess = launch - lasting, total = 0.0
+        var excess = launch - lasting
+        var total = 0.0
         for _ in 0..<months {
             total += rate * (lasting + excess)
             excess *= decay

@@ -10,7 +10,8 @@ public struct RevenueSeries: Sendable, Hashable {
     /// horizon; nil when it is behind at the end, or level with it (a tie, such as 0 against 0, is not a break-even).
     public var breakEvenMonth: Int? {
         guard !isTie else { return nil }
-        let paidTotals = cumulativePaid, freemiumTotals = cumulativeFreemium
+        let paidTotals = cumulativePaid
+        let freemiumTotals = cumulativeFreemium
         var lastBehind = -1
         for month in paidTotals.indices where freemiumTotals[month] < paidTotals[month] { lastBehind = month }
         return lastBehind + 1 < paidTotals.count ? lastBehind + 2 : nil

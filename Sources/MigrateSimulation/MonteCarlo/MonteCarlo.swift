@@ -140,7 +140,8 @@ public enum MonteCarlo {
                     }
                     if derivedLegacy { values[2] = .nan }
                     model.evaluate(values, paid: &paid, freemium: &freemium, ledger: &ledger)
-                    var sumPaid = 0.0, sumFreemium = 0.0
+                    var sumPaid = 0.0
+                    var sumFreemium = 0.0
                     var lastBehind = -1
                     for month in 0..<months {
                         sumPaid += paid[month]
@@ -194,7 +195,8 @@ public enum MonteCarlo {
             monthlyFreemium: percentiles(total.monthlyFreemium), monthlyPaid: percentiles(total.monthlyPaid), breakEven: total.breakEven,
             freemiumWins: total.wins, ties: total.ties,
             advantage: Percentiles(
-                p10: signedQuantile(0.1, ahead: total.ahead, behind: total.behind), p50: signedQuantile(0.5, ahead: total.ahead, behind: total.behind),
+                p10: signedQuantile(0.1, ahead: total.ahead, behind: total.behind),
+                p50: signedQuantile(0.5, ahead: total.ahead, behind: total.behind),
                 p90: signedQuantile(0.9, ahead: total.ahead, behind: total.behind)))
     }
 

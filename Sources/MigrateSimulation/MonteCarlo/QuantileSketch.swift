@@ -143,7 +143,8 @@ public struct BucketTable: Sendable {
             let bucket = QuantileSketch.bucket(of: Double(bitPattern: start))
             var boundary = Double.infinity
             if QuantileSketch.bucket(of: Double(bitPattern: end)) != bucket {
-                var below = start, above = end  // bucket(below) == bucket, bucket(above) != bucket
+                var below = start
+                var above = end  // bucket(below) == bucket, bucket(above) != bucket
                 while above - below > 1 {
                     let middle = below + (above - below) / 2
                     if QuantileSketch.bucket(of: Double(bitPattern: middle)) == bucket { below = middle } else { above = middle }

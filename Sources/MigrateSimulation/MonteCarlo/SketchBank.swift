@@ -109,7 +109,9 @@ final class SketchBank {
     /// Counts `values` into sketch `sketch`, as `QuantileSketch.add(_:table:)` does each.
     @inline(__always)
     private func count<Values: Sequence<Double>>(_ values: Values, into sketch: Int, entries: UnsafePointer<BucketTable.Entry>) {
-        var low = minimum[sketch], high = maximum[sketch], zeroCount = zeros[sketch]
+        var low = minimum[sketch]
+        var high = maximum[sketch]
+        var zeroCount = zeros[sketch]
         let counts = buckets + sketch * stride
         let firstSlot = table.firstSlot
         for value in values {

@@ -43,7 +43,9 @@ public struct SweepSpec: Sendable, Hashable {
             target = .assumption(assumption)
         } else {
             let names = PlanKeys.assumptions + plan.products.map { "price.\($0.id)" }
-            let hint = Suggestions.closest(to: name, in: names).map { " Did you mean '\($0)'?" } ?? " Use one of: \(PlanKeys.assumptions.joined(separator: ", ")), or price.PRODUCT."
+            let hint =
+                Suggestions.closest(to: name, in: names).map { " Did you mean '\($0)'?" }
+                ?? " Use one of: \(PlanKeys.assumptions.joined(separator: ", ")), or price.PRODUCT."
             throw SimulationError("--sweep: unknown assumption '\(name)'.\(hint)", isUsage: true)
         }
         guard range.count == 3, let low = Double(range[0]), let high = Double(range[1]), let step = Double(range[2]),
@@ -56,7 +58,9 @@ public struct SweepSpec: Sendable, Hashable {
         // In doubles first: (high - low) / step can be infinite, and Int(_:) of that traps.
         let steps = ((high - low) / step + 1e-9).rounded(.down)
         guard steps.isFinite, steps < Double(maximumPoints) else {
-            throw SimulationError("--sweep \(name): \(steps.isFinite && steps < 1e15 ? String(Int64(steps) + 1) : "too many") values is too many (at most \(maximumPoints)); use a larger step", isUsage: true)
+            throw SimulationError(
+                "--sweep \(name): \(steps.isFinite && steps < 1e15 ? String(Int64(steps) + 1) : "too many") values is too many (at most \(maximumPoints)); use a larger step",
+                isUsage: true)
         }
         let count = Int(steps) + 1
         // Computed from the index rather than added up, so 0.1 steps don't drift.
@@ -121,4 +125,3 @@ public enum Sensitivity {
         return rows.sorted { $0.swing != $1.swing ? $0.swing > $1.swing : $0.assumption.rawValue < $1.assumption.rawValue }
     }
 }
-

@@ -42,22 +42,28 @@ public struct Verdict: Sendable, Hashable {
 
     public static let thresholdCount = 3
 
-    public static func of(_ scenario: PreparedScenario, deterministic: RevenueSeries, monteCarlo: MonteCarloSummary?, sensitivity: [SensitivityRow]) -> Verdict {
+    public static func of(_ scenario: PreparedScenario, deterministic: RevenueSeries, monteCarlo: MonteCarloSummary?, sensitivity: [SensitivityRow])
+        -> Verdict
+    {
         let rate = scenario.assumptions[RevenueModel.index[.paidDownloadsPerMonth]!]
         let price = scenario.assumptions[RevenueModel.index[.paidPrice]!]
         var cannotCompare: String?
         if rate.distribution == .point(0) {
-            cannotCompare = rate.source.hasPrefix("installBase")
+            cannotCompare =
+                rate.source.hasPrefix("installBase")
                 ? "the install base has no paid downloads, so staying paid earns nothing and freemium has no paid rate to multiply"
                 : "paidDownloadsPerMonth is 0, so staying paid earns nothing and freemium has no paid rate to multiply"
         } else if price.distribution == .point(0) {
             cannotCompare = "paidPrice is 0, so staying paid earns nothing"
         }
-        let thresholds = cannotCompare != nil ? [] : sensitivity.filter { row in
-            row.swing > MonteCarlo.tieTolerance && !scenario.assumptions[RevenueModel.index[row.assumption]!].measured
-        }.prefix(thresholdCount).map { row in
-            threshold(scenario, assumption: row.assumption)
-        }
+        let thresholds =
+            cannotCompare != nil
+            ? []
+            : sensitivity.filter { row in
+                row.swing > MonteCarlo.tieTolerance && !scenario.assumptions[RevenueModel.index[row.assumption]!].measured
+            }.prefix(thresholdCount).map { row in
+                threshold(scenario, assumption: row.assumption)
+            }
         return Verdict(
             cannotCompare: cannotCompare, uncertaintyModelled: scenario.assumptions.contains { !$0.distribution.isPoint },
             probabilityAhead: monteCarlo?.probabilityFreemiumWins, probabilityTie: monteCarlo?.probabilityTie,
@@ -89,8 +95,10 @@ public struct Verdict: Sendable, Hashable {
             return RevenueSeries.evaluate(scenario.model, values: values).advantage
         }
         let domain = domain(resolved)
-        var low = domain.lowerBound, high = domain.upperBound
-        let atLow = advantage(low), atHigh = advantage(high)
+        var low = domain.lowerBound
+        var high = domain.upperBound
+        let atLow = advantage(low)
+        let atHigh = advantage(high)
         let outcome: BreakEvenThreshold.Outcome
         if (atLow >= 0) == (atHigh >= 0) {
             outcome = atLow >= 0 ? .alwaysAhead : .neverAhead

@@ -12,7 +12,9 @@ public struct WizardFacts: Sendable, Hashable {
     /// One line per source read ("3 products from Store.storekit"), and per source that could not be.
     public var notes: [String]
 
-    public init(app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [], installBase: InstallBase? = nil, notes: [String] = []) {
+    public init(
+        app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [], installBase: InstallBase? = nil, notes: [String] = []
+    ) {
         self.app = app
         self.releases = releases
         self.products = products
@@ -73,7 +75,8 @@ public enum ProjectImport {
                 let history = try GitImporter.read(
                     repository: (root as NSString).appendingPathComponent(repository), displayPath: repository,
                     options: GitImporter.Options(taggedOnly: taggedOnly, environment: environment))
-                notes.append("\(count(history.result.releases.count, "version")) from the \(history.fromTags ? "tags" : "git history") of \(repository)")
+                notes.append(
+                    "\(count(history.result.releases.count, "version")) from the \(history.fromTags ? "tags" : "git history") of \(repository)")
                 combined.append(history.result)
             } catch {
                 notes.append("skipped the git history: \(error.description)")
@@ -92,7 +95,9 @@ public enum ProjectImport {
         // The first day a version sold dates its first build better than a commit, a tag or a record.
         var releases = deduplicated(combined.releases)
         for sale in combined.firstSales where !sale.isReportStart {
-            let matching = releases.indices.filter { releases[$0].platform == sale.platform && releases[$0].version.canonical == sale.version.canonical }
+            let matching = releases.indices.filter {
+                releases[$0].platform == sale.platform && releases[$0].version.canonical == sale.version.canonical
+            }
             guard let first = matching.min(by: { releases[$0].date < releases[$1].date }),
                 releases[first].provenance.strength < ReleaseDateSource.sales.strength
             else { continue }
@@ -110,7 +115,10 @@ public enum ProjectImport {
     static func deduplicated(_ releases: [ImportedRelease]) -> [ImportedRelease] {
         var kept: [ImportedRelease] = []
         for release in releases.sorted(by: { ($0.date, $0.platform, $0.version) < ($1.date, $1.platform, $1.version) }) {
-            if kept.contains(where: { $0.platform == release.platform && $0.version == release.version && ($0.build == release.build || $0.build == nil || release.build == nil) }) {
+            if kept.contains(where: {
+                $0.platform == release.platform && $0.version == release.version
+                    && ($0.build == release.build || $0.build == nil || release.build == nil)
+            }) {
                 continue
             }
             kept.append(release)

@@ -31,7 +31,8 @@ public struct PaidDownloads: Sendable, Hashable {
     /// `250` or a range such as `150-350` (also `150–350` or `150 to 350`); nil for anything else, or a range
     /// whose ends are reversed.
     public static func parse(_ text: String) -> PaidDownloads? {
-        let compact = text.replacingOccurrences(of: " to ", with: "-").replacingOccurrences(of: "–", with: "-").replacingOccurrences(of: " ", with: "")
+        let compact = text.replacingOccurrences(of: " to ", with: "-").replacingOccurrences(of: "–", with: "-").replacingOccurrences(
+            of: " ", with: "")
         let parts = compact.split(separator: "-", omittingEmptySubsequences: false)
         switch parts.count {
         case 1:

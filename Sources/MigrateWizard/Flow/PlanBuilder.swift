@@ -65,7 +65,9 @@ public enum PlanBuilder {
         var simulation: SimulationSettings?
         if let downloads = answers.paidDownloads {
             // Beside a short install base too: the answer is the rate now, the reports only its average.
-            simulation = SimulationSettings(assumptions: [AssumptionValue(name: SimulationAssumption.paidDownloadsPerMonth.rawValue, distribution: downloads.distribution)])
+            simulation = SimulationSettings(assumptions: [
+                AssumptionValue(name: SimulationAssumption.paidDownloadsPerMonth.rawValue, distribution: downloads.distribution)
+            ])
         }
         return MigrationPlan(
             schemaReference: PlanSchema.fileName, app: app, features: features, releases: releases, products: products, tiers: tiers,
@@ -78,10 +80,15 @@ public enum PlanBuilder {
     static func legacyCharge(for id: String, price: Price, tier: String, products: [Product]) -> (LegacyCharge, Product?) {
         guard let regular = products.first(where: { $0.id == id }) else { return (.legacyProduct(id + ".legacy"), nil) }
         if regular.kind == .autoRenewable {
-            return (.promotionalOffer(id: String(("legacy." + tier).filter { LegacyCharge.offerIDProblem(String($0)) == nil }.prefix(LegacyCharge.maximumOfferIDLength))), nil)
+            return (
+                .promotionalOffer(
+                    id: String(("legacy." + tier).filter { LegacyCharge.offerIDProblem(String($0)) == nil }.prefix(LegacyCharge.maximumOfferIDLength))
+                ), nil
+            )
         }
         let legacy = Product(
-            id: id + ".legacy", name: regular.name + " (legacy price)", kind: regular.kind == .nonRenewing ? .nonRenewing : .nonConsumable, price: price,
+            id: id + ".legacy", name: regular.name + " (legacy price)", kind: regular.kind == .nonRenewing ? .nonRenewing : .nonConsumable,
+            price: price,
             contains: [id], familyShareable: regular.familyShareable)
         return (.legacyProduct(legacy.id), legacy)
     }
@@ -90,14 +97,19 @@ public enum PlanBuilder {
     public static func summary(_ answers: WizardAnswers, facts: WizardFacts) -> [String] {
         let plan = plan(answers, facts: facts)
         var lines: [String] = []
-        lines.append("App        \(plan.app.name) (\(plan.app.bundleID)) on \(plan.app.platforms.map(\.rawValue).joined(separator: ", "))\(plan.app.universalPurchase ? ", universal purchase" : "")")
+        lines.append(
+            "App        \(plan.app.name) (\(plan.app.bundleID)) on \(plan.app.platforms.map(\.rawValue).joined(separator: ", "))\(plan.app.universalPurchase ? ", universal purchase" : "")"
+        )
         let paid = plan.releases.filter(\.model.isPaid)
         if let free = plan.releases.first(where: { !$0.model.isPaid }) {
-            lines.append("Releases   \(paid.count) paid, free from \(free.platform) \(free.displayName) on \(String(Timestamp.format(free.released).prefix(10)))")
+            lines.append(
+                "Releases   \(paid.count) paid, free from \(free.platform) \(free.displayName) on \(String(Timestamp.format(free.released).prefix(10)))"
+            )
         }
         lines.append("Features   " + plan.features.map(\.id).joined(separator: ", "))
         for product in plan.products where product.kind != .consumable {
-            lines.append("Product    \(product.id) \(product.price) unlocks \(product.grants.isEmpty ? "nothing" : product.grants.joined(separator: ", "))")
+            lines.append(
+                "Product    \(product.id) \(product.price) unlocks \(product.grants.isEmpty ? "nothing" : product.grants.joined(separator: ", "))")
         }
         for (number, era) in answers.eras.enumerated() {
             let treatment: String

@@ -37,14 +37,18 @@ enum ProductAnswer {
             return .success(Product(id: id, name: name, kind: .nonConsumable, price: price))
         }
         if let period = periodWords[word] ?? PlanKeys.subscriptionPeriods.first(where: { $0.lowercased() == word }) {
-            return .success(Product(id: id, name: name, kind: .autoRenewable, price: price, subscription: SubscriptionInfo(group: group, level: 1, period: period)))
+            return .success(
+                Product(
+                    id: id, name: name, kind: .autoRenewable, price: price, subscription: SubscriptionInfo(group: group, level: 1, period: period)))
         }
         if subscription { return .failure(Message("'\(word)' is not a subscription period; use \(periods)")) }
         switch word {
         case "non-consumable", "nonconsumable": return .success(Product(id: id, name: name, kind: .nonConsumable, price: price))
         case "non-renewing", "nonrenewing": return .success(Product(id: id, name: name, kind: .nonRenewing, price: price))
         case "consumable":
-            return .failure(Message("a consumable is used up, so it can't unlock features for good; answer non-consumable, non-renewing or a subscription period"))
+            return .failure(
+                Message("a consumable is used up, so it can't unlock features for good; answer non-consumable, non-renewing or a subscription period")
+            )
         default:
             return .failure(Message("'\(word)' is not a kind of product." + Suggestions.didYouMean(word, in: kindWords) + " Answer \(format)"))
         }
@@ -56,7 +60,8 @@ enum ProductAnswer {
         case .nonConsumable: "\(product.id) \(product.price)"
         case .nonRenewing: "\(product.id) non-renewing \(product.price)"
         case .consumable: "\(product.id) consumable \(product.price)"
-        case .autoRenewable: "\(product.id) \(periodWords.first { $0.value == product.subscription?.period }?.key ?? product.subscription?.period ?? "P1M") \(product.price)"
+        case .autoRenewable:
+            "\(product.id) \(periodWords.first { $0.value == product.subscription?.period }?.key ?? product.subscription?.period ?? "P1M") \(product.price)"
         }
     }
 

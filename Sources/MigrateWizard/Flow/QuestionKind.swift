@@ -46,7 +46,8 @@ public struct QuestionKind: Sendable, Hashable {
     public static let appName = QuestionKind("appName", flag: "app-name", valueName: "name", help: "The app's name.")
     public static let bundleID = QuestionKind("bundleID", flag: "bundle-id", valueName: "id", help: "The bundle id.")
     public static let platforms = QuestionKind(
-        "platforms", flag: "platform", valueName: "platform", help: "A platform (repeatable).", form: .list, choices: Platform.allCases.map(\.rawValue))
+        "platforms", flag: "platform", valueName: "platform", help: "A platform (repeatable).", form: .list,
+        choices: Platform.allCases.map(\.rawValue))
     public static let universalPurchase = QuestionKind(
         "universalPurchase", flag: "universal-purchase", valueName: "yes|no", help: "Whether iOS and macOS share one purchase.")
     public static let releases = QuestionKind(
@@ -61,11 +62,13 @@ public struct QuestionKind: Sendable, Hashable {
     public static let price = QuestionKind("price", flag: "price", valueName: "price", help: "What the download cost while paid.")
     public static let features = QuestionKind("features", flag: "feature", valueName: "name", help: "A feature (repeatable).", form: .list)
     public static let featureSince = QuestionKind(
-        "featureSince", flag: "feature-since", valueName: "version|none", help: "The paid release that first included a feature, or 'none' (repeatable).",
+        "featureSince", flag: "feature-since", valueName: "version|none",
+        help: "The paid release that first included a feature, or 'none' (repeatable).",
         form: .perItem(item: "feature"))
     public static let newProduct = QuestionKind(
         "product", flag: "product", valueName: "'ID [KIND] PRICE'",
-        help: "The product that unlocks the features (KIND: non-consumable, non-renewing, weekly, monthly, yearly…); added beside .storekit products.")
+        help: "The product that unlocks the features (KIND: non-consumable, non-renewing, weekly, monthly, yearly…); added beside .storekit products."
+    )
     public static let grants = QuestionKind(
         "grants", flag: "grants", valueName: "f1,f2", help: "What a product unlocks: features, 'all' or 'none' (repeatable).",
         form: .perItem(item: "product"))
@@ -78,7 +81,8 @@ public struct QuestionKind: Sendable, Hashable {
     public static let nonProduction = QuestionKind("nonProduction", flag: "non-production", valueName: "new|era-n", help: "How testers are treated.")
     public static let verificationFailure = QuestionKind(
         "verificationFailure", flag: "verification-failure", valueName: "deny|keep:days", help: "What an unverified signature means.")
-    public static let familySharing = QuestionKind("familySharing", flag: "family-sharing", valueName: "yes|no", help: "Whether Family Sharing entitles.")
+    public static let familySharing = QuestionKind(
+        "familySharing", flag: "family-sharing", valueName: "yes|no", help: "Whether Family Sharing entitles.")
     public static let paidDownloads = QuestionKind(
         "paidDownloadsPerMonth", flag: "paid-downloads", valueName: "n|low-high",
         help: "Paid downloads a month now, or a range, for migrate simulate (asked when no sales reports show a trend).")

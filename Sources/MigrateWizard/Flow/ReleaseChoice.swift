@@ -32,7 +32,8 @@ extension Wizard {
     static func searchHint(_ versions: [(index: Int, release: ImportedRelease)]) -> String {
         guard let last = versions.last?.release else { return "" }
         let prefix = last.version.components.first.map { "\($0)." } ?? "1."
-        return "a number from the list, a version (\(last.version.text)), a version and build (\(last.displayName)), the start of a version to search (\(prefix)), or #N for any item"
+        return
+            "a number from the list, a version (\(last.version.text)), a version and build (\(last.displayName)), the start of a version to search (\(prefix)), or #N for any item"
     }
 
     /// An answer to "a number from the list, or a version". `#N` is always the list item; a number
@@ -69,16 +70,21 @@ extension Wizard {
         let typedVersion = try? Version(input)
         let what: String
         if let typedVersion, matches.allSatisfy({ $0.release.version == typedVersion }) {
-            what = matches.count == 1 ? "version \(matches[0].release.displayName)" : "version \(matches[0].release.version.text), which \(matches.count) builds share"
+            what =
+                matches.count == 1
+                ? "version \(matches[0].release.displayName)" : "version \(matches[0].release.version.text), which \(matches.count) builds share"
         } else {
             what = matches.count == 1 ? "the start of version \(matches[0].release.displayName)" : "the start of \(matches.count) releases"
         }
         if let item {
             let shown = item <= versions.count ? versions[item - 1].release.displayName : "the last choice"
             if matches.count == 1 {
-                return .refused("'\(input)' is both number \(item) in the list (\(shown)) and \(what); type '#\(item)' for the list item or '\(typed[0])' for the version")
+                return .refused(
+                    "'\(input)' is both number \(item) in the list (\(shown)) and \(what); type '#\(item)' for the list item or '\(typed[0])' for the version"
+                )
             }
-            return .refused("'\(input)' is both number \(item) in the list (\(shown)) and \(what): \(listed); type '#\(item)' for the list item, or one of those")
+            return .refused(
+                "'\(input)' is both number \(item) in the list (\(shown)) and \(what): \(listed); type '#\(item)' for the list item, or one of those")
         }
         return .refused("'\(input)' matches \(matches.count) releases: \(listed); type one of those, or its #number")
     }

@@ -161,11 +161,16 @@ public struct Wizard: Sendable {
         let major = (last?.version.components.first ?? 0) + 1
         var build: Version?
         if platform.originalVersionMeaning == .buildNumber {
-            if let lastBuild = last?.build, lastBuild.components.count == 1 { build = Version(lastBuild.components[0] + 1) } else { build = Version(1) }
+            if let lastBuild = last?.build, lastBuild.components.count == 1 {
+                build = Version(lastBuild.components[0] + 1)
+            } else {
+                build = Version(1)
+            }
         }
         // A month from now, at midnight UTC: a date to correct, never a guess presented as fact.
         let day = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 30 * 86_400)
-        return ImportedRelease(platform: platform, version: Version(major, 0), build: build, date: day, dateSource: "typed", provenance: .appStore, origin: "init")
+        return ImportedRelease(
+            platform: platform, version: Version(major, 0), build: build, date: day, dateSource: "typed", provenance: .appStore, origin: "init")
     }
 
     // MARK: - Answers
@@ -180,7 +185,8 @@ public struct Wizard: Sendable {
         return rules.map { rule in
             switch rule.rule {
             case .purchaseDate: "Cutoff rule on \(rule.platform): \(rule.reason), so purchases are dated instead (originalPurchaseDate)."
-            case .buildNumber, .marketingVersion: "Cutoff rule on \(rule.platform): the \(rule.rule == .buildNumber ? "build number" : "marketing version") at first purchase, because \(rule.reason)."
+            case .buildNumber, .marketingVersion:
+                "Cutoff rule on \(rule.platform): the \(rule.rule == .buildNumber ? "build number" : "marketing version") at first purchase, because \(rule.reason)."
             default: "Cutoff rule on \(rule.platform): \(rule.rule.displayName), because \(rule.reason)."
             }
         }
@@ -209,7 +215,9 @@ public struct Wizard: Sendable {
             platform = named
             words.removeFirst()
         }
-        guard words.count == 2 || words.count == 3 else { return .failure("'\(text)' is not VERSION (BUILD) YYYY-MM-DD, such as 2.0 (40) 2021-06-01") }
+        guard words.count == 2 || words.count == 3 else {
+            return .failure("'\(text)' is not VERSION (BUILD) YYYY-MM-DD, such as 2.0 (40) 2021-06-01")
+        }
         guard let version = try? Version(words[0]) else { return .failure("'\(words[0])' is not a version such as 2.0") }
         var build: Version?
         if words.count == 3 {
@@ -223,7 +231,9 @@ public struct Wizard: Sendable {
         guard let date = Timestamp.parse(dateText.contains("T") ? dateText : dateText + "T00:00:00Z") else {
             return .failure("'\(dateText)' is not a date such as 2021-06-01")
         }
-        return .success(ImportedRelease(platform: platform, version: version, build: build, date: date, dateSource: "typed", provenance: .appStore, origin: "init"))
+        return .success(
+            ImportedRelease(
+                platform: platform, version: version, build: build, date: date, dateSource: "typed", provenance: .appStore, origin: "init"))
     }
 
     /// A go-live moment as typed: a date-time, or a date alone read as the moment that day has ended everywhere,

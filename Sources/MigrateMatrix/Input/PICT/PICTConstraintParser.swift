@@ -52,7 +52,8 @@ struct PICTConstraintParser {
             tokens.operators = 0
             do {
                 let expression = try statement(&tokens)
-                statements.append(PICTStatement(expression: expression, line: first.line, column: first.column, label: "line \(first.line): " + render(first)))
+                statements.append(
+                    PICTStatement(expression: expression, line: first.line, column: first.column, label: "line \(first.line): " + render(first)))
             } catch {
                 errors.append(error)
                 // Skip to the next ';' and go on, so every problem is reported at once.
@@ -73,7 +74,8 @@ struct PICTConstraintParser {
 
     private mutating func tokenize() -> [Token] {
         var tokens: [Token] = []
-        var endLine = start + 1, endColumn = 1
+        var endLine = start + 1
+        var endColumn = 1
         for number in start..<lines.count {
             let line = lines[number]
             let (first, last) = PICTReader.trimmedBounds(line, 0, line.count)
@@ -103,7 +105,9 @@ struct PICTConstraintParser {
                         if line[index] == "\\" {
                             // PICT's escapes: \\, \" and \] stand for the character itself.
                             guard index + 1 < line.count, ["\\", "\"", "]"].contains(line[index + 1]) else {
-                                fail(number + 1, index + 1, "unknown escape '\\\(index + 1 < line.count ? String(line[index + 1]) : "")'; PICT knows only \\\\, \\\" and \\]")
+                                fail(
+                                    number + 1, index + 1,
+                                    "unknown escape '\\\(index + 1 < line.count ? String(line[index + 1]) : "")'; PICT knows only \\\\, \\\" and \\]")
                                 index += 1
                                 continue
                             }
@@ -113,7 +117,9 @@ struct PICTConstraintParser {
                         index += 1
                     }
                     if !closed {
-                        fail(number + 1, begin + 1, close == "\"" ? "unterminated string; add the closing '\"'" : "missing ']' after the parameter name")
+                        fail(
+                            number + 1, begin + 1,
+                            close == "\"" ? "unterminated string; add the closing '\"'" : "missing ']' after the parameter name")
                     }
                     index += 1
                     token(close == "\"" ? .string : .name, close == "\"" ? text : text.trimmedLikePICT, at: begin)
@@ -124,7 +130,10 @@ struct PICTConstraintParser {
                     while index < line.count && (line[index].isLetter || line[index].isNumber || line[index] == "_") { index += 1 }
                     token(.word, String(line[begin..<index]).uppercased(), at: begin)
                 } else if character == "#" {
-                    fail(number + 1, begin + 1, "'#' starts a comment only at the beginning of a line (PICT has no end-of-line comments); move the comment to a line of its own")
+                    fail(
+                        number + 1, begin + 1,
+                        "'#' starts a comment only at the beginning of a line (PICT has no end-of-line comments); move the comment to a line of its own"
+                    )
                     index = line.count
                 } else {
                     let pair = index + 1 < line.count ? String(line[index...index + 1]) : ""
@@ -241,7 +250,8 @@ struct PICTConstraintParser {
         if tokens.depth > Limits.pictNestingDepth {
             throw error(
                 at: tokens.current,
-                "the constraint nests NOT and parentheses more than \(Limits.pictNestingDepth) deep (migrate's limit); split it into several constraints")
+                "the constraint nests NOT and parentheses more than \(Limits.pictNestingDepth) deep (migrate's limit); split it into several constraints"
+            )
         }
         defer { tokens.depth -= 1 }
         return try unnested(&tokens)
@@ -253,7 +263,8 @@ struct PICTConstraintParser {
         if tokens.operators > Limits.pictOperatorsPerConstraint {
             throw error(
                 at: tokens.current,
-                "the constraint has more than \(Limits.pictOperatorsPerConstraint) AND/OR operators (migrate's limit); split it into several constraints")
+                "the constraint has more than \(Limits.pictOperatorsPerConstraint) AND/OR operators (migrate's limit); split it into several constraints"
+            )
         }
     }
 
@@ -279,10 +290,14 @@ struct PICTConstraintParser {
     private func term(_ tokens: inout Cursor) throws(ModelFileError) -> PICTExpression {
         let nameToken = tokens.current
         if nameToken.isWord("ISNEGATIVE") || nameToken.isWord("ISPOSITIVE") {
-            throw error(at: nameToken, "PICT's IsNegative() and IsPositive() are not supported by migrate; compare the parameter with its negative values instead, such as [A] IN {-1}")
+            throw error(
+                at: nameToken,
+                "PICT's IsNegative() and IsPositive() are not supported by migrate; compare the parameter with its negative values instead, such as [A] IN {-1}"
+            )
         }
         guard nameToken.kind == .name else {
-            throw error(at: nameToken, "expected a parameter in brackets such as [\(parameters.first?.name ?? "Name")] but found \(describe(nameToken))")
+            throw error(
+                at: nameToken, "expected a parameter in brackets such as [\(parameters.first?.name ?? "Name")] but found \(describe(nameToken))")
         }
         let factor = try factorIndex(nameToken)
         let parameter = parameters[factor]
@@ -327,7 +342,9 @@ struct PICTConstraintParser {
             let likeToken = tokens.current
             tokens.advance()
             if parameter.isNumeric {
-                throw error(at: likeToken, "LIKE works on text, and [\(parameter.name)] is numeric (all its values are numbers); compare it with <, <=, > or >= instead")
+                throw error(
+                    at: likeToken,
+                    "LIKE works on text, and [\(parameter.name)] is numeric (all its values are numbers); compare it with <, <=, > or >= instead")
             }
             guard tokens.current.kind == .string else {
                 throw error(at: tokens.current, "expected a quoted pattern after 'LIKE' but found \(describe(tokens.current))")
@@ -338,19 +355,23 @@ struct PICTConstraintParser {
             return negated ? .not(match) : match
         }
         guard operatorToken.kind == .symbol, let relation = PICTRelation(rawValue: operatorToken.text) else {
-            throw error(at: operatorToken, "expected a comparison (=, <>, <, <=, >, >=, IN, LIKE) after [\(nameToken.text)] but found \(describe(operatorToken))")
+            throw error(
+                at: operatorToken,
+                "expected a comparison (=, <>, <, <=, >, >=, IN, LIKE) after [\(nameToken.text)] but found \(describe(operatorToken))")
         }
         tokens.advance()
         let valueToken = tokens.current
         if valueToken.kind == .name {
             let other = try factorIndex(valueToken)
             if other == factor {
-                throw error(at: valueToken, "[\(parameter.name)] is compared with itself; PICT refuses that — compare it with a value or another parameter")
+                throw error(
+                    at: valueToken, "[\(parameter.name)] is compared with itself; PICT refuses that — compare it with a value or another parameter")
             }
             if parameters[other].isNumeric != parameter.isNumeric {
                 throw error(
                     at: valueToken,
-                    "[\(parameter.name)] is \(Self.kind(parameter)) and [\(parameters[other].name)] is \(Self.kind(parameters[other])); PICT compares only parameters of the same type")
+                    "[\(parameter.name)] is \(Self.kind(parameter)) and [\(parameters[other].name)] is \(Self.kind(parameters[other])); PICT compares only parameters of the same type"
+                )
             }
             tokens.advance()
             return .factors(factor: factor, relation, other: other, numeric: parameter.isNumeric)
@@ -387,25 +408,34 @@ struct PICTConstraintParser {
         let values = parameter.values
         if parameter.isNumeric {
             guard token.kind == .number, let number = PICTText.number(token.text) else {
-                throw error(at: token, "[\(parameter.name)] is numeric (all its values are numbers), so PICT compares it only with numbers; write \(token.text) without quotes")
+                throw error(
+                    at: token,
+                    "[\(parameter.name)] is numeric (all its values are numbers), so PICT compares it only with numbers; write \(token.text) without quotes"
+                )
             }
             if requireValue && !values.contains(where: { PICTText.number($0.names[0]) == number }) {
-                throw error(at: token, "[\(parameter.name)] has no value \(token.text). Its values are: \(values.map(\.label).joined(separator: ", ")).")
+                throw error(
+                    at: token, "[\(parameter.name)] has no value \(token.text). Its values are: \(values.map(\.label).joined(separator: ", ")).")
             }
             return .number(number)
         }
         guard token.kind == .string else {
-            throw error(at: token, "[\(parameter.name)] is text (not every value is a number), so PICT compares it only with quoted text; write \"\(token.text)\"")
+            throw error(
+                at: token,
+                "[\(parameter.name)] is text (not every value is a number), so PICT compares it only with quoted text; write \"\(token.text)\"")
         }
         let text = PICTText.folded(token.text)
         if requireValue && !values.contains(where: { PICTText.folded($0.names[0]) == text }) {
             if let value = values.first(where: { $0.names.dropFirst().contains { PICTText.folded($0) == text } }) {
                 throw error(
                     at: token,
-                    "'\(token.text)' is another name of [\(parameter.name)]'s value '\(value.names[0])', and PICT matches constraints on a value's first name only, so this never matches; write \"\(value.names[0])\"")
+                    "'\(token.text)' is another name of [\(parameter.name)]'s value '\(value.names[0])', and PICT matches constraints on a value's first name only, so this never matches; write \"\(value.names[0])\""
+                )
             }
             let suggestion = Suggestions.didYouMean(token.text, in: values.map { $0.names[0] })
-            throw error(at: token, "[\(parameter.name)] has no value '\(token.text)'.\(suggestion) Its values are: \(values.map(\.label).joined(separator: ", ")).")
+            throw error(
+                at: token,
+                "[\(parameter.name)] has no value '\(token.text)'.\(suggestion) Its values are: \(values.map(\.label).joined(separator: ", ")).")
         }
         return .text(text)
     }

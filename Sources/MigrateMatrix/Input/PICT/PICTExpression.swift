@@ -24,7 +24,8 @@ indirect enum PICTExpression: Sendable {
         case .number(let factor, let relation, let number):
             return relation.holds(Self.order(key(factor).number ?? .nan, number))
         case .factors(let factor, let relation, let other, let numeric):
-            let a = key(factor), b = key(other)
+            let a = key(factor)
+            let b = key(other)
             return relation.holds(numeric ? Self.order(a.number ?? .nan, b.number ?? .nan) : PICTText.compare(a.folded, b.folded))
         case .textSet(let factor, let members):
             let value = key(factor).folded
@@ -61,7 +62,8 @@ indirect enum PICTExpression: Sendable {
         case .not(let a): .not(a.renumbered(position))
         case .text(let factor, let relation, let text): .text(factor: position(factor), relation, text)
         case .number(let factor, let relation, let number): .number(factor: position(factor), relation, number)
-        case .factors(let factor, let relation, let other, let numeric): .factors(factor: position(factor), relation, other: position(other), numeric: numeric)
+        case .factors(let factor, let relation, let other, let numeric):
+            .factors(factor: position(factor), relation, other: position(other), numeric: numeric)
         case .textSet(let factor, let members): .textSet(factor: position(factor), members)
         case .numberSet(let factor, let members): .numberSet(factor: position(factor), members)
         case .like(let factor, let pattern): .like(factor: position(factor), pattern)
@@ -70,7 +72,12 @@ indirect enum PICTExpression: Sendable {
 }
 
 enum PICTRelation: String, Sendable {
-    case equal = "=", notEqual = "<>", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case equal = "="
+    case notEqual = "<>"
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
 
     /// `order` is -1, 0 or 1, or 2 when unordered (a NaN), which satisfies only `<>`.
     func holds(_ order: Int) -> Bool {

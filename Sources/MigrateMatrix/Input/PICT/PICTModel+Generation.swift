@@ -39,11 +39,13 @@ extension PICTModel {
         }
         // The second run starts from the first run's rows, so it only adds rows for what they can't
         // cover: combinations with a negative value.
-        let second = try CoveringArrayGenerator(model: model, options: options).generate(seedRows: positiveRows.map { $0.map(Optional.some) } + negativeSeeds)
+        let second = try CoveringArrayGenerator(model: model, options: options).generate(
+            seedRows: positiveRows.map { $0.map(Optional.some) } + negativeSeeds)
         let seeded = positiveRows.count + negativeSeeds.count
         let rows = second.rows.enumerated().filter { index, row in
             index < seeded || row.indices.contains { mask[$0][row[$0]] }
         }.map(\.element)
-        return CoveringArray(model: model, strength: options.strength, rows: rows, requiredTupleCount: second.requiredTupleCount, tupleCount: second.tupleCount)
+        return CoveringArray(
+            model: model, strength: options.strength, rows: rows, requiredTupleCount: second.requiredTupleCount, tupleCount: second.tupleCount)
     }
 }

@@ -73,7 +73,9 @@ public struct PICTModel: Sendable {
         self.parameters = parameters
         self.statements = statements
         let keys = parameters.map { parameter in
-            parameter.values.map { value in PICTKey(folded: PICTText.folded(value.names[0]), number: parameter.isNumeric ? PICTText.number(value.names[0]) : nil) }
+            parameter.values.map { value in
+                PICTKey(folded: PICTText.folded(value.names[0]), number: parameter.isNumeric ? PICTText.number(value.names[0]) : nil)
+            }
         }
         self.keys = keys
         let factors = parameters.map { Factor($0.name, levels: $0.values.map(\.label)) }
@@ -95,9 +97,11 @@ public struct PICTModel: Sendable {
         var constraints: [Constraint] = []
         for (position, first) in negatives.enumerated() {
             for second in negatives[(position + 1)...] {
-                let a = mask[first], b = mask[second]
+                let a = mask[first]
+                let b = mask[second]
                 constraints.append(
-                    Constraint(scope: [first, second], label: "at most one negative value in a row ([\(names[first])] and [\(names[second])])") { values in
+                    Constraint(scope: [first, second], label: "at most one negative value in a row ([\(names[first])] and [\(names[second])])") {
+                        values in
                         !(a[values[0]] && b[values[1]])
                     })
             }
@@ -157,7 +161,8 @@ extension String {
     /// Without leading and trailing white space (spaces, tabs, carriage returns), as PICT trims.
     var trimmedLikePICT: String {
         let characters = Array(self)
-        var start = 0, end = characters.count
+        var start = 0
+        var end = characters.count
         while start < end && characters[start].isWhitespace { start += 1 }
         while end > start && characters[end - 1].isWhitespace { end -= 1 }
         return String(characters[start..<end])

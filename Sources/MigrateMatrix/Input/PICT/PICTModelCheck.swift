@@ -17,7 +17,8 @@ struct PICTModelCheck {
         if search.exists(nothingFixed) { return nil }
         // Without constraints every parameter has a value without '~', so a row exists: the first
         // `high` constraints exclude every row and the first `low` do not.
-        var low = 0, high = model.statements.count
+        var low = 0
+        var high = model.statements.count
         while high - low > 1 {
             let middle = (low + high) / 2
             if prefixSearch(middle).exists(nothingFixed) { low = middle } else { high = middle }
@@ -34,7 +35,9 @@ struct PICTModelCheck {
         let negatives = model.hasNegativeValues ? " and at most one negative value per row" : ""
         return ModelFileError(
             line: culprit.line, column: culprit.column,
-            message: "no row satisfies this constraint \(context)\(negatives): the constraints exclude every row, so there is nothing to test; relax one of them")
+            message:
+                "no row satisfies this constraint \(context)\(negatives): the constraints exclude every row, so there is nothing to test; relax one of them"
+        )
     }
 
     private func prefixSearch(_ count: Int) -> ValidRowSearch {
@@ -59,7 +62,9 @@ struct PICTModelCheck {
                     warnings.append(
                         ModelFileError(
                             line: value.line, column: value.column,
-                            message: "no valid row can contain [\(parameter.name)] = \(value.label): the constraints exclude it, so the output will not contain this value"))
+                            message:
+                                "no valid row can contain [\(parameter.name)] = \(value.label): the constraints exclude it, so the output will not contain this value"
+                        ))
                 }
             }
         }

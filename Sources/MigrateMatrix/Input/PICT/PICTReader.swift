@@ -30,7 +30,8 @@ struct PICTReader {
             if line[start] == "{" {
                 fail(
                     index + 1, start + 1,
-                    "sub-models ('{ A, B } @ N') are not supported by migrate: PICT builds them in a separate pass whose coverage migrate does not reproduce; remove the line to cover the whole model at one strength")
+                    "sub-models ('{ A, B } @ N') are not supported by migrate: PICT builds them in a separate pass whose coverage migrate does not reproduce; remove the line to cover the whole model at one strength"
+                )
                 continue
             }
             readParameter(line, number: index + 1)
@@ -65,7 +66,8 @@ struct PICTReader {
     }
 
     static func trimmedBounds(_ line: [Character], _ start: Int, _ end: Int) -> (Int, Int) {
-        var start = start, end = end
+        var start = start
+        var end = end
         while start < end && line[start].isWhitespace { start += 1 }
         while end > start && line[end - 1].isWhitespace { end -= 1 }
         return (start, end)
@@ -90,7 +92,10 @@ struct PICTReader {
             if let comma = line.firstIndex(of: ","), !text.contains("[") {
                 // PICT would take everything before the first comma as the name: refuse rather than guess.
                 let name = String(line[lineStart..<comma]).trimmedLikePICT
-                fail(number, lineStart + 1, "expected 'Name: value1, value2, …' but found '\(text)'; without ':' PICT takes '\(name)' as the name, so write '\(name): …' if that is meant")
+                fail(
+                    number, lineStart + 1,
+                    "expected 'Name: value1, value2, …' but found '\(text)'; without ':' PICT takes '\(name)' as the name, so write '\(name): …' if that is meant"
+                )
                 return
             }
             let hint = text.contains("[") ? " (PICT starts the constraints at a line that begins with IF, '[' or '(')" : ""
@@ -106,11 +111,15 @@ struct PICTReader {
         }
         let orderParts = name.split(separator: "@", omittingEmptySubsequences: false)
         if orderParts.count == 2, PICTText.number(String(orderParts[1]).trimmedLikePICT) != nil {
-            fail(number, nameColumn, "a parameter's own order ('\(name)') is not supported by migrate; remove '@\(orderParts[1])' and choose the strength with --strength")
+            fail(
+                number, nameColumn,
+                "a parameter's own order ('\(name)') is not supported by migrate; remove '@\(orderParts[1])' and choose the strength with --strength")
             return
         }
         if name.hasPrefix("$") {
-            fail(number, nameColumn, "result parameters ('\(name)') are not supported by migrate; remove the '$' to make '\(name.dropFirst())' an ordinary parameter")
+            fail(
+                number, nameColumn,
+                "result parameters ('\(name)') are not supported by migrate; remove the '$' to make '\(name.dropFirst())' an ordinary parameter")
             return
         }
         let key = PICTText.folded(name)
@@ -135,7 +144,9 @@ struct PICTReader {
                 continue
             }
             var added: [PICTModel.Value] = []
-            if text.count >= 2, text.hasPrefix("<"), text.hasSuffix(">"), let reused = parameterIndex[PICTText.folded(String(text.dropFirst().dropLast()))] {
+            if text.count >= 2, text.hasPrefix("<"), text.hasSuffix(">"),
+                let reused = parameterIndex[PICTText.folded(String(text.dropFirst().dropLast()))]
+            {
                 // Reuse: the values of an earlier parameter, names, weights and all.
                 added = parameters[reused].values.map { value in
                     var copy = value
@@ -145,7 +156,10 @@ struct PICTReader {
                 }
             } else {
                 if text.count >= 2, text.hasPrefix("<"), text.hasSuffix(">") {
-                    warn(number, column, "'\(text)' names no parameter defined above this line, so it is the literal value '\(text)' (as in PICT); define the parameter first to reuse its values")
+                    warn(
+                        number, column,
+                        "'\(text)' names no parameter defined above this line, so it is the literal value '\(text)' (as in PICT); define the parameter first to reuse its values"
+                    )
                 }
                 var weight = 1
                 if text.hasSuffix(")"), let open = text.lastIndex(of: "(") {
@@ -169,7 +183,9 @@ struct PICTReader {
                 }
                 // "C#" is a value; "2 # two" looks like a comment PICT would not see.
                 if text.contains(" #") || text.contains("\t#") {
-                    warn(number, column, "value '\(text)' contains '#': PICT reads a comment only on a line that starts with '#', so it is part of the value")
+                    warn(
+                        number, column,
+                        "value '\(text)' contains '#': PICT reads a comment only on a line that starts with '#', so it is part of the value")
                 }
                 added = [PICTModel.Value(names: names, isNegative: negative, weight: weight, line: number, column: column)]
             }
@@ -177,7 +193,8 @@ struct PICTReader {
                 if let clash = value.names.first(where: { seen[PICTText.folded($0)] != nil }) {
                     fail(
                         number, column,
-                        "value '\(clash)' appears twice in parameter '\(name)' (as '\(seen[PICTText.folded(clash)]!)'; names compare without regard to case); give each value its own name")
+                        "value '\(clash)' appears twice in parameter '\(name)' (as '\(seen[PICTText.folded(clash)]!)'; names compare without regard to case); give each value its own name"
+                    )
                     failed = true
                     continue
                 }
@@ -187,7 +204,9 @@ struct PICTReader {
         }
         guard !failed, !values.isEmpty else { return }
         if values.allSatisfy(\.isNegative) {
-            fail(number, nameColumn, "every value of parameter '\(name)' is negative ('~'); PICT needs at least one value without '~' for the rows that test valid input")
+            fail(
+                number, nameColumn,
+                "every value of parameter '\(name)' is negative ('~'); PICT needs at least one value without '~' for the rows that test valid input")
             return
         }
         let numeric = values.allSatisfy { PICTText.number($0.names[0]) != nil }
@@ -196,7 +215,8 @@ struct PICTReader {
             guard !errors.contains(where: { $0.message.contains("migrate's limit of \(Limits.pictParameters) parameters") }) else { return }
             fail(
                 number, nameColumn,
-                "parameter '\(name)' is past migrate's limit of \(Limits.pictParameters) parameters in a model (pairwise work grows with their cube); split the model, or merge parameters that never interact")
+                "parameter '\(name)' is past migrate's limit of \(Limits.pictParameters) parameters in a model (pairwise work grows with their cube); split the model, or merge parameters that never interact"
+            )
             return
         }
         parameterIndex[key] = parameters.count

@@ -44,7 +44,9 @@ enum PICTText {
         let rest = String(String.UnicodeScalarView(s[i...])).lowercased()
         if rest == "inf" || rest == "infinity" || rest == "nan" { return true }
         if rest.hasPrefix("nan(") && rest.hasSuffix(")") {
-            return rest.dropFirst(4).dropLast().unicodeScalars.allSatisfy { $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == "_" }
+            return rest.dropFirst(4).dropLast().unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == "_"
+            }
         }
         func digits(_ hex: Bool) -> Int {
             let start = i
@@ -88,14 +90,17 @@ enum PICTText {
     /// One quirk is kept: PICT's matcher lets a trailing `**` (two or more stars) match only a
     /// non-empty rest, so such a tail is read as `?*`.
     static func matches(_ text: [UInt32], pattern: [UInt32]) -> Bool {
-        let star = UInt32(UInt8(ascii: "*")), any = UInt32(UInt8(ascii: "?"))
+        let star = UInt32(UInt8(ascii: "*"))
+        let any = UInt32(UInt8(ascii: "?"))
         var pattern = pattern
         var trailing = 0
         while trailing < pattern.count && pattern[pattern.count - 1 - trailing] == star { trailing += 1 }
         if trailing >= 2 { pattern = Array(pattern.dropLast(trailing)) + [any, star] }
         // The usual iterative matcher: remember the last star and retry from one character further.
-        var t = 0, p = 0
-        var starAt = -1, resumeAt = 0
+        var t = 0
+        var p = 0
+        var starAt = -1
+        var resumeAt = 0
         while t < text.count {
             if p < pattern.count && (pattern[p] == any || (pattern[p] != star && pattern[p] == text[t])) {
                 t += 1

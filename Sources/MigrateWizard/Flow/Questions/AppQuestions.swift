@@ -26,7 +26,8 @@ struct BundleIDQuestion: WizardQuestion {
 
     func ask(_ wizard: Wizard) -> Question {
         return Question(
-            id: id, prompt: "Bundle id", defaultAnswer: wizard.answers.bundleID ?? wizard.facts.app.bundleID, hint: "reverse-DNS, such as com.example.app")
+            id: id, prompt: "Bundle id", defaultAnswer: wizard.answers.bundleID ?? wizard.facts.app.bundleID,
+            hint: "reverse-DNS, such as com.example.app")
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
@@ -47,7 +48,9 @@ struct PlatformsQuestion: WizardQuestion {
     var id: QuestionID { .platforms }
 
     func ask(_ wizard: Wizard) -> Question {
-        let known = wizard.answers.platforms ?? (wizard.facts.app.platforms.isEmpty ? Array(Set(wizard.facts.releases.map(\.platform))).sorted() : wizard.facts.app.platforms)
+        let known =
+            wizard.answers.platforms
+            ?? (wizard.facts.app.platforms.isEmpty ? Array(Set(wizard.facts.releases.map(\.platform))).sorted() : wizard.facts.app.platforms)
         return Question(
             id: id, prompt: "Platforms", defaultAnswer: known.isEmpty ? "iOS" : known.map(\.rawValue).joined(separator: ", "),
             hint: "comma-separated: " + Platform.allCases.map(\.rawValue).joined(separator: ", "))
@@ -57,7 +60,9 @@ struct PlatformsQuestion: WizardQuestion {
         var platforms: [Platform] = []
         for word in Wizard.list(input) {
             guard let platform = Platform(named: word) else {
-                return .invalid("'\(word)' is not a platform." + Suggestions.didYouMean(word, in: Platform.allCases.map(\.rawValue)) + " Choose from " + Platform.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+                return .invalid(
+                    "'\(word)' is not a platform." + Suggestions.didYouMean(word, in: Platform.allCases.map(\.rawValue)) + " Choose from "
+                        + Platform.allCases.map(\.rawValue).joined(separator: ", ") + ".")
             }
             if !platforms.contains(platform) { platforms.append(platform) }
         }

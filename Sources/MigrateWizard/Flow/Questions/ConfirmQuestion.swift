@@ -9,7 +9,8 @@ struct ConfirmQuestion: WizardQuestion {
     func ask(_ wizard: Wizard) -> Question {
         let changeable = wizard.sequence().filter { $0 != .confirm }
         return Question(
-            id: id, prompt: "Write the plan, or change an answer?", choices: changeable.map { "\($0.label): \(wizard.answerText($0))" }, defaultAnswer: "yes",
+            id: id, prompt: "Write the plan, or change an answer?", choices: changeable.map { "\($0.label): \(wizard.answerText($0))" },
+            defaultAnswer: "yes",
             hint: "yes, no, or the number of an answer to change (the others are kept)")
     }
 

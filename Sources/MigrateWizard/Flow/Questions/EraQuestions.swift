@@ -30,12 +30,17 @@ struct EraQuestion: WizardQuestion {
         switch input.lowercased() {
         case "1", "keep":
             wizard.answers.eraTreatments[index] = .keepWhatTheyBought
-            return .accepted(["Buyers of \(era.label) keep \(era.features.isEmpty ? "what they bought" : era.features.joined(separator: ", ")) and buy the rest like anyone."])
+            return .accepted([
+                "Buyers of \(era.label) keep \(era.features.isEmpty ? "what they bought" : era.features.joined(separator: ", ")) and buy the rest like anyone."
+            ])
         case "2", "everything", "all":
             wizard.answers.eraTreatments[index] = .everything
             return .accepted(["Buyers of \(era.label) get every feature, including ones added later, free."])
         case "3", "discount":
-            if case .discount? = wizard.answers.eraTreatments[index] {} else { wizard.answers.eraTreatments[index] = .discount(product: "", price: .zero) }
+            if case .discount? = wizard.answers.eraTreatments[index] {
+            } else {
+                wizard.answers.eraTreatments[index] = .discount(product: "", price: .zero)
+            }
             return .accepted(["Buyers of \(era.label) keep what they bought and see a cheaper price."])
         default:
             return .invalid("answer 1, 2 or 3." + Suggestions.didYouMean(input, in: ["keep", "everything", "discount"]))

@@ -10,7 +10,8 @@ struct FeaturesQuestion: WizardQuestion {
     func ask(_ wizard: Wizard) -> Question {
         return Question(
             id: id, prompt: "Which features does the paid app have (or will in-app purchases unlock)?",
-            defaultAnswer: (wizard.answers.features ?? wizard.defaultFeatures()).map(\.name).joined(separator: ", "), hint: "comma-separated names, such as Themes, Sync, Export")
+            defaultAnswer: (wizard.answers.features ?? wizard.defaultFeatures()).map(\.name).joined(separator: ", "),
+            hint: "comma-separated names, such as Themes, Sync, Export")
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
@@ -38,7 +39,10 @@ struct FeatureSinceQuestion: WizardQuestion {
 
     func ask(_ wizard: Wizard) -> Question {
         let paid = wizard.answers.paidReleases
-        var choices = paid.map { "\(wizard.answers.allReleases[$0].version)" + (wizard.answers.allReleases[$0].build.map { " (\($0))" } ?? "") + "  \(Wizard.day(wizard.answers.allReleases[$0].date))" }
+        var choices = paid.map {
+            "\(wizard.answers.allReleases[$0].version)" + (wizard.answers.allReleases[$0].build.map { " (\($0))" } ?? "")
+                + "  \(Wizard.day(wizard.answers.allReleases[$0].date))"
+        }
         choices.append("none: it is new, only sold in-app")
         let fallback: Int
         if let known = wizard.answers.featureSince[feature] {
@@ -73,7 +77,9 @@ struct FeatureSinceQuestion: WizardQuestion {
             !features.contains(where: { (wizard.answers.featureSince[$0.id] ?? nil) == first })
         {
             wizard.answers.featureSince[feature] = nil
-            return .invalid("the first paid release (\(wizard.answers.allReleases[first].displayName)) must have included at least one feature; choose 1 here or go back")
+            return .invalid(
+                "the first paid release (\(wizard.answers.allReleases[first].displayName)) must have included at least one feature; choose 1 here or go back"
+            )
         }
         guard let index = since! else { return .accepted(["No buyer gets it free; it is sold in-app only."]) }
         return .accepted(["Buyers from \(wizard.answers.allReleases[index].displayName) on keep it free after the switch."])
@@ -107,7 +113,8 @@ struct NewProductQuestion: WizardQuestion {
         return Question(
             id: id, prompt: found + " Which in-app purchase will unlock the paid features?",
             defaultAnswer: wizard.answers.newProduct.map(ProductAnswer.text) ?? fallback,
-            hint: "PRODUCT-ID [KIND] PRICE; KIND is non-consumable (the default), non-renewing, or a subscription: weekly, monthly, quarterly, yearly")
+            hint: "PRODUCT-ID [KIND] PRICE; KIND is non-consumable (the default), non-renewing, or a subscription: weekly, monthly, quarterly, yearly"
+        )
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
@@ -118,7 +125,8 @@ struct NewProductQuestion: WizardQuestion {
         }
         if let imported = wizard.facts.products.first(where: { $0.id == product.id }) {
             return .invalid(
-                "\(product.id) is already in the .storekit (\(imported.kind.rawValue) at \(imported.price)); give the id of the product that unlocks the paid features")
+                "\(product.id) is already in the .storekit (\(imported.kind.rawValue) at \(imported.price)); give the id of the product that unlocks the paid features"
+            )
         }
         // Replaces an earlier answer (going back), never an imported product.
         if let earlier = wizard.answers.newProduct {

@@ -12,7 +12,8 @@ struct NonProductionQuestion: WizardQuestion {
         choices += wizard.answers.eras.map { "as buyers of \($0.label), to try the grandfathered path" }
         var fallback = "1"
         if case .tier(let tier)? = wizard.answers.nonProduction, let number = Int(tier.dropFirst("era-".count)) { fallback = String(number + 1) }
-        return Question(id: id, prompt: "How are TestFlight, sandbox and Xcode testers treated?", choices: choices, defaultAnswer: fallback, hint: "a number")
+        return Question(
+            id: id, prompt: "How are TestFlight, sandbox and Xcode testers treated?", choices: choices, defaultAnswer: fallback, hint: "a number")
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
@@ -34,7 +35,9 @@ struct NonProductionQuestion: WizardQuestion {
     }
 
     func summary(_ wizard: Wizard) -> String? {
-        if case .tier(let tier)? = wizard.answers.nonProduction, let number = Int(tier.dropFirst("era-".count)), wizard.answers.eras.indices.contains(number - 1) {
+        if case .tier(let tier)? = wizard.answers.nonProduction, let number = Int(tier.dropFirst("era-".count)),
+            wizard.answers.eras.indices.contains(number - 1)
+        {
             return "as buyers of \(wizard.answers.eras[number - 1].label)"
         }
         return "as new customers"
@@ -49,9 +52,12 @@ struct VerificationFailureQuestion: WizardQuestion {
         if case .deny? = wizard.answers.verificationFailure { fallback = "deny" }
         if case .keepLastVerified(let days)? = wizard.answers.verificationFailure { fallback = "keep \(days)" }
         return Question(
-            id: id, prompt: "When the App Store's signature does not verify:", choices: ["deny: grant nothing that needs proof", "keep the last verified entitlements for some days"],
+            id: id, prompt: "When the App Store's signature does not verify:",
+            choices: ["deny: grant nothing that needs proof", "keep the last verified entitlements for some days"],
             defaultAnswer: fallback,
-            hint: "'deny' or 'keep DAYS', \(PlanKeys.keepLastVerifiedDays.lowerBound) to \(PlanKeys.keepLastVerifiedDays.upperBound) days (1 or 2 also work)")
+            hint:
+                "'deny' or 'keep DAYS', \(PlanKeys.keepLastVerifiedDays.lowerBound) to \(PlanKeys.keepLastVerifiedDays.upperBound) days (1 or 2 also work)"
+        )
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
@@ -72,7 +78,9 @@ struct VerificationFailureQuestion: WizardQuestion {
                 return .invalid("answer 'deny' or 'keep DAYS'")
             }
             wizard.answers.verificationFailure = .keepLastVerified(days: days)
-            return .accepted(["The last verified entitlements last \(days) day\(days == 1 ? "" : "s") if verification fails, so a bug or outage locks no one out."])
+            return .accepted([
+                "The last verified entitlements last \(days) day\(days == 1 ? "" : "s") if verification fails, so a bug or outage locks no one out."
+            ])
         }
         return .invalid("answer 'deny' or 'keep DAYS'." + Suggestions.didYouMean(words.first ?? input, in: ["deny", "keep"]))
     }
@@ -82,7 +90,9 @@ struct VerificationFailureQuestion: WizardQuestion {
     }
 
     func summary(_ wizard: Wizard) -> String? {
-        if case .keepLastVerified(let days)? = wizard.answers.verificationFailure { return "keep the last verified for \(days) day\(days == 1 ? "" : "s")" }
+        if case .keepLastVerified(let days)? = wizard.answers.verificationFailure {
+            return "keep the last verified for \(days) day\(days == 1 ? "" : "s")"
+        }
         return "deny"
     }
 }
@@ -127,7 +137,8 @@ struct PaidDownloadsQuestion: WizardQuestion {
             let rate = Int(measured.rate.rounded())
             return Question(
                 id: id,
-                prompt: "The sales reports cover \(String(format: "%.1f", measured.months)) months, too few to show a trend. How many paid downloads a month does the app get now?",
+                prompt:
+                    "The sales reports cover \(String(format: "%.1f", measured.months)) months, too few to show a trend. How many paid downloads a month does the app get now?",
                 defaultAnswer: wizard.answers.paidDownloads?.text ?? PaidDownloads(guess: rate).text,
                 hint: forms + "; the reports average \(rate) a month")
         }

@@ -48,11 +48,14 @@ struct FirstFreeQuestion: WizardQuestion {
             "\(release.platform) \(release.displayName)  \(Wizard.day(release.date))  (\(release.dateSource))"
         }
         choices.append("a release not listed yet (the one that will go free)")
-        let fallback = wizard.answers.firstFree ?? (wizard.answers.releases.count >= 2 ? wizard.answers.releases.count - 1 : wizard.answers.releases.count)
+        let fallback =
+            wizard.answers.firstFree ?? (wizard.answers.releases.count >= 2 ? wizard.answers.releases.count - 1 : wizard.answers.releases.count)
         let shown = Wizard.shownChoices(releases: wizard.answers.releases.count, total: choices.count, defaultItem: fallback + 1)
         return Question(
             id: id, prompt: "Which release is the first free one?", choices: choices, defaultAnswer: String(fallback + 1),
-            hint: shown == nil ? "a number from the list, or a version" : Wizard.searchHint(wizard.answers.releases.indices.map { ($0, wizard.answers.releases[$0]) }),
+            hint: shown == nil
+                ? "a number from the list, or a version"
+                : Wizard.searchHint(wizard.answers.releases.indices.map { ($0, wizard.answers.releases[$0]) }),
             shownChoices: shown)
     }
 
@@ -68,7 +71,9 @@ struct FirstFreeQuestion: WizardQuestion {
             case .refused(let message): return .invalid(message)
             }
         }
-        guard chosen! > 0 else { return .invalid("the first release cannot be the first free one: then no one paid, and there is no one to grandfather") }
+        guard chosen! > 0 else {
+            return .invalid("the first release cannot be the first free one: then no one paid, and there is no one to grandfather")
+        }
         if wizard.answers.firstFree != chosen {
             wizard.answers.freeGoLive = nil
             wizard.answers.freeGoLiveConfirmed = false
@@ -123,7 +128,9 @@ struct FreeGoLiveQuestion: WizardQuestion {
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
-        guard let index = wizard.answers.firstFree, wizard.answers.releases.indices.contains(index) else { return .invalid("choose the first free release first") }
+        guard let index = wizard.answers.firstFree, wizard.answers.releases.indices.contains(index) else {
+            return .invalid("choose the first free release first")
+        }
         guard let date = Wizard.goLive(input) else {
             return .invalid("'\(input)' is not a date-time; write it in UTC, such as 2024-11-20T17:00:00Z, or a date such as 2024-11-20")
         }
@@ -142,10 +149,11 @@ struct FreeGoLiveQuestion: WizardQuestion {
         let provenance = wizard.answers.releases[index].provenance
         if wizard.answers.freeGoLiveConfirmed { return .accepted(["Free from \(Timestamp.format(date)), confirmed."] + wizard.cutoffLines()) }
         if provenance.isEvidence { return .accepted(["Free from \(Timestamp.format(date)), \(provenance.phrase)."] + wizard.cutoffLines()) }
-        return .accepted([
-            "Free from \(Timestamp.format(date)), \(provenance.phrase): check will warn until you confirm it "
-                + "(set \"releasedSource\": \"appStore\" once it matches App Store Connect)."
-        ] + wizard.cutoffLines())
+        return .accepted(
+            [
+                "Free from \(Timestamp.format(date)), \(provenance.phrase): check will warn until you confirm it "
+                    + "(set \"releasedSource\": \"appStore\" once it matches App Store Connect)."
+            ] + wizard.cutoffLines())
     }
 
     func isAnswered(_ wizard: Wizard) -> Bool {
@@ -174,9 +182,12 @@ struct NewFreeReleaseQuestion: WizardQuestion {
         case .failure(let message): return .invalid(message)
         case .success(let release):
             let key = Release.identity(platform: release.platform, version: release.version, build: release.build)
-            if let same = wizard.answers.releases.first(where: { Release.identity(platform: $0.platform, version: $0.version, build: $0.build) == key }) {
+            if let same = wizard.answers.releases.first(where: {
+                Release.identity(platform: $0.platform, version: $0.version, build: $0.build) == key
+            }) {
                 return .invalid(
-                    "\(same.platform) \(same.displayName) is already listed (\(Wizard.day(same.date))); choose it at the previous question ('<'), or give the new release's own version and build")
+                    "\(same.platform) \(same.displayName) is already listed (\(Wizard.day(same.date))); choose it at the previous question ('<'), or give the new release's own version and build"
+                )
             }
             if let last = wizard.answers.releases.last, release.date <= last.date {
                 return .invalid("it must go live after the last listed release (\(last.displayName), \(Wizard.day(last.date)))")
@@ -198,7 +209,8 @@ struct PriceQuestion: WizardQuestion {
 
     func ask(_ wizard: Wizard) -> Question {
         return Question(
-            id: id, prompt: "What did the download cost while the app was paid?", defaultAnswer: (wizard.answers.price ?? Price(tenThousandths: 29_900)).description,
+            id: id, prompt: "What did the download cost while the app was paid?",
+            defaultAnswer: (wizard.answers.price ?? Price(tenThousandths: 29_900)).description,
             hint: "a price such as 2.99, in your main currency")
     }
 
