@@ -17,19 +17,7 @@ struct AtomicWriteTests {
     static let flagship = repositoryRoot.appendingPathComponent("Examples/tilt-to-live-hd/migration.json").path
     static let changedPlan = try! String(contentsOfFile: flagship, encoding: .utf8).replacingOccurrences(of: "\"0.99\"", with: "\"1.99\"")
 
-    /// Every file under `folder` (hidden ones too), by relative path.
-    static func files(in folder: URL) -> [String: String] {
-        var result: [String: String] = [:]
-        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [:] }
-        while let path = enumerator.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
-            if !isDirectory.boolValue {
-                result[path] = (try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)) ?? "<unreadable>"
-            }
-        }
-        return result
-    }
+    static func files(in folder: URL) -> [String: String] { textFiles(in: folder) }
 
     static func dataFiles(in folder: URL) -> [String: String] { files(in: folder).filter { $0.key != ".migrate-generated.json" } }
 

@@ -3,6 +3,21 @@ import Foundation
 /// The repository root, found from this file so tests run from any directory.
 public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+/// Every file under `folder` (hidden ones too) by relative path, with its text; "<unreadable>" for a file that
+/// is not UTF-8, so a comparison shows it.
+public func textFiles(in folder: URL) -> [String: String] {
+    var result: [String: String] = [:]
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [:] }
+    while let path = enumerator.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
+        if !isDirectory.boolValue {
+            result[path] = (try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)) ?? "<unreadable>"
+        }
+    }
+    return result
+}
+
 /// A temporary folder with files in it, removed at the end of the test.
 public final class Scratch {
     public let url: URL
@@ -37,9 +52,4 @@ public enum Examples {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return entries.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent("\($0)/migration.json").path) }.sorted()
     }()
-
-    /// The plan file of example `name`.
-    public static func url(_ name: String) -> URL {
-        repositoryRoot.appendingPathComponent("Examples/\(name)/migration.json")
-    }
 }
