@@ -97,7 +97,7 @@ struct SimulateCommandTests {
             (["--sweep", "conversion=0.5:1.5:0.5"], "must be from 0 to 1"),
             (["--sweep", "price.com.example.tilttolivehd.turet=1:2:1"], "Did you mean 'price.com.example.tilttolivehd.turret'?"),
             (["--scenario", "bundle-4.9"], "unknown scenario 'bundle-4.9' Did you mean 'bundle-4.99'?"),
-            (["--seed", "-1"], "'--seed'"),
+            (["--seed", "-1"], "'--seed <n>'"),
         ])
     func usageErrors(options: [String], message: String) {
         let run = Run(arguments: ["simulate", Self.flagship, "--draws", "0"] + options)

@@ -149,7 +149,7 @@ struct MatrixCommandTests {
             (["matrix", "Examples/server-pal", "--strength", "5"], .usage, "Expected a whole number from 1 to 4."),
             (["matrix", "Examples/server-pal", "--force"], .usage, "'--force' applies only with '--exhaustive'."),
             (["matrix", "--model", "missing.txt"], .noInput, "missing.txt: no such file."),
-            (["matrix", "Examples/server-pal", "--seed", "-1"], .usage, "invalid for '--seed'"),
+            (["matrix", "Examples/server-pal", "--seed", "-1"], .usage, "invalid for '--seed <n>'"),
         ])
     func errors(arguments: [String], status: ExitCode, message: String) {
         let run = Run(arguments)

@@ -51,7 +51,7 @@ public enum ArgumentParser {
         }
         do {
             let parsed = try parseArguments(Array(remaining), for: command)
-            if parsed.flag("help") { return .help(path: path) }
+            if parsed.flags.contains(helpSpec.name) { return .help(path: path) }
             return .run(path: path, arguments: parsed)
         } catch {
             throw ParseFailure(path: path, error: error)
@@ -67,7 +67,6 @@ public enum ArgumentParser {
     static func parseArguments(_ words: [String], for command: CommandSpec) throws(CommandError) -> ParsedArguments {
         let specs = command.arguments + [helpSpec]
         var parsed = ParsedArguments()
-        for spec in specs { parsed.specs[spec.name] = spec }
         let positionals = specs.filter(\.isPositional)
         var positionalValues: [String] = []
         var index = 0
@@ -77,13 +76,21 @@ public enum ArgumentParser {
             if let choices = spec.choices, !choices.contains(value) {
                 let suggestion = Suggestions.didYouMean(value, in: choices)
                 throw .usage(
-                    "The value '\(value)' is invalid for '\(spec.isPositional ? "<\(spec.valueName)>" : "--\(spec.name) <\(spec.valueName)>")'.\(suggestion) Choose one of: \(choices.joined(separator: ", "))."
+                    "The value '\(value)' is invalid for '\(spec.valueLabel)'.\(suggestion) Choose one of: \(choices.joined(separator: ", "))."
                 )
             }
             if !spec.isRepeating, parsed.values[spec.name] != nil, !spec.isPositional {
                 throw .usage("'--\(spec.name)' is given more than once.")
             }
-            parsed.values[spec.name, default: []].append(value)
+            var converted: any Sendable = value
+            if let conversion = spec.conversion {
+                switch conversion(value) {
+                case .value(let typed): converted = typed
+                case .invalid(let expected):
+                    throw .usage("The value '\(value)' is invalid for '\(spec.valueLabel)'. \(expected)")
+                }
+            }
+            parsed.values[spec.name, default: []].append(converted)
         }
 
         while index < words.count {

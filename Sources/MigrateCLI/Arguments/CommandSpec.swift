@@ -17,6 +17,9 @@ public struct ArgumentSpec: Sendable {
     public var defaultValue: String?
     /// Allowed values; anything else is a usage error with a suggestion.
     public var choices: [String]?
+    /// Turns the text into the typed value a command reads (`Argument`), or refuses it with a usage error
+    /// before the command runs. Nil keeps the text.
+    public var conversion: (@Sendable (String) -> Conversion)?
 
     public static func positional(_ name: String, help: String, required: Bool = true, repeating: Bool = false) -> ArgumentSpec {
         ArgumentSpec(name: name, kind: .positional(required: required, repeating: repeating), short: nil, valueName: name, help: help)
@@ -56,6 +59,11 @@ public struct ArgumentSpec: Sendable {
         }
     }
 
+    /// `<shell>` or `--format <format>`, as an error about a value names it.
+    var valueLabel: String {
+        isPositional ? "<\(valueName)>" : "--\(name) <\(valueName)>"
+    }
+
     /// The label in the ARGUMENTS or OPTIONS column.
     var label: String {
         let shortPrefix = short.map { "-\($0), " } ?? ""
@@ -78,13 +86,13 @@ public struct CommandSpec: Sendable {
     public var run: (@Sendable (ParsedArguments, CommandContext) throws(CommandError) -> ExitCode)?
 
     public init(
-        name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [],
+        name: String, abstract: String, discussion: String? = nil, arguments: [any DeclaredArgument] = [], subcommands: [CommandSpec] = [],
         run: (@Sendable (ParsedArguments, CommandContext) throws(CommandError) -> ExitCode)? = nil
     ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.arguments = arguments
+        self.arguments = arguments.map(\.spec)
         self.subcommands = subcommands
         self.run = run
     }

@@ -1,35 +1,36 @@
-/// The values given on the command line, by argument name.
+/// The values given on the command line, by argument name, already converted to the types their `Argument`s
+/// declare. Commands read them with `arguments[Self.someArgument]`.
 public struct ParsedArguments: Sendable {
-    var values: [String: [String]] = [:]
+    /// Each argument's values in order, as its `ArgumentSpec.conversion` made them (the text when it has none).
+    var values: [String: [any Sendable]] = [:]
     var flags: Set<String> = []
-    var specs: [String: ArgumentSpec] = [:]
 
-    /// The single value of an option or positional argument, or its default.
-    public func value(_ name: String) -> String? {
-        values[name]?.last ?? specs[name]?.defaultValue
+    /// The typed value of a declared argument: its default, nil or empty when the command line left it out.
+    public subscript<Value>(argument: Argument<Value>) -> Value {
+        argument.read(self)
     }
 
-    /// Every value of a repeating option or argument, in order.
-    public func values(_ name: String) -> [String] {
-        values[name] ?? []
+    /// True when the user gave the argument explicitly (an option with a default reads the same either way).
+    public func isSet(_ argument: some DeclaredArgument) -> Bool {
+        values[argument.spec.name] != nil || flags.contains(argument.spec.name)
     }
 
-    public func flag(_ name: String) -> Bool {
-        flags.contains(name)
+    /// The converted values of the argument named `name`; the parser stored each as the type its declaration
+    /// converts to, so none is dropped here.
+    func all<T>(_ name: String, as type: T.Type) -> [T] {
+        (values[name] ?? []).compactMap { $0 as? T }
     }
 
-    /// True when the user gave the option explicitly.
-    public func isSet(_ name: String) -> Bool {
-        values[name] != nil || flags.contains(name)
+    /// The last value given (an option given once, or a positional argument).
+    func last<T>(_ name: String, as type: T.Type) -> T? {
+        all(name, as: type).last
     }
 
-    /// A whole number, with a usage error naming the option when it isn't one.
-    public func integer(_ name: String, in range: ClosedRange<Int>? = nil) throws(CommandError) -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text), range.map({ $0.contains(number) }) ?? true else {
-            let bounds = range.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""
-            throw .usage("The value '\(text)' is invalid for '--\(name)'. Expected a whole number\(bounds).")
+    /// The value of a required positional argument, which the parser never lets a command run without.
+    func required<T>(_ name: String, as type: T.Type) -> T {
+        guard let value = last(name, as: type) else {
+            preconditionFailure("The parser runs a command only when its required argument <\(name)> is given.")
         }
-        return number
+        return value
     }
 }

@@ -4,6 +4,14 @@ import MigratePlan
 
 /// `migrate check PLAN`: every problem in a plan, at once.
 enum CheckCommand {
+    enum Format: String, CaseIterable, Sendable { case text, json, github }
+
+    static let plan = CommonArguments.plan
+    static let format = Argument<Format>.choice(
+        "format", valueName: "format", help: "Output format; github prints GitHub Actions annotations for pull requests.", default: .text)
+    static let strict = Argument<Bool>.flag("strict", help: "Fail on warnings too.")
+    static let now = Argument<Date?>.date("now", help: "Judge 'in the future' against this moment instead of the clock (ISO 8601).")
+
     static let spec = CommandSpec(
         name: "check",
         abstract: "Check a migration plan for launch-day traps.",
@@ -15,23 +23,17 @@ enum CheckCommand {
             with the sandbox's "1.0", and a cutoff in the future. Exits 0 when clean, 1 with errors (or \
             warnings with --strict), 65 when the file is not JSON, 66 when it is missing.
             """.wrappedForHelp,
-        arguments: [
-            .positional("plan", help: "The migration plan, or a folder holding migration.json."),
-            .option(
-                "format", valueName: "format", help: "Output format; github prints GitHub Actions annotations for pull requests.",
-                defaultValue: "text", choices: ["text", "json", "github"]),
-            .flag("strict", help: "Fail on warnings too."),
-            .option("now", valueName: "date-time", help: "Judge 'in the future' against this moment instead of the clock (ISO 8601)."),
-        ],
+        arguments: [plan, format, strict, now],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
-        let now = try parseDate(arguments.value("now"), option: "now") ?? context.now
+        let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
+        let moment = arguments[Self.now] ?? context.now
+        let isStrict = arguments[Self.strict]
         var diagnostics = loaded.document.diagnostics
         var report: CheckReport?
         if let plan = loaded.document.plan, !loaded.document.hasErrors {
-            let checked = PlanChecker.check(plan, now: now)
+            let checked = PlanChecker.check(plan, now: moment)
             report = checked
             diagnostics += checked.diagnostics.located(in: loaded.document.root)
         }
@@ -40,11 +42,12 @@ enum CheckCommand {
         let warnings = diagnostics.filter { $0.severity == .warning }.count
         let unreadable = loaded.document.root == nil
 
-        if arguments.value("format") == "github" {
+        switch arguments[Self.format] {
+        case .github:
             var text = GitHubAnnotations.render(diagnostics, file: loaded.file.displayPath)
-            text += verdict(errors: errors, warnings: warnings, strict: arguments.flag("strict"), style: Style(enabled: false)) + "\n"
+            text += verdict(errors: errors, warnings: warnings, strict: isStrict, style: Style(enabled: false)) + "\n"
             context.standardOutput.write(text)
-        } else if arguments.value("format") == "json" {
+        case .json:
             let value = JSONValue.members([
                 ("file", .string(loaded.file.displayPath)),
                 ("errors", .integer(errors)),
@@ -54,19 +57,19 @@ enum CheckCommand {
                 ("tiers", report.map { .array($0.tiers.map(json)) }),
             ])
             context.standardOutput.write(JSONWriter().string(from: value))
-        } else {
+        case .text:
             let style = context.style(for: context.standardOutput)
             var text = DiagnosticRenderer(file: loaded.file, style: style).render(diagnostics)
             if let report {
                 if !text.isEmpty { text += "\n" }
                 text += summary(report, style: style)
             }
-            text += "\n" + verdict(errors: errors, warnings: warnings, strict: arguments.flag("strict"), style: style) + "\n"
+            text += "\n" + verdict(errors: errors, warnings: warnings, strict: isStrict, style: style) + "\n"
             // Syntax errors go to stderr as well as the report, so scripts that only show stderr see them.
             context.standardOutput.write(text)
         }
         if unreadable { return .dataError }
-        if errors > 0 || (arguments.flag("strict") && warnings > 0) { return .checkFailed }
+        if errors > 0 || (isStrict && warnings > 0) { return .checkFailed }
         return .success
     }
 
@@ -132,13 +135,4 @@ enum CheckCommand {
                 }),
         ])
     }
-}
-
-/// Parses an ISO 8601 option value, or fails with a usage error naming the option.
-func parseDate(_ text: String?, option: String) throws(CommandError) -> Date? {
-    guard let text else { return nil }
-    guard let date = Timestamp.parse(text) else {
-        throw .usage("The value '\(text)' is invalid for '--\(option)'. Expected an ISO 8601 date-time such as 2017-10-08T02:47:56Z.")
-    }
-    return date
 }

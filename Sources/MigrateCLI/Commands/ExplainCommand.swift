@@ -5,6 +5,40 @@ import MigrateSupport
 
 /// `migrate explain PLAN`: one customer's cohort, features and offers, and why.
 enum ExplainCommand {
+    enum Format: String, CaseIterable, Sendable { case text, json }
+    /// `--verification`: whether `AppTransaction.shared` verified.
+    enum Verification: String, CaseIterable, Sendable { case verified, failed }
+
+    static let plan = CommonArguments.plan
+    static let platform = Argument<Platform?>.choice(
+        "platform", valueName: "platform", help: "The platform the app runs on now (default: the app's first platform).")
+    static let originalVersion = Argument<String?>.option(
+        "original-version", valueName: "version",
+        help: "AppTransaction.originalAppVersion: a build number on iOS, a marketing version on macOS.")
+    static let originalPurchaseDate = Argument<Date?>.date("original-purchase-date", help: "AppTransaction.originalPurchaseDate (ISO 8601).")
+    static let originalPlatform = Argument<Platform?>.choice(
+        "original-platform", valueName: "platform", help: "AppTransaction.originalPlatform, if the OS reports it.")
+    static let environment = Argument<StoreEnvironment>.choice(
+        "environment", valueName: "environment", help: "Where the signature came from.", default: .production)
+    static let owns = Argument<[String]>.options(
+        "owns", valueName: "product[@date][:state]",
+        help:
+            "A product the customer has a transaction for, bought at date (for a trial); state is familyShared, revoked, expired or unverified. Repeatable."
+    )
+    static let receipt = Argument<String?>.option(
+        "receipt", valueName: "file",
+        help: "A verifyReceipt response, AppTransaction or Transaction (JSON or JWS), or an App Store Server API response.")
+    static let verification = Argument<Verification>.choice(
+        "verification", valueName: "result", help: "Whether the app transaction verified.", default: .verified)
+    static let cacheAge = Argument<Int?>.number(
+        "cache-age", valueName: "days", help: "With --verification failed: the age of the last verified result the app cached.", in: 0...36_500)
+    static let appRefunded = Argument<Bool>.flag(
+        "app-refunded", help: "The paid download itself was refunded (AppTransaction.revocationDate is set).")
+    static let vpp = Argument<Bool>.flag("vpp", help: "A Volume Purchase Program install, which cannot make in-app purchases.")
+    static let now = Argument<Date?>.date(
+        "now", help: "Judge subscription expiry in --receipt and trials against this moment (default: now).")
+    static let format = Argument<Format>.choice("format", valueName: "format", help: "Output format.", default: .text)
+
     static let spec = CommandSpec(
         name: "explain",
         abstract: "Say what one customer gets, which upsell they see, and why.",
@@ -16,41 +50,13 @@ enum ExplainCommand {
             migrate explain migration.json --original-version 31 --owns pro.unlock
             """.wrappedForHelp,
         arguments: [
-            .positional("plan", help: "The migration plan, or a folder holding migration.json."),
-            .option(
-                "platform", valueName: "platform", help: "The platform the app runs on now (default: the app's first platform).",
-                choices: Platform.allCases.map(\.rawValue)),
-            .option(
-                "original-version", valueName: "version",
-                help: "AppTransaction.originalAppVersion: a build number on iOS, a marketing version on macOS."),
-            .option("original-purchase-date", valueName: "date-time", help: "AppTransaction.originalPurchaseDate (ISO 8601)."),
-            .option(
-                "original-platform", valueName: "platform", help: "AppTransaction.originalPlatform, if the OS reports it.",
-                choices: Platform.allCases.map(\.rawValue)),
-            .option(
-                "environment", valueName: "environment", help: "Where the signature came from.", defaultValue: "production",
-                choices: StoreEnvironment.allCases.map(\.rawValue)),
-            .option(
-                "owns", valueName: "product[@date][:state]",
-                help:
-                    "A product the customer has a transaction for, bought at date (for a trial); state is familyShared, revoked, expired or unverified. Repeatable.",
-                repeating: true),
-            .option(
-                "receipt", valueName: "file",
-                help: "A verifyReceipt response, AppTransaction or Transaction (JSON or JWS), or an App Store Server API response."),
-            .option(
-                "verification", valueName: "result", help: "Whether the app transaction verified.", defaultValue: "verified",
-                choices: ["verified", "failed"]),
-            .option("cache-age", valueName: "days", help: "With --verification failed: the age of the last verified result the app cached."),
-            .flag("app-refunded", help: "The paid download itself was refunded (AppTransaction.revocationDate is set)."),
-            .flag("vpp", help: "A Volume Purchase Program install, which cannot make in-app purchases."),
-            .option("now", valueName: "date-time", help: "Judge subscription expiry in --receipt and trials against this moment (default: now)."),
-            .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "json"]),
+            plan, platform, originalVersion, originalPurchaseDate, originalPlatform, environment, owns, receipt, verification, cacheAge,
+            appRefunded, vpp, now, format,
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
+        let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was explained")
         let plan = catalog.plan
         var receipt: (file: String, facts: ReceiptFacts)?
@@ -58,7 +64,7 @@ enum ExplainCommand {
         let advisor = Advisor(catalog: catalog)
         let report = advisor.report(for: customer)
         let notes = receipt.map { receiptNotes($0.facts, arguments: arguments) } ?? []
-        if arguments.value("format") == "json" {
+        if arguments[Self.format] == .json {
             var value = ExplainRenderer(catalog: advisor.catalog).json(report)
             if let receipt, case .object(var members) = value {
                 members.insert(
@@ -94,7 +100,7 @@ enum ExplainCommand {
             notes.append("\(count) NOT verified: decoded only to read it; never trust an unverified JWS in the app or on a server")
         }
         if !facts.source.describesAppPurchase {
-            let given = arguments.isSet("original-version") || arguments.isSet("original-purchase-date")
+            let given = arguments.isSet(Self.originalVersion) || arguments.isSet(Self.originalPurchaseDate)
             notes.append(
                 "it describes products the customer owns (\(facts.purchases.map(\.productID).joined(separator: ", "))), not the app's own purchase"
                     + (given ? "" : "; give --original-version and --original-purchase-date, or pass the AppTransaction, for the cohort"))
@@ -106,10 +112,10 @@ enum ExplainCommand {
         from arguments: ParsedArguments, plan: MigrationPlan, context: CommandContext, receipt: inout (file: String, facts: ReceiptFacts)?
     ) throws(CommandError) -> Customer {
         var customer = Customer(platform: plan.app.platforms.first ?? .iOS)
-        let now = try parseDate(arguments.value("now"), option: "now") ?? context.now
+        let now = arguments[Self.now] ?? context.now
         customer.now = now
 
-        if let path = arguments.value("receipt") {
+        if let path = arguments[Self.receipt] {
             let file = try InputFile.read(path, context: context)
             let read: (facts: ReceiptFacts?, diagnostics: [Diagnostic], root: JSONNode?, isJWS: Bool)
             do {
@@ -150,28 +156,27 @@ enum ExplainCommand {
             }
         }
 
-        if let name = arguments.value("platform"), let platform = Platform(rawValue: name) {
+        if let platform = arguments[Self.platform] {
             customer.platform = platform
         } else if let original = customer.originalPlatform, plan.app.platforms.contains(original) {
             customer.platform = original
         }
-        if let name = arguments.value("original-platform") { customer.originalPlatform = Platform(rawValue: name) }
-        if arguments.isSet("environment") || arguments.value("receipt") == nil {
-            customer.environment = StoreEnvironment(rawValue: arguments.value("environment")!)!
+        if let platform = arguments[Self.originalPlatform] { customer.originalPlatform = platform }
+        // The receipt's environment stands unless --environment is given; without a receipt, the default.
+        if arguments.isSet(Self.environment) || arguments[Self.receipt] == nil {
+            customer.environment = arguments[Self.environment]
         }
-        if let version = arguments.value("original-version") { customer.originalAppVersion = version }
-        if let date = try parseDate(arguments.value("original-purchase-date"), option: "original-purchase-date") {
-            customer.originalPurchaseDate = date
+        if let version = arguments[Self.originalVersion] { customer.originalAppVersion = version }
+        if let date = arguments[Self.originalPurchaseDate] { customer.originalPurchaseDate = date }
+        switch (arguments[Self.verification], arguments[Self.cacheAge]) {
+        case (.failed, let days): customer.appTransaction = .failed(lastVerifiedDaysAgo: days)
+        case (.verified, .some): throw .usage("'--cache-age' applies only with '--verification failed'.")
+        case (.verified, nil): break
         }
-        if arguments.value("verification") == "failed" {
-            customer.appTransaction = .failed(lastVerifiedDaysAgo: try arguments.integer("cache-age", in: 0...36_500))
-        } else if arguments.isSet("cache-age") {
-            throw .usage("'--cache-age' applies only with '--verification failed'.")
-        }
-        if arguments.flag("app-refunded") { customer.isAppPurchaseRevoked = true }
-        if arguments.flag("vpp") { customer.isVolumePurchase = true }
+        if arguments[Self.appRefunded] { customer.isAppPurchaseRevoked = true }
+        if arguments[Self.vpp] { customer.isVolumePurchase = true }
 
-        for entry in arguments.values("owns") {
+        for entry in arguments[Self.owns] {
             var parts = entry.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             var purchaseDate: Date?
             if let at = entry.firstIndex(of: "@") {
@@ -187,7 +192,8 @@ enum ExplainCommand {
                 parts = [id] + rest.dropFirst(count)
             }
             guard let id = parts.first, !id.isEmpty else {
-                throw .usage("The value '\(entry)' is invalid for '--owns'. Expected PRODUCT, PRODUCT@DATE or PRODUCT:STATE.")
+                throw .usage(
+                    "The value '\(entry)' is invalid for '--owns <product[@date][:state]>'. Expected PRODUCT, PRODUCT@DATE or PRODUCT:STATE.")
             }
             var owned = OwnedProduct(productID: id, purchaseDate: purchaseDate)
             let states = ["familyShared", "revoked", "expired", "unverified", "purchased"]

@@ -2,10 +2,32 @@ import Foundation
 import MigrateCore
 import MigrateGenerator
 import MigratePlan
-import MigrateSupport
 
 /// `migrate generate PLAN --output DIR`: Swift code, tests, tables and a StoreKit configuration.
 enum GenerateCommand {
+    static let plan = CommonArguments.plan
+    static let output = Argument<String>.converted(
+        "output", short: "o", valueName: "dir", help: "The folder to write into (created if needed).", default: "Generated",
+        expected: "Name a folder, such as --output Generated (or --output . for this one)."
+    ) { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+    static let only = Argument<[OutputGroup]>.choices("only", valueName: "group", help: "Generate one group only. Repeatable.")
+    static let access = Argument<GenerationOptions.Access>.choice(
+        "access", valueName: "level", help: "Access level of the generated API.", default: .public)
+    static let module = Argument<String>.converted(
+        "module", valueName: "name", help: "The Swift module name, used for folders and @testable import.", default: "Freemium",
+        expected: "Use a Swift identifier such as Freemium."
+    ) { name in
+        name.first?.isLetter == true && name.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "_") && $0.isASCII } ? name : nil
+    }
+    static let templates = Argument<String?>.option(
+        "templates", valueName: "dir", help: "A folder of <kind>/<variant>.mustache templates that override the built-in ones.")
+    static let dryRun = Argument<Bool>.flag("dry-run", help: "Print what would be created, updated or kept, and write nothing.")
+    static let force = Argument<Bool>.flag("force", help: "Overwrite generated files that were edited by hand.")
+    static let package = Argument<Bool>.flag(
+        "package", help: "Write a Swift package: Package.swift, Sources/MODULE and Tests/MODULETests, so swift test runs the generated tests.")
+    static let prune = Argument<Bool>.flag(
+        "prune", help: "Remove files an earlier generation wrote that this one no longer writes (unless edited by hand).")
+
     static let spec = CommandSpec(
         name: "generate",
         abstract: "Generate Swift code, tests, tables and a StoreKit configuration from a plan.",
@@ -17,43 +39,22 @@ enum GenerateCommand {
             into place only when all are written, the manifest last: nothing changes when any file can't \
             be written (a full disk, a read-only folder). A symlink is written through to its target.
             """.wrappedForHelp,
-        arguments: [
-            .positional("plan", help: "The migration plan, or a folder holding migration.json."),
-            .option("output", short: "o", valueName: "dir", help: "The folder to write into (created if needed).", defaultValue: "Generated"),
-            .option(
-                "only", valueName: "group", help: "Generate one group only. Repeatable.", choices: OutputGroup.allCases.map(\.rawValue),
-                repeating: true),
-            .option(
-                "access", valueName: "level", help: "Access level of the generated API.", defaultValue: "public",
-                choices: GenerationOptions.Access.allCases.map(\.rawValue)),
-            .option("module", valueName: "name", help: "The Swift module name, used for folders and @testable import.", defaultValue: "Freemium"),
-            .option("templates", valueName: "dir", help: "A folder of <kind>/<variant>.mustache templates that override the built-in ones."),
-            .flag("dry-run", help: "Print what would be created, updated or kept, and write nothing."),
-            .flag("force", help: "Overwrite generated files that were edited by hand."),
-            .flag(
-                "package", help: "Write a Swift package: Package.swift, Sources/MODULE and Tests/MODULETests, so swift test runs the generated tests."
-            ),
-            .flag("prune", help: "Remove files an earlier generation wrote that this one no longer writes (unless edited by hand)."),
-        ],
+        arguments: [plan, output, only, access, module, templates, dryRun, force, package, prune],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
+        let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         // Code from a plan with launch-day errors would ship the error.
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was generated")
-        let module = arguments.value("module")!
-        guard module.first?.isLetter == true, module.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), module.allSatisfy(\.isASCII) else {
-            throw .usage("The value '\(module)' is invalid for '--module <name>'. Use a Swift identifier such as Freemium.")
-        }
-        let library = try templateLibrary(arguments.value("templates"), context: context)
+        let library = try templateLibrary(arguments[Self.templates], context: context)
         let source = (loaded.file.displayPath as NSString).lastPathComponent
-        let options = GenerationOptions(access: GenerationOptions.Access(rawValue: arguments.value("access")!)!, module: module, sourceName: source)
-        let groups = arguments.values("only").isEmpty ? Set(OutputGroup.allCases) : Set(arguments.values("only").compactMap(OutputGroup.init))
+        let options = GenerationOptions(access: arguments[Self.access], module: arguments[Self.module], sourceName: source)
+        let groups = Set(arguments[Self.only].isEmpty ? OutputGroup.allCases : arguments[Self.only])
 
         let files: [GeneratedFile]
         let progress = ProgressLine(output: context.standardError, label: "generating")
         do {
-            files = try Generator(library: library, options: options, package: arguments.flag("package")).generate(
+            files = try Generator(library: library, options: options, package: arguments[Self.package]).generate(
                 catalog, only: groups, progress: progress.map { line in { line.update(status: $0) } })
         } catch {
             progress?.finish()
@@ -61,10 +62,7 @@ enum GenerateCommand {
         }
         progress?.finish()
 
-        let outputDisplay = arguments.value("output")!
-        guard !outputDisplay.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw .usage("The value '' is invalid for '--output <dir>': name a folder, such as --output Generated (or --output . for this one).")
-        }
+        let outputDisplay = arguments[Self.output]
         let outputPath = context.resolve(outputDisplay)
         // Each file is read once, though the planner and the orphan search both ask.
         var read: [String: String?] = [:]
@@ -74,12 +72,12 @@ enum GenerateCommand {
             read[path] = text
             return text
         }
-        let prune = arguments.flag("prune")
+        let prune = arguments[Self.prune]
         // A manifest that lists every file it wrote says it all; an older one (or none) means searching.
         let candidates = OutputPlanner.manifestListsEveryFile(existing: existing) ? [] : generatedLookingFiles(in: outputPath)
         let orphans = OutputPlanner.orphans(of: files, candidates: candidates, existing: existing)
         let kept = prune ? [] : orphans.filter(\.isUnedited).map(\.path)
-        let writes = OutputPlanner.plan(files, source: source, existing: existing, force: arguments.flag("force"), keeping: kept)
+        let writes = OutputPlanner.plan(files, source: source, existing: existing, force: arguments[Self.force], keeping: kept)
         let style = context.style(for: context.standardOutput)
         func shown(_ path: String) -> String { (outputDisplay.hasSuffix("/") ? outputDisplay : outputDisplay + "/") + path }
         func orphanLines(removed: Bool) -> String {
@@ -92,7 +90,7 @@ enum GenerateCommand {
             }.joined()
         }
 
-        if arguments.flag("dry-run") {
+        if arguments[Self.dryRun] {
             var text = ""
             for write in writes where write.path != OutputPlanner.manifestPath {
                 switch write.action {
@@ -215,45 +213,4 @@ enum GenerateCommand {
             }
         }
     }
-}
-
-/// `migrate templates list|show`: the built-in templates, to start your own from a copy.
-enum TemplatesCommand {
-    static let spec = CommandSpec(
-        name: "templates",
-        abstract: "List or show the templates migrate generate renders.",
-        discussion: """
-            Start your own from a copy: migrate templates show swift/Upsell > MyTemplates/swift/Upsell.mustache, \
-            then migrate generate --templates MyTemplates. Templates/CONTEXT.md in the repository documents \
-            every value a template sees.
-            """.wrappedForHelp,
-        subcommands: [
-            CommandSpec(
-                name: "list", abstract: "List template names (<kind>/<variant>).",
-                arguments: [.option("templates", valueName: "dir", help: "Also list the templates in this folder, which override built-in ones.")],
-                run: { arguments, context throws(CommandError) in
-                    let library = try GenerateCommand.templateLibrary(arguments.value("templates"), context: context)
-                    var text = ""
-                    for name in library.names {
-                        text += name + (library.overridden.contains(name) ? "  (from \(arguments.value("templates")!))" : "") + "\n"
-                    }
-                    context.standardOutput.write(text)
-                    return .success
-                }),
-            CommandSpec(
-                name: "show", abstract: "Print one template's source.",
-                arguments: [
-                    .positional("name", help: "A template name such as swift/Entitlements."),
-                    .option("templates", valueName: "dir", help: "Look in this folder first."),
-                ],
-                run: { arguments, context throws(CommandError) in
-                    let library = try GenerateCommand.templateLibrary(arguments.value("templates"), context: context)
-                    let name = arguments.value("name")!
-                    guard let source = library.templates[name] else {
-                        throw .usage("Unknown template '\(name)'.\(Suggestions.didYouMean(name, in: library.names)) See 'migrate templates list'.")
-                    }
-                    context.standardOutput.write(source)
-                    return .success
-                }),
-        ])
 }

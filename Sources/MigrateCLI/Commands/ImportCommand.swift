@@ -4,21 +4,39 @@ import MigratePlan
 
 /// `migrate import SOURCE …`: reads what developers already have and merges it into the plan.
 enum ImportCommand {
-    static let shared: [ArgumentSpec] = [
-        .option("plan", valueName: "file", help: "The plan to merge into; created when absent.", defaultValue: "migration.json"),
-        .flag("dry-run", help: "Show what would change; write nothing."),
-        .flag("overwrite", help: "Where the plan and the source disagree, take the source's value (the plan's wins otherwise)."),
-        .option("app-name", valueName: "name", help: "The app's name, for a new plan when the source has none."),
-        .option("bundle-id", valueName: "id", help: "The bundle id, for a new plan when the source has none."),
-        .option(
-            "platform", valueName: "platform", help: "A platform, for a new plan when the source has none.",
-            choices: Platform.allCases.map(\.rawValue), repeating: true),
-    ]
+    /// How new releases were sold, for `--model`.
+    enum SaleModel: String, CaseIterable, Sendable { case paid, free }
 
-    static let releaseOptions: [ArgumentSpec] = [
-        .option("model", valueName: "model", help: "How new releases were sold (default: paid, with a warning).", choices: ["paid", "free"]),
-        .option("price", valueName: "price", help: "The download price of new paid releases, such as 2.99."),
-    ]
+    static let plan = Argument<String>.option(
+        "plan", valueName: "file", help: "The plan to merge into; created when absent.", default: "migration.json")
+    static let dryRun = Argument<Bool>.flag("dry-run", help: "Show what would change; write nothing.")
+    static let overwrite = Argument<Bool>.flag(
+        "overwrite", help: "Where the plan and the source disagree, take the source's value (the plan's wins otherwise).")
+    static let appName = Argument<String?>.option("app-name", valueName: "name", help: "The app's name, for a new plan when the source has none.")
+    static let bundleID = Argument<String?>.option("bundle-id", valueName: "id", help: "The bundle id, for a new plan when the source has none.")
+    static let platforms = Argument<[Platform]>.choices(
+        "platform", valueName: "platform", help: "A platform, for a new plan when the source has none.")
+    static let shared: [any DeclaredArgument] = [plan, dryRun, overwrite, appName, bundleID, platforms]
+
+    static let model = Argument<SaleModel?>.choice(
+        "model", valueName: "model", help: "How new releases were sold (default: paid, with a warning).")
+    static let price = Argument<Price?>.converted(
+        "price", valueName: "price", help: "The download price of new paid releases, such as 2.99.",
+        expected: "Expected a decimal price above 0 such as 2.99 (a free release is '--model free')."
+    ) { text in (try? Price(text)).flatMap { $0.isZero ? nil : $0 } }
+    static let releaseOptions: [any DeclaredArgument] = [model, price]
+
+    static let file = Argument<String>.positional("file", help: "The .storekit file.")
+    static let responseFiles = Argument<[String]>.positionals("files", help: "JSON response files.")
+    static let reportFiles = Argument<[String]>.positionals("files", help: "Summary Sales report files (.txt or .txt.gz).")
+    static let projectPath = Argument<String>.positional(
+        "path", help: "A .xcodeproj, its project.pbxproj, a folder holding one, or an Info.plist.")
+    static let released = Argument<Date?>.date("released", help: "Add the current version as a release that went live at this moment.")
+    static let repository = Argument<String>.positional("repository", help: "The repository's folder.")
+    static let refs = Argument<[String]>.options(
+        "ref", valueName: "ref", help: "Where to start walking (default HEAD); tags are always walked.")
+    static let paths = Argument<[String]>.options(
+        "path", valueName: "path", help: "Only read these files or folders (relative to the repository).")
 
     static let spec = CommandSpec(
         name: "import",
@@ -34,9 +52,9 @@ enum ImportCommand {
 
     static let storekit = CommandSpec(
         name: "storekit", abstract: "Products from an Xcode StoreKit configuration (.storekit, formats 1.0–5.0).",
-        arguments: [.positional("file", help: "The .storekit file.")] + shared,
+        arguments: [file] + shared,
         run: { arguments, context throws(CommandError) in
-            let file = try InputFile.read(arguments.value("file")!, context: context)
+            let file = try InputFile.read(arguments[Self.file], context: context)
             let result = try importing { () throws(ImportError) in try StoreKitImporter.read(file.bytes, file: file.displayPath) }
             return try merge(result, arguments, context)
         })
@@ -48,10 +66,10 @@ enum ImportCommand {
             no release date: each release says which date was used (earliestReleaseDate, else createdDate, \
             else the build's uploadedDate); correct "released" in the plan where you know better.
             """.wrappedForHelp,
-        arguments: [.positional("files", help: "JSON response files.", repeating: true)] + releaseOptions + shared,
+        arguments: [responseFiles] + releaseOptions + shared,
         run: { arguments, context throws(CommandError) in
             var pages: [AppStoreConnectImporter.Page] = []
-            for path in arguments.values("files") {
+            for path in arguments[Self.responseFiles] {
                 let file = try InputFile.read(path, context: context)
                 pages.append(AppStoreConnectImporter.Page(file: file.displayPath, bytes: file.bytes))
             }
@@ -61,10 +79,10 @@ enum ImportCommand {
 
     static let sales = CommandSpec(
         name: "sales", abstract: "The install base from Sales and Trends summary reports (TSV, plain or gzipped).",
-        arguments: [.positional("files", help: "Summary Sales report files (.txt or .txt.gz).", repeating: true)] + shared,
+        arguments: [reportFiles] + shared,
         run: { arguments, context throws(CommandError) in
             var combined = ImportResult(source: "sales")
-            for path in arguments.values("files") {
+            for path in arguments[Self.reportFiles] {
                 let file = try InputFile.read(path, context: context)
                 combined.append(try readSales(file, context: context))
             }
@@ -73,13 +91,10 @@ enum ImportCommand {
 
     static let xcode = CommandSpec(
         name: "xcode", abstract: "The current version, bundle id and platforms from an Xcode project or Info.plist.",
-        arguments: [
-            .positional("path", help: "A .xcodeproj, its project.pbxproj, a folder holding one, or an Info.plist."),
-            .option("released", valueName: "date-time", help: "Add the current version as a release that went live at this moment."),
-        ] + releaseOptions + shared,
+        arguments: [projectPath, released] + releaseOptions + shared,
         run: { arguments, context throws(CommandError) in
-            let path = arguments.value("path")!
-            let released = try parseDate(arguments.value("released"), option: "released")
+            let path = arguments[Self.projectPath]
+            let released = arguments[Self.released]
             let version = try importing { () throws(ImportError) in try XcodeImporter.read(path: context.resolve(path), displayPath: path) }
             var result = XcodeImporter.importResult(version, released: released, file: path)
             if let marketing = version.version {
@@ -102,17 +117,13 @@ enum ImportCommand {
             reported. The version at HEAD is not a release unless it is tagged. Every date is written with \
             "releasedSource": "tag" or "commit": confirm the first free release's date in App Store Connect.
             """.wrappedForHelp,
-        arguments: [
-            .positional("repository", help: "The repository's folder."),
-            .option("ref", valueName: "ref", help: "Where to start walking (default HEAD); tags are always walked.", repeating: true),
-            .option("path", valueName: "path", help: "Only read these files or folders (relative to the repository).", repeating: true),
-        ] + GitVersionsFlags.specs + releaseOptions + shared,
+        arguments: [repository, refs, paths] + GitVersionsFlags.arguments + releaseOptions + shared,
         run: { arguments, context throws(CommandError) in
-            let path = arguments.value("repository")!
-            let refs = arguments.values("ref")
-            let taggedOnly = try GitVersionsFlags.taggedOnly(arguments)
+            let path = arguments[Self.repository]
+            let refs = arguments[Self.refs]
+            let taggedOnly = try GitVersionsFlags.resolve(arguments)
             let options = GitImporter.Options(
-                refs: refs.isEmpty ? ["HEAD"] : refs, paths: arguments.values("path"), taggedOnly: taggedOnly,
+                refs: refs.isEmpty ? ["HEAD"] : refs, paths: arguments[Self.paths], taggedOnly: taggedOnly,
                 environment: context.environment)
             let history = try importing { () throws(ImportError) in
                 try GitImporter.read(repository: context.resolve(path), displayPath: path, options: options)
@@ -143,7 +154,7 @@ enum ImportCommand {
         let errorStyle = context.style(for: context.standardError)
         context.standardError.write(ImportReportRenderer.issues(result.issues, style: errorStyle))
 
-        let planPath = arguments.value("plan")!
+        let planPath = arguments[Self.plan]
         let absolute = context.resolve(planPath)
         var original: [UInt8]?
         let plan: MigrationPlan
@@ -155,11 +166,13 @@ enum ImportCommand {
             plan = try newPlan(result, arguments)
         }
 
-        var options = MergeOptions(overwrite: arguments.flag("overwrite"))
-        if let model = arguments.value("model") {
-            options.model = model == "free" ? .free : .paid(try price(arguments))
-        } else if arguments.isSet("price") {
-            options.model = .paid(try price(arguments))
+        var options = MergeOptions(overwrite: arguments[Self.overwrite])
+        switch (arguments[Self.model], arguments[Self.price]) {
+        case (.free, .some): throw .usage("'--price' applies only to paid releases; leave it out with '--model free'.")
+        case (.free, nil): options.model = .free
+        case (.paid, let price): options.model = .paid(price)
+        case (nil, let price?): options.model = .paid(price)
+        case (nil, nil): break
         }
         let merged: MigrationPlan
         let report: MergeReport
@@ -190,7 +203,7 @@ enum ImportCommand {
             context.standardOutput.write("\(planPath) is unchanged.\n")
             return .success
         }
-        if arguments.flag("dry-run") {
+        if arguments[Self.dryRun] {
             context.standardOutput.write("\n--dry-run: \(planPath) was not written. It would change like this:\n")
             context.standardOutput.write(LineDiff.render(old: original.map { String(decoding: $0, as: UTF8.self) } ?? "", new: text, style: style))
             return .success
@@ -205,21 +218,12 @@ enum ImportCommand {
         return .success
     }
 
-    static func price(_ arguments: ParsedArguments) throws(CommandError) -> Price? {
-        guard let text = arguments.value("price") else { return nil }
-        guard let price = try? Price(text) else {
-            throw .usage("The value '\(text)' is invalid for '--price'. Expected a decimal price such as 2.99.")
-        }
-        if price.isZero { throw .usage("The value '\(text)' is invalid for '--price'. A paid release costs more than 0; use '--model free'.") }
-        return price
-    }
-
     /// A new plan from the flags, else what the source says; a usage error names the missing flag.
     static func newPlan(_ result: ImportResult, _ arguments: ParsedArguments) throws(CommandError) -> MigrationPlan {
-        let planPath = arguments.value("plan")!
-        let name = arguments.value("app-name") ?? result.app.name
-        let bundleID = arguments.value("bundle-id") ?? result.app.bundleID
-        var platforms = arguments.values("platform").compactMap(Platform.init(named:))
+        let planPath = arguments[Self.plan]
+        let name = arguments[Self.appName] ?? result.app.name
+        let bundleID = arguments[Self.bundleID] ?? result.app.bundleID
+        var platforms = arguments[Self.platforms]
         if platforms.isEmpty { platforms = result.app.platforms }
         if platforms.isEmpty { platforms = Array(Set(result.releases.map(\.platform))).sorted() }
         let missing = [(name == nil, "--app-name"), (bundleID == nil, "--bundle-id"), (platforms.isEmpty, "--platform")].filter(\.0).map {

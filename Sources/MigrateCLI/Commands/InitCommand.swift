@@ -2,16 +2,27 @@ import Foundation
 import MigrateCore
 import MigrateImport
 import MigratePlan
-import MigrateSupport
 import MigrateWizard
 
 /// `migrate init`: finds what it can in the project, asks the rest, writes a plan that passes `check`.
 enum InitCommand {
-    /// The options that answer questions, from the questions' own declarations.
-    static let questionOptions: [ArgumentSpec] = QuestionKind.all.map { kind in
+    static let plan = Argument<String>.option("plan", valueName: "file", help: "The plan to create.", default: "migration.json")
+    static let project = Argument<String>.option("project", valueName: "dir", help: "The project folder to scan.", default: ".")
+    static let force = Argument<Bool>.flag("force", help: "Replace an existing plan.")
+    static let yes = Argument<Bool>.flag("yes", short: "y", help: "Take the default for every question not answered by a flag or --answers.")
+    static let answersFile = Argument<String?>.option("answers", valueName: "file", help: "Answers as JSON, by question key (see above).")
+    static let asc = Argument<[String]>.options("asc", valueName: "file", help: "App Store Connect API responses to read releases from.")
+    static let sales = Argument<[String]>.options(
+        "sales", valueName: "file", help: "Sales and Trends summary reports: the install base, and the day each version first sold.")
+    static let now = Argument<Date?>.date("now", help: "Judge dates against this moment instead of the clock (ISO 8601).")
+
+    /// The options that answer questions, from the questions' own declarations: the texts given, in order (at
+    /// most one for a single answer).
+    static let questionOptions: [(kind: QuestionKind, argument: Argument<[String]>)] = QuestionKind.all.map { kind in
         var valueName = kind.valueName
         if case .perItem(let item) = kind.form { valueName = "\(item)=\(valueName)" }
-        return .option(kind.flag, valueName: valueName, help: kind.help, choices: kind.choices, repeating: kind.form != .single)
+        let spec = ArgumentSpec.option(kind.flag, valueName: valueName, help: kind.help, choices: kind.choices, repeating: kind.form != .single)
+        return (kind, Argument(spec: spec) { $0.all(kind.flag, as: String.self) })
     }
 
     static let spec = CommandSpec(
@@ -35,48 +46,36 @@ enum InitCommand {
             paidDownloadsPerMonth) and --yes takes the defaults; a missing answer exits 64 naming its flag. \
             The plan is checked before it is written (exit 1 with errors) and never overwritten without --force.
             """.wrappedForHelp,
-        arguments: [
-            .option("plan", valueName: "file", help: "The plan to create.", defaultValue: "migration.json"),
-            .option("project", valueName: "dir", help: "The project folder to scan.", defaultValue: "."),
-            .flag("force", help: "Replace an existing plan."),
-            .flag("yes", short: "y", help: "Take the default for every question not answered by a flag or --answers."),
-            .option("answers", valueName: "file", help: "Answers as JSON, by question key (see above)."),
-            .option("asc", valueName: "file", help: "App Store Connect API responses to read releases from.", repeating: true),
-            .option(
-                "sales", valueName: "file", help: "Sales and Trends summary reports: the install base, and the day each version first sold.",
-                repeating: true),
-        ] + GitVersionsFlags.specs + [] + questionOptions + [
-            .option("now", valueName: "date-time", help: "Judge dates against this moment instead of the clock (ISO 8601).")
-        ],
+        arguments: [plan, project, force, yes, answersFile, asc, sales] + GitVersionsFlags.arguments + questionOptions.map(\.argument) + [now],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let out = context.standardOutput
         let style = context.style(for: out)
-        let planPath = arguments.value("plan")!
+        let planPath = arguments[Self.plan]
         let planFile = context.resolve(planPath)
-        if FileManager.default.fileExists(atPath: planFile) && !arguments.flag("force") {
+        if FileManager.default.fileExists(atPath: planFile) && !arguments[Self.force] {
             throw CommandError(.cannotCreate, "\(planPath) already exists; give --force to replace it, or --plan to write another file.")
         }
-        let now = try parseDate(arguments.value("now"), option: "now") ?? context.now
+        let now = arguments[Self.now] ?? context.now
         var given = try answers(from: arguments, context: context)
 
-        let projectPath = arguments.value("project")!
+        let projectPath = arguments[Self.project]
         let root = context.resolve(projectPath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandError(.noInput, "\(projectPath): no such folder (--project).")
         }
         let scan = ProjectScanner.scan(root)
-        let asc = try arguments.values("asc").map { (path) throws(CommandError) in
+        let asc = try arguments[Self.asc].map { (path) throws(CommandError) in
             let file = try InputFile.read(path, context: context)
             return ProjectImport.File(displayPath: file.displayPath, bytes: file.bytes)
         }
-        let sales = try arguments.values("sales").map { (path) throws(CommandError) in
+        let sales = try arguments[Self.sales].map { (path) throws(CommandError) in
             let file = try InputFile.read(path, context: context)
             return ProjectImport.File(displayPath: file.displayPath, bytes: file.bytes)
         }
-        let taggedOnly = try GitVersionsFlags.taggedOnly(arguments)
+        let taggedOnly = try GitVersionsFlags.resolve(arguments)
         let facts: WizardFacts
         do {
             facts = try ProjectImport.gather(root: root, scan: scan, asc: asc, sales: sales, taggedOnly: taggedOnly, environment: context.environment)
@@ -102,14 +101,14 @@ enum InitCommand {
                 return .checkFailed
             }
         } else {
-            switch ScriptedRun.run(wizard, answers: given, acceptDefaults: arguments.flag("yes")) {
+            switch ScriptedRun.run(wizard, answers: given, acceptDefaults: arguments[Self.yes]) {
             case .success(let (done, lines)):
                 wizard = done
                 for line in lines { out.write("  \(line)\n") }
             case .failure(.missing(let id, let prompt)):
                 throw .usage(
                     "init needs an answer to \"\(prompt)\" and input is not a terminal. Give \(id.flag) (or \"\(id.key.split(separator: ".").first!)\" in --answers)"
-                        + (arguments.flag("yes") ? "; it has no default." : ", or --yes to take the defaults."))
+                        + (arguments[Self.yes] ? "; it has no default." : ", or --yes to take the defaults."))
             case .failure(.invalid(let id, let answer, let message)):
                 throw .usage("The answer '\(answer)' for \(id.flag) is invalid: \(message).")
             }
@@ -258,15 +257,15 @@ enum InitCommand {
     /// Answers from --answers FILE, then flags (which win), by question key.
     static func answers(from arguments: ParsedArguments, context: CommandContext) throws(CommandError) -> [String: String] {
         var answers: [String: String] = [:]
-        if let path = arguments.value("answers") {
+        if let path = arguments[Self.answersFile] {
             let file = try InputFile.read(path, context: context)
             answers = try AnswersFile.read(file.bytes, file: file.displayPath)
         }
-        for kind in QuestionKind.all {
-            let values = arguments.values(kind.flag)
+        for (kind, argument) in questionOptions {
+            let values = arguments[argument]
             switch kind.form {
             case .single:
-                if let value = arguments.value(kind.flag), arguments.isSet(kind.flag) { answers[kind.key] = value }
+                if let value = values.last { answers[kind.key] = value }
             case .list:
                 if !values.isEmpty { answers[kind.key] = values.joined(separator: ", ") }
             case .perItem(let item):
@@ -281,66 +280,5 @@ enum InitCommand {
             }
         }
         return answers
-    }
-}
-
-/// Reads an `--answers` file: a JSON object keyed like the questions, with per-item objects.
-enum AnswersFile {
-    static let keys = Set(QuestionKind.all.map(\.key))
-    /// Per-item keys, each with what its object is keyed by.
-    static let itemKeys: [String: String] = Dictionary(
-        uniqueKeysWithValues: QuestionKind.all.compactMap { kind in
-            if case .perItem(let item) = kind.form { (kind.key, item) } else { nil }
-        })
-
-    static func read(_ bytes: [UInt8], file: String) throws(CommandError) -> [String: String] {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes: bytes)
-        } catch {
-            throw CommandError(.dataError, "\(file):\(error.location): \(error.message)")
-        }
-        guard let members = root.objectValue else {
-            throw CommandError(.dataError, "\(file): the answers are a JSON object, found \(root.value.kindName)")
-        }
-        var answers: [String: String] = [:]
-        var problems: [String] = []
-        for member in members {
-            guard keys.contains(member.key) else {
-                problems.append("\(file):\(member.keyLocation): unknown key '\(member.key)'.\(Suggestions.didYouMean(member.key, in: keys))")
-                continue
-            }
-            if let item = itemKeys[member.key] {
-                guard let items = member.value.objectValue else {
-                    problems.append(
-                        "\(file):\(member.value.location): '\(member.key)' is an object keyed by \(item == "n" ? "era number" : item + " id")")
-                    continue
-                }
-                for item in items {
-                    if let text = text(item.value) {
-                        answers[member.key + "." + item.key] = text
-                    } else {
-                        problems.append("\(file):\(item.value.location): '\(member.key).\(item.key)' cannot be \(item.value.value.kindName)")
-                    }
-                }
-            } else if let text = text(member.value) {
-                answers[member.key] = text
-            } else {
-                problems.append("\(file):\(member.value.location): '\(member.key)' cannot be \(member.value.value.kindName)")
-            }
-        }
-        if !problems.isEmpty { throw CommandError(.dataError, problems.joined(separator: "\n")) }
-        return answers
-    }
-
-    static func text(_ node: JSONNode) -> String? {
-        switch node.value {
-        case .string(let text): text
-        case .number(let text): text
-        case .bool(let value): value ? "yes" : "no"
-        case .array(let items):
-            items.allSatisfy({ text($0) != nil && $0.arrayValue == nil }) ? items.compactMap(text).joined(separator: ", ") : nil
-        case .null, .object: nil
-        }
     }
 }

@@ -9,6 +9,27 @@ enum MatrixCommand {
     /// `--exhaustive` prints at most this many rows unless `--force` is given.
     static let exhaustiveLimit = 10_000
 
+    static let plan = Argument<String?>.optionalPositional("plan", help: CommonArguments.plan.spec.help)
+    static let model = Argument<String?>.option(
+        "model", valueName: "file", help: "A model in PICT's format ('Name: v1, v2' lines and IF … THEN … constraints) instead of a plan.")
+    static let strength = Argument<Int>.number(
+        "strength", valueName: "t", help: "Cover every combination of this many factors' values (1 to 4).", in: 1...4, default: 2)
+    static let seed = Argument<UInt64>.number("seed", help: "The random seed; the same seed gives the same matrix.", in: 0...UInt64.max, default: 0)
+    static let effort = Argument<Int>.number(
+        "effort",
+        help:
+            "Extra optimisation, 0 to 10, for fewer rows: n fixed amounts of annealing work (the same rows on every machine), about a second each on a small model and more on a wide one.",
+        in: 0...10, default: 0)
+    static let seedRows = Argument<String?>.option(
+        "seed-rows", valueName: "file",
+        help: "Rows that must be included, as CSV or tab-separated like PICT's seed files (header: factor names; an empty cell means any value).")
+    static let exhaustive = Argument<Bool>.flag(
+        "exhaustive", help: "Print every valid combination instead (refused above \(exhaustiveLimit) rows without --force).")
+    static let force = Argument<Bool>.flag("force", help: "Allow --exhaustive above the limit.")
+    static let verify = Argument<String?>.option(
+        "verify", valueName: "file", help: "Check a matrix (CSV, or PICT's tab-separated output) against the model instead of generating one.")
+    static let format = CommonArguments.tableFormat
+
     static let spec = CommandSpec(
         name: "matrix",
         abstract: "Generate the smallest test matrix that covers every valid combination of factor values.",
@@ -21,41 +42,18 @@ enum MatrixCommand {
             constructs migrate does not reproduce are errors at their line. --verify checks a matrix made \
             elsewhere (CSV, or PICT's tab-separated output) against the model and lists missing combinations.
             """.wrappedForHelp,
-        arguments: [
-            .positional("plan", help: "The migration plan, or a folder holding migration.json.", required: false),
-            .option(
-                "model", valueName: "file", help: "A model in PICT's format ('Name: v1, v2' lines and IF … THEN … constraints) instead of a plan."),
-            .option("strength", valueName: "t", help: "Cover every combination of this many factors' values (1 to 4).", defaultValue: "2"),
-            .option("seed", valueName: "n", help: "The random seed; the same seed gives the same matrix.", defaultValue: "0"),
-            .option(
-                "effort", valueName: "n",
-                help:
-                    "Extra optimisation, 0 to 10, for fewer rows: n fixed amounts of annealing work (the same rows on every machine), about a second each on a small model and more on a wide one.",
-                defaultValue: "0"),
-            .option(
-                "seed-rows", valueName: "file",
-                help:
-                    "Rows that must be included, as CSV or tab-separated like PICT's seed files (header: factor names; an empty cell means any value)."
-            ),
-            .flag("exhaustive", help: "Print every valid combination instead (refused above \(exhaustiveLimit) rows without --force)."),
-            .flag("force", help: "Allow --exhaustive above the limit."),
-            .option(
-                "verify", valueName: "file", help: "Check a matrix (CSV, or PICT's tab-separated output) against the model instead of generating one."
-            ),
-            .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "csv", "json", "markdown"]),
-        ],
+        arguments: [plan, model, strength, seed, effort, seedRows, exhaustive, force, verify, format],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        let strength = try arguments.integer("strength", in: 1...4)!
-        let effort = try arguments.integer("effort", in: 0...10)!
-        guard let seedText = arguments.value("seed"), let seed = UInt64(seedText) else {
-            throw .usage("The value '\(arguments.value("seed") ?? "")' is invalid for '--seed'. Expected a non-negative whole number.")
-        }
-        if arguments.flag("force") && !arguments.flag("exhaustive") { throw .usage("'--force' applies only with '--exhaustive'.") }
+        let strength = arguments[Self.strength]
+        let seed = arguments[Self.seed]
+        let isExhaustive = arguments[Self.exhaustive]
+        let isForced = arguments[Self.force]
+        if isForced && !isExhaustive { throw .usage("'--force' applies only with '--exhaustive'.") }
 
         let source: MatrixSource
-        switch (arguments.value("plan"), arguments.value("model")) {
+        switch (arguments[Self.plan], arguments[Self.model]) {
         case (nil, nil): throw .usage("Name a plan, or a model file with '--model'.")
         case (.some, .some): throw .usage("Name either a plan or '--model', not both.")
         case (let plan?, nil):
@@ -73,9 +71,9 @@ enum MatrixCommand {
             source = .model(model, file: file.displayPath)
         }
         let model = source.model
-        let renderer = MatrixRenderer(source: source, strength: strength, format: arguments.value("format")!)
+        let renderer = MatrixRenderer(source: source, strength: strength, format: arguments[Self.format])
 
-        if let path = arguments.value("verify") {
+        if let path = arguments[Self.verify] {
             let file = try InputFile.read(path, context: context)
             let table = MatrixCSV.table(try text(of: file, context: context), model: model, vocabulary: source.vocabulary)
             guard table.errors.isEmpty else {
@@ -89,7 +87,7 @@ enum MatrixCommand {
         }
 
         var seedRows: [[Int?]] = []
-        if let path = arguments.value("seed-rows") {
+        if let path = arguments[Self.seedRows] {
             let file = try InputFile.read(path, context: context)
             let table = MatrixCSV.table(try text(of: file, context: context), model: model, vocabulary: source.vocabulary, allowsEmpty: true)
             guard table.errors.isEmpty else {
@@ -117,21 +115,22 @@ enum MatrixCommand {
             seedRows = table.rows
         }
 
-        let generator = CoveringArrayGenerator(model: model, options: GeneratorOptions(strength: strength, seed: seed, effort: effort))
+        let generator = CoveringArrayGenerator(
+            model: model, options: GeneratorOptions(strength: strength, seed: seed, effort: arguments[Self.effort]))
         let array: CoveringArray
         do {
-            if arguments.flag("exhaustive") {
+            if isExhaustive {
                 let hardLimit = Limits.exhaustiveRows(factors: model.factors.count)
-                let limit = arguments.flag("force") ? hardLimit : exhaustiveLimit
+                let limit = isForced ? hardLimit : exhaustiveLimit
                 // The product without constraints is an upper bound: past the hard limit, refuse before enumerating.
-                if arguments.flag("force"), model.fullProductSize > hardLimit, model.constraints.isEmpty {
+                if isForced, model.fullProductSize > hardLimit, model.constraints.isEmpty {
                     throw CommandError(
                         .usage,
                         "--exhaustive prints at most \(Limits.grouped(hardLimit)) rows for \(model.factors.count) factors, even with --force (migrate's limit: \(Limits.grouped(Limits.exhaustiveRows)) rows, \(Limits.grouped(Limits.exhaustiveCells)) cells), and this model has \(model.fullProductSize == Int.max ? "more than \(Limits.grouped(Int.max))" : Limits.grouped(model.fullProductSize)). Leave out '--exhaustive' for a covering matrix."
                     )
                 }
                 guard let rows = try generator.exhaustive(limit: limit) else {
-                    if arguments.flag("force") {
+                    if isForced {
                         throw CommandError(
                             .usage,
                             "--exhaustive prints at most \(Limits.grouped(hardLimit)) rows for \(model.factors.count) factors, even with --force (migrate's limit: \(Limits.grouped(Limits.exhaustiveRows)) rows, \(Limits.grouped(Limits.exhaustiveCells)) cells), and this model has more valid rows. Leave out '--exhaustive' for a covering matrix."
@@ -154,7 +153,7 @@ enum MatrixCommand {
         } catch {
             throw CommandError(.software, "\(error)")
         }
-        context.standardOutput.write(renderer.render(array, exhaustive: arguments.flag("exhaustive"), seed: seed))
+        context.standardOutput.write(renderer.render(array, exhaustive: isExhaustive, seed: seed))
         return .success
     }
 }

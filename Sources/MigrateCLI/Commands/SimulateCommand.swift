@@ -4,6 +4,23 @@ import MigrateSimulation
 
 /// `migrate simulate PLAN`: the cohort preview, and what-if revenue under honest uncertainty.
 enum SimulateCommand {
+    static let plan = CommonArguments.plan
+    static let scenarios = Argument<[String]>.options(
+        "scenario", valueName: "id", help: "Run only this scenario ('plan' is the plan as written). Repeatable.")
+    static let draws = Argument<Int>.number("draws", help: "Monte Carlo draws; 0 for the median run only.", in: 0...10_000_000, default: 10_000)
+    static let seed = Argument<UInt64>.number("seed", help: "The random seed; the same seed gives the same output.", in: 0...UInt64.max, default: 1)
+    static let sweeps = Argument<[String]>.options(
+        "sweep", valueName: "name=low:high:step", help: "Grid over an assumption or price.PRODUCT-ID. Repeatable.")
+    static let format = CommonArguments.tableFormat
+    static let chart = Argument<String?>.option("chart", valueName: "file.svg", help: "Also write an SVG chart of monthly and cumulative proceeds.")
+    static let threads = Argument<Int?>.number(
+        "threads", help: "Worker threads (default: every core); the output does not depend on it.", in: 1...256)
+    static let offerStates = Argument<Bool>.flag(
+        "offer-states",
+        help:
+            "In the cohort preview, one row for each offer bought even when a cohort has more than 10 (folded into one row by default); the work grows with the square of the offers."
+    )
+
     static let spec = CommandSpec(
         name: "simulate",
         abstract: "Preview cohorts and offers; compare staying paid with freemium.",
@@ -19,39 +36,22 @@ enum SimulateCommand {
             scenarios are compared side by side; --sweep grids over any assumption (or price.PRODUCT) and \
             prints the best settings. A sensitivity table shows which assumption moves the answer most.
             """.wrappedForHelp,
-        arguments: [
-            .positional("plan", help: "The migration plan, or a folder holding migration.json."),
-            .option("scenario", valueName: "id", help: "Run only this scenario ('plan' is the plan as written). Repeatable.", repeating: true),
-            .option("draws", valueName: "n", help: "Monte Carlo draws; 0 for the median run only.", defaultValue: "10000"),
-            .option("seed", valueName: "n", help: "The random seed; the same seed gives the same output.", defaultValue: "1"),
-            .option("sweep", valueName: "name=low:high:step", help: "Grid over an assumption or price.PRODUCT-ID. Repeatable.", repeating: true),
-            .option("format", valueName: "format", help: "Output format.", defaultValue: "text", choices: ["text", "csv", "json", "markdown"]),
-            .option("chart", valueName: "file.svg", help: "Also write an SVG chart of monthly and cumulative proceeds."),
-            .option("threads", valueName: "n", help: "Worker threads (default: every core); the output does not depend on it."),
-            .flag(
-                "offer-states",
-                help:
-                    "In the cohort preview, one row for each offer bought even when a cohort has more than 10 (folded into one row by default); the work grows with the square of the offers."
-            ),
-        ],
+        arguments: [plan, scenarios, draws, seed, sweeps, format, chart, threads, offerStates],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        let loaded = try LoadedPlan.load(arguments.value("plan")!, context: context)
-        let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was simulated")
-        let draws = try arguments.integer("draws", in: 0...10_000_000)!
-        guard let seedText = arguments.value("seed"), let seed = UInt64(seedText) else {
-            throw .usage("The value '\(arguments.value("seed") ?? "")' is invalid for '--seed'. Expected a whole number from 0 to \(UInt64.max).")
-        }
-        let threads = try arguments.integer("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
+        let checkedPlan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was simulated")
         let options = SimulationOptions(
-            scenarios: arguments.values("scenario"), draws: draws, seed: seed, threads: threads, sweeps: arguments.values("sweep"),
-            offerStates: arguments.flag("offer-states"))
+            scenarios: arguments[Self.scenarios], draws: arguments[Self.draws], seed: arguments[Self.seed],
+            threads: arguments[Self.threads] ?? ProcessInfo.processInfo.activeProcessorCount, sweeps: arguments[Self.sweeps],
+            offerStates: arguments[Self.offerStates])
 
         let progress = ProgressLine(output: context.standardError, label: "simulating")
         let report: SimulationReport
         do {
-            report = try Simulator.run(plan, options: options, progress: progress.map { line in { @Sendable fraction in line.update(fraction) } })
+            report = try Simulator.run(
+                checkedPlan, options: options, progress: progress.map { line in { @Sendable fraction in line.update(fraction) } })
         } catch {
             progress?.finish()
             if error.isUsage {
@@ -67,14 +67,14 @@ enum SimulateCommand {
         // 100 columns off a terminal; a terminal's own width when the shell exports COLUMNS.
         let columns = context.standardOutput.isTerminal ? context.environment["COLUMNS"].flatMap { Int($0) } : nil
         let renderer = SimulationRenderer(report: report, style: context.style(for: context.standardOutput), width: max(60, columns ?? 100))
-        if let chart = arguments.value("chart") {
-            try AtomicFile.write(RevenueChart.svg(report), to: context.resolve(chart), displayPath: chart)
+        if let path = arguments[Self.chart] {
+            try AtomicFile.write(RevenueChart.svg(report), to: context.resolve(path), displayPath: path)
         }
-        switch arguments.value("format") {
-        case "json": context.standardOutput.write(renderer.json())
-        case "csv": context.standardOutput.write(renderer.csv())
-        case "markdown": context.standardOutput.write(renderer.markdown())
-        default: context.standardOutput.write(renderer.text())
+        switch arguments[Self.format] {
+        case .json: context.standardOutput.write(renderer.json())
+        case .csv: context.standardOutput.write(renderer.csv())
+        case .markdown: context.standardOutput.write(renderer.markdown())
+        case .text: context.standardOutput.write(renderer.text())
         }
         return .success
     }

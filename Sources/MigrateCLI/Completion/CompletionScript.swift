@@ -1,6 +1,6 @@
 /// Shell completion scripts made from the command tree, so they never drift from the commands.
 enum CompletionScript {
-    enum Shell: String, CaseIterable {
+    enum Shell: String, CaseIterable, Sendable {
         case bash, zsh, fish
     }
 
@@ -156,6 +156,8 @@ enum CompletionScript {
 
 /// `migrate completions bash|zsh|fish`.
 enum CompletionsCommand {
+    static let shell = Argument<CompletionScript.Shell>.positionalChoice("shell", help: "bash, zsh or fish.")
+
     static let spec = CommandSpec(
         name: "completions",
         abstract: "Print a shell completion script for bash, zsh or fish.",
@@ -164,15 +166,9 @@ enum CompletionsCommand {
             of this version. bash and zsh: source <(migrate completions bash). fish: migrate completions \
             fish | source.
             """.wrappedForHelp,
-        arguments: [
-            ArgumentSpec(
-                name: "shell", kind: .positional(required: true, repeating: false), short: nil, valueName: "shell",
-                help: "bash, zsh or fish.", choices: CompletionScript.Shell.allCases.map(\.rawValue))
-        ],
+        arguments: [shell],
         run: { arguments, context throws(CommandError) in
-            // The parser already refused anything but the choices.
-            let shell = CompletionScript.Shell(rawValue: arguments.value("shell") ?? "") ?? .bash
-            context.standardOutput.write(CompletionScript.script(for: shell, root: Migrate.root, toolName: Migrate.toolName))
+            context.standardOutput.write(CompletionScript.script(for: arguments[Self.shell], root: Migrate.root, toolName: Migrate.toolName))
             return .success
         })
 }

@@ -5,7 +5,7 @@ import MigratePlan
 struct MatrixRenderer {
     let source: MatrixSource
     let strength: Int
-    let format: String
+    let format: TableFormat
 
     private var model: CoverageModel { source.model }
 
@@ -39,10 +39,10 @@ struct MatrixRenderer {
                 "\(rows.count) rows cover all \(array.requiredTupleCount) valid \(Self.tupleNoun(strength)) of \(model.factors.count) factors (strength \(strength), seed \(seed))."
         }
         switch format {
-        case "csv": return csv(rows)
-        case "json": return json(rows, array: array, exhaustive: exhaustive, seed: seed)
-        case "markdown": return markdown(rows, summary: summary)
-        default: return text(rows, summary: summary)
+        case .csv: return csv(rows)
+        case .json: return json(rows, array: array, exhaustive: exhaustive, seed: seed)
+        case .markdown: return markdown(rows, summary: summary)
+        case .text: return text(rows, summary: summary)
         }
     }
 
