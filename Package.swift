@@ -58,15 +58,20 @@ let package = Package(
         // Helpers every test target shares: the repository root, scratch folders, the list of examples.
         .target(name: "MigrateTestSupport", path: "Tests/MigrateTestSupport"),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigrateTestSupport", "MigratePlan", "MigrateCore", "MigrateSupport"]),
-        .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateTestSupport", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateImportTests", dependencies: ["MigrateTestSupport", "MigrateImport", "MigrateCLI", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateMatrixTests", dependencies: ["MigrateTestSupport", "MigrateMatrix", "MigrateCLI", "MigrateCore", "MigratePlan"]),
-        .testTarget(name: "MigrateGeneratorTests", dependencies: ["MigrateTestSupport", "MigrateGenerator", "MigrateCore", "MigratePlan"]),
+        .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateTestSupport", "MigrateCore", "MigratePlan", "MigrateSupport"]),
+        .testTarget(
+            name: "MigrateImportTests",
+            dependencies: ["MigrateTestSupport", "MigrateImport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateSupport"]),
+        .testTarget(
+            name: "MigrateMatrixTests",
+            dependencies: ["MigrateTestSupport", "MigrateMatrix", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateSupport"]),
+        .testTarget(
+            name: "MigrateGeneratorTests", dependencies: ["MigrateTestSupport", "MigrateGenerator", "MigrateCore", "MigratePlan", "MigrateSupport"]),
         .testTarget(
             name: "MigrateSimulationTests", dependencies: ["MigrateTestSupport", "MigrateSimulation", "MigrateCore", "MigratePlan", "MigrateSupport"]),
         .testTarget(
             name: "MigrateWizardTests",
-            dependencies: ["MigrateTestSupport", "MigrateWizard", "MigrateCLI", "MigrateImport", "MigrateCore", "MigratePlan"]),
+            dependencies: ["MigrateTestSupport", "MigrateWizard", "MigrateCLI", "MigrateImport", "MigrateCore", "MigratePlan", "MigrateSupport"]),
         .testTarget(
             name: "MigrateCLITests",
             dependencies: ["MigrateTestSupport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz", "MigrateSupport"]),

@@ -1,3 +1,5 @@
+import MigrateSupport
+
 /// The largest inputs migrate accepts, decided once. Each is read by the code that enforces it
 /// (the plan decoder, the receipt reader, the PICT parser, the sales importer, `matrix`) and listed in
 /// README.md, "Limits", with the exit code of the error. Anything past a limit is refused with a

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCLI
 import MigrateGenerator
 import MigratePlan
+import MigrateSupport
 import MigrateTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 import MigrateTestSupport
 import Testing
 

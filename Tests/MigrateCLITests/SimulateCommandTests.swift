@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCLI
 import MigratePlan
+import MigrateSupport
 import MigrateTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 import Testing
 
 /// A plan with a subscription and a non-consumable, two paid eras, and a tier whose discounts each test sets.

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 import MigrateTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigrateGenerator
 import MigratePlan
+import MigrateSupport
 import MigrateTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateImport
 import MigratePlan
+import MigrateSupport
 import Testing
 
 @Suite("Import: Sales and Trends reports")

@@ -3,6 +3,7 @@ import MigrateCLI
 import MigrateCore
 import MigrateMatrix
 import MigratePlan
+import MigrateSupport
 import MigrateTestSupport
 import Testing
 

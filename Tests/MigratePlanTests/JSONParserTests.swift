@@ -1,4 +1,5 @@
 import MigratePlan
+import MigrateSupport
 import Testing
 
 @Suite("JSON parser")

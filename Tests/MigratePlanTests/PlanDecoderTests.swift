@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 import Testing
 
 /// A small valid plan; bad-input cases replace one piece of it.

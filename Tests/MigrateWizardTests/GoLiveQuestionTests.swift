@@ -3,6 +3,7 @@ import MigrateCLI
 import MigrateCore
 import MigrateImport
 import MigratePlan
+import MigrateSupport
 import MigrateWizard
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 
 /// `migrate check PLAN`: every problem in a plan, at once.
 enum CheckCommand {

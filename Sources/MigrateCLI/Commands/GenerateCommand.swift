@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigrateGenerator
 import MigratePlan
+import MigrateSupport
 
 /// `migrate generate PLAN --output DIR`: Swift code, tests, tables and a StoreKit configuration.
 enum GenerateCommand {

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigrateImport
 import MigratePlan
+import MigrateSupport
 import MigrateWizard
 
 /// `migrate init`: finds what it can in the project, asks the rest, writes a plan that passes `check`.

@@ -1,6 +1,7 @@
 import Foundation
 import MigratePlan
 import MigrateSimulation
+import MigrateSupport
 
 /// `migrate simulate PLAN`: the cohort preview, and what-if revenue under honest uncertainty.
 enum SimulateCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateGenerator
 import MigratePlan
+import MigrateSupport
 
 /// Writes files so that a reader sees the old content or the new, never half of one:
 /// the bytes go to a temporary file in the same folder, which is then renamed over the target.

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateGenerator
+import MigrateSupport
 
 /// Where a command's text goes: a file descriptor, or a buffer in tests.
 public final class TextOutput: @unchecked Sendable {

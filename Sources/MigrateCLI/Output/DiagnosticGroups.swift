@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// Repeated diagnostics gathered under their first: `check` on a thousand releases that all lack one
 /// thing says it once, in full, then "…and 1,035 more releases with the same error" and where.

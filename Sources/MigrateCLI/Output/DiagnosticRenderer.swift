@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// Prints diagnostics the way compilers do: `file:line:column: error: path: message`,
 /// the source line with a caret, and the fix.

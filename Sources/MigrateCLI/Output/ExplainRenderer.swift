@@ -1,5 +1,6 @@
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 
 /// Renders a `CustomerReport` as text for people or JSON for scripts.
 struct ExplainRenderer {

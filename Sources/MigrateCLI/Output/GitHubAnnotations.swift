@@ -1,4 +1,5 @@
 import MigratePlan
+import MigrateSupport
 
 /// Diagnostics as GitHub Actions workflow commands, which a pull request shows on the lines they name:
 /// `::error file=migration.json,line=12,col=7,title=unknown-reference::…`.

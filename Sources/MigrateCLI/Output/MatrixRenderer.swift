@@ -1,5 +1,6 @@
 import MigrateMatrix
 import MigratePlan
+import MigrateSupport
 
 /// Renders a matrix as text, CSV, JSON or Markdown, and a verification report as text.
 struct MatrixRenderer {

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigratePlan
 import MigrateSimulation
+import MigrateSupport
 
 /// Turns a simulation report into text, Markdown, CSV or JSON. The first scenario is shown in detail;
 /// every scenario is compared side by side.

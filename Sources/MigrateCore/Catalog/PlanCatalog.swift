@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// A legacy tier with everything derived: its grants, and which releases' buyers belong to it.
 public struct ResolvedTier: Sendable, Hashable {

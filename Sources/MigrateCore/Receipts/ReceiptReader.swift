@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// What a receipt or app transaction says about a customer.
 public struct ReceiptFacts: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// What writing the generated files would do to each one.
 public struct PlannedWrite: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// Reads App Store Connect API responses (JSON:API documents) into releases.
 ///

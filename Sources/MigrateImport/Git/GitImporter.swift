@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// A marketing version and build that first appeared at one commit.
 public struct GitVersionChange: Sendable, Hashable {

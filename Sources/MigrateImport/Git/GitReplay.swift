@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 extension GitImporter {
     /// The version at one commit, and what the project said about the app there.

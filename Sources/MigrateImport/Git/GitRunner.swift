@@ -1,4 +1,5 @@
 import Foundation
+import MigrateSupport
 
 /// Runs `git` as a subprocess, a handful of times per import rather than once per commit.
 struct GitRunner {

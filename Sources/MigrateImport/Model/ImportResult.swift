@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// What one importer learned from one source, before it is merged into a plan.
 ///

@@ -1,4 +1,5 @@
 import MigratePlan
+import MigrateSupport
 
 /// Reads an Xcode StoreKit configuration file (`.storekit`, formats 1.0 to 5.0) into products.
 ///

@@ -1,4 +1,5 @@
 import MigratePlan
+import MigrateSupport
 
 /// Parses a JSON source file, turning a syntax error into an `ImportError` with the place.
 enum JSONSource {

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// A reader for the old ASCII ("OpenStep") property lists that `project.pbxproj` is written in.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// Reads property lists (XML, binary and the old ASCII form that project.pbxproj uses) with errors
 /// that name the file and the place: line and column for the ASCII form (`OpenStepPropertyList`), the line

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// The version an Xcode project builds now, and where each value came from.
 public struct XcodeVersion: Sendable, Hashable {

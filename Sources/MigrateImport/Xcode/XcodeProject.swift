@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// The parts of a project.pbxproj that say which version an app is: targets and their build settings.
 public struct XcodeProject: Sendable {

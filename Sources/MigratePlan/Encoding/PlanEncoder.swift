@@ -1,3 +1,5 @@
+import MigrateSupport
+
 /// Writes a plan back to `migration.json`, deterministically and in the order people read it:
 /// the same plan always gives the same bytes, so importers and the wizard produce clean diffs.
 public enum PlanEncoder {

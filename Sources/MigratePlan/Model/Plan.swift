@@ -1,4 +1,5 @@
 import Foundation
+import MigrateSupport
 
 /// A migration plan: everything `migrate` knows about one app's move from paid to freemium.
 ///

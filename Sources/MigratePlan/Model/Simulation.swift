@@ -1,3 +1,5 @@
+import MigrateSupport
+
 /// A number the revenue simulation assumes: one value, or a distribution to draw from.
 public enum Distribution: Sendable, Hashable {
     /// Always this value.

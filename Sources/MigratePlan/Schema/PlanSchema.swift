@@ -1,3 +1,5 @@
+import MigrateSupport
+
 /// The JSON Schema (draft 2020-12) of `migration.json`, for editor completion and validation.
 ///
 /// `PlanKeys` lists the same keys for the decoder; a test keeps the two in step.

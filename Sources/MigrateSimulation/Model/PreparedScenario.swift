@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 
 /// A scenario ready to run: the plan with its overrides applied, the engine's view of it, the
 /// resolved assumptions and the compiled revenue model.

@@ -1,4 +1,5 @@
 import MigratePlan
+import MigrateSupport
 
 /// A problem that stops a simulation, with the place in the plan (or on the command line) to fix.
 public struct SimulationError: Error, Sendable, Hashable {
