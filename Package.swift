@@ -74,6 +74,9 @@ let package = Package(
             dependencies: ["MigrateTestSupport", "MigrateWizard", "MigrateCLI", "MigrateImport", "MigrateCore", "MigratePlan", "MigrateSupport"]),
         .testTarget(
             name: "MigrateCLITests",
-            dependencies: ["MigrateTestSupport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz", "MigrateSupport"]),
+            dependencies: [
+                "MigrateTestSupport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz", "MigrateSimulation",
+                "MigrateSupport",
+            ]),
     ]
 )

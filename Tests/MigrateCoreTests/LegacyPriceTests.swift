@@ -91,7 +91,7 @@ struct LegacyPriceTests {
     @Test("check names each unchargeable legacy price, its place and its fix", arguments: checkCases)
     func checkErrors(_ input: CheckCase) throws {
         let report = PlanChecker.check(plan(discounts: [input.discount], extraProducts: input.extraProducts), now: date("2026-01-01T00:00:00Z"))
-        let match = report.diagnostics.first { $0.code == input.code && $0.path?.description == input.path }
+        let match = report.diagnostics.first { $0.code.rawValue == input.code && $0.path?.description == input.path }
         let diagnostic = try #require(
             match, "no \(input.code) at \(input.path); got \(report.diagnostics.map { "\($0.code) \($0.path?.description ?? "")" })")
         #expect(diagnostic.severity == .error)
@@ -104,7 +104,7 @@ struct LegacyPriceTests {
         let good = PlanChecker.check(plan(discounts: [offer, legacy]), now: date("2026-01-01T00:00:00Z"))
         #expect(
             !good.diagnostics.contains {
-                $0.code.hasPrefix("legacy-product") || $0.code.hasPrefix("discount-") || $0.code == "offer-not-subscription"
+                $0.code.rawValue.hasPrefix("legacy-product") || $0.code.rawValue.hasPrefix("discount-") || $0.code == .offerNotSubscription
             })
         let bad = PlanChecker.check(
             plan(discounts: [
@@ -112,8 +112,10 @@ struct LegacyPriceTests {
                 Discount(product: "com.example.demo.pro", price: price("3.99"), charge: .promotionalOffer(id: "x")),
             ]), now: date("2026-01-01T00:00:00Z"))
         #expect(
-            bad.diagnostics.filter { $0.severity == .error }.map(\.code).filter { ["discount-display-only", "offer-not-subscription"].contains($0) }
-                .count == 2)
+            bad.diagnostics.filter { $0.severity == .error }.map(\.code.rawValue).filter {
+                ["discount-display-only", "offer-not-subscription"].contains($0)
+            }
+            .count == 2)
     }
 
     // MARK: Engine

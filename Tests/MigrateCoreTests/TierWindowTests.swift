@@ -60,7 +60,7 @@ struct TierWindowTests {
             LegacyTier(
                 id: "free-launch", name: "Free launch week", from: date("2017-10-01T16:00:00Z"), until: date("2017-10-08T00:00:00Z"),
                 grants: ["live-graphs"]))
-        let codes = PlanChecker.check(plan, now: date("2026-01-01T00:00:00Z")).diagnostics.map(\.code)
+        let codes = PlanChecker.check(plan, now: date("2026-01-01T00:00:00Z")).diagnostics.map(\.code.rawValue)
         #expect(!codes.contains("tier-overlap"), "\(codes)")
     }
 

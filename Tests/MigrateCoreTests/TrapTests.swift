@@ -167,9 +167,9 @@ struct TrapTests {
     @Test("Trap 4: check warns when the first paid build collides with the sandbox value")
     func trap4CheckWarning() throws {
         let report = PlanChecker.check(Self.restartPlan, now: date("2026-01-01"))
-        #expect(report.diagnostics.contains { $0.code == "sandbox-version-collision" && $0.severity == .warning })
+        #expect(report.diagnostics.contains { $0.code == .sandboxVersionCollision && $0.severity == .warning })
         #expect(
-            !PlanChecker.check(try examplePlan("server-pal"), now: date("2026-01-01")).diagnostics.contains { $0.code == "sandbox-version-collision" }
+            !PlanChecker.check(try examplePlan("server-pal"), now: date("2026-01-01")).diagnostics.contains { $0.code == .sandboxVersionCollision }
         )
     }
 
@@ -180,10 +180,10 @@ struct TrapTests {
         plan.releases[0].includes = ["pro", "themes"]
         plan.tiers = [LegacyTier(id: "legacy", name: "Legacy", until: date("2021-01-01T00:00:00Z"), grants: ["pro"])]
         let diagnostics = PlanChecker.check(plan, now: date("2026-01-01")).diagnostics
-        let dropped = diagnostics.first { $0.code == "legacy-feature-dropped" }
+        let dropped = diagnostics.first { $0.code == .legacyFeatureDropped }
         #expect(dropped?.message.contains("'themes'") == true)
         // And no product sells themes any more: new customers can never get it.
-        #expect(diagnostics.contains { $0.code == "paid-feature-unobtainable" && $0.message.contains("'themes'") })
+        #expect(diagnostics.contains { $0.code == .paidFeatureUnobtainable && $0.message.contains("'themes'") })
         // The customer really loses it.
         let report = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "5"))
         #expect(!report.entitlements.has("themes"))
@@ -194,7 +194,7 @@ struct TrapTests {
         var plan = Self.singleDigitPlan
         plan.tiers = [LegacyTier(id: "early", name: "Early", until: date("2020-03-01T00:00:00Z"))]
         let diagnostics = PlanChecker.check(plan, now: date("2026-01-01")).diagnostics
-        #expect(diagnostics.contains { $0.code == "paid-release-uncovered" && $0.severity == .error && $0.message.contains("1.9 (9)") })
+        #expect(diagnostics.contains { $0.code == .paidReleaseUncovered && $0.severity == .error && $0.message.contains("1.9 (9)") })
     }
 
     @Test("Trap 6: tiered eras — older buyers don't get what later buyers got")
@@ -365,7 +365,7 @@ struct ReleaseDateSourceTests {
         arguments: [(ReleaseDateSource?.some(.commit), true), (.tag, true), (.ascCreated, true), (.appStore, false), (.sales, false), (nil, false)])
     func firstFree(source: ReleaseDateSource?, warns: Bool) throws {
         let diagnostics = PlanChecker.check(Self.plan(freeDatedBy: source), now: date("2026-01-01")).diagnostics.filter {
-            $0.code == "weak-release-date"
+            $0.code == .weakReleaseDate
         }
         #expect(diagnostics.count == (warns ? 1 : 0), "\(String(describing: source))")
         if warns {
@@ -380,7 +380,7 @@ struct ReleaseDateSourceTests {
     @Test("A tier boundary that is a release's go-live is deciding too")
     func tierBoundary() {
         let diagnostics = PlanChecker.check(Self.plan(freeDatedBy: .appStore, tierBoundDatedBy: .commit), now: date("2026-01-01")).diagnostics
-        let warning = diagnostics.first { $0.code == "weak-release-date" }
+        let warning = diagnostics.first { $0.code == .weakReleaseDate }
         #expect(warning?.message.hasPrefix("a tier boundary, iOS 1.5 (15), is dated by a git commit date") == true)
     }
 }

@@ -82,7 +82,7 @@ struct TrialTests {
                {"id": "a.bad", "type": "nonConsumable", "price": "0", "grants": ["pro"], "trial": "14 days"}
              ]}
             """
-        let diagnostics = PlanDecoder.decode(text).diagnostics.filter { $0.code == "invalid-trial" }
+        let diagnostics = PlanDecoder.decode(text).diagnostics.filter { $0.code == .invalidTrial }
         #expect(diagnostics.map { $0.path?.description ?? "" } == ["products[0].price", "products[1].trial", "products[2].trial"])
         #expect(diagnostics[0].message.contains("must be free") && diagnostics[1].message.contains("only to a nonConsumable"))
         #expect(diagnostics[2].message.hasPrefix("'14 days' is not an ISO 8601 duration"))

@@ -78,7 +78,7 @@ struct StableNamesTests {
             product.grants = ["many-servers", "live-graphs"]
             return product
         }
-        let errors = PlanChecker.check(plan, now: Date()).diagnostics.filter { $0.code == "swift-name-collision" }
+        let errors = PlanChecker.check(plan, now: Date()).diagnostics.filter { $0.code == .swiftNameCollision }
         #expect(errors.count == 1, "\(errors.map(\.message))")
         #expect(errors.first?.message.hasPrefix(message) == true, "\(errors.map(\.message))")
         #expect(errors.first?.severity == .error)

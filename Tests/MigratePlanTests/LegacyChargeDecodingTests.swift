@@ -86,7 +86,7 @@ struct LegacyChargeDecodingTests {
     func badDiscount(_ input: BadDiscount) throws {
         #expect(legacyPricePlan.contains(input.replace), "the case must change the plan")
         let document = PlanDecoder.decode(legacyPricePlan.replacingOccurrences(of: input.replace, with: input.with))
-        let match = document.diagnostics.first { $0.code == input.code && $0.path?.description == input.path }
+        let match = document.diagnostics.first { $0.code.rawValue == input.code && $0.path?.description == input.path }
         let diagnostic = try #require(
             match, "no \(input.code) at \(input.path); got \(document.diagnostics.map { "\($0.code) \($0.path?.description ?? "")" })")
         #expect(diagnostic.message.contains(input.message), "\(diagnostic.message)")

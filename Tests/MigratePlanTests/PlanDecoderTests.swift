@@ -105,7 +105,7 @@ struct PlanDecoderTests {
         #expect(minimalPlan.contains(input.replace), "the case must change the plan")
         let text = minimalPlan.replacingOccurrences(of: input.replace, with: input.with)
         let document = PlanDecoder.decode(text)
-        let match = document.diagnostics.first { $0.code == input.code && $0.path?.description == input.path }
+        let match = document.diagnostics.first { $0.code.rawValue == input.code && $0.path?.description == input.path }
         let diagnostic = try #require(
             match, "no \(input.code) at \(input.path); got \(document.diagnostics.map { "\($0.code) \($0.path?.description ?? "")" })")
         #expect(diagnostic.message.contains(input.message), "\(diagnostic.message)")
@@ -121,7 +121,7 @@ struct PlanDecoderTests {
             .replacingOccurrences(of: #""build": "10""#, with: #""build": "1.x""#)
             .replacingOccurrences(of: #""model": "free""#, with: #""model": "gratis""#)
         let diagnostics = PlanDecoder.decode(text).diagnostics.sortedForDisplay()
-        #expect(Set(diagnostics.map(\.code)) == ["invalid-version", "invalid-value", "unknown-key", "unknown-reference"])
+        #expect(Set(diagnostics.map(\.code.rawValue)) == ["invalid-version", "invalid-value", "unknown-key", "unknown-reference"])
         let lines = diagnostics.compactMap { $0.location?.line }
         #expect(lines == lines.sorted())
     }
@@ -131,7 +131,7 @@ struct PlanDecoderTests {
         let document = PlanDecoder.decode("{\n  \"app\": {,}\n}")
         #expect(document.plan == nil)
         #expect(document.diagnostics.count == 1)
-        #expect(document.diagnostics[0].code == "json-syntax")
+        #expect(document.diagnostics[0].code == .jsonSyntax)
         #expect(document.diagnostics[0].location == SourceLocation(line: 2, column: 11))
     }
 
@@ -144,7 +144,7 @@ struct PlanDecoderTests {
                   { "id": "b", "type": "nonConsumable", "price": "1", "grants": ["themes"], "contains": ["c"] },
                   { "id": "c", "type": "nonConsumable", "price": "1", "grants": ["themes"], "contains": ["a"] } ]
                 """)
-        let cycles = PlanDecoder.decode(text).diagnostics.filter { $0.code == "bundle-cycle" }
+        let cycles = PlanDecoder.decode(text).diagnostics.filter { $0.code == .bundleCycle }
         #expect(cycles.count == 1)
         #expect(cycles.first?.message.contains("a → b → c → a") == true)
     }
@@ -213,7 +213,7 @@ struct ReleasedSourceDecodingTests {
         #expect(try #require(PlanDecoder.decode(written).plan).releases.map(\.releasedSource) == [.sales, nil])
 
         let wrong = PlanDecoder.decode(text.replacingOccurrences(of: "\"sales\"", with: "\"appstore\""))
-        let error = try #require(wrong.diagnostics.first { $0.code == "invalid-value" })
+        let error = try #require(wrong.diagnostics.first { $0.code == .invalidValue })
         #expect(error.path?.description == "releases[0].releasedSource" && error.hint == "Did you mean 'appStore'?")
     }
 }

@@ -45,7 +45,7 @@ struct GoLiveQuestionTests {
     }
 
     static func weakDateWarnings(_ plan: MigrationPlan) -> [Diagnostic] {
-        PlanChecker.check(plan, now: WizardFlowTests.now).diagnostics.filter { $0.code == "weak-release-date" }
+        PlanChecker.check(plan, now: WizardFlowTests.now).diagnostics.filter { $0.code == .weakReleaseDate }
     }
 
     @Test("A release dated by a commit has no default: Return is refused with the reason, and a typed moment is confirmed")

@@ -58,7 +58,7 @@ enum SimulateCommand {
             if error.isUsage {
                 throw .usage(error.message + (error.hint.map { " " + $0 } ?? ""))
             }
-            let diagnostic = Diagnostic(.error, code: "simulation", error.message, at: error.path, hint: error.hint)
+            let diagnostic = Diagnostic(.error, code: .simulation, error.message, at: error.path, hint: error.hint)
             let renderer = DiagnosticRenderer(file: loaded.file, style: context.style(for: context.standardError))
             context.standardError.write(renderer.render([diagnostic].located(in: loaded.document.root)))
             throw CommandError(.dataError, "\(loaded.file.displayPath): cannot simulate; fix the plan as shown above.")

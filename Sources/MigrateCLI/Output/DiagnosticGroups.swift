@@ -57,7 +57,7 @@ struct DiagnosticGroup {
                     }
                 }.joined(separator: "/")
             } ?? "-"
-        return [diagnostic.severity.rawValue, diagnostic.code, place, masked(diagnostic.message), masked(diagnostic.hint ?? "")]
+        return [diagnostic.severity.rawValue, diagnostic.code.rawValue, place, masked(diagnostic.message), masked(diagnostic.hint ?? "")]
             .joined(separator: "\u{1F}")
     }
 

@@ -86,7 +86,7 @@ extension Diagnostic {
     func json() -> JSONValue {
         .members([
             ("severity", .string(severity.rawValue)),
-            ("code", .string(code)),
+            ("code", .string(code.rawValue)),
             ("message", .string(message)),
             ("path", path.map { .string($0.description) }),
             ("line", location.map { .integer($0.line) }),

@@ -21,7 +21,7 @@ enum GitHubAnnotations {
             if let location = diagnostic.location {
                 properties += [("line", String(location.line)), ("col", String(location.column))]
             }
-            properties.append(("title", diagnostic.code))
+            properties.append(("title", diagnostic.code.rawValue))
             var message = diagnostic.message
             if let path = diagnostic.path, !path.description.isEmpty { message += " (at \(path))" }
             if let hint = diagnostic.hint { message += "\n" + hint }

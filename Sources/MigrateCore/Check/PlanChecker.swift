@@ -44,7 +44,7 @@ public enum PlanChecker {
         guard !plan.releases.isEmpty else {
             return [
                 .error(
-                    "no-releases", "the plan lists no releases, so no one can be told apart", at: .root / "releases",
+                    .noReleases, "the plan lists no releases, so no one can be told apart", at: .root / "releases",
                     hint: "Add the releases that went live, with 'migrate import' or by hand: platform, version, build, released, model.")
             ]
         }
@@ -56,7 +56,7 @@ public enum PlanChecker {
             : "no release is paid, so there are no buyers to grandfather"
         return [
             .error(
-                "no-free-release", message, at: .root / "releases",
+                .noFreeRelease, message, at: .root / "releases",
                 hint: "Add the first free release with \"model\": \"free\" and the date-time it went live (UTC).")
         ]
     }
@@ -66,13 +66,13 @@ public enum PlanChecker {
         if catalog.plan.features.isEmpty {
             diagnostics.append(
                 .error(
-                    "no-features", "the plan lists no features, so no one can be told what they keep", at: .root / "features",
+                    .noFeatures, "the plan lists no features, so no one can be told what they keep", at: .root / "features",
                     hint: "List what customers can be entitled to, such as { \"id\": \"themes\", \"name\": \"Themes\" }."))
         }
         if !catalog.plan.products.contains(where: \.canUnlockFeaturesForSale) {
             diagnostics.append(
                 .error(
-                    "nothing-for-sale", "no product that unlocks features is for sale, so a freemium app has nothing to sell",
+                    .nothingForSale, "no product that unlocks features is for sale, so a freemium app has nothing to sell",
                     at: .root / "products", hint: "Add the in-app purchase that unlocks the paid features, with 'grants'."))
         }
         return diagnostics
@@ -83,7 +83,7 @@ public enum PlanChecker {
             let release = catalog.plan.releases[index]
             guard release.model.isPaid, catalog.includes[index].isEmpty else { return nil }
             return .error(
-                "paid-release-includes-nothing",
+                .paidReleaseIncludesNothing,
                 "paid release \(release.platform) \(release.displayName) doesn't say which features its price bought",
                 at: origin(catalog, release: index) / "includes",
                 hint: "List them in 'includes'; later releases of the same model inherit the list.")
@@ -100,7 +100,7 @@ public enum PlanChecker {
             guard let tier = catalog.tier(ofRelease: index) else {
                 diagnostics.append(
                     .error(
-                        "paid-release-uncovered",
+                        .paidReleaseUncovered,
                         "buyers of paid release \(release.platform) \(release.displayName) are in no tier and would lose what they paid for",
                         at: origin(catalog, release: index),
                         hint: "Widen a tier's 'from'/'until' or 'platforms' to cover \(Timestamp.format(release.released)), or add a tier."))
@@ -111,7 +111,7 @@ public enum PlanChecker {
                 let list = dropped.map { "'\($0)'" }.joined(separator: ", ")
                 diagnostics.append(
                     .warning(
-                        "legacy-feature-dropped",
+                        .legacyFeatureDropped,
                         "buyers of \(release.platform) \(release.displayName) paid for \(list), but tier '\(tier.id)' doesn't grant \(dropped.count == 1 ? "it" : "them")",
                         at: tier.origin.map { $0 / "grants" },
                         hint:
@@ -133,7 +133,7 @@ public enum PlanChecker {
                 if let first = overlap.first {
                     diagnostics.append(
                         .error(
-                            "tier-overlap",
+                            .tierOverlap,
                             "tiers '\(tier.id)' and '\(later.id)' both cover \(plan.releases[first].platform) \(plan.releases[first].displayName)\(overlap.count > 1 ? " and \(overlap.count - 1) more releases" : "")",
                             at: later.origin.map { $0 / "from" },
                             hint: "Make the windows ('from' inclusive, 'until' exclusive) meet without overlapping."))
@@ -160,12 +160,12 @@ public enum PlanChecker {
             if paidFeatures.contains(feature.id) && !sold.contains(feature.id) && !free.contains(feature.id) {
                 diagnostics.append(
                     .warning(
-                        "paid-feature-unobtainable", "'\(feature.id)' was part of the paid app, but no product for sale grants it and it isn't free",
+                        .paidFeatureUnobtainable, "'\(feature.id)' was part of the paid app, but no product for sale grants it and it isn't free",
                         at: path, hint: "New customers can never get it: add it to a product's 'grants', or to the free release's 'includes'."))
             } else if !everGranted.contains(feature.id) && !paidFeatures.contains(feature.id) {
                 diagnostics.append(
                     .warning(
-                        "feature-never-granted", "no release, tier or product grants '\(feature.id)'", at: path,
+                        .featureNeverGranted, "no release, tier or product grants '\(feature.id)'", at: path,
                         hint: "Add it to a product's 'grants', or remove the feature."))
             }
         }
@@ -183,7 +183,7 @@ public enum PlanChecker {
             guard let value, value == sandboxValue, let index = catalog.tracks[platform]?.first else { continue }
             diagnostics.append(
                 .warning(
-                    "sandbox-version-collision",
+                    .sandboxVersionCollision,
                     "the first paid \(platform) release has \(platform.originalVersionMeaning.displayName) \(value), the value the sandbox and TestFlight report for everyone",
                     at: origin(catalog, release: index) / (platform.originalVersionMeaning == .buildNumber ? "build" : "version"),
                     hint:
@@ -200,7 +200,7 @@ public enum PlanChecker {
                 let release = catalog.plan.releases[index]
                 diagnostics.append(
                     .warning(
-                        "cutoff-in-future",
+                        .cutoffInFuture,
                         "the first free \(platform) release, \(release.displayName), goes live \(Timestamp.format(release.released)), in the future",
                         at: origin(catalog, release: index) / "released",
                         hint: "Fine while planning; set the real go-live moment (UTC) on launch day, since the date rule compares purchases with it.")
@@ -227,7 +227,7 @@ public enum PlanChecker {
             let release = plan.releases[index]
             guard let source = release.releasedSource, !source.isEvidence, let role = deciding[index] else { return nil }
             return .warning(
-                "weak-release-date",
+                .weakReleaseDate,
                 "\(role), \(release.platform) \(release.displayName), is dated by \(source.phrase) (\(Timestamp.format(release.released))), "
                     + "not by when it went live; buyers between the two would be read as new customers",
                 at: origin(catalog, release: index) / "releasedSource",
@@ -246,7 +246,7 @@ public enum PlanChecker {
         guard meanings.count > 1 else { return [] }
         return [
             .warning(
-                "universal-purchase-mixed",
+                .universalPurchaseMixed,
                 "universal purchase across iOS and macOS: originalAppVersion is a build number for purchases first made on iOS and a marketing version for those made on macOS",
                 at: .root / "app" / "universalPurchase",
                 hint:
@@ -268,7 +268,7 @@ public enum PlanChecker {
             case .version:
                 diagnostics.append(
                     .error(
-                        "version-rule-unsound",
+                        .versionRuleUnsound,
                         "policies.cutoffRule is \"version\", but on \(platform) \(cutoff.problems[0].message)",
                         at: .root / "policies" / "cutoffRule", hint: "Use \"automatic\" or \"date\"."))
             case .automatic:
@@ -276,7 +276,7 @@ public enum PlanChecker {
                 let more = cutoff.problems.count > 1 ? " (and \(cutoff.problems.count - 1) more)" : ""
                 diagnostics.append(
                     .warning(
-                        "version-rule-ambiguous",
+                        .versionRuleAmbiguous,
                         "\(platform): \(problem.message)\(more), so purchases are dated instead: the cohort follows originalPurchaseDate",
                         at: problem.releases.last.map { origin(catalog, release: $0) } ?? .root / "releases",
                         hint: "Keep each release's 'released' exact (UTC); this is expected when build numbers restart for each version."))
@@ -305,7 +305,7 @@ public enum PlanChecker {
                         : "Add \"\(PlanKeys.legacyProduct)\": \"<product id>\": a separate product at \(price), sold only to tier '\(tier.id)', that grants what '\(regular.id)' grants."
                     diagnostics.append(
                         .error(
-                            "discount-display-only",
+                            .discountDisplayOnly,
                             "display-only: nothing makes the App Store charge \(price) for '\(regular.id)' (regularly \(regular.price)), so a paywall built on it shows a price the App Store won't charge",
                             at: path,
                             hint: fix + " Use \(PlanKeys.promotionalOffer) for subscriptions, \(PlanKeys.legacyProduct) for non-consumables."))
@@ -313,7 +313,7 @@ public enum PlanChecker {
                     if regular.kind != .autoRenewable {
                         diagnostics.append(
                             .error(
-                                "offer-not-subscription",
+                                .offerNotSubscription,
                                 "'\(regular.id)' is \(regular.kind.rawValue), and promotional offers exist only for auto-renewable subscriptions",
                                 at: path / PlanKeys.promotionalOffer,
                                 hint: "Replace it with \"\(PlanKeys.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier.id)'."
@@ -334,7 +334,7 @@ public enum PlanChecker {
         guard id != regular.id else {
             return [
                 .error(
-                    "legacy-product-is-regular",
+                    .legacyProductIsRegular,
                     "the legacy product is '\(id)' itself, which everyone buys at \(regular.price); the App Store charges one price per product",
                     at: path, hint: "Create a separate product, such as '\(regular.id).legacy', at \(discount.price), and name it here.")
             ]
@@ -345,7 +345,7 @@ public enum PlanChecker {
         if legacy.price != discount.price {
             diagnostics.append(
                 .error(
-                    "legacy-product-price",
+                    .legacyProductPrice,
                     "legacy product '\(id)' costs \(legacy.price), but the discount promises \(discount.price); the App Store charges the product's price",
                     at: path,
                     hint:
@@ -357,20 +357,20 @@ public enum PlanChecker {
             let list = missing.map { "'\($0)'" }.joined(separator: ", ")
             diagnostics.append(
                 .error(
-                    "legacy-product-grants-less",
+                    .legacyProductGrantsLess,
                     "legacy product '\(id)' doesn't grant \(list), which '\(regular.id)' grants, so tier '\(tier.id)' would pay for less",
                     at: path, hint: "Add \(list) to its 'grants' (at \(productPath / "grants")), or \"contains\": [\"\(regular.id)\"]."))
         }
         if !legacy.forSale {
             diagnostics.append(
                 .error(
-                    "legacy-product-not-for-sale", "legacy product '\(id)' has \"forSale\": false, so tier '\(tier.id)' can't buy it",
+                    .legacyProductNotForSale, "legacy product '\(id)' has \"forSale\": false, so tier '\(tier.id)' can't buy it",
                     at: path, hint: "Remove \"forSale\": false (at \(productPath / "forSale")); migrate offers it to tier '\(tier.id)' only."))
         }
         if legacy.kind == .autoRenewable {
             diagnostics.append(
                 .warning(
-                    "legacy-product-subscription",
+                    .legacyProductSubscription,
                     "legacy product '\(id)' is a subscription: customers can switch to any subscription of its group in Settings, so it isn't sold only to tier '\(tier.id)'",
                     at: path, hint: "For a subscription use \"\(PlanKeys.promotionalOffer)\" on '\(regular.id)' instead."))
         }
@@ -385,7 +385,7 @@ public enum PlanChecker {
         let hint =
             Suggestions.closest(to: id, in: ids).map { "Did you mean '\($0)'?" }
             ?? "The derived tiers are: \(ids.joined(separator: ", "))."
-        return [.error("unknown-reference", "unknown tier '\(id)'", at: .root / "policies" / "nonProduction" / "tier", hint: hint)]
+        return [.error(.unknownReference, "unknown tier '\(id)'", at: .root / "policies" / "nonProduction" / "tier", hint: hint)]
     }
 
     /// Generated code names each product and feature from its id alone; two ids with one name
@@ -397,7 +397,7 @@ public enum PlanChecker {
             let index = plan.products.firstIndex { $0.id == collision.second }!
             diagnostics.append(
                 .error(
-                    "swift-name-collision",
+                    .swiftNameCollision,
                     "products '\(collision.first)' and '\(collision.second)' would both be ProductID.\(collision.name) in generated Swift",
                     at: (plan.products[index].origin ?? .root / "products" / index) / "id",
                     hint:
@@ -408,7 +408,7 @@ public enum PlanChecker {
             let index = plan.features.firstIndex { $0.id == collision.second }!
             diagnostics.append(
                 .error(
-                    "swift-name-collision",
+                    .swiftNameCollision,
                     "features '\(collision.first)' and '\(collision.second)' would both be Feature.\(collision.name) in generated Swift",
                     at: (plan.features[index].origin ?? .root / "features" / index) / "id",
                     hint: "Rename one of the ids; a feature's Swift name comes from its id alone, so it never changes when other features do."))

@@ -109,7 +109,7 @@ public enum ReceiptReader {
     public static func read(_ root: JSONNode, now: Date) -> (facts: ReceiptFacts?, diagnostics: [Diagnostic]) {
         let sink = DiagnosticSink()
         guard root.objectValue != nil else {
-            sink.error("wrong-type", "a receipt must be a JSON object, found \(root.value.kindName)", at: .root)
+            sink.error(.wrongType, "a receipt must be a JSON object, found \(root.value.kindName)", at: .root)
             return (nil, sink.diagnostics)
         }
         // Most specific first: a Transaction payload also carries `appTransactionId` and `originalPurchaseDate`.
@@ -131,7 +131,7 @@ public enum ReceiptReader {
             return (payload(root, sink: sink), sink.diagnostics)
         }
         sink.error(
-            "unknown-receipt",
+            .unknownReceipt,
             "not a receipt migrate knows: neither a verifyReceipt response ('receipt'), a decoded AppTransaction ('originalApplicationVersion'), a decoded Transaction ('productId'), a transaction history ('signedTransactions') nor a subscription status ('data')",
             at: .root,
             hint:
@@ -181,7 +181,7 @@ public enum ReceiptReader {
         var bundleID: String?
         for (node, path) in items {
             guard let productID = node["productId"].flatMap(scalar) else {
-                sink.error("missing-key", "a Transaction without 'productId'", at: path / "productId")
+                sink.error(.missingKey, "a Transaction without 'productId'", at: path / "productId")
                 continue
             }
             bundleID = bundleID ?? node["bundleId"].flatMap(scalar)
@@ -214,20 +214,20 @@ public enum ReceiptReader {
     /// A signed string inside a response, decoded; an error at its path when it can't be.
     private static func signed(_ node: JSONNode, at path: JSONPath, sink: DiagnosticSink) -> JSONNode? {
         guard let text = node.stringValue else {
-            sink.error("wrong-type", "expected a compact JWS string, found \(node.value.kindName)", at: path)
+            sink.error(.wrongType, "expected a compact JWS string, found \(node.value.kindName)", at: path)
             return nil
         }
         do {
             return try CompactJWS.payload(text)
         } catch {
-            sink.error("malformed-jws", error.message, at: path, hint: "Copy the string exactly as the App Store Server API returned it.")
+            sink.error(.malformedJws, error.message, at: path, hint: "Copy the string exactly as the App Store Server API returned it.")
             return nil
         }
     }
 
     private static func history(_ root: JSONNode, now: Date, sink: DiagnosticSink) -> ReceiptFacts? {
         guard let list = root["signedTransactions"]?.arrayValue else {
-            sink.error("wrong-type", "'signedTransactions' must be an array of compact JWS strings", at: .root / "signedTransactions")
+            sink.error(.wrongType, "'signedTransactions' must be an array of compact JWS strings", at: .root / "signedTransactions")
             return nil
         }
         var items: [(JSONNode, JSONPath)] = []
@@ -249,7 +249,7 @@ public enum ReceiptReader {
             for (offset, last) in (group["lastTransactions"]?.arrayValue ?? []).enumerated() {
                 let path = JSONPath.root / "data" / groupOffset / "lastTransactions" / offset
                 guard let info = last["signedTransactionInfo"] else {
-                    sink.error("missing-key", "missing 'signedTransactionInfo'", at: path)
+                    sink.error(.missingKey, "missing 'signedTransactionInfo'", at: path)
                     continue
                 }
                 guard let payload = signed(info, at: path / "signedTransactionInfo", sink: sink) else { continue }
@@ -272,11 +272,11 @@ public enum ReceiptReader {
         if let status = root["status"], let code = scalar(status), code != "0" {
             let meaning =
                 code == "21007" ? " (a sandbox receipt sent to production)" : code == "21008" ? " (a production receipt sent to the sandbox)" : ""
-            sink.error("receipt-status", "verifyReceipt returned status \(code)\(meaning); the receipt was not validated", at: .root / "status")
+            sink.error(.receiptStatus, "verifyReceipt returned status \(code)\(meaning); the receipt was not validated", at: .root / "status")
             return nil
         }
         guard root["receipt"] != nil || root["original_application_version"] != nil || root["receipt_type"] != nil else {
-            sink.error("missing-key", "a verifyReceipt response without 'receipt'", at: .root / "receipt")
+            sink.error(.missingKey, "a verifyReceipt response without 'receipt'", at: .root / "receipt")
             return nil
         }
         if let inner = root["receipt"] {
@@ -284,7 +284,7 @@ public enum ReceiptReader {
             path = .root / "receipt"
         }
         guard receipt.objectValue != nil else {
-            sink.error("wrong-type", "'receipt' must be an object", at: path)
+            sink.error(.wrongType, "'receipt' must be an object", at: path)
             return nil
         }
         let receiptType = receipt["receipt_type"].flatMap(scalar)
@@ -297,7 +297,7 @@ public enum ReceiptReader {
         for (offset, item) in (receipt["in_app"]?.arrayValue ?? []).enumerated() {
             let itemPath = path / "in_app" / offset
             guard let productID = item["product_id"].flatMap(scalar) else {
-                sink.error("missing-key", "missing 'product_id'", at: itemPath)
+                sink.error(.missingKey, "missing 'product_id'", at: itemPath)
                 continue
             }
             let revoked = item["cancellation_date_ms"].flatMap(scalar).map { !$0.isEmpty } ?? false
@@ -333,7 +333,7 @@ public enum ReceiptReader {
         if let name = root["originalPlatform"].flatMap(scalar) {
             platform = Platform(named: name)
             if platform == nil {
-                sink.warning("unknown-platform", "unknown originalPlatform '\(name)'; ignored", at: .root / "originalPlatform")
+                sink.warning(.unknownPlatform, "unknown originalPlatform '\(name)'; ignored", at: .root / "originalPlatform")
             }
         }
         return ReceiptFacts(
@@ -363,7 +363,7 @@ public enum ReceiptReader {
         guard let node, let text = scalar(node), let value = Double(text) else { return nil }
         guard value.isFinite, Limits.receiptMilliseconds.contains(value) else {
             sink.error(
-                "date-out-of-range",
+                .dateOutOfRange,
                 "'\(text)' is not a receipt date: milliseconds since 1970 must be from \(Limits.display(Limits.receiptMilliseconds.lowerBound)) to \(Limits.display(Limits.receiptMilliseconds.upperBound)) (0000-01-01 to 9999-12-31)",
                 at: path, hint: "Receipts give dates in milliseconds, such as \"1700000000000\" for 2023-11-14.")
             return nil

@@ -11,11 +11,11 @@ public final class DiagnosticSink {
         diagnostics.append(diagnostic)
     }
 
-    public func error(_ code: String, _ message: String, at path: JSONPath, hint: String? = nil) {
+    public func error(_ code: DiagnosticCode, _ message: String, at path: JSONPath, hint: String? = nil) {
         add(.error(code, message, at: path, hint: hint))
     }
 
-    public func warning(_ code: String, _ message: String, at path: JSONPath, hint: String? = nil) {
+    public func warning(_ code: DiagnosticCode, _ message: String, at path: JSONPath, hint: String? = nil) {
         add(.warning(code, message, at: path, hint: hint))
     }
 }
@@ -30,7 +30,7 @@ public struct ObjectReader {
     /// Nil (with an error reported) when `node` is not an object.
     public init?(_ node: JSONNode, at path: JSONPath, sink: DiagnosticSink, describing what: String) {
         guard let members = node.objectValue else {
-            sink.error("wrong-type", "\(what) must be an object, found \(node.value.kindName)", at: path)
+            sink.error(.wrongType, "\(what) must be an object, found \(node.value.kindName)", at: path)
             return nil
         }
         self.node = node
@@ -44,12 +44,12 @@ public struct ObjectReader {
         var seen = Set<String>()
         for member in members {
             if !seen.insert(member.key).inserted {
-                sink.error("duplicate-key", "'\(member.key)' is given twice; the second would silently win", at: path / member.key)
+                sink.error(.duplicateKey, "'\(member.key)' is given twice; the second would silently win", at: path / member.key)
             }
             if !allowed.contains(member.key) {
                 let suggestion = Suggestions.closest(to: member.key, in: allowed)
                 let hint = suggestion.map { "Did you mean '\($0)'?" } ?? "Known keys here: \(allowed.joined(separator: ", "))."
-                sink.error("unknown-key", "unknown key '\(member.key)'", at: path / member.key, hint: hint)
+                sink.error(.unknownKey, "unknown key '\(member.key)'", at: path / member.key, hint: hint)
             }
         }
     }
@@ -63,11 +63,11 @@ public struct ObjectReader {
     }
 
     private func missing(_ key: String, _ expectation: String) {
-        sink.error("missing-key", "missing '\(key)' (\(expectation))", at: path / key)
+        sink.error(.missingKey, "missing '\(key)' (\(expectation))", at: path / key)
     }
 
     private func wrongType(_ key: String, _ node: JSONNode, _ expectation: String) {
-        sink.error("wrong-type", "'\(key)' must be \(expectation), found \(node.value.kindName)", at: path / key)
+        sink.error(.wrongType, "'\(key)' must be \(expectation), found \(node.value.kindName)", at: path / key)
     }
 
     public func string(_ key: String, required: Bool = false) -> String? {
@@ -88,11 +88,11 @@ public struct ObjectReader {
         // Only the ends are looked at (Foundation's trimming copies the whole string, twice): a 50 MB name costs nothing.
         let scalars = text.unicodeScalars
         if scalars.allSatisfy(Self.isSpace) {
-            sink.error("empty-value", "'\(key)' must not be empty", at: path / key)
+            sink.error(.emptyValue, "'\(key)' must not be empty", at: path / key)
             return nil
         }
         if let first = scalars.first, let last = scalars.last, Self.isSpace(first) || Self.isSpace(last) {
-            sink.error("invalid-value", "'\(key)' has leading or trailing spaces: \"\(Self.excerpt(text))\"", at: path / key)
+            sink.error(.invalidValue, "'\(key)' has leading or trailing spaces: \"\(Self.excerpt(text))\"", at: path / key)
         }
         return text
     }
@@ -155,7 +155,7 @@ public struct ObjectReader {
         guard let items = array(key, required: required) else { return nil }
         return items.compactMap { item in
             guard let text = item.node.stringValue else {
-                sink.error("wrong-type", "expected a string, found \(item.node.value.kindName)", at: item.path)
+                sink.error(.wrongType, "expected a string, found \(item.node.value.kindName)", at: item.path)
                 return nil
             }
             return text
@@ -169,7 +169,7 @@ public struct ObjectReader {
             let hint =
                 Suggestions.closest(to: text, in: choices).map { "Did you mean '\($0)'?" }
                 ?? "Use one of: \(choices.joined(separator: ", "))."
-            sink.error("invalid-value", "'\(text)' is not a valid value for '\(key)'", at: path / key, hint: hint)
+            sink.error(.invalidValue, "'\(text)' is not a valid value for '\(key)'", at: path / key, hint: hint)
             return nil
         }
         return text

@@ -23,7 +23,7 @@ public enum PlanDecoder {
     public static func decode(bytes: [UInt8]) -> PlanDocument {
         if let offset = UTF8Check.firstInvalidByte(in: bytes) {
             let diagnostic = Diagnostic(
-                .error, code: "invalid-utf8",
+                .error, code: .invalidUtf8,
                 "the file is not valid UTF-8: byte \(offset) (0x\(String(bytes[offset], radix: 16, uppercase: true))) does not start a UTF-8 character",
                 location: UTF8Check.location(of: offset, in: bytes),
                 hint: "Save the plan as UTF-8 (in Xcode: File inspector → Text Encoding → Unicode (UTF-8)); migrate does not guess other encodings.")
@@ -34,7 +34,7 @@ public enum PlanDecoder {
             root = try JSONParser.parse(bytes: bytes)
         } catch {
             let diagnostic = Diagnostic(
-                .error, code: "json-syntax", error.message, location: error.location,
+                .error, code: .jsonSyntax, error.message, location: error.location,
                 hint: "Fix the JSON syntax first; other checks run once the file parses.")
             return PlanDocument(plan: nil, root: nil, diagnostics: [diagnostic])
         }
@@ -53,7 +53,7 @@ public enum PlanDecoder {
         let formatVersion = reader.integer("formatVersion") ?? MigrationPlan.currentFormatVersion
         if formatVersion != MigrationPlan.currentFormatVersion {
             sink.error(
-                "unsupported-format",
+                .unsupportedFormat,
                 "formatVersion \(formatVersion) is not supported; this migrate reads version \(MigrationPlan.currentFormatVersion)",
                 at: .root / "formatVersion")
         }
@@ -77,7 +77,7 @@ public enum PlanDecoder {
         var base = InstallBase(from: readDate(reader, "from", required: false), until: readDate(reader, "until", required: false))
         func count(_ reader: ObjectReader, _ key: String) -> Int {
             guard let value = reader.integer(key) else { return 0 }
-            if value < 0 { reader.sink.error("invalid-value", "'\(key)' must not be negative, found \(value)", at: reader.path / key) }
+            if value < 0 { reader.sink.error(.invalidValue, "'\(key)' must not be negative, found \(value)", at: reader.path / key) }
             return max(0, value)
         }
         for item in reader.array("downloads") ?? [] {
@@ -100,11 +100,11 @@ public enum PlanDecoder {
             row.checkKeys(PlanKeys.monthlyDownloads)
             guard let month = row.identifier("month") else { continue }
             guard MonthlyDownloads.isMonth(month) else {
-                reader.sink.error("invalid-value", "'\(month)' is not a month written YYYY-MM, such as 2011-03", at: item.path / "month")
+                reader.sink.error(.invalidValue, "'\(month)' is not a month written YYYY-MM, such as 2011-03", at: item.path / "month")
                 continue
             }
             if base.months.contains(where: { $0.month == month }) {
-                reader.sink.error("duplicate", "month '\(month)' is listed twice", at: item.path / "month")
+                reader.sink.error(.duplicate, "month '\(month)' is listed twice", at: item.path / "month")
                 continue
             }
             base.months.append(MonthlyDownloads(month: month, paid: count(row, "paid")))
@@ -119,7 +119,7 @@ public enum PlanDecoder {
         let bundleID = reader.identifier("bundleID")
         let platforms = decodePlatforms(reader, key: "platforms", required: true) ?? []
         if reader.has("platforms") && platforms.isEmpty {
-            reader.sink.error("empty-value", "'platforms' must list at least one platform", at: reader.path / "platforms")
+            reader.sink.error(.emptyValue, "'platforms' must list at least one platform", at: reader.path / "platforms")
         }
         let universal = reader.bool("universalPurchase") ?? false
         guard let name, let bundleID else { return nil }
@@ -131,12 +131,12 @@ public enum PlanDecoder {
         var platforms: [Platform] = []
         for item in items {
             guard let text = item.node.stringValue else {
-                reader.sink.error("wrong-type", "expected a platform name, found \(item.node.value.kindName)", at: item.path)
+                reader.sink.error(.wrongType, "expected a platform name, found \(item.node.value.kindName)", at: item.path)
                 continue
             }
             if let platform = readPlatform(text, at: item.path, sink: reader.sink) {
                 if platforms.contains(platform) {
-                    reader.sink.error("duplicate-id", "platform '\(platform)' is listed twice", at: item.path)
+                    reader.sink.error(.duplicateId, "platform '\(platform)' is listed twice", at: item.path)
                 } else {
                     platforms.append(platform)
                 }
@@ -149,11 +149,11 @@ public enum PlanDecoder {
         if let platform = Platform(rawValue: text) { return platform }
         let names = Platform.allCases.map(\.rawValue)
         if let platform = Platform(named: text) {
-            sink.error("invalid-value", "platform '\(text)' must be written '\(platform)'", at: path, hint: "Did you mean '\(platform)'?")
+            sink.error(.invalidValue, "platform '\(text)' must be written '\(platform)'", at: path, hint: "Did you mean '\(platform)'?")
             return platform
         }
         let hint = Suggestions.closest(to: text, in: names).map { "Did you mean '\($0)'?" } ?? "Use one of: \(names.joined(separator: ", "))."
-        sink.error("unknown-platform", "unknown platform '\(text)'", at: path, hint: hint)
+        sink.error(.unknownPlatform, "unknown platform '\(text)'", at: path, hint: hint)
         return nil
     }
 
@@ -167,7 +167,7 @@ public enum PlanDecoder {
 
     static func readVersion(_ reader: ObjectReader, _ key: String, required: Bool, meaning: String) -> Version? {
         guard let node = reader.value(key) else {
-            if required { reader.sink.error("missing-key", "missing '\(key)' (\(meaning))", at: reader.path / key) }
+            if required { reader.sink.error(.missingKey, "missing '\(key)' (\(meaning))", at: reader.path / key) }
             return nil
         }
         let text: String
@@ -176,24 +176,24 @@ public enum PlanDecoder {
         case .number(let literal):
             // A bare 31 is what a developer means; say how to write it so no tool reformats it.
             reader.sink.warning(
-                "number-as-version", "'\(key)' is a JSON number; write it as a string (\"\(literal)\") so that 1.10 stays 1.10",
+                .numberAsVersion, "'\(key)' is a JSON number; write it as a string (\"\(literal)\") so that 1.10 stays 1.10",
                 at: reader.path / key)
             text = literal
         default:
-            reader.sink.error("wrong-type", "'\(key)' must be a string such as \"1.2.5\", found \(node.value.kindName)", at: reader.path / key)
+            reader.sink.error(.wrongType, "'\(key)' must be a string such as \"1.2.5\", found \(node.value.kindName)", at: reader.path / key)
             return nil
         }
         do {
             let version = try Version(text)
             if version.hasExtraComponents {
                 reader.sink.warning(
-                    "version-components", "'\(text)' has \(version.components.count) components; Apple documents at most three",
+                    .versionComponents, "'\(text)' has \(version.components.count) components; Apple documents at most three",
                     at: reader.path / key)
             }
             return version
         } catch {
             reader.sink.error(
-                "invalid-version", error.description, at: reader.path / key,
+                .invalidVersion, error.description, at: reader.path / key,
                 hint: "Use one to three period-separated integers, such as \"31\" or \"1.2.5\".")
             return nil
         }
@@ -203,7 +203,7 @@ public enum PlanDecoder {
         guard let text = reader.string(key, required: required) else { return nil }
         guard let date = Timestamp.parse(text) else {
             reader.sink.error(
-                "invalid-date", "'\(text)' is not an ISO 8601 date-time", at: reader.path / key,
+                .invalidDate, "'\(text)' is not an ISO 8601 date-time", at: reader.path / key,
                 hint: "Write it in UTC, such as \"2012-02-08T17:00:00Z\", or with an offset such as \"+01:00\".")
             return nil
         }
@@ -212,7 +212,7 @@ public enum PlanDecoder {
 
     static func readPrice(_ reader: ObjectReader, _ key: String, required: Bool) -> Price? {
         guard let node = reader.value(key) else {
-            if required { reader.sink.error("missing-key", "missing '\(key)' (a decimal string such as \"4.99\")", at: reader.path / key) }
+            if required { reader.sink.error(.missingKey, "missing '\(key)' (a decimal string such as \"4.99\")", at: reader.path / key) }
             return nil
         }
         let text: String
@@ -220,17 +220,17 @@ public enum PlanDecoder {
         case .string(let string): text = string
         case .number(let literal):
             reader.sink.warning(
-                "number-as-price", "'\(key)' is a JSON number; write prices as strings (\"\(literal)\") so no tool rounds them",
+                .numberAsPrice, "'\(key)' is a JSON number; write prices as strings (\"\(literal)\") so no tool rounds them",
                 at: reader.path / key)
             text = literal
         default:
-            reader.sink.error("wrong-type", "'\(key)' must be a decimal string such as \"4.99\", found \(node.value.kindName)", at: reader.path / key)
+            reader.sink.error(.wrongType, "'\(key)' must be a decimal string such as \"4.99\", found \(node.value.kindName)", at: reader.path / key)
             return nil
         }
         do {
             return try Price(text)
         } catch {
-            reader.sink.error("invalid-price", error.description, at: reader.path / key)
+            reader.sink.error(.invalidPrice, error.description, at: reader.path / key)
             return nil
         }
     }
@@ -252,12 +252,12 @@ public enum PlanDecoder {
         var model = BusinessModel.free
         if modelName == "paid" {
             if let price, price.isZero {
-                sink.error("invalid-price", "a paid release must have a price above zero; use \"model\": \"free\" for a free one", at: path / "price")
+                sink.error(.invalidPrice, "a paid release must have a price above zero; use \"model\": \"free\" for a free one", at: path / "price")
             }
             model = .paid(price ?? .zero)
         } else if modelName == "free", let price, !price.isZero {
             sink.error(
-                "invalid-price", "a free release cannot have a price of \(price)", at: path / "price",
+                .invalidPrice, "a free release cannot have a price of \(price)", at: path / "price",
                 hint: "Remove 'price' or set \"model\": \"paid\".")
         }
         guard let platform, let version, let released, modelName != nil else { return nil }
@@ -284,11 +284,11 @@ public enum PlanDecoder {
             let group = subscriptionReader.identifier("group")
             let level = subscriptionReader.integer("level") ?? 1
             if level < 1 {
-                sink.error("invalid-value", "'level' must be 1 or more (1 is the highest level of service)", at: path / "subscription" / "level")
+                sink.error(.invalidValue, "'level' must be 1 or more (1 is the highest level of service)", at: path / "subscription" / "level")
             }
             let period = subscriptionReader.choice("period", from: PlanKeys.subscriptionPeriods, required: true)
             if kind != nil && kind != .autoRenewable {
-                sink.error("invalid-value", "'subscription' applies only to products of type 'autoRenewable'", at: path / "subscription")
+                sink.error(.invalidValue, "'subscription' applies only to products of type 'autoRenewable'", at: path / "subscription")
             }
             if let group, let period {
                 subscription = SubscriptionInfo(group: group, level: level, period: period)
@@ -300,24 +300,24 @@ public enum PlanDecoder {
                 trial = try TrialPeriod(text)
             } catch {
                 sink.error(
-                    "invalid-trial", error.message, at: path / "trial",
+                    .invalidTrial, error.message, at: path / "trial",
                     hint: "Write the trial's length as an ISO 8601 duration, such as \"P14D\" or \"P1M\".")
             }
             if let kind, kind != .nonConsumable {
                 sink.error(
-                    "invalid-trial",
+                    .invalidTrial,
                     "'trial' applies only to a nonConsumable (a free \"14-day Trial\" product); a subscription's trial is its introductory offer",
                     at: path / "trial", hint: "Make the trial product a nonConsumable at price \"0\", or remove 'trial'.")
             }
             if let price, !price.isZero {
                 sink.error(
-                    "invalid-trial", "a trial product must be free: App Review allows time-based trials as a non-consumable at the free price tier",
+                    .invalidTrial, "a trial product must be free: App Review allows time-based trials as a non-consumable at the free price tier",
                     at: path / "price", hint: "Set \"price\": \"0\", or remove 'trial' from a product that is sold.")
             }
         }
         if kind == .consumable && !grants.isEmpty {
             sink.error(
-                "consumable-grants", "a consumable cannot grant features: it is used up and never restored", at: path / "grants",
+                .consumableGrants, "a consumable cannot grant features: it is used up and never restored", at: path / "grants",
                 hint: "Make it a nonConsumable, or remove 'grants'.")
         }
         guard let id, let kind else { return nil }
@@ -334,7 +334,7 @@ public enum PlanDecoder {
         let from = readDate(reader, "from", required: false)
         let until = readDate(reader, "until", required: false)
         if let from, let until, from >= until {
-            sink.error("invalid-window", "'from' must be before 'until'", at: path / "until")
+            sink.error(.invalidWindow, "'from' must be before 'until'", at: path / "until")
         }
         let platforms = decodePlatforms(reader, key: "platforms", required: false)
         let grants = reader.strings("grants")
@@ -359,7 +359,7 @@ public enum PlanDecoder {
         let legacyProduct = reader.identifier(PlanKeys.legacyProduct, required: false)
         if offer != nil, legacyProduct != nil {
             reader.sink.error(
-                "discount-two-mechanisms",
+                .discountTwoMechanisms,
                 "a discount names one mechanism that charges it, but this one has both 'promotionalOffer' and 'legacyProduct'",
                 at: reader.path / PlanKeys.legacyProduct,
                 hint: "Keep 'promotionalOffer' for an auto-renewable subscription, or 'legacyProduct' for a non-consumable; remove the other.")
@@ -368,7 +368,7 @@ public enum PlanDecoder {
         if let offer {
             if let problem = LegacyCharge.offerIDProblem(offer) {
                 reader.sink.error(
-                    "invalid-offer-id", "'\(offer)' is not an App Store offer identifier: it \(problem)", at: reader.path / PlanKeys.promotionalOffer,
+                    .invalidOfferId, "'\(offer)' is not an App Store offer identifier: it \(problem)", at: reader.path / PlanKeys.promotionalOffer,
                     hint: "Use the Promotional Offer Identifier from App Store Connect, such as \"legacy.yearly\".")
                 return nil
             }
@@ -387,7 +387,7 @@ public enum PlanDecoder {
                 if let tier = nonProduction.identifier("tier") { policies.nonProduction = .tier(tier) }
             case "newCustomer":
                 if nonProduction.has("tier") {
-                    reader.sink.error("invalid-value", "'tier' applies only when 'treatAs' is \"tier\"", at: nonProduction.path / "tier")
+                    reader.sink.error(.invalidValue, "'tier' applies only when 'treatAs' is \"tier\"", at: nonProduction.path / "tier")
                 }
             default: break
             }
@@ -400,7 +400,7 @@ public enum PlanDecoder {
                     let bounds = PlanKeys.keepLastVerifiedDays
                     if !bounds.contains(days) {
                         reader.sink.error(
-                            "invalid-value", "'days' must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(days)",
+                            .invalidValue, "'days' must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(days)",
                             at: failure.path / "days",
                             hint: "A week (7) covers most outages without turning a cache into a free pass.")
                     } else {
@@ -409,7 +409,7 @@ public enum PlanDecoder {
                 }
             case "deny":
                 if failure.has("days") {
-                    reader.sink.error("invalid-value", "'days' applies only when 'action' is \"keepLastVerified\"", at: failure.path / "days")
+                    reader.sink.error(.invalidValue, "'days' applies only when 'action' is \"keepLastVerified\"", at: failure.path / "days")
                 }
             default: break
             }

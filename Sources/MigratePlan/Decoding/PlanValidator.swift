@@ -33,7 +33,7 @@ public enum PlanValidator {
                 ?? (known.isEmpty
                     ? "Declare it in '\(kind)s' first."
                     : "Declare it in '\(kind)s', or use one of: \(known.sorted().prefix(8).joined(separator: ", ")).")
-            diagnostics.append(.error("unknown-reference", "unknown \(kind) '\(id)'", at: path, hint: hint))
+            diagnostics.append(.error(.unknownReference, "unknown \(kind) '\(id)'", at: path, hint: hint))
         }
 
         var seenReleases: [String: JSONPath?] = [:]
@@ -41,14 +41,14 @@ public enum PlanValidator {
             if !platforms.contains(release.platform) {
                 diagnostics.append(
                     .error(
-                        "platform-not-listed", "release \(release.displayName) is for \(release.platform), which 'app.platforms' does not list",
+                        .platformNotListed, "release \(release.displayName) is for \(release.platform), which 'app.platforms' does not list",
                         at: release.origin.map { $0 / "platform" }, hint: "Add \"\(release.platform)\" to app.platforms."))
             }
             let key = Release.identity(platform: release.platform, version: release.version, build: release.build)
             if let first = seenReleases[key] {
                 diagnostics.append(
                     .error(
-                        "duplicate-release",
+                        .duplicateRelease,
                         "release \(release.platform) \(release.displayName) is listed twice (first at \(first?.description ?? "?"))",
                         at: release.origin))
             } else {
@@ -69,7 +69,7 @@ public enum PlanValidator {
             for (index, contained) in product.contains.enumerated() {
                 if contained == product.id {
                     diagnostics.append(
-                        .error("bundle-cycle", "product '\(product.id)' contains itself", at: product.origin.map { $0 / "contains" / index }))
+                        .error(.bundleCycle, "product '\(product.id)' contains itself", at: product.origin.map { $0 / "contains" / index }))
                 } else {
                     reference(contained, to: productIDs, kind: "product", at: product.origin.map { $0 / "contains" / index })
                 }
@@ -77,7 +77,7 @@ public enum PlanValidator {
             if product.grants.isEmpty && product.contains.isEmpty && product.kind != .consumable {
                 diagnostics.append(
                     .warning(
-                        "product-grants-nothing", "product '\(product.id)' grants no features and contains no products, so owning it changes nothing",
+                        .productGrantsNothing, "product '\(product.id)' grants no features and contains no products, so owning it changes nothing",
                         at: product.origin, hint: "Add 'grants' with the features it unlocks."))
             }
         }
@@ -97,7 +97,7 @@ public enum PlanValidator {
                 if let product = productByID[discount.product], discount.price >= product.price {
                     diagnostics.append(
                         .warning(
-                            "discount-not-cheaper",
+                            .discountNotCheaper,
                             "the legacy price \(discount.price) for '\(discount.product)' is not below its price \(product.price)",
                             at: tier.origin.map { $0 / "discounts" / index / "price" }))
                 }
@@ -119,7 +119,7 @@ public enum PlanValidator {
             if let earlier = first[item.id] {
                 diagnostics.append(
                     .error(
-                        "duplicate-id", "\(kind) id '\(item.id)' is used twice (first at \(earlier?.description ?? "?"))",
+                        .duplicateId, "\(kind) id '\(item.id)' is used twice (first at \(earlier?.description ?? "?"))",
                         at: item.origin.map { $0 / "id" }, hint: "Ids must be unique; rename one of them."))
             } else {
                 first[item.id] = item.origin
@@ -159,7 +159,7 @@ public enum PlanValidator {
                     if reported.insert(key).inserted {
                         diagnostics.append(
                             .error(
-                                "bundle-cycle", "bundles contain each other: \(cycle.joined(separator: " → "))",
+                                .bundleCycle, "bundles contain each other: \(cycle.joined(separator: " → "))",
                                 at: origins[next].map { $0 / "contains" },
                                 hint: "A bundle may contain products, but never itself through another bundle."))
                     }
@@ -212,7 +212,7 @@ public enum PlanValidator {
             let shown = names.count <= 5 ? names : Array(names.prefix(3)) + ["…", names[names.count - 1]]
             diagnostics.append(
                 .error(
-                    "bundle-too-deep",
+                    .bundleTooDeep,
                     "product '\(product.id)' nests bundles \(Limits.grouped(levels)) levels deep (\(shown.joined(separator: " → "))); at most \(Limits.bundleDepth) levels are supported",
                     at: product.origin.map { $0 / "contains" },
                     hint:

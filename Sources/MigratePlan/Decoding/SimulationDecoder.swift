@@ -9,7 +9,7 @@ extension PlanDecoder {
         if let months = reader.integer("horizonMonths") {
             if months < 1 || months > 120 {
                 reader.sink.error(
-                    "invalid-value", "'horizonMonths' must be from 1 to 120, found \(months)", at: reader.path / "horizonMonths",
+                    .invalidValue, "'horizonMonths' must be from 1 to 120, found \(months)", at: reader.path / "horizonMonths",
                     hint: "The default, 24, covers the launch burst and a subscriber's second year.")
             } else {
                 settings.horizonMonths = months
@@ -21,7 +21,7 @@ extension PlanDecoder {
         for item in reader.array("scenarios") ?? [] {
             guard let scenario = decodeScenario(item.node, item.path, reader.sink) else { continue }
             if let first = seen[scenario.id] {
-                reader.sink.error("duplicate-id", "scenario '\(scenario.id)' is defined twice (first at \(first))", at: item.path / "id")
+                reader.sink.error(.duplicateId, "scenario '\(scenario.id)' is defined twice (first at \(first))", at: item.path / "id")
             } else {
                 seen[scenario.id] = item.path
                 settings.scenarios.append(scenario)
@@ -49,7 +49,7 @@ extension PlanDecoder {
         guard let id else { return nil }
         if id == "plan" {
             sink.error(
-                "reserved-id", "a scenario may not be called 'plan': that id is the plan itself, the baseline every scenario is compared with",
+                .reservedId, "a scenario may not be called 'plan': that id is the plan itself, the baseline every scenario is compared with",
                 at: path / "id", hint: "Pick another id, such as 'plan-b'; 'migrate simulate --scenario plan' always runs the plan as written.")
             return nil
         }
@@ -81,7 +81,7 @@ extension PlanDecoder {
         if let value = number(node) { return .point(value) }
         guard node.objectValue != nil else {
             sink.error(
-                "wrong-type", "an assumption must be a number or a distribution object, found \(node.value.kindName)", at: path,
+                .wrongType, "an assumption must be a number or a distribution object, found \(node.value.kindName)", at: path,
                 hint: "Write 0.02, or { \"distribution\": \"uniform\", \"low\": 0.01, \"high\": 0.05 }.")
             return nil
         }
@@ -96,17 +96,17 @@ extension PlanDecoder {
         }
         for key in PlanKeys.distribution.dropFirst() where reader.has(key) && !needed.contains(key) {
             sink.error(
-                "invalid-value", "'\(key)' does not apply to a \(kind) distribution", at: path / key,
+                .invalidValue, "'\(key)' does not apply to a \(kind) distribution", at: path / key,
                 hint: "A \(kind) distribution takes \(needed.map { "'\($0)'" }.joined(separator: ", ")).")
         }
         var values: [String: Double] = [:]
         for key in needed {
             guard let valueNode = reader.value(key) else {
-                sink.error("missing-key", "missing '\(key)' (a number) for a \(kind) distribution", at: path / key)
+                sink.error(.missingKey, "missing '\(key)' (a number) for a \(kind) distribution", at: path / key)
                 continue
             }
             guard let value = number(valueNode) else {
-                sink.error("wrong-type", "'\(key)' must be a number, found \(valueNode.value.kindName)", at: path / key)
+                sink.error(.wrongType, "'\(key)' must be a number, found \(valueNode.value.kindName)", at: path / key)
                 continue
             }
             values[key] = value
@@ -119,7 +119,7 @@ extension PlanDecoder {
             let low = values["low"]!
             let high = values["high"]!
             guard low <= high else {
-                sink.error("invalid-value", "'low' (\(format(low))) must not be above 'high' (\(format(high)))", at: path / "low")
+                sink.error(.invalidValue, "'low' (\(format(low))) must not be above 'high' (\(format(high)))", at: path / "low")
                 return nil
             }
             return .uniform(low: low, high: high)
@@ -128,7 +128,7 @@ extension PlanDecoder {
             let high = values["high"]!
             guard low > 0, low <= high else {
                 sink.error(
-                    "invalid-value", "a logNormal distribution needs 0 < low <= high, found low \(format(low)) and high \(format(high))",
+                    .invalidValue, "a logNormal distribution needs 0 < low <= high, found low \(format(low)) and high \(format(high))",
                     at: path / "low", hint: "'low' and 'high' are the 10th and 90th percentiles; both must be above zero.")
                 return nil
             }
@@ -139,7 +139,7 @@ extension PlanDecoder {
             let high = values["high"]!
             guard low <= mode, mode <= high, low < high || low == high else {
                 sink.error(
-                    "invalid-value", "a triangular distribution needs low <= mode <= high, found \(format(low)), \(format(mode)), \(format(high))",
+                    .invalidValue, "a triangular distribution needs low <= mode <= high, found \(format(low)), \(format(mode)), \(format(high))",
                     at: path / "mode")
                 return nil
             }
@@ -161,29 +161,29 @@ extension PlanDecoder {
             let name = assumption.rawValue
             switch assumption.bound {
             case .nonNegative where value < 0:
-                sink.error("invalid-value", "'\(name)' must not be negative, found \(format(value))", at: at)
+                sink.error(.invalidValue, "'\(name)' must not be negative, found \(format(value))", at: at)
                 return false
             case .positive where value <= 0:
-                sink.error("invalid-value", "'\(name)' must be above zero, found \(format(value))", at: at)
+                sink.error(.invalidValue, "'\(name)' must be above zero, found \(format(value))", at: at)
                 return false
             case .probability where value < 0 || value > 1:
                 let hint =
                     value > 1 && value <= 100
                     ? "Write a share from 0 to 1: \(format(value))% is \(format(value / 100))." : "Write a share from 0 to 1."
-                sink.error("invalid-value", "'\(name)' is a probability and must be from 0 to 1, found \(format(value))", at: at, hint: hint)
+                sink.error(.invalidValue, "'\(name)' is a probability and must be from 0 to 1, found \(format(value))", at: at, hint: hint)
                 return false
             case .change where value < -1 || value > 1:
                 let hint =
                     value > 1 && value <= 100
                     ? "Write a share of change from −1 to 1: \(format(value))% a month is \(format(value / 100))."
                     : "Write a share of change from −1 to 1."
-                sink.error("invalid-value", "'\(name)' is a monthly change and must be from -1 to 1, found \(format(value))", at: at, hint: hint)
+                sink.error(.invalidValue, "'\(name)' is a monthly change and must be from -1 to 1, found \(format(value))", at: at, hint: hint)
                 return false
             default: break
             }
             if let maximum = assumption.maximum, value > maximum {
                 sink.error(
-                    "too-large", "'\(name)' must be at most \(Limits.display(maximum)), found \(format(value))", at: at,
+                    .tooLarge, "'\(name)' must be at most \(Limits.display(maximum)), found \(format(value))", at: at,
                     hint:
                         "\(Limits.display(maximum)) is migrate's limit for '\(name)' (README, \"Limits\"); simulate works in doubles and prints whole amounts."
                 )
@@ -209,7 +209,7 @@ extension PlanValidator {
         func reference(_ id: String, to known: [String], kind: String, at path: JSONPath?) {
             guard !known.contains(id) else { return }
             let hint = Suggestions.closest(to: id, in: known).map { "Did you mean '\($0)'?" } ?? "Declare it in '\(kind)s' first."
-            diagnostics.append(.error("unknown-reference", "unknown \(kind) '\(id)'", at: path, hint: hint))
+            diagnostics.append(.error(.unknownReference, "unknown \(kind) '\(id)'", at: path, hint: hint))
         }
         for scenario in simulation.scenarios {
             for (index, price) in scenario.prices.enumerated() {

@@ -18,7 +18,7 @@ public struct Diagnostic: Sendable, Hashable {
 
     public var severity: Severity
     /// A stable, kebab-case identifier that tests and `--format json` consumers can rely on.
-    public var code: String
+    public var code: DiagnosticCode
     public var message: String
     /// Where in the document, as a JSON path; nil for whole-file problems.
     public var path: JSONPath?
@@ -28,7 +28,7 @@ public struct Diagnostic: Sendable, Hashable {
     public var hint: String?
 
     public init(
-        _ severity: Severity, code: String, _ message: String, at path: JSONPath? = nil,
+        _ severity: Severity, code: DiagnosticCode, _ message: String, at path: JSONPath? = nil,
         location: SourceLocation? = nil, hint: String? = nil
     ) {
         self.severity = severity
@@ -39,11 +39,11 @@ public struct Diagnostic: Sendable, Hashable {
         self.hint = hint
     }
 
-    public static func error(_ code: String, _ message: String, at path: JSONPath? = nil, hint: String? = nil) -> Diagnostic {
+    public static func error(_ code: DiagnosticCode, _ message: String, at path: JSONPath? = nil, hint: String? = nil) -> Diagnostic {
         Diagnostic(.error, code: code, message, at: path, hint: hint)
     }
 
-    public static func warning(_ code: String, _ message: String, at path: JSONPath? = nil, hint: String? = nil) -> Diagnostic {
+    public static func warning(_ code: DiagnosticCode, _ message: String, at path: JSONPath? = nil, hint: String? = nil) -> Diagnostic {
         Diagnostic(.warning, code: code, message, at: path, hint: hint)
     }
 }
