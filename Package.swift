@@ -75,7 +75,8 @@ let package = Package(
         .testTarget(
             name: "MigrateCLITests",
             dependencies: [
-                "MigrateTestSupport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz", "MigrateSimulation",
+                "MigrateTestSupport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz", "MigrateImport",
+                "MigrateSimulation",
                 "MigrateSupport",
             ]),
     ]

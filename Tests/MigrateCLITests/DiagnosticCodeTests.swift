@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCore
+import MigrateImport
 import MigratePlan
 import MigrateSimulation
 import MigrateSupport
@@ -10,7 +11,7 @@ import Testing
 /// codes are what `--format json` and GitHub annotations print, so they must stay unique and kebab-case.
 @Suite("Diagnostic codes")
 struct DiagnosticCodeTests {
-    static let declared: [DiagnosticCode] = DiagnosticCode.plan + DiagnosticCode.engine + DiagnosticCode.simulator
+    static let declared: [DiagnosticCode] = DiagnosticCode.plan + DiagnosticCode.engine + DiagnosticCode.importer + DiagnosticCode.simulator
 
     @Test("Codes are unique and kebab-case")
     func unique() {

@@ -39,7 +39,7 @@ struct SharedFixtureConformanceTests {
         let pages = try files.map { AppStoreConnectImporter.Page(file: $0.lastPathComponent, bytes: Array(try Data(contentsOf: $0))) }
         let result = try AppStoreConnectImporter.read(pages)
         #expect(result.releases.contains { $0.version.text == "1.2.3" && $0.dateSource == "createdDate" })
-        #expect(result.issues.contains { $0.place == "links.next" })
+        #expect(result.issues.contains { $0.placeDescription == "links.next" })
         for page in pages { _ = try AppStoreConnectImporter.read([page]) }
     }
 

@@ -39,7 +39,7 @@ struct StoreKitImporterTests {
         #expect(result.ignored.contains("settings._storeKitErrors: Xcode simulates 'Purchase' failing with this file"))
         #expect(result.ignored.contains { $0.hasPrefix("subscriptionOffersKeyPair") })
         let issue = try #require(result.issues.first)
-        #expect(issue.place == "products[1].displayPrice" && issue.location == SourceLocation(line: 29, column: 24))
+        #expect(issue.placeDescription == "products[1].displayPrice" && issue.location == SourceLocation(line: 29, column: 24))
         #expect(issue.message.contains("'abc' is not a price"))
         #expect(!"\(result)".contains("XYZZY"), "the private key is never read into the result")
     }

@@ -152,7 +152,7 @@ enum ImportCommand {
 
     static func merge(_ result: ImportResult, _ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let errorStyle = context.style(for: context.standardError)
-        context.standardError.write(ImportReportRenderer.issues(result.issues, style: errorStyle))
+        context.standardError.write(DiagnosticRenderer(file: nil, style: errorStyle).render(result.issues))
 
         let planPath = arguments[Self.plan]
         let absolute = context.resolve(planPath)

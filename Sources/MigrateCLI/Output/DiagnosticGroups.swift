@@ -56,9 +56,12 @@ struct DiagnosticGroup {
                     case .index: "[*]"
                     }
                 }.joined(separator: "/")
-            } ?? "-"
-        return [diagnostic.severity.rawValue, diagnostic.code.rawValue, place, masked(diagnostic.message), masked(diagnostic.hint ?? "")]
-            .joined(separator: "\u{1F}")
+            } ?? diagnostic.place ?? "-"
+        return [
+            diagnostic.file ?? "", diagnostic.severity.rawValue, diagnostic.code.rawValue, place, masked(diagnostic.message),
+            masked(diagnostic.hint ?? ""),
+        ]
+        .joined(separator: "\u{1F}")
     }
 
     // Timestamps and dates first (their digits touch letters: 2015-01-03T04:26:40Z), then numbers

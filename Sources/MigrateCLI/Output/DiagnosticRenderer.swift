@@ -3,9 +3,12 @@ import MigratePlan
 import MigrateSupport
 
 /// Prints diagnostics the way compilers do: `file:line:column: error: path: message`,
-/// the source line with a caret, and the fix.
+/// the source line with a caret, and the fix. The one renderer for a plan's, a receipt's and an import's
+/// problems: a diagnostic that names its own `file` is printed with that name (and without a source line,
+/// which only the file being reported on has).
 struct DiagnosticRenderer {
-    var file: InputFile
+    /// The file the diagnostics without a `file` of their own are about; nil when every one names its file.
+    var file: InputFile?
     var style: Style
 
     /// At most `width` characters of a long line, around the column, with ellipses where it was cut.
@@ -48,11 +51,11 @@ struct DiagnosticRenderer {
 
     /// Repeated diagnostics are grouped (`DiagnosticGroup`): the first in full, then one line for the rest.
     func render(_ diagnostics: [Diagnostic]) -> String {
-        let lines = diagnostics.contains { $0.location != nil } ? file.lineRanges : []
+        let lines = diagnostics.contains { $0.location != nil && $0.file == nil } ? file?.lineRanges ?? [] : []
         var text = ""
         for group in DiagnosticGroup.grouping(diagnostics.sortedForDisplay()) {
             let diagnostic = group.first
-            var place = file.displayPath
+            var place = diagnostic.file ?? file?.displayPath ?? "input"
             if let location = diagnostic.location { place += ":\(location.line):\(location.column)" }
             let label: String
             switch diagnostic.severity {
@@ -60,9 +63,9 @@ struct DiagnosticRenderer {
             case .warning: label = style.yellow(style.bold("warning:"))
             case .note: label = style.bold("note:")
             }
-            let path = diagnostic.path.map { "\($0): " } ?? ""
+            let path = diagnostic.placeDescription.map { "\($0): " } ?? ""
             text += "\(style.bold(place + ":")) \(label) \(path)\(diagnostic.message)\n"
-            if let location = diagnostic.location, location.line >= 1, location.line <= lines.count {
+            if let file, diagnostic.file == nil, let location = diagnostic.location, location.line >= 1, location.line <= lines.count {
                 let number = String(location.line)
                 let gutter = String(repeating: " ", count: number.count)
                 let (window, caretColumn) = Self.window(file.bytes[lines[location.line - 1]], column: location.column)
@@ -88,7 +91,9 @@ extension Diagnostic {
             ("severity", .string(severity.rawValue)),
             ("code", .string(code.rawValue)),
             ("message", .string(message)),
+            ("file", file.map { .string($0) }),
             ("path", path.map { .string($0.description) }),
+            ("place", place.map { .string($0) }),
             ("line", location.map { .integer($0.line) }),
             ("column", location.map { .integer($0.column) }),
             ("hint", hint.map { .string($0) }),

@@ -37,24 +37,6 @@ enum ImportReportRenderer {
         if text.isEmpty { text = "Nothing to import from the \(source) source.\n" }
         return text
     }
-
-    /// `file:line:column: warning: place: message`, then the fix, as compilers print them.
-    static func issues(_ issues: [ImportIssue], style: Style) -> String {
-        var text = ""
-        for issue in issues {
-            var place = issue.file
-            if let location = issue.location { place += ":\(location)" }
-            let label: String
-            switch issue.severity {
-            case .error: label = style.red(style.bold("error:"))
-            case .warning: label = style.yellow(style.bold("warning:"))
-            case .note: label = style.bold("note:")
-            }
-            text += "\(style.bold(place + ":")) \(label) \(issue.place.map { "\($0): " } ?? "")\(issue.message)\n"
-            if let hint = issue.hint { text += "  \(style.cyan("fix:")) \(hint)\n" }
-        }
-        return text
-    }
 }
 
 /// A small line diff for --dry-run: the changed middle of two texts, with a few lines of context.

@@ -12,7 +12,7 @@ extension DiagnosticCode {
     public static let legacyProductNotForSale = DiagnosticCode("legacy-product-not-for-sale")
     public static let legacyProductPrice = DiagnosticCode("legacy-product-price")
     public static let legacyProductSubscription = DiagnosticCode("legacy-product-subscription")
-    public static let malformedJws = DiagnosticCode("malformed-jws")
+    public static let malformedJWS = DiagnosticCode("malformed-jws")
     public static let noFeatures = DiagnosticCode("no-features")
     public static let noFreeRelease = DiagnosticCode("no-free-release")
     public static let noReleases = DiagnosticCode("no-releases")
@@ -43,7 +43,7 @@ extension DiagnosticCode {
         .legacyProductNotForSale,
         .legacyProductPrice,
         .legacyProductSubscription,
-        .malformedJws,
+        .malformedJWS,
         .noFeatures,
         .noFreeRelease,
         .noReleases,

@@ -220,7 +220,7 @@ public enum ReceiptReader {
         do {
             return try CompactJWS.payload(text)
         } catch {
-            sink.error(.malformedJws, error.message, at: path, hint: "Copy the string exactly as the App Store Server API returned it.")
+            sink.error(.malformedJWS, error.message, at: path, hint: "Copy the string exactly as the App Store Server API returned it.")
             return nil
         }
     }

@@ -78,7 +78,7 @@ public enum AppStoreConnectImporter {
         var selfLinks = Set<String>()
         var nextLinks: [(link: String, file: String, node: JSONNode, path: JSONPath)] = []
         var totals: [(type: String, total: Int, file: String, node: JSONNode, path: JSONPath)] = []
-        var issues: [ImportIssue] = []
+        var issues: [Diagnostic] = []
 
         mutating func add(document: JSONNode, file: String, path: JSONPath) throws(ImportError) {
             guard document.objectValue != nil else {
@@ -122,7 +122,8 @@ public enum AppStoreConnectImporter {
         mutating func store(_ node: JSONNode, file: String, path: JSONPath) -> ResourceKey? {
             guard let type = node["type"]?.stringValue, let id = node["id"]?.scalarText else {
                 issues.append(
-                    ImportIssue(.warning, file: file, location: node.location, place: path.description, "a resource without 'type' and 'id'; skipped")
+                    Diagnostic(
+                        .warning, code: .entrySkipped, "a resource without 'type' and 'id'; skipped", at: path, location: node.location, file: file)
                 )
                 return nil
             }
@@ -134,16 +135,16 @@ public enum AppStoreConnectImporter {
             return key
         }
 
-        mutating func warn(_ resource: Resource, _ key: String?, _ message: String, hint: String? = nil) {
+        mutating func warn(_ code: DiagnosticCode, _ resource: Resource, _ key: String?, _ message: String, hint: String? = nil) {
             let node = key.flatMap { resource.attributes?[$0] } ?? resource.node
             let path = key.map { resource.path / "attributes" / $0 } ?? resource.path
-            issues.append(ImportIssue(.warning, file: resource.file, location: node.location, place: path.description, message, hint: hint))
+            issues.append(Diagnostic(.warning, code: code, message, at: path, location: node.location, hint: hint, file: resource.file))
         }
 
         mutating func date(_ resource: Resource, _ key: String) -> Date? {
             guard let text = resource.attribute(key) else { return nil }
             guard let date = Timestamp.parse(text) else {
-                warn(resource, key, "'\(text)' is not an ISO 8601 date-time")
+                warn(.invalidDate, resource, key, "'\(text)' is not an ISO 8601 date-time")
                 return nil
             }
             return date
@@ -154,7 +155,7 @@ public enum AppStoreConnectImporter {
             do {
                 return try Version(text)
             } catch {
-                warn(resource, key, "\(what): \(error.description); skipped")
+                warn(.invalidVersion, resource, key, "\(what): \(error.description); skipped")
                 return nil
             }
         }
@@ -185,7 +186,9 @@ public enum AppStoreConnectImporter {
                 }
                 guard let version = version(resource, "versionString", what: "version \(label)") else { continue }
                 guard let platform = Self.platform(resource.attribute("platform")) else {
-                    warn(resource, "platform", "version \(label): unknown platform '\(resource.attribute("platform") ?? "none")'; skipped")
+                    warn(
+                        .unknownPlatform, resource, "platform",
+                        "version \(label): unknown platform '\(resource.attribute("platform") ?? "none")'; skipped")
                     continue
                 }
                 var build: Version?
@@ -196,7 +199,7 @@ public enum AppStoreConnectImporter {
                     buildDate = date(buildResource, "uploadedDate")
                 } else if platform != .macOS {
                     warn(
-                        resource, nil, "version \(label): its build is not in the response, so the build number is unknown",
+                        .buildMissing, resource, nil, "version \(label): its build is not in the response, so the build number is unknown",
                         hint: "Request it with include=build, or add the build number to the plan by hand.")
                 }
                 let (date, source): (Date?, String)
@@ -208,7 +211,9 @@ public enum AppStoreConnectImporter {
                     (date, source) = (buildDate, "build uploadedDate")
                 }
                 guard let date else {
-                    warn(resource, nil, "version \(label) has no date (earliestReleaseDate, createdDate or its build's uploadedDate); skipped")
+                    warn(
+                        .entrySkipped, resource, nil,
+                        "version \(label) has no date (earliestReleaseDate, createdDate or its build's uploadedDate); skipped")
                     continue
                 }
                 releases.append(
@@ -236,18 +241,18 @@ public enum AppStoreConnectImporter {
 
             for next in nextLinks where !selfLinks.contains(next.link) {
                 issues.append(
-                    ImportIssue(
-                        .warning, file: next.file, location: next.node.location, place: next.path.description,
-                        "the response continues on another page that was not given; releases on it are missing",
-                        hint: "Fetch \(next.link) and pass that file too (or a file holding every page as a JSON array)."))
+                    Diagnostic(
+                        .warning, code: .responseIncomplete, "the response continues on another page that was not given; releases on it are missing",
+                        at: next.path, location: next.node.location,
+                        hint: "Fetch \(next.link) and pass that file too (or a file holding every page as a JSON array).", file: next.file))
             }
             for total in totals {
                 let count = uniqueKeys.filter { $0.type == total.type }.count
                 if count < total.total && nextLinks.allSatisfy({ selfLinks.contains($0.link) }) {
                     issues.append(
-                        ImportIssue(
-                            .warning, file: total.file, location: total.node.location, place: total.path.description,
-                            "meta.paging.total says \(total.total) \(total.type) but the pages hold \(count)"))
+                        Diagnostic(
+                            .warning, code: .responseIncomplete, "meta.paging.total says \(total.total) \(total.type) but the pages hold \(count)",
+                            at: total.path, location: total.node.location, file: total.file))
                 }
             }
             for app in resources.values.filter({ $0.type == "apps" }).sorted(by: { $0.id < $1.id }) {
@@ -278,7 +283,7 @@ public enum AppStoreConnectImporter {
                 }
                 if marketing == nil {
                     warn(
-                        resource, nil, "\(label): its marketing version is not in the response; skipped",
+                        .entrySkipped, resource, nil, "\(label): its marketing version is not in the response; skipped",
                         hint: "Request builds with include=preReleaseVersion so each build names its version.")
                     return nil
                 }
@@ -286,7 +291,7 @@ public enum AppStoreConnectImporter {
             guard let marketing else { return nil }
             let build = version(resource, resource.type == "builds" ? "version" : "cfBundleVersion", what: label)
             guard let date = date(resource, "uploadedDate") ?? date(resource, "createdDate") else {
-                warn(resource, nil, "\(label) has no uploadedDate; skipped")
+                warn(.entrySkipped, resource, nil, "\(label) has no uploadedDate; skipped")
                 return nil
             }
             return ImportedRelease(

@@ -20,9 +20,9 @@ extension GitImporter {
         var values: [String: Resolved] = [:]
         var cache: [String: Resolved?] = [:]
         var projects: [String: XcodeProject?] = [:]
-        var issues: [ImportIssue] = []
+        var issues: [Diagnostic] = []
         var reportedBlobs = Set<String>()
-        var lastIssues: [ImportIssue] = []
+        var lastIssues: [Diagnostic] = []
         /// Commits whose committer date is before their first parent's: the history was rewritten.
         var datesOutOfOrder = 0
 
@@ -106,7 +106,7 @@ extension GitImporter {
         mutating func resolved(_ version: XcodeVersion, at commit: String) -> Resolved? {
             lastIssues = version.issues.map { issue in
                 var issue = issue
-                issue.place = "commit \(commit), \(issue.file)" + (issue.place.map { " \($0)" } ?? "")
+                issue.place = "commit \(commit), \(issue.file ?? "")" + (issue.place.map { " \($0)" } ?? "")
                 issue.file = displayPath
                 return issue
             }
@@ -129,9 +129,10 @@ extension GitImporter {
         mutating func report(_ error: ImportError, blob: String, commit: String) {
             guard reportedBlobs.insert(blob).inserted else { return }
             issues.append(
-                ImportIssue(
-                    .warning, file: displayPath, place: "commit \(commit)", "\(error.file): \(error.message); this commit's version was not read",
-                    hint: "A file committed half-merged or damaged is skipped; the versions before and after it are still read."))
+                Diagnostic(
+                    .warning, code: .commitUnreadable, "\(error.file): \(error.message); this commit's version was not read",
+                    hint: "A file committed half-merged or damaged is skipped; the versions before and after it are still read.", file: displayPath,
+                    place: "commit \(commit)"))
         }
 
         func history(commits: [Commit], tags: [Tag], head: String, taggedOnly: Bool?) -> History {
@@ -152,7 +153,7 @@ extension GitImporter {
             var result = ImportResult(source: "git")
             result.issues = issues + lastIssues
             if let rewrite = GitHistoryShape.rewrite(commits, outOfOrder: datesOutOfOrder) {
-                result.issues.append(ImportIssue(.note, file: displayPath, rewrite))
+                result.issues.append(Diagnostic(.note, code: .historyRewritten, rewrite, file: displayPath))
             }
             let latest = commits.reversed().lazy.compactMap { values[$0.hash] }.first
             var platforms = latest?.platforms ?? []
@@ -178,7 +179,7 @@ extension GitImporter {
             let fromTags = taggedOnly ?? !versionTags.isEmpty
             if fromTags {
                 let retroactive = GitHistoryShape.retroactiveTags(versionTags, commitDates: commitDates)
-                if let note = retroactive.note { result.issues.append(ImportIssue(.note, file: displayPath, note)) }
+                if let note = retroactive.note { result.issues.append(Diagnostic(.note, code: .tagsMadeLater, note, file: displayPath)) }
                 for tag in versionTags {
                     guard let value = values[tag.commit], seen.insert(key(value.version, value.build)).inserted else { continue }
                     if tag.isAnnotated && !retroactive.names.contains(tag.name) {
@@ -210,10 +211,11 @@ extension GitImporter {
             if let current {
                 if versionTags.isEmpty {
                     result.issues.append(
-                        ImportIssue(
-                            .warning, file: displayPath, place: "HEAD",
+                        Diagnostic(
+                            .warning, code: .untaggedHead,
                             "\(current.displayName), the version at HEAD, has no tag and nothing says it went live; it was imported as a release",
-                            hint: "Remove it from the plan if it is still in development, or tag the commits that were released."))
+                            hint: "Remove it from the plan if it is still in development, or tag the commits that were released.", file: displayPath,
+                            place: "HEAD"))
                 } else {
                     result.ignored.append("\(current.displayName) at HEAD: no tag marks it released; read as the current version, not a release")
                 }

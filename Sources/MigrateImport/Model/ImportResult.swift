@@ -18,11 +18,11 @@ public struct ImportResult: Sendable, Hashable {
     public var firstSales: [FirstSale]
     /// Things the source holds that the plan has no place for (introductory offers, test settings…).
     public var ignored: [String]
-    public var issues: [ImportIssue]
+    public var issues: [Diagnostic]
 
     public init(
         source: String, app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [],
-        installBase: InstallBase? = nil, firstSales: [FirstSale] = [], ignored: [String] = [], issues: [ImportIssue] = []
+        installBase: InstallBase? = nil, firstSales: [FirstSale] = [], ignored: [String] = [], issues: [Diagnostic] = []
     ) {
         self.source = source
         self.app = app
@@ -106,32 +106,8 @@ public struct ImportedRelease: Sendable, Hashable {
     }
 }
 
-/// A doubt or a skipped entry, with the file and the place in it.
-public struct ImportIssue: Sendable, Hashable {
-    public var severity: Diagnostic.Severity
-    /// The file as the user named it.
-    public var file: String
-    /// Line and column, when the format has them.
-    public var location: SourceLocation?
-    /// A JSON path, a TSV column or a commit: whatever names the place best.
-    public var place: String?
-    public var message: String
-    public var hint: String?
-
-    public init(
-        _ severity: Diagnostic.Severity, file: String, location: SourceLocation? = nil, place: String? = nil, _ message: String,
-        hint: String? = nil
-    ) {
-        self.severity = severity
-        self.file = file
-        self.location = location
-        self.place = place
-        self.message = message
-        self.hint = hint
-    }
-}
-
-/// Why a source could not be read at all. The plan is left untouched.
+/// Why a source could not be read at all: a `Diagnostic` (with the file and the place in it) and what kind of
+/// failure it is, which decides the exit code. The plan is left untouched.
 public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// The file is not in the expected format (exit 65).
@@ -140,34 +116,41 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         case noInput
         /// A tool the importer needs, such as `git`, is missing (exit 66: the input cannot be read).
         case toolMissing
+
+        var code: DiagnosticCode {
+            switch self {
+            case .badData: .unreadableSource
+            case .noInput: .missingSource
+            case .toolMissing: .missingTool
+            }
+        }
     }
 
     public var kind: Kind
-    public var file: String
-    public var location: SourceLocation?
-    public var place: String?
-    public var message: String
-    public var hint: String?
+    public var diagnostic: Diagnostic
 
     public init(
         _ kind: Kind, file: String, location: SourceLocation? = nil, place: String? = nil, _ message: String, hint: String? = nil
     ) {
         self.kind = kind
-        self.file = file
-        self.location = location
-        self.place = place
-        self.message = message
-        self.hint = hint
+        self.diagnostic = Diagnostic(.error, code: kind.code, message, location: location, hint: hint, file: file, place: place)
     }
+
+    /// The file as the user named it.
+    public var file: String { diagnostic.file ?? "" }
+    public var location: SourceLocation? { diagnostic.location }
+    public var message: String { diagnostic.message }
+    public var place: String? { diagnostic.place }
+    public var hint: String? { diagnostic.hint }
 
     /// `file:line:column: place: message`, the way compilers name a place.
     public var description: String {
         var text = file
         if let location { text += ":\(location)" }
         text += ": "
-        if let place { text += "\(place): " }
+        if let place = diagnostic.place { text += "\(place): " }
         text += message
-        if let hint { text += "\n  fix: \(hint)" }
+        if let hint = diagnostic.hint { text += "\n  fix: \(hint)" }
         return text
     }
 }

@@ -117,7 +117,7 @@ public enum SalesReportImporter {
         var otherTypes: [String: Int] = [:]
         var customerTotals: [String: Int64] = [:]
         var proceedsTotals: [String: Int64] = [:]
-        var issues: [ImportIssue] = []
+        var issues: [Diagnostic] = []
         var appNames = Set<String>()
         var firstSales: [FirstSale] = []
         /// Versions seen only in rows that span more than a day, which can't date a release.
@@ -139,20 +139,22 @@ public enum SalesReportImporter {
         /// Currencies whose total no longer fits in 64 bits (hostile or corrupt units × prices): not summed.
         var overflowed = Set<String>()
 
-        mutating func warn(line: Int, column name: String?, _ message: String, fields: [Substring]) {
+        mutating func warn(_ code: DiagnosticCode, line: Int, column name: String?, _ message: String, fields: [Substring]) {
             var column = 1
             if let name, let index = columns[name] {
                 column = fields[..<min(index, fields.count)].reduce(1) { $0 + $1.count + 1 }
             }
             issues.append(
-                ImportIssue(.warning, file: file, location: SourceLocation(line: line, column: column), place: name.map { "'\($0)'" }, message))
+                Diagnostic(
+                    .warning, code: code, message, location: SourceLocation(line: line, column: column), file: file, place: name.map { "'\($0)'" }))
         }
 
         mutating func read(_ text: String, line: Int) {
             // Tabs split at the byte level: splitting by Character costs a grapheme break check per byte.
             let fields = text.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map { Substring($0) }
             guard fields.count == width else {
-                warn(line: line, column: nil, "the row has \(fields.count) fields but the header has \(width); skipped", fields: fields)
+                warn(
+                    .rowMalformed, line: line, column: nil, "the row has \(fields.count) fields but the header has \(width); skipped", fields: fields)
                 return
             }
             func field(_ name: String) -> String? {
@@ -162,12 +164,14 @@ public enum SalesReportImporter {
             }
             let type = field("Product Type Identifier") ?? ""
             guard let unitsText = field("Units"), let units = Int(unitsText) else {
-                warn(line: line, column: "Units", "'\(field("Units") ?? "")' is not a whole number of units; row skipped", fields: fields)
+                warn(
+                    .invalidValue, line: line, column: "Units", "'\(field("Units") ?? "")' is not a whole number of units; row skipped",
+                    fields: fields)
                 return
             }
             guard abs(units) <= Limits.salesUnitsPerRow else {
                 warn(
-                    line: line, column: "Units",
+                    .invalidValue, line: line, column: "Units",
                     "\(unitsText) units is more than migrate's limit of \(Limits.grouped(Limits.salesUnitsPerRow)) a row; row skipped",
                     fields: fields)
                 return
@@ -179,7 +183,7 @@ public enum SalesReportImporter {
                 let parsed = dates[key] ?? Self.parseDate(value)
                 if dates.count < 100_000 { dates[key] = parsed }
                 guard let date = parsed else {
-                    warn(line: line, column: name, "'\(value)' is not a date in MM/DD/YYYY form", fields: fields)
+                    warn(.invalidDate, line: line, column: name, "'\(value)' is not a date in MM/DD/YYYY form", fields: fields)
                     continue
                 }
                 period[name] = date
@@ -188,7 +192,7 @@ public enum SalesReportImporter {
             var customerPrice = Int64(0)
             if let text = field("Customer Price") {
                 guard let amount = cachedAmount(text) else {
-                    warn(line: line, column: "Customer Price", "'\(text)' is not an amount; row skipped", fields: fields)
+                    warn(.invalidPrice, line: line, column: "Customer Price", "'\(text)' is not an amount; row skipped", fields: fields)
                     return
                 }
                 customerPrice = amount
@@ -212,7 +216,7 @@ public enum SalesReportImporter {
                             version = parsed
                         }
                     } catch {
-                        warn(line: line, column: "Version", "\(error.description); counted without a version", fields: fields)
+                        warn(.invalidVersion, line: line, column: "Version", "\(error.description); counted without a version", fields: fields)
                     }
                 }
                 if let version, units > 0 {
@@ -241,7 +245,9 @@ public enum SalesReportImporter {
                 if type.contains("7") { updates += units } else { redownloads += units }
             } else if inAppTypes.contains(type) {
                 guard let id = field("SKU") else {
-                    warn(line: line, column: "SKU", "an in-app purchase row without a SKU (the product id); row skipped", fields: fields)
+                    warn(
+                        .entrySkipped, line: line, column: "SKU", "an in-app purchase row without a SKU (the product id); row skipped", fields: fields
+                    )
                     return
                 }
                 if field("Subscription") == "Renewal" { renewals += units }

@@ -27,8 +27,8 @@ public enum StoreKitImporter {
 
         init(file: String) { self.file = file }
 
-        mutating func warn(_ node: JSONNode?, _ path: JSONPath, _ message: String, hint: String? = nil) {
-            result.issues.append(ImportIssue(.warning, file: file, location: node?.location, place: path.description, message, hint: hint))
+        mutating func warn(_ code: DiagnosticCode, _ node: JSONNode?, _ path: JSONPath, _ message: String, hint: String? = nil) {
+            result.issues.append(Diagnostic(.warning, code: code, message, at: path, location: node?.location, hint: hint, file: file))
         }
 
         mutating func read(_ root: JSONNode) {
@@ -37,7 +37,7 @@ public enum StoreKitImporter {
             {
                 let minor = version["minor"]?.scalarText ?? "0"
                 warn(
-                    version, .root / "version",
+                    .formatNewer, version, .root / "version",
                     "format \(major).\(minor) is newer than the formats this version of migrate knows (1.0–5.0); read as far as understood")
             }
             for key in ["products", "nonRenewingSubscriptions"] {
@@ -62,15 +62,15 @@ public enum StoreKitImporter {
 
         mutating func readProduct(_ node: JSONNode, at path: JSONPath, group: String?) {
             guard node.objectValue != nil else {
-                warn(node, path, "expected a product object, found \(node.value.kindName); skipped")
+                warn(.entrySkipped, node, path, "expected a product object, found \(node.value.kindName); skipped")
                 return
             }
             guard let id = node["productID"]?.scalarText, !id.isEmpty else {
-                warn(node, path, "a product without 'productID'; skipped", hint: "Give the product an id in Xcode's StoreKit editor.")
+                warn(.entrySkipped, node, path, "a product without 'productID'; skipped", hint: "Give the product an id in Xcode's StoreKit editor.")
                 return
             }
             guard seen.insert(id).inserted else {
-                warn(node["productID"], path / "productID", "product '\(id)' appears twice; the first one is kept")
+                warn(.duplicateID, node["productID"], path / "productID", "product '\(id)' appears twice; the first one is kept")
                 return
             }
             let typeName = node["type"]?.stringValue
@@ -83,7 +83,7 @@ public enum StoreKitImporter {
             case nil where group != nil: kind = .autoRenewable
             default:
                 warn(
-                    node["type"] ?? node, path / "type", "'\(id)': unknown product type '\(typeName ?? "none")'; skipped",
+                    .unknownProductType, node["type"] ?? node, path / "type", "'\(id)': unknown product type '\(typeName ?? "none")'; skipped",
                     hint: "Known types: Consumable, NonConsumable, NonRenewingSubscription, RecurringSubscription.")
                 return
             }
@@ -93,7 +93,7 @@ public enum StoreKitImporter {
                 let period = node["recurringSubscriptionPeriod"]?.stringValue ?? ""
                 guard PlanKeys.subscriptionPeriods.contains(period) else {
                     warn(
-                        node["recurringSubscriptionPeriod"] ?? node, path / "recurringSubscriptionPeriod",
+                        .unsupportedPeriod, node["recurringSubscriptionPeriod"] ?? node, path / "recurringSubscriptionPeriod",
                         "'\(id)': subscription period '\(period)' is not one the App Store sells (\(PlanKeys.subscriptionPeriods.joined(separator: ", "))); skipped"
                     )
                     return
@@ -123,7 +123,7 @@ public enum StoreKitImporter {
 
         mutating func readPrice(_ node: JSONNode?, at path: JSONPath, id: String) -> Price? {
             guard let node, var text = node.scalarText else {
-                warn(node, path, "'\(id)' has no displayPrice; skipped", hint: "Set a price in Xcode's StoreKit editor.")
+                warn(.entrySkipped, node, path, "'\(id)' has no displayPrice; skipped", hint: "Set a price in Xcode's StoreKit editor.")
                 return nil
             }
             text = text.trimmingCharacters(in: .whitespaces)
@@ -132,7 +132,7 @@ public enum StoreKitImporter {
             do {
                 return try Price(text)
             } catch {
-                warn(node, path, "'\(id)': \(error.description); skipped")
+                warn(.invalidPrice, node, path, "'\(id)': \(error.description); skipped")
                 return nil
             }
         }

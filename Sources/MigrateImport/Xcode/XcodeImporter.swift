@@ -15,7 +15,7 @@ public struct XcodeVersion: Sendable, Hashable {
     public var infoPlist: String?
     /// Where each value came from, such as `CFBundleVersion = $(CURRENT_PROJECT_VERSION) → 1344 (target LavaRock, Release)`.
     public var sources: [String] = []
-    public var issues: [ImportIssue] = []
+    public var issues: [Diagnostic] = []
 
     public init() {}
 }
@@ -52,10 +52,10 @@ public enum XcodeImporter {
             }
             if applications.count > 1 && targetName == nil {
                 result.issues.append(
-                    ImportIssue(
-                        .note, file: projectFile, place: "targets",
-                        "several application targets; read '\(target.name)', the first (others: \(applications.dropFirst().map(\.name).joined(separator: ", ")))"
-                    ))
+                    Diagnostic(
+                        .note, code: .severalTargets,
+                        "several application targets; read '\(target.name)', the first (others: \(applications.dropFirst().map(\.name).joined(separator: ", ")))",
+                        file: projectFile, place: "targets"))
             }
             result.target = target.name
             let configuration = XcodeProject.releaseConfiguration(of: target) ?? "Release"
@@ -89,16 +89,17 @@ public enum XcodeImporter {
                 let shownPlace = configurationLabel.isEmpty ? "" : " (\(configurationLabel))"
                 guard depth < 32, name != setting else {
                     result.issues.append(
-                        ImportIssue(
-                            .warning, file: projectFile, place: key, "\(key) = \(text) refers to itself through $(\(name))\(shownPlace)",
-                            hint: "Give \(name) a value of its own in the app target's Release build settings or its .xcconfig."))
+                        Diagnostic(
+                            .warning, code: .buildSettingCycle, "\(key) = \(text) refers to itself through $(\(name))\(shownPlace)",
+                            hint: "Give \(name) a value of its own in the app target's Release build settings or its .xcconfig.", file: projectFile,
+                            place: key))
                     return nil
                 }
                 guard let value = settings[name] else {
                     result.issues.append(
-                        ImportIssue(
-                            .warning, file: projectFile, place: key, "\(key) uses $(\(name)), which no build setting defines\(shownPlace)",
-                            hint: "Set \(name) in the app target's Release build settings or its .xcconfig."))
+                        Diagnostic(
+                            .warning, code: .buildSettingUndefined, "\(key) uses $(\(name)), which no build setting defines\(shownPlace)",
+                            hint: "Set \(name) in the app target's Release build settings or its .xcconfig.", file: projectFile, place: key))
                     return nil
                 }
                 rest = Substring(value) + rest[rest.index(after: end)...]
@@ -113,7 +114,9 @@ public enum XcodeImporter {
                 return try Version(expanded.trimmingCharacters(in: .whitespaces))
             } catch {
                 result.issues.append(
-                    ImportIssue(.warning, file: origin, place: key, error.description, hint: "Use one to three period-separated integers."))
+                    Diagnostic(
+                        .warning, code: .invalidVersion, error.description, hint: "Use one to three period-separated integers.", file: origin,
+                        place: key))
                 return nil
             }
         }
@@ -127,7 +130,8 @@ public enum XcodeImporter {
             if let bytes = files(plistPath) {
                 plist = try PropertyList.dictionary(bytes, file: plistPath, what: "an Info.plist")
             } else if !generated {
-                result.issues.append(ImportIssue(.warning, file: projectFile, place: "INFOPLIST_FILE", "\(plistPath) was not found"))
+                result.issues.append(
+                    Diagnostic(.warning, code: .infoPlistMissing, "\(plistPath) was not found", file: projectFile, place: "INFOPLIST_FILE"))
             }
         }
         // With GENERATE_INFOPLIST_FILE, Xcode writes the keys from build settings; a partial Info.plist may still add others.
@@ -138,9 +142,9 @@ public enum XcodeImporter {
             ? (plistPath ?? "Info.plist") : (configurationLabel.isEmpty ? projectFile : "\(projectFile), \(configurationLabel)")
         if settings.isEmpty, let marketing, marketing.contains("$(") || marketing.contains("${") {
             result.issues.append(
-                ImportIssue(
-                    .warning, file: plistPath ?? projectFile, place: "CFBundleShortVersionString",
-                    "the version is \(marketing), a build setting; pass the .xcodeproj so it can be resolved"))
+                Diagnostic(
+                    .warning, code: .versionUnresolved, "the version is \(marketing), a build setting; pass the .xcodeproj so it can be resolved",
+                    file: plistPath ?? projectFile, place: "CFBundleShortVersionString"))
         } else {
             result.version = version(marketing, key: "CFBundleShortVersionString", from: plistOrigin)
             result.build = version(build, key: "CFBundleVersion", from: plist["CFBundleVersion"] != nil ? (plistPath ?? "Info.plist") : plistOrigin)

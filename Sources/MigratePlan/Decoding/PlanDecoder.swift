@@ -23,7 +23,7 @@ public enum PlanDecoder {
     public static func decode(bytes: [UInt8]) -> PlanDocument {
         if let offset = UTF8Check.firstInvalidByte(in: bytes) {
             let diagnostic = Diagnostic(
-                .error, code: .invalidUtf8,
+                .error, code: .invalidUTF8,
                 "the file is not valid UTF-8: byte \(offset) (0x\(String(bytes[offset], radix: 16, uppercase: true))) does not start a UTF-8 character",
                 location: UTF8Check.location(of: offset, in: bytes),
                 hint: "Save the plan as UTF-8 (in Xcode: File inspector → Text Encoding → Unicode (UTF-8)); migrate does not guess other encodings.")
@@ -136,7 +136,7 @@ public enum PlanDecoder {
             }
             if let platform = readPlatform(text, at: item.path, sink: reader.sink) {
                 if platforms.contains(platform) {
-                    reader.sink.error(.duplicateId, "platform '\(platform)' is listed twice", at: item.path)
+                    reader.sink.error(.duplicateID, "platform '\(platform)' is listed twice", at: item.path)
                 } else {
                     platforms.append(platform)
                 }
@@ -368,7 +368,7 @@ public enum PlanDecoder {
         if let offer {
             if let problem = LegacyCharge.offerIDProblem(offer) {
                 reader.sink.error(
-                    .invalidOfferId, "'\(offer)' is not an App Store offer identifier: it \(problem)", at: reader.path / PlanKeys.promotionalOffer,
+                    .invalidOfferID, "'\(offer)' is not an App Store offer identifier: it \(problem)", at: reader.path / PlanKeys.promotionalOffer,
                     hint: "Use the Promotional Offer Identifier from App Store Connect, such as \"legacy.yearly\".")
                 return nil
             }

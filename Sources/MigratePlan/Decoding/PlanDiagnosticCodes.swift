@@ -9,15 +9,15 @@ extension DiagnosticCode {
     public static let discountNotCheaper = DiagnosticCode("discount-not-cheaper")
     public static let discountTwoMechanisms = DiagnosticCode("discount-two-mechanisms")
     public static let duplicate = DiagnosticCode("duplicate")
-    public static let duplicateId = DiagnosticCode("duplicate-id")
+    public static let duplicateID = DiagnosticCode("duplicate-id")
     public static let duplicateKey = DiagnosticCode("duplicate-key")
     public static let duplicateRelease = DiagnosticCode("duplicate-release")
     public static let emptyValue = DiagnosticCode("empty-value")
     public static let invalidDate = DiagnosticCode("invalid-date")
-    public static let invalidOfferId = DiagnosticCode("invalid-offer-id")
+    public static let invalidOfferID = DiagnosticCode("invalid-offer-id")
     public static let invalidPrice = DiagnosticCode("invalid-price")
     public static let invalidTrial = DiagnosticCode("invalid-trial")
-    public static let invalidUtf8 = DiagnosticCode("invalid-utf8")
+    public static let invalidUTF8 = DiagnosticCode("invalid-utf8")
     public static let invalidValue = DiagnosticCode("invalid-value")
     public static let invalidVersion = DiagnosticCode("invalid-version")
     public static let invalidWindow = DiagnosticCode("invalid-window")
@@ -27,7 +27,7 @@ extension DiagnosticCode {
     public static let numberAsVersion = DiagnosticCode("number-as-version")
     public static let platformNotListed = DiagnosticCode("platform-not-listed")
     public static let productGrantsNothing = DiagnosticCode("product-grants-nothing")
-    public static let reservedId = DiagnosticCode("reserved-id")
+    public static let reservedID = DiagnosticCode("reserved-id")
     public static let tooLarge = DiagnosticCode("too-large")
     public static let unknownKey = DiagnosticCode("unknown-key")
     public static let unknownPlatform = DiagnosticCode("unknown-platform")
@@ -44,15 +44,15 @@ extension DiagnosticCode {
         .discountNotCheaper,
         .discountTwoMechanisms,
         .duplicate,
-        .duplicateId,
+        .duplicateID,
         .duplicateKey,
         .duplicateRelease,
         .emptyValue,
         .invalidDate,
-        .invalidOfferId,
+        .invalidOfferID,
         .invalidPrice,
         .invalidTrial,
-        .invalidUtf8,
+        .invalidUTF8,
         .invalidValue,
         .invalidVersion,
         .invalidWindow,
@@ -62,7 +62,7 @@ extension DiagnosticCode {
         .numberAsVersion,
         .platformNotListed,
         .productGrantsNothing,
-        .reservedId,
+        .reservedID,
         .tooLarge,
         .unknownKey,
         .unknownPlatform,

@@ -119,7 +119,7 @@ public enum PlanValidator {
             if let earlier = first[item.id] {
                 diagnostics.append(
                     .error(
-                        .duplicateId, "\(kind) id '\(item.id)' is used twice (first at \(earlier?.description ?? "?"))",
+                        .duplicateID, "\(kind) id '\(item.id)' is used twice (first at \(earlier?.description ?? "?"))",
                         at: item.origin.map { $0 / "id" }, hint: "Ids must be unique; rename one of them."))
             } else {
                 first[item.id] = item.origin

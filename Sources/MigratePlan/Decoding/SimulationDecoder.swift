@@ -21,7 +21,7 @@ extension PlanDecoder {
         for item in reader.array("scenarios") ?? [] {
             guard let scenario = decodeScenario(item.node, item.path, reader.sink) else { continue }
             if let first = seen[scenario.id] {
-                reader.sink.error(.duplicateId, "scenario '\(scenario.id)' is defined twice (first at \(first))", at: item.path / "id")
+                reader.sink.error(.duplicateID, "scenario '\(scenario.id)' is defined twice (first at \(first))", at: item.path / "id")
             } else {
                 seen[scenario.id] = item.path
                 settings.scenarios.append(scenario)
@@ -49,7 +49,7 @@ extension PlanDecoder {
         guard let id else { return nil }
         if id == "plan" {
             sink.error(
-                .reservedId, "a scenario may not be called 'plan': that id is the plan itself, the baseline every scenario is compared with",
+                .reservedID, "a scenario may not be called 'plan': that id is the plan itself, the baseline every scenario is compared with",
                 at: path / "id", hint: "Pick another id, such as 'plan-b'; 'migrate simulate --scenario plan' always runs the plan as written.")
             return nil
         }

@@ -26,10 +26,15 @@ public struct Diagnostic: Sendable, Hashable {
     public var location: SourceLocation?
     /// How to fix it, in one sentence.
     public var hint: String?
+    /// The file, as the user named it, when the problem isn't in the one file being reported on (an import reads
+    /// several: pages of a response, an Xcode project and its Info.plist, a repository's commits).
+    public var file: String?
+    /// Where, when no JSON path can say it: a build setting, a commit, a report's column.
+    public var place: String?
 
     public init(
         _ severity: Severity, code: DiagnosticCode, _ message: String, at path: JSONPath? = nil,
-        location: SourceLocation? = nil, hint: String? = nil
+        location: SourceLocation? = nil, hint: String? = nil, file: String? = nil, place: String? = nil
     ) {
         self.severity = severity
         self.code = code
@@ -37,6 +42,13 @@ public struct Diagnostic: Sendable, Hashable {
         self.path = path
         self.location = location
         self.hint = hint
+        self.file = file
+        self.place = place
+    }
+
+    /// The JSON path or, failing that, the place: what a reader is pointed at before the message.
+    public var placeDescription: String? {
+        path?.description ?? place
     }
 
     public static func error(_ code: DiagnosticCode, _ message: String, at path: JSONPath? = nil, hint: String? = nil) -> Diagnostic {
@@ -51,14 +63,15 @@ public struct Diagnostic: Sendable, Hashable {
 extension Array where Element == Diagnostic {
     public var hasErrors: Bool { contains { $0.severity == .error } }
 
-    /// File order: by location, then path, then severity, so that output never depends on discovery order.
+    /// File order: by file, location, then path, then severity, so that output never depends on discovery order.
     public func sortedForDisplay() -> [Diagnostic] {
         sorted { lhs, rhs in
+            if lhs.file != rhs.file { return (lhs.file ?? "") < (rhs.file ?? "") }
             let left = lhs.location ?? SourceLocation(line: Int.max, column: Int.max)
             let right = rhs.location ?? SourceLocation(line: Int.max, column: Int.max)
             if left != right { return left < right }
-            let leftPath = lhs.path?.description ?? ""
-            let rightPath = rhs.path?.description ?? ""
+            let leftPath = lhs.placeDescription ?? ""
+            let rightPath = rhs.placeDescription ?? ""
             if leftPath != rightPath { return leftPath < rightPath }
             if lhs.severity != rhs.severity { return lhs.severity < rhs.severity }
             return lhs.message < rhs.message
