@@ -29,7 +29,8 @@ struct AppStoreConnectImporterTests {
     func missingPage() throws {
         let result = try AppStoreConnectImporter.read(try pages("versions-page1.json"))
         let issue = try #require(result.issues.first)
-        #expect(issue.placeDescription == "links.next" && issue.file == "versions-page1.json" && issue.location == SourceLocation(line: 50, column: 14))
+        #expect(
+            issue.placeDescription == "links.next" && issue.file == "versions-page1.json" && issue.location == SourceLocation(line: 50, column: 14))
         #expect(issue.hint?.contains("cursor=Mg.AB") == true)
     }
 

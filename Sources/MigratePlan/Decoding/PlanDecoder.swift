@@ -48,85 +48,85 @@ public enum PlanDecoder {
     }
 
     static func decodePlan(_ root: JSONNode, sink: DiagnosticSink) -> MigrationPlan? {
-        guard let reader = ObjectReader(root, at: .root, sink: sink, describing: "A migration plan") else { return nil }
-        reader.checkKeys(PlanKeys.root)
-        let formatVersion = reader.integer("formatVersion") ?? MigrationPlan.currentFormatVersion
+        guard let reader = ObjectReader(root, at: .root, sink: sink, describing: "A migration plan", keys: PlanKeys.Root.self) else { return nil }
+        let formatVersion = reader.integer(.formatVersion) ?? MigrationPlan.currentFormatVersion
         if formatVersion != MigrationPlan.currentFormatVersion {
             sink.error(
                 .unsupportedFormat,
                 "formatVersion \(formatVersion) is not supported; this migrate reads version \(MigrationPlan.currentFormatVersion)",
-                at: .root / "formatVersion")
+                at: reader.path(.formatVersion))
         }
-        let app = reader.object("app", required: true).flatMap { decodeApp($0) }
-        let features = (reader.array("features") ?? []).compactMap { decodeFeature($0.node, $0.path, sink) }
-        let releases = (reader.array("releases") ?? []).compactMap { decodeRelease($0.node, $0.path, sink) }
-        let products = (reader.array("products") ?? []).compactMap { decodeProduct($0.node, $0.path, sink) }
-        let tiers = (reader.array("tiers") ?? []).compactMap { decodeTier($0.node, $0.path, sink) }
-        let policies = reader.object("policies").map { decodePolicies($0) } ?? Policies()
-        let installBase = reader.object("installBase").map { decodeInstallBase($0) }
-        let simulation = reader.object("simulation").map { decodeSimulation($0) }
+        let app = reader.object(.app, as: PlanKeys.App.self, required: true).flatMap { decodeApp($0) }
+        let features = (reader.array(.features) ?? []).compactMap { decodeFeature($0.node, $0.path, sink) }
+        let releases = (reader.array(.releases) ?? []).compactMap { decodeRelease($0.node, $0.path, sink) }
+        let products = (reader.array(.products) ?? []).compactMap { decodeProduct($0.node, $0.path, sink) }
+        let tiers = (reader.array(.tiers) ?? []).compactMap { decodeTier($0.node, $0.path, sink) }
+        let policies = reader.object(.policies, as: PlanKeys.Policies.self).map { decodePolicies($0) } ?? Policies()
+        let installBase = reader.object(.installBase, as: PlanKeys.InstallBase.self).map { decodeInstallBase($0) }
+        let simulation = reader.object(.simulation, as: PlanKeys.Simulation.self).map { decodeSimulation($0) }
         guard let app else { return nil }
         return MigrationPlan(
-            schemaReference: reader.string("$schema"), formatVersion: formatVersion, app: app, features: features, releases: releases,
+            schemaReference: reader.string(.schema), formatVersion: formatVersion, app: app, features: features, releases: releases,
             products: products,
             tiers: tiers, policies: policies, installBase: installBase, simulation: simulation)
     }
 
-    private static func decodeInstallBase(_ reader: ObjectReader) -> InstallBase {
-        reader.checkKeys(PlanKeys.installBase)
-        var base = InstallBase(from: readDate(reader, "from", required: false), until: readDate(reader, "until", required: false))
-        func count(_ reader: ObjectReader, _ key: String) -> Int {
+    private static func decodeInstallBase(_ reader: ObjectReader<PlanKeys.InstallBase>) -> InstallBase {
+        var base = InstallBase(from: readDate(reader, .from, required: false), until: readDate(reader, .until, required: false))
+        func count<Key>(_ reader: ObjectReader<Key>, _ key: Key) -> Int {
             guard let value = reader.integer(key) else { return 0 }
-            if value < 0 { reader.sink.error(.invalidValue, "'\(key)' must not be negative, found \(value)", at: reader.path / key) }
+            if value < 0 { reader.sink.error(.invalidValue, "'\(key)' must not be negative, found \(value)", at: reader.path(key)) }
             return max(0, value)
         }
-        for item in reader.array("downloads") ?? [] {
-            guard let row = ObjectReader(item.node, at: item.path, sink: reader.sink, describing: "A download count") else { continue }
-            row.checkKeys(PlanKeys.downloadCount)
-            let platform = row.string("platform").flatMap { readPlatform($0, at: item.path / "platform", sink: reader.sink) }
-            let version = readVersion(row, "version", required: false, meaning: "the marketing version")
+        for item in reader.array(.downloads) ?? [] {
+            guard
+                let row = ObjectReader(item.node, at: item.path, sink: reader.sink, describing: "A download count", keys: PlanKeys.DownloadCount.self)
+            else { continue }
+            let platform = row.string(.platform).flatMap { readPlatform($0, at: row.path(.platform), sink: reader.sink) }
+            let version = readVersion(row, .version, required: false, meaning: "the marketing version")
             base.downloads.append(
                 DownloadCount(
-                    platform: platform, version: version, paid: count(row, "paid"), free: count(row, "free"), refunds: count(row, "refunds")))
+                    platform: platform, version: version, paid: count(row, .paid), free: count(row, .free), refunds: count(row, .refunds)))
         }
-        for item in reader.array("products") ?? [] {
-            guard let row = ObjectReader(item.node, at: item.path, sink: reader.sink, describing: "A product count") else { continue }
-            row.checkKeys(PlanKeys.productCount)
-            guard let product = row.identifier("product") else { continue }
-            base.products.append(ProductCount(product: product, units: count(row, "units"), refunds: count(row, "refunds")))
+        for item in reader.array(.products) ?? [] {
+            guard let row = ObjectReader(item.node, at: item.path, sink: reader.sink, describing: "A product count", keys: PlanKeys.ProductCount.self)
+            else { continue }
+            guard let product = row.identifier(.product) else { continue }
+            base.products.append(ProductCount(product: product, units: count(row, .units), refunds: count(row, .refunds)))
         }
-        for item in reader.array("months") ?? [] {
-            guard let row = ObjectReader(item.node, at: item.path, sink: reader.sink, describing: "A month's paid downloads") else { continue }
-            row.checkKeys(PlanKeys.monthlyDownloads)
-            guard let month = row.identifier("month") else { continue }
+        for item in reader.array(.months) ?? [] {
+            guard
+                let row = ObjectReader(
+                    item.node, at: item.path, sink: reader.sink, describing: "A month's paid downloads", keys: PlanKeys.MonthlyDownloads.self)
+            else { continue }
+            guard let month = row.identifier(.month) else { continue }
             guard MonthlyDownloads.isMonth(month) else {
-                reader.sink.error(.invalidValue, "'\(month)' is not a month written YYYY-MM, such as 2011-03", at: item.path / "month")
+                reader.sink.error(.invalidValue, "'\(month)' is not a month written YYYY-MM, such as 2011-03", at: row.path(.month))
                 continue
             }
             if base.months.contains(where: { $0.month == month }) {
-                reader.sink.error(.duplicate, "month '\(month)' is listed twice", at: item.path / "month")
+                reader.sink.error(.duplicate, "month '\(month)' is listed twice", at: row.path(.month))
                 continue
             }
-            base.months.append(MonthlyDownloads(month: month, paid: count(row, "paid")))
+            base.months.append(MonthlyDownloads(month: month, paid: count(row, .paid)))
         }
         base.months.sort { $0.month < $1.month }
         return base
     }
 
-    private static func decodeApp(_ reader: ObjectReader) -> AppInfo? {
-        reader.checkKeys(PlanKeys.app)
-        let name = reader.identifier("name")
-        let bundleID = reader.identifier("bundleID")
-        let platforms = decodePlatforms(reader, key: "platforms", required: true) ?? []
-        if reader.has("platforms") && platforms.isEmpty {
-            reader.sink.error(.emptyValue, "'platforms' must list at least one platform", at: reader.path / "platforms")
+    private static func decodeApp(_ reader: ObjectReader<PlanKeys.App>) -> AppInfo? {
+        let name = reader.identifier(.name)
+        let bundleID = reader.identifier(.bundleID)
+        let platforms = decodePlatforms(reader, key: .platforms, required: true) ?? []
+        if reader.has(.platforms) && platforms.isEmpty {
+            reader.sink.error(.emptyValue, "'platforms' must list at least one platform", at: reader.path(.platforms))
         }
-        let universal = reader.bool("universalPurchase") ?? false
+        let universal = reader.bool(.universalPurchase) ?? false
         guard let name, let bundleID else { return nil }
         return AppInfo(name: name, bundleID: bundleID, platforms: platforms, universalPurchase: universal)
     }
 
-    static func decodePlatforms(_ reader: ObjectReader, key: String, required: Bool) -> [Platform]? {
+    static func decodePlatforms<Key>(_ reader: ObjectReader<Key>, key: Key, required: Bool) -> [Platform]? {
         guard let items = reader.array(key, required: required) else { return nil }
         var platforms: [Platform] = []
         for item in items {
@@ -158,16 +158,15 @@ public enum PlanDecoder {
     }
 
     private static func decodeFeature(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> Feature? {
-        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A feature") else { return nil }
-        reader.checkKeys(PlanKeys.feature)
-        guard let id = reader.identifier("id") else { return nil }
-        let name = reader.identifier("name", required: false) ?? id
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A feature", keys: PlanKeys.Feature.self) else { return nil }
+        guard let id = reader.identifier(.id) else { return nil }
+        let name = reader.identifier(.name, required: false) ?? id
         return Feature(id: id, name: name, origin: path)
     }
 
-    static func readVersion(_ reader: ObjectReader, _ key: String, required: Bool, meaning: String) -> Version? {
+    static func readVersion<Key>(_ reader: ObjectReader<Key>, _ key: Key, required: Bool, meaning: String) -> Version? {
         guard let node = reader.value(key) else {
-            if required { reader.sink.error(.missingKey, "missing '\(key)' (\(meaning))", at: reader.path / key) }
+            if required { reader.sink.error(.missingKey, "missing '\(key)' (\(meaning))", at: reader.path(key)) }
             return nil
         }
         let text: String
@@ -177,10 +176,10 @@ public enum PlanDecoder {
             // A bare 31 is what a developer means; say how to write it so no tool reformats it.
             reader.sink.warning(
                 .numberAsVersion, "'\(key)' is a JSON number; write it as a string (\"\(literal)\") so that 1.10 stays 1.10",
-                at: reader.path / key)
+                at: reader.path(key))
             text = literal
         default:
-            reader.sink.error(.wrongType, "'\(key)' must be a string such as \"1.2.5\", found \(node.value.kindName)", at: reader.path / key)
+            reader.sink.error(.wrongType, "'\(key)' must be a string such as \"1.2.5\", found \(node.value.kindName)", at: reader.path(key))
             return nil
         }
         do {
@@ -188,31 +187,31 @@ public enum PlanDecoder {
             if version.hasExtraComponents {
                 reader.sink.warning(
                     .versionComponents, "'\(text)' has \(version.components.count) components; Apple documents at most three",
-                    at: reader.path / key)
+                    at: reader.path(key))
             }
             return version
         } catch {
             reader.sink.error(
-                .invalidVersion, error.description, at: reader.path / key,
+                .invalidVersion, error.description, at: reader.path(key),
                 hint: "Use one to three period-separated integers, such as \"31\" or \"1.2.5\".")
             return nil
         }
     }
 
-    static func readDate(_ reader: ObjectReader, _ key: String, required: Bool) -> Date? {
+    static func readDate<Key>(_ reader: ObjectReader<Key>, _ key: Key, required: Bool) -> Date? {
         guard let text = reader.string(key, required: required) else { return nil }
         guard let date = Timestamp.parse(text) else {
             reader.sink.error(
-                .invalidDate, "'\(text)' is not an ISO 8601 date-time", at: reader.path / key,
+                .invalidDate, "'\(text)' is not an ISO 8601 date-time", at: reader.path(key),
                 hint: "Write it in UTC, such as \"2012-02-08T17:00:00Z\", or with an offset such as \"+01:00\".")
             return nil
         }
         return date
     }
 
-    static func readPrice(_ reader: ObjectReader, _ key: String, required: Bool) -> Price? {
+    static func readPrice<Key>(_ reader: ObjectReader<Key>, _ key: Key, required: Bool) -> Price? {
         guard let node = reader.value(key) else {
-            if required { reader.sink.error(.missingKey, "missing '\(key)' (a decimal string such as \"4.99\")", at: reader.path / key) }
+            if required { reader.sink.error(.missingKey, "missing '\(key)' (a decimal string such as \"4.99\")", at: reader.path(key)) }
             return nil
         }
         let text: String
@@ -221,43 +220,43 @@ public enum PlanDecoder {
         case .number(let literal):
             reader.sink.warning(
                 .numberAsPrice, "'\(key)' is a JSON number; write prices as strings (\"\(literal)\") so no tool rounds them",
-                at: reader.path / key)
+                at: reader.path(key))
             text = literal
         default:
-            reader.sink.error(.wrongType, "'\(key)' must be a decimal string such as \"4.99\", found \(node.value.kindName)", at: reader.path / key)
+            reader.sink.error(.wrongType, "'\(key)' must be a decimal string such as \"4.99\", found \(node.value.kindName)", at: reader.path(key))
             return nil
         }
         do {
             return try Price(text)
         } catch {
-            reader.sink.error(.invalidPrice, error.description, at: reader.path / key)
+            reader.sink.error(.invalidPrice, error.description, at: reader.path(key))
             return nil
         }
     }
 
     private static func decodeRelease(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> Release? {
-        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A release") else { return nil }
-        reader.checkKeys(PlanKeys.release)
-        let platformName = reader.string("platform", required: true)
-        let platform = platformName.flatMap { readPlatform($0, at: path / "platform", sink: sink) }
-        let version = readVersion(reader, "version", required: true, meaning: "the marketing version, CFBundleShortVersionString")
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A release", keys: PlanKeys.Release.self) else { return nil }
+        let platformName = reader.string(.platform, required: true)
+        let platform = platformName.flatMap { readPlatform($0, at: reader.path(.platform), sink: sink) }
+        let version = readVersion(reader, .version, required: true, meaning: "the marketing version, CFBundleShortVersionString")
         let build = readVersion(
-            reader, "build", required: platform != nil && platform != .macOS,
+            reader, .build, required: platform != nil && platform != .macOS,
             meaning: "the build number, CFBundleVersion, which iOS receipts carry")
-        let released = readDate(reader, "released", required: true)
-        let releasedSource = reader.choice("releasedSource", from: PlanKeys.releasedSources).flatMap(ReleaseDateSource.init(rawValue:))
-        let modelName = reader.choice("model", from: PlanKeys.models, required: true)
-        let price = readPrice(reader, "price", required: modelName == "paid")
-        let includes = reader.strings("includes")
+        let released = readDate(reader, .released, required: true)
+        let releasedSource = reader.choice(.releasedSource, from: PlanKeys.releasedSources).flatMap(ReleaseDateSource.init(rawValue:))
+        let modelName = reader.choice(.model, from: PlanKeys.models, required: true)
+        let price = readPrice(reader, .price, required: modelName == "paid")
+        let includes = reader.strings(.includes)
         var model = BusinessModel.free
         if modelName == "paid" {
             if let price, price.isZero {
-                sink.error(.invalidPrice, "a paid release must have a price above zero; use \"model\": \"free\" for a free one", at: path / "price")
+                sink.error(
+                    .invalidPrice, "a paid release must have a price above zero; use \"model\": \"free\" for a free one", at: reader.path(.price))
             }
             model = .paid(price ?? .zero)
         } else if modelName == "free", let price, !price.isZero {
             sink.error(
-                .invalidPrice, "a free release cannot have a price of \(price)", at: path / "price",
+                .invalidPrice, "a free release cannot have a price of \(price)", at: reader.path(.price),
                 hint: "Remove 'price' or set \"model\": \"paid\".")
         }
         guard let platform, let version, let released, modelName != nil else { return nil }
@@ -267,57 +266,57 @@ public enum PlanDecoder {
     }
 
     private static func decodeProduct(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> Product? {
-        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A product") else { return nil }
-        reader.checkKeys(PlanKeys.product)
-        let id = reader.identifier("id")
-        let name = reader.identifier("name", required: false)
-        let kind = reader.choice("type", from: PlanKeys.productTypes, required: true).flatMap(Product.Kind.init(rawValue:))
-        let price = readPrice(reader, "price", required: true)
-        let grants = reader.strings("grants") ?? []
-        let contains = reader.strings("contains") ?? []
-        let requires = reader.strings("requires") ?? []
-        let forSale = reader.bool("forSale") ?? true
-        let familyShareable = reader.bool("familyShareable") ?? false
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A product", keys: PlanKeys.Product.self) else { return nil }
+        let id = reader.identifier(.id)
+        let name = reader.identifier(.name, required: false)
+        let kind = reader.choice(.type, from: PlanKeys.productTypes, required: true).flatMap(Product.Kind.init(rawValue:))
+        let price = readPrice(reader, .price, required: true)
+        let grants = reader.strings(.grants) ?? []
+        let contains = reader.strings(.contains) ?? []
+        let requires = reader.strings(.requires) ?? []
+        let forSale = reader.bool(.forSale) ?? true
+        let familyShareable = reader.bool(.familyShareable) ?? false
         var subscription: SubscriptionInfo?
-        if let subscriptionReader = reader.object("subscription", required: kind == .autoRenewable) {
-            subscriptionReader.checkKeys(PlanKeys.subscription)
-            let group = subscriptionReader.identifier("group")
-            let level = subscriptionReader.integer("level") ?? 1
+        if let subscriptionReader = reader.object(.subscription, as: PlanKeys.Subscription.self, required: kind == .autoRenewable) {
+            let group = subscriptionReader.identifier(.group)
+            let level = subscriptionReader.integer(.level) ?? 1
             if level < 1 {
-                sink.error(.invalidValue, "'level' must be 1 or more (1 is the highest level of service)", at: path / "subscription" / "level")
+                sink.error(
+                    .invalidValue, "'level' must be 1 or more (1 is the highest level of service)",
+                    at: reader.path(.subscription) / PlanKeys.Subscription.level)
             }
-            let period = subscriptionReader.choice("period", from: PlanKeys.subscriptionPeriods, required: true)
+            let period = subscriptionReader.choice(.period, from: PlanKeys.subscriptionPeriods, required: true)
             if kind != nil && kind != .autoRenewable {
-                sink.error(.invalidValue, "'subscription' applies only to products of type 'autoRenewable'", at: path / "subscription")
+                sink.error(.invalidValue, "'subscription' applies only to products of type 'autoRenewable'", at: reader.path(.subscription))
             }
             if let group, let period {
                 subscription = SubscriptionInfo(group: group, level: level, period: period)
             }
         }
         var trial: TrialPeriod?
-        if let text = reader.string("trial") {
+        if let text = reader.string(.trial) {
             do {
                 trial = try TrialPeriod(text)
             } catch {
                 sink.error(
-                    .invalidTrial, error.message, at: path / "trial",
+                    .invalidTrial, error.message, at: reader.path(.trial),
                     hint: "Write the trial's length as an ISO 8601 duration, such as \"P14D\" or \"P1M\".")
             }
             if let kind, kind != .nonConsumable {
                 sink.error(
                     .invalidTrial,
                     "'trial' applies only to a nonConsumable (a free \"14-day Trial\" product); a subscription's trial is its introductory offer",
-                    at: path / "trial", hint: "Make the trial product a nonConsumable at price \"0\", or remove 'trial'.")
+                    at: reader.path(.trial), hint: "Make the trial product a nonConsumable at price \"0\", or remove 'trial'.")
             }
             if let price, !price.isZero {
                 sink.error(
                     .invalidTrial, "a trial product must be free: App Review allows time-based trials as a non-consumable at the free price tier",
-                    at: path / "price", hint: "Set \"price\": \"0\", or remove 'trial' from a product that is sold.")
+                    at: reader.path(.price), hint: "Set \"price\": \"0\", or remove 'trial' from a product that is sold.")
             }
         }
         if kind == .consumable && !grants.isEmpty {
             sink.error(
-                .consumableGrants, "a consumable cannot grant features: it is used up and never restored", at: path / "grants",
+                .consumableGrants, "a consumable cannot grant features: it is used up and never restored", at: reader.path(.grants),
                 hint: "Make it a nonConsumable, or remove 'grants'.")
         }
         guard let id, let kind else { return nil }
@@ -327,23 +326,22 @@ public enum PlanDecoder {
     }
 
     static func decodeTier(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> LegacyTier? {
-        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A tier") else { return nil }
-        reader.checkKeys(PlanKeys.tier)
-        let id = reader.identifier("id")
-        let name = reader.identifier("name", required: false)
-        let from = readDate(reader, "from", required: false)
-        let until = readDate(reader, "until", required: false)
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A tier", keys: PlanKeys.Tier.self) else { return nil }
+        let id = reader.identifier(.id)
+        let name = reader.identifier(.name, required: false)
+        let from = readDate(reader, .from, required: false)
+        let until = readDate(reader, .until, required: false)
         if let from, let until, from >= until {
-            sink.error(.invalidWindow, "'from' must be before 'until'", at: path / "until")
+            sink.error(.invalidWindow, "'from' must be before 'until'", at: reader.path(.until))
         }
-        let platforms = decodePlatforms(reader, key: "platforms", required: false)
-        let grants = reader.strings("grants")
+        let platforms = decodePlatforms(reader, key: .platforms, required: false)
+        let grants = reader.strings(.grants)
         var discounts: [Discount] = []
-        for item in reader.array("discounts") ?? [] {
-            guard let discountReader = ObjectReader(item.node, at: item.path, sink: sink, describing: "A discount") else { continue }
-            discountReader.checkKeys(PlanKeys.discount)
-            let product = discountReader.identifier("product")
-            let price = readPrice(discountReader, "price", required: true)
+        for item in reader.array(.discounts) ?? [] {
+            guard let discountReader = ObjectReader(item.node, at: item.path, sink: sink, describing: "A discount", keys: PlanKeys.Discount.self)
+            else { continue }
+            let product = discountReader.identifier(.product)
+            let price = readPrice(discountReader, .price, required: true)
             let charge = decodeCharge(discountReader)
             if let product, let price { discounts.append(Discount(product: product, price: price, charge: charge)) }
         }
@@ -354,21 +352,21 @@ public enum PlanDecoder {
 
     /// The mechanism that charges a discount: `promotionalOffer` or `legacyProduct`, never both. A
     /// discount with neither decodes (so `check` can explain what to add) and is rejected there.
-    private static func decodeCharge(_ reader: ObjectReader) -> LegacyCharge? {
-        let offer = reader.identifier(PlanKeys.promotionalOffer, required: false)
-        let legacyProduct = reader.identifier(PlanKeys.legacyProduct, required: false)
+    private static func decodeCharge(_ reader: ObjectReader<PlanKeys.Discount>) -> LegacyCharge? {
+        let offer = reader.identifier(.promotionalOffer, required: false)
+        let legacyProduct = reader.identifier(.legacyProduct, required: false)
         if offer != nil, legacyProduct != nil {
             reader.sink.error(
                 .discountTwoMechanisms,
                 "a discount names one mechanism that charges it, but this one has both 'promotionalOffer' and 'legacyProduct'",
-                at: reader.path / PlanKeys.legacyProduct,
+                at: reader.path(.legacyProduct),
                 hint: "Keep 'promotionalOffer' for an auto-renewable subscription, or 'legacyProduct' for a non-consumable; remove the other.")
             return nil
         }
         if let offer {
             if let problem = LegacyCharge.offerIDProblem(offer) {
                 reader.sink.error(
-                    .invalidOfferID, "'\(offer)' is not an App Store offer identifier: it \(problem)", at: reader.path / PlanKeys.promotionalOffer,
+                    .invalidOfferID, "'\(offer)' is not an App Store offer identifier: it \(problem)", at: reader.path(.promotionalOffer),
                     hint: "Use the Promotional Offer Identifier from App Store Connect, such as \"legacy.yearly\".")
                 return nil
             }
@@ -377,47 +375,44 @@ public enum PlanDecoder {
         return legacyProduct.map { .legacyProduct($0) }
     }
 
-    private static func decodePolicies(_ reader: ObjectReader) -> Policies {
-        reader.checkKeys(PlanKeys.policies)
+    private static func decodePolicies(_ reader: ObjectReader<PlanKeys.Policies>) -> Policies {
         var policies = Policies()
-        if let nonProduction = reader.object("nonProduction") {
-            nonProduction.checkKeys(PlanKeys.nonProduction)
-            switch nonProduction.choice("treatAs", from: PlanKeys.nonProductionChoices, required: true) {
+        if let nonProduction = reader.object(.nonProduction, as: PlanKeys.NonProduction.self) {
+            switch nonProduction.choice(.treatAs, from: PlanKeys.nonProductionChoices, required: true) {
             case "tier":
-                if let tier = nonProduction.identifier("tier") { policies.nonProduction = .tier(tier) }
+                if let tier = nonProduction.identifier(.tier) { policies.nonProduction = .tier(tier) }
             case "newCustomer":
-                if nonProduction.has("tier") {
-                    reader.sink.error(.invalidValue, "'tier' applies only when 'treatAs' is \"tier\"", at: nonProduction.path / "tier")
+                if nonProduction.has(.tier) {
+                    reader.sink.error(.invalidValue, "'tier' applies only when 'treatAs' is \"tier\"", at: nonProduction.path(.tier))
                 }
             default: break
             }
         }
-        if let failure = reader.object("verificationFailure") {
-            failure.checkKeys(PlanKeys.verificationFailure)
-            switch failure.choice("action", from: PlanKeys.verificationFailureChoices, required: true) {
+        if let failure = reader.object(.verificationFailure, as: PlanKeys.VerificationFailure.self) {
+            switch failure.choice(.action, from: PlanKeys.verificationFailureChoices, required: true) {
             case "keepLastVerified":
-                if let days = failure.integer("days", required: true) {
+                if let days = failure.integer(.days, required: true) {
                     let bounds = PlanKeys.keepLastVerifiedDays
                     if !bounds.contains(days) {
                         reader.sink.error(
                             .invalidValue, "'days' must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(days)",
-                            at: failure.path / "days",
+                            at: failure.path(.days),
                             hint: "A week (7) covers most outages without turning a cache into a free pass.")
                     } else {
                         policies.verificationFailure = .keepLastVerified(days: days)
                     }
                 }
             case "deny":
-                if failure.has("days") {
-                    reader.sink.error(.invalidValue, "'days' applies only when 'action' is \"keepLastVerified\"", at: failure.path / "days")
+                if failure.has(.days) {
+                    reader.sink.error(.invalidValue, "'days' applies only when 'action' is \"keepLastVerified\"", at: failure.path(.days))
                 }
             default: break
             }
         }
-        if let sharing = reader.choice("familySharing", from: PlanKeys.familySharingChoices) {
+        if let sharing = reader.choice(.familySharing, from: PlanKeys.familySharingChoices) {
             policies.familySharing = Policies.FamilySharing(rawValue: sharing)!
         }
-        if let rule = reader.choice("cutoffRule", from: PlanKeys.cutoffRuleChoices) {
+        if let rule = reader.choice(.cutoffRule, from: PlanKeys.cutoffRuleChoices) {
             policies.cutoffRule = Policies.CutoffRule(rawValue: rule)!
         }
         return policies

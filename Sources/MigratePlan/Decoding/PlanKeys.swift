@@ -1,40 +1,90 @@
-/// The keys each object of a plan may hold. The decoder rejects others (with a suggestion),
-/// and a test keeps `migrate schema` in step with these lists.
+import MigrateSupport
+
+/// The keys of one object of a plan, declared once as the cases of an enum: the decoder accepts exactly these
+/// and reads each through its case (`ObjectReader<PlanKeys.Release>`), the encoder writes them through the same
+/// cases, and the schema describes them in an exhaustive switch, so a key added here can't be forgotten there.
+public protocol PlanObjectKeys: RawRepresentable, CaseIterable, Hashable, Sendable, CustomStringConvertible where RawValue == String {}
+
+extension PlanObjectKeys {
+    /// The key as it is written in the file.
+    public var description: String { rawValue }
+
+    /// Every key, in declaration order (which is the order the encoder writes and messages list them).
+    public static var names: [String] { allCases.map(\.rawValue) }
+
+    /// An object with these keys, in the order given; nil values are left out.
+    public static func members(_ pairs: [(Self, JSONValue?)]) -> JSONValue {
+        .members(pairs.map { ($0.rawValue, $1) })
+    }
+}
+
+/// The model's product kinds, named outside `PlanKeys`, where `Product` is the product object's keys.
+private typealias ProductKind = Product.Kind
+
+/// The keys of an `assumptions` object are the assumptions.
+extension SimulationAssumption: PlanObjectKeys {}
+
+/// The keys of each object of a plan, and the closed sets of values some of them take.
 public enum PlanKeys {
-    public static let root = [
-        "$schema", "formatVersion", "app", "features", "releases", "products", "tiers", "policies", "installBase", "simulation",
-    ]
-    public static let app = ["name", "bundleID", "platforms", "universalPurchase"]
-    public static let feature = ["id", "name"]
-    public static let release = ["platform", "version", "build", "released", "releasedSource", "model", "price", "includes"]
+    public enum Root: String, PlanObjectKeys {
+        case schema = "$schema"
+        case formatVersion, app, features, releases, products, tiers, policies, installBase, simulation
+    }
+    public enum App: String, PlanObjectKeys { case name, bundleID, platforms, universalPurchase }
+    public enum Feature: String, PlanObjectKeys { case id, name }
+    public enum Release: String, PlanObjectKeys { case platform, version, build, released, releasedSource, model, price, includes }
+    public enum Product: String, PlanObjectKeys {
+        case id, name, type, price, grants, contains, requires, forSale, familyShareable, subscription, trial
+    }
+    public enum Subscription: String, PlanObjectKeys { case group, level, period }
+    public enum Tier: String, PlanObjectKeys { case id, name, from, until, platforms, grants, discounts }
+    public enum Discount: String, PlanObjectKeys {
+        case product, price
+        /// The mechanisms that charge a legacy price; a discount names exactly one.
+        case promotionalOffer, legacyProduct
+    }
+    public enum Policies: String, PlanObjectKeys { case nonProduction, verificationFailure, familySharing, cutoffRule }
+    public enum NonProduction: String, PlanObjectKeys { case treatAs, tier }
+    public enum VerificationFailure: String, PlanObjectKeys { case action, days }
+    public enum InstallBase: String, PlanObjectKeys { case from, until, downloads, products, months }
+    public enum MonthlyDownloads: String, PlanObjectKeys { case month, paid }
+    public enum DownloadCount: String, PlanObjectKeys { case platform, version, paid, free, refunds }
+    public enum ProductCount: String, PlanObjectKeys { case product, units, refunds }
+    public enum Simulation: String, PlanObjectKeys { case horizonMonths, commission, assumptions, scenarios }
+    public enum Scenario: String, PlanObjectKeys { case id, name, assumptions, prices, tiers, commission }
+    public enum ScenarioPrice: String, PlanObjectKeys { case product, price }
+    public enum Distribution: String, PlanObjectKeys { case distribution, value, low, mode, high }
+
+    public static let root = Root.names
+    public static let app = App.names
+    public static let feature = Feature.names
+    public static let release = Release.names
     public static let releasedSources = ReleaseDateSource.allCases.map(\.rawValue)
-    public static let product = [
-        "id", "name", "type", "price", "grants", "contains", "requires", "forSale", "familyShareable", "subscription", "trial",
-    ]
-    public static let subscription = ["group", "level", "period"]
-    public static let tier = ["id", "name", "from", "until", "platforms", "grants", "discounts"]
-    public static let discount = ["product", "price", promotionalOffer, legacyProduct]
-    /// The mechanisms that charge a legacy price; a discount names exactly one.
-    public static let promotionalOffer = "promotionalOffer"
-    public static let legacyProduct = "legacyProduct"
-    public static let policies = ["nonProduction", "verificationFailure", "familySharing", "cutoffRule"]
-    public static let nonProduction = ["treatAs", "tier"]
-    public static let verificationFailure = ["action", "days"]
+    public static let product = Product.names
+    public static let subscription = Subscription.names
+    public static let tier = Tier.names
+    public static let discount = Discount.names
+    public static let promotionalOffer = Discount.promotionalOffer.rawValue
+    public static let legacyProduct = Discount.legacyProduct.rawValue
+    public static let policies = Policies.names
+    public static let nonProduction = NonProduction.names
+    public static let verificationFailure = VerificationFailure.names
 
-    public static let installBase = ["from", "until", "downloads", "products", "months"]
-    public static let monthlyDownloads = ["month", "paid"]
-    public static let downloadCount = ["platform", "version", "paid", "free", "refunds"]
-    public static let productCount = ["product", "units", "refunds"]
+    public static let installBase = InstallBase.names
+    public static let monthlyDownloads = MonthlyDownloads.names
+    public static let downloadCount = DownloadCount.names
+    public static let productCount = ProductCount.names
 
-    public static let simulation = ["horizonMonths", "commission", "assumptions", "scenarios"]
-    public static let scenario = ["id", "name", "assumptions", "prices", "tiers", "commission"]
-    public static let scenarioPrice = ["product", "price"]
-    public static let assumptions = SimulationAssumption.allCases.map(\.rawValue)
-    public static let distribution = ["distribution", "value", "low", "mode", "high"]
+    public static let simulation = Simulation.names
+    public static let scenario = Scenario.names
+    public static let scenarioPrice = ScenarioPrice.names
+    /// The keys of an `assumptions` object: the assumptions themselves.
+    public static let assumptions = SimulationAssumption.names
+    public static let distribution = Distribution.names
     public static let distributions = ["point", "uniform", "triangular", "logNormal"]
     public static let commissions = Commission.allCases.map(\.rawValue)
 
-    public static let productTypes = Product.Kind.allCases.map(\.rawValue)
+    public static let productTypes = ProductKind.allCases.map(\.rawValue)
     public static let models = ["paid", "free"]
     public static let subscriptionPeriods = ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
     public static let nonProductionChoices = ["newCustomer", "tier"]
@@ -44,4 +94,18 @@ public enum PlanKeys {
     public static let keepLastVerifiedDays: ClosedRange<Int> = 1...90
     public static let familySharingChoices = ["entitles", "ignored"]
     public static let cutoffRuleChoices = ["automatic", "version", "date"]
+}
+
+extension JSONPath {
+    /// `origin / PlanKeys.Product.grants`: a path into a plan object, named by its key's case.
+    public static func / <Key: PlanObjectKeys>(path: JSONPath, key: Key) -> JSONPath {
+        path / key.rawValue
+    }
+}
+
+extension PlanObjectKeys {
+    /// An object with these keys, in the order given.
+    public static func object(_ pairs: KeyValuePairs<Self, JSONValue>) -> JSONValue {
+        .object(pairs.map { JSONMember(key: $0.key.rawValue, value: JSONNode($0.value)) })
+    }
 }

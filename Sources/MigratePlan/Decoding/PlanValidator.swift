@@ -42,7 +42,7 @@ public enum PlanValidator {
                 diagnostics.append(
                     .error(
                         .platformNotListed, "release \(release.displayName) is for \(release.platform), which 'app.platforms' does not list",
-                        at: release.origin.map { $0 / "platform" }, hint: "Add \"\(release.platform)\" to app.platforms."))
+                        at: release.origin.map { $0 / PlanKeys.Release.platform }, hint: "Add \"\(release.platform)\" to app.platforms."))
             }
             let key = Release.identity(platform: release.platform, version: release.version, build: release.build)
             if let first = seenReleases[key] {
@@ -55,23 +55,25 @@ public enum PlanValidator {
                 seenReleases[key] = release.origin
             }
             for (index, feature) in (release.includes ?? []).enumerated() {
-                reference(feature, to: featureIDs, kind: "feature", at: release.origin.map { $0 / "includes" / index })
+                reference(feature, to: featureIDs, kind: "feature", at: release.origin.map { $0 / PlanKeys.Release.includes / index })
             }
         }
 
         for product in plan.products {
             for (index, feature) in product.grants.enumerated() {
-                reference(feature, to: featureIDs, kind: "feature", at: product.origin.map { $0 / "grants" / index })
+                reference(feature, to: featureIDs, kind: "feature", at: product.origin.map { $0 / PlanKeys.Product.grants / index })
             }
             for (index, feature) in product.requires.enumerated() {
-                reference(feature, to: featureIDs, kind: "feature", at: product.origin.map { $0 / "requires" / index })
+                reference(feature, to: featureIDs, kind: "feature", at: product.origin.map { $0 / PlanKeys.Product.requires / index })
             }
             for (index, contained) in product.contains.enumerated() {
                 if contained == product.id {
                     diagnostics.append(
-                        .error(.bundleCycle, "product '\(product.id)' contains itself", at: product.origin.map { $0 / "contains" / index }))
+                        .error(
+                            .bundleCycle, "product '\(product.id)' contains itself", at: product.origin.map { $0 / PlanKeys.Product.contains / index }
+                        ))
                 } else {
-                    reference(contained, to: productIDs, kind: "product", at: product.origin.map { $0 / "contains" / index })
+                    reference(contained, to: productIDs, kind: "product", at: product.origin.map { $0 / PlanKeys.Product.contains / index })
                 }
             }
             if product.grants.isEmpty && product.contains.isEmpty && product.kind != .consumable {
@@ -87,27 +89,34 @@ public enum PlanValidator {
 
         for tier in plan.tiers {
             for (index, feature) in (tier.grants ?? []).enumerated() {
-                reference(feature, to: featureIDs, kind: "feature", at: tier.origin.map { $0 / "grants" / index })
+                reference(feature, to: featureIDs, kind: "feature", at: tier.origin.map { $0 / PlanKeys.Tier.grants / index })
             }
             for (index, discount) in tier.discounts.enumerated() {
-                reference(discount.product, to: productIDs, kind: "product", at: tier.origin.map { $0 / "discounts" / index / "product" })
+                reference(
+                    discount.product, to: productIDs, kind: "product",
+                    at: tier.origin.map { $0 / PlanKeys.Tier.discounts / index / PlanKeys.Discount.product })
                 if case .legacyProduct(let id) = discount.charge {
-                    reference(id, to: productIDs, kind: "product", at: tier.origin.map { $0 / "discounts" / index / PlanKeys.legacyProduct })
+                    reference(
+                        id, to: productIDs, kind: "product",
+                        at: tier.origin.map { $0 / PlanKeys.Tier.discounts / index / PlanKeys.Discount.legacyProduct })
                 }
                 if let product = productByID[discount.product], discount.price >= product.price {
                     diagnostics.append(
                         .warning(
                             .discountNotCheaper,
                             "the legacy price \(discount.price) for '\(discount.product)' is not below its price \(product.price)",
-                            at: tier.origin.map { $0 / "discounts" / index / "price" }))
+                            at: tier.origin.map { $0 / PlanKeys.Tier.discounts / index / PlanKeys.Discount.price }))
                 }
             }
         }
         for (index, count) in (plan.installBase?.products ?? []).enumerated() {
-            reference(count.product, to: productIDs, kind: "product", at: .root / "installBase" / "products" / index / "product")
+            reference(
+                count.product, to: productIDs, kind: "product",
+                at: .root / PlanKeys.Root.installBase / PlanKeys.InstallBase.products / index / PlanKeys.ProductCount.product)
         }
         if case .tier(let id) = plan.policies.nonProduction, !plan.tiers.isEmpty {
-            reference(id, to: tierIDs, kind: "tier", at: .root / "policies" / "nonProduction" / "tier")
+            reference(
+                id, to: tierIDs, kind: "tier", at: .root / PlanKeys.Root.policies / PlanKeys.Policies.nonProduction / PlanKeys.NonProduction.tier)
         }
         return diagnostics
     }
@@ -160,7 +169,7 @@ public enum PlanValidator {
                         diagnostics.append(
                             .error(
                                 .bundleCycle, "bundles contain each other: \(cycle.joined(separator: " → "))",
-                                at: origins[next].map { $0 / "contains" },
+                                at: origins[next].map { $0 / PlanKeys.Product.contains },
                                 hint: "A bundle may contain products, but never itself through another bundle."))
                     }
                 } else if state[next] == nil {
@@ -214,7 +223,7 @@ public enum PlanValidator {
                 .error(
                     .bundleTooDeep,
                     "product '\(product.id)' nests bundles \(Limits.grouped(levels)) levels deep (\(shown.joined(separator: " → "))); at most \(Limits.bundleDepth) levels are supported",
-                    at: product.origin.map { $0 / "contains" },
+                    at: product.origin.map { $0 / PlanKeys.Product.contains },
                     hint:
                         "List the products it unlocks in its own 'contains' rather than through bundles of bundles: contents count transitively, so a flatter bundle grants the same features."
                 ))

@@ -3,25 +3,25 @@ import MigrateSupport
 
 /// Reads the plan's `simulation` section, reporting every bad assumption with its path.
 extension PlanDecoder {
-    static func decodeSimulation(_ reader: ObjectReader) -> SimulationSettings {
-        reader.checkKeys(PlanKeys.simulation)
+    static func decodeSimulation(_ reader: ObjectReader<PlanKeys.Simulation>) -> SimulationSettings {
         var settings = SimulationSettings()
-        if let months = reader.integer("horizonMonths") {
+        if let months = reader.integer(.horizonMonths) {
             if months < 1 || months > 120 {
                 reader.sink.error(
-                    .invalidValue, "'horizonMonths' must be from 1 to 120, found \(months)", at: reader.path / "horizonMonths",
+                    .invalidValue, "'horizonMonths' must be from 1 to 120, found \(months)", at: reader.path(.horizonMonths),
                     hint: "The default, 24, covers the launch burst and a subscriber's second year.")
             } else {
                 settings.horizonMonths = months
             }
         }
-        settings.commission = reader.choice("commission", from: PlanKeys.commissions).flatMap(Commission.init(rawValue:))
-        settings.assumptions = reader.object("assumptions").map { decodeAssumptions($0) } ?? []
+        settings.commission = reader.choice(.commission, from: PlanKeys.commissions).flatMap(Commission.init(rawValue:))
+        settings.assumptions = reader.object(.assumptions, as: SimulationAssumption.self).map { decodeAssumptions($0) } ?? []
         var seen: [String: JSONPath] = [:]
-        for item in reader.array("scenarios") ?? [] {
+        for item in reader.array(.scenarios) ?? [] {
             guard let scenario = decodeScenario(item.node, item.path, reader.sink) else { continue }
             if let first = seen[scenario.id] {
-                reader.sink.error(.duplicateID, "scenario '\(scenario.id)' is defined twice (first at \(first))", at: item.path / "id")
+                reader.sink.error(
+                    .duplicateID, "scenario '\(scenario.id)' is defined twice (first at \(first))", at: item.path / PlanKeys.Scenario.id)
             } else {
                 seen[scenario.id] = item.path
                 settings.scenarios.append(scenario)
@@ -31,26 +31,26 @@ extension PlanDecoder {
     }
 
     private static func decodeScenario(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> SimulationScenario? {
-        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A scenario") else { return nil }
-        reader.checkKeys(PlanKeys.scenario)
-        let id = reader.identifier("id")
-        let name = reader.identifier("name", required: false)
-        let assumptions = reader.object("assumptions").map { decodeAssumptions($0) } ?? []
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A scenario", keys: PlanKeys.Scenario.self) else { return nil }
+        let id = reader.identifier(.id)
+        let name = reader.identifier(.name, required: false)
+        let assumptions = reader.object(.assumptions, as: SimulationAssumption.self).map { decodeAssumptions($0) } ?? []
         var prices: [Discount] = []
-        for item in reader.array("prices") ?? [] {
-            guard let row = ObjectReader(item.node, at: item.path, sink: sink, describing: "A price") else { continue }
-            row.checkKeys(PlanKeys.scenarioPrice)
-            let product = row.identifier("product")
-            let price = readPrice(row, "price", required: true)
+        for item in reader.array(.prices) ?? [] {
+            guard let row = ObjectReader(item.node, at: item.path, sink: sink, describing: "A price", keys: PlanKeys.ScenarioPrice.self) else {
+                continue
+            }
+            let product = row.identifier(.product)
+            let price = readPrice(row, .price, required: true)
             if let product, let price { prices.append(Discount(product: product, price: price)) }
         }
-        let tiers = reader.array("tiers").map { items in items.compactMap { decodeTier($0.node, $0.path, sink) } }
-        let commission = reader.choice("commission", from: PlanKeys.commissions).flatMap(Commission.init(rawValue:))
+        let tiers = reader.array(.tiers).map { items in items.compactMap { decodeTier($0.node, $0.path, sink) } }
+        let commission = reader.choice(.commission, from: PlanKeys.commissions).flatMap(Commission.init(rawValue:))
         guard let id else { return nil }
         if id == "plan" {
             sink.error(
                 .reservedID, "a scenario may not be called 'plan': that id is the plan itself, the baseline every scenario is compared with",
-                at: path / "id", hint: "Pick another id, such as 'plan-b'; 'migrate simulate --scenario plan' always runs the plan as written.")
+                at: reader.path(.id), hint: "Pick another id, such as 'plan-b'; 'migrate simulate --scenario plan' always runs the plan as written.")
             return nil
         }
         return SimulationScenario(
@@ -58,15 +58,14 @@ extension PlanDecoder {
     }
 
     /// `{ "conversion": 0.02, "lastingMultiple": { "distribution": "triangular", "low": 5, "mode": 10, "high": 20 } }`.
-    static func decodeAssumptions(_ reader: ObjectReader) -> [AssumptionValue] {
-        reader.checkKeys(PlanKeys.assumptions)
+    static func decodeAssumptions(_ reader: ObjectReader<SimulationAssumption>) -> [AssumptionValue] {
         var result: [AssumptionValue] = []
-        for name in PlanKeys.assumptions {
-            guard let node = reader.value(name), let assumption = SimulationAssumption(rawValue: name) else { continue }
-            let path = reader.path / name
+        for assumption in SimulationAssumption.allCases {
+            guard let node = reader.value(assumption) else { continue }
+            let path = reader.path(assumption)
             guard let distribution = decodeDistribution(node, at: path, sink: reader.sink) else { continue }
             if check(distribution, against: assumption, at: path, sink: reader.sink) {
-                result.append(AssumptionValue(name: name, distribution: distribution, origin: path))
+                result.append(AssumptionValue(name: assumption.rawValue, distribution: distribution, origin: path))
             }
         }
         return result
@@ -85,28 +84,29 @@ extension PlanDecoder {
                 hint: "Write 0.02, or { \"distribution\": \"uniform\", \"low\": 0.01, \"high\": 0.05 }.")
             return nil
         }
-        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A distribution") else { return nil }
-        reader.checkKeys(PlanKeys.distribution)
-        guard let kind = reader.choice("distribution", from: PlanKeys.distributions, required: true) else { return nil }
-        let needed: [String]
-        switch kind {
-        case "point": needed = ["value"]
-        case "uniform", "logNormal": needed = ["low", "high"]
-        default: needed = ["low", "mode", "high"]
+        guard let reader = ObjectReader(node, at: path, sink: sink, describing: "A distribution", keys: PlanKeys.Distribution.self) else {
+            return nil
         }
-        for key in PlanKeys.distribution.dropFirst() where reader.has(key) && !needed.contains(key) {
+        guard let kind = reader.choice(.distribution, from: PlanKeys.distributions, required: true) else { return nil }
+        let needed: [PlanKeys.Distribution]
+        switch kind {
+        case "point": needed = [.value]
+        case "uniform", "logNormal": needed = [.low, .high]
+        default: needed = [.low, .mode, .high]
+        }
+        for key in PlanKeys.Distribution.allCases.dropFirst() where reader.has(key) && !needed.contains(key) {
             sink.error(
-                .invalidValue, "'\(key)' does not apply to a \(kind) distribution", at: path / key,
+                .invalidValue, "'\(key)' does not apply to a \(kind) distribution", at: reader.path(key),
                 hint: "A \(kind) distribution takes \(needed.map { "'\($0)'" }.joined(separator: ", ")).")
         }
-        var values: [String: Double] = [:]
+        var values: [PlanKeys.Distribution: Double] = [:]
         for key in needed {
             guard let valueNode = reader.value(key) else {
-                sink.error(.missingKey, "missing '\(key)' (a number) for a \(kind) distribution", at: path / key)
+                sink.error(.missingKey, "missing '\(key)' (a number) for a \(kind) distribution", at: reader.path(key))
                 continue
             }
             guard let value = number(valueNode) else {
-                sink.error(.wrongType, "'\(key)' must be a number, found \(valueNode.value.kindName)", at: path / key)
+                sink.error(.wrongType, "'\(key)' must be a number, found \(valueNode.value.kindName)", at: reader.path(key))
                 continue
             }
             values[key] = value
@@ -114,33 +114,33 @@ extension PlanDecoder {
         guard values.count == needed.count else { return nil }
         switch kind {
         case "point":
-            return .point(values["value"]!)
+            return .point(values[.value]!)
         case "uniform":
-            let low = values["low"]!
-            let high = values["high"]!
+            let low = values[.low]!
+            let high = values[.high]!
             guard low <= high else {
-                sink.error(.invalidValue, "'low' (\(format(low))) must not be above 'high' (\(format(high)))", at: path / "low")
+                sink.error(.invalidValue, "'low' (\(format(low))) must not be above 'high' (\(format(high)))", at: reader.path(.low))
                 return nil
             }
             return .uniform(low: low, high: high)
         case "logNormal":
-            let low = values["low"]!
-            let high = values["high"]!
+            let low = values[.low]!
+            let high = values[.high]!
             guard low > 0, low <= high else {
                 sink.error(
                     .invalidValue, "a logNormal distribution needs 0 < low <= high, found low \(format(low)) and high \(format(high))",
-                    at: path / "low", hint: "'low' and 'high' are the 10th and 90th percentiles; both must be above zero.")
+                    at: reader.path(.low), hint: "'low' and 'high' are the 10th and 90th percentiles; both must be above zero.")
                 return nil
             }
             return .logNormal(low: low, high: high)
         default:
-            let low = values["low"]!
-            let mode = values["mode"]!
-            let high = values["high"]!
+            let low = values[.low]!
+            let mode = values[.mode]!
+            let high = values[.high]!
             guard low <= mode, mode <= high, low < high || low == high else {
                 sink.error(
                     .invalidValue, "a triangular distribution needs low <= mode <= high, found \(format(low)), \(format(mode)), \(format(high))",
-                    at: path / "mode")
+                    at: reader.path(.mode))
                 return nil
             }
             return .triangular(low: low, mode: mode, high: high)
@@ -213,16 +213,22 @@ extension PlanValidator {
         }
         for scenario in simulation.scenarios {
             for (index, price) in scenario.prices.enumerated() {
-                reference(price.product, to: productIDs, kind: "product", at: scenario.origin.map { $0 / "prices" / index / "product" })
+                reference(
+                    price.product, to: productIDs, kind: "product",
+                    at: scenario.origin.map { $0 / PlanKeys.Scenario.prices / index / PlanKeys.ScenarioPrice.product })
             }
             for tier in scenario.tiers ?? [] {
                 for (index, feature) in (tier.grants ?? []).enumerated() {
-                    reference(feature, to: featureIDs, kind: "feature", at: tier.origin.map { $0 / "grants" / index })
+                    reference(feature, to: featureIDs, kind: "feature", at: tier.origin.map { $0 / PlanKeys.Tier.grants / index })
                 }
                 for (index, discount) in tier.discounts.enumerated() {
-                    reference(discount.product, to: productIDs, kind: "product", at: tier.origin.map { $0 / "discounts" / index / "product" })
+                    reference(
+                        discount.product, to: productIDs, kind: "product",
+                        at: tier.origin.map { $0 / PlanKeys.Tier.discounts / index / PlanKeys.Discount.product })
                     if case .legacyProduct(let id) = discount.charge {
-                        reference(id, to: productIDs, kind: "product", at: tier.origin.map { $0 / "discounts" / index / PlanKeys.legacyProduct })
+                        reference(
+                            id, to: productIDs, kind: "product",
+                            at: tier.origin.map { $0 / PlanKeys.Tier.discounts / index / PlanKeys.Discount.legacyProduct })
                     }
                 }
             }

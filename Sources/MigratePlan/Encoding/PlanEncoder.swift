@@ -8,49 +8,51 @@ public enum PlanEncoder {
     }
 
     public static func json(_ plan: MigrationPlan) -> JSONValue {
-        .members([
-            ("$schema", plan.schemaReference.map { .string($0) }),
-            ("formatVersion", .integer(plan.formatVersion)),
+        PlanKeys.Root.members([
+            (.schema, plan.schemaReference.map { .string($0) }),
+            (.formatVersion, .integer(plan.formatVersion)),
             (
-                "app",
-                .members([
-                    ("name", .string(plan.app.name)),
-                    ("bundleID", .string(plan.app.bundleID)),
-                    ("platforms", .strings(plan.app.platforms.map(\.rawValue))),
-                    ("universalPurchase", .bool(plan.app.universalPurchase)),
+                .app,
+                PlanKeys.App.members([
+                    (.name, .string(plan.app.name)),
+                    (.bundleID, .string(plan.app.bundleID)),
+                    (.platforms, .strings(plan.app.platforms.map(\.rawValue))),
+                    (.universalPurchase, .bool(plan.app.universalPurchase)),
                 ])
             ),
-            ("features", .array(plan.features.map { .object(["id": .string($0.id), "name": .string($0.name)]) })),
-            ("releases", .array(plan.releases.map(json))),
-            ("products", .array(plan.products.map(json))),
-            ("tiers", plan.tiers.isEmpty ? nil : .array(plan.tiers.map(json))),
-            ("policies", json(plan.policies)),
-            ("installBase", plan.installBase.map(json)),
-            ("simulation", plan.simulation.map(json)),
+            (.features, .array(plan.features.map { PlanKeys.Feature.object([.id: .string($0.id), .name: .string($0.name)]) })),
+            (.releases, .array(plan.releases.map(json))),
+            (.products, .array(plan.products.map(json))),
+            (.tiers, plan.tiers.isEmpty ? nil : .array(plan.tiers.map(json))),
+            (.policies, json(plan.policies)),
+            (.installBase, plan.installBase.map(json)),
+            (.simulation, plan.simulation.map(json)),
         ])
     }
 
     static func json(_ simulation: SimulationSettings) -> JSONValue {
-        .members([
-            ("horizonMonths", simulation.horizonMonths.map { .integer($0) }),
-            ("commission", simulation.commission.map { .string($0.rawValue) }),
-            ("assumptions", simulation.assumptions.isEmpty ? nil : json(simulation.assumptions)),
-            ("scenarios", simulation.scenarios.isEmpty ? nil : .array(simulation.scenarios.map(json))),
+        PlanKeys.Simulation.members([
+            (.horizonMonths, simulation.horizonMonths.map { .integer($0) }),
+            (.commission, simulation.commission.map { .string($0.rawValue) }),
+            (.assumptions, simulation.assumptions.isEmpty ? nil : json(simulation.assumptions)),
+            (.scenarios, simulation.scenarios.isEmpty ? nil : .array(simulation.scenarios.map(json))),
         ])
     }
 
     static func json(_ scenario: SimulationScenario) -> JSONValue {
-        .members([
-            ("id", .string(scenario.id)),
-            ("name", scenario.name == scenario.id ? nil : .string(scenario.name)),
-            ("commission", scenario.commission.map { .string($0.rawValue) }),
-            ("assumptions", scenario.assumptions.isEmpty ? nil : json(scenario.assumptions)),
+        PlanKeys.Scenario.members([
+            (.id, .string(scenario.id)),
+            (.name, scenario.name == scenario.id ? nil : .string(scenario.name)),
+            (.commission, scenario.commission.map { .string($0.rawValue) }),
+            (.assumptions, scenario.assumptions.isEmpty ? nil : json(scenario.assumptions)),
             (
-                "prices",
+                .prices,
                 scenario.prices.isEmpty
-                    ? nil : .array(scenario.prices.map { .object(["product": .string($0.product), "price": .string($0.price.description)]) })
+                    ? nil
+                    : .array(
+                        scenario.prices.map { PlanKeys.ScenarioPrice.object([.product: .string($0.product), .price: .string($0.price.description)]) })
             ),
-            ("tiers", scenario.tiers.map { .array($0.map(json)) }),
+            (.tiers, scenario.tiers.map { .array($0.map(json)) }),
         ])
     }
 
@@ -66,72 +68,72 @@ public enum PlanEncoder {
         switch distribution {
         case .point(let value): return number(value)
         case .uniform(let low, let high):
-            return .object(["distribution": .string("uniform"), "low": number(low), "high": number(high)])
+            return PlanKeys.Distribution.object([.distribution: .string("uniform"), .low: number(low), .high: number(high)])
         case .triangular(let low, let mode, let high):
-            return .object(["distribution": .string("triangular"), "low": number(low), "mode": number(mode), "high": number(high)])
+            return PlanKeys.Distribution.object([.distribution: .string("triangular"), .low: number(low), .mode: number(mode), .high: number(high)])
         case .logNormal(let low, let high):
-            return .object(["distribution": .string("logNormal"), "low": number(low), "high": number(high)])
+            return PlanKeys.Distribution.object([.distribution: .string("logNormal"), .low: number(low), .high: number(high)])
         }
     }
 
     static func json(_ release: Release) -> JSONValue {
         var price: JSONValue?
         if case .paid(let amount) = release.model { price = .string(amount.description) }
-        return .members([
-            ("platform", .string(release.platform.rawValue)),
-            ("version", .string(release.version.text)),
-            ("build", release.build.map { .string($0.text) }),
-            ("released", .string(Timestamp.format(release.released))),
-            ("releasedSource", release.releasedSource.map { .string($0.rawValue) }),
-            ("model", .string(release.model.isPaid ? "paid" : "free")),
-            ("price", price),
-            ("includes", release.includes.map { .strings($0) }),
+        return PlanKeys.Release.members([
+            (.platform, .string(release.platform.rawValue)),
+            (.version, .string(release.version.text)),
+            (.build, release.build.map { .string($0.text) }),
+            (.released, .string(Timestamp.format(release.released))),
+            (.releasedSource, release.releasedSource.map { .string($0.rawValue) }),
+            (.model, .string(release.model.isPaid ? "paid" : "free")),
+            (.price, price),
+            (.includes, release.includes.map { .strings($0) }),
         ])
     }
 
     static func json(_ product: Product) -> JSONValue {
-        .members([
-            ("id", .string(product.id)),
-            ("name", product.name == product.id ? nil : .string(product.name)),
-            ("type", .string(product.kind.rawValue)),
-            ("price", .string(product.price.description)),
-            ("grants", product.grants.isEmpty ? nil : .strings(product.grants)),
-            ("contains", product.contains.isEmpty ? nil : .strings(product.contains)),
-            ("requires", product.requires.isEmpty ? nil : .strings(product.requires)),
-            ("forSale", product.forSale ? nil : .bool(false)),
-            ("familyShareable", product.familyShareable ? .bool(true) : nil),
+        PlanKeys.Product.members([
+            (.id, .string(product.id)),
+            (.name, product.name == product.id ? nil : .string(product.name)),
+            (.type, .string(product.kind.rawValue)),
+            (.price, .string(product.price.description)),
+            (.grants, product.grants.isEmpty ? nil : .strings(product.grants)),
+            (.contains, product.contains.isEmpty ? nil : .strings(product.contains)),
+            (.requires, product.requires.isEmpty ? nil : .strings(product.requires)),
+            (.forSale, product.forSale ? nil : .bool(false)),
+            (.familyShareable, product.familyShareable ? .bool(true) : nil),
             (
-                "subscription",
+                .subscription,
                 product.subscription.map {
-                    .object(["group": .string($0.group), "level": .integer($0.level), "period": .string($0.period)])
+                    PlanKeys.Subscription.object([.group: .string($0.group), .level: .integer($0.level), .period: .string($0.period)])
                 }
             ),
-            ("trial", product.trial.map { .string($0.description) }),
+            (.trial, product.trial.map { .string($0.description) }),
         ])
     }
 
     static func json(_ tier: LegacyTier) -> JSONValue {
-        .members([
-            ("id", .string(tier.id)),
-            ("name", tier.name == tier.id ? nil : .string(tier.name)),
-            ("from", tier.from.map { .string(Timestamp.format($0)) }),
-            ("until", tier.until.map { .string(Timestamp.format($0)) }),
-            ("platforms", tier.platforms.map { .strings($0.map(\.rawValue)) }),
-            ("grants", tier.grants.map { .strings($0) }),
+        PlanKeys.Tier.members([
+            (.id, .string(tier.id)),
+            (.name, tier.name == tier.id ? nil : .string(tier.name)),
+            (.from, tier.from.map { .string(Timestamp.format($0)) }),
+            (.until, tier.until.map { .string(Timestamp.format($0)) }),
+            (.platforms, tier.platforms.map { .strings($0.map(\.rawValue)) }),
+            (.grants, tier.grants.map { .strings($0) }),
             (
-                "discounts",
+                .discounts,
                 tier.discounts.isEmpty
                     ? nil
                     : .array(
                         tier.discounts.map { discount in
-                            .members([
-                                ("product", .string(discount.product)), ("price", .string(discount.price.description)),
+                            PlanKeys.Discount.members([
+                                (.product, .string(discount.product)), (.price, .string(discount.price.description)),
                                 (
-                                    PlanKeys.promotionalOffer,
+                                    .promotionalOffer,
                                     discount.charge.flatMap { if case .promotionalOffer(let id) = $0 { .string(id) } else { nil } }
                                 ),
                                 (
-                                    PlanKeys.legacyProduct,
+                                    .legacyProduct,
                                     discount.charge.flatMap { if case .legacyProduct(let id) = $0 { .string(id) } else { nil } }
                                 ),
                             ])
@@ -143,54 +145,55 @@ public enum PlanEncoder {
     static func json(_ policies: Policies) -> JSONValue {
         let nonProduction: JSONValue
         switch policies.nonProduction {
-        case .newCustomer: nonProduction = .object(["treatAs": .string("newCustomer")])
-        case .tier(let id): nonProduction = .object(["treatAs": .string("tier"), "tier": .string(id)])
+        case .newCustomer: nonProduction = PlanKeys.NonProduction.object([.treatAs: .string("newCustomer")])
+        case .tier(let id): nonProduction = PlanKeys.NonProduction.object([.treatAs: .string("tier"), .tier: .string(id)])
         }
         let failure: JSONValue
         switch policies.verificationFailure {
-        case .deny: failure = .object(["action": .string("deny")])
-        case .keepLastVerified(let days): failure = .object(["action": .string("keepLastVerified"), "days": .integer(days)])
+        case .deny: failure = PlanKeys.VerificationFailure.object([.action: .string("deny")])
+        case .keepLastVerified(let days):
+            failure = PlanKeys.VerificationFailure.object([.action: .string("keepLastVerified"), .days: .integer(days)])
         }
-        return .object([
-            "nonProduction": nonProduction,
-            "verificationFailure": failure,
-            "familySharing": .string(policies.familySharing.rawValue),
-            "cutoffRule": .string(policies.cutoffRule.rawValue),
+        return PlanKeys.Policies.object([
+            .nonProduction: nonProduction,
+            .verificationFailure: failure,
+            .familySharing: .string(policies.familySharing.rawValue),
+            .cutoffRule: .string(policies.cutoffRule.rawValue),
         ])
     }
 
     static func json(_ base: InstallBase) -> JSONValue {
         let months: JSONValue? =
             base.months.isEmpty
-            ? nil : .array(base.months.map { .members([("month", .string($0.month)), ("paid", .integer($0.paid))]) })
-        return .members([
-            ("from", base.from.map { .string(Timestamp.format($0)) }),
-            ("until", base.until.map { .string(Timestamp.format($0)) }),
+            ? nil : .array(base.months.map { PlanKeys.MonthlyDownloads.members([(.month, .string($0.month)), (.paid, .integer($0.paid))]) })
+        return PlanKeys.InstallBase.members([
+            (.from, base.from.map { .string(Timestamp.format($0)) }),
+            (.until, base.until.map { .string(Timestamp.format($0)) }),
             (
-                "downloads",
+                .downloads,
                 .array(
                     base.downloads.map { count in
-                        .members([
-                            ("platform", count.platform.map { .string($0.rawValue) }),
-                            ("version", count.version.map { .string($0.text) }),
-                            ("paid", .integer(count.paid)),
-                            ("free", .integer(count.free)),
-                            ("refunds", count.refunds == 0 ? nil : .integer(count.refunds)),
+                        PlanKeys.DownloadCount.members([
+                            (.platform, count.platform.map { .string($0.rawValue) }),
+                            (.version, count.version.map { .string($0.text) }),
+                            (.paid, .integer(count.paid)),
+                            (.free, .integer(count.free)),
+                            (.refunds, count.refunds == 0 ? nil : .integer(count.refunds)),
                         ])
                     })
             ),
             (
-                "products",
+                .products,
                 .array(
                     base.products.map { count in
-                        .members([
-                            ("product", .string(count.product)),
-                            ("units", .integer(count.units)),
-                            ("refunds", count.refunds == 0 ? nil : .integer(count.refunds)),
+                        PlanKeys.ProductCount.members([
+                            (.product, .string(count.product)),
+                            (.units, .integer(count.units)),
+                            (.refunds, count.refunds == 0 ? nil : .integer(count.refunds)),
                         ])
                     })
             ),
-            ("months", months),
+            (.months, months),
         ])
     }
 }

@@ -251,11 +251,11 @@ public enum LegacyCharge: Sendable, Hashable, CustomStringConvertible {
     /// A separate product, sold only to the tier at the legacy price, that grants what the regular one does.
     case legacyProduct(String)
 
-    /// The plan key that names this mechanism (`PlanKeys.promotionalOffer` or `PlanKeys.legacyProduct`).
+    /// The plan key that names this mechanism (`promotionalOffer` or `legacyProduct`).
     public var key: String {
         switch self {
-        case .promotionalOffer: PlanKeys.promotionalOffer
-        case .legacyProduct: PlanKeys.legacyProduct
+        case .promotionalOffer: PlanKeys.Discount.promotionalOffer.rawValue
+        case .legacyProduct: PlanKeys.Discount.legacyProduct.rawValue
         }
     }
 

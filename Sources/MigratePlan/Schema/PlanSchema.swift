@@ -2,7 +2,8 @@ import MigrateSupport
 
 /// The JSON Schema (draft 2020-12) of `migration.json`, for editor completion and validation.
 ///
-/// `PlanKeys` lists the same keys for the decoder; a test keeps the two in step.
+/// Every object's properties are the cases of its `PlanKeys` enum, described in an exhaustive switch, so the
+/// schema lists exactly the keys the decoder accepts.
 public enum PlanSchema {
     /// The file name a plan's `"$schema"` points at, written beside a plan `init` or `import` creates.
     public static let fileName = "migration.schema.json"
@@ -19,20 +20,22 @@ public enum PlanSchema {
             "title": .string("migrate: migration plan"),
             "description": .string("One app's move from a paid download to freemium: its releases, features, products, legacy tiers and policies."),
             "type": .string("object"),
-            "required": .strings(["app"]),
+            "required": .strings([PlanKeys.Root.app.rawValue]),
             "additionalProperties": .bool(false),
-            "properties": .object([
-                "$schema": string("The URL or path of this schema, for editors."),
-                "formatVersion": .object(["description": .string("The plan format; 1."), "const": .integer(1)]),
-                "app": app,
-                "features": list(feature, "Everything a customer can be entitled to. Ids are stable: generated code and tests use them."),
-                "releases": list(release, "Builds that went live, per platform, with how each was sold."),
-                "products": list(product, "In-app products, sold now or in the past; retired products keep entitling."),
-                "tiers": list(tier, "Legacy tiers: what buyers of each era keep. Leave out to derive one tier per paid offering."),
-                "policies": policies,
-                "installBase": installBase,
-                "simulation": simulation,
-            ]),
+            "properties": properties(PlanKeys.Root.self) { key in
+                switch key {
+                case .schema: string("The URL or path of this schema, for editors.")
+                case .formatVersion: .object(["description": .string("The plan format; 1."), "const": .integer(1)])
+                case .app: app
+                case .features: list(feature, "Everything a customer can be entitled to. Ids are stable: generated code and tests use them.")
+                case .releases: list(release, "Builds that went live, per platform, with how each was sold.")
+                case .products: list(product, "In-app products, sold now or in the past; retired products keep entitling.")
+                case .tiers: list(tier, "Legacy tiers: what buyers of each era keep. Leave out to derive one tier per paid offering.")
+                case .policies: policies
+                case .installBase: installBase
+                case .simulation: simulation
+                }
+            },
             "$defs": .object([
                 "platform": enumeration(Platform.allCases.map(\.rawValue), "An Apple platform."),
                 "version": .object([
@@ -69,188 +72,226 @@ public enum PlanSchema {
         .object(["type": .string("array"), "description": .string(description), "items": item])
     }
 
-    private static func object(_ required: [String], _ properties: KeyValuePairs<String, JSONValue>, _ description: String) -> JSONValue {
+    /// An object whose properties are `Key`'s cases, each described by `property`: the switch there is exhaustive, so
+    /// a key the decoder accepts can't be missing from the schema.
+    private static func object<Key: PlanObjectKeys>(
+        _ keys: Key.Type, required: [Key], _ description: String, property: (Key) -> JSONValue
+    ) -> JSONValue {
         .object([
             "type": .string("object"),
             "description": .string(description),
-            "required": .strings(required),
+            "required": .strings(required.map(\.rawValue)),
             "additionalProperties": .bool(false),
-            "properties": .object(properties),
+            "properties": properties(Key.self, property),
         ])
     }
 
-    static let app = object(
-        ["name", "bundleID", "platforms"],
-        [
-            "name": string("The app's name."),
-            "bundleID": string("CFBundleIdentifier."),
-            "platforms": .object([
+    private static func properties<Key: PlanObjectKeys>(_ keys: Key.Type, _ property: (Key) -> JSONValue) -> JSONValue {
+        .object(Key.allCases.map { JSONMember(key: $0.rawValue, value: JSONNode(property($0))) })
+    }
+
+    static let app = object(PlanKeys.App.self, required: [.name, .bundleID, .platforms], "The app.") { key in
+        switch key {
+        case .name: string("The app's name.")
+        case .bundleID: string("CFBundleIdentifier.")
+        case .platforms:
+            .object([
                 "type": .string("array"), "minItems": .integer(1), "uniqueItems": .bool(true),
                 "items": .object(["$ref": .string("#/$defs/platform")]), "description": .string("Where the app runs."),
-            ]),
-            "universalPurchase": .object([
+            ])
+        case .universalPurchase:
+            .object([
                 "type": .string("boolean"),
                 "description": .string("True when iOS and macOS share one App Store record (one purchase covers both)."),
-            ]),
-        ], "The app.")
+            ])
+        }
+    }
 
-    static let feature = object(
-        ["id"],
-        ["id": string("A stable id such as \"dark-mode\"."), "name": string("What customers call it.")],
-        "A feature.")
+    static let feature = object(PlanKeys.Feature.self, required: [.id], "A feature.") { key in
+        switch key {
+        case .id: string("A stable id such as \"dark-mode\".")
+        case .name: string("What customers call it.")
+        }
+    }
 
     static let release = object(
-        ["platform", "version", "released", "model"],
-        [
-            "platform": .object(["$ref": .string("#/$defs/platform")]),
-            "version": reference("version", "CFBundleShortVersionString, the marketing version."),
-            "build": reference("version", "CFBundleVersion, the build number; required except on macOS."),
-            "released": reference("dateTime", "When the build went live (UTC); the date rule compares purchases with it."),
-            "releasedSource": enumeration(
+        PlanKeys.Release.self, required: [.platform, .version, .released, .model], "A build that went live on the App Store."
+    ) { key in
+        switch key {
+        case .platform: .object(["$ref": .string("#/$defs/platform")])
+        case .version: reference("version", "CFBundleShortVersionString, the marketing version.")
+        case .build: reference("version", "CFBundleVersion, the build number; required except on macOS.")
+        case .released: reference("dateTime", "When the build went live (UTC); the date rule compares purchases with it.")
+        case .releasedSource:
+            enumeration(
                 PlanKeys.releasedSources,
-                "Where 'released' came from: appStore (confirmed in App Store Connect), sales (first day sold), ascCreated, tag or commit."),
-            "model": enumeration(PlanKeys.models, "How this release was sold."),
-            "price": reference("price", "The download price of a paid release."),
-            "includes": reference(
-                "featureIDs", "Paid: what the price bought. Free: what is free to everyone. Omitted: as the previous release of the same model."),
-        ], "A build that went live on the App Store.")
+                "Where 'released' came from: appStore (confirmed in App Store Connect), sales (first day sold), ascCreated, tag or commit.")
+        case .model: enumeration(PlanKeys.models, "How this release was sold.")
+        case .price: reference("price", "The download price of a paid release.")
+        case .includes:
+            reference(
+                "featureIDs", "Paid: what the price bought. Free: what is free to everyone. Omitted: as the previous release of the same model.")
+        }
+    }
 
-    static let product = object(
-        ["id", "type", "price"],
-        [
-            "id": string("The App Store product id."),
-            "name": string("The display name."),
-            "type": enumeration(PlanKeys.productTypes, "The in-app purchase type."),
-            "price": reference("price", "The price in the app's main storefront."),
-            "grants": reference("featureIDs", "Features this product unlocks."),
-            "contains": .object([
+    static let product = object(PlanKeys.Product.self, required: [.id, .type, .price], "An in-app product.") { key in
+        switch key {
+        case .id: string("The App Store product id.")
+        case .name: string("The display name.")
+        case .type: enumeration(PlanKeys.productTypes, "The in-app purchase type.")
+        case .price: reference("price", "The price in the app's main storefront.")
+        case .grants: reference("featureIDs", "Features this product unlocks.")
+        case .contains:
+            .object([
                 "type": .string("array"), "items": .object(["type": .string("string")]),
                 "description": .string("Products this bundle contains; owning the bundle entitles theirs."),
-            ]),
-            "requires": reference("featureIDs", "Offer this add-on only to customers who already have these features."),
-            "trial": .object([
+            ])
+        case .requires: reference("featureIDs", "Offer this add-on only to customers who already have these features.")
+        case .trial:
+            .object([
                 "type": .string("string"), "pattern": .string("^P(?:[0-9]{1,4}Y)?(?:[0-9]{1,4}M)?(?:[0-9]{1,4}W)?(?:[0-9]{1,4}D)?$"),
                 "description": .string(
                     "A free trial's length (ISO 8601, such as \"P14D\"): a nonConsumable at price 0 that grants for this long after its purchase."),
-            ]),
-            "forSale": .object(["type": .string("boolean"), "description": .string("False for retired products, which keep entitling.")]),
-            "familyShareable": .object(["type": .string("boolean"), "description": .string("Family Sharing is on in App Store Connect.")]),
-            "subscription": object(
-                ["group", "period"],
-                [
-                    "group": string("The subscription group."),
-                    "level": .object(["type": .string("integer"), "minimum": .integer(1), "description": .string("1 is the highest level.")]),
-                    "period": enumeration(PlanKeys.subscriptionPeriods, "The renewal period."),
-                ], "Required for autoRenewable products."),
-        ], "An in-app product.")
+            ])
+        case .forSale: .object(["type": .string("boolean"), "description": .string("False for retired products, which keep entitling.")])
+        case .familyShareable: .object(["type": .string("boolean"), "description": .string("Family Sharing is on in App Store Connect.")])
+        case .subscription:
+            object(PlanKeys.Subscription.self, required: [.group, .period], "Required for autoRenewable products.") { key in
+                switch key {
+                case .group: string("The subscription group.")
+                case .level: .object(["type": .string("integer"), "minimum": .integer(1), "description": .string("1 is the highest level.")])
+                case .period: enumeration(PlanKeys.subscriptionPeriods, "The renewal period.")
+                }
+            }
+        }
+    }
 
-    static let tier = object(
-        ["id"],
-        [
-            "id": string("A stable id such as \"paid-era\"."),
-            "name": string("What the tier is called in reports."),
-            "from": reference("dateTime", "Buyers of releases that went live at or after this moment…"),
-            "until": reference("dateTime", "…and before this one."),
-            "platforms": .object([
+    static let tier = object(PlanKeys.Tier.self, required: [.id], "A legacy tier.") { key in
+        switch key {
+        case .id: string("A stable id such as \"paid-era\".")
+        case .name: string("What the tier is called in reports.")
+        case .from: reference("dateTime", "Buyers of releases that went live at or after this moment…")
+        case .until: reference("dateTime", "…and before this one.")
+        case .platforms:
+            .object([
                 "type": .string("array"), "items": .object(["$ref": .string("#/$defs/platform")]),
                 "description": .string("Only purchases first made on these platforms."),
-            ]),
-            "grants": reference("featureIDs", "What the tier keeps; omitted: what its paid releases included."),
-            "discounts": .object([
+            ])
+        case .grants: reference("featureIDs", "What the tier keeps; omitted: what its paid releases included.")
+        case .discounts:
+            .object([
                 "type": .string("array"), "description": .string("Legacy prices instead of (or on top of) free access."),
                 "items": object(
-                    ["product", "price"],
-                    [
-                        "product": string("A product id."), "price": reference("price", "The legacy price."),
-                        PlanKeys.promotionalOffer: .object([
+                    PlanKeys.Discount.self, required: [.product, .price], "A legacy price and the mechanism that makes the App Store charge it."
+                ) { key in
+                    switch key {
+                    case .product: string("A product id.")
+                    case .price: reference("price", "The legacy price.")
+                    case .promotionalOffer:
+                        .object([
                             "type": .string("string"), "pattern": .string("^[A-Za-z0-9._-]{1,\(LegacyCharge.maximumOfferIDLength)}$"),
                             "description": .string(
                                 "For an autoRenewable product: the App Store Connect identifier of the promotional offer that charges the legacy price. Give this or legacyProduct."
                             ),
-                        ]),
-                        PlanKeys.legacyProduct: string(
+                        ])
+                    case .legacyProduct:
+                        string(
                             "For a non-consumable: a separate product sold only to this tier at the legacy price, granting what the regular one does. Give this or promotionalOffer."
-                        ),
-                    ], "A legacy price and the mechanism that makes the App Store charge it."),
-            ]),
-        ], "A legacy tier.")
+                        )
+                    }
+                },
+            ])
+        }
+    }
 
     static let installBase = object(
-        [],
-        [
-            "from": reference("dateTime", "The first day the sales reports cover."),
-            "until": reference("dateTime", "The last day they cover, inclusive."),
-            "downloads": list(
-                object(
-                    [],
-                    [
-                        "platform": .object(["$ref": .string("#/$defs/platform")]),
-                        "version": reference("version", "The marketing version (sales reports never carry the build)."),
-                        "paid": .object([
+        PlanKeys.InstallBase.self, required: [], "Who bought what, from sales reports (migrate import sales); sizes cohorts in simulations."
+    ) { key in
+        switch key {
+        case .from: reference("dateTime", "The first day the sales reports cover.")
+        case .until: reference("dateTime", "The last day they cover, inclusive.")
+        case .downloads:
+            list(
+                object(PlanKeys.DownloadCount.self, required: [], "Downloads of one marketing version.") { key in
+                    switch key {
+                    case .platform: .object(["$ref": .string("#/$defs/platform")])
+                    case .version: reference("version", "The marketing version (sales reports never carry the build).")
+                    case .paid:
+                        .object([
                             "type": .string("integer"), "minimum": .integer(0), "description": .string("Paid downloads, net of refunds."),
-                        ]),
-                        "free": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Free first-time downloads.")]),
-                        "refunds": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Refunded downloads.")]),
-                    ], "Downloads of one marketing version."), "App downloads per platform and marketing version."),
-            "products": list(
-                object(
-                    ["product", "units"],
-                    [
-                        "product": string("A product id."),
-                        "units": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Units sold, net of refunds.")]),
-                        "refunds": .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Refunded units.")]),
-                    ], "Sales of one product."), "In-app purchases per product."),
-            "months": list(
-                object(
-                    ["month", "paid"],
-                    [
-                        "month": .object([
+                        ])
+                    case .free: .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Free first-time downloads.")])
+                    case .refunds: .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Refunded downloads.")])
+                    }
+                }, "App downloads per platform and marketing version.")
+        case .products:
+            list(
+                object(PlanKeys.ProductCount.self, required: [.product, .units], "Sales of one product.") { key in
+                    switch key {
+                    case .product: string("A product id.")
+                    case .units: .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Units sold, net of refunds.")])
+                    case .refunds: .object(["type": .string("integer"), "minimum": .integer(0), "description": .string("Refunded units.")])
+                    }
+                }, "In-app purchases per product.")
+        case .months:
+            list(
+                object(PlanKeys.MonthlyDownloads.self, required: [.month, .paid], "Paid downloads in one month.") { key in
+                    switch key {
+                    case .month:
+                        .object([
                             "type": .string("string"), "pattern": .string("^[0-9]{4}-(0[1-9]|1[0-2])$"),
                             "description": .string("A calendar month, UTC: 2011-03."),
-                        ]),
-                        "paid": .object([
+                        ])
+                    case .paid:
+                        .object([
                             "type": .string("integer"), "minimum": .integer(0), "description": .string("Paid downloads that month, net of refunds."),
-                        ]),
-                    ], "Paid downloads in one month."), "Paid downloads per month, oldest first: simulate fits its staying-paid trend to them."),
-        ], "Who bought what, from sales reports (migrate import sales); sizes cohorts in simulations.")
+                        ])
+                    }
+                }, "Paid downloads per month, oldest first: simulate fits its staying-paid trend to them.")
+        }
+    }
 
-    static let policies = object(
-        [],
-        [
-            "nonProduction": object(
-                ["treatAs"],
-                [
-                    "treatAs": enumeration(PlanKeys.nonProductionChoices, "Sandbox, TestFlight and Xcode report \"1.0\" for everyone."),
-                    "tier": string("The tier testers belong to, with treatAs \"tier\"."),
-                ], "What a tester is."),
-            "verificationFailure": object(
-                ["action"],
-                [
-                    "action": enumeration(PlanKeys.verificationFailureChoices, "What to do when a signature doesn't verify."),
-                    "days": .object([
+    static let policies = object(PlanKeys.Policies.self, required: [], "Decisions for cases the App Store leaves open.") { key in
+        switch key {
+        case .nonProduction:
+            object(PlanKeys.NonProduction.self, required: [.treatAs], "What a tester is.") { key in
+                switch key {
+                case .treatAs: enumeration(PlanKeys.nonProductionChoices, "Sandbox, TestFlight and Xcode report \"1.0\" for everyone.")
+                case .tier: string("The tier testers belong to, with treatAs \"tier\".")
+                }
+            }
+        case .verificationFailure:
+            object(PlanKeys.VerificationFailure.self, required: [.action], "Never let your own bug lock out payers.") { key in
+                switch key {
+                case .action: enumeration(PlanKeys.verificationFailureChoices, "What to do when a signature doesn't verify.")
+                case .days:
+                    .object([
                         "type": .string("integer"), "minimum": .integer(PlanKeys.keepLastVerifiedDays.lowerBound),
                         "maximum": .integer(PlanKeys.keepLastVerifiedDays.upperBound),
-                    ]),
-                ], "Never let your own bug lock out payers."),
-            "familySharing": enumeration(PlanKeys.familySharingChoices, "Whether family-shared purchases entitle."),
-            "cutoffRule": enumeration(PlanKeys.cutoffRuleChoices, "automatic uses the version unless it is ambiguous, then the purchase date."),
-        ], "Decisions for cases the App Store leaves open.")
+                    ])
+                }
+            }
+        case .familySharing: enumeration(PlanKeys.familySharingChoices, "Whether family-shared purchases entitle.")
+        case .cutoffRule: enumeration(PlanKeys.cutoffRuleChoices, "automatic uses the version unless it is ambiguous, then the purchase date.")
+        }
+    }
 
     static let distribution = JSONValue.object([
         "description": .string("A number, or a distribution to draw it from in Monte Carlo runs."),
         "oneOf": .array([
             .object(["type": .string("number")]),
-            object(
-                ["distribution"],
-                [
-                    "distribution": enumeration(
+            object(PlanKeys.Distribution.self, required: [.distribution], "A distribution.") { key in
+                switch key {
+                case .distribution:
+                    enumeration(
                         PlanKeys.distributions,
-                        "point: value; uniform: low, high; triangular: low, mode, high; logNormal: low and high are the 10th and 90th percentiles."),
-                    "value": .object(["type": .string("number")]),
-                    "low": .object(["type": .string("number")]),
-                    "mode": .object(["type": .string("number")]),
-                    "high": .object(["type": .string("number")]),
-                ], "A distribution."),
+                        "point: value; uniform: low, high; triangular: low, mode, high; logNormal: low and high are the 10th and 90th percentiles.")
+                case .value: .object(["type": .string("number")])
+                case .low: .object(["type": .string("number")])
+                case .mode: .object(["type": .string("number")])
+                case .high: .object(["type": .string("number")])
+                }
+            },
         ]),
     ])
 
@@ -269,31 +310,37 @@ public enum PlanSchema {
     }
 
     static var simulation: JSONValue {
-        object(
-            [],
-            [
-                "horizonMonths": .object([
+        object(PlanKeys.Simulation.self, required: [], "What migrate simulate assumes, and the scenarios it compares.") { key in
+            switch key {
+            case .horizonMonths:
+                .object([
                     "type": .string("integer"), "minimum": .integer(1), "maximum": .integer(120),
                     "description": .string("Months to simulate; default 24."),
-                ]),
-                "commission": enumeration(PlanKeys.commissions, "standard (30%) or smallBusiness (15%, App Store Small Business Program)."),
-                "assumptions": assumptions,
-                "scenarios": list(
-                    object(
-                        ["id"],
-                        [
-                            "id": string("A stable id, such as \"unlock-9.99\"."),
-                            "name": string("What reports call it."),
-                            "assumptions": assumptions,
-                            "prices": .object([
+                ])
+            case .commission: enumeration(PlanKeys.commissions, "standard (30%) or smallBusiness (15%, App Store Small Business Program).")
+            case .assumptions: assumptions
+            case .scenarios:
+                list(
+                    object(PlanKeys.Scenario.self, required: [.id], "A named variation of the plan.") { key in
+                        switch key {
+                        case .id: string("A stable id, such as \"unlock-9.99\".")
+                        case .name: string("What reports call it.")
+                        case .assumptions: assumptions
+                        case .prices:
+                            .object([
                                 "type": .string("array"), "description": .string("Other prices for products in this scenario."),
-                                "items": object(
-                                    ["product", "price"], ["product": string("A product id."), "price": reference("price", "The price.")],
-                                    "A price."),
-                            ]),
-                            "tiers": list(tier, "Replaces the plan's tiers in this scenario."),
-                            "commission": enumeration(PlanKeys.commissions, "Overrides the simulation's commission."),
-                        ], "A named variation of the plan."), "Scenarios compared side by side."),
-            ], "What migrate simulate assumes, and the scenarios it compares.")
+                                "items": object(PlanKeys.ScenarioPrice.self, required: [.product, .price], "A price.") { key in
+                                    switch key {
+                                    case .product: string("A product id.")
+                                    case .price: reference("price", "The price.")
+                                    }
+                                },
+                            ])
+                        case .tiers: list(tier, "Replaces the plan's tiers in this scenario.")
+                        case .commission: enumeration(PlanKeys.commissions, "Overrides the simulation's commission.")
+                        }
+                    }, "Scenarios compared side by side.")
+            }
+        }
     }
 }
