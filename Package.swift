@@ -56,7 +56,7 @@ let package = Package(
                 "MigrateSupport",
             ]),
         // Helpers every test target shares: the repository root, scratch folders, the list of examples.
-        .target(name: "MigrateTestSupport", path: "Tests/MigrateTestSupport"),
+        .target(name: "MigrateTestSupport", dependencies: ["MigratePlan"], path: "Tests/MigrateTestSupport"),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigrateTestSupport", "MigratePlan", "MigrateCore", "MigrateSupport"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateTestSupport", "MigrateCore", "MigratePlan", "MigrateSupport"]),
         .testTarget(

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigratePlan
 import MigrateSupport
+import MigrateTestSupport
 import Testing
 
 /// A plan with a subscription and a non-consumable, two paid eras, and a tier whose discounts each test sets.

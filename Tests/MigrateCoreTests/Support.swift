@@ -36,14 +36,6 @@ func features(_ ids: String...) -> [Feature] {
     ids.map { Feature(id: $0, name: $0.capitalized) }
 }
 
-/// Loads an example plan shipped in Examples/.
-func examplePlan(_ name: String) throws -> MigrationPlan {
-    let url = repositoryRoot.appendingPathComponent("Examples/\(name)/migration.json")
-    let document = PlanDecoder.decode(bytes: Array(try Data(contentsOf: url)))
-    #expect(!document.hasErrors, "\(name): \(document.diagnostics.map(\.message))")
-    return try #require(document.plan)
-}
-
 extension Advisor {
     func cohort(_ customer: Customer) -> Cohort { report(for: customer).decision.cohort }
 }

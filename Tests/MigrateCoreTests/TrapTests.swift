@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 /// One test (or more) for every trap in DOMAIN.md section 2 that the model decides.

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 /// A free trial: a non-consumable at the free price that grants for a while after its purchase date.

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigrateGenerator
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 /// Generated Swift names come from each id alone, so the app's code keeps compiling when the plan

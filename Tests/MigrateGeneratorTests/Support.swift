@@ -5,58 +5,9 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-/// True when tests should re-record golden files instead of comparing (and then fail, so a
-/// recording run is never mistaken for a passing one).
-let isRecording = ProcessInfo.processInfo.environment["MIGRATE_RECORD"] == "1"
-
 let exampleNames = Examples.names
 
 /// The examples whose generated Swift is type-checked for availability: every one but seven-minute-workout,
 /// whose layer has the flagship's shape (paid downloads, one non-consumable, no tier), since each example
 /// costs about a minute of CI on two cores.
 let availabilityExamples = exampleNames.filter { $0 != "seven-minute-workout" }
-
-/// A name with a slash is a plan file's path from the repository root (a test fixture).
-func examplePlan(_ name: String) throws -> MigrationPlan {
-    let url = repositoryRoot.appendingPathComponent(name.contains("/") ? name : "Examples/\(name)/migration.json")
-    let document = PlanDecoder.decode(bytes: Array(try Data(contentsOf: url)))
-    return try #require(document.plan)
-}
-
-/// Compares text with a golden file and says where they first differ; records it when asked.
-func expectMatchesGolden(_ actual: String, at relativePath: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-    let url = repositoryRoot.appendingPathComponent(relativePath)
-    if isRecording {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try actual.write(to: url, atomically: true, encoding: .utf8)
-        Issue.record("recorded \(relativePath); run again without MIGRATE_RECORD=1", sourceLocation: sourceLocation)
-        return
-    }
-    guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-        Issue.record("no golden file at \(relativePath); record it with MIGRATE_RECORD=1", sourceLocation: sourceLocation)
-        return
-    }
-    if let difference = firstDifference(expected, actual) {
-        Issue.record("\(relativePath) differs from the generated output at \(difference)", sourceLocation: sourceLocation)
-    }
-}
-
-/// `line 12: expected «…», got «…»`, or nil when equal.
-func firstDifference(_ expected: String, _ actual: String) -> String? {
-    guard expected != actual else { return nil }
-    let left = expected.split(separator: "\n", omittingEmptySubsequences: false)
-    let right = actual.split(separator: "\n", omittingEmptySubsequences: false)
-    var checksumLine: Int?
-    for index in 0..<max(left.count, right.count) {
-        let a = index < left.count ? String(left[index]) : "<end of file>"
-        let b = index < right.count ? String(right[index]) : "<end of file>"
-        // A checksum differs whenever the body does; point at the body line that changed.
-        if a != b && a.contains("migrate-checksum:") {
-            checksumLine = checksumLine ?? index
-            continue
-        }
-        if a != b { return "line \(index + 1): expected «\(a)», got «\(b)»" }
-    }
-    if let checksumLine { return "line \(checksumLine + 1): only the checksum differs" }
-    return "the line endings"
-}

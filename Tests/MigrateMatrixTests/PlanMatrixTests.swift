@@ -9,16 +9,11 @@ import Testing
 
 let exampleNames = Examples.names
 
-func loadExample(_ name: String) throws -> MigrationPlan {
-    let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("Examples/\(name)/migration.json"))
-    return try #require(PlanDecoder.decode(bytes: Array(data)).plan)
-}
-
 /// Each example's factor model and default matrix, generated once for all the tests that read them.
 let exampleMatrices: [String: (factors: PlanFactorModel, array: CoveringArray)] = {
     var result: [String: (factors: PlanFactorModel, array: CoveringArray)] = [:]
     for name in exampleNames {
-        let factors = PlanFactorModel(plan: try! loadExample(name))
+        let factors = PlanFactorModel(plan: try! examplePlan(name))
         result[name] = (factors, try! factors.matrix())
     }
     return result
@@ -49,7 +44,7 @@ struct PlanMatrixTests {
 
     @Test("Rows respect the environment, receipt and restore rules", arguments: exampleNames)
     func constraints(name: String) throws {
-        let plan = try loadExample(name)
+        let plan = try examplePlan(name)
         let (factors, array) = try #require(exampleMatrices[name])
         for row in factors.rows(of: array) {
             let customer = try #require(row.customer)
@@ -72,13 +67,13 @@ struct PlanMatrixTests {
 
     @Test("Boundary versions sit below, at and above every cutoff")
     func boundaries() throws {
-        let factors = PlanFactorModel(plan: try loadExample("tilt-to-live-hd"))
+        let factors = PlanFactorModel(plan: try examplePlan("tilt-to-live-hd"))
         let levels = try #require(factors.model.factors.first { $0.name == "originalVersion" }?.levels)
         // Paid builds 10, 14, 21; the first free build is 30.
         #expect(levels == ["9", "29", "30", "31", "41", "1.0 (sandbox)", "(missing)", "2.0.1b (malformed)"])
         let products = factors.model.factors.filter { $0.name.hasPrefix("com.example") }
         #expect(products.count == 3)
-        let tally = PlanFactorModel(plan: try loadExample("tally-two-switches"))
+        let tally = PlanFactorModel(plan: try examplePlan("tally-two-switches"))
         #expect(tally.model.factors.first { $0.name == "com.example.tally.tipjar" }?.levels == ["notOwned", "purchased"])
         #expect(tally.model.factors.first { $0.name == "com.example.tally.pro.monthly" }?.levels == ["notOwned", "purchased", "revoked", "expired"])
     }
