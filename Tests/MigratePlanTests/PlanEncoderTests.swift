@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 import MigrateTestSupport
 import Testing
 
@@ -8,27 +9,18 @@ struct PlanEncoderTests {
     static let examples = Examples.names
 
     static func withoutOrigins(_ plan: MigrationPlan) -> MigrationPlan {
+        func cleared<Item>(_ items: [Item], _ origin: WritableKeyPath<Item, JSONPath?>) -> [Item] {
+            items.map {
+                var item = $0
+                item[keyPath: origin] = nil
+                return item
+            }
+        }
         var plan = plan
-        plan.features = plan.features.map {
-            var item = $0
-            item.origin = nil
-            return item
-        }
-        plan.releases = plan.releases.map {
-            var item = $0
-            item.origin = nil
-            return item
-        }
-        plan.products = plan.products.map {
-            var item = $0
-            item.origin = nil
-            return item
-        }
-        plan.tiers = plan.tiers.map {
-            var item = $0
-            item.origin = nil
-            return item
-        }
+        plan.features = cleared(plan.features, \.origin)
+        plan.releases = cleared(plan.releases, \.origin)
+        plan.products = cleared(plan.products, \.origin)
+        plan.tiers = cleared(plan.tiers, \.origin)
         return plan
     }
 
