@@ -76,6 +76,23 @@ struct AssumptionDecodingTests {
         #expect(found.contains { $0.hasPrefix("simulation.scenarios[1].id: scenario 'a' is defined twice") }, "\(found)")
     }
 
+    /// A scenario's tiers are checked like the plan's: the same references, the same message.
+    @Test("A scenario's tiers name only declared features and products")
+    func scenarioTierReferences() {
+        let scenarios = """
+            [ { "id": "s", "tiers": [ { "id": "t", "grants": ["pr"], "discounts": [ { "product": "com.example.demo.pr", "price": "0.99",
+                "legacyProduct": "com.example.demo.gone" } ] } ] } ]
+            """
+        let found = Self.errors("{}", scenarios: scenarios)
+        for expected in [
+            "simulation.scenarios[0].tiers[0].grants[0]: unknown feature 'pr' [Did you mean 'pro'?]",
+            "simulation.scenarios[0].tiers[0].discounts[0].product: unknown product 'com.example.demo.pr' [Did you mean 'com.example.demo.pro'?]",
+            "simulation.scenarios[0].tiers[0].discounts[0].legacyProduct: unknown product 'com.example.demo.gone'",
+        ] {
+            #expect(found.contains { $0.hasPrefix(expected) }, "\(expected) not in \(found)")
+        }
+    }
+
     @Test("Every form of assumption round-trips through the encoder")
     func roundTrip() throws {
         let assumptions = """

@@ -3,15 +3,58 @@ import MigrateSupport
 /// Cross-reference checks on a decoded plan: duplicate ids, references to features and
 /// products that don't exist, bundle cycles, releases on platforms the app doesn't list.
 public enum PlanValidator {
+    /// Looks references up in sets, so a catalogue of thousands is checked in linear time; one home for the
+    /// "unknown reference" message of the plan's and the scenarios' tiers, prices and counts.
+    struct References {
+        let features: (list: [String], set: Set<String>)
+        let products: (list: [String], set: Set<String>)
+        let tiers: (list: [String], set: Set<String>)
+
+        init(_ plan: MigrationPlan) {
+            let featureIDs = plan.features.map(\.id)
+            let productIDs = plan.products.map(\.id)
+            let tierIDs = plan.tiers.map(\.id)
+            features = (featureIDs, Set(featureIDs))
+            products = (productIDs, Set(productIDs))
+            tiers = (tierIDs, Set(tierIDs))
+        }
+
+        /// An error when `id` names no feature, product or tier (`kind`), with a suggestion.
+        func check(_ id: String, kind: String, at path: JSONPath?) -> Diagnostic? {
+            let known: (list: [String], set: Set<String>)
+            switch kind {
+            case "feature": known = features
+            case "product": known = products
+            default: known = tiers
+            }
+            guard !known.set.contains(id) else { return nil }
+            let hint =
+                Suggestions.closest(to: id, in: known.list).map { "Did you mean '\($0)'?" }
+                ?? (known.list.isEmpty
+                    ? "Declare it in '\(kind)s' first."
+                    : "Declare it in '\(kind)s', or use one of: \(known.list.sorted().prefix(8).joined(separator: ", ")).")
+            return .error(.unknownReference, "unknown \(kind) '\(id)'", at: path, hint: hint)
+        }
+
+        /// A tier's features, and the products its discounts name and charge through.
+        func check(_ tier: LegacyTier) -> [Diagnostic] {
+            var diagnostics: [Diagnostic] = []
+            for (index, feature) in (tier.grants ?? []).enumerated() {
+                diagnostics += [check(feature, kind: "feature", at: tier.origin.map { $0 / PlanKeys.Tier.grants / index })].compactMap { $0 }
+            }
+            for (index, discount) in tier.discounts.enumerated() {
+                let path = tier.origin.map { $0 / PlanKeys.Tier.discounts / index }
+                diagnostics += [check(discount.product, kind: "product", at: path.map { $0 / PlanKeys.Discount.product })].compactMap { $0 }
+                if case .legacyProduct(let id) = discount.charge {
+                    diagnostics += [check(id, kind: "product", at: path.map { $0 / PlanKeys.Discount.legacyProduct })].compactMap { $0 }
+                }
+            }
+            return diagnostics
+        }
+    }
+
     public static func validate(_ plan: MigrationPlan) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        let featureIDs = plan.features.map(\.id)
-        let productIDs = plan.products.map(\.id)
-        let tierIDs = plan.tiers.map(\.id)
-        // Each reference is looked up in a set, so a catalogue of thousands is checked in linear time.
-        let featureSet = Set(featureIDs)
-        let productSet = Set(productIDs)
-        let tierSet = Set(tierIDs)
         let platforms = Set(plan.app.platforms)
         let productByID = Dictionary(plan.products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
@@ -19,21 +62,9 @@ public enum PlanValidator {
         diagnostics += duplicates(plan.products.map { ($0.id, $0.origin) }, kind: "product")
         diagnostics += duplicates(plan.tiers.map { ($0.id, $0.origin) }, kind: "tier")
 
-        func reference(_ id: String, to known: [String], kind: String, at path: JSONPath?) {
-            let set: Set<String>
-            switch kind {
-            case "feature": set = featureSet
-            case "product": set = productSet
-            default: set = tierSet
-            }
-            guard !set.contains(id) else { return }
-            let suggestion = Suggestions.closest(to: id, in: known)
-            let hint =
-                suggestion.map { "Did you mean '\($0)'?" }
-                ?? (known.isEmpty
-                    ? "Declare it in '\(kind)s' first."
-                    : "Declare it in '\(kind)s', or use one of: \(known.sorted().prefix(8).joined(separator: ", ")).")
-            diagnostics.append(.error(.unknownReference, "unknown \(kind) '\(id)'", at: path, hint: hint))
+        let references = References(plan)
+        func reference(_ id: String, kind: String, at path: JSONPath?) {
+            if let problem = references.check(id, kind: kind, at: path) { diagnostics.append(problem) }
         }
 
         var seenReleases: [String: JSONPath?] = [:]
@@ -55,16 +86,16 @@ public enum PlanValidator {
                 seenReleases[key] = release.origin
             }
             for (index, feature) in (release.includes ?? []).enumerated() {
-                reference(feature, to: featureIDs, kind: "feature", at: release.origin.map { $0 / PlanKeys.Release.includes / index })
+                reference(feature, kind: "feature", at: release.origin.map { $0 / PlanKeys.Release.includes / index })
             }
         }
 
         for product in plan.products {
             for (index, feature) in product.grants.enumerated() {
-                reference(feature, to: featureIDs, kind: "feature", at: product.origin.map { $0 / PlanKeys.Product.grants / index })
+                reference(feature, kind: "feature", at: product.origin.map { $0 / PlanKeys.Product.grants / index })
             }
             for (index, feature) in product.requires.enumerated() {
-                reference(feature, to: featureIDs, kind: "feature", at: product.origin.map { $0 / PlanKeys.Product.requires / index })
+                reference(feature, kind: "feature", at: product.origin.map { $0 / PlanKeys.Product.requires / index })
             }
             for (index, contained) in product.contains.enumerated() {
                 if contained == product.id {
@@ -73,7 +104,7 @@ public enum PlanValidator {
                             .bundleCycle, "product '\(product.id)' contains itself", at: product.origin.map { $0 / PlanKeys.Product.contains / index }
                         ))
                 } else {
-                    reference(contained, to: productIDs, kind: "product", at: product.origin.map { $0 / PlanKeys.Product.contains / index })
+                    reference(contained, kind: "product", at: product.origin.map { $0 / PlanKeys.Product.contains / index })
                 }
             }
             if product.grants.isEmpty && product.contains.isEmpty && product.kind != .consumable {
@@ -88,18 +119,8 @@ public enum PlanValidator {
         diagnostics += validateSimulation(plan)
 
         for tier in plan.tiers {
-            for (index, feature) in (tier.grants ?? []).enumerated() {
-                reference(feature, to: featureIDs, kind: "feature", at: tier.origin.map { $0 / PlanKeys.Tier.grants / index })
-            }
+            diagnostics += references.check(tier)
             for (index, discount) in tier.discounts.enumerated() {
-                reference(
-                    discount.product, to: productIDs, kind: "product",
-                    at: tier.origin.map { $0 / PlanKeys.Tier.discounts / index / PlanKeys.Discount.product })
-                if case .legacyProduct(let id) = discount.charge {
-                    reference(
-                        id, to: productIDs, kind: "product",
-                        at: tier.origin.map { $0 / PlanKeys.Tier.discounts / index / PlanKeys.Discount.legacyProduct })
-                }
                 if let product = productByID[discount.product], discount.price >= product.price {
                     diagnostics.append(
                         .warning(
@@ -111,12 +132,12 @@ public enum PlanValidator {
         }
         for (index, count) in (plan.installBase?.products ?? []).enumerated() {
             reference(
-                count.product, to: productIDs, kind: "product",
+                count.product, kind: "product",
                 at: .root / PlanKeys.Root.installBase / PlanKeys.InstallBase.products / index / PlanKeys.ProductCount.product)
         }
         if case .tier(let id) = plan.policies.nonProduction, !plan.tiers.isEmpty {
             reference(
-                id, to: tierIDs, kind: "tier", at: .root / PlanKeys.Root.policies / PlanKeys.Policies.nonProduction / PlanKeys.NonProduction.tier)
+                id, kind: "tier", at: .root / PlanKeys.Root.policies / PlanKeys.Policies.nonProduction / PlanKeys.NonProduction.tier)
         }
         return diagnostics
     }

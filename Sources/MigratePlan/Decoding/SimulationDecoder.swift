@@ -204,33 +204,14 @@ extension PlanValidator {
     static func validateSimulation(_ plan: MigrationPlan) -> [Diagnostic] {
         guard let simulation = plan.simulation else { return [] }
         var diagnostics: [Diagnostic] = []
-        let productIDs = plan.products.map(\.id)
-        let featureIDs = plan.features.map(\.id)
-        func reference(_ id: String, to known: [String], kind: String, at path: JSONPath?) {
-            guard !known.contains(id) else { return }
-            let hint = Suggestions.closest(to: id, in: known).map { "Did you mean '\($0)'?" } ?? "Declare it in '\(kind)s' first."
-            diagnostics.append(.error(.unknownReference, "unknown \(kind) '\(id)'", at: path, hint: hint))
-        }
+        let references = References(plan)
         for scenario in simulation.scenarios {
             for (index, price) in scenario.prices.enumerated() {
-                reference(
-                    price.product, to: productIDs, kind: "product",
-                    at: scenario.origin.map { $0 / PlanKeys.Scenario.prices / index / PlanKeys.ScenarioPrice.product })
+                let path = scenario.origin.map { $0 / PlanKeys.Scenario.prices / index / PlanKeys.ScenarioPrice.product }
+                if let problem = references.check(price.product, kind: "product", at: path) { diagnostics.append(problem) }
             }
             for tier in scenario.tiers ?? [] {
-                for (index, feature) in (tier.grants ?? []).enumerated() {
-                    reference(feature, to: featureIDs, kind: "feature", at: tier.origin.map { $0 / PlanKeys.Tier.grants / index })
-                }
-                for (index, discount) in tier.discounts.enumerated() {
-                    reference(
-                        discount.product, to: productIDs, kind: "product",
-                        at: tier.origin.map { $0 / PlanKeys.Tier.discounts / index / PlanKeys.Discount.product })
-                    if case .legacyProduct(let id) = discount.charge {
-                        reference(
-                            id, to: productIDs, kind: "product",
-                            at: tier.origin.map { $0 / PlanKeys.Tier.discounts / index / PlanKeys.Discount.legacyProduct })
-                    }
-                }
+                diagnostics += references.check(tier)
             }
         }
         return diagnostics
