@@ -164,24 +164,35 @@ public enum PlanDecoder {
         return Feature(id: id, name: name, origin: path)
     }
 
-    static func readVersion<Key>(_ reader: ObjectReader<Key>, _ key: Key, required: Bool, meaning: String) -> Version? {
+    /// The text of a value written as a string or, with a warning, as a JSON number (which a developer means the
+    /// same way, but which tools may reformat): versions and prices.
+    static func stringOrNumber<Key>(
+        _ reader: ObjectReader<Key>, _ key: Key, required: Bool, missing: String, expected: String, numberCode: DiagnosticCode,
+        numberMessage: (String) -> String
+    ) -> String? {
         guard let node = reader.value(key) else {
-            if required { reader.sink.error(.missingKey, "missing '\(key)' (\(meaning))", at: reader.path(key)) }
+            if required { reader.sink.error(.missingKey, "missing '\(key)' (\(missing))", at: reader.path(key)) }
             return nil
         }
-        let text: String
         switch node.value {
-        case .string(let string): text = string
+        case .string(let string):
+            return string
         case .number(let literal):
-            // A bare 31 is what a developer means; say how to write it so no tool reformats it.
-            reader.sink.warning(
-                .numberAsVersion, "'\(key)' is a JSON number; write it as a string (\"\(literal)\") so that 1.10 stays 1.10",
-                at: reader.path(key))
-            text = literal
+            reader.sink.warning(numberCode, numberMessage(literal), at: reader.path(key))
+            return literal
         default:
-            reader.sink.error(.wrongType, "'\(key)' must be a string such as \"1.2.5\", found \(node.value.kindName)", at: reader.path(key))
+            reader.sink.error(.wrongType, "'\(key)' must be \(expected), found \(node.value.kindName)", at: reader.path(key))
             return nil
         }
+    }
+
+    static func readVersion<Key>(_ reader: ObjectReader<Key>, _ key: Key, required: Bool, meaning: String) -> Version? {
+        // A bare 31 is what a developer means; say how to write it so no tool reformats it.
+        guard
+            let text = stringOrNumber(
+                reader, key, required: required, missing: meaning, expected: "a string such as \"1.2.5\"", numberCode: .numberAsVersion,
+                numberMessage: { "'\(key)' is a JSON number; write it as a string (\"\($0)\") so that 1.10 stays 1.10" })
+        else { return nil }
         do {
             let version = try Version(text)
             if version.hasExtraComponents {
@@ -210,22 +221,12 @@ public enum PlanDecoder {
     }
 
     static func readPrice<Key>(_ reader: ObjectReader<Key>, _ key: Key, required: Bool) -> Price? {
-        guard let node = reader.value(key) else {
-            if required { reader.sink.error(.missingKey, "missing '\(key)' (a decimal string such as \"4.99\")", at: reader.path(key)) }
-            return nil
-        }
-        let text: String
-        switch node.value {
-        case .string(let string): text = string
-        case .number(let literal):
-            reader.sink.warning(
-                .numberAsPrice, "'\(key)' is a JSON number; write prices as strings (\"\(literal)\") so no tool rounds them",
-                at: reader.path(key))
-            text = literal
-        default:
-            reader.sink.error(.wrongType, "'\(key)' must be a decimal string such as \"4.99\", found \(node.value.kindName)", at: reader.path(key))
-            return nil
-        }
+        guard
+            let text = stringOrNumber(
+                reader, key, required: required, missing: "a decimal string such as \"4.99\"", expected: "a decimal string such as \"4.99\"",
+                numberCode: .numberAsPrice, numberMessage: { "'\(key)' is a JSON number; write prices as strings (\"\($0)\") so no tool rounds them" }
+            )
+        else { return nil }
         do {
             return try Price(text)
         } catch {
