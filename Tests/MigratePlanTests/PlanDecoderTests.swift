@@ -98,6 +98,21 @@ struct PlanDecoderTests {
         BadInput(
             name: "duplicate key", replace: #""name": "Demo","#, with: #""name": "Demo", "name": "Other","#,
             code: "duplicate-key", path: "app.name", message: "'name' is given twice"),
+        BadInput(
+            name: "build as a JSON number", replace: #""build": "10""#, with: #""build": 10"#,
+            code: "number-as-version", path: "releases[0].build", message: "write it as a string (\"10\") so that 1.10 stays 1.10"),
+        BadInput(
+            name: "price as a JSON number", replace: #""price": "4.99""#, with: #""price": 4.99"#,
+            code: "number-as-price", path: "products[0].price", message: "write prices as strings (\"4.99\") so no tool rounds them"),
+        BadInput(
+            name: "version of the wrong type", replace: #""version": "1.0""#, with: #""version": true"#,
+            code: "wrong-type", path: "releases[0].version", message: "'version' must be a string such as \"1.2.5\", found"),
+        BadInput(
+            name: "price of the wrong type", replace: #""price": "4.99""#, with: #""price": ["4.99"]"#,
+            code: "wrong-type", path: "products[0].price", message: "'price' must be a decimal string such as \"4.99\", found"),
+        BadInput(
+            name: "missing price", replace: #", "price": "4.99""#, with: "",
+            code: "missing-key", path: "products[0].price", message: "missing 'price' (a decimal string such as \"4.99\")"),
     ]
 
     @Test("Bad input gets a message naming the place, the problem and the fix", arguments: badInputs)
