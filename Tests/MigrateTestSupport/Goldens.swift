@@ -1,37 +1,9 @@
 import Foundation
 import MigratePlan
-import Testing
 
 /// True when tests should re-record golden files instead of comparing (and then fail, so a
 /// recording run is never mistaken for a passing one).
 public let isRecording = ProcessInfo.processInfo.environment["MIGRATE_RECORD"] == "1"
-
-/// Loads an example plan shipped in Examples/ (or, for a name with a slash, a plan file's path from the
-/// repository root), expecting it to decode without errors.
-public func examplePlan(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> MigrationPlan {
-    let url = repositoryRoot.appendingPathComponent(name.contains("/") ? name : "Examples/\(name)/migration.json")
-    let document = PlanDecoder.decode(bytes: Array(try Data(contentsOf: url)))
-    #expect(!document.hasErrors, "\(name): \(document.diagnostics.map(\.message))", sourceLocation: sourceLocation)
-    return try #require(document.plan, sourceLocation: sourceLocation)
-}
-
-/// Compares text with a golden file and says where they first differ; records it when asked.
-public func expectMatchesGolden(_ actual: String, at relativePath: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-    let url = repositoryRoot.appendingPathComponent(relativePath)
-    if isRecording {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try actual.write(to: url, atomically: true, encoding: .utf8)
-        Issue.record("recorded \(relativePath); run again without MIGRATE_RECORD=1", sourceLocation: sourceLocation)
-        return
-    }
-    guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-        Issue.record("no golden file at \(relativePath); record it with MIGRATE_RECORD=1", sourceLocation: sourceLocation)
-        return
-    }
-    if let difference = firstDifference(expected, actual) {
-        Issue.record("\(relativePath) differs from the generated output at \(difference)", sourceLocation: sourceLocation)
-    }
-}
 
 /// `line 12: expected «…», got «…»`, or nil when equal.
 public func firstDifference(_ expected: String, _ actual: String) -> String? {
@@ -52,3 +24,36 @@ public func firstDifference(_ expected: String, _ actual: String) -> String? {
     if let checksumLine { return "line \(checksumLine + 1): only the checksum differs" }
     return "the line endings"
 }
+
+// `swift build` builds this target too (it is a library, not a test target), and outside a test build
+// the Testing module isn't there: the helpers that record issues exist only where it is.
+#if canImport(Testing)
+    import Testing
+
+    /// Loads an example plan shipped in Examples/ (or, for a name with a slash, a plan file's path from the
+    /// repository root), expecting it to decode without errors.
+    public func examplePlan(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> MigrationPlan {
+        let url = repositoryRoot.appendingPathComponent(name.contains("/") ? name : "Examples/\(name)/migration.json")
+        let document = PlanDecoder.decode(bytes: Array(try Data(contentsOf: url)))
+        #expect(!document.hasErrors, "\(name): \(document.diagnostics.map(\.message))", sourceLocation: sourceLocation)
+        return try #require(document.plan, sourceLocation: sourceLocation)
+    }
+
+    /// Compares text with a golden file and says where they first differ; records it when asked.
+    public func expectMatchesGolden(_ actual: String, at relativePath: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let url = repositoryRoot.appendingPathComponent(relativePath)
+        if isRecording {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            Issue.record("recorded \(relativePath); run again without MIGRATE_RECORD=1", sourceLocation: sourceLocation)
+            return
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            Issue.record("no golden file at \(relativePath); record it with MIGRATE_RECORD=1", sourceLocation: sourceLocation)
+            return
+        }
+        if let difference = firstDifference(expected, actual) {
+            Issue.record("\(relativePath) differs from the generated output at \(difference)", sourceLocation: sourceLocation)
+        }
+    }
+#endif
