@@ -163,6 +163,12 @@ struct GeneratedPackageTests {
             replace: "      let jws = (try? await offerSigner?.compactJWS(offerID: offerID, productID: product.rawValue)) ?? \"\"\n",
             test: "Without a signer the legacy subscription price is refused, never charged in full"),
         LayerMutant(
+            name: "OfferRejectionFails", example: "quill-writer", file: "FreemiumStore.swift",
+            find: "      if signed != nil, let failure = error as? StoreFrontError, failure.isOfferRejected {\n"
+                + "        return .refused(.offerRejected)\n      }\n",
+            replace: "",
+            test: "An offer the App Store refuses is a refusal: nothing unlocked, no retry at the full price"),
+        LayerMutant(
             name: "TrialNeverEnds", example: "inkwell-universal", file: "Entitlements.swift",
             find: "let end = Catalog.trialEnd(from: start, lasting: period), now < end\n",
             replace: "let end = Catalog.trialEnd(from: start, lasting: period), now < end || true\n",

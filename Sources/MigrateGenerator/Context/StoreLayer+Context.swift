@@ -18,6 +18,7 @@ extension GenerationContext {
         "trialTaken": "You've already used your free trial.",
         "notOffered": "This isn't available to buy.",
         "offerNotSigned": "Your price couldn't be confirmed with the App Store, so nothing was charged. Try again later.",
+        "offerRejected": "The App Store didn't accept your price for this Apple Account, so nothing was charged.",
         "unverified": "The App Store's answer couldn't be verified. If you were charged, tap Restore Purchases.",
         "awaitingDelivery": "Your purchase is being delivered.",
         "failedPrefix": "The purchase couldn't be completed: ",

@@ -686,7 +686,21 @@ let package = Package(
       if let error = error as? StoreKit.StoreKitError, case .userCancelled = error {
         return StoreFrontError(isUserCancellation: true, message: error.localizedDescription)
       }
+      if let error = error as? StoreKit.Product.PurchaseError, isOfferRejection(error) {
+        return StoreFrontError(isOfferRejected: true, message: error.localizedDescription)
+      }
       return StoreFrontError(message: error.localizedDescription)
+    }
+
+    /// The `Product.PurchaseError`s that refuse a promotional offer: nothing was charged.
+    private static func isOfferRejection(_ error: StoreKit.Product.PurchaseError) -> Bool {
+      switch error {
+      case .ineligibleForOffer, .invalidOfferIdentifier, .invalidOfferPrice, .invalidOfferSignature,
+        .missingOfferParameters:
+        return true
+      default:
+        return false
+      }
     }
   }
 
@@ -957,6 +971,9 @@ import Foundation
   case notOffered
   /// The legacy price needs a promotional offer signed by the app's server, and none was signed.
   case offerNotSigned
+  /// The App Store refused the signed promotional offer (`Product.PurchaseError.ineligibleForOffer`
+  /// and the invalid-offer errors): the legacy price was not charged, and neither was the full one.
+  case offerRejected
 }
 
 /// The outcome of a purchase, each with what to tell the customer.
@@ -989,6 +1006,7 @@ import Foundation
     case .refused(.withheld(.trialTaken)): return StoreMessage.trialTaken
     case .refused(.notOffered): return StoreMessage.notOffered
     case .refused(.offerNotSigned): return StoreMessage.offerNotSigned
+    case .refused(.offerRejected): return StoreMessage.offerRejected
     case .unverified: return StoreMessage.unverified
     case .awaitingDelivery: return StoreMessage.awaitingDelivery
     case .failed(let reason): return StoreMessage.failedPrefix + reason
@@ -1167,6 +1185,10 @@ import Foundation
       attempt = try await storeFront.purchase(productID: product.rawValue, offer: signed)
     } catch {
       if (error as? StoreFrontError)?.isUserCancellation == true { return .cancelled }
+      // Said as a refusal, so the app explains the price and never retries at the full one.
+      if signed != nil, let failure = error as? StoreFrontError, failure.isOfferRejected {
+        return .refused(.offerRejected)
+      }
       return .failed((error as? StoreFrontError)?.message ?? error.localizedDescription)
     }
     switch attempt {
@@ -2019,11 +2041,15 @@ import Foundation
 {{access}}struct StoreFrontError: Error, Hashable, Sendable {
   /// The customer cancelled a prompt: show nothing.
   {{access}}var isUserCancellation: Bool
+  /// The App Store refused the promotional offer before charging anything: the customer isn't
+  /// eligible for it, or the offer, its price or its signature doesn't match App Store Connect.
+  {{access}}var isOfferRejected: Bool
   /// Why, in words a customer can read.
   {{access}}var message: String
 
-  {{access}}init(isUserCancellation: Bool = false, message: String) {
+  {{access}}init(isUserCancellation: Bool = false, isOfferRejected: Bool = false, message: String) {
     self.isUserCancellation = isUserCancellation
+    self.isOfferRejected = isOfferRejected
     self.message = message
   }
 }
@@ -2427,6 +2453,8 @@ final class FakeStoreFront: StoreFront, @unchecked Sendable {
     var entitlements: [StoreTransaction] = []
     var syncError: StoreFrontError?
     var purchaseResult: PurchaseAttempt = .userCancelled
+    /// Thrown by `purchase(productID:offer:)` instead of answering.
+    var purchaseError: StoreFrontError?
     var calls: [String] = []
     var offers: [SignedPromotionalOffer] = []
     /// `Transaction.updates` streams still listened to.
@@ -2502,6 +2530,9 @@ final class FakeStoreFront: StoreFront, @unchecked Sendable {
     change {
       $0.calls.append("purchase \(productID)")
       if let offer { $0.offers.append(offer) }
+    }
+    if let error = script.purchaseError { throw error }
+    change {
       if case .success(let transaction) = $0.purchaseResult, transaction.isVerified {
         $0.entitlements.append(transaction)
       }
@@ -3010,6 +3041,21 @@ struct StoreTests {
     let offerID = "{{storeTests.promoOfferID}}"
     let signature = "signed \(offerID) for {{storeTests.promoProduct.id}}"
     #expect(fake.script.offers == [SignedPromotionalOffer(offerID: offerID, compactJWS: signature)])
+  }
+
+  @Test("An offer the App Store refuses is a refusal: nothing unlocked, no retry at the full price")
+  func rejectedOfferIsRefused() async {
+    fake.change {
+      $0.appTransactions = [(.verified(Self.promo), 0)]
+      $0.purchaseError = StoreFrontError(isOfferRejected: true, message: "ineligibleForOffer")
+    }
+    let store = makeStore(.{{storeTests.promo.platform}})
+    store.offerSigner = Signer()
+    let outcome = await store.purchase(.{{storeTests.promoProduct.case}})
+    #expect(outcome == .refused(.offerRejected))
+    #expect(outcome.message == StoreMessage.offerRejected)
+    #expect(fake.script.calls.filter { $0 == "purchase {{storeTests.promoProduct.id}}" }.count == 1)
+    #expect(!store.entitlements.activeProducts.contains(.{{storeTests.promoProduct.case}}))
   }
 
   @Test("Without a signer the legacy subscription price is refused, never charged in full")

@@ -487,6 +487,32 @@ public struct Product: Identifiable, Hashable, Sendable {
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 extension Product.PurchaseResult: Sendable {}
 
+// MARK: - Product.PurchaseError
+
+extension Product {
+  /// product/purchaseerror.md: `enum PurchaseError` (not frozen), iOS 15.0, macOS 12.0, tvOS 15.0,
+  /// watchOS 8.0, visionOS 1.0; Error. Thrown by `purchase(options:)`.
+  @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+  public enum PurchaseError: Error {
+    /// product/purchaseerror/invalidquantity.md: `case invalidQuantity`
+    case invalidQuantity
+    /// product/purchaseerror/productunavailable.md: `case productUnavailable`
+    case productUnavailable
+    /// product/purchaseerror/purchasenotallowed.md: `case purchaseNotAllowed`
+    case purchaseNotAllowed
+    /// product/purchaseerror/ineligibleforoffer.md: `case ineligibleForOffer`
+    case ineligibleForOffer
+    /// product/purchaseerror/invalidofferidentifier.md: `case invalidOfferIdentifier`
+    case invalidOfferIdentifier
+    /// product/purchaseerror/invalidofferprice.md: `case invalidOfferPrice`
+    case invalidOfferPrice
+    /// product/purchaseerror/invalidoffersignature.md: `case invalidOfferSignature`
+    case invalidOfferSignature
+    /// product/purchaseerror/missingofferparameters.md: `case missingOfferParameters`
+    case missingOfferParameters
+  }
+}
+
 // MARK: - StoreKitError
 
 /// storekiterror.md: `enum StoreKitError` (not frozen), iOS 15.0, macOS 12.0, tvOS 15.0,
