@@ -228,7 +228,10 @@ show nothing then.
   one with your In-App Purchase key (App Store Connect → Users and Access → Integrations → In-App
   Purchase); never put that key in the app. Set `FreemiumStore.shared.offerSigner` at launch to a type
   conforming to `PromotionalOfferSigner` that asks your server for the compact JWS. Without it, a legacy
-  price is refused (`offerNotSigned`) rather than charged in full.
+  price is refused (`offerNotSigned`) rather than charged in full. When the App Store refuses the signed
+  offer (`Product.PurchaseError.ineligibleForOffer`, or an offer identifier, price or signature that doesn't
+  match App Store Connect), the purchase is refused (`offerRejected`): nothing was charged, and the app must
+  not retry at the full price. Check the offer in App Store Connect and the key your server signs with.
 {{/anyPromotionalOffers}}
 {{#storeTests.hasConsumable}}
 - **Delivery of consumables.** Set `FreemiumStore.shared.deliverConsumable` to a closure that credits the
