@@ -72,7 +72,8 @@ public enum Simulator {
         let chosen = options.scenarios.isEmpty ? known : options.scenarios
         for id in chosen where !known.contains(id) {
             let hint = Suggestions.closest(to: id, in: known).map { "Did you mean '\($0)'?" } ?? "Known scenarios: \(known.joined(separator: ", "))."
-            throw SimulationError("unknown scenario '\(id)'", path: JSONPath.root / "simulation" / "scenarios", hint: hint, isUsage: true)
+            throw SimulationError(
+                "unknown scenario '\(id)'", path: JSONPath.root / PlanKeys.Root.simulation / PlanKeys.Simulation.scenarios, hint: hint, isUsage: true)
         }
         let sweeps = try options.sweeps.map { text throws(SimulationError) in try SweepSpec.parse(text, plan: plan) }
         let grid = sweeps.reduce(1) { $0 * $1.values.count }

@@ -36,7 +36,7 @@ public enum PlanChecker {
     }
 
     private static func origin(_ catalog: PlanCatalog, release index: Int) -> JSONPath {
-        catalog.plan.releases[index].origin ?? (.root / "releases" / index)
+        catalog.plan.releases[index].origin ?? (.root / PlanKeys.Root.releases / index)
     }
 
     private static func freeSwitch(_ catalog: PlanCatalog) -> [Diagnostic] {
@@ -44,7 +44,7 @@ public enum PlanChecker {
         guard !plan.releases.isEmpty else {
             return [
                 .error(
-                    .noReleases, "the plan lists no releases, so no one can be told apart", at: .root / "releases",
+                    .noReleases, "the plan lists no releases, so no one can be told apart", at: .root / PlanKeys.Root.releases,
                     hint: "Add the releases that went live, with 'migrate import' or by hand: platform, version, build, released, model.")
             ]
         }
@@ -56,7 +56,7 @@ public enum PlanChecker {
             : "no release is paid, so there are no buyers to grandfather"
         return [
             .error(
-                .noFreeRelease, message, at: .root / "releases",
+                .noFreeRelease, message, at: .root / PlanKeys.Root.releases,
                 hint: "Add the first free release with \"model\": \"free\" and the date-time it went live (UTC).")
         ]
     }
@@ -66,14 +66,14 @@ public enum PlanChecker {
         if catalog.plan.features.isEmpty {
             diagnostics.append(
                 .error(
-                    .noFeatures, "the plan lists no features, so no one can be told what they keep", at: .root / "features",
+                    .noFeatures, "the plan lists no features, so no one can be told what they keep", at: .root / PlanKeys.Root.features,
                     hint: "List what customers can be entitled to, such as { \"id\": \"themes\", \"name\": \"Themes\" }."))
         }
         if !catalog.plan.products.contains(where: \.canUnlockFeaturesForSale) {
             diagnostics.append(
                 .error(
                     .nothingForSale, "no product that unlocks features is for sale, so a freemium app has nothing to sell",
-                    at: .root / "products", hint: "Add the in-app purchase that unlocks the paid features, with 'grants'."))
+                    at: .root / PlanKeys.Root.products, hint: "Add the in-app purchase that unlocks the paid features, with 'grants'."))
         }
         return diagnostics
     }
@@ -85,7 +85,7 @@ public enum PlanChecker {
             return .error(
                 .paidReleaseIncludesNothing,
                 "paid release \(release.platform) \(release.displayName) doesn't say which features its price bought",
-                at: origin(catalog, release: index) / "includes",
+                at: origin(catalog, release: index) / PlanKeys.Release.includes,
                 hint: "List them in 'includes'; later releases of the same model inherit the list.")
         }
     }
@@ -113,7 +113,7 @@ public enum PlanChecker {
                     .warning(
                         .legacyFeatureDropped,
                         "buyers of \(release.platform) \(release.displayName) paid for \(list), but tier '\(tier.id)' doesn't grant \(dropped.count == 1 ? "it" : "them")",
-                        at: tier.origin.map { $0 / "grants" },
+                        at: tier.origin.map { $0 / PlanKeys.Tier.grants },
                         hint:
                             "Add \(list) to the tier's 'grants' (one app took Themes away from paying users this way), unless a discount replaces free access on purpose."
                     ))
@@ -135,7 +135,7 @@ public enum PlanChecker {
                         .error(
                             .tierOverlap,
                             "tiers '\(tier.id)' and '\(later.id)' both cover \(plan.releases[first].platform) \(plan.releases[first].displayName)\(overlap.count > 1 ? " and \(overlap.count - 1) more releases" : "")",
-                            at: later.origin.map { $0 / "from" },
+                            at: later.origin.map { $0 / PlanKeys.Tier.from },
                             hint: "Make the windows ('from' inclusive, 'until' exclusive) meet without overlapping."))
                 }
             }
@@ -156,7 +156,7 @@ public enum PlanChecker {
 
         var diagnostics: [Diagnostic] = []
         for feature in plan.features {
-            let path = feature.origin ?? .root / "features"
+            let path = feature.origin ?? .root / PlanKeys.Root.features
             if paidFeatures.contains(feature.id) && !sold.contains(feature.id) && !free.contains(feature.id) {
                 diagnostics.append(
                     .warning(
@@ -202,7 +202,7 @@ public enum PlanChecker {
                     .warning(
                         .cutoffInFuture,
                         "the first free \(platform) release, \(release.displayName), goes live \(Timestamp.format(release.released)), in the future",
-                        at: origin(catalog, release: index) / "released",
+                        at: origin(catalog, release: index) / PlanKeys.Release.released,
                         hint: "Fine while planning; set the real go-live moment (UTC) on launch day, since the date rule compares purchases with it.")
                 )
             }
@@ -230,7 +230,7 @@ public enum PlanChecker {
                 .weakReleaseDate,
                 "\(role), \(release.platform) \(release.displayName), is dated by \(source.phrase) (\(Timestamp.format(release.released))), "
                     + "not by when it went live; buyers between the two would be read as new customers",
-                at: origin(catalog, release: index) / "releasedSource",
+                at: origin(catalog, release: index) / PlanKeys.Release.releasedSource,
                 hint:
                     "Look up when \(release.displayName) went live (App Store Connect: the version's history, or the email saying it is ready for distribution), "
                     + "set 'released' to that moment in UTC and 'releasedSource' to \"appStore\"; or import a daily Summary Sales report to date it by its first sale."
@@ -248,7 +248,7 @@ public enum PlanChecker {
             .warning(
                 .universalPurchaseMixed,
                 "universal purchase across iOS and macOS: originalAppVersion is a build number for purchases first made on iOS and a marketing version for those made on macOS",
-                at: .root / "app" / "universalPurchase",
+                at: .root / PlanKeys.Root.app / PlanKeys.App.universalPurchase,
                 hint:
                     "The plan uses AppTransaction.originalPlatform where the OS reports it (iOS 18.4 / macOS 15.4) and the purchase date otherwise; keep release dates exact."
             )
@@ -270,7 +270,7 @@ public enum PlanChecker {
                     .error(
                         .versionRuleUnsound,
                         "policies.cutoffRule is \"version\", but on \(platform) \(cutoff.problems[0].message)",
-                        at: .root / "policies" / "cutoffRule", hint: "Use \"automatic\" or \"date\"."))
+                        at: .root / PlanKeys.Root.policies / PlanKeys.Policies.cutoffRule, hint: "Use \"automatic\" or \"date\"."))
             case .automatic:
                 let problem = cutoff.problems[0]
                 let more = cutoff.problems.count > 1 ? " (and \(cutoff.problems.count - 1) more)" : ""
@@ -278,7 +278,7 @@ public enum PlanChecker {
                     .warning(
                         .versionRuleAmbiguous,
                         "\(platform): \(problem.message)\(more), so purchases are dated instead: the cohort follows originalPurchaseDate",
-                        at: problem.releases.last.map { origin(catalog, release: $0) } ?? .root / "releases",
+                        at: problem.releases.last.map { origin(catalog, release: $0) } ?? .root / PlanKeys.Root.releases,
                         hint: "Keep each release's 'released' exact (UTC); this is expected when build numbers restart for each version."))
             }
         }
@@ -292,9 +292,9 @@ public enum PlanChecker {
         let plan = catalog.plan
         var diagnostics: [Diagnostic] = []
         for (tierIndex, tier) in plan.tiers.enumerated() {
-            let tierPath = tier.origin ?? (.root / "tiers" / tierIndex)
+            let tierPath = tier.origin ?? (.root / PlanKeys.Root.tiers / tierIndex)
             for (index, discount) in tier.discounts.enumerated() {
-                let path = tierPath / "discounts" / index
+                let path = tierPath / PlanKeys.Tier.discounts / index
                 guard let regular = plan.product(withID: discount.product) else { continue }  // PlanValidator reports it
                 let price = discount.price
                 switch discount.charge {
@@ -340,7 +340,7 @@ public enum PlanChecker {
             ]
         }
         guard let legacy = plan.product(withID: id) else { return [] }  // PlanValidator reports it, with "did you mean"
-        let productPath = legacy.origin ?? (.root / "products")
+        let productPath = legacy.origin ?? (.root / PlanKeys.Root.products)
         var diagnostics: [Diagnostic] = []
         if legacy.price != discount.price {
             diagnostics.append(
@@ -349,7 +349,8 @@ public enum PlanChecker {
                     "legacy product '\(id)' costs \(legacy.price), but the discount promises \(discount.price); the App Store charges the product's price",
                     at: path,
                     hint:
-                        "Set the product's 'price' to \"\(discount.price)\" (at \(productPath / "price")), or the discount's to \"\(legacy.price)\".")
+                        "Set the product's 'price' to \"\(discount.price)\" (at \(productPath / PlanKeys.Product.price)), or the discount's to \"\(legacy.price)\"."
+                )
             )
         }
         let missing = catalog.ordered((catalog.productFeatures[regular.id] ?? []).subtracting(catalog.productFeatures[id] ?? []))
@@ -359,13 +360,15 @@ public enum PlanChecker {
                 .error(
                     .legacyProductGrantsLess,
                     "legacy product '\(id)' doesn't grant \(list), which '\(regular.id)' grants, so tier '\(tier.id)' would pay for less",
-                    at: path, hint: "Add \(list) to its 'grants' (at \(productPath / "grants")), or \"contains\": [\"\(regular.id)\"]."))
+                    at: path, hint: "Add \(list) to its 'grants' (at \(productPath / PlanKeys.Product.grants)), or \"contains\": [\"\(regular.id)\"]."
+                ))
         }
         if !legacy.forSale {
             diagnostics.append(
                 .error(
                     .legacyProductNotForSale, "legacy product '\(id)' has \"forSale\": false, so tier '\(tier.id)' can't buy it",
-                    at: path, hint: "Remove \"forSale\": false (at \(productPath / "forSale")); migrate offers it to tier '\(tier.id)' only."))
+                    at: path,
+                    hint: "Remove \"forSale\": false (at \(productPath / PlanKeys.Product.forSale)); migrate offers it to tier '\(tier.id)' only."))
         }
         if legacy.kind == .autoRenewable {
             diagnostics.append(
@@ -385,7 +388,11 @@ public enum PlanChecker {
         let hint =
             Suggestions.closest(to: id, in: ids).map { "Did you mean '\($0)'?" }
             ?? "The derived tiers are: \(ids.joined(separator: ", "))."
-        return [.error(.unknownReference, "unknown tier '\(id)'", at: .root / "policies" / "nonProduction" / "tier", hint: hint)]
+        return [
+            .error(
+                .unknownReference, "unknown tier '\(id)'",
+                at: .root / PlanKeys.Root.policies / PlanKeys.Policies.nonProduction / PlanKeys.NonProduction.tier, hint: hint)
+        ]
     }
 
     /// Generated code names each product and feature from its id alone; two ids with one name
@@ -399,7 +406,7 @@ public enum PlanChecker {
                 .error(
                     .swiftNameCollision,
                     "products '\(collision.first)' and '\(collision.second)' would both be ProductID.\(collision.name) in generated Swift",
-                    at: (plan.products[index].origin ?? .root / "products" / index) / "id",
+                    at: (plan.products[index].origin ?? .root / PlanKeys.Root.products / index) / PlanKeys.Product.id,
                     hint:
                         "Rename one of the ids; a product's Swift name comes from its id alone (less the bundle id '\(plan.app.bundleID).'), so it never changes when other products do."
                 ))
@@ -410,7 +417,7 @@ public enum PlanChecker {
                 .error(
                     .swiftNameCollision,
                     "features '\(collision.first)' and '\(collision.second)' would both be Feature.\(collision.name) in generated Swift",
-                    at: (plan.features[index].origin ?? .root / "features" / index) / "id",
+                    at: (plan.features[index].origin ?? .root / PlanKeys.Root.features / index) / PlanKeys.Feature.id,
                     hint: "Rename one of the ids; a feature's Swift name comes from its id alone, so it never changes when other features do."))
         }
         return diagnostics

@@ -218,7 +218,8 @@ public struct PreparedScenario: Sendable {
                     guard let base = plan.installBase, let measured = base.averagePaidPerMonth else {
                         throw SimulationError(
                             "the simulation needs the paid downloads a month: set 'simulation.assumptions.paidDownloadsPerMonth', or import sales reports into 'installBase' (with 'from' and 'until')",
-                            path: JSONPath.root / "simulation" / "assumptions" / "paidDownloadsPerMonth",
+                            path: JSONPath.root / PlanKeys.Root.simulation / PlanKeys.Simulation.assumptions
+                                / SimulationAssumption.paidDownloadsPerMonth,
                             hint:
                                 "Your App Store Connect Sales and Trends page shows it; a distribution such as { \"distribution\": \"uniform\", \"low\": 500, \"high\": 900 } is fine."
                         )
@@ -237,7 +238,7 @@ public struct PreparedScenario: Sendable {
                     guard let paid, case .paid(let price) = paid.model else {
                         throw SimulationError(
                             "the plan has no paid release, so there is no paid price to compare with; set 'simulation.assumptions.paidPrice'",
-                            path: JSONPath.root / "simulation" / "assumptions" / "paidPrice")
+                            path: JSONPath.root / PlanKeys.Root.simulation / PlanKeys.Simulation.assumptions / SimulationAssumption.paidPrice)
                     }
                     distribution = .point(price.doubleValue)
                     source = "plan: the price of \(paid.platform) \(paid.displayName)"
