@@ -174,6 +174,18 @@ struct TrapTests {
         )
     }
 
+    @Test("check warns that a non-renewing subscription which unlocks features is granted with no end")
+    func nonRenewingWarning() {
+        var plan = Self.singleDigitPlan
+        plan.products.append(product("season", "9.99", grants: ["pro"], kind: .nonRenewing))
+        plan.products.append(product("season.gift", "0.99", kind: .nonRenewing))
+        let warnings = PlanChecker.check(plan, now: date("2026-01-01")).diagnostics.filter { $0.code == .nonRenewingNeverEnds }
+        #expect(warnings.map(\.severity) == [.warning])
+        #expect(warnings.first?.path?.description == "products[1].type")
+        #expect(warnings.first?.message.contains("'season' is a non-renewing subscription") == true)
+        #expect(!PlanChecker.check(Self.singleDigitPlan, now: date("2026-01-01")).diagnostics.contains { $0.code == .nonRenewingNeverEnds })
+    }
+
     @Test("Trap 5: a tier that forgets a paid feature is reported (the Themes regression)")
     func trap5FeatureMissedInGate() {
         var plan = Self.singleDigitPlan

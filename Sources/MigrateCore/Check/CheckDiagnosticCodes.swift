@@ -2,6 +2,8 @@ import MigrateSupport
 
 /// The codes of the problems `check` and the receipt reader report, each declared once.
 extension DiagnosticCode {
+    /// A non-renewing subscription that unlocks features: nothing in the plan ends it.
+    public static let nonRenewingNeverEnds = DiagnosticCode("non-renewing-never-ends")
     public static let cutoffInFuture = DiagnosticCode("cutoff-in-future")
     public static let dateOutOfRange = DiagnosticCode("date-out-of-range")
     public static let discountDisplayOnly = DiagnosticCode("discount-display-only")
@@ -33,6 +35,7 @@ extension DiagnosticCode {
 
     /// Every code above, for the test that keeps them unique.
     public static let engine: [DiagnosticCode] = [
+        .nonRenewingNeverEnds,
         .cutoffInFuture,
         .dateOutOfRange,
         .discountDisplayOnly,

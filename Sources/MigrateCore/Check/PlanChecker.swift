@@ -75,6 +75,19 @@ public enum PlanChecker {
                     .nothingForSale, "no product that unlocks features is for sale, so a freemium app has nothing to sell",
                     at: .root / PlanKeys.Root.products, hint: "Add the in-app purchase that unlocks the paid features, with 'grants'."))
         }
+        // StoreKit keeps a non-renewing subscription in `Transaction.currentEntitlements` after its time is up
+        // (the app is to end it), and a plan doesn't say how long one lasts: say so before it ships.
+        for (index, product) in catalog.plan.products.enumerated()
+        where product.kind == .nonRenewing && !(product.grants.isEmpty && product.contains.isEmpty) {
+            diagnostics.append(
+                .warning(
+                    .nonRenewingNeverEnds,
+                    "'\(product.id)' is a non-renewing subscription: StoreKit keeps its transaction in currentEntitlements after the period ends, and the plan can't say how long it lasts, so migrate and the generated code grant it until it is refunded",
+                    at: (product.origin ?? .root / PlanKeys.Root.products / index) / PlanKeys.Product.type,
+                    hint:
+                        "Sell the period as an autoRenewable subscription (StoreKit then ends it), or end access yourself from its Transaction.purchaseDate before granting it in the app."
+                ))
+        }
         return diagnostics
     }
 
