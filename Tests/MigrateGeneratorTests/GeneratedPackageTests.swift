@@ -164,8 +164,7 @@ struct GeneratedPackageTests {
             test: "Without a signer the legacy subscription price is refused, never charged in full"),
         LayerMutant(
             name: "OfferRejectionFails", example: "quill-writer", file: "FreemiumStore.swift",
-            find: "      if signed != nil, let failure = error as? StoreFrontError, failure.isOfferRejected {\n"
-                + "        return .refused(.offerRejected)\n      }\n",
+            find: "      if signed != nil, failure?.isOfferRejected == true { return .refused(.offerRejected) }\n",
             replace: "",
             test: "An offer the App Store refuses is a refusal: nothing unlocked, no retry at the full price"),
         LayerMutant(

@@ -105,7 +105,9 @@ struct LegacyChargeDecodingTests {
 
     @Test("A scenario's prices take no mechanism: they change what everyone pays")
     func scenarioPricesTakeNoMechanism() {
-        #expect(!PlanKeys.scenarioPrice.contains(PlanKeys.promotionalOffer))
-        #expect(PlanKeys.discount.contains(PlanKeys.promotionalOffer) && PlanKeys.discount.contains(PlanKeys.legacyProduct))
+        #expect(!PlanKeys.ScenarioPrice.names.contains(PlanKeys.Discount.promotionalOffer.rawValue))
+        #expect(
+            PlanKeys.Discount.names.contains(PlanKeys.Discount.promotionalOffer.rawValue)
+                && PlanKeys.Discount.names.contains(PlanKeys.Discount.legacyProduct.rawValue))
     }
 }

@@ -1,10 +1,6 @@
-/// Something a command lists among its arguments: a typed `Argument`, or a bare `ArgumentSpec`.
+/// Something a command lists among its arguments: a typed `Argument`.
 public protocol DeclaredArgument: Sendable {
     var spec: ArgumentSpec { get }
-}
-
-extension ArgumentSpec: DeclaredArgument {
-    public var spec: ArgumentSpec { self }
 }
 
 /// An argument declared once with the type of its value, the way swift-argument-parser's `@Option` is: the
@@ -87,20 +83,27 @@ extension Argument where Value == Bool {
 
 // MARK: - Choices
 
+extension ArgumentSpec {
+    /// This argument taking one of `Choice`'s cases: help and completions list them, the parser refuses
+    /// anything else with a suggestion, and the value is converted to the case.
+    func choosing<Choice: CaseIterable & RawRepresentable & Sendable>(_: Choice.Type) -> ArgumentSpec where Choice.RawValue == String {
+        var spec = self
+        spec.choices = Choice.allCases.map(\.rawValue)
+        // The parser refuses anything outside the choices before converting, so the fallback is never used.
+        spec.conversion = { text in Choice(rawValue: text).map { .value($0) } ?? .invalid(expected: "Expected one of the listed values.") }
+        return spec
+    }
+}
+
 extension Argument where Value: CaseIterable & RawRepresentable, Value.RawValue == String {
     /// A required positional argument that is one of an enum's cases, such as `<shell>`.
     public static func positionalChoice(_ name: String, help: String) -> Argument {
-        var spec = ArgumentSpec.positional(name, help: help)
-        spec.choices = Value.allCases.map(\.rawValue)
-        spec.conversion = choiceConversion(Value.self)
-        return Argument(spec: spec) { $0.required(name, as: Value.self) }
+        Argument(spec: ArgumentSpec.positional(name, help: help).choosing(Value.self)) { $0.required(name, as: Value.self) }
     }
 
     /// `--name <choice>` from an enum's cases, with a default.
     public static func choice(_ name: String, valueName: String? = nil, help: String, default value: Value) -> Argument {
-        var spec = ArgumentSpec.option(
-            name, valueName: valueName, help: help, defaultValue: value.rawValue, choices: Value.allCases.map(\.rawValue))
-        spec.conversion = Self.choiceConversion(Value.self)
+        let spec = ArgumentSpec.option(name, valueName: valueName, help: help, defaultValue: value.rawValue).choosing(Value.self)
         return Argument(spec: spec) { $0.last(name, as: Value.self) ?? value }
     }
 }
@@ -110,24 +113,15 @@ extension Argument {
     public static func choice<Choice: CaseIterable & RawRepresentable & Sendable>(
         _ name: String, valueName: String? = nil, help: String
     ) -> Argument where Value == Choice?, Choice.RawValue == String {
-        var spec = ArgumentSpec.option(name, valueName: valueName, help: help, choices: Choice.allCases.map(\.rawValue))
-        spec.conversion = choiceConversion(Choice.self)
-        return Argument(spec: spec) { $0.last(name, as: Choice.self) }
+        Argument(spec: ArgumentSpec.option(name, valueName: valueName, help: help).choosing(Choice.self)) { $0.last(name, as: Choice.self) }
     }
 
     /// `--name <choice>` from an enum's cases, repeatable.
     public static func choices<Choice: CaseIterable & RawRepresentable & Sendable>(
         _ name: String, valueName: String? = nil, help: String
     ) -> Argument where Value == [Choice], Choice.RawValue == String {
-        var spec = ArgumentSpec.option(name, valueName: valueName, help: help, choices: Choice.allCases.map(\.rawValue), repeating: true)
-        spec.conversion = choiceConversion(Choice.self)
+        let spec = ArgumentSpec.option(name, valueName: valueName, help: help, repeating: true).choosing(Choice.self)
         return Argument(spec: spec) { $0.all(name, as: Choice.self) }
-    }
-
-    static func choiceConversion<Choice: RawRepresentable & Sendable>(_: Choice.Type) -> @Sendable (String) -> ArgumentSpec.Conversion
-    where Choice.RawValue == String {
-        // The parser has already refused anything outside the choices, with a suggestion.
-        { text in Choice(rawValue: text).map { .value($0) } ?? .invalid(expected: "Expected one of the listed values.") }
     }
 }
 

@@ -314,26 +314,30 @@ public enum PlanChecker {
                 case nil:
                     let fix =
                         regular.kind == .autoRenewable
-                        ? "Add \"\(PlanKeys.promotionalOffer)\": \"<offer id>\": a promotional offer on '\(regular.id)' at \(price), set up in App Store Connect."
-                        : "Add \"\(PlanKeys.legacyProduct)\": \"<product id>\": a separate product at \(price), sold only to tier '\(tier.id)', that grants what '\(regular.id)' grants."
+                        ? "Add \"\(PlanKeys.Discount.promotionalOffer)\": \"<offer id>\": a promotional offer on '\(regular.id)' at \(price), set up in App Store Connect."
+                        : "Add \"\(PlanKeys.Discount.legacyProduct)\": \"<product id>\": a separate product at \(price), sold only to tier '\(tier.id)', that grants what '\(regular.id)' grants."
                     diagnostics.append(
                         .error(
                             .discountDisplayOnly,
                             "display-only: nothing makes the App Store charge \(price) for '\(regular.id)' (regularly \(regular.price)), so a paywall built on it shows a price the App Store won't charge",
                             at: path,
-                            hint: fix + " Use \(PlanKeys.promotionalOffer) for subscriptions, \(PlanKeys.legacyProduct) for non-consumables."))
+                            hint: fix
+                                + " Use \(PlanKeys.Discount.promotionalOffer) for subscriptions, \(PlanKeys.Discount.legacyProduct) for non-consumables."
+                        ))
                 case .promotionalOffer:
                     if regular.kind != .autoRenewable {
                         diagnostics.append(
                             .error(
                                 .offerNotSubscription,
                                 "'\(regular.id)' is \(regular.kind.rawValue), and promotional offers exist only for auto-renewable subscriptions",
-                                at: path / PlanKeys.promotionalOffer,
-                                hint: "Replace it with \"\(PlanKeys.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier.id)'."
+                                at: path / PlanKeys.Discount.promotionalOffer,
+                                hint:
+                                    "Replace it with \"\(PlanKeys.Discount.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier.id)'."
                             ))
                     }
                 case .legacyProduct(let id):
-                    diagnostics += legacyProduct(id, for: regular, discount: discount, tier: tier, at: path / PlanKeys.legacyProduct, catalog)
+                    diagnostics += legacyProduct(
+                        id, for: regular, discount: discount, tier: tier, at: path / PlanKeys.Discount.legacyProduct, catalog)
                 }
             }
         }
@@ -388,7 +392,7 @@ public enum PlanChecker {
                 .warning(
                     .legacyProductSubscription,
                     "legacy product '\(id)' is a subscription: customers can switch to any subscription of its group in Settings, so it isn't sold only to tier '\(tier.id)'",
-                    at: path, hint: "For a subscription use \"\(PlanKeys.promotionalOffer)\" on '\(regular.id)' instead."))
+                    at: path, hint: "For a subscription use \"\(PlanKeys.Discount.promotionalOffer)\" on '\(regular.id)' instead."))
         }
         return diagnostics
     }

@@ -1187,12 +1187,11 @@ import Foundation
     do {
       attempt = try await storeFront.purchase(productID: product.rawValue, offer: signed)
     } catch {
-      if (error as? StoreFrontError)?.isUserCancellation == true { return .cancelled }
+      let failure = error as? StoreFrontError
+      if failure?.isUserCancellation == true { return .cancelled }
       // Said as a refusal, so the app explains the price and never retries at the full one.
-      if signed != nil, let failure = error as? StoreFrontError, failure.isOfferRejected {
-        return .refused(.offerRejected)
-      }
-      return .failed((error as? StoreFrontError)?.message ?? error.localizedDescription)
+      if signed != nil, failure?.isOfferRejected == true { return .refused(.offerRejected) }
+      return .failed(failure?.message ?? error.localizedDescription)
     }
     switch attempt {
     case .userCancelled:

@@ -55,32 +55,7 @@ public enum PlanKeys {
     public enum ScenarioPrice: String, PlanObjectKeys { case product, price }
     public enum Distribution: String, PlanObjectKeys { case distribution, value, low, mode, high }
 
-    public static let root = Root.names
-    public static let app = App.names
-    public static let feature = Feature.names
-    public static let release = Release.names
     public static let releasedSources = ReleaseDateSource.allCases.map(\.rawValue)
-    public static let product = Product.names
-    public static let subscription = Subscription.names
-    public static let tier = Tier.names
-    public static let discount = Discount.names
-    public static let promotionalOffer = Discount.promotionalOffer.rawValue
-    public static let legacyProduct = Discount.legacyProduct.rawValue
-    public static let policies = Policies.names
-    public static let nonProduction = NonProduction.names
-    public static let verificationFailure = VerificationFailure.names
-
-    public static let installBase = InstallBase.names
-    public static let monthlyDownloads = MonthlyDownloads.names
-    public static let downloadCount = DownloadCount.names
-    public static let productCount = ProductCount.names
-
-    public static let simulation = Simulation.names
-    public static let scenario = Scenario.names
-    public static let scenarioPrice = ScenarioPrice.names
-    /// The keys of an `assumptions` object: the assumptions themselves.
-    public static let assumptions = SimulationAssumption.names
-    public static let distribution = Distribution.names
     public static let distributions = ["point", "uniform", "triangular", "logNormal"]
     public static let commissions = Commission.allCases.map(\.rawValue)
 

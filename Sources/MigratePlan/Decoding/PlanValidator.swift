@@ -6,50 +6,45 @@ public enum PlanValidator {
     /// Looks references up in sets, so a catalogue of thousands is checked in linear time; one home for the
     /// "unknown reference" message of the plan's and the scenarios' tiers, prices and counts.
     struct References {
-        let features: (list: [String], set: Set<String>)
-        let products: (list: [String], set: Set<String>)
-        let tiers: (list: [String], set: Set<String>)
+        /// What a reference names; its raw value is the word messages use.
+        enum Kind: String {
+            case feature, product, tier
+        }
+
+        /// Each kind's ids in plan order (for suggestions) and as a set (for lookups).
+        private let known: [Kind: (list: [String], set: Set<String>)]
 
         init(_ plan: MigrationPlan) {
-            let featureIDs = plan.features.map(\.id)
-            let productIDs = plan.products.map(\.id)
-            let tierIDs = plan.tiers.map(\.id)
-            features = (featureIDs, Set(featureIDs))
-            products = (productIDs, Set(productIDs))
-            tiers = (tierIDs, Set(tierIDs))
+            func ids(_ list: [String]) -> (list: [String], set: Set<String>) { (list, Set(list)) }
+            known = [.feature: ids(plan.features.map(\.id)), .product: ids(plan.products.map(\.id)), .tier: ids(plan.tiers.map(\.id))]
         }
 
         /// An error when `id` names no feature, product or tier (`kind`), with a suggestion.
-        func check(_ id: String, kind: String, at path: JSONPath?) -> Diagnostic? {
-            let known: (list: [String], set: Set<String>)
-            switch kind {
-            case "feature": known = features
-            case "product": known = products
-            default: known = tiers
-            }
-            guard !known.set.contains(id) else { return nil }
+        func check(_ id: String, kind: Kind, at path: JSONPath?) -> Diagnostic? {
+            let ids = known[kind] ?? ([], [])
+            guard !ids.set.contains(id) else { return nil }
             let hint =
-                Suggestions.closest(to: id, in: known.list).map { "Did you mean '\($0)'?" }
-                ?? (known.list.isEmpty
-                    ? "Declare it in '\(kind)s' first."
-                    : "Declare it in '\(kind)s', or use one of: \(known.list.sorted().prefix(8).joined(separator: ", ")).")
-            return .error(.unknownReference, "unknown \(kind) '\(id)'", at: path, hint: hint)
+                Suggestions.closest(to: id, in: ids.list).map { "Did you mean '\($0)'?" }
+                ?? (ids.list.isEmpty
+                    ? "Declare it in '\(kind.rawValue)s' first."
+                    : "Declare it in '\(kind.rawValue)s', or use one of: \(ids.list.sorted().prefix(8).joined(separator: ", ")).")
+            return .error(.unknownReference, "unknown \(kind.rawValue) '\(id)'", at: path, hint: hint)
         }
 
         /// A tier's features, and the products its discounts name and charge through.
         func check(_ tier: LegacyTier) -> [Diagnostic] {
-            var diagnostics: [Diagnostic] = []
+            var references: [(id: String, kind: Kind, path: JSONPath?)] = []
             for (index, feature) in (tier.grants ?? []).enumerated() {
-                diagnostics += [check(feature, kind: "feature", at: tier.origin.map { $0 / PlanKeys.Tier.grants / index })].compactMap { $0 }
+                references.append((feature, .feature, tier.origin.map { $0 / PlanKeys.Tier.grants / index }))
             }
             for (index, discount) in tier.discounts.enumerated() {
                 let path = tier.origin.map { $0 / PlanKeys.Tier.discounts / index }
-                diagnostics += [check(discount.product, kind: "product", at: path.map { $0 / PlanKeys.Discount.product })].compactMap { $0 }
+                references.append((discount.product, .product, path.map { $0 / PlanKeys.Discount.product }))
                 if case .legacyProduct(let id) = discount.charge {
-                    diagnostics += [check(id, kind: "product", at: path.map { $0 / PlanKeys.Discount.legacyProduct })].compactMap { $0 }
+                    references.append((id, .product, path.map { $0 / PlanKeys.Discount.legacyProduct }))
                 }
             }
-            return diagnostics
+            return references.compactMap { check($0.id, kind: $0.kind, at: $0.path) }
         }
     }
 
@@ -58,12 +53,12 @@ public enum PlanValidator {
         let platforms = Set(plan.app.platforms)
         let productByID = Dictionary(plan.products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
-        diagnostics += duplicates(plan.features.map { ($0.id, $0.origin) }, kind: "feature")
-        diagnostics += duplicates(plan.products.map { ($0.id, $0.origin) }, kind: "product")
-        diagnostics += duplicates(plan.tiers.map { ($0.id, $0.origin) }, kind: "tier")
+        diagnostics += duplicates(plan.features.map { ($0.id, $0.origin) }, kind: .feature)
+        diagnostics += duplicates(plan.products.map { ($0.id, $0.origin) }, kind: .product)
+        diagnostics += duplicates(plan.tiers.map { ($0.id, $0.origin) }, kind: .tier)
 
         let references = References(plan)
-        func reference(_ id: String, kind: String, at path: JSONPath?) {
+        func reference(_ id: String, kind: References.Kind, at path: JSONPath?) {
             if let problem = references.check(id, kind: kind, at: path) { diagnostics.append(problem) }
         }
 
@@ -86,16 +81,16 @@ public enum PlanValidator {
                 seenReleases[key] = release.origin
             }
             for (index, feature) in (release.includes ?? []).enumerated() {
-                reference(feature, kind: "feature", at: release.origin.map { $0 / PlanKeys.Release.includes / index })
+                reference(feature, kind: .feature, at: release.origin.map { $0 / PlanKeys.Release.includes / index })
             }
         }
 
         for product in plan.products {
             for (index, feature) in product.grants.enumerated() {
-                reference(feature, kind: "feature", at: product.origin.map { $0 / PlanKeys.Product.grants / index })
+                reference(feature, kind: .feature, at: product.origin.map { $0 / PlanKeys.Product.grants / index })
             }
             for (index, feature) in product.requires.enumerated() {
-                reference(feature, kind: "feature", at: product.origin.map { $0 / PlanKeys.Product.requires / index })
+                reference(feature, kind: .feature, at: product.origin.map { $0 / PlanKeys.Product.requires / index })
             }
             for (index, contained) in product.contains.enumerated() {
                 if contained == product.id {
@@ -104,7 +99,7 @@ public enum PlanValidator {
                             .bundleCycle, "product '\(product.id)' contains itself", at: product.origin.map { $0 / PlanKeys.Product.contains / index }
                         ))
                 } else {
-                    reference(contained, kind: "product", at: product.origin.map { $0 / PlanKeys.Product.contains / index })
+                    reference(contained, kind: .product, at: product.origin.map { $0 / PlanKeys.Product.contains / index })
                 }
             }
             if product.grants.isEmpty && product.contains.isEmpty && product.kind != .consumable {
@@ -132,24 +127,24 @@ public enum PlanValidator {
         }
         for (index, count) in (plan.installBase?.products ?? []).enumerated() {
             reference(
-                count.product, kind: "product",
+                count.product, kind: .product,
                 at: .root / PlanKeys.Root.installBase / PlanKeys.InstallBase.products / index / PlanKeys.ProductCount.product)
         }
         if case .tier(let id) = plan.policies.nonProduction, !plan.tiers.isEmpty {
             reference(
-                id, kind: "tier", at: .root / PlanKeys.Root.policies / PlanKeys.Policies.nonProduction / PlanKeys.NonProduction.tier)
+                id, kind: .tier, at: .root / PlanKeys.Root.policies / PlanKeys.Policies.nonProduction / PlanKeys.NonProduction.tier)
         }
         return diagnostics
     }
 
-    private static func duplicates(_ items: [(id: String, origin: JSONPath?)], kind: String) -> [Diagnostic] {
+    private static func duplicates(_ items: [(id: String, origin: JSONPath?)], kind: References.Kind) -> [Diagnostic] {
         var first: [String: JSONPath?] = [:]
         var diagnostics: [Diagnostic] = []
         for item in items {
             if let earlier = first[item.id] {
                 diagnostics.append(
                     .error(
-                        .duplicateID, "\(kind) id '\(item.id)' is used twice (first at \(earlier?.description ?? "?"))",
+                        .duplicateID, "\(kind.rawValue) id '\(item.id)' is used twice (first at \(earlier?.description ?? "?"))",
                         at: item.origin.map { $0 / "id" }, hint: "Ids must be unique; rename one of them."))
             } else {
                 first[item.id] = item.origin

@@ -208,7 +208,7 @@ extension PlanValidator {
         for scenario in simulation.scenarios {
             for (index, price) in scenario.prices.enumerated() {
                 let path = scenario.origin.map { $0 / PlanKeys.Scenario.prices / index / PlanKeys.ScenarioPrice.product }
-                if let problem = references.check(price.product, kind: "product", at: path) { diagnostics.append(problem) }
+                if let problem = references.check(price.product, kind: .product, at: path) { diagnostics.append(problem) }
             }
             for tier in scenario.tiers ?? [] {
                 diagnostics += references.check(tier)

@@ -58,7 +58,7 @@ public enum PlanEncoder {
 
     /// Assumptions in the order `SimulationAssumption` lists them, so rewriting a plan gives one form.
     static func json(_ assumptions: [AssumptionValue]) -> JSONValue {
-        let order = Dictionary(uniqueKeysWithValues: PlanKeys.assumptions.enumerated().map { ($1, $0) })
+        let order = Dictionary(uniqueKeysWithValues: SimulationAssumption.names.enumerated().map { ($1, $0) })
         let sorted = assumptions.sorted { (order[$0.name] ?? Int.max) < (order[$1.name] ?? Int.max) }
         return .members(sorted.map { ($0.name, json($0.distribution)) })
     }

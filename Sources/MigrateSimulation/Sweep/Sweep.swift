@@ -42,10 +42,10 @@ public struct SweepSpec: Sendable, Hashable {
         } else if let assumption = SimulationAssumption(rawValue: name) {
             target = .assumption(assumption)
         } else {
-            let names = PlanKeys.assumptions + plan.products.map { "price.\($0.id)" }
+            let names = SimulationAssumption.names + plan.products.map { "price.\($0.id)" }
             let hint =
                 Suggestions.closest(to: name, in: names).map { " Did you mean '\($0)'?" }
-                ?? " Use one of: \(PlanKeys.assumptions.joined(separator: ", ")), or price.PRODUCT."
+                ?? " Use one of: \(SimulationAssumption.names.joined(separator: ", ")), or price.PRODUCT."
             throw SimulationError("--sweep: unknown assumption '\(name)'.\(hint)", isUsage: true)
         }
         guard range.count == 3, let low = Double(range[0]), let high = Double(range[1]), let step = Double(range[2]),
