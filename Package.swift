@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "MigrateImport", targets: ["MigrateImport"]),
         .library(name: "MigrateMatrix", targets: ["MigrateMatrix"]),
         .library(name: "MigrateSimulation", targets: ["MigrateSimulation"]),
+        // The StoreKit layer an app's generated code uses: `migrate generate` vendors these sources,
+        // or (`--store-layer dependency`) the generated package depends on this product.
+        .library(name: "FreemiumStoreKit", targets: ["FreemiumStoreKit"]),
         // `swift package migrate …` in an app's repository that depends on this package.
         .plugin(name: "MigratePlugin", targets: ["MigratePlugin"]),
     ],
@@ -25,8 +28,17 @@ let package = Package(
         .target(name: "MigrateImport", dependencies: ["MigratePlan", "MigrateCore", "MigrateSupport"]),
         // Test matrices: constrained t-wise covering arrays, a coverage verifier, the factor model of a plan.
         .target(name: "MigrateMatrix", dependencies: ["MigrateCore", "MigratePlan", "MigrateSupport"]),
+        // The StoreKit layer of the generated code, plan-independent: StoreKit 2 behind a protocol, the
+        // verified-facts cache. Ordinary Swift, compiled and tested here, vendored verbatim by `generate`.
+        .target(name: "FreemiumStoreKit"),
         // The generator: a Mustache renderer, the template context built from a plan, generated files and safe writing.
-        .target(name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore", "MigrateMatrix", "MigrateSupport"]),
+        // Templates/ and FreemiumStoreKit's sources reach it through the EmbedResources build-tool plugin.
+        .target(
+            name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore", "MigrateMatrix", "MigrateSupport"],
+            plugins: ["EmbedResources"]),
+        // Writes the embedded templates and layer sources while building (never committed).
+        .executableTarget(name: "embed-resources"),
+        .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         // What-if revenue and the cohort preview: scenarios, sweeps, Monte Carlo, the SVG chart.
         .target(name: "MigrateSimulation", dependencies: ["MigratePlan", "MigrateCore", "MigrateSupport"]),
         // The `migrate init` wizard: project discovery and the question flow as a pure state machine.
@@ -79,5 +91,6 @@ let package = Package(
                 "MigrateSimulation",
                 "MigrateSupport",
             ]),
+        .testTarget(name: "FreemiumStoreKitTests", dependencies: ["FreemiumStoreKit"]),
     ]
 )

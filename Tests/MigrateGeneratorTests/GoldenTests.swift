@@ -8,20 +8,51 @@ import Testing
 
 @Suite("Generated output")
 struct GoldenTests {
-    @Test("Each example's generated files match the golden files", arguments: exampleNames)
+    @Test("Each example's generated files match the golden files, and the golden folder holds no other file", arguments: exampleNames)
     func golden(name: String) throws {
         let files = try Generator().generate(try examplePlan(name))
+        let layer = StoreLayerSources.names.map { "Freemium/FreemiumStoreKit/\($0).swift" }
         #expect(
-            files.map(\.path) == [
-                "ENTITLEMENTS.md", "Freemium/AppStoreFront.swift", "Freemium/Entitlements.swift", "Freemium/FreemiumStore.swift",
-                "Freemium/OriginalPurchase.swift", "Freemium/PurchaseCache.swift", "Freemium/StoreFront.swift", "Freemium/Upsell.swift",
-                "FreemiumTests/FreemiumTests.swift", "FreemiumTests/StoreTests.swift", "INTEGRATION.md", "Products.storekit",
-                "TEST_MATRIX.csv", "TEST_MATRIX.md",
-            ])
-        for file in files {
+            files.map(\.path)
+                == [
+                    "ENTITLEMENTS.md", "Freemium/Entitlements.swift", "Freemium/FreemiumStore.swift",
+                ] + layer + [
+                    "Freemium/OriginalPurchase.swift", "Freemium/Upsell.swift",
+                    "FreemiumTests/FreemiumTests.swift", "FreemiumTests/StoreTests.swift", "INTEGRATION.md", "Products.storekit",
+                    "TEST_MATRIX.csv", "TEST_MATRIX.md",
+                ])
+        // The layer's copies are the library's sources (one test below), so they have no golden per example.
+        let planned = files.filter { !StoreLayerSources.isCopy($0.path) }
+        for file in planned {
             try expectMatchesGolden(
                 GeneratedFileHeader.content(for: file, source: "migration.json"), at: "Tests/Goldens/\(name)/\(file.path)")
         }
+        // A golden no output matches any more (a file generation dropped) is stale: it fails, and a recording run removes it.
+        let folder = repositoryRoot.appendingPathComponent("Tests/Goldens/\(name)")
+        let expected = Set(planned.map(\.path) + ["context.json"])
+        for stale in textFiles(in: folder).keys.filter({ !expected.contains($0) }).sorted() {
+            if isRecording { try FileManager.default.removeItem(at: folder.appendingPathComponent(stale)) }
+            Issue.record(
+                "Tests/Goldens/\(name)/\(stale) is no generated file's golden\(isRecording ? "; removed" : "; re-record with MIGRATE_RECORD=1 to remove it")"
+            )
+        }
+    }
+
+    @Test("The StoreKit layer in generated code is the FreemiumStoreKit library's sources, byte for byte, without a header")
+    func layerIsTheLibrary() throws {
+        let folder = repositoryRoot.appendingPathComponent("Sources/FreemiumStoreKit")
+        let sources = textFiles(in: folder).filter { $0.key.hasSuffix(".swift") }.map { (path: $0.key, text: $0.value) }
+        #expect(StoreLayerSources.names == sources.map { String($0.path.dropLast(".swift".count)) }.sorted())
+        for options in [GenerationOptions(), GenerationOptions(access: .internal, module: "Store")] {
+            for package in [false, true] {
+                let files = try Generator(options: options, package: package).generate(try examplePlan("quill-writer"), only: [.swift])
+                for source in sources {
+                    let copy = try #require(files.first { $0.path.hasSuffix("\(options.module)/FreemiumStoreKit/\(source.path)") })
+                    #expect(GeneratedFileHeader.content(for: copy, source: "migration.json") == source.text, "\(copy.path)")
+                }
+            }
+        }
+        #expect(StoreLayerSources.version.split(separator: ".").count == 3)
     }
 
     @Test("Generating twice gives byte-identical output, with no timestamps or absolute paths")

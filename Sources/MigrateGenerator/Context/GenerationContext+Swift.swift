@@ -8,11 +8,14 @@ extension GenerationContext {
         Set(catalog.plan.app.platforms).union(catalog.tracks.keys).sorted()
     }
 
+    /// The plan's platforms that StoreKit names (`AppStore.Platform`, the layer's `StorePlatform`):
+    /// no iPadOS (an iPad buys the iOS app) and no watchOS.
+    static let storeKitPlatforms: [Platform: String] = [.iOS: "iOS", .macOS: "macOS", .tvOS: "tvOS", .visionOS: "visionOS"]
+
     func platformValue(_ platform: Platform) -> TemplateValue {
-        let storeKit: [Platform: String] = [.iOS: "iOS", .macOS: "macOS", .tvOS: "tvOS", .visionOS: "visionOS"]
-        return [
+        [
             "case": .string(platform.rawValue),
-            "storeKitPlatform": storeKit[platform].map { .string($0) } ?? .bool(false),
+            "storeKitPlatform": Self.storeKitPlatforms[platform].map { .string($0) } ?? .bool(false),
         ]
     }
 

@@ -54,6 +54,7 @@ extension GenerationContext {
                     ]
                 }),
             "runningPlatforms": .object(running),
+            "layerVersion": .string(StoreLayerSources.version),
             "cacheServiceDeclaration": .string(
                 Self.declaration("\(access)static let service =", SwiftIdentifier.stringLiteral("\(catalog.plan.app.bundleID).migrate"), indent: 4)),
             "storeTests": storeTestsValue,
@@ -97,7 +98,10 @@ extension GenerationContext {
         let plan = catalog.plan
         let plain = testCases.filter {
             let customer = $0.customer
-            return customer.environment == .production && customer.appTransaction == .verified && !customer.isAppPurchaseRevoked
+            // The layer reads the original platform as the App Store names it: none is iPadOS.
+            let storeKitNamesOriginal = customer.originalPlatform.map { Self.storeKitPlatforms[$0] != nil } ?? true
+            return storeKitNamesOriginal && customer.environment == .production && customer.appTransaction == .verified
+                && !customer.isAppPurchaseRevoked
                 && !customer.isVolumePurchase && customer.purchases.isEmpty && customer.originalAppVersion != nil
                 && customer.originalPurchaseDate != nil
         }
@@ -205,7 +209,8 @@ extension GenerationContext {
         return [
             "name": .string(Self.oneLine(test.name)),
             "platform": .string(customer.platform.rawValue),
-            "originalPlatform": .string(customer.originalPlatform.map { ".\($0.rawValue)" } ?? "nil"),
+            // The App Store's name for it (`StorePlatform`); the customers chosen have one.
+            "originalPlatform": .string(customer.originalPlatform.flatMap { Self.storeKitPlatforms[$0] }.map { ".\($0)" } ?? "nil"),
             "version": .string(SwiftIdentifier.stringLiteral(customer.originalAppVersion ?? "")),
             "date": .string("Date(timeIntervalSince1970: \(Self.grouped(Int64(date.timeIntervalSince1970.rounded(.down)))))"),
             "cohort": .string(cohortExpression(test.expected.decision.cohort)),

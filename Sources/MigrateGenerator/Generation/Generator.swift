@@ -60,10 +60,7 @@ public struct Generator: Sendable {
             ("\(module)/OriginalPurchase.swift", "swift/OriginalPurchase", .swift),
             ("\(module)/Entitlements.swift", "swift/Entitlements", .swift),
             ("\(module)/Upsell.swift", "swift/Upsell", .swift),
-            ("\(module)/StoreFront.swift", "swift/StoreFront", .swift),
-            ("\(module)/PurchaseCache.swift", "swift/PurchaseCache", .swift),
             ("\(module)/FreemiumStore.swift", "swift/FreemiumStore", .swift),
-            ("\(module)/AppStoreFront.swift", "swift/AppStoreFront", .swift),
             ("\(module)Tests/\(module)Tests.swift", "tests/FreemiumTests", .tests),
             ("\(module)Tests/StoreTests.swift", "tests/StoreTests", .tests),
             ("ENTITLEMENTS.md", "docs/ENTITLEMENTS", .docs),
@@ -72,6 +69,10 @@ public struct Generator: Sendable {
             ("TEST_MATRIX.csv", "csv/TEST_MATRIX", .docs),
             ("Products.storekit", "storekit/Products", .storekit),
         ]
+            // The StoreKit layer's own sources, copied verbatim (never rendered), beside the plan's code.
+            + StoreLayerSources.names.map { name in
+                ("\(module)/\(StoreLayerSources.folder)/\(name).swift", StoreLayerSources.templatePrefix + name, .swift)
+            }
     }
 
     /// Renders every selected file, sorted by path.
@@ -91,6 +92,10 @@ public struct Generator: Sendable {
         let selected = outputs(module: options.module).filter { groups.contains($0.group) }
         for (index, output) in selected.enumerated() {
             progress?("\(index + 1) of \(selected.count): \(output.path)")
+            if let source = StoreLayerSources.source(for: output.template) {
+                files.append(GeneratedFile(path: output.path, body: source, template: output.template))
+                continue
+            }
             let template = try library.template(named: output.template)
             var body = try renderer.render(template, context: context)
             body = body.replacingOccurrences(of: "\r\n", with: "\n")

@@ -4,8 +4,8 @@ import MigrateSupport
 
 /// Where templates come from: the built-in set compiled into the binary, overridden by a folder.
 ///
-/// The built-in templates are embedded (EmbeddedTemplates.swift, kept in step with Templates/ by a
-/// test), so an installed binary copied alone works: there is no resource bundle to lose.
+/// The built-in templates are compiled into the binary from Templates/ by the EmbedResources
+/// build-tool plugin, so an installed binary copied alone works: there is no resource bundle to lose.
 public struct TemplateLibrary: Sendable {
     /// Source text by name (`swift/Entitlements`).
     public let templates: [String: String]

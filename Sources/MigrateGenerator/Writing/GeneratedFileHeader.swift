@@ -10,6 +10,8 @@ public enum GeneratedFileHeader {
     public static func canCarryHeader(_ path: String) -> Bool {
         // A manifest's first line must be its `// swift-tools-version`.
         if (path as NSString).lastPathComponent == "Package.swift" { return false }
+        // A copy of the StoreKit layer stays byte for byte the library's source.
+        if StoreLayerSources.isCopy(path) { return false }
         return path.hasSuffix(".swift") || path.hasSuffix(".md")
     }
 
