@@ -116,6 +116,11 @@ struct GeneratedPackageTests {
             find: "async -> PurchaseOutcome {\n    await refresh()\n", replace: "async -> PurchaseOutcome {\n",
             test: "Purchase reads what is owned first: bought on another device, it isn't sold again"),
         LayerMutant(
+            name: "RefundedCantBuy", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    state.isLoaded && state.proof != .unknown\n",
+            replace: "    state.isLoaded && state.proof != .unknown && state.decision.rule != .refunded\n",
+            test: "A refunded paid download is a new customer, who may buy"),
+        LayerMutant(
             name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
             find: "    guard knowsOwnership else { return .refused(.ownershipUnknown) }\n", replace: "",
             test: "Purchase while what the customer owns can't be read is refused, not charged"),
@@ -184,8 +189,8 @@ struct GeneratedPackageTests {
             test: "An unverified trial grants nothing, even for a trial verified before"),
         LayerMutant(
             name: "TrialLentIsOwned", example: "inkwell-universal", file: "Upsell.swift",
-            find: "    let owned = Set(entitlements.features.filter { !$0.value.allSatisfy(\\.isTrial) }.keys)\n",
-            replace: "    let owned = Set(entitlements.features.keys)\n",
+            find: "    let held = entitlements.features.mapValues { $0.filter { !$0.isTrial } }\n",
+            replace: "    let held = entitlements.features\n",
             test: "During a trial the unlock is offered, and a trial once started is never offered again"),
         LayerMutant(
             name: "TrialOfferedAgain", example: "inkwell-universal", file: "Upsell.swift",

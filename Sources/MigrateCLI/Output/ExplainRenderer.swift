@@ -144,6 +144,8 @@ struct ExplainRenderer {
                             ("regularPrice", offer.regularPrice.map { .string($0.description) }),
                             ("mechanism", Self.mechanism(offer.charge)),
                             ("adds", .strings(offer.adds)),
+                            ("switchesFrom", offer.switchesFrom.map { .string($0) }),
+                            ("keepsRenewing", offer.keepsRenewing.isEmpty ? nil : .strings(offer.keepsRenewing)),
                             ("reason", .string(offer.reason)),
                         ])
                     })

@@ -19,8 +19,12 @@ public enum CutoffRuleKind: String, Sendable, Hashable {
     case purchaseDate
     /// A sandbox, TestFlight or Xcode customer, decided by the plan's policy.
     case environmentPolicy
-    /// The app transaction didn't verify, or the paid download was refunded.
+    /// The app transaction didn't verify (or can't be read) and nothing verified may decide: the original
+    /// purchase is unknown, so what a legacy tier could own is not sold until it verifies.
     case noProof
+    /// The paid download was refunded (`AppTransaction.revocationDate`): proven not to be a legacy buyer, so
+    /// a new customer who may buy anything.
+    case refunded
     /// Nothing to decide with.
     case undetermined
 
@@ -31,6 +35,7 @@ public enum CutoffRuleKind: String, Sendable, Hashable {
         case .purchaseDate: "original purchase date, compared with release dates (UTC)"
         case .environmentPolicy: "environment policy (policies.nonProduction)"
         case .noProof: "no verified proof of purchase"
+        case .refunded: "the paid download was refunded"
         case .undetermined: "undetermined"
         }
     }

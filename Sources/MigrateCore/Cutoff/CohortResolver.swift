@@ -25,7 +25,7 @@ public struct CohortResolver: Sendable {
         }
         if customer.isAppPurchaseRevoked {
             return CohortDecision(
-                cohort: .newCustomer, rule: .noProof,
+                cohort: .newCustomer, rule: .refunded,
                 reasons: ["the paid download was refunded (AppTransaction.revocationDate is set), so no legacy tier applies"],
                 notes: notes)
         }

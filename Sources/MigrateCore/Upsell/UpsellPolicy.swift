@@ -13,6 +13,12 @@ public struct Offer: Sendable, Hashable {
     /// The features it would add, in plan order.
     public var adds: [String]
     public var reason: String
+    /// The subscription it replaces within its group (an upgrade, downgrade or crossgrade the App Store
+    /// makes, charging for one subscription), when the customer has one there.
+    public var switchesFrom: String? = nil
+    /// Subscriptions the customer holds that grant some of what this product unlocks for good: the App Store
+    /// doesn't end them, so the customer is told to cancel them in Settings.
+    public var keepsRenewing: [String] = []
 }
 
 extension Offer {
@@ -64,6 +70,13 @@ public struct UpsellPolicy: Sendable {
     public let legacyProductTiers: [String: Set<String>]
     /// Products that are free trials: what a running one lends is not owned.
     private let trials: Set<String>
+    /// Auto-renewable subscriptions by id, with their group: what they grant is held only while they renew.
+    private let groups: [String: String]
+    /// Non-renewing subscriptions: held for a period too.
+    private let nonRenewing: Set<String>
+    /// Every feature some legacy tier grants: while the original purchase is unknown, a product selling one of
+    /// them could charge a legacy buyer for what they own.
+    private let tierFeatures: Set<String>
     /// Indices into `plan.products` of what may be offered at all: for sale, lasting, and not a legacy
     /// product (those are sold only in place of their regular product, to their tier).
     private let sellable: [Int]
@@ -84,6 +97,11 @@ public struct UpsellPolicy: Sendable {
         }
         legacyProductTiers = legacy
         trials = Set(products.filter { $0.trial != nil }.map(\.id))
+        var groups: [String: String] = [:]
+        for product in products where product.kind == .autoRenewable { groups[product.id] = product.subscription?.group ?? "" }
+        self.groups = groups
+        nonRenewing = Set(products.filter { $0.kind == .nonRenewing }.map(\.id))
+        tierFeatures = Set(catalog.tiers.flatMap(\.grants))
         sellable = products.indices.filter { products[$0].forSale && products[$0].kind != .consumable && legacy[products[$0].id] == nil }
         featuresAt = products.map { catalog.productFeatures[$0.id] ?? [] }
         contentsAt = products.map { catalog.productContents[$0.id] ?? [] }
@@ -102,12 +120,37 @@ public struct UpsellPolicy: Sendable {
         return twin
     }
 
+    /// Whether a feature the customer has from `source` means buying `product` would charge twice for it: the one
+    /// place that says what "charging twice" means for each pair of kinds.
+    /// - Held for good (a tier, free, a non-consumable) counts against everything.
+    /// - Held for a period (a subscription) doesn't count against a product held for good: a subscriber may buy
+    ///   Lifetime, and is told to cancel the subscription.
+    /// - A subscription doesn't count against another in its own group: that is a switch, which the App Store
+    ///   makes without charging for two ("Offering auto-renewable subscriptions", subscription groups).
+    /// - Otherwise (another group, a non-renewing pass) it counts: two subscriptions for the same features.
+    public func chargesTwice(_ product: Product, for source: GrantSource) -> Bool {
+        let holder: String
+        switch source {
+        case .tier, .free: return true
+        case .product(let id), .bundle(let id, _): holder = id
+        }
+        let holderGroup = groups[holder]
+        guard holderGroup != nil || nonRenewing.contains(holder) else { return true }
+        switch product.kind {
+        case .nonConsumable, .consumable: return false
+        case .autoRenewable: return holderGroup == nil || holderGroup != groups[product.id]
+        case .nonRenewing: return true
+        }
+    }
+
     /// One product the customer may be offered: its index in `plan.products`, what it would add, and whether it
     /// overlaps what the customer has (a feature or a product they own).
     private struct Candidate {
         var index: Int
         var adds: Set<String>
         var overlaps: Bool
+        /// What the customer has that buying it would charge again for.
+        var owned: Set<String>
     }
 
     public func offers(for customer: Customer, decision: CohortDecision, entitlements: Entitlements) -> UpsellResult {
@@ -130,9 +173,23 @@ public struct UpsellPolicy: Sendable {
         // A bundle that overlaps what the customer owns is withheld when its missing part is sold without the overlap
         // (Tilt to Live HD, "Adding an Upgrade Path to In App Purchases", Parade of Rain, 2011: someone with the old full
         // version must be offered the new mode alone, never the bundle).
-        func overlaps(_ index: Int) -> Bool {
+
+        // What counts as owned against each product: a feature counts when one of its grants would be charged
+        // again (`chargesTwice`); what a running trial lends never counts.
+        let held = entitlements.features.map { grant in (grant.featureID, grant.sources.filter { !$0.isLent(byTrials: trials) }) }
+        // `chargesTwice` depends on the product's kind and group alone: each is worked out once per run.
+        var ownedByKind: [String: Set<String>] = [:]
+        func ownedAgainst(_ product: Product) -> Set<String> {
+            let key = product.kind == .autoRenewable ? "group " + (groups[product.id] ?? "") : product.kind.rawValue
+            if let known = ownedByKind[key] { return known }
+            let result = Set(held.filter { _, sources in sources.contains { chargesTwice(product, for: $0) } }.map(\.0))
+            ownedByKind[key] = result
+            return result
+        }
+        func overlaps(_ index: Int, owning owned: Set<String>) -> Bool {
             !featuresAt[index].isDisjoint(with: owned) || !contentsAt[index].isDisjoint(with: ownedProducts)
         }
+        let activeSubscriptions = entitlements.activeProducts.filter { groups[$0] != nil }
 
         // Candidates: sold, not consumable, not owned, adds something, and the customer has what it requires.
         var candidates: [Candidate] = []
@@ -150,13 +207,25 @@ public struct UpsellPolicy: Sendable {
                 continue
             }
             let features = featuresAt[index]
-            if features.isSubset(of: owned) {
+            let against = ownedAgainst(products[index])
+            if features.isSubset(of: against) {
                 if !features.isEmpty {
                     withheld.append(WithheldOffer(productID: id, reason: "adds nothing: every feature it grants is already unlocked"))
                 }
                 continue
             }
-            let adds = features.isDisjoint(with: owned) ? features : features.subtracting(owned)
+            // Unknown is not new: withhold only what a legacy tier could already own, and sell the rest.
+            if decision.rule == .noProof, !features.isDisjoint(with: tierFeatures) {
+                let ownable = catalog.ordered(features.intersection(tierFeatures))
+                withheld.append(
+                    WithheldOffer(
+                        productID: id,
+                        reason:
+                            "the original purchase can't be verified now, and a legacy tier may already own \(ownable.map { "'\($0)'" }.joined(separator: ", ")): offered once it verifies"
+                    ))
+                continue
+            }
+            let adds = features.isDisjoint(with: against) ? features : features.subtracting(against)
             let requires = products[index].requires
             if !requires.isEmpty {
                 let lacking = requires.filter { !owned.contains($0) }
@@ -168,7 +237,7 @@ public struct UpsellPolicy: Sendable {
                     continue
                 }
             }
-            candidates.append(Candidate(index: index, adds: adds, overlaps: overlaps(index)))
+            candidates.append(Candidate(index: index, adds: adds, overlaps: overlaps(index, owning: against), owned: against))
         }
 
         // Which features the non-overlapping candidates sell, and by whom: a bundle is withheld when
@@ -180,7 +249,7 @@ public struct UpsellPolicy: Sendable {
         var offered: [Candidate] = []
         for candidate in candidates {
             if candidate.overlaps, candidate.adds.allSatisfy({ sellers[$0] != nil }) {
-                let overlap = catalog.ordered(featuresAt[candidate.index].intersection(owned))
+                let overlap = catalog.ordered(featuresAt[candidate.index].intersection(candidate.owned))
                 let alternatives = Set(candidate.adds.flatMap { sellers[$0] ?? [] })
                 let names = alternatives.sorted().map { "'\($0)'" }.joined(separator: ", ")
                 withheld.append(
@@ -223,10 +292,29 @@ public struct UpsellPolicy: Sendable {
                 }
             }
             if candidate.overlaps {
-                let overlap = catalog.ordered(featuresAt[index].intersection(owned))
+                let overlap = catalog.ordered(featuresAt[index].intersection(candidate.owned))
                 reason += "; includes \(overlap.map { "'\($0)'" }.joined(separator: ", ")) already unlocked, as nothing smaller sells the rest"
             }
-            return Offer(productID: id, name: products[index].name, price: price, regularPrice: regular, charge: charge, adds: adds, reason: reason)
+            var switchesFrom: String?
+            var keepsRenewing: [String] = []
+            if let group = groups[id] {
+                switchesFrom = activeSubscriptions.first { groups[$0] == group }
+                if let current = switchesFrom {
+                    reason +=
+                        "; a switch from '\(current)' in subscription group '\(group)': the App Store replaces that subscription"
+                        + " (an upgrade at once, a downgrade or crossgrade at its next renewal), so it charges for one"
+                }
+            } else if products[index].kind == .nonConsumable {
+                keepsRenewing = activeSubscriptions.filter { !(catalog.productFeatures[$0] ?? []).isDisjoint(with: featuresAt[index]) }
+                if !keepsRenewing.isEmpty {
+                    reason +=
+                        "; \(keepsRenewing.map { "'\($0)'" }.joined(separator: ", ")) grants some of it only while it renews, and buying"
+                        + " this doesn't stop it: tell the customer to cancel it in Settings"
+                }
+            }
+            return Offer(
+                productID: id, name: products[index].name, price: price, regularPrice: regular, charge: charge, adds: adds, reason: reason,
+                switchesFrom: switchesFrom, keepsRenewing: keepsRenewing)
         }
         offers.sort { lhs, rhs in
             if lhs.price != rhs.price { return lhs.price < rhs.price }
@@ -236,7 +324,11 @@ public struct UpsellPolicy: Sendable {
         withheld.sort { $0.productID < $1.productID }
         var notes: [String] = []
         if !missingAnything {
-            notes.append("everything is unlocked: show no paywall, and the Restore control can be hidden")
+            notes.append(
+                offers.isEmpty
+                    ? "everything is unlocked: show no paywall, and the Restore control can be hidden"
+                    : "everything is unlocked for now: show no paywall, and the Restore control can be hidden; the offers are"
+                        + " upgrades for an account screen (another plan in the group, or owning for good)")
         }
         return UpsellResult(offers: offers, withheld: withheld, showsRestore: missingAnything, notes: notes)
     }

@@ -108,6 +108,15 @@ public struct GenerationContext {
             "productsWithRequires": Self.swiftList(plan.products.filter { !$0.requires.isEmpty }.map(productValue)),
             "tiersWithDiscounts": Self.swiftList(catalog.tiers.filter { !$0.discounts.isEmpty }.map(tierValue)),
             "consumablesList": productList(plan.products.filter { $0.kind == .consumable }.map(\.id)),
+            "subscriptions": Self.swiftList(
+                plan.products.filter { $0.kind == .autoRenewable }.map { product in
+                    [
+                        "case": .string(productCases[product.id]!),
+                        "groupLiteral": .string(SwiftIdentifier.stringLiteral(product.subscription?.group ?? "")),
+                    ]
+                }),
+            "anySubscriptions": .bool(plan.products.contains { $0.kind == .autoRenewable }),
+            "nonRenewingList": productList(plan.products.filter { $0.kind == .nonRenewing }.map(\.id)),
             "trials": Self.swiftList(
                 plan.products.compactMap { product -> TemplateValue? in
                     guard let trial = product.trial else { return nil }

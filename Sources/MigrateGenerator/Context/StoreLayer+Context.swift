@@ -16,16 +16,14 @@ extension GenerationContext {
         "requires": "This add-on needs features you don't have yet.",
         "wouldChargeTwice": "You already own part of this. Buy the part you're missing on its own instead.",
         "trialTaken": "You've already used your free trial.",
+        "originalPurchaseUnknown":
+            "Couldn't confirm when you first got the app, and you may already own this, so nothing was charged. Try again when you're online.",
         "notOffered": "This isn't available to buy.",
         "offerNotSigned": "Your price couldn't be confirmed with the App Store, so nothing was charged. Try again later.",
         "offerRejected": "The App Store didn't accept your price for this Apple Account, so nothing was charged.",
         "unverified": "The App Store's answer couldn't be verified. If you were charged, tap Restore Purchases.",
         "awaitingDelivery": "Your purchase is being delivered.",
         "failedPrefix": "The purchase couldn't be completed: ",
-        "notInStorefront": "This product isn't available in your country or region.",
-        "unknownResult": "The App Store gave an answer this version of the app doesn't know.",
-        "offersNeedNewerSDK": "This price needs an app built with Xcode 26 or later.",
-        "visionOSNeedsScene": "On visionOS, buy with SwiftUI's purchase action; it shows the App Store sheet in your scene.",
     ]
 
     /// The OS a binary is built for, and the plan platform its purchases count as.
