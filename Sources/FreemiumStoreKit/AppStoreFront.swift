@@ -38,6 +38,14 @@
       return transactions
     }
 
+    public func unfinishedTransactions() async -> [StoreTransaction] {
+      var transactions: [StoreTransaction] = []
+      for await result in StoreKit.Transaction.unfinished {
+        transactions.append(Self.transaction(result))
+      }
+      return transactions
+    }
+
     public func transactionUpdates() -> AsyncStream<StoreTransaction> {
       AsyncStream { continuation in
         let task = Task {

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// A cache, never a proof: it only extends what was verified, for the policy's days. It can't
 /// create a grant (an unverified transaction counts only for a product this record lists), it is
-/// bound to the Apple Account's `appTransactionID` and environment, and a record that is malformed
+/// bound to the Apple Account's `appTransactionID` (a store never lets it decide for a claimed app
+/// transaction of another account) and environment, and a record that is malformed
 /// in any way (wrong types, dates that aren't finite, in the future or before 1970) is ignored.
 public struct VerifiedPurchaseRecord: Codable, Hashable, Sendable {
   public var appTransactionID: String

@@ -199,6 +199,10 @@ public protocol StoreFront: Sendable {
   func currentEntitlements() async -> [StoreTransaction]
   /// `Transaction.updates`: purchases approved later, made on other devices, refunds.
   func transactionUpdates() -> AsyncStream<StoreTransaction>
+  /// `Transaction.unfinished`: what the app hasn't finished yet, such as a consumable it couldn't
+  /// deliver when it was bought. `Transaction.updates` sends these once at launch; this reads them
+  /// again whenever the app is ready, so nothing waits for the next launch. Never prompts.
+  func unfinishedTransactions() async -> [StoreTransaction]
   /// `AppStore.sync()`. May ask for the password: only from a Restore Purchases button.
   func sync() async throws
   /// `Product.products(for:)`.

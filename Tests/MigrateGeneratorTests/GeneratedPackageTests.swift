@@ -121,6 +121,19 @@ struct GeneratedPackageTests {
             replace: "    state.isLoaded && state.proof != .unknown && state.decision.rule != .refunded\n",
             test: "A refunded paid download is a new customer, who may buy"),
         LayerMutant(
+            name: "RestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    guard appTransaction.isVerified else { return .failed }\n", replace: "",
+            test: "Restore: synced, but the app transaction still unknown, is a failed restore"),
+        LayerMutant(
+            name: "CacheOfAnotherAccount", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "        return ids.contains(\"\") || ids[0] == ids[1] ? record : nil\n",
+            replace: "        return record\n",
+            test: "The verified facts kept for one Apple Account never decide for another"),
+        LayerMutant(
+            name: "UnfinishedWaitsForLaunch", example: "tally-two-switches", file: "FreemiumStore.swift",
+            find: "      Task { [weak self] in await self?.deliverUnfinishedConsumables() }\n", replace: "",
+            test: "A consumable bought before the delivery hook is ready is delivered without a relaunch"),
+        LayerMutant(
             name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
             find: "    guard knowsOwnership else { return .refused(.ownershipUnknown) }\n", replace: "",
             test: "Purchase while what the customer owns can't be read is refused, not charged"),

@@ -262,6 +262,8 @@ public struct Transaction: Identifiable, Hashable, Sendable {
   public static var currentEntitlements: Transaction.Transactions { Transactions() }
   /// transaction/updates.md: `static var updates: Transaction.Transactions { get }`
   public static var updates: Transaction.Transactions { Transactions() }
+  /// transaction/unfinished.md: `static var unfinished: Transaction.Transactions { get }`
+  public static var unfinished: Transaction.Transactions { Transactions() }
   /// transaction/all.md: `static var all: Transaction.Transactions { get }`
   public static var all: Transaction.Transactions { Transactions() }
 
