@@ -134,6 +134,11 @@ struct GeneratedPackageTests {
             find: "      Task { [weak self] in await self?.deliverUnfinishedConsumables() }\n", replace: "",
             test: "A consumable bought before the delivery hook is ready is delivered without a relaunch"),
         LayerMutant(
+            name: "PeriodHeldForGood", example: "quill-writer", file: "Entitlements.swift",
+            find: "    guard holderGroup != nil || Catalog.nonRenewing.contains(holder) else { return true }\n",
+            replace: "    guard holderGroup == nil && false else { return true }\n",
+            test: "Journey: a subscriber buys Lifetime, and is told the subscription keeps renewing"),
+        LayerMutant(
             name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
             find: "    guard knowsOwnership else { return .refused(.ownershipUnknown) }\n", replace: "",
             test: "Purchase while what the customer owns can't be read is refused, not charged"),

@@ -187,6 +187,34 @@ extension GenerationContext {
             value["refusedReason"] = .string(Self.oneLine(reason))
         }
         if let consumable { value["consumable"] = productReference(consumable.id) }
+        // The App Store model's catalogue: the plan's products as App Store Connect would declare them.
+        value["modelProducts"] = Self.swiftList(plan.products.map { ["declaration": .string(modelProduct($0))] })
+        // A subscriber's next steps, as the engine offers them: another plan in the group, and Lifetime.
+        value["hasSubscriberJourney"] = false
+        if let newCustomer {
+            let advisor = Advisor(catalog: catalog)
+            for offer in newCustomer.expected.upsell.offers where catalog.product(withID: offer.productID)?.kind == .autoRenewable {
+                var customer = newCustomer.customer
+                customer.purchases = [OwnedProduct(productID: offer.productID)]
+                let upsell = advisor.report(for: customer).upsell
+                let lifetime = upsell.offers.first { $0.keepsRenewing == [offer.productID] }
+                let switchTo = upsell.offers.first { $0.switchesFrom == offer.productID }
+                guard lifetime != nil || switchTo != nil else { continue }
+                value["hasSubscriberJourney"] = true
+                value["subscriberJourney"] = [
+                    "subscription": productReference(offer.productID),
+                    "lifetime": lifetime.map { productReference($0.productID) } ?? false,
+                    "switchTo": switchTo.map { productReference($0.productID) } ?? false,
+                ]
+                break
+            }
+        }
+        let shared = plan.products.first { $0.familyShareable && $0.forSale && $0.kind != .consumable && $0.trial == nil }
+        value["hasFamilyShared"] = .bool(shared != nil && newCustomer != nil)
+        if let shared {
+            value["familyShared"] = productReference(shared.id)
+            value["familySharingEntitles"] = .bool(plan.policies.familySharing == .entitles)
+        }
         value["hasPromo"] = .bool(promo != nil)
         if let promo, case .promotionalOffer(let id)? = promo.offer.charge {
             value["promo"] = customerValue(promo.test)
@@ -200,6 +228,45 @@ extension GenerationContext {
         }
         return .object(value)
     }
+
+    /// `.init(id: …, kind: …)`: how the App Store model declares a product of the plan.
+    private func modelProduct(_ product: Product) -> String {
+        let kind: String
+        switch product.kind {
+        case .consumable: kind = ".consumable"
+        case .nonConsumable: kind = ".nonConsumable"
+        case .nonRenewing: kind = ".nonRenewing"
+        case .autoRenewable:
+            let info = product.subscription
+            let days = info.flatMap { Self.periodDays[$0.period] } ?? 30
+            kind =
+                ".autoRenewable(group: \(SwiftIdentifier.stringLiteral(info?.group ?? "")), level: \(info?.level ?? 1), period: \(Self.grouped(Int64(days * 86_400))))"
+        }
+        var arguments = ["id: \(SwiftIdentifier.stringLiteral(product.id))", "kind: \(kind)"]
+        if product.familyShareable { arguments.append("isFamilyShareable: true") }
+        let offers = catalog.tiers.flatMap(\.discounts).compactMap { discount -> String? in
+            guard discount.product == product.id, case .promotionalOffer(let id)? = discount.charge else { return nil }
+            return id
+        }
+        if !offers.isEmpty {
+            arguments.append("promotionalOffers: [\(Set(offers).sorted().map(SwiftIdentifier.stringLiteral).joined(separator: ", "))]")
+        }
+        return Self.call("AppStoreModel.Product", arguments, indent: 4)
+    }
+
+    /// `name(a, b)` as swift-format writes it at `indent`, before the comma an element of a list
+    /// takes: on one line when it fits its 100 columns, else the arguments on the next line, else
+    /// one argument a line.
+    static func call(_ name: String, _ arguments: [String], indent: Int) -> String {
+        let packed = arguments.joined(separator: ", ")
+        if indent + name.count + packed.count + 3 <= 100 { return "\(name)(\(packed))" }
+        let inner = String(repeating: " ", count: indent + 2)
+        if inner.count + packed.count + 2 <= 100 { return "\(name)(\n\(inner)\(packed))" }
+        return "\(name)(\n" + arguments.map { inner + $0 }.joined(separator: ",\n") + ")"
+    }
+
+    /// Days in one renewal of the periods App Store Connect offers.
+    static let periodDays: [String: Int] = ["P1W": 7, "P1M": 30, "P2M": 60, "P3M": 91, "P6M": 182, "P1Y": 365]
 
     private func customerValue(_ test: GeneratedTestCase) -> TemplateValue {
         let customer = test.customer
