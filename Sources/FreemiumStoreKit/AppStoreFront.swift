@@ -113,7 +113,9 @@
     {
       switch result {
       case .verified(let transaction):
-        return .verified(facts(of: transaction))
+        var facts = facts(of: transaction)
+        facts.jwsRepresentation = result.jwsRepresentation
+        return .verified(facts)
       case .unverified(let transaction, _):
         return .unverified(claimed: facts(of: transaction))
       }

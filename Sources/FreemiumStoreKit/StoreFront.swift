@@ -58,6 +58,9 @@ public struct AppTransactionFacts: Hashable, Sendable {
   public var originalPlatform: StorePlatform?
   /// The paid download itself was refunded (`AppTransaction.revocationDate` is set).
   public var isRevoked: Bool
+  /// The app transaction as the App Store signed it (`VerificationResult.jwsRepresentation`), for the
+  /// app's server, which verifies it itself before trusting any of it. Nil when not read from StoreKit.
+  public var jwsRepresentation: String?
 
   public init(
     appTransactionID: String,
@@ -65,7 +68,8 @@ public struct AppTransactionFacts: Hashable, Sendable {
     originalPurchaseDate: Date,
     environment: StoreEnvironment = .production,
     originalPlatform: StorePlatform? = nil,
-    isRevoked: Bool = false
+    isRevoked: Bool = false,
+    jwsRepresentation: String? = nil
   ) {
     self.appTransactionID = appTransactionID
     self.originalAppVersion = originalAppVersion
@@ -73,6 +77,7 @@ public struct AppTransactionFacts: Hashable, Sendable {
     self.environment = environment
     self.originalPlatform = originalPlatform
     self.isRevoked = isRevoked
+    self.jwsRepresentation = jwsRepresentation
   }
 }
 
@@ -182,11 +187,30 @@ public struct SignedPromotionalOffer: Hashable, Sendable {
   }
 }
 
+/// What the app asks its server to sign: an offer, and who is asking.
+public struct PromotionalOfferRequest: Hashable, Sendable {
+  public var offerID: String
+  public var productID: String
+  /// The customer's signed app transaction (`AppTransaction`'s `jwsRepresentation`), so the server
+  /// can tell a legacy buyer from anyone calling it: it verifies this with the App Store Server
+  /// Library's `SignedDataVerifier` and decides the tier from the original purchase before
+  /// signing. Nil when the app transaction couldn't be read verified in this process; a server
+  /// should then refuse.
+  public var appTransactionJWS: String?
+
+  public init(offerID: String, productID: String, appTransactionJWS: String?) {
+    self.offerID = offerID
+    self.productID = productID
+    self.appTransactionJWS = appTransactionJWS
+  }
+}
+
 /// Signs promotional offers. The app supplies it: its server holds the In-App Purchase key and
 /// signs the offer for this customer. Never put that key in the app.
 public protocol PromotionalOfferSigner: Sendable {
-  /// The compact JWS for `offerID` on `productID`, signed by the app's server.
-  func compactJWS(offerID: String, productID: String) async throws -> String
+  /// The compact JWS for the request's offer, signed by the app's server (for example with the
+  /// App Store Server Library's `PromotionalOfferV2SignatureCreator`).
+  func compactJWS(for request: PromotionalOfferRequest) async throws -> String
 }
 
 /// The App Store as the layer sees it: `AppStoreFront` in the app, a fake in tests.

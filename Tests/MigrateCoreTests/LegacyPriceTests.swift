@@ -52,7 +52,12 @@ struct LegacyPriceTests {
             name: "display-only subscription price", discount: Discount(product: "com.example.demo.yearly", price: price("9.99")),
             code: "discount-display-only", path: "tiers[0].discounts[0]",
             message: "display-only: nothing makes the App Store charge 9.99 for 'com.example.demo.yearly' (regularly 19.99)",
-            hint: "Add \"promotionalOffer\""),
+            hint: "in a subscription group of its own"),
+        CheckCase(
+            name: "promotional offer for paid-app buyers", discount: offer, code: "promotional-offer-ineligible",
+            path: "tiers[0].discounts[0].promotionalOffer",
+            message: "tier 'early' bought the paid app and may never have subscribed",
+            hint: "a separate legacy subscription: a product such as 'com.example.demo.yearly.legacy'"),
         CheckCase(
             name: "display-only non-consumable price", discount: Discount(product: "com.example.demo.pro", price: price("4.99")),
             code: "discount-display-only", path: "tiers[0].discounts[0]", message: "display-only: nothing makes the App Store charge 4.99",
@@ -98,6 +103,29 @@ struct LegacyPriceTests {
         #expect(diagnostic.severity == .error)
         #expect(diagnostic.message.contains(input.message), "\(diagnostic.message)")
         #expect(diagnostic.hint?.contains(input.hint) == true, "\(diagnostic.hint ?? "no hint")")
+    }
+
+    @Test("A promotional offer passes for a tier of the free era, whose customers could have subscribed")
+    func promotionalOfferForSubscribers() throws {
+        let plan = try examplePlan("Tests/Fixtures/plans/promotional-offer-free-era.json")
+        let report = PlanChecker.check(plan, now: date("2026-01-01T00:00:00Z"))
+        #expect(!report.diagnostics.contains { $0.code == .promotionalOfferIneligible }, "\(report.diagnostics.map(\.message))")
+        #expect(!report.diagnostics.contains { $0.severity == .error })
+    }
+
+    @Test("A legacy subscription sharing the regular subscribers' group is a warning; a group of its own passes")
+    func legacySubscriptionGroup() throws {
+        func legacyYearly(group: String) -> Product {
+            Product(
+                id: "com.example.demo.yearly.legacy", name: "Legacy", kind: .autoRenewable, price: price("9.99"), grants: ["pro", "extra"],
+                subscription: SubscriptionInfo(group: group, level: 1, period: "P1Y"))
+        }
+        let discount = Discount(product: "com.example.demo.yearly", price: price("9.99"), charge: .legacyProduct("com.example.demo.yearly.legacy"))
+        let shared = PlanChecker.check(plan(discounts: [discount], extraProducts: [legacyYearly(group: "g")]), now: date("2026-01-01T00:00:00Z"))
+        let warning = try #require(shared.diagnostics.first { $0.code == .legacyProductSubscription })
+        #expect(warning.severity == .warning && warning.message.contains("shares the group 'g'"))
+        let own = PlanChecker.check(plan(discounts: [discount], extraProducts: [legacyYearly(group: "g (early)")]), now: date("2026-01-01T00:00:00Z"))
+        #expect(!own.diagnostics.contains { $0.code == .legacyProductSubscription || $0.code == .promotionalOfferIneligible })
     }
 
     @Test("Chargeable legacy prices pass, and every problem is reported at once")
@@ -188,8 +216,8 @@ struct LegacyPriceTests {
         let quill = try examplePlan("quill-writer")
         let holder = Self.offers(quill, version: "280")
         #expect(
-            holder.map(\.charge) == [nil, .promotionalOffer(id: "quill.license-holders.yearly"), .legacyProduct("com.example.quill.lifetime.legacy")])
-        #expect(holder.map(\.productID) == ["com.example.quill.monthly", "com.example.quill.yearly", "com.example.quill.lifetime.legacy"])
+            holder.map(\.charge) == [nil, .legacyProduct("com.example.quill.yearly.legacy"), .legacyProduct("com.example.quill.lifetime.legacy")])
+        #expect(holder.map(\.productID) == ["com.example.quill.monthly", "com.example.quill.yearly.legacy", "com.example.quill.lifetime.legacy"])
         let newcomer = Self.offers(quill, version: "300")
         #expect(newcomer.allSatisfy { $0.charge == nil && $0.regularPrice == nil })
         #expect(newcomer.map(\.productID) == ["com.example.quill.monthly", "com.example.quill.yearly", "com.example.quill.lifetime"])

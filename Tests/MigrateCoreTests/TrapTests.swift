@@ -226,7 +226,8 @@ struct TrapTests {
     func trap6Discount() throws {
         let plan = try examplePlan("tally-two-switches")
         let report = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "25"))
-        let yearly = try #require(report.upsell.offers.first { $0.productID == "com.example.tally.pro.yearly" })
+        // Paid-app buyers may never have subscribed: a legacy subscription of its own group, not a promotional offer.
+        let yearly = try #require(report.upsell.offers.first { $0.productID == "com.example.tally.pro.yearly.legacy" })
         #expect(yearly.price == (try Price("9.99")))
         #expect(yearly.regularPrice == (try Price("19.99")))
         let newcomer = Advisor(plan: plan).report(for: Customer(platform: .iOS, originalAppVersion: "50"))

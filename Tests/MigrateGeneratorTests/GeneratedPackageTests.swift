@@ -47,6 +47,8 @@ struct GeneratedPackageTests {
         ("inkwell-universal", "Inkwell", .public),
         ("tally-two-switches", "Tally", .public),
         ("quill-writer", "Quill", .public),
+        // Promotional offers for a tier of the free era, whose customers could have subscribed.
+        ("Tests/Fixtures/plans/promotional-offer-free-era.json", "FreeEra", .public),
         // Tier windows that end while a release is on sale: the generated code compares purchase dates as the engine does.
         ("Tests/Fixtures/plans/tier-window-mid-release.json", "TierWindows", .public),
     ]
@@ -179,14 +181,18 @@ struct GeneratedPackageTests {
                 + "    guard let product = known, Catalog.consumables.contains(product) else {\n",
             test: "An unknown product's transaction is never finished: it may be an undelivered consumable"),
         LayerMutant(
-            name: "UnsignedFullPrice", example: "quill-writer", file: "FreemiumStore.swift",
-            find: "      guard let signer = offerSigner,\n"
-                + "        let jws = try? await signer.compactJWS(offerID: offerID, productID: product.rawValue)\n"
+            name: "UnsignedFullPrice", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "FreemiumStore.swift",
+            find: "      guard let signer = offerSigner, let jws = try? await signer.compactJWS(for: request)\n"
                 + "      else { return .refused(.offerNotSigned) }\n",
-            replace: "      let jws = (try? await offerSigner?.compactJWS(offerID: offerID, productID: product.rawValue)) ?? \"\"\n",
+            replace: "      let jws = (try? await offerSigner?.compactJWS(for: request)) ?? \"\"\n",
             test: "Without a signer the legacy subscription price is refused, never charged in full"),
         LayerMutant(
-            name: "OfferRejectionFails", example: "quill-writer", file: "FreemiumStore.swift",
+            name: "SignerWithoutIdentity", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "FreemiumStore.swift",
+            find: "offerID: offerID, productID: product.rawValue, appTransactionJWS: appTransactionJWS)",
+            replace: "offerID: offerID, productID: product.rawValue, appTransactionJWS: nil)",
+            test: "A legacy subscription price is bought with the promotional offer the app's server signed"),
+        LayerMutant(
+            name: "OfferRejectionFails", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "FreemiumStore.swift",
             find: "      if signed != nil, failure?.isOfferRejected == true { return .refused(.offerRejected) }\n",
             replace: "",
             test: "An offer the App Store refuses is a refusal: nothing unlocked, no retry at the full price"),

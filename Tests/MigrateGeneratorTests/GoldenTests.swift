@@ -84,23 +84,31 @@ struct GoldenTests {
 
     @Test("Promotional offers are declared under their subscription as Xcode writes them; legacy products are ordinary products")
     func storeKitPromotionalOffers() throws {
-        let file = try #require(try Generator().generate(try examplePlan("quill-writer"), only: [.storekit]).first)
-        let parsed = try JSONParser.parse(file.body)
-        let subscriptions = (parsed["subscriptionGroups"]?.arrayValue ?? []).flatMap { $0["subscriptions"]?.arrayValue ?? [] }
-        let yearly = try #require(subscriptions.first { $0["productID"]?.stringValue == "com.example.quill.yearly" })
-        let offers = try #require(yearly["adHocOffers"]?.arrayValue)
+        let fixture = try #require(
+            try Generator().generate(try examplePlan("Tests/Fixtures/plans/promotional-offer-free-era.json"), only: [.storekit]).first)
+        let fixtureSubscriptions = (try JSONParser.parse(fixture.body)["subscriptionGroups"]?.arrayValue ?? []).flatMap {
+            $0["subscriptions"]?.arrayValue ?? []
+        }
+        let offered = try #require(fixtureSubscriptions.first { $0["productID"]?.stringValue == "com.example.tally.pro.yearly" })
+        let offers = try #require(offered["adHocOffers"]?.arrayValue)
         #expect(offers.count == 1)
         guard case .object(let members)? = offers.first?.value else {
             Issue.record("not an object")
             return
         }
         #expect(members.map(\.key) == ["displayPrice", "internalID", "offerID", "paymentMode", "referenceName", "subscriptionPeriod"])
-        #expect(offers[0]["offerID"]?.stringValue == "quill.license-holders.yearly")
-        #expect(offers[0]["displayPrice"]?.stringValue == "29.99")
+        #expect(offers[0]["offerID"]?.stringValue == "tally.legacy.yearly")
+        #expect(offers[0]["displayPrice"]?.stringValue == "9.99")
         #expect(offers[0]["paymentMode"]?.stringValue == "payUpFront")
         #expect(offers[0]["subscriptionPeriod"]?.stringValue == "P1Y")
-        let monthly = try #require(subscriptions.first { $0["productID"]?.stringValue == "com.example.quill.monthly" })
-        #expect(monthly["adHocOffers"]?.arrayValue?.isEmpty == true)
+        // Quill's license holders buy a legacy subscription in a group of its own, and a legacy Lifetime.
+        let file = try #require(try Generator().generate(try examplePlan("quill-writer"), only: [.storekit]).first)
+        let parsed = try JSONParser.parse(file.body)
+        let groups = parsed["subscriptionGroups"]?.arrayValue ?? []
+        let legacyGroup = try #require(groups.first { $0["name"]?.stringValue == "Quill (license holders)" })
+        #expect(legacyGroup["subscriptions"]?.arrayValue?.compactMap { $0["productID"]?.stringValue } == ["com.example.quill.yearly.legacy"])
+        let subscriptions = groups.flatMap { $0["subscriptions"]?.arrayValue ?? [] }
+        #expect(subscriptions.allSatisfy { $0["adHocOffers"]?.arrayValue?.isEmpty ?? true })
         let products = parsed["products"]?.arrayValue ?? []
         #expect(
             products.contains { $0["productID"]?.stringValue == "com.example.quill.lifetime.legacy" && $0["type"]?.stringValue == "NonConsumable" })
@@ -119,7 +127,8 @@ struct GoldenTests {
             .flatMap { $0["adHocOffers"]?.arrayValue ?? [] }
         let paidUpFront = try #require(realOffers.first { $0["paymentMode"]?.stringValue == "payUpFront" })
         guard case .object(let realMembers) = paidUpFront.value else { return }
-        let file = try #require(try Generator().generate(try examplePlan("tally-two-switches"), only: [.storekit]).first)
+        let file = try #require(
+            try Generator().generate(try examplePlan("Tests/Fixtures/plans/promotional-offer-free-era.json"), only: [.storekit]).first)
         let ours = (try JSONParser.parse(file.body)["subscriptionGroups"]?.arrayValue ?? []).flatMap { $0["subscriptions"]?.arrayValue ?? [] }
             .flatMap { $0["adHocOffers"]?.arrayValue ?? [] }
         guard case .object(let members)? = ours.first?.value else {

@@ -21,6 +21,8 @@ extension DiagnosticCode {
     public static let nothingForSale = DiagnosticCode("nothing-for-sale")
     public static let offerNotSubscription = DiagnosticCode("offer-not-subscription")
     public static let paidFeatureUnobtainable = DiagnosticCode("paid-feature-unobtainable")
+    /// A legacy subscription price for paid-app buyers through a promotional offer, which needs a subscription history.
+    public static let promotionalOfferIneligible = DiagnosticCode("promotional-offer-ineligible")
     public static let paidReleaseIncludesNothing = DiagnosticCode("paid-release-includes-nothing")
     public static let paidReleaseUncovered = DiagnosticCode("paid-release-uncovered")
     public static let receiptStatus = DiagnosticCode("receipt-status")
@@ -53,6 +55,7 @@ extension DiagnosticCode {
         .nothingForSale,
         .offerNotSubscription,
         .paidFeatureUnobtainable,
+        .promotionalOfferIneligible,
         .paidReleaseIncludesNothing,
         .paidReleaseUncovered,
         .receiptStatus,

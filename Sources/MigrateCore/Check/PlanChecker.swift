@@ -306,6 +306,8 @@ public enum PlanChecker {
         var diagnostics: [Diagnostic] = []
         for (tierIndex, tier) in plan.tiers.enumerated() {
             let tierPath = tier.origin ?? (.root / PlanKeys.Root.tiers / tierIndex)
+            // Buyers of a paid release may never have subscribed: no promotional offer reaches them.
+            let boughtThePaidApp = catalog.tier(withID: tier.id)?.releases.contains { plan.releases[$0].model.isPaid } ?? true
             for (index, discount) in tier.discounts.enumerated() {
                 let path = tierPath / PlanKeys.Tier.discounts / index
                 guard let regular = plan.product(withID: discount.product) else { continue }  // PlanValidator reports it
@@ -314,7 +316,9 @@ public enum PlanChecker {
                 case nil:
                     let fix =
                         regular.kind == .autoRenewable
-                        ? "Add \"\(PlanKeys.Discount.promotionalOffer)\": \"<offer id>\": a promotional offer on '\(regular.id)' at \(price), set up in App Store Connect."
+                        ? (boughtThePaidApp
+                            ? Self.legacySubscriptionFix(regular, price: price, tier: tier.id)
+                            : "Add \"\(PlanKeys.Discount.promotionalOffer)\": \"<offer id>\": a promotional offer on '\(regular.id)' at \(price), set up in App Store Connect.")
                         : "Add \"\(PlanKeys.Discount.legacyProduct)\": \"<product id>\": a separate product at \(price), sold only to tier '\(tier.id)', that grants what '\(regular.id)' grants."
                     diagnostics.append(
                         .error(
@@ -322,9 +326,18 @@ public enum PlanChecker {
                             "display-only: nothing makes the App Store charge \(price) for '\(regular.id)' (regularly \(regular.price)), so a paywall built on it shows a price the App Store won't charge",
                             at: path,
                             hint: fix
-                                + " Use \(PlanKeys.Discount.promotionalOffer) for subscriptions, \(PlanKeys.Discount.legacyProduct) for non-consumables."
+                                + " Use \(PlanKeys.Discount.legacyProduct) for non-consumables and for paid-app buyers' subscriptions;"
+                                + " \(PlanKeys.Discount.promotionalOffer) fits only a tier that was already subscribed."
                         ))
                 case .promotionalOffer:
+                    if regular.kind == .autoRenewable, boughtThePaidApp {
+                        diagnostics.append(
+                            .error(
+                                .promotionalOfferIneligible,
+                                "tier '\(tier.id)' bought the paid app and may never have subscribed, but the App Store sells a promotional offer only to existing or former subscribers of the group (App Store Connect API, SubscriptionPromotionalOffer): a paid-app buyer who never subscribed gets Product.PurchaseError.ineligibleForOffer and can't buy '\(regular.id)' at \(price), nor can App Review's fresh sandbox account",
+                                at: path / PlanKeys.Discount.promotionalOffer,
+                                hint: Self.legacySubscriptionFix(regular, price: price, tier: tier.id)))
+                    }
                     if regular.kind != .autoRenewable {
                         diagnostics.append(
                             .error(
@@ -387,14 +400,27 @@ public enum PlanChecker {
                     at: path,
                     hint: "Remove \"forSale\": false (at \(productPath / PlanKeys.Product.forSale)); migrate offers it to tier '\(tier.id)' only."))
         }
-        if legacy.kind == .autoRenewable {
+        if legacy.kind == .autoRenewable, let group = legacy.subscription?.group,
+            let shared = plan.products.first(where: { $0.id != id && $0.kind == .autoRenewable && $0.subscription?.group == group })
+        {
             diagnostics.append(
                 .warning(
                     .legacyProductSubscription,
-                    "legacy product '\(id)' is a subscription: customers can switch to any subscription of its group in Settings, so it isn't sold only to tier '\(tier.id)'",
-                    at: path, hint: "For a subscription use \"\(PlanKeys.Discount.promotionalOffer)\" on '\(regular.id)' instead."))
+                    "legacy subscription '\(id)' shares the group '\(group)' with '\(shared.id)': a subscriber can switch to any plan of the group from the App Store's subscription settings, so it isn't sold only to tier '\(tier.id)'",
+                    at: path,
+                    hint:
+                        "Put '\(id)' in a subscription group of its own, such as \"\(group) (\(tier.id))\" (at \(productPath / PlanKeys.Product.subscription))."
+                )
+            )
         }
         return diagnostics
+    }
+
+    /// What charges a legacy subscription price to customers who may never have subscribed.
+    static func legacySubscriptionFix(_ regular: Product, price: Price, tier: String) -> String {
+        let group = regular.subscription?.group ?? "its group"
+        return
+            "Sell tier '\(tier)' a separate legacy subscription: a product such as '\(regular.id).legacy' (autoRenewable, at \(price), granting what '\(regular.id)' grants) in a subscription group of its own (such as \"\(group) (\(tier))\"), named by \"\(PlanKeys.Discount.legacyProduct)\". For the first periods only, an introductory offer whose eligibility your server grants with a signed JWS (App Store Server Library, IntroductoryOfferEligibilitySignatureCreator) works too; a promotional offer fits a tier that was already subscribed."
     }
 
     private static func policyReferences(_ catalog: PlanCatalog) -> [Diagnostic] {

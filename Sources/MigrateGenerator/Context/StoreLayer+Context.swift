@@ -209,6 +209,17 @@ extension GenerationContext {
                 break
             }
         }
+        // App Review's fresh sandbox account: in the plan's tier for testers, buying that tier's legacy price.
+        value["hasTesterJourney"] = false
+        if let newCustomer, case .tier = plan.policies.nonProduction {
+            var tester = newCustomer.customer
+            tester.environment = .sandbox
+            let report = Advisor(catalog: catalog).report(for: tester)
+            if case .legacy = report.decision.cohort, let offer = report.upsell.offers.first(where: { $0.charge != nil }) {
+                value["hasTesterJourney"] = true
+                value["testerProduct"] = productReference(offer.productID)
+            }
+        }
         let shared = plan.products.first { $0.familyShareable && $0.forSale && $0.kind != .consumable && $0.trial == nil }
         value["hasFamilyShared"] = .bool(shared != nil && newCustomer != nil)
         if let shared {
