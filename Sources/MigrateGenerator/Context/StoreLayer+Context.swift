@@ -262,7 +262,7 @@ extension GenerationContext {
         if !offers.isEmpty {
             arguments.append("promotionalOffers: [\(Set(offers).sorted().map(SwiftIdentifier.stringLiteral).joined(separator: ", "))]")
         }
-        return Self.call("AppStoreModel.Product", arguments, indent: 4)
+        return Self.call("AppStoreModel.Product", arguments, indent: 2)
     }
 
     /// `name(a, b)` as swift-format writes it at `indent`, before the comma an element of a list
