@@ -174,16 +174,39 @@ struct TrapTests {
         )
     }
 
-    @Test("check warns that a non-renewing subscription which unlocks features is granted with no end")
-    func nonRenewingWarning() {
+    @Test("check errors when a non-renewing subscription that unlocks features has no duration, and passes it with one")
+    func nonRenewingNeedsADuration() throws {
         var plan = Self.singleDigitPlan
         plan.products.append(product("season", "9.99", grants: ["pro"], kind: .nonRenewing))
         plan.products.append(product("season.gift", "0.99", kind: .nonRenewing))
-        let warnings = PlanChecker.check(plan, now: date("2026-01-01")).diagnostics.filter { $0.code == .nonRenewingNeverEnds }
-        #expect(warnings.map(\.severity) == [.warning])
-        #expect(warnings.first?.path?.description == "products[1].type")
-        #expect(warnings.first?.message.contains("'season' is a non-renewing subscription") == true)
-        #expect(!PlanChecker.check(Self.singleDigitPlan, now: date("2026-01-01")).diagnostics.contains { $0.code == .nonRenewingNeverEnds })
+        let errors = PlanChecker.check(plan, now: date("2026-01-01")).diagnostics.filter { $0.code == .nonRenewingNeverEnds }
+        #expect(errors.map(\.severity) == [.error])
+        #expect(errors.first?.path?.description == "products[1].type")
+        #expect(errors.first?.message.contains("'season' is a non-renewing subscription without a 'duration'") == true)
+        #expect(errors.first?.hint?.contains("\"duration\": \"P1Y\"") == true)
+        plan.products[1].duration = try TrialPeriod("P1Y")
+        #expect(!PlanChecker.check(plan, now: date("2026-01-01")).diagnostics.contains { $0.code == .nonRenewingNeverEnds })
+    }
+
+    @Test(
+        "A one-year pass grants from its purchase date for a year, judged against the trusted time; unknown dates keep it",
+        arguments: [
+            ("2025-01-01T00:00:00Z", "2025-06-01T00:00:00Z", true),  // bought 151 days ago
+            ("2024-11-22T00:00:00Z", "2025-12-27T00:00:00Z", false),  // bought 400 days ago
+            (nil, "2025-12-27T00:00:00Z", true),  // no purchase date: the payer keeps it
+            ("2024-11-22T00:00:00Z", nil, true),  // the time now unknown: the payer keeps it
+        ] as [(String?, String?, Bool)])
+    func passEnds(bought: String?, now: String?, grants: Bool) throws {
+        var plan = Self.singleDigitPlan
+        var pass = product("season", "9.99", grants: ["pro"], kind: .nonRenewing)
+        pass.duration = try TrialPeriod("P1Y")
+        plan.products.append(pass)
+        let customer = Customer(
+            platform: .iOS, originalAppVersion: "13", purchases: [OwnedProduct(productID: "season", purchaseDate: bought.map(date))],
+            now: now.map(date))
+        let report = Advisor(plan: plan).report(for: customer)
+        #expect(report.entitlements.has("pro") == grants)
+        if !grants { #expect(report.entitlements.ignored.first?.reason.contains("a non-renewing subscription of 1 year that ended") == true) }
     }
 
     @Test("Trap 5: a tier that forgets a paid feature is reported (the Themes regression)")

@@ -141,6 +141,11 @@ struct GeneratedPackageTests {
             replace: "    guard holderGroup == nil && false else { return true }\n",
             test: "Journey: a subscriber buys Lifetime, and is told the subscription keeps renewing"),
         LayerMutant(
+            name: "PassNeverEnds", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "Entitlements.swift",
+            find: "      if let period = Catalog.passes[product], let now, let start = owned.purchaseDate,\n",
+            replace: "      if let period = Catalog.passes[product], false, let now, let start = owned.purchaseDate,\n",
+            test: "A non-renewing pass grants from its purchase date, and ends after its duration"),
+        LayerMutant(
             name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
             find: "    guard knowsOwnership else { return .refused(.ownershipUnknown) }\n", replace: "",
             test: "Purchase while what the customer owns can't be read is refused, not charged"),

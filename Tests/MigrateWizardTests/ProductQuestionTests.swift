@@ -44,7 +44,8 @@ struct ProductQuestionTests {
         arguments: [
             ("com.example.tipster.pro 4.99", Product.Kind.nonConsumable, nil),
             ("com.example.tipster.pro non-consumable 4.99", .nonConsumable, nil),
-            ("com.example.tipster.pass non-renewing 9.99", .nonRenewing, nil),
+            ("com.example.tipster.pass non-renewing yearly 9.99", .nonRenewing, nil),
+            ("com.example.tipster.pass non-renewing P3M 4.99", .nonRenewing, nil),
             ("com.example.tipster.yearly yearly 19.99", .autoRenewable, "P1Y"),
             ("com.example.tipster.monthly subscription P1M 1.99", .autoRenewable, "P1M"),
         ] as [(String, Product.Kind, String?)])
@@ -71,6 +72,7 @@ struct ProductQuestionTests {
             ("com.example.tipster.tip.coffee 2.99", "already in the .storekit (consumable at 2.99)"),
             ("com.example.tipster.pro monthy 4.99", "Did you mean 'monthly'?"),
             ("com.example.tipster.pro subscription 4.99", "needs its period"),
+            ("com.example.tipster.pass non-renewing 9.99", "needs how long one purchase lasts"),
             ("com.example.tipster.pro free", "not a price above 0"),
             ("pro 4.99", "not a product id"),
         ])

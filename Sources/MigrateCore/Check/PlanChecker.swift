@@ -78,14 +78,14 @@ public enum PlanChecker {
         // StoreKit keeps a non-renewing subscription in `Transaction.currentEntitlements` after its time is up
         // (the app is to end it), and a plan doesn't say how long one lasts: say so before it ships.
         for (index, product) in catalog.plan.products.enumerated()
-        where product.kind == .nonRenewing && !(product.grants.isEmpty && product.contains.isEmpty) {
+        where product.kind == .nonRenewing && !(product.grants.isEmpty && product.contains.isEmpty) && product.duration == nil {
             diagnostics.append(
-                .warning(
+                .error(
                     .nonRenewingNeverEnds,
-                    "'\(product.id)' is a non-renewing subscription: StoreKit keeps its transaction in currentEntitlements after the period ends, and the plan can't say how long it lasts, so migrate and the generated code grant it until it is refunded",
+                    "'\(product.id)' is a non-renewing subscription without a 'duration': StoreKit keeps its transaction in currentEntitlements after the period ends, so nothing would ever end it",
                     at: (product.origin ?? .root / PlanKeys.Root.products / index) / PlanKeys.Product.type,
                     hint:
-                        "Sell the period as an autoRenewable subscription (StoreKit then ends it), or end access yourself from its Transaction.purchaseDate before granting it in the app."
+                        "Add \"\(PlanKeys.Product.duration)\": \"P1Y\" (how long one purchase lasts, ISO 8601): migrate and the generated code grant it for that long after its purchase date. Or sell the period as an autoRenewable subscription, which StoreKit ends itself."
                 ))
         }
         return diagnostics

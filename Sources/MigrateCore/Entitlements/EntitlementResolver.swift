@@ -49,6 +49,15 @@ public struct EntitlementResolver: Sendable {
             if let trial = product.trial, let start = purchase.purchaseDate, let end = trial.end(after: start) {
                 notes.append("'\(product.id)' is a trial of \(trial.spoken), from \(Timestamp.format(start)) until \(Timestamp.format(end))")
             }
+            if let duration = product.duration {
+                if let start = purchase.purchaseDate, let end = duration.end(after: start) {
+                    notes.append(
+                        "'\(product.id)' lasts \(duration.spoken), from \(Timestamp.format(start)) until \(Timestamp.format(end))"
+                            + (customer.now == nil ? "; the time now is unknown, so it is kept" : ""))
+                } else {
+                    notes.append("'\(product.id)' lasts \(duration.spoken); its purchase date is unknown, so it is kept")
+                }
+            }
             if !active.contains(product.id) { active.append(product.id) }
         }
 
@@ -76,6 +85,10 @@ public struct EntitlementResolver: Sendable {
             }
             guard let now else { return "a trial of \(trial.spoken), and the time now is unknown" }
             if now >= end { return "a trial of \(trial.spoken) that ended \(Timestamp.format(end))" }
+        }
+        if let duration = product.duration, let start = purchase.purchaseDate, let end = duration.end(after: start), let now, now >= end {
+            // A paid pass: it ends only when its dates say so. Unknown dates keep it, so no payer is locked out.
+            return "a non-renewing subscription of \(duration.spoken) that ended \(Timestamp.format(end))"
         }
         if purchase.ownership == .familyShared && catalog.plan.policies.familySharing == .ignored {
             return "family-shared, and policies.familySharing is \"ignored\""

@@ -126,6 +126,16 @@ public struct GenerationContext {
                     ]
                 }),
             "hasTrials": .bool(plan.products.contains { $0.trial != nil }),
+            "passes": Self.swiftList(
+                plan.products.compactMap { product -> TemplateValue? in
+                    guard let duration = product.duration else { return nil }
+                    return [
+                        "case": .string(productCases[product.id]!), "spoken": .string(duration.spoken),
+                        "years": .string(String(duration.years)), "months": .string(String(duration.months)),
+                        "days": .string(String(duration.weeks * 7 + duration.days)),
+                    ]
+                }),
+            "hasPasses": .bool(plan.products.contains { $0.duration != nil }),
             "familyShareableList": productList(plan.products.filter(\.familyShareable).map(\.id)),
             "forSaleList": productList(plan.products.filter(\.forSale).map(\.id)),
             "anyRequires": .bool(plan.products.contains { !$0.requires.isEmpty }),

@@ -220,6 +220,13 @@ extension GenerationContext {
                 value["testerProduct"] = productReference(offer.productID)
             }
         }
+        // A non-renewing pass with a duration, and a day past its longest length.
+        let pass = plan.products.first { $0.duration != nil && $0.forSale }
+        value["hasPass"] = .bool(pass != nil && newCustomer != nil)
+        if let pass, let duration = pass.duration {
+            value["pass"] = productReference(pass.id)
+            value["passPastDays"] = .string(String(duration.longestDays + 1))
+        }
         let shared = plan.products.first { $0.familyShareable && $0.forSale && $0.kind != .consumable && $0.trial == nil }
         value["hasFamilyShared"] = .bool(shared != nil && newCustomer != nil)
         if let shared {

@@ -315,6 +315,22 @@ public enum PlanDecoder {
                     at: reader.path(.price), hint: "Set \"price\": \"0\", or remove 'trial' from a product that is sold.")
             }
         }
+        var duration: TrialPeriod?
+        if let text = reader.string(.duration) {
+            do {
+                duration = try TrialPeriod(text)
+            } catch {
+                sink.error(
+                    .invalidDuration, error.message, at: reader.path(.duration),
+                    hint: "Write how long one purchase lasts as an ISO 8601 duration, such as \"P1Y\" or \"P3M\".")
+            }
+            if let kind, kind != .nonRenewing {
+                sink.error(
+                    .invalidDuration,
+                    "'duration' applies only to a nonRenewing subscription (StoreKit ends the others itself, or they never end)",
+                    at: reader.path(.duration), hint: "Remove 'duration', or make the product a nonRenewing subscription.")
+            }
+        }
         if kind == .consumable && !grants.isEmpty {
             sink.error(
                 .consumableGrants, "a consumable cannot grant features: it is used up and never restored", at: reader.path(.grants),
@@ -323,7 +339,7 @@ public enum PlanDecoder {
         guard let id, let kind else { return nil }
         return Product(
             id: id, name: name ?? id, kind: kind, price: price ?? .zero, grants: grants, contains: contains, requires: requires,
-            forSale: forSale, familyShareable: familyShareable, subscription: subscription, trial: trial, origin: path)
+            forSale: forSale, familyShareable: familyShareable, subscription: subscription, trial: trial, duration: duration, origin: path)
     }
 
     static func decodeTier(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> LegacyTier? {

@@ -17,6 +17,7 @@ extension DiagnosticCode {
     public static let invalidOfferID = DiagnosticCode("invalid-offer-id")
     public static let invalidPrice = DiagnosticCode("invalid-price")
     public static let invalidTrial = DiagnosticCode("invalid-trial")
+    public static let invalidDuration = DiagnosticCode("invalid-duration")
     public static let invalidUTF8 = DiagnosticCode("invalid-utf8")
     public static let invalidValue = DiagnosticCode("invalid-value")
     public static let invalidVersion = DiagnosticCode("invalid-version")
@@ -52,6 +53,7 @@ extension DiagnosticCode {
         .invalidOfferID,
         .invalidPrice,
         .invalidTrial,
+        .invalidDuration,
         .invalidUTF8,
         .invalidValue,
         .invalidVersion,

@@ -34,7 +34,7 @@ public enum PlanKeys {
     public enum Feature: String, PlanObjectKeys { case id, name }
     public enum Release: String, PlanObjectKeys { case platform, version, build, released, releasedSource, model, price, includes }
     public enum Product: String, PlanObjectKeys {
-        case id, name, type, price, grants, contains, requires, forSale, familyShareable, subscription, trial
+        case id, name, type, price, grants, contains, requires, forSale, familyShareable, subscription, trial, duration
     }
     public enum Subscription: String, PlanObjectKeys { case group, level, period }
     public enum Tier: String, PlanObjectKeys { case id, name, from, until, platforms, grants, discounts }

@@ -109,6 +109,7 @@ public enum PlanEncoder {
                 }
             ),
             (.trial, product.trial.map { .string($0.description) }),
+            (.duration, product.duration.map { .string($0.description) }),
         ])
     }
 

@@ -159,14 +159,18 @@ public struct Product: Sendable, Hashable {
     public var subscription: SubscriptionInfo?
     /// A free trial: the product grants for this long after its purchase date, then no more.
     public var trial: TrialPeriod?
+    /// How long one purchase of a non-renewing subscription lasts: it grants for this long after its
+    /// purchase date, then no more (StoreKit never ends one itself).
+    public var duration: TrialPeriod?
     public var origin: JSONPath?
 
     public init(
         id: String, name: String, kind: Kind, price: Price, grants: [String] = [], contains: [String] = [],
         requires: [String] = [], forSale: Bool = true, familyShareable: Bool = false,
-        subscription: SubscriptionInfo? = nil, trial: TrialPeriod? = nil, origin: JSONPath? = nil
+        subscription: SubscriptionInfo? = nil, trial: TrialPeriod? = nil, duration: TrialPeriod? = nil, origin: JSONPath? = nil
     ) {
         self.trial = trial
+        self.duration = duration
         self.id = id
         self.name = name
         self.kind = kind

@@ -153,6 +153,13 @@ public enum PlanSchema {
                 "description": .string(
                     "A free trial's length (ISO 8601, such as \"P14D\"): a nonConsumable at price 0 that grants for this long after its purchase."),
             ])
+        case .duration:
+            .object([
+                "type": .string("string"), "pattern": .string("^P(?:[0-9]{1,4}Y)?(?:[0-9]{1,4}M)?(?:[0-9]{1,4}W)?(?:[0-9]{1,4}D)?$"),
+                "description": .string(
+                    "How long one purchase of a nonRenewing subscription lasts (ISO 8601, such as \"P1Y\"): it grants for this long after its purchase date, then no more."
+                ),
+            ])
         case .forSale: .object(["type": .string("boolean"), "description": .string("False for retired products, which keep entitling.")])
         case .familyShareable: .object(["type": .string("boolean"), "description": .string("Family Sharing is on in App Store Connect.")])
         case .subscription:

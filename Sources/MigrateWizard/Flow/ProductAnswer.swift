@@ -4,7 +4,8 @@ import MigrateSupport
 
 /// The answer to "which in-app purchase will unlock the paid features?": `PRODUCT-ID [KIND] PRICE`.
 ///
-/// KIND is `non-consumable` (the default), `non-renewing`, or an auto-renewable subscription's period:
+/// KIND is `non-consumable` (the default), `non-renewing` with how long one purchase lasts (`non-renewing
+/// yearly`, `non-renewing P3M`), or an auto-renewable subscription's period:
 /// `weekly`, `monthly`, `yearly` or an ISO 8601 period the plan allows (`P1W` … `P1Y`), optionally after
 /// `subscription`. A consumable is refused: it is used up, so it can't unlock anything for good.
 enum ProductAnswer {
@@ -27,9 +28,19 @@ enum ProductAnswer {
             return .failure(Message("'\(words[words.count - 1])' is not a price above 0, such as 4.99; answer \(format)"))
         }
         var rest = words.dropFirst().dropLast().map { $0.lowercased() }
+        let name = "Pro"
+        if rest.first == "non-renewing" || rest.first == "nonrenewing" {
+            // StoreKit never ends a non-renewing subscription: the plan must say how long one lasts.
+            let text = rest.count == 2 ? periodWords[rest[1]] ?? rest[1].uppercased() : nil
+            guard let text, let duration = try? TrialPeriod(text) else {
+                return .failure(
+                    Message(
+                        "a non-renewing subscription needs how long one purchase lasts, such as \(id) non-renewing yearly \(price) (or P3M, P6M…)"))
+            }
+            return .success(Product(id: id, name: name, kind: .nonRenewing, price: price, duration: duration))
+        }
         let subscription = rest.first == "subscription" || rest.first == "auto-renewable"
         if subscription { rest.removeFirst() }
-        let name = "Pro"
         let periods = "weekly, monthly, quarterly, yearly or " + PlanKeys.subscriptionPeriods.joined(separator: ", ")
         guard rest.count <= 1 else { return .failure(Message("answer \(format)")) }
         guard let word = rest.first else {
@@ -44,7 +55,6 @@ enum ProductAnswer {
         if subscription { return .failure(Message("'\(word)' is not a subscription period; use \(periods)")) }
         switch word {
         case "non-consumable", "nonconsumable": return .success(Product(id: id, name: name, kind: .nonConsumable, price: price))
-        case "non-renewing", "nonrenewing": return .success(Product(id: id, name: name, kind: .nonRenewing, price: price))
         case "consumable":
             return .failure(
                 Message("a consumable is used up, so it can't unlock features for good; answer non-consumable, non-renewing or a subscription period")
@@ -58,7 +68,7 @@ enum ProductAnswer {
     static func text(_ product: Product) -> String {
         switch product.kind {
         case .nonConsumable: "\(product.id) \(product.price)"
-        case .nonRenewing: "\(product.id) non-renewing \(product.price)"
+        case .nonRenewing: "\(product.id) non-renewing \(product.duration?.description ?? "P1Y") \(product.price)"
         case .consumable: "\(product.id) consumable \(product.price)"
         case .autoRenewable:
             "\(product.id) \(periodWords.first { $0.value == product.subscription?.period }?.key ?? product.subscription?.period ?? "P1M") \(product.price)"

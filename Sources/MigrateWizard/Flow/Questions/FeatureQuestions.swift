@@ -113,7 +113,8 @@ struct NewProductQuestion: WizardQuestion {
         return Question(
             id: id, prompt: found + " Which in-app purchase will unlock the paid features?",
             defaultAnswer: wizard.answers.newProduct.map(ProductAnswer.text) ?? fallback,
-            hint: "PRODUCT-ID [KIND] PRICE; KIND is non-consumable (the default), non-renewing, or a subscription: weekly, monthly, quarterly, yearly"
+            hint:
+                "PRODUCT-ID [KIND] PRICE; KIND is non-consumable (the default), non-renewing with its length (non-renewing yearly), or a subscription: weekly, monthly, quarterly, yearly"
         )
     }
 
