@@ -79,7 +79,7 @@ struct AnswerValidationTests {
             (answer: "3.0", chosen: 3, message: ""),
             (answer: "4", chosen: 3, message: ""),  // no version 4: the list item
             (answer: "1", chosen: nil, message: "no one paid"),  // item 1 and version 1 are the same release
-            (answer: "", chosen: 3, message: ""),  // the default is a list item, never a version
+            (answer: "", chosen: 4, message: ""),  // the default is a list item ("not listed yet"), never a version
         ] as [(answer: String, chosen: Int?, message: String)])
     func ambiguousNumber(answer: String, chosen: Int?, message: String) {
         var wizard = Self.wizard(at: .firstFree)

@@ -13,7 +13,8 @@ struct InitCommandTests {
         let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
-        let status = Migrate.run(["init", "--yes"], context: context)
+        // The app went free with the newest tag (3.0): said, since the default is a release not listed yet.
+        let status = Migrate.run(["init", "--yes", "--first-free", "3.0"], context: context)
         print(context.standardOutput.text, context.standardError.text)
         #expect(status == .success)
         let output = context.standardOutput.text

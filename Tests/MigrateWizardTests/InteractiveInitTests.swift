@@ -26,7 +26,7 @@ struct InteractiveInitTests {
         let output = context.standardOutput.text
         #expect(status == .success, "\(output)\(context.standardError.text)")
         #expect(output.contains("Which release is the first free one?\n  1. iOS 1.0 (1)  2019-03-01"))
-        #expect(output.contains("> [4] "))
+        #expect(output.contains("> [5] "), "the default first free release is one not listed yet")
         #expect(output.contains("Summary\n  App        Tally (com.example.tally) on iOS"))
         #expect(output.contains("migrate simulate migration.json"))
         #expect(Migrate.run(["check", "migration.json"], context: .testing(directory: folder.path)) == .success)

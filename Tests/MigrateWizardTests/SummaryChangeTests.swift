@@ -40,7 +40,7 @@ struct SummaryChangeTests {
         let question = try #require(wizard.question)
         #expect(question.id == .confirm)
         #expect(question.choices.first == "App name: Tally Counter")
-        #expect(question.choices.contains("First free release: iOS 3.0 (1) 2021-06-01"))
+        #expect(question.choices.contains("First free release: iOS 3.0 (1) 2021-06-01; makes 1 listed release's buyers new customers"))
         #expect(question.choices.contains("It went live: 2021-06-01T10:00:00Z (as listed, not confirmed)"))
         #expect(question.choices.contains("First paid release with themes: 1.0 (1)"))
         #expect(question.choices.contains("Paid era 2: buyers of 2.0 get everything"))

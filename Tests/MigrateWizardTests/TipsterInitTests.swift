@@ -60,7 +60,8 @@ struct TipsterInitTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // Return for each of the 14 questions (the go-live given as a flag: lightweight tags are dated by their commits, which are
         // no default), then at the summary: 6 (the price), 1.99, and yes.
-        let input = Array(repeating: "", count: 14) + ["6", "1.99", "yes"]
+        // The first free release is the newest build, typed: the default is one not listed yet.
+        let input = Array(repeating: "", count: 3) + ["3.5.3 (1036)"] + Array(repeating: "", count: 10) + ["6", "1.99", "yes"]
         let context = CommandContext.testing(input: input, directory: folder.path, environment: Self.environment, terminal: true)
         let status = Migrate.run(["init", "--all-versions", "--free-from", "2023-07-03T17:00:00Z"], context: context)
         let output = context.standardOutput.text
@@ -88,7 +89,8 @@ struct TipsterInitTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
         #expect(
-            Migrate.run(["init", "--yes", "--free-from", "2023-07-03T17:00:00Z"] + flags, context: context) == .success,
+            Migrate.run(["init", "--yes", "--first-free", "3.5.3 (1036)", "--free-from", "2023-07-03T17:00:00Z"] + flags, context: context)
+                == .success,
             "\(context.standardError.text)")
         // A tag on every 40th build (25 of them) and on the last.
         #expect(context.standardOutput.text.contains("26 versions from the tags of ."), "\(context.standardOutput.text.prefix(800))")

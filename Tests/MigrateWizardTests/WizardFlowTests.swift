@@ -40,12 +40,14 @@ struct WizardFlowTests {
         }
         #expect(
             asked == [
-                .appName, .bundleID, .platforms, .firstFree, .freeGoLive, .price, .features, .featureSince("pro"), .grants("com.example.tally.pro"),
+                // The first free release defaults to one not listed yet: no listed release's buyers lose anything on Return.
+                .appName, .bundleID, .platforms, .firstFree, .newFreeRelease, .price, .features, .featureSince("pro"),
+                .grants("com.example.tally.pro"),
                 .era(0),
                 .nonProduction, .verificationFailure, .familySharing, .paidDownloads, .confirm,
             ])
         let plan = wizard.plan
-        #expect(plan.releases.map(\.model.isPaid) == [true, true, true, false])
+        #expect(plan.releases.map(\.model.isPaid) == [true, true, true, true, false])
         #expect(plan.features.map(\.id) == ["pro"])
         #expect(plan.products[0].grants == ["pro"])
         #expect(plan.tiers.map(\.id) == ["era-1"])
@@ -75,8 +77,9 @@ struct WizardFlowTests {
         facts.releases = [Self.release("1.0", "10", "2019-03-01"), Self.release("2.0", "20", "2020-06-01"), Self.release("3.0", "30", "2021-06-01")]
         var wizard = Wizard(facts: facts, now: Self.now)
         for _ in 0..<3 { _ = wizard.submit("") }
-        guard case .accepted(let lines) = wizard.submit("") else { return }
+        guard case .accepted(let lines) = wizard.submit("3.0") else { return }
         #expect(lines.contains { $0.hasPrefix("Cutoff rule on iOS: the build number at first purchase, because") })
+        #expect(lines.contains("1 listed release (3.0 (30)) count as free: whoever bought it is a new customer."))
     }
 
     @Test(
@@ -201,7 +204,7 @@ struct WizardFlowTests {
         guard case .invalid(let message) = wizard.submit("1.0 2019-03-01") else { return }
         #expect(message.contains("needs one"))
         guard case .accepted = wizard.submit("1.0 (1) 2019-03-01, 2.0 (5) 2020-03-01") else { return }
-        #expect(wizard.question?.defaultAnswer == "2")
+        #expect(wizard.question?.defaultAnswer == "3", "not listed yet")
     }
 
     @Test("a scripted run names the missing answer's flag, or takes defaults with --yes")

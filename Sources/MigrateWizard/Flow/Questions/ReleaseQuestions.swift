@@ -48,8 +48,9 @@ struct FirstFreeQuestion: WizardQuestion {
             "\(release.platform) \(release.displayName)  \(Wizard.day(release.date))  (\(release.dateSource))"
         }
         choices.append("a release not listed yet (the one that will go free)")
-        let fallback =
-            wizard.answers.firstFree ?? (wizard.answers.releases.count >= 2 ? wizard.answers.releases.count - 1 : wizard.answers.releases.count)
+        // Nothing an importer reads says a listed release was free: defaulting to one would make its paid
+        // buyers new customers on a press of Return. The safe default is the release still to come.
+        let fallback = wizard.answers.firstFree ?? wizard.answers.releases.count
         let shown = Wizard.shownChoices(releases: wizard.answers.releases.count, total: choices.count, defaultItem: fallback + 1)
         return Question(
             id: id, prompt: "Which release is the first free one?", choices: choices, defaultAnswer: String(fallback + 1),
@@ -81,7 +82,18 @@ struct FirstFreeQuestion: WizardQuestion {
         wizard.answers.firstFree = chosen
         if chosen == count { return .accepted(["The app goes free with a release not listed yet."]) }
         let paid = wizard.answers.paidReleases.count
-        return .accepted(["\(paid) paid release\(paid == 1 ? "" : "s") before it; their buyers are the legacy customers."] + wizard.cutoffLines())
+        return .accepted(
+            ["\(paid) paid release\(paid == 1 ? "" : "s") before it; their buyers are the legacy customers."]
+                + [Self.madeFree(wizard)].compactMap { $0 } + wizard.cutoffLines())
+    }
+
+    /// What choosing a listed release means for the releases from it on: their buyers are new customers.
+    static func madeFree(_ wizard: Wizard) -> String? {
+        guard let index = wizard.answers.firstFree, index < wizard.answers.releases.count else { return nil }
+        let free = wizard.answers.releases[index...]
+        let names = free.count <= 3 ? free.map(\.displayName).joined(separator: ", ") : "\(free.first!.displayName) … \(free.last!.displayName)"
+        return
+            "\(free.count) listed release\(free.count == 1 ? "" : "s") (\(names)) count as free: whoever bought \(free.count == 1 ? "it" : "one") is a new customer."
     }
 
     func isAnswered(_ wizard: Wizard) -> Bool {
@@ -91,7 +103,9 @@ struct FirstFreeQuestion: WizardQuestion {
     func summary(_ wizard: Wizard) -> String? {
         guard let index = wizard.answers.firstFree, wizard.answers.allReleases.indices.contains(index) else { return nil }
         let release = wizard.answers.allReleases[index]
+        let free = index < wizard.answers.releases.count ? wizard.answers.releases.count - index : 0
         return "\(release.platform) \(release.displayName) \(Wizard.day(release.date))"
+            + (free == 0 ? " (not listed yet)" : "; makes \(free) listed \(free == 1 ? "release's" : "releases'") buyers new customers")
     }
 }
 
