@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCore
+import MigrateGenerator
 import MigrateImport
 import MigratePlan
 import MigrateSimulation
@@ -11,7 +12,8 @@ import Testing
 /// codes are what `--format json` and GitHub annotations print, so they must stay unique and kebab-case.
 @Suite("Diagnostic codes")
 struct DiagnosticCodeTests {
-    static let declared: [DiagnosticCode] = DiagnosticCode.plan + DiagnosticCode.engine + DiagnosticCode.importer + DiagnosticCode.simulator
+    static let declared: [DiagnosticCode] =
+        DiagnosticCode.plan + DiagnosticCode.engine + DiagnosticCode.importer + DiagnosticCode.simulator + DiagnosticCode.generator
 
     @Test("Codes are unique and kebab-case")
     func unique() {

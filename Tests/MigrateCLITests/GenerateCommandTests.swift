@@ -195,3 +195,32 @@ struct GenerateCommandTests {
         #expect(Run("generate", Self.flagship, "--templates", "nowhere", directory: scratch.url).status == .noInput)
     }
 }
+
+@Suite("An app's copy of the StoreKit layer")
+struct StoreLayerVersionTests {
+    static let flagship = "plan.json"
+
+    @Test("check warns when generated code beside the plan has an older layer; generate says it replaced it")
+    func olderCopyIsNamed() throws {
+        let scratch = try Scratch()
+        try scratch.write(
+            Self.flagship, String(contentsOf: repositoryRoot.appendingPathComponent("Examples/tilt-to-live-hd/migration.json"), encoding: .utf8))
+        #expect(Run("generate", Self.flagship, "--output", "Gen", directory: scratch.url).status == .success)
+        let copy = scratch.url.appendingPathComponent("Gen/Freemium/FreemiumStoreKit/StoreFront.swift")
+        #expect(!Run("check", Self.flagship, directory: scratch.url).output.contains("older than this migrate"))
+        let current = try String(contentsOf: copy, encoding: .utf8)
+        try current.replacingOccurrences(
+            of: "public static let version = \"\(StoreLayerSources.version)\"", with: "public static let version = \"1.9.0\""
+        )
+        .write(to: copy, atomically: true, encoding: .utf8)
+        let check = Run("check", Self.flagship, "--format", "json", directory: scratch.url)
+        #expect(check.status == .success, "a warning, not a failure")
+        #expect(check.output.contains("\"code\": \"store-layer-outdated\""), "\(check.output)")
+        #expect(check.output.contains("version 1.9.0, older than this migrate's \(StoreLayerSources.version)"))
+        let generate = Run("generate", Self.flagship, "--output", "Gen", "--force", directory: scratch.url)
+        #expect(
+            generate.output.contains(
+                "note: the StoreKit layer at Gen/Freemium/FreemiumStoreKit/StoreFront.swift was version 1.9.0, now \(StoreLayerSources.version)"))
+        #expect(!Run("check", Self.flagship, directory: scratch.url).output.contains("older than this migrate"))
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCore
+import MigrateGenerator
 import MigratePlan
 import MigrateSupport
 
@@ -38,6 +39,10 @@ enum CheckCommand {
             report = checked
             diagnostics += checked.diagnostics.located(in: loaded.document.root)
         }
+        // Generated code beside the plan whose StoreKit layer is older than this migrate's.
+        let folder = (context.resolve(loaded.file.displayPath) as NSString).deletingLastPathComponent
+        let prefix = (loaded.file.displayPath as NSString).deletingLastPathComponent
+        diagnostics += StoreLayerCopies.diagnostics(under: folder, displayPrefix: prefix)
         diagnostics = diagnostics.sortedForDisplay()
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count

@@ -65,6 +65,8 @@ enum GenerateCommand {
 
         let outputDisplay = arguments[Self.output]
         let outputPath = context.resolve(outputDisplay)
+        // What the app ran before this run: said once the files are written, so a layer update is noticed.
+        let outdatedLayers = StoreLayerCopies.outdated(under: outputPath)
         // Each file is read once, though the planner and the orphan search both ask.
         var read: [String: String?] = [:]
         func existing(_ path: String) -> String? {
@@ -157,6 +159,14 @@ enum GenerateCommand {
             }
         }
         text += orphanLines(removed: true)
+        for copy in outdatedLayers {
+            let kept =
+                FileManager.default.contents(atPath: outputPath + "/" + copy.path).flatMap { String(data: $0, encoding: .utf8) }
+                .flatMap(StoreLayerCopies.version(in:)) != StoreLayerSources.version
+            text +=
+                "note: the StoreKit layer at \(shown(copy.path)) was \(copy.version.map { "version \($0)" } ?? "from before the library")"
+                + (kept ? "; it is still older than \(StoreLayerSources.version)\n" : ", now \(StoreLayerSources.version)\n")
+        }
         text += "\(written) file\(written == 1 ? "" : "s") written, \(unchanged) unchanged in \(outputDisplay).\n"
         context.standardOutput.write(text)
         return .success
