@@ -68,8 +68,14 @@
 
     public func products(for identifiers: [String]) async throws -> [StoreProduct] {
       do {
-        return try await StoreKit.Product.products(for: identifiers).map {
-          StoreProduct(id: $0.id, displayName: $0.displayName, displayPrice: $0.displayPrice)
+        return try await StoreKit.Product.products(for: identifiers).map { product in
+          var offerPrices: [String: String] = [:]
+          for offer in product.subscription?.promotionalOffers ?? [] {
+            if let id = offer.id { offerPrices[id] = offer.displayPrice }
+          }
+          return StoreProduct(
+            id: product.id, displayName: product.displayName, displayPrice: product.displayPrice,
+            offerPrices: offerPrices)
         }
       } catch {
         throw Self.storeFrontError(error)

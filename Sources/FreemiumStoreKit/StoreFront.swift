@@ -167,11 +167,16 @@ public struct StoreProduct: Hashable, Sendable {
   public var id: String
   public var displayName: String
   public var displayPrice: String
+  /// Each promotional offer's localized price, by offer id (`SubscriptionOffer.displayPrice`).
+  public var offerPrices: [String: String]
 
-  public init(id: String, displayName: String, displayPrice: String) {
+  public init(
+    id: String, displayName: String, displayPrice: String, offerPrices: [String: String] = [:]
+  ) {
     self.id = id
     self.displayName = displayName
     self.displayPrice = displayPrice
+    self.offerPrices = offerPrices
   }
 }
 

@@ -406,6 +406,8 @@ public struct Product: Identifiable, Hashable, Sendable {
   public struct SubscriptionOffer: Hashable, Sendable {
     /// product/subscriptionoffer/id.md: `let id: String?`
     public let id: String?
+    /// product/subscriptionoffer/displayprice.md: `let displayPrice: String`
+    public let displayPrice: String
 
     /// product/subscriptionoffer/signature.md: `struct Signature`; availability
     /// "iOS: 17.4.0 - 26.0.0", macOS 14.4, tvOS 17.4, watchOS 10.4, visionOS 1.1.
@@ -433,6 +435,9 @@ public struct Product: Identifiable, Hashable, Sendable {
   public struct SubscriptionInfo: Hashable, Sendable {
     /// product/subscriptioninfo/subscriptiongroupid.md: `let subscriptionGroupID: String`
     public let subscriptionGroupID: String
+    /// product/subscriptioninfo/promotionaloffers.md: `let promotionalOffers: [Product.SubscriptionOffer]`,
+    /// iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0.
+    public let promotionalOffers: [Product.SubscriptionOffer]
 
     /// product/subscriptioninfo/status-swift.property.md: `var status:
     /// [Product.SubscriptionInfo.Status] { get async throws }`
