@@ -88,4 +88,27 @@ struct TrialTests {
         #expect(diagnostics[0].message.contains("must be free") && diagnostics[1].message.contains("only to a nonConsumable"))
         #expect(diagnostics[2].message.hasPrefix("'14 days' is not an ISO 8601 duration"))
     }
+
+    @Test("A duration belongs to a nonRenewing subscription and is an ISO 8601 period: the plan says so at the product")
+    func durationRules() throws {
+        let text = """
+            {"formatVersion": 1, "app": {"name": "A", "bundleID": "a", "platforms": ["iOS"]},
+             "features": [{"id": "pro"}],
+             "releases": [{"platform": "iOS", "version": "1.0", "build": "1", "released": "2020-01-01T00:00:00Z", "model": "free"}],
+             "products": [
+               {"id": "a.pass", "type": "nonRenewing", "price": "9.99", "grants": ["pro"], "duration": "P1Y"},
+               {"id": "a.life", "type": "nonConsumable", "price": "9.99", "grants": ["pro"], "duration": "P1Y"},
+               {"id": "a.bad", "type": "nonRenewing", "price": "9.99", "grants": ["pro"], "duration": "a year"},
+               {"id": "a.num", "type": "nonRenewing", "price": "9.99", "grants": ["pro"], "duration": 365}
+             ]}
+            """
+        let document = PlanDecoder.decode(text)
+        let diagnostics = document.diagnostics.filter { $0.code == .invalidDuration }
+        #expect(diagnostics.map { $0.path?.description ?? "" } == ["products[1].duration", "products[2].duration"])
+        #expect(diagnostics[0].message.contains("only to a nonRenewing subscription"))
+        #expect(diagnostics[1].message.hasPrefix("'a year' is not an ISO 8601 duration"))
+        // A number is the wrong type, said once.
+        #expect(document.diagnostics.filter { $0.path?.description == "products[3].duration" }.count == 1)
+        #expect(document.plan?.products.first?.duration?.description == "P1Y")
+    }
 }

@@ -159,10 +159,11 @@ enum GenerateCommand {
             }
         }
         text += orphanLines(removed: true)
+        // Reaching here, every generated file was written (an edited one stops the run): a copy is current
+        // when this run generated it, and still old when `--only` left it out.
+        let generated = Set(files.map(\.path))
         for copy in outdatedLayers {
-            let kept =
-                FileManager.default.contents(atPath: outputPath + "/" + copy.path).flatMap { String(data: $0, encoding: .utf8) }
-                .flatMap(StoreLayerCopies.version(in:)) != StoreLayerSources.version
+            let kept = !generated.contains(copy.path)
             text +=
                 "note: the StoreKit layer at \(shown(copy.path)) was \(copy.version.map { "version \($0)" } ?? "from before the library")"
                 + (kept ? "; it is still older than \(StoreLayerSources.version)\n" : ", now \(StoreLayerSources.version)\n")

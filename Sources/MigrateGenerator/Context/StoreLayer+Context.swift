@@ -191,8 +191,8 @@ extension GenerationContext {
         value["modelProducts"] = Self.swiftList(plan.products.map { ["declaration": .string(modelProduct($0))] })
         // A subscriber's next steps, as the engine offers them: another plan in the group, and Lifetime.
         value["hasSubscriberJourney"] = false
+        let advisor = Advisor(catalog: catalog)
         if let newCustomer {
-            let advisor = Advisor(catalog: catalog)
             for offer in newCustomer.expected.upsell.offers where catalog.product(withID: offer.productID)?.kind == .autoRenewable {
                 var customer = newCustomer.customer
                 customer.purchases = [OwnedProduct(productID: offer.productID)]
@@ -214,7 +214,7 @@ extension GenerationContext {
         if let newCustomer, case .tier = plan.policies.nonProduction {
             var tester = newCustomer.customer
             tester.environment = .sandbox
-            let report = Advisor(catalog: catalog).report(for: tester)
+            let report = advisor.report(for: tester)
             if case .legacy = report.decision.cohort, let offer = report.upsell.offers.first(where: { $0.charge != nil }) {
                 value["hasTesterJourney"] = true
                 value["testerProduct"] = productReference(offer.productID)

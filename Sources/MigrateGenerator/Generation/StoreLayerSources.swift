@@ -26,8 +26,5 @@ public enum StoreLayerSources {
     }
 
     /// The version of the layer compiled into this binary, as `StoreLayer.version` declares it.
-    public static var version: String {
-        guard let source = source(named: "StoreFront"), let start = source.range(of: "public static let version = \"") else { return "unknown" }
-        return String(source[start.upperBound...].prefix { $0 != "\"" })
-    }
+    public static let version: String = source(named: "StoreFront").flatMap(StoreLayerCopies.version(in:)) ?? "unknown"
 }

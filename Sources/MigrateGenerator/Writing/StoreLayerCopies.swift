@@ -1,4 +1,5 @@
 import Foundation
+import MigratePlan
 import MigrateSupport
 
 /// Copies of the StoreKit layer that an earlier `migrate generate` wrote into an app, found so that
@@ -71,15 +72,10 @@ public enum StoreLayerCopies {
         return String(source[start.upperBound...].prefix { $0 != "\"" })
     }
 
-    /// Compares dotted versions numerically.
+    /// Compares versions numerically (`Version`); one that doesn't parse counts as older.
     static func isOlder(_ version: String, than other: String) -> Bool {
-        let left = version.split(separator: ".").map { Int($0) ?? 0 }
-        let right = other.split(separator: ".").map { Int($0) ?? 0 }
-        for index in 0..<max(left.count, right.count) {
-            let a = index < left.count ? left[index] : 0
-            let b = index < right.count ? right[index] : 0
-            if a != b { return a < b }
-        }
-        return false
+        guard let current = try? Version(other) else { return false }
+        guard let copy = try? Version(version) else { return true }
+        return copy < current
     }
 }

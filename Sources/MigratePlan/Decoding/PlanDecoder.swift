@@ -294,15 +294,20 @@ public enum PlanDecoder {
                 subscription = SubscriptionInfo(group: group, level: level, period: period)
             }
         }
-        var trial: TrialPeriod?
-        if let text = reader.string(.trial) {
+        /// The ISO 8601 period `text` read at `key`, reported with `code` and `hint` when it doesn't parse.
+        func period(_ text: String?, at key: PlanKeys.Product, _ code: DiagnosticCode, hint: String) -> TrialPeriod? {
+            guard let text else { return nil }
             do {
-                trial = try TrialPeriod(text)
+                return try TrialPeriod(text)
             } catch {
-                sink.error(
-                    .invalidTrial, error.message, at: reader.path(.trial),
-                    hint: "Write the trial's length as an ISO 8601 duration, such as \"P14D\" or \"P1M\".")
+                sink.error(code, error.message, at: reader.path(key), hint: hint)
+                return nil
             }
+        }
+        let trialText = reader.string(.trial)
+        let trial = period(
+            trialText, at: .trial, .invalidTrial, hint: "Write the trial's length as an ISO 8601 duration, such as \"P14D\" or \"P1M\".")
+        if trialText != nil {
             if let kind, kind != .nonConsumable {
                 sink.error(
                     .invalidTrial,
@@ -315,15 +320,11 @@ public enum PlanDecoder {
                     at: reader.path(.price), hint: "Set \"price\": \"0\", or remove 'trial' from a product that is sold.")
             }
         }
-        var duration: TrialPeriod?
-        if let text = reader.string(.duration) {
-            do {
-                duration = try TrialPeriod(text)
-            } catch {
-                sink.error(
-                    .invalidDuration, error.message, at: reader.path(.duration),
-                    hint: "Write how long one purchase lasts as an ISO 8601 duration, such as \"P1Y\" or \"P3M\".")
-            }
+        let durationText = reader.string(.duration)
+        let duration = period(
+            durationText, at: .duration, .invalidDuration,
+            hint: "Write how long one purchase lasts as an ISO 8601 duration, such as \"P1Y\" or \"P3M\".")
+        if durationText != nil {
             if let kind, kind != .nonRenewing {
                 sink.error(
                     .invalidDuration,
