@@ -5,13 +5,37 @@
   import Foundation
   import StoreKit
 
+  #if canImport(UIKit) && !os(watchOS) && !os(macOS)
+    import UIKit
+  #endif
+
   /// The real App Store behind `StoreFront`: StoreKit 2, verified before anything is read.
   ///
   /// StoreKit's types are qualified (`StoreKit.Product`, `StoreKit.Transaction`,
   /// `StoreKit.AppStore`…), so an app type with one of those names doesn't break this file.
   @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
   public struct AppStoreFront: StoreFront {
-    public init() {}
+    #if canImport(UIKit) && !os(watchOS) && !os(macOS)
+      /// The scene whose window shows the App Store's confirmation sheet: StoreKit's
+      /// `purchase(confirmIn:options:)` (iOS 17, tvOS 17, visionOS 1). Needed on visionOS, where
+      /// `purchase(options:)` isn't available; without it, buy there with SwiftUI's `PurchaseAction`
+      /// and hand its result to the store. Return the scene the customer is looking at.
+      public var confirmationScene: (@MainActor @Sendable () -> UIScene?)?
+
+      /// The scene provider of every `AppStoreFront` made without one, such as the generated
+      /// `FreemiumStore.shared`'s: set it once at launch.
+      @MainActor public static var defaultConfirmationScene: (@MainActor @Sendable () -> UIScene?)?
+
+      public init(confirmationScene: (@MainActor @Sendable () -> UIScene?)? = nil) {
+        self.confirmationScene = confirmationScene
+      }
+
+      @MainActor private func scene() -> UIScene? {
+        (confirmationScene ?? Self.defaultConfirmationScene)?()
+      }
+    #else
+      public init() {}
+    #endif
 
     public func appTransaction() async -> AppTransactionRead {
       do {
@@ -90,17 +114,35 @@
         guard let product = try await StoreKit.Product.products(for: [productID]).first else {
           throw StoreFrontError(message: StoreFrontError.notInStorefront)
         }
-        var options: Set<StoreKit.Product.PurchaseOption> = []
-        if let offer {
-          options.formUnion(try Self.promotionalOffer(offer))
-        }
-        result = try await Self.buy(product, options: options)
+        result = try await buy(product, options: try Self.purchaseOptions(offer: offer))
       } catch {
         throw Self.storeFrontError(error)
       }
+      return try Self.attempt(from: result)
+    }
+
+    // MARK: - Purchases the app makes itself
+
+    /// What `purchaseOptions(offer:)` gives: the options of one purchase.
+    public typealias PurchaseOptions = Set<StoreKit.Product.PurchaseOption>
+
+    /// The options that charge `offer`'s price: pass them to SwiftUI's `PurchaseAction`, or return
+    /// them from a StoreKit view's `inAppPurchaseOptions`. Empty for the usual price.
+    public static func purchaseOptions(offer: SignedPromotionalOffer?) throws -> PurchaseOptions {
+      guard let offer else { return [] }
+      return Set(try promotionalOffer(offer))
+    }
+
+    /// A purchase the app made itself, read as the store reads its own: the result of SwiftUI's
+    /// `PurchaseAction` or of `Product.purchase`. Apple returns these to the caller and doesn't
+    /// send them through `Transaction.updates`, so hand them to the store, which unlocks and
+    /// finishes them.
+    public static func attempt(from result: StoreKit.Product.PurchaseResult) throws
+      -> PurchaseAttempt
+    {
       switch result {
       case .success(let verification):
-        return .success(Self.transaction(verification))
+        return .success(transaction(verification))
       case .pending:
         return .pending
       case .userCancelled:
@@ -108,6 +150,16 @@
       @unknown default:
         // A result this SDK doesn't know: nothing is unlocked or finished.
         throw StoreFrontError(message: StoreFrontError.unknownResult)
+      }
+    }
+
+    /// The same for a StoreKit view's `onInAppPurchaseCompletion`, whose result may be an error.
+    public static func attempt(
+      from result: Result<StoreKit.Product.PurchaseResult, any Error>
+    ) throws -> PurchaseAttempt {
+      switch result {
+      case .success(let result): return try attempt(from: result)
+      case .failure(let error): throw storeFrontError(error)
       }
     }
 
@@ -216,11 +268,19 @@
       #endif
     }
 
-    /// `Product.purchase(options:)`. visionOS buys through `purchase(confirmIn:options:)`, which
-    /// needs the scene to show the sheet in: there, buy with SwiftUI's `PurchaseAction` instead.
-    private static func buy(
+    /// `purchase(confirmIn:options:)` in `confirmationScene` where StoreKit has it (iOS 17, tvOS
+    /// 17, visionOS), else `purchase(options:)`. visionOS has only the first: without a scene,
+    /// buy there with SwiftUI's `PurchaseAction` and hand the result to the store.
+    private func buy(
       _ product: StoreKit.Product, options: Set<StoreKit.Product.PurchaseOption>
     ) async throws -> StoreKit.Product.PurchaseResult {
+      #if canImport(UIKit) && !os(watchOS) && !os(macOS)
+        if #available(iOS 17.0, tvOS 17.0, visionOS 1.0, *),
+          let scene = await scene()
+        {
+          return try await product.purchase(confirmIn: scene, options: options)
+        }
+      #endif
       #if os(visionOS)
         throw StoreFrontError(message: StoreFrontError.visionOSNeedsScene)
       #else

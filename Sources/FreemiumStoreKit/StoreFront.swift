@@ -159,7 +159,7 @@ public struct StoreFrontError: Error, Hashable, Sendable {
     "The App Store gave an answer this version of the app doesn't know."
   public static let offersNeedNewerSDK = "This price needs an app built with Xcode 26 or later."
   public static let visionOSNeedsScene =
-    "On visionOS, buy with SwiftUI's purchase action; it shows the App Store sheet in your scene."
+    "On visionOS, give AppStoreFront a confirmation scene, or buy with SwiftUI's purchase action."
 }
 
 /// A product as the App Store sells it in the customer's storefront.

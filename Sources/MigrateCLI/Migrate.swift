@@ -1,9 +1,10 @@
 import Foundation
+import MigrateSupport
 
 /// The `migrate` command line, runnable in-process: `main.swift` only forwards to `run`.
 public enum Migrate {
     public static let toolName = "migrate"
-    public static let version = "0.1.0"
+    public static let version = ToolVersion.current
 
     /// The command tree.
     public static var root: CommandSpec {

@@ -37,6 +37,34 @@ struct GenerateCommandTests {
         #expect(files(in: scratch.url.appendingPathComponent("out")) == written)
     }
 
+    @Test("--store-layer dependency copies nothing of the layer and imports it; --prune removes the old copies")
+    func storeLayerDependency() throws {
+        let scratch = try Scratch()
+        #expect(Run("generate", Self.flagship, "--output", "out", directory: scratch.url).status == .success)
+        let run = Run("generate", Self.flagship, "--output", "out", "--store-layer", "dependency", "--prune", directory: scratch.url)
+        #expect(run.status == .success, "\(run.error)")
+        let written = files(in: scratch.url.appendingPathComponent("out"))
+        #expect(!written.keys.contains { $0.contains("FreemiumStoreKit/") }, "\(written.keys.sorted())")
+        #expect(written["Freemium/FreemiumStore.swift"]?.contains("\nimport Foundation\nimport FreemiumStoreKit\n") == true)
+        #expect(written["FreemiumTests/StoreTests.swift"]?.contains("\nimport FreemiumStoreKit\nimport Testing\n") == true)
+    }
+
+    @Test("--package --store-layer dependency needs --store-layer-package, and names it in Package.swift")
+    func storeLayerPackage() throws {
+        let scratch = try Scratch()
+        let missing = Run("generate", Self.flagship, "--output", "out", "--package", "--store-layer", "dependency", directory: scratch.url)
+        #expect(missing.status == .usage)
+        #expect(missing.error.contains("--store-layer-package"), "\(missing.error)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("out").path))
+        let run = Run(
+            "generate", Self.flagship, "--output", "out", "--package", "--store-layer", "dependency", "--store-layer-package",
+            "https://example.com/tools/migrate.git", directory: scratch.url)
+        #expect(run.status == .success, "\(run.error)")
+        let manifest = files(in: scratch.url.appendingPathComponent("out"))["Package.swift"] ?? ""
+        #expect(manifest.contains(#".package(url: "https://example.com/tools/migrate.git", from: "\#(Migrate.version)")"#), "\(manifest)")
+        #expect(manifest.contains(#".product(name: "FreemiumStoreKit", package: "migrate")"#))
+    }
+
     @Test("A file edited by hand is kept, nothing is written, and --force overwrites it")
     func editedFiles() throws {
         let scratch = try Scratch()

@@ -34,6 +34,7 @@ enum AvailabilityChecker {
         case storeKit = "StoreKit"
         case combine = "Combine"
         case security = "Security"
+        case uiKit = "UIKit"
 
         var shim: URL {
             let folder = repositoryRoot.appendingPathComponent("Tests/Fixtures/\(rawValue)Shim")
@@ -110,8 +111,8 @@ enum AvailabilityChecker {
         deploymentTarget: DeploymentTarget,
         languageModes: [LanguageMode] = LanguageMode.allCases,
         replacements: [String: String] = [:]
-    ) throws -> [Diagnostic] {
-        try check(
+    ) async throws -> [Diagnostic] {
+        try await check(
             clients: [(name: "Client", sources: sources)], modules: modules, deploymentTarget: deploymentTarget,
             languageModes: languageModes, replacements: replacements)["Client"] ?? []
     }
@@ -125,9 +126,10 @@ enum AvailabilityChecker {
         deploymentTarget: DeploymentTarget,
         languageModes: [LanguageMode] = LanguageMode.allCases,
         replacements: [String: String] = [:]
-    ) throws -> [String: [Diagnostic]] {
+    ) async throws -> [String: [Diagnostic]] {
         func replaced(_ text: String) -> String {
-            replacements.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+            let text = replacements.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+            return Self.evaluatingPlatformConditions(in: text, for: deploymentTarget)
         }
         let shims = try modules.map { (module: $0, source: try Source(contentsOf: $0.shim)) }
         var rewriter = AvailabilityRewriter(target: deploymentTarget)
@@ -169,10 +171,12 @@ enum AvailabilityChecker {
             let built = root.appendingPathComponent("modules-\(mode == .swift6 ? 6 : 5)")
             try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
             for (shim, path) in zip(shims, shimPaths) {
-                let run = try swiftc(
+                let run = try await swiftc(
                     [
                         "-emit-module", "-module-name", shim.module.rawValue, "-enable-library-evolution",
                         "-emit-module-path", built.appendingPathComponent("\(shim.module.rawValue).swiftmodule").path,
+                        // A shim may import one built before it (StoreKit imports UIKit).
+                        "-I", built.path,
                     ]
                         + common + mode.flags + [path])
                 shimDiagnostics += parse(run.output, names: names, mode: mode)
@@ -183,7 +187,7 @@ enum AvailabilityChecker {
             for (client, paths) in zip(clients, clientPaths) {
                 diagnostics[client.name, default: []] += shimDiagnostics
                 if paths.isEmpty { continue }
-                let run = try swiftc(["-typecheck", "-module-name", "Client", "-I", built.path] + common + mode.flags + paths)
+                let run = try await swiftc(["-typecheck", "-module-name", "Client", "-I", built.path] + common + mode.flags + paths)
                 let found = parse(run.output, names: names, mode: mode)
                 if run.status != 0 && !found.contains(where: { $0.severity == .error }) {
                     throw CheckError(description: "type-checking \(client.name) failed without a diagnostic:\n\(run.output)")
@@ -194,9 +198,30 @@ enum AvailabilityChecker {
         return diagnostics
     }
 
+    /// `#if`/`#elseif` conditions as the target's SDK sees them: `os(X)` is `true` for the target's
+    /// own OS and `false` for every other (this machine's Linux included), and `canImport(UIKit)` is
+    /// `false` on macOS (no Mac Catalyst here) and `canImport(AppKit)` everywhere else, so each
+    /// target's branches are the ones type-checked, `#if os(visionOS)` code on visionOS included.
+    static func evaluatingPlatformConditions(in text: String, for target: DeploymentTarget) -> String {
+        var lines = text.components(separatedBy: "\n")
+        for index in lines.indices {
+            let trimmed = lines[index].drop { $0 == " " }
+            guard trimmed.hasPrefix("#if ") || trimmed.hasPrefix("#elseif ") else { continue }
+            var line = lines[index]
+            for (name, platform) in AvailabilityRewriter.platformNames.sorted(by: { $0.key < $1.key }) {
+                line = line.replacingOccurrences(of: "os(\(name))", with: platform == target.platform ? "true" : "false")
+            }
+            if target.platform == "macOS" { line = line.replacingOccurrences(of: "canImport(UIKit)", with: "false") }
+            if target.platform != "macOS" { line = line.replacingOccurrences(of: "canImport(AppKit)", with: "false") }
+            line = line.replacingOccurrences(of: "os(Linux)", with: "false")
+            lines[index] = line
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// Runs swiftc and returns its status and combined output.
-    static func swiftc(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try shell(["swiftc", "-no-color-diagnostics"] + arguments, in: FileManager.default.temporaryDirectory)
+    static func swiftc(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await shell(["swiftc", "-no-color-diagnostics"] + arguments, in: FileManager.default.temporaryDirectory)
     }
 
     /// Reads `path:line:column: error|warning: message` lines, naming files as the caller did.
@@ -243,7 +268,7 @@ struct AvailabilityRewriter {
         var pieces: [Piece]
     }
 
-    private static let platformNames: [String: String] = [
+    static let platformNames: [String: String] = [
         "iOS": "iOS", "macOS": "macOS", "OSX": "macOS", "tvOS": "tvOS", "watchOS": "watchOS", "visionOS": "visionOS",
     ]
 

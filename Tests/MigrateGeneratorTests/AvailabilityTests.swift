@@ -79,11 +79,6 @@ struct AvailabilityTests {
         ("Xcode 16", ["#if compiler(>=6.1)": "#if false", "#if compiler(>=6.2)": "#if false", "#if compiler(>=6.4)": "#if false"]),
     ]
 
-    /// On Linux `os(macOS)` and the like are false: on a target's own OS its branches are taken.
-    static func osBranches(_ target: AvailabilityChecker.DeploymentTarget) -> [String: String] {
-        ["#if os(\(target.platform))": "#if true", "#elseif os(\(target.platform))": "#elseif true"]
-    }
-
     static func generatedSources(_ example: String) throws -> [AvailabilityChecker.Source] {
         try Generator(options: GenerationOptions(access: .public, module: "Generated"))
             .generate(try examplePlan(example), only: [.swift])
@@ -91,26 +86,29 @@ struct AvailabilityTests {
     }
 
     @Test(
-        "Every example's generated Swift type-checks for iOS 16 and macOS 13 with Apple's availability, on old and new SDKs, in Swift 6 (the flagship in Swift 5 too)"
+        "Every example's generated Swift type-checks for iOS 16 and macOS 13 with Apple's availability in Swift 6, and the flagship's on old and new SDKs and in Swift 5 too"
     )
-    func generatedCodePasses() throws {
-        // One check per target, SDK and mode for all examples: the shims are built once for them.
-        // Swift 5 is the laxer mode (what it rejects, Swift 6 mostly rejects too); the flagship
-        // checks it for the rest, and the small tests below check both modes on every rule.
+    func generatedCodePasses() async throws {
+        // One check per target, SDK and mode, the shims built once for all examples. What an SDK
+        // changes is behind `#if compiler(…)`, which only the library's sources use (the test below
+        // keeps it so), and they are the same bytes in every example: the flagship stands for all
+        // on the older and newer SDKs. Swift 5 is the laxer mode; the small tests below check both
+        // modes on every rule.
         let clients = try availabilityExamples.map { (name: $0, sources: try Self.generatedSources($0)) }
         for client in clients {
             #expect(client.sources.contains { $0.name == "AppStoreFront.swift" }, "\(client.name)")
         }
-        let passes: [(modes: [AvailabilityChecker.LanguageMode], clients: [(name: String, sources: [AvailabilityChecker.Source])])] = [
-            ([.swift6], clients), ([.swift5], clients.filter { $0.name == "tilt-to-live-hd" }),
-        ]
-        #expect(passes[1].clients.count == 1, "the flagship is tilt-to-live-hd")
+        let flagship = clients.filter { $0.name == "tilt-to-live-hd" }
+        #expect(flagship.count == 1, "the flagship is tilt-to-live-hd")
         for target in [AvailabilityChecker.DeploymentTarget.iOS16, .macOS13] {
             for sdk in Self.sdks {
+                let thisToolchain = sdk.replacements.isEmpty
+                let passes: [(modes: [AvailabilityChecker.LanguageMode], clients: [(name: String, sources: [AvailabilityChecker.Source])])] =
+                    thisToolchain ? [([.swift6], clients), ([.swift5], flagship)] : [([.swift6], flagship)]
                 for pass in passes {
-                    let found = try AvailabilityChecker.check(
-                        clients: pass.clients, modules: [.storeKit, .combine, .security], deploymentTarget: target,
-                        languageModes: pass.modes, replacements: sdk.replacements.merging(Self.osBranches(target)) { sdk, _ in sdk })
+                    let found = try await AvailabilityChecker.check(
+                        clients: pass.clients, modules: [.uiKit, .storeKit, .combine, .security], deploymentTarget: target,
+                        languageModes: pass.modes, replacements: sdk.replacements)
                     #expect(found.count == pass.clients.count)
                     for (example, diagnostics) in found.sorted(by: { $0.key < $1.key }) {
                         #expect(diagnostics.isEmpty, "\(example), \(target), \(sdk.name):\n\(diagnostics.map(\.description).joined(separator: "\n"))")
@@ -120,19 +118,62 @@ struct AvailabilityTests {
         }
     }
 
+    @Test("Only the library's sources branch on the SDK (#if compiler), so one example stands for all on each SDK")
+    func onlyTheLibraryBranchesOnTheSDK() throws {
+        let templates = repositoryRoot.appendingPathComponent("Templates")
+        let paths = try #require(FileManager.default.subpaths(atPath: templates.path)).filter { $0.hasSuffix(".mustache") }
+        #expect(!paths.isEmpty)
+        for path in paths {
+            let text = try String(contentsOf: templates.appendingPathComponent(path), encoding: .utf8)
+            #expect(!text.contains("#if compiler"), "\(path) branches on the SDK: check every example on every SDK again")
+        }
+    }
+
     @Test("The flagship's generated Swift also type-checks for tvOS 16, watchOS 9 and visionOS 1")
-    func generatedCodePassesOnOtherPlatforms() throws {
+    func generatedCodePassesOnOtherPlatforms() async throws {
         let sources = try Self.generatedSources("tilt-to-live-hd")
         for target in [AvailabilityChecker.DeploymentTarget.tvOS16, .watchOS9, .visionOS1] {
-            let diagnostics = try AvailabilityChecker.check(
-                sources: sources, modules: [.storeKit, .combine, .security], deploymentTarget: target, languageModes: [.swift6],
-                replacements: Self.osBranches(target))
+            let diagnostics = try await AvailabilityChecker.check(
+                sources: sources, modules: [.uiKit, .storeKit, .combine, .security], deploymentTarget: target, languageModes: [.swift6])
             #expect(diagnostics.isEmpty, "\(target):\n\(diagnostics.map(\.description).joined(separator: "\n"))")
         }
     }
 
+    /// The flagship's layer with one text replaced, checked on `target` in Swift 6: the errors in AppStoreFront.swift.
+    static func appStoreFrontErrors(replacing find: String, with replace: String, on target: AvailabilityChecker.DeploymentTarget)
+        async throws -> [AvailabilityChecker.Diagnostic]
+    {
+        var sources = try generatedSources("tilt-to-live-hd")
+        let index = try #require(sources.firstIndex { $0.name == "AppStoreFront.swift" })
+        #expect(sources[index].text.contains(find), "the mutation point moved; update the test")
+        sources[index].text = sources[index].text.replacingOccurrences(of: find, with: replace)
+        let diagnostics = try await AvailabilityChecker.check(
+            sources: sources, modules: [.uiKit, .storeKit, .combine, .security], deploymentTarget: target, languageModes: [.swift6])
+        return errors(diagnostics).filter { $0.file == "AppStoreFront.swift" }
+    }
+
+    @Test("A purchase confirmed in a scene without its #available fails on iOS 16: the checker sees the UIKit branch")
+    func sceneBranchIsChecked() async throws {
+        let found = try await Self.appStoreFrontErrors(
+            replacing: "if #available(iOS 17.0, tvOS 17.0, visionOS 1.0, *),\n          let scene", with: "if let scene", on: .iOS16)
+        #expect(found.contains { $0.message.contains("purchase(confirmIn:options:)") && $0.message.contains("iOS17") }, "\(found)")
+    }
+
+    @Test("On visionOS only the scene's purchase exists: buying with purchase(options:) there fails, so #if os(visionOS) code is checked")
+    func visionOSBranchIsChecked() async throws {
+        let found = try await Self.appStoreFrontErrors(
+            replacing: "      #if os(visionOS)\n        throw StoreFrontError(message: StoreFrontError.visionOSNeedsScene)\n      #else\n",
+            with: "      #if false\n      #else\n", on: .visionOS1)
+        #expect(found.contains { $0.message.contains("purchase(options:)") && $0.message.contains("unavailable") }, "\(found)")
+        // The same code on macOS is fine: each target takes its own branches.
+        let onMac = try await Self.appStoreFrontErrors(
+            replacing: "      #if os(visionOS)\n        throw StoreFrontError(message: StoreFrontError.visionOSNeedsScene)\n      #else\n",
+            with: "      #if false\n      #else\n", on: .macOS13)
+        #expect(onMac.isEmpty, "\(onMac)")
+    }
+
     @Test("A generated layer whose signature names AppStore.Platform outside @available fails (the bug this check exists for)")
-    func generatedMutantFails() throws {
+    func generatedMutantFails() async throws {
         var sources = try Self.generatedSources("tilt-to-live-hd")
         let index = try #require(sources.firstIndex { $0.name == "AppStoreFront.swift" })
         let point = "    private static func storeFrontError("
@@ -140,8 +181,8 @@ struct AvailabilityTests {
         sources[index].text = sources[index].text.replacingOccurrences(
             of: point,
             with: "    private static func platform(_ platform: AppStore.Platform) -> AppPlatform? { nil }\n\n" + point)
-        let diagnostics = try AvailabilityChecker.check(
-            sources: sources, modules: [.storeKit, .combine, .security], deploymentTarget: .iOS16)
+        let diagnostics = try await AvailabilityChecker.check(
+            sources: sources, modules: [.uiKit, .storeKit, .combine, .security], deploymentTarget: .iOS16)
         for mode in AvailabilityChecker.LanguageMode.allCases {
             let found = Self.errors(diagnostics).filter { $0.mode == mode && $0.file == "AppStoreFront.swift" }
             #expect(found.contains { $0.message.contains("'Platform' is only available in iOS18_4") }, "\(mode.rawValue): \(diagnostics)")
@@ -149,19 +190,19 @@ struct AvailabilityTests {
     }
 
     @Test("A correct client passes on every deployment target, in Swift 6 and Swift 5")
-    func correctClientPasses() throws {
+    func correctClientPasses() async throws {
         for target in AvailabilityChecker.DeploymentTarget.all {
-            let diagnostics = try AvailabilityChecker.check(
+            let diagnostics = try await AvailabilityChecker.check(
                 sources: [.init(name: "Client.swift", text: Self.correctClient)], modules: [.storeKit], deploymentTarget: target)
             #expect(Self.errors(diagnostics).isEmpty, "\(target): \(diagnostics.map(\.description).joined(separator: "\n"))")
         }
     }
 
     @Test("A signature naming AppStore.Platform outside a matching @available fails, in Swift 6 and Swift 5")
-    func mutantFails() throws {
+    func mutantFails() async throws {
         let mutant = Self.mutant(of: Self.correctClient)
         #expect(mutant != Self.correctClient, "the mutation point moved; update the test")
-        let diagnostics = try AvailabilityChecker.check(
+        let diagnostics = try await AvailabilityChecker.check(
             sources: [.init(name: "Client.swift", text: mutant)], modules: [.storeKit], deploymentTarget: .iOS16)
         for mode in AvailabilityChecker.LanguageMode.allCases {
             let found = Self.errors(diagnostics).filter { $0.mode == mode }
@@ -169,14 +210,14 @@ struct AvailabilityTests {
         }
         // On a target that already has 18.4, the same code is fine.
         let later = AvailabilityChecker.DeploymentTarget(platform: "iOS", version: [18, 4])
-        let onLater = try AvailabilityChecker.check(
+        let onLater = try await AvailabilityChecker.check(
             sources: [.init(name: "Client.swift", text: mutant)], modules: [.storeKit], deploymentTarget: later)
         #expect(Self.errors(onLater).isEmpty, "\(onLater)")
     }
 
     @Test("Checked together, each client's errors are its own: the mutant fails and the correct client beside it passes")
-    func clientsCheckedTogetherKeepTheirErrors() throws {
-        let found = try AvailabilityChecker.check(
+    func clientsCheckedTogetherKeepTheirErrors() async throws {
+        let found = try await AvailabilityChecker.check(
             clients: [
                 (name: "correct", sources: [.init(name: "Client.swift", text: Self.correctClient)]),
                 (name: "mutant", sources: [.init(name: "Client.swift", text: Self.mutant(of: Self.correctClient))]),
@@ -188,9 +229,9 @@ struct AvailabilityTests {
     }
 
     @Test("Non-frozen StoreKit enums need @unknown default in Swift 6 (a warning in Swift 5)")
-    func nonFrozenEnumsNeedUnknownDefault() throws {
+    func nonFrozenEnumsNeedUnknownDefault() async throws {
         let client = Self.correctClient.replacingOccurrences(of: "    @unknown default:\n      return false\n", with: "")
-        let diagnostics = try AvailabilityChecker.check(
+        let diagnostics = try await AvailabilityChecker.check(
             sources: [.init(name: "Client.swift", text: client)], modules: [.storeKit], deploymentTarget: .iOS16)
         let message = "switch covers known cases, but 'Product.PurchaseResult' may have additional unknown values"
         #expect(Self.errors(diagnostics).contains { $0.mode == .swift6 && $0.message == message })
@@ -198,7 +239,7 @@ struct AvailabilityTests {
     }
 
     @Test("A 27-SDK member guarded by #if compiler can be forced on and off")
-    func replacementsForceCompilerBranches() throws {
+    func replacementsForceCompilerBranches() async throws {
         let client = """
             import Foundation
             import StoreKit
@@ -213,17 +254,17 @@ struct AvailabilityTests {
             }
 
             """
-        let off = try AvailabilityChecker.check(
+        let off = try await AvailabilityChecker.check(
             sources: [.init(name: "Revoked.swift", text: client)], deploymentTarget: .iOS16, languageModes: [.swift6])
         #expect(Self.errors(off).isEmpty, "\(off)")
-        let on = try AvailabilityChecker.check(
+        let on = try await AvailabilityChecker.check(
             sources: [.init(name: "Revoked.swift", text: client)], deploymentTarget: .iOS16, languageModes: [.swift6],
             replacements: ["#if compiler(>=9.9)": "#if true"])
         #expect(Self.errors(on).map(\.line) == [7], "\(on)")
     }
 
     @Test("The Combine shim takes both ObservableObject store patterns in Swift 6 and Swift 5")
-    func combineStorePatterns() throws {
+    func combineStorePatterns() async throws {
         let client = """
             import Combine
 
@@ -245,16 +286,16 @@ struct AvailabilityTests {
             }
 
             """
-        let diagnostics = try AvailabilityChecker.check(
+        let diagnostics = try await AvailabilityChecker.check(
             sources: [.init(name: "Store.swift", text: client)], modules: [.combine], deploymentTarget: .iOS16)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
     }
 
     @Test("The Keychain sample, written as on Apple platforms, type-checks against the Security shim")
-    func keychainSample() throws {
+    func keychainSample() async throws {
         let url = repositoryRoot.appendingPathComponent("Tests/Fixtures/SecurityShim/KeychainSample.swift.txt")
         let sample = AvailabilityChecker.Source(name: "KeychainSample.swift", text: try String(contentsOf: url, encoding: .utf8))
-        let diagnostics = try AvailabilityChecker.check(sources: [sample], modules: [.security], deploymentTarget: .iOS16)
+        let diagnostics = try await AvailabilityChecker.check(sources: [sample], modules: [.security], deploymentTarget: .iOS16)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
     }
 }

@@ -6,20 +6,31 @@ import MigrateTestSupport
 import Testing
 
 /// Runs a command and returns its status and combined output.
-@discardableResult
-func shell(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    // Read before waiting, so a chatty build can't fill the pipe and stall.
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+///
+/// The wait happens on a thread of its own, never on one of Swift concurrency's cooperative threads:
+/// a test blocked there for a minutes-long build would hold up every other test on this 2-core machine.
+func shell(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            do {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = arguments
+                process.currentDirectoryURL = directory
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = pipe
+                try process.run()
+                // Read before waiting, so a chatty build can't fill the pipe and stall.
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        thread.start()
+    }
 }
 
 /// One guard of the generated StoreKit layer removed: the generated layer test named `test` must
@@ -53,7 +64,14 @@ struct GeneratedPackageTests {
         ("Tests/Fixtures/plans/tier-window-mid-release.json", "TierWindows", .public),
     ]
     static let mutant = "TiltMutant"
-    static let shims = ["StoreKit", "Combine", "Security"]
+    /// The modules generated with the layer's sources copied in (`--store-layer vendored`, the default);
+    /// the rest import the library (`--store-layer dependency`), which is built once for all of them.
+    static let vendored: Set<String> = ["Tilt", "ServerPalInternal"]
+    /// The layer's mutants are a module each, and building them is most of this suite's time: `swift test`
+    /// leaves them to CI, whose `.ci/mutants` sets `MIGRATE_MUTANTS=1` and runs them.
+    static let mutantsEnabled = ProcessInfo.processInfo.environment["MIGRATE_MUTANTS"] == "1"
+    /// The shims, each a module; StoreKit's imports UIKit's (a purchase confirmed in a scene).
+    static let shims = ["UIKit", "StoreKit", "Combine", "Security"]
 
     /// Each guard of the StoreKit layer, and the generated test that proves it.
     static let layerMutants: [LayerMutant] = [
@@ -115,7 +133,7 @@ struct GeneratedPackageTests {
             test: "No offer is shown until what the customer owns is known, and Restore is"),
         LayerMutant(
             name: "StaleOwnership", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
-            find: "async -> PurchaseOutcome {\n    await refresh()\n", replace: "async -> PurchaseOutcome {\n",
+            find: "async -> PurchasePreparation {\n    await refresh()\n", replace: "async -> PurchasePreparation {\n",
             test: "Purchase reads what is owned first: bought on another device, it isn't sold again"),
         LayerMutant(
             name: "RefundedCantBuy", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
@@ -229,30 +247,61 @@ struct GeneratedPackageTests {
     ]
 
     /// Builds the package once; the tests below share it.
-    static let package: Result<URL, PackageError> = {
-        do {
-            return .success(try makePackage())
-        } catch let error as PackageError {
-            return .failure(error)
-        } catch {
-            return .failure(PackageError(message: "\(error)"))
+    static let package = PackageBuild()
+
+    /// The scratch package, built by the first test that asks and shared by the rest.
+    actor PackageBuild {
+        private var built: Task<URL, any Error>?
+
+        func get() async throws -> URL {
+            if let built { return try await built.value }
+            let task = Task { try await GeneratedPackageTests.makePackage() }
+            built = task
+            return try await task.value
         }
-    }()
+    }
 
     struct PackageError: Error, CustomStringConvertible {
         var message: String
         var description: String { message }
     }
 
+    /// Writes `text` unless the file already holds it: an unchanged file keeps its date, so a second
+    /// run rebuilds only the modules whose generated code changed.
     static func write(_ text: String, to url: URL) throws {
+        if (try? String(contentsOf: url, encoding: .utf8)) == text { return }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
-    static func makePackage() throws -> URL {
+    /// Removes every file below `root`'s `Sources` and `Tests` that this run didn't write, and the folders left empty.
+    static func removeFiles(in root: URL, except written: Set<String>) throws {
+        for folder in ["Sources", "Tests"] {
+            let url = root.appendingPathComponent(folder)
+            guard let paths = FileManager.default.subpaths(atPath: url.path) else { continue }
+            for path in paths.sorted(by: >) {
+                let file = url.appendingPathComponent(path)
+                var isDirectory: ObjCBool = false
+                FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory)
+                if isDirectory.boolValue {
+                    if (try? FileManager.default.contentsOfDirectory(atPath: file.path).isEmpty) == true {
+                        try FileManager.default.removeItem(at: file)
+                    }
+                } else if !written.contains(file.standardizedFileURL.path) {
+                    try FileManager.default.removeItem(at: file)
+                }
+            }
+        }
+    }
+
+    static func makePackage() async throws -> URL {
         // One folder per checkout, reused between runs so the scratch build is incremental.
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-generated-\(Checksum.of(repositoryRoot.path))")
-        for stale in ["Sources", "Tests", "Package.swift"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(stale)) }
+        var written: Set<String> = []
+        func write(_ text: String, to url: URL) throws {
+            written.insert(url.standardizedFileURL.path)
+            try Self.write(text, to: url)
+        }
         let sources = root.appendingPathComponent("Sources")
         let tests = root.appendingPathComponent("Tests")
         var targets: [String] = []
@@ -260,10 +309,20 @@ struct GeneratedPackageTests {
             try write(
                 try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/\(shim)Shim/\(shim).swift"), encoding: .utf8),
                 to: sources.appendingPathComponent("\(shim)/\(shim).swift"))
-            targets.append(#"    .target(name: "\#(shim)"),"#)
+            let imports = shim == "StoreKit" ? #", dependencies: ["UIKit"]"# : ""
+            targets.append(#"    .target(name: "\#(shim)"\#(imports)),"#)
         }
         let shimDependencies = shims.map { "\"\($0)\"" }.joined(separator: ", ")
-        func addModule(_ name: String, files: [GeneratedFile], from module: String, edit: (String, String) throws -> String) throws {
+        // The library, as an app that depends on it gets it: its own module, built once for every
+        // example generated with `--store-layer dependency`.
+        for name in StoreLayerSources.names {
+            try write(StoreLayerSources.source(named: name) ?? "", to: sources.appendingPathComponent("\(StoreLayerSources.folder)/\(name).swift"))
+        }
+        targets.append(#"    .target(name: "\#(StoreLayerSources.folder)", dependencies: [\#(shimDependencies)]),"#)
+        func addModule(
+            _ name: String, files: [GeneratedFile], from module: String, storeLayer: GenerationOptions.StoreLayer,
+            edit: (String, String) throws -> String
+        ) throws {
             for file in files {
                 let isTest = file.path.hasPrefix("\(module)Tests/")
                 var body = GeneratedFileHeader.content(for: file, source: "migration.json")
@@ -272,14 +331,16 @@ struct GeneratedPackageTests {
                 let folder = isTest ? tests.appendingPathComponent("\(name)Tests") : sources.appendingPathComponent(name)
                 try write(body, to: folder.appendingPathComponent((file.path as NSString).lastPathComponent))
             }
-            targets.append(#"    .target(name: "\#(name)", dependencies: [\#(shimDependencies)]),"#)
+            let library = storeLayer == .dependency ? #", "\#(StoreLayerSources.folder)""# : ""
+            targets.append(#"    .target(name: "\#(name)", dependencies: [\#(shimDependencies)\#(library)]),"#)
             targets.append(#"    .testTarget(name: "\#(name)Tests", dependencies: ["\#(name)"]),"#)
         }
 
         for entry in modules + [("tilt-to-live-hd", mutant, .public)] {
-            let options = GenerationOptions(access: entry.access, module: entry.module)
+            let storeLayer = vendored.contains(entry.module) ? GenerationOptions.StoreLayer.vendored : .dependency
+            let options = GenerationOptions(access: entry.access, module: entry.module, storeLayer: storeLayer)
             let files = try Generator(options: options).generate(try examplePlan(entry.example), only: [.swift, .tests])
-            try addModule(entry.module, files: files, from: entry.module) { name, body in
+            try addModule(entry.module, files: files, from: entry.module, storeLayer: storeLayer) { name, body in
                 guard entry.module == mutant && name == "OriginalPurchase.swift" else { return body }
                 // Apple's sample code compares originalAppVersion as Strings, where "10" < "2".
                 let numeric = "    for position in 0..<max(lhs.components.count, rhs.components.count) {"
@@ -288,12 +349,12 @@ struct GeneratedPackageTests {
             }
         }
         // Each layer mutant: the example's Swift and only the StoreKit layer's tests, one guard removed.
-        for layerMutant in layerMutants {
+        for layerMutant in layerMutants where mutantsEnabled {
             let module = "Mutant" + layerMutant.name
             let files = try Generator(options: GenerationOptions(access: .public, module: module))
                 .generate(try examplePlan(layerMutant.example), only: [.swift, .tests])
                 .filter { !$0.path.hasSuffix("Tests/\(module)Tests.swift") }
-            try addModule(module, files: files, from: module) { name, body in
+            try addModule(module, files: files, from: module, storeLayer: .vendored) { name, body in
                 if name == "StoreTests.swift" { return try Self.keepingOnly(test: layerMutant.test, in: body) }
                 guard name == layerMutant.file else { return body }
                 guard body.contains(layerMutant.find) else {
@@ -341,7 +402,8 @@ struct GeneratedPackageTests {
 
             """
         try write(manifest, to: root.appendingPathComponent("Package.swift"))
-        let build = try shell(["swift", "build", "--build-tests"], in: root)
+        try removeFiles(in: root, except: written)
+        let build = try await shell(["swift", "build", "--build-tests"], in: root)
         guard build.status == 0 else {
             throw PackageError(
                 message: "swift build failed:\n"
@@ -395,10 +457,10 @@ struct GeneratedPackageTests {
     }
 
     @Test("Every example's generated code builds, with the StoreKit layer type-checked against the shims, and its tests pass")
-    func buildsAndPasses() throws {
-        let root = try Self.package.get()
+    func buildsAndPasses() async throws {
+        let root = try await Self.package.get()
         let skipped = [Self.mutant] + Self.layerMutants.map { "Mutant" + $0.name }
-        let run = try shell(["swift", "test"] + skipped.flatMap { ["--skip", $0 + "Tests"] }, in: root)
+        let run = try await shell(["swift", "test"] + skipped.flatMap { ["--skip", $0 + "Tests"] }, in: root)
         #expect(
             run.status == 0,
             "generated tests failed:\n\(run.output.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))")
@@ -411,9 +473,9 @@ struct GeneratedPackageTests {
     }
 
     @Test("INTEGRATION.md's trial, saved as it says, buys, restores and launches again offline")
-    func integrationTrial() throws {
-        let root = try Self.package.get()
-        let run = try shell(["swift", "test", "--filter", "TiltTests.tryTheStore"], in: root)
+    func integrationTrial() async throws {
+        let root = try await Self.package.get()
+        let run = try await shell(["swift", "test", "--filter", "TiltTests.tryTheStore"], in: root)
         #expect(run.status == 0, "\(run.output.suffix(2_000))")
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.contains("cohort: legacy(Tilt.LegacyTier.paid1Dot0)"), "\(lines.suffix(30))")
@@ -426,18 +488,20 @@ struct GeneratedPackageTests {
     }
 
     @Test("A cutoff that compares versions as Strings fails the generated tests")
-    func mutantFails() throws {
-        let root = try Self.package.get()
-        let run = try shell(["swift", "test", "--filter", Self.mutant + "Tests"], in: root)
+    func mutantFails() async throws {
+        let root = try await Self.package.get()
+        let run = try await shell(["swift", "test", "--filter", Self.mutant + "Tests"], in: root)
         #expect(run.status != 0, "the string-comparison mutant passed its tests; the matrix misses the trap")
         #expect(run.output.contains("✘ Test \"Cohort, features and offers match migrate's model\""))
     }
 
-    @Test("Each guard of the StoreKit layer, removed, fails the generated test that proves it", arguments: layerMutants.map(\.name))
-    func layerMutantFails(name: String) throws {
-        let root = try Self.package.get()
+    @Test(
+        "Each guard of the StoreKit layer, removed, fails the generated test that proves it",
+        .enabled(if: mutantsEnabled, "the layer's mutants run with MIGRATE_MUTANTS=1 (.ci/mutants)"), arguments: layerMutants.map(\.name))
+    func layerMutantFails(name: String) async throws {
+        let root = try await Self.package.get()
         let layerMutant = try #require(Self.layerMutants.first { $0.name == name })
-        let run = try shell(["swift", "test", "--filter", "Mutant\(name)Tests\\."], in: root)
+        let run = try await shell(["swift", "test", "--filter", "Mutant\(name)Tests\\."], in: root)
         #expect(run.status != 0, "\(name): the layer tests passed with the guard removed")
         let crashed = run.output.contains("Fatal error") || run.output.contains("signal") || run.output.contains("crashed")
         #expect(
@@ -447,10 +511,10 @@ struct GeneratedPackageTests {
     }
 
     @Test("Generated Swift passes swift format lint --strict")
-    func lint() throws {
-        let root = try Self.package.get()
+    func lint() async throws {
+        let root = try await Self.package.get()
         let folders = Self.modules.flatMap { ["Sources/\($0.module)", "Tests/\($0.module)Tests"] }
-        let run = try shell(["swift", "format", "lint", "--strict", "-r"] + folders, in: root)
+        let run = try await shell(["swift", "format", "lint", "--strict", "-r"] + folders, in: root)
         #expect(run.status == 0 && run.output.isEmpty, "swift format lint:\n\(run.output.split(separator: "\n").prefix(20).joined(separator: "\n"))")
     }
 }

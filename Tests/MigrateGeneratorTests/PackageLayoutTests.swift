@@ -6,29 +6,72 @@ import Testing
 /// `migrate generate --package`: a Swift package whose `swift test` runs the generated tests.
 @Suite("Generated Swift package", .serialized)
 struct PackageLayoutTests {
-    @Test("--package writes Package.swift, Sources/MODULE and Tests/MODULETests, and swift test passes in it")
-    func packageBuildsAndTests() throws {
-        let files = try Generator(options: GenerationOptions(module: "ServerPalStore"), package: true).generate(try examplePlan("server-pal"))
+    @Test(
+        "--package --store-layer dependency writes Package.swift depending on migrate's FreemiumStoreKit, Sources/MODULE and Tests/MODULETests, and swift test passes in it"
+    )
+    func packageBuildsAndTests() async throws {
+        // SwiftPM names a path dependency after its folder: the link is called what the manifest expects.
+        let options = GenerationOptions(module: "ServerPalStore", storeLayer: .dependency, storeLayerPackage: "../migrate")
+        #expect(options.storeLayerPackageIdentity == "migrate")
+        let files = try Generator(options: options, package: true).generate(try examplePlan("server-pal"))
         let paths = files.map(\.path)
         #expect(paths.contains("Package.swift"))
         #expect(paths.contains("Sources/ServerPalStore/FreemiumStore.swift"))
         #expect(paths.contains("Tests/ServerPalStoreTests/StoreTests.swift"))
         #expect(!paths.contains { $0.hasPrefix("ServerPalStore/") })
+        // Nothing of the layer is copied: the library product brings it.
+        #expect(!paths.contains { $0.contains("/\(StoreLayerSources.folder)/") })
         let manifest = try #require(files.first { $0.path == "Package.swift" })
         // The tools version must stay the first line: no header above it.
         #expect(GeneratedFileHeader.content(for: manifest, source: "migration.json").hasPrefix("// swift-tools-version:6.0\n"))
         #expect(manifest.body.contains("platforms: [.iOS(.v16), .macOS(.v13)]"))
+        #expect(manifest.body.contains(#".package(path: "../migrate")"#))
+        #expect(manifest.body.contains(#"dependencies: [.product(name: "FreemiumStoreKit", package: "migrate")]"#))
+        let store = try #require(files.first { $0.path == "Sources/ServerPalStore/FreemiumStore.swift" })
+        #expect(store.body.hasPrefix("import Foundation\nimport FreemiumStoreKit\n"))
 
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-package-\(Checksum.of(repositoryRoot.path))")
-        for stale in ["Sources", "Tests", "Package.swift"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(stale)) }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-package-\(Checksum.of(repositoryRoot.path))")
+        let root = scratch.appendingPathComponent("app")
+        let link = scratch.appendingPathComponent("migrate")
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) != repositoryRoot.path {
+            try? FileManager.default.removeItem(at: link)
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: repositoryRoot)
+        }
+        var written: Set<String> = []
         for file in files {
             let url = root.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try GeneratedFileHeader.content(for: file, source: "migration.json").write(to: url, atomically: true, encoding: .utf8)
+            written.insert(url.standardizedFileURL.path)
+            try GeneratedPackageTests.write(GeneratedFileHeader.content(for: file, source: "migration.json"), to: url)
         }
-        let run = try shell(["swift", "test"], in: root)
+        try GeneratedPackageTests.removeFiles(in: root, except: written)
+        let run = try await shell(["swift", "test"], in: root)
         #expect(run.status == 0, "\(run.output.suffix(3_000))")
         #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
+    }
+
+    @Test("Vendored (the default), the package copies the layer into Sources/MODULE/FreemiumStoreKit and depends on nothing")
+    func vendoredPackage() throws {
+        let files = try Generator(options: GenerationOptions(module: "ServerPalStore"), package: true).generate(try examplePlan("server-pal"))
+        let manifest = try #require(files.first { $0.path == "Package.swift" })
+        #expect(!manifest.body.contains(".package("))
+        #expect(manifest.body.contains(#".target(name: "ServerPalStore"),"#))
+        let copies = files.filter { $0.path.hasPrefix("Sources/ServerPalStore/\(StoreLayerSources.folder)/") }
+        #expect(copies.count == StoreLayerSources.names.count)
+        let store = try #require(files.first { $0.path == "Sources/ServerPalStore/FreemiumStore.swift" })
+        #expect(!store.body.contains("import FreemiumStoreKit"))
+    }
+
+    @Test("A git URL is depended on from this migrate's version; its identity drops .git")
+    func dependencyByURL() throws {
+        let options = GenerationOptions(storeLayer: .dependency, storeLayerPackage: "https://example.com/tools/Migrate.git")
+        #expect(GenerationOptions().storeLayerPackageDeclaration(version: "1.2.3").isEmpty)
+        #expect(options.storeLayerPackageIdentity == "migrate")
+        #expect(
+            options.storeLayerPackageDeclaration(version: "1.2.3") == #".package(url: "https://example.com/tools/Migrate.git", from: "1.2.3")"#)
+        #expect(
+            GenerationOptions(storeLayer: .dependency, storeLayerPackage: "/src/migrate").storeLayerPackageDeclaration(version: "1.2.3")
+                == #".package(path: "/src/migrate")"#)
     }
 
     @Test("The package names the plan's platforms at the first OS with AppTransaction")

@@ -32,13 +32,14 @@ struct PluginTests {
     }
 
     @Test("swift package plugin migrate checks and generates in the app's own package, and keeps a failure a failure")
-    func pluginRunsMigrate() throws {
+    func pluginRunsMigrate() async throws {
         let app = try Self.makeApp()
-        let check = try shell(["swift", "package", "plugin", "--allow-writing-to-package-directory", "migrate", "check", "migration.json"], in: app)
+        let check = try await shell(
+            ["swift", "package", "plugin", "--allow-writing-to-package-directory", "migrate", "check", "migration.json"], in: app)
         #expect(check.status == 0, "\(check.output.suffix(2_000))")
         #expect(check.output.contains("No problems found."))
 
-        let generate = try shell(
+        let generate = try await shell(
             ["swift", "package", "plugin", "--allow-writing-to-package-directory", "migrate", "generate", "migration.json", "--output", "Generated"],
             in: app)
         #expect(generate.status == 0, "\(generate.output.suffix(2_000))")
@@ -46,7 +47,8 @@ struct PluginTests {
             #expect(FileManager.default.fileExists(atPath: app.appendingPathComponent(path).path), "\(path) was not written")
         }
 
-        let missing = try shell(["swift", "package", "plugin", "--allow-writing-to-package-directory", "migrate", "check", "absent.json"], in: app)
+        let missing = try await shell(
+            ["swift", "package", "plugin", "--allow-writing-to-package-directory", "migrate", "check", "absent.json"], in: app)
         #expect(missing.status != 0)
         #expect(missing.output.contains("absent.json: no such file"))
     }

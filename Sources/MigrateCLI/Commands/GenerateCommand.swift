@@ -26,6 +26,13 @@ enum GenerateCommand {
     static let force = Argument<Bool>.flag("force", help: "Overwrite generated files that were edited by hand.")
     static let package = Argument<Bool>.flag(
         "package", help: "Write a Swift package: Package.swift, Sources/MODULE and Tests/MODULETests, so swift test runs the generated tests.")
+    static let storeLayer = Argument<GenerationOptions.StoreLayer>.choice(
+        "store-layer", valueName: "mode",
+        help: "How the StoreKit layer ships: vendored copies its sources into MODULE/FreemiumStoreKit; dependency imports migrate's library.",
+        default: .vendored)
+    static let storeLayerPackage = Argument<String?>.option(
+        "store-layer-package", valueName: "url-or-path",
+        help: "With --package --store-layer dependency: where Package.swift finds migrate's package (a git URL or a local path).")
     static let prune = Argument<Bool>.flag(
         "prune", help: "Remove files an earlier generation wrote that this one no longer writes (unless edited by hand).")
 
@@ -40,7 +47,7 @@ enum GenerateCommand {
             into place only when all are written, the manifest last: nothing changes when any file can't \
             be written (a full disk, a read-only folder). A symlink is written through to its target.
             """.wrappedForHelp,
-        arguments: [plan, output, only, access, module, templates, dryRun, force, package, prune],
+        arguments: [plan, output, only, access, module, templates, dryRun, force, package, storeLayer, storeLayerPackage, prune],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
@@ -49,7 +56,14 @@ enum GenerateCommand {
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was generated")
         let library = try templateLibrary(arguments[Self.templates], context: context)
         let source = (loaded.file.displayPath as NSString).lastPathComponent
-        let options = GenerationOptions(access: arguments[Self.access], module: arguments[Self.module], sourceName: source)
+        if arguments[Self.package], arguments[Self.storeLayer] == .dependency, arguments[Self.storeLayerPackage] == nil {
+            throw .usage(
+                "--package --store-layer dependency needs --store-layer-package: the git URL of migrate's package, or a path to a clone "
+                    + "(for example --store-layer-package ../migrate).")
+        }
+        let options = GenerationOptions(
+            access: arguments[Self.access], module: arguments[Self.module], sourceName: source, storeLayer: arguments[Self.storeLayer],
+            storeLayerPackage: arguments[Self.storeLayerPackage])
         let groups = Set(arguments[Self.only].isEmpty ? OutputGroup.allCases : arguments[Self.only])
 
         let files: [GeneratedFile]

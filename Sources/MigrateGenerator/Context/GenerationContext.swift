@@ -9,16 +9,50 @@ public struct GenerationOptions: Sendable, Hashable {
         case `internal`
     }
 
+    /// How the StoreKit layer (the FreemiumStoreKit library) reaches the app.
+    public enum StoreLayer: String, Sendable, CaseIterable {
+        /// Its sources copied verbatim into `MODULE/FreemiumStoreKit/`: nothing to depend on.
+        case vendored
+        /// Not copied: the generated code imports the FreemiumStoreKit library product of migrate's
+        /// package, so `swift package update` brings the layer's fixes.
+        case dependency
+    }
+
     public var access: Access
     /// The Swift module the generated code lives in; the tests `@testable import` it.
     public var module: String
     /// The plan's file name as the header and docs show it (never an absolute path).
     public var sourceName: String
+    public var storeLayer: StoreLayer
+    /// Where a generated `Package.swift` finds migrate's package in `.dependency` mode: a git URL
+    /// (depended on from this migrate's version) or a local path. Nil outside a package.
+    public var storeLayerPackage: String?
 
-    public init(access: Access = .public, module: String = "Freemium", sourceName: String = "migration.json") {
+    public init(
+        access: Access = .public, module: String = "Freemium", sourceName: String = "migration.json", storeLayer: StoreLayer = .vendored,
+        storeLayerPackage: String? = nil
+    ) {
         self.access = access
         self.module = module
         self.sourceName = sourceName
+        self.storeLayer = storeLayer
+        self.storeLayerPackage = storeLayerPackage
+    }
+
+    /// The identity SwiftPM gives that package: the last component of its URL or path, without `.git`.
+    public var storeLayerPackageIdentity: String {
+        let location = storeLayerPackage ?? "migrate"
+        var name = location.split(separator: "/").last.map(String.init) ?? location
+        if name.hasSuffix(".git") { name.removeLast(4) }
+        return name.lowercased()
+    }
+
+    /// The `.package(…)` a generated manifest names for the layer: a path, or a URL from `version`.
+    public func storeLayerPackageDeclaration(version: String) -> String {
+        guard let storeLayerPackage else { return "" }
+        let location = SwiftIdentifier.stringLiteral(storeLayerPackage)
+        guard storeLayerPackage.contains("://") || storeLayerPackage.hasPrefix("git@") else { return ".package(path: \(location))" }
+        return ".package(url: \(location), from: \(SwiftIdentifier.stringLiteral(version)))"
     }
 }
 
@@ -95,6 +129,10 @@ public struct GenerationContext {
             "access": .string(options.access == .public ? "public " : ""),
             "accessName": .string(options.access.rawValue),
             "module": .string(options.module),
+            "storeLayer": .string(options.storeLayer.rawValue),
+            "importsStoreLayer": .bool(options.storeLayer == .dependency),
+            "storeLayerPackageIdentity": .string(SwiftIdentifier.stringLiteral(options.storeLayerPackageIdentity)),
+            "storeLayerPackage": .string(options.storeLayerPackageDeclaration(version: StoreLayerSources.packageVersion)),
             "app": [
                 "name": .string(plan.app.name), "bundleID": .string(plan.app.bundleID),
                 "universalPurchase": .bool(plan.app.universalPurchase),

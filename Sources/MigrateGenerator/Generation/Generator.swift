@@ -36,15 +36,17 @@ public struct Generator: Sendable {
 
     /// Which template makes which file, and the group `--only` selects it by.
     public func outputs(module: String) -> [(path: String, template: String, group: OutputGroup)] {
-        Self.outputs(module: module, package: package)
+        Self.outputs(module: module, package: package, storeLayer: options.storeLayer)
     }
 
     /// Which template makes which file, and the group `--only` selects it by: the one list that
     /// generation, `--only` and the command's help read.
-    public static func outputs(module: String, package: Bool = false) -> [(path: String, template: String, group: OutputGroup)] {
-        guard package else { return files(module: module) }
+    public static func outputs(
+        module: String, package: Bool = false, storeLayer: GenerationOptions.StoreLayer = .vendored
+    ) -> [(path: String, template: String, group: OutputGroup)] {
+        guard package else { return files(module: module, storeLayer: storeLayer) }
         return [("Package.swift", "package/Package", .swift)]
-            + files(module: module).map { output in
+            + files(module: module, storeLayer: storeLayer).map { output in
                 var output = output
                 if output.path.hasPrefix("\(module)Tests/") {
                     output.path = "Tests/" + output.path
@@ -55,7 +57,9 @@ public struct Generator: Sendable {
             }
     }
 
-    private static func files(module: String) -> [(path: String, template: String, group: OutputGroup)] {
+    private static func files(
+        module: String, storeLayer: GenerationOptions.StoreLayer
+    ) -> [(path: String, template: String, group: OutputGroup)] {
         [
             ("\(module)/OriginalPurchase.swift", "swift/OriginalPurchase", .swift),
             ("\(module)/Entitlements.swift", "swift/Entitlements", .swift),
@@ -70,7 +74,7 @@ public struct Generator: Sendable {
             ("Products.storekit", "storekit/Products", .storekit),
         ]
             // The StoreKit layer's own sources, copied verbatim (never rendered), beside the plan's code.
-            + StoreLayerSources.names.map { name in
+            + (storeLayer == .vendored ? StoreLayerSources.names : []).map { name in
                 ("\(module)/\(StoreLayerSources.folder)/\(name).swift", StoreLayerSources.templatePrefix + name, .swift)
             }
     }

@@ -18,6 +18,10 @@
 // the page's availability list ("iOS: 16.0.0 -"; a range "16.0.0 - 18.4.0" is a deprecation).
 import Foundation
 
+#if canImport(UIKit)
+  import UIKit
+#endif
+
 // MARK: - VerificationResult
 
 /// verificationresult.md: `@frozen enum VerificationResult<SignedType>`, iOS 15.0, macOS 12.0,
@@ -327,6 +331,21 @@ public struct Product: Identifiable, Hashable, Sendable {
     fatalError("StoreKit shim")
   }
 
+  #if canImport(UIKit)
+    /// product/purchase(confirmin:options:)-6dj6y.md: `@MainActor func purchase(confirmIn scene: some
+    /// UIScene, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult`;
+    /// iOS 17.0, Mac Catalyst 17.0, tvOS 17.0, visionOS 1.0 (no macOS, no watchOS).
+    @available(iOS 17.0, tvOS 17.0, visionOS 1.0, *)
+    @available(macOS, unavailable)
+    @available(watchOS, unavailable)
+    @MainActor
+    public func purchase(
+      confirmIn scene: some UIScene, options: Set<Product.PurchaseOption> = []
+    ) async throws -> Product.PurchaseResult {
+      fatalError("StoreKit shim")
+    }
+  #endif
+
   /// product/producttype.md: `struct ProductType`; RawRepresentable, Hashable, Sendable.
   public struct ProductType: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
@@ -389,6 +408,16 @@ public struct Product: Identifiable, Hashable, Sendable {
       offerID: String, signature: Product.SubscriptionOffer.Signature
     ) -> Product.PurchaseOption {
       PurchaseOption(name: "promotionalOffer")
+    }
+
+    /// product/purchaseoption/introductoryoffereligibility(compactjws:).md: `@backDeployed(before:
+    /// iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4) static func
+    /// introductoryOfferEligibility(compactJWS: String) -> Product.PurchaseOption`, available from
+    /// iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+    @backDeployed(before: iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4)
+    public static func introductoryOfferEligibility(compactJWS: String) -> Product.PurchaseOption {
+      PurchaseOption(name: "introductoryOfferEligibility")
     }
 
     /// product/purchaseoption/promotionaloffer(_:compactjws:).md: `@backDeployed(before: iOS 26.0,
