@@ -99,14 +99,15 @@
           }
           return StoreProduct(
             id: product.id, displayName: product.displayName, displayPrice: product.displayPrice,
-            offerPrices: offerPrices)
+            offerPrices: offerPrices,
+            introductoryPrice: product.subscription?.introductoryOffer?.displayPrice)
         }
       } catch {
         throw Self.storeFrontError(error)
       }
     }
 
-    public func purchase(productID: String, offer: SignedPromotionalOffer?) async throws
+    public func purchase(productID: String, offer: SignedOffer?) async throws
       -> PurchaseAttempt
     {
       let result: StoreKit.Product.PurchaseResult
@@ -128,9 +129,13 @@
 
     /// The options that charge `offer`'s price: pass them to SwiftUI's `PurchaseAction`, or return
     /// them from a StoreKit view's `inAppPurchaseOptions`. Empty for the usual price.
-    public static func purchaseOptions(offer: SignedPromotionalOffer?) throws -> PurchaseOptions {
-      guard let offer else { return [] }
-      return Set(try promotionalOffer(offer))
+    public static func purchaseOptions(offer: SignedOffer?) throws -> PurchaseOptions {
+      switch offer?.kind {
+      case nil: return []
+      case .promotional(let id)?:
+        return Set(try promotionalOffer(id, compactJWS: offer?.compactJWS ?? ""))
+      case .introductory?: return [try introductoryOffer(compactJWS: offer?.compactJWS ?? "")]
+      }
     }
 
     /// A purchase the app made itself, read as the store reads its own: the result of SwiftUI's
@@ -290,14 +295,25 @@
 
     /// `Product.PurchaseOption.promotionalOffer(_:compactJWS:)`, back-deployed to iOS 15 by the
     /// 26 SDKs (Xcode 26, Swift 6.2).
-    private static func promotionalOffer(_ offer: SignedPromotionalOffer) throws
+    private static func promotionalOffer(_ id: String, compactJWS: String) throws
       -> [StoreKit.Product.PurchaseOption]
     {
       #if compiler(>=6.2)
-        return StoreKit.Product.PurchaseOption.promotionalOffer(
-          offer.offerID, compactJWS: offer.compactJWS)
+        return StoreKit.Product.PurchaseOption.promotionalOffer(id, compactJWS: compactJWS)
       #else
         throw StoreFrontError(message: StoreFrontError.offersNeedNewerSDK)
+      #endif
+    }
+
+    /// `Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`, back-deployed to iOS 15
+    /// by the 18.4 SDKs (Xcode 16.3, Swift 6.1).
+    private static func introductoryOffer(compactJWS: String) throws
+      -> StoreKit.Product.PurchaseOption
+    {
+      #if compiler(>=6.1)
+        return StoreKit.Product.PurchaseOption.introductoryOfferEligibility(compactJWS: compactJWS)
+      #else
+        throw StoreFrontError(message: StoreFrontError.introductoryOffersNeedNewerSDK)
       #endif
     }
 

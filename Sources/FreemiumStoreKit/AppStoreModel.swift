@@ -16,7 +16,12 @@ import Foundation
 ///   existing or former subscribers"); "Implementing promotional offers in your app";
 ///   `Product.PurchaseError`.
 /// - **Introductory offers**: once per subscription group; only a customer who never subscribed in
-///   the group gets one. `Product.SubscriptionInfo.isEligibleForIntroOffer`.
+///   the group gets one. `Product.SubscriptionInfo.isEligibleForIntroOffer`. A purchase with a
+///   signed eligibility (`Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`) gets it
+///   whatever the history, as the server decided; the model reads any non-empty signature as
+///   `allowIntroductoryOffer` true ("Generating JWS to sign App Store requests"). Apple doesn't say
+///   what the option does for a product without an introductory offer: the model refuses and charges
+///   nothing, rather than charge the full price to a customer promised a lower one.
 /// - **Subscription groups**: one active subscription per group. A higher level starts at once and
 ///   ends the old one (`isUpgraded`); a lower level, or another duration at the same level, starts
 ///   at the next renewal; the same duration at the same level starts at once. "Auto-renewable
@@ -360,7 +365,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     }
   }
 
-  public func purchase(productID: String, offer: SignedPromotionalOffer?) async throws
+  public func purchase(productID: String, offer: SignedOffer?) async throws
     -> PurchaseAttempt
   {
     let record: Record? = try withState { state in
@@ -375,7 +380,9 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
         state.pending.append(productID)
         return nil
       }
-      return add(product, to: &state, offerID: offer?.offerID)
+      return add(
+        product, to: &state, offerID: offer?.offerID,
+        grantsIntroductory: offer?.kind == .introductory)
     }
     guard let record else { return .pending }
     return .success(transaction(record))
@@ -390,18 +397,28 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     return state.appTransactionVerifies ? .verified(facts) : .unverified(claimed: facts)
   }
 
-  /// A promotional offer: declared for this product, signed, and for a customer with a
-  /// subscription history in its group. Nothing is charged when it is refused.
-  private func check(_ offer: SignedPromotionalOffer, for product: Product, in state: State) throws
-  {
-    guard let group = product.group, product.promotionalOffers.contains(offer.offerID) else {
-      throw StoreFrontError(isOfferRejected: true, message: "invalidOfferIdentifier")
-    }
-    guard !offer.compactJWS.isEmpty else {
-      throw StoreFrontError(isOfferRejected: true, message: "invalidOfferSignature")
-    }
-    guard state.records.contains(where: { products[$0.productID]?.group == group }) else {
-      throw StoreFrontError(isOfferRejected: true, message: "ineligibleForOffer")
+  /// A signed discount. A promotional offer: declared for this product, signed, and for a customer
+  /// with a subscription history in its group. An introductory offer's eligibility: signed, for a
+  /// subscription that has one. Nothing is charged when it is refused.
+  private func check(_ offer: SignedOffer, for product: Product, in state: State) throws {
+    switch offer.kind {
+    case .promotional(let id):
+      guard let group = product.group, product.promotionalOffers.contains(id) else {
+        throw StoreFrontError(isOfferRejected: true, message: "invalidOfferIdentifier")
+      }
+      guard !offer.compactJWS.isEmpty else {
+        throw StoreFrontError(isOfferRejected: true, message: "invalidOfferSignature")
+      }
+      guard state.records.contains(where: { products[$0.productID]?.group == group }) else {
+        throw StoreFrontError(isOfferRejected: true, message: "ineligibleForOffer")
+      }
+    case .introductory:
+      guard product.group != nil, product.hasIntroductoryOffer else {
+        throw StoreFrontError(isOfferRejected: true, message: "invalidOfferIdentifier")
+      }
+      guard !offer.compactJWS.isEmpty else {
+        throw StoreFrontError(isOfferRejected: true, message: "invalidOfferSignature")
+      }
     }
   }
 
@@ -432,7 +449,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
 
   /// Charges for `product` and records its transaction, applying the group's rules.
   private func add(
-    _ product: Product, to state: inout State, offerID: String?,
+    _ product: Product, to state: inout State, offerID: String?, grantsIntroductory: Bool = false,
     ownership: TransactionOwnership = .purchased
   ) -> Record {
     state.nextID += 1
@@ -444,7 +461,8 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
       let history = state.records.filter { record in
         products[record.productID]?.group == group
       }
-      record.isIntroductory = product.hasIntroductoryOffer && history.isEmpty && offerID == nil
+      record.isIntroductory =
+        product.hasIntroductoryOffer && (grantsIntroductory || (history.isEmpty && offerID == nil))
       var starts = state.now
       let now = state.now
       if let current = history.last(where: {

@@ -158,6 +158,8 @@ public struct StoreFrontError: Error, Hashable, Sendable {
   public static let unknownResult =
     "The App Store gave an answer this version of the app doesn't know."
   public static let offersNeedNewerSDK = "This price needs an app built with Xcode 26 or later."
+  public static let introductoryOffersNeedNewerSDK =
+    "This price needs an app built with Xcode 16.3 or later."
   public static let visionOSNeedsScene =
     "On visionOS, give AppStoreFront a confirmation scene, or buy with SwiftUI's purchase action."
 }
@@ -169,32 +171,53 @@ public struct StoreProduct: Hashable, Sendable {
   public var displayPrice: String
   /// Each promotional offer's localized price, by offer id (`SubscriptionOffer.displayPrice`).
   public var offerPrices: [String: String]
+  /// The introductory offer's localized price (`SubscriptionInfo.introductoryOffer`), if any.
+  public var introductoryPrice: String?
 
   public init(
-    id: String, displayName: String, displayPrice: String, offerPrices: [String: String] = [:]
+    id: String, displayName: String, displayPrice: String, offerPrices: [String: String] = [:],
+    introductoryPrice: String? = nil
   ) {
     self.id = id
     self.displayName = displayName
     self.displayPrice = displayPrice
     self.offerPrices = offerPrices
+    self.introductoryPrice = introductoryPrice
   }
 }
 
-/// A promotional offer and the signature the app's server made for it.
-public struct SignedPromotionalOffer: Hashable, Sendable {
-  public var offerID: String
+/// A discounted price the app's server signed for one purchase.
+public struct SignedOffer: Hashable, Sendable {
+  /// Which discount the signature is for.
+  public enum Kind: Hashable, Sendable {
+    /// A promotional offer: `Product.PurchaseOption.promotionalOffer(_:compactJWS:)`, signed with the
+    /// App Store Server Library's `PromotionalOfferV2SignatureCreator`.
+    case promotional(offerID: String)
+    /// The subscription's introductory offer, the customer made eligible for this purchase:
+    /// `Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`, signed with
+    /// `IntroductoryOfferEligibilitySignatureCreator`. It discounts the first periods only.
+    case introductory
+  }
+
+  public var kind: Kind
   /// The compact JWS the app's server signed with its In-App Purchase key.
   public var compactJWS: String
 
-  public init(offerID: String, compactJWS: String) {
-    self.offerID = offerID
+  public init(_ kind: Kind, compactJWS: String) {
+    self.kind = kind
     self.compactJWS = compactJWS
+  }
+
+  /// The promotional offer's identifier; nil for the introductory offer.
+  public var offerID: String? {
+    if case .promotional(let id) = kind { return id }
+    return nil
   }
 }
 
-/// What the app asks its server to sign: an offer, and who is asking.
-public struct PromotionalOfferRequest: Hashable, Sendable {
-  public var offerID: String
+/// What the app asks its server to sign: a discount, and who is asking.
+public struct OfferRequest: Hashable, Sendable {
+  public var kind: SignedOffer.Kind
   public var productID: String
   /// The customer's signed app transaction (`AppTransaction`'s `jwsRepresentation`), so the server
   /// can tell a legacy buyer from anyone calling it: it verifies this with the App Store Server
@@ -203,19 +226,24 @@ public struct PromotionalOfferRequest: Hashable, Sendable {
   /// should then refuse.
   public var appTransactionJWS: String?
 
-  public init(offerID: String, productID: String, appTransactionJWS: String?) {
-    self.offerID = offerID
+  public init(kind: SignedOffer.Kind, productID: String, appTransactionJWS: String?) {
+    self.kind = kind
     self.productID = productID
     self.appTransactionJWS = appTransactionJWS
   }
+
+  /// The promotional offer's identifier; nil for the introductory offer.
+  public var offerID: String? { SignedOffer(kind, compactJWS: "").offerID }
 }
 
-/// Signs promotional offers. The app supplies it: its server holds the In-App Purchase key and
-/// signs the offer for this customer. Never put that key in the app.
-public protocol PromotionalOfferSigner: Sendable {
-  /// The compact JWS for the request's offer, signed by the app's server (for example with the
-  /// App Store Server Library's `PromotionalOfferV2SignatureCreator`).
-  func compactJWS(for request: PromotionalOfferRequest) async throws -> String
+/// Signs legacy prices. The app supplies it: its server holds the In-App Purchase key and signs
+/// the discount for this customer. Never put that key in the app.
+public protocol OfferSigner: Sendable {
+  /// The compact JWS for the request's discount, signed by the app's server with the App Store
+  /// Server Library (`PromotionalOfferV2SignatureCreator` for a promotional offer,
+  /// `IntroductoryOfferEligibilitySignatureCreator` with `allowIntroductoryOffer` true for the
+  /// introductory offer).
+  func compactJWS(for request: OfferRequest) async throws -> String
 }
 
 /// The App Store as the layer sees it: `AppStoreFront` in the app, a fake in tests.
@@ -236,6 +264,6 @@ public protocol StoreFront: Sendable {
   func sync() async throws
   /// `Product.products(for:)`.
   func products(for identifiers: [String]) async throws -> [StoreProduct]
-  /// `Product.purchase(options:)`, with a signed promotional offer when one applies.
-  func purchase(productID: String, offer: SignedPromotionalOffer?) async throws -> PurchaseAttempt
+  /// `Product.purchase(options:)`, with the signed discount when one applies.
+  func purchase(productID: String, offer: SignedOffer?) async throws -> PurchaseAttempt
 }

@@ -28,7 +28,7 @@ struct AppStoreModelTests {
         return model
     }
 
-    static func buy(_ model: AppStoreModel, _ id: String, offer: SignedPromotionalOffer? = nil) async throws -> StoreTransaction? {
+    static func buy(_ model: AppStoreModel, _ id: String, offer: SignedOffer? = nil) async throws -> StoreTransaction? {
         if case .success(let transaction) = try await model.purchase(productID: id, offer: offer) { return transaction }
         return nil
     }
@@ -40,7 +40,7 @@ struct AppStoreModelTests {
     @Test("Promotional offers: refused without a subscription history in the group, sold to a former subscriber")
     func promotionalOfferEligibility() async throws {
         let model = Self.model()
-        let offer = SignedPromotionalOffer(offerID: "legacy.yearly", compactJWS: "signed")
+        let offer = SignedOffer(.promotional(offerID: "legacy.yearly"), compactJWS: "signed")
         await #expect(throws: StoreFrontError(isOfferRejected: true, message: "ineligibleForOffer")) {
             try await Self.buy(model, "yearly", offer: offer)
         }
@@ -56,11 +56,13 @@ struct AppStoreModelTests {
     func promotionalOfferDeclaredAndSigned() async throws {
         let model = Self.model()
         _ = try await Self.buy(model, "monthly")
-        for offer in [SignedPromotionalOffer(offerID: "other", compactJWS: "signed"), .init(offerID: "legacy.yearly", compactJWS: "")] {
+        for offer in [
+            SignedOffer(.promotional(offerID: "other"), compactJWS: "signed"), .init(.promotional(offerID: "legacy.yearly"), compactJWS: ""),
+        ] {
             await #expect(throws: StoreFrontError.self) { try await Self.buy(model, "yearly", offer: offer) }
         }
         await #expect(throws: StoreFrontError.self) {
-            try await Self.buy(model, "lifetime", offer: .init(offerID: "legacy.yearly", compactJWS: "signed"))
+            try await Self.buy(model, "lifetime", offer: .init(.promotional(offerID: "legacy.yearly"), compactJWS: "signed"))
         }
         #expect(model.charges.map(\.productID) == ["monthly"])
     }
@@ -73,6 +75,20 @@ struct AppStoreModelTests {
         model.now = Self.start.addingTimeInterval(Self.month * 3)
         _ = try await Self.buy(model, "monthly")
         #expect(model.charges.last?.isIntroductory == false)
+    }
+
+    @Test("Introductory offers: a signed eligibility grants it whatever the history; unsigned or without an offer, nothing is charged")
+    func introductoryOfferEligibilitySigned() async throws {
+        let model = Self.model()
+        _ = try await Self.buy(model, "monthly")
+        model.now = Self.start.addingTimeInterval(Self.month * 3)  // a former subscriber: no longer eligible by history
+        let granted = SignedOffer(.introductory, compactJWS: "signed")
+        _ = try await Self.buy(model, "monthly", offer: granted)
+        #expect(model.charges.last == .init(productID: "monthly", offerID: nil, isIntroductory: true))
+        for (product, offer) in [("monthly", SignedOffer(.introductory, compactJWS: "")), ("premium", granted), ("lifetime", granted)] {
+            await #expect(throws: StoreFrontError.self, "\(product)") { try await Self.buy(model, product, offer: offer) }
+        }
+        #expect(model.charges.count == 2)
     }
 
     @Test("Subscription groups: an upgrade at once, a downgrade and a crossgrade to another duration at the next renewal")

@@ -33,6 +33,12 @@ private func price(_ text: String) -> Price { try! Price(text) }
 private let offer = Discount(product: "com.example.demo.yearly", price: price("9.99"), charge: .promotionalOffer(id: "demo.legacy.yearly"))
 private let legacy = Discount(product: "com.example.demo.pro", price: price("4.99"), charge: .legacyProduct("com.example.demo.pro.legacy"))
 
+private let trialSubscription: Product = {
+    var product = product("com.example.demo.trial", "19.99", grants: ["pro", "extra"], kind: .autoRenewable)
+    product.trial = TrialPeriod(weeks: 1)
+    return product
+}()
+
 @Suite("Legacy prices must be chargeable")
 struct LegacyPriceTests {
     struct CheckCase: Sendable, CustomTestStringConvertible {
@@ -69,6 +75,19 @@ struct LegacyPriceTests {
             message: "'com.example.demo.pro' is nonConsumable, and promotional offers exist only for auto-renewable subscriptions",
             hint: "Replace it with \"legacyProduct\""),
         CheckCase(
+            name: "introductory offer on a non-consumable",
+            discount: Discount(product: "com.example.demo.pro", price: price("4.99"), charge: .introductoryOffer),
+            code: "offer-not-subscription", path: "tiers[0].discounts[0].introductoryOffer",
+            message: "'com.example.demo.pro' is nonConsumable, and introductory offers exist only for auto-renewable subscriptions",
+            hint: "Replace it with \"legacyProduct\""),
+        CheckCase(
+            name: "introductory offer on a subscription whose introductory offer is its free trial",
+            discount: Discount(product: "com.example.demo.trial", price: price("9.99"), charge: .introductoryOffer),
+            extraProducts: [trialSubscription],
+            code: "introductory-offer-taken", path: "tiers[0].discounts[0].introductoryOffer",
+            message: "'com.example.demo.trial' already has an introductory offer, its P1W free trial",
+            hint: "a separate legacy subscription"),
+        CheckCase(
             name: "legacy product is the regular product",
             discount: Discount(product: "com.example.demo.pro", price: price("4.99"), charge: .legacyProduct("com.example.demo.pro")),
             code: "legacy-product-is-regular", path: "tiers[0].discounts[0].legacyProduct",
@@ -103,6 +122,14 @@ struct LegacyPriceTests {
         #expect(diagnostic.severity == .error)
         #expect(diagnostic.message.contains(input.message), "\(diagnostic.message)")
         #expect(diagnostic.hint?.contains(input.hint) == true, "\(diagnostic.hint ?? "no hint")")
+    }
+
+    @Test("An introductory offer charges paid-app buyers a subscription's legacy price: check passes, the offer says so")
+    func introductoryOfferForPaidAppBuyers() throws {
+        let plan = try examplePlan("Tests/Fixtures/plans/introductory-offer-paid-era.json")
+        let report = PlanChecker.check(plan, now: date("2026-01-01T00:00:00Z"))
+        #expect(report.diagnostics.filter { $0.severity == .error }.isEmpty, "\(report.diagnostics.map(\.message))")
+        #expect(plan.tiers[0].discounts.map(\.charge) == [.introductoryOffer])
     }
 
     @Test("A promotional offer passes for a tier of the free era, whose customers could have subscribed")

@@ -60,6 +60,8 @@ struct GeneratedPackageTests {
         ("quill-writer", "Quill", .public),
         // Promotional offers for a tier of the free era, whose customers could have subscribed.
         ("Tests/Fixtures/plans/promotional-offer-free-era.json", "FreeEra", .public),
+        // A legacy subscription price charged as the introductory offer, its eligibility signed by the server.
+        ("Tests/Fixtures/plans/introductory-offer-paid-era.json", "IntroOffer", .public),
         // Tier windows that end while a release is on sale: the generated code compares purchase dates as the engine does.
         ("Tests/Fixtures/plans/tier-window-mid-release.json", "TierWindows", .public),
     ]
@@ -75,6 +77,10 @@ struct GeneratedPackageTests {
 
     /// Each guard of the StoreKit layer, and the generated test that proves it.
     static let layerMutants: [LayerMutant] = [
+        LayerMutant(
+            name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "FreemiumStore.swift",
+            find: "    case .introductoryOffer?: kind = .introductory\n", replace: "    case .introductoryOffer?: return .ready(offer: nil)\n",
+            test: "Journey: a paid-app buyer who subscribed before gets the introductory offer"),
         LayerMutant(
             name: "OfflineIsUnverified", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
             find: "verification: .unreachable(lastVerifiedDaysAgo: age))",

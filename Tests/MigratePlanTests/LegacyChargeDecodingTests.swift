@@ -41,6 +41,19 @@ struct LegacyChargeDecodingTests {
         #expect(again.tiers[0].discounts == plan.tiers[0].discounts)
     }
 
+    @Test("\"introductoryOffer\": true decodes and round-trips; beside another mechanism it is an error naming both")
+    func introductoryOffer() throws {
+        let text = legacyPricePlan.replacingOccurrences(of: Self.offer, with: #""introductoryOffer": true"#)
+        let plan = try #require(PlanDecoder.decode(text).plan)
+        #expect(plan.tiers[0].discounts[0].charge == .introductoryOffer)
+        let again = try #require(PlanDecoder.decode(PlanEncoder.encode(plan)).plan)
+        #expect(again.tiers[0].discounts == plan.tiers[0].discounts)
+        let both = PlanDecoder.decode(legacyPricePlan.replacingOccurrences(of: Self.offer, with: Self.offer + #", "introductoryOffer": true"#))
+        let error = try #require(both.diagnostics.first { $0.code.rawValue == "discount-two-mechanisms" })
+        #expect(error.message.contains("'promotionalOffer' and 'introductoryOffer'"), "\(error.message)")
+        #expect(error.path?.description == "tiers[0].discounts[0].introductoryOffer")
+    }
+
     struct BadDiscount: Sendable, CustomTestStringConvertible {
         var name: String
         var replace: String
@@ -60,7 +73,7 @@ struct LegacyChargeDecodingTests {
         BadDiscount(
             name: "both mechanisms", replace: offer, with: offer + #", "legacyProduct": "com.example.demo.pro.legacy""#,
             code: "discount-two-mechanisms", path: "tiers[0].discounts[0].legacyProduct",
-            message: "has both 'promotionalOffer' and 'legacyProduct'", hint: "remove the other"),
+            message: "has 'promotionalOffer' and 'legacyProduct'", hint: "remove the others"),
         BadDiscount(
             name: "offer id with a space", replace: offer, with: #""promotionalOffer": "legacy yearly""#,
             code: "invalid-offer-id", path: "tiers[0].discounts[0].promotionalOffer",

@@ -23,6 +23,7 @@ extension DiagnosticCode {
     public static let paidFeatureUnobtainable = DiagnosticCode("paid-feature-unobtainable")
     /// A legacy subscription price for paid-app buyers through a promotional offer, which needs a subscription history.
     public static let promotionalOfferIneligible = DiagnosticCode("promotional-offer-ineligible")
+    public static let introductoryOfferTaken = DiagnosticCode("introductory-offer-taken")
     public static let paidReleaseIncludesNothing = DiagnosticCode("paid-release-includes-nothing")
     public static let paidReleaseUncovered = DiagnosticCode("paid-release-uncovered")
     public static let receiptStatus = DiagnosticCode("receipt-status")
@@ -56,6 +57,7 @@ extension DiagnosticCode {
         .offerNotSubscription,
         .paidFeatureUnobtainable,
         .promotionalOfferIneligible,
+        .introductoryOfferTaken,
         .paidReleaseIncludesNothing,
         .paidReleaseUncovered,
         .receiptStatus,

@@ -348,6 +348,24 @@ public enum PlanChecker {
                                     "Replace it with \"\(PlanKeys.Discount.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier.id)'."
                             ))
                     }
+                case .introductoryOffer:
+                    if regular.kind != .autoRenewable {
+                        diagnostics.append(
+                            .error(
+                                .offerNotSubscription,
+                                "'\(regular.id)' is \(regular.kind.rawValue), and introductory offers exist only for auto-renewable subscriptions",
+                                at: path / PlanKeys.Discount.introductoryOffer,
+                                hint:
+                                    "Replace it with \"\(PlanKeys.Discount.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier.id)'."
+                            ))
+                    } else if let trial = regular.trial {
+                        diagnostics.append(
+                            .error(
+                                .introductoryOfferTaken,
+                                "'\(regular.id)' already has an introductory offer, its \(trial) free trial, and a subscription has one introductory offer: it can't also charge tier '\(tier.id)' \(price)",
+                                at: path / PlanKeys.Discount.introductoryOffer,
+                                hint: Self.legacySubscriptionFix(regular, price: price, tier: tier.id)))
+                    }
                 case .legacyProduct(let id):
                     diagnostics += legacyProduct(
                         id, for: regular, discount: discount, tier: tier, at: path / PlanKeys.Discount.legacyProduct, catalog)
@@ -420,7 +438,7 @@ public enum PlanChecker {
     static func legacySubscriptionFix(_ regular: Product, price: Price, tier: String) -> String {
         let group = regular.subscription?.group ?? "its group"
         return
-            "Sell tier '\(tier)' a separate legacy subscription: a product such as '\(regular.id).legacy' (autoRenewable, at \(price), granting what '\(regular.id)' grants) in a subscription group of its own (such as \"\(group) (\(tier))\"), named by \"\(PlanKeys.Discount.legacyProduct)\". For the first periods only, an introductory offer whose eligibility your server grants with a signed JWS (App Store Server Library, IntroductoryOfferEligibilitySignatureCreator) works too; a promotional offer fits a tier that was already subscribed."
+            "Sell tier '\(tier)' a separate legacy subscription: a product such as '\(regular.id).legacy' (autoRenewable, at \(price), granting what '\(regular.id)' grants) in a subscription group of its own (such as \"\(group) (\(tier))\"), named by \"\(PlanKeys.Discount.legacyProduct)\". For the first periods only, \"\(PlanKeys.Discount.introductoryOffer)\": true works too: '\(regular.id)''s introductory offer at \(price), whose eligibility your server grants per purchase with a signed JWS (App Store Server Library, IntroductoryOfferEligibilitySignatureCreator). A promotional offer fits a tier that was already subscribed."
     }
 
     private static func policyReferences(_ catalog: PlanCatalog) -> [Diagnostic] {

@@ -280,13 +280,14 @@ public struct UpsellPolicy: Sendable {
                 reason += "; legacy product for tier '\(tier.id)' in place of '\(twinOf.id)' (regularly \(twinOf.price))"
             } else if discounted, let tier, let discount = tier.discounts.first(where: { $0.product == id }), discount.price < price {
                 switch discount.charge {
-                case .promotionalOffer, nil:
+                case .promotionalOffer, .introductoryOffer, nil:
                     regular = price
                     price = discount.price
                     charge = discount.charge
                     reason +=
                         "; legacy price for tier '\(tier.id)' (regularly \(listed))"
                         + (discount.charge == nil ? ", display-only: nothing makes the App Store charge it" : "")
+                        + (discount.charge == .introductoryOffer ? ", its introductory offer: for the first periods only" : "")
                 case .legacyProduct:
                     break  // its twin is missing or is the product itself; `migrate check` reports it
                 }

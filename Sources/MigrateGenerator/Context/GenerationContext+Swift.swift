@@ -76,6 +76,8 @@ extension GenerationContext {
                     ".\(productCases[$0.product] ?? SwiftIdentifier.make($0.product)): \(SwiftIdentifier.stringLiteral($0.offer))"
                 }
                 .joined(separator: ", ")),
+            "introductoryOffersList": .string(
+                introductoryOffers(of: tier).map { ".\(productCases[$0] ?? SwiftIdentifier.make($0))" }.joined(separator: ", ")),
             "legacyProductsList": .string(
                 legacyProducts(of: tier).map {
                     ".\(productCases[$0.regular] ?? SwiftIdentifier.make($0.regular)): .\(productCases[$0.legacy] ?? SwiftIdentifier.make($0.legacy))"

@@ -105,12 +105,24 @@ public struct GenerationContext {
             .sorted { $0.regular < $1.regular }
     }
 
+    /// A tier's products whose introductory offer charges its legacy price (only below the regular
+    /// price), by product id.
+    func introductoryOffers(of tier: ResolvedTier) -> [String] {
+        tier.discounts.compactMap { discount -> String? in
+            guard discount.charge == .introductoryOffer, let product = catalog.product(withID: discount.product),
+                discount.price < product.price
+            else { return nil }
+            return discount.product
+        }.sorted()
+    }
+
     /// A Swift expression for how an offer is charged: `nil`, `.promotionalOffer(id: "…")` or `.legacyProduct(.case)`.
     func chargeExpression(_ charge: LegacyCharge?) -> String {
         switch charge {
         case nil: "nil"
         case .promotionalOffer(let id): ".promotionalOffer(id: \(SwiftIdentifier.stringLiteral(id)))"
         case .legacyProduct(let id): ".legacyProduct(.\(productCases[id] ?? SwiftIdentifier.make(id)))"
+        case .introductoryOffer: ".introductoryOffer"
         }
     }
 
@@ -181,6 +193,8 @@ public struct GenerationContext {
             "anyDiscounts": .bool(catalog.tiers.contains { !$0.discounts.isEmpty }),
             "tiersWithPromotionalOffers": Self.swiftList(catalog.tiers.filter { !promotionalOffers(of: $0).isEmpty }.map(tierValue)),
             "anyPromotionalOffers": .bool(catalog.tiers.contains { !promotionalOffers(of: $0).isEmpty }),
+            "tiersWithIntroductoryOffers": Self.swiftList(catalog.tiers.filter { !introductoryOffers(of: $0).isEmpty }.map(tierValue)),
+            "anyIntroductoryOffers": .bool(catalog.tiers.contains { !introductoryOffers(of: $0).isEmpty }),
             "tiersWithLegacyProducts": Self.swiftList(catalog.tiers.filter { !legacyProducts(of: $0).isEmpty }.map(tierValue)),
             "anyLegacyProducts": .bool(catalog.tiers.contains { !legacyProducts(of: $0).isEmpty }),
             "legacyOnlyList": productList(plan.products.map(\.id).filter { upsell.legacyProductTiers[$0] != nil }),

@@ -137,6 +137,7 @@ extension GenerationContext {
         }
         let promo = charged { if case .promotionalOffer = $0 { true } else { false } }
         let legacyProduct = charged { if case .legacyProduct = $0 { true } else { false } }
+        let introductory = charged { $0 == .introductoryOffer }
         // Grace period: prefer a subscription; any product shows the clock is never consulted.
         let subscription = newCustomer.flatMap { customer in
             customer.expected.upsell.offers.first { offer in catalog.product(withID: offer.productID)?.kind == .autoRenewable }
@@ -239,6 +240,11 @@ extension GenerationContext {
             value["promoProduct"] = productReference(promo.offer.productID)
             value["promoOfferID"] = .string(id)
         }
+        value["hasIntroductoryJourney"] = .bool(introductory != nil)
+        if let introductory {
+            value["introBuyer"] = customerValue(introductory.test)
+            value["introProduct"] = productReference(introductory.offer.productID)
+        }
         value["hasLegacyProduct"] = .bool(legacyProduct != nil && newCustomer != nil)
         if let legacyProduct {
             value["legacyBuyer"] = customerValue(legacyProduct.test)
@@ -268,6 +274,9 @@ extension GenerationContext {
         }
         if !offers.isEmpty {
             arguments.append("promotionalOffers: [\(Set(offers).sorted().map(SwiftIdentifier.stringLiteral).joined(separator: ", "))]")
+        }
+        if catalog.tiers.flatMap(\.discounts).contains(where: { $0.product == product.id && $0.charge == .introductoryOffer }) {
+            arguments.append("hasIntroductoryOffer: true")
         }
         return Self.call("AppStoreModel.Product", arguments, indent: 2)
     }

@@ -373,14 +373,21 @@ public enum PlanDecoder {
     private static func decodeCharge(_ reader: ObjectReader<PlanKeys.Discount>) -> LegacyCharge? {
         let offer = reader.identifier(.promotionalOffer, required: false)
         let legacyProduct = reader.identifier(.legacyProduct, required: false)
-        if offer != nil, legacyProduct != nil {
+        let introductory = reader.bool(.introductoryOffer) == true
+        let named = [(offer != nil, PlanKeys.Discount.promotionalOffer), (legacyProduct != nil, .legacyProduct), (introductory, .introductoryOffer)]
+            .filter(\.0).map(\.1)
+        if named.count > 1 {
             reader.sink.error(
                 .discountTwoMechanisms,
-                "a discount names one mechanism that charges it, but this one has both 'promotionalOffer' and 'legacyProduct'",
-                at: reader.path(.legacyProduct),
-                hint: "Keep 'promotionalOffer' for an auto-renewable subscription, or 'legacyProduct' for a non-consumable; remove the other.")
+                "a discount names one mechanism that charges it, but this one has "
+                    + named.map { "'\($0.rawValue)'" }.joined(separator: " and "),
+                at: reader.path(named[1]),
+                hint:
+                    "Keep 'legacyProduct' (a separate product), 'promotionalOffer' (for a tier already subscribed) or 'introductoryOffer' "
+                    + "(first periods only); remove the others.")
             return nil
         }
+        if introductory { return .introductoryOffer }
         if let offer {
             if let problem = LegacyCharge.offerIDProblem(offer) {
                 reader.sink.error(

@@ -41,7 +41,7 @@ public enum PlanKeys {
     public enum Discount: String, PlanObjectKeys {
         case product, price
         /// The mechanisms that charge a legacy price; a discount names exactly one.
-        case promotionalOffer, legacyProduct
+        case promotionalOffer, legacyProduct, introductoryOffer
     }
     public enum Policies: String, PlanObjectKeys { case nonProduction, verificationFailure, familySharing, cutoffRule }
     public enum NonProduction: String, PlanObjectKeys { case treatAs, tier }

@@ -137,6 +137,7 @@ public enum PlanEncoder {
                                     .legacyProduct,
                                     discount.charge.flatMap { if case .legacyProduct(let id) = $0 { .string(id) } else { nil } }
                                 ),
+                                (.introductoryOffer, discount.charge == .introductoryOffer ? .bool(true) : nil),
                             ])
                         })
             ),

@@ -254,20 +254,27 @@ public enum LegacyCharge: Sendable, Hashable, CustomStringConvertible {
     case promotionalOffer(id: String)
     /// A separate product, sold only to the tier at the legacy price, that grants what the regular one does.
     case legacyProduct(String)
+    /// The auto-renewable subscription's introductory offer (set up in App Store Connect at the legacy price),
+    /// granted to the tier per purchase: the app's server signs the eligibility
+    /// (`Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`, App Store Server Library's
+    /// `IntroductoryOfferEligibilitySignatureCreator`). It discounts the first periods only.
+    case introductoryOffer
 
-    /// The plan key that names this mechanism (`promotionalOffer` or `legacyProduct`).
+    /// The plan key that names this mechanism (`promotionalOffer`, `legacyProduct` or `introductoryOffer`).
     public var key: String {
         switch self {
         case .promotionalOffer: PlanKeys.Discount.promotionalOffer.rawValue
         case .legacyProduct: PlanKeys.Discount.legacyProduct.rawValue
+        case .introductoryOffer: PlanKeys.Discount.introductoryOffer.rawValue
         }
     }
 
-    /// The offer identifier or the product id.
+    /// The offer identifier, the product id, or `introductory`.
     public var value: String {
         switch self {
         case .promotionalOffer(let id): id
         case .legacyProduct(let id): id
+        case .introductoryOffer: "introductory"
         }
     }
 
@@ -276,6 +283,7 @@ public enum LegacyCharge: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .promotionalOffer(let id): "promotional offer \(id)"
         case .legacyProduct(let id): "legacy product \(id)"
+        case .introductoryOffer: "introductory offer (eligibility signed)"
         }
     }
 

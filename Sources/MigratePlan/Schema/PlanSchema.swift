@@ -203,8 +203,15 @@ public enum PlanSchema {
                         ])
                     case .legacyProduct:
                         string(
-                            "For a non-consumable: a separate product sold only to this tier at the legacy price, granting what the regular one does. Give this or promotionalOffer."
+                            "A separate product sold only to this tier at the legacy price, granting what the regular one does (for a subscription, in a group of its own). Give one mechanism."
                         )
+                    case .introductoryOffer:
+                        .object([
+                            "type": .string("boolean"),
+                            "description": .string(
+                                "For an autoRenewable product: its introductory offer (at the legacy price) charges it, the app's server signing the tier's eligibility per purchase. First periods only. Give one mechanism."
+                            ),
+                        ])
                     }
                 },
             ])

@@ -467,6 +467,9 @@ public struct Product: Identifiable, Hashable, Sendable {
     /// product/subscriptioninfo/promotionaloffers.md: `let promotionalOffers: [Product.SubscriptionOffer]`,
     /// iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0.
     public let promotionalOffers: [Product.SubscriptionOffer]
+    /// product/subscriptioninfo/introductoryoffer.md: `let introductoryOffer: Product.SubscriptionOffer?`,
+    /// iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0.
+    public let introductoryOffer: Product.SubscriptionOffer?
 
     /// product/subscriptioninfo/status-swift.property.md: `var status:
     /// [Product.SubscriptionInfo.Status] { get async throws }`
