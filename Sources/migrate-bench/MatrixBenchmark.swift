@@ -25,6 +25,13 @@ let standardModels: [StandardModel] = [
     StandardModel(name: "4^15 3^17 2^29", strength: 2, levels: levels((4, 15), (3, 17), (2, 29)), bestKnown: "29", pict: "38"),
     StandardModel(name: "4^1 3^39 2^35", strength: 2, levels: levels((4, 1), (3, 39), (2, 35)), bestKnown: "21", pict: "28"),
     StandardModel(name: "10^20", strength: 2, levels: levels((10, 20)), bestKnown: "~180", pict: "213"),
+    StandardModel(name: "5^10", strength: 2, levels: levels((5, 10)), bestKnown: "", pict: ""),
+    StandardModel(name: "6^10", strength: 2, levels: levels((6, 10)), bestKnown: "", pict: ""),
+    StandardModel(name: "5^6", strength: 2, levels: levels((5, 6)), bestKnown: "", pict: ""),
+    StandardModel(name: "7^8", strength: 2, levels: levels((7, 8)), bestKnown: "", pict: ""),
+    StandardModel(name: "5^6", strength: 3, levels: levels((5, 6)), bestKnown: "", pict: ""),
+    StandardModel(name: "3^8", strength: 4, levels: levels((3, 8)), bestKnown: "", pict: ""),
+    StandardModel(name: "4^15 3^17 2^29", strength: 3, levels: levels((4, 15), (3, 17), (2, 29)), bestKnown: "", pict: ""),
     StandardModel(name: "3^13", strength: 3, levels: levels((3, 13)), bestKnown: "", pict: ""),
     StandardModel(name: "2^10 3^5", strength: 3, levels: levels((2, 10), (3, 5)), bestKnown: "", pict: ""),
 ]
@@ -49,6 +56,25 @@ func matrixBenchmark(effort: Int?) {
                 model: CoverageModel(levelCounts: model.levels), options: GeneratorOptions(strength: model.strength, effort: level))
             var rows = 0
             let time = milliseconds { rows = (try? generator.generate().rows.count) ?? -1 }
+            cells += [pad(String(rows), 5), pad(String(format: "%.0f", time), 10)]
+        }
+        print(cells.joined(separator: " "))
+    }
+    let disk = """
+        Type:          Primary, Logical, Single, Span, Stripe, Mirror, RAID-5
+        Size:          10, 100, 500, 1000, 5000, 10000, 40000
+        Format method: quick, slow
+        File system:   FAT, FAT32, NTFS
+        Cluster size:  512, 1024, 2048, 4096, 8192, 16384, 32768, 65536
+        Compression:   on, off
+        IF [File system] = "FAT"   THEN [Size] <= 4096;
+        IF [File system] = "FAT32" THEN [Size] <= 32000;
+        """
+    if let model = PICTModel.parse(disk).model {
+        var cells = [pad("PICT disk partition", 26), pad("2", 2), pad("", 5), pad("", 5)]
+        for level in efforts {
+            var rows = 0
+            let time = milliseconds { rows = (try? model.generate(options: GeneratorOptions(strength: 2, effort: level)).rows.count) ?? -1 }
             cells += [pad(String(rows), 5), pad(String(format: "%.0f", time), 10)]
         }
         print(cells.joined(separator: " "))
