@@ -74,13 +74,26 @@ public struct CoveringArray: Sendable {
     /// How many t-tuples there are without constraints.
     public var tupleCount: Int
 
-    public init(model: CoverageModel, strength: Int, rows: [[Int]], requiredTupleCount: Int, tupleCount: Int) {
+    /// The fewest rows any covering array of the model can have, as far as cheap arguments prove
+    /// (see `CoverageBound`); an array with this many rows is optimal.
+    public var lowerBound: Int
+    /// What made the rows, for `--verbose`: a construction, search, or both.
+    public var producedBy: String
+
+    public init(
+        model: CoverageModel, strength: Int, rows: [[Int]], requiredTupleCount: Int, tupleCount: Int, lowerBound: Int = 1, producedBy: String = ""
+    ) {
         self.model = model
         self.strength = strength
         self.rows = rows
         self.requiredTupleCount = requiredTupleCount
         self.tupleCount = tupleCount
+        self.lowerBound = lowerBound
+        self.producedBy = producedBy
     }
+
+    /// No covering array of the model has fewer rows.
+    public var isOptimal: Bool { rows.count <= lowerBound }
 
     /// The rows as level names.
     public var namedRows: [[String]] { rows.map(model.names(of:)) }
@@ -123,27 +136,78 @@ public struct CoveringArrayGenerator: Sendable {
             throw ModelError("the constraints exclude every row")
         }
 
+        let lowerBound = Self.lowerBound(problem: problem, seedCount: seeds.count)
         var best: [[Int]]?
-        let passes = options.greedyPasses(levelCounts: model.levelCounts)
-        for restart in 0..<passes.restarts {
-            var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(restart))
-            var rows = GreedyBuilder(problem: problem, candidates: passes.candidates).build(seeds: seeds, random: &random)
+        var producedBy = ""
+        // A known construction first: when it meets the lower bound no search can do better.
+        if let (construction, constructed) = Construction.best(levelCounts: model.levelCounts, strength: options.strength) {
+            var rows = constructed
+            var repaired = false
+            if problem.solver.hasConstraints || !seeds.isEmpty {
+                // The seed rows first, then the constructed rows that keep the constraints; greedy
+                // completion covers what the dropped rows covered.
+                let valid = rows.filter { problem.solver.isExtendable($0) }
+                repaired = valid.count < rows.count || !seeds.isEmpty
+                var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15)
+                rows = GreedyBuilder(problem: problem, candidates: 1).build(seeds: seeds + valid, random: &random)
+            }
             rows = Self.removeRedundantRows(rows, problem: problem, keep: seeds.count)
-            if best == nil || rows.count < best!.count { best = rows }
+            best = rows
+            producedBy = "construction: \(construction)" + (repaired ? ", rows breaking the constraints replaced by greedy search" : "")
+        }
+
+        if best == nil || best!.count > lowerBound {
+            var searched: [[Int]]?
+            let passes = options.greedyPasses(levelCounts: model.levelCounts)
+            for restart in 0..<passes.restarts {
+                var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(restart))
+                var rows = GreedyBuilder(problem: problem, candidates: passes.candidates).build(seeds: seeds, random: &random)
+                rows = Self.removeRedundantRows(rows, problem: problem, keep: seeds.count)
+                if searched == nil || rows.count < searched!.count { searched = rows }
+                if rows.count <= lowerBound { break }
+            }
+            // The construction stays the start when it is already smaller than what search found.
+            if best == nil || searched!.count < best!.count {
+                best = searched!
+                producedBy = "search: greedy (\(passes.restarts) × \(passes.candidates) candidates)"
+            } else {
+                producedBy += " (greedy search found \(searched!.count) rows)"
+            }
         }
         var rows = best!
         // The default pass first, then the effort on top of its result, so more effort never gives more rows.
         let annealing = [
             options.polish ? GeneratorOptions.polishWork : 0, options.effortWork ?? max(0, options.effort) * GeneratorOptions.workPerEffort,
         ]
-        for (pass, work) in annealing.enumerated() where work > 0 && rows.count < 60_000 && problem.requiredCount > 0 {
+        for (pass, work) in annealing.enumerated() where work > 0 && rows.count < 60_000 && problem.requiredCount > 0 && rows.count > lowerBound {
             let frozen = seeds.map { $0.map { $0 >= 0 } }
             var random = SeededGenerator(seed: (options.seed ^ 0xA5A5_5A5A_1234_4321) &+ UInt64(pass))
-            rows = Annealer(problem: problem, frozen: frozen).shrink(rows, work: work, random: &random)
+            let before = rows.count
+            rows = Annealer(problem: problem, frozen: frozen).shrink(rows, work: work, lowerBound: lowerBound, random: &random)
+            if rows.count < before { producedBy += pass == 0 ? ", annealing" : ", annealing (effort \(options.effort))" }
         }
         return CoveringArray(
             model: model, strength: options.strength, rows: rows, requiredTupleCount: problem.requiredCount,
-            tupleCount: problem.space.tupleCount)
+            tupleCount: problem.space.tupleCount, lowerBound: lowerBound, producedBy: producedBy)
+    }
+
+    /// The fewest rows any array for the problem can have: without constraints the bound from the
+    /// level counts; with them, the most required tuples of one set of t factors (each row covers
+    /// exactly one tuple of every set), and never fewer than the seed rows.
+    static func lowerBound(problem: CoverageProblem, seedCount: Int) -> Int {
+        if !problem.solver.hasConstraints {
+            return max(seedCount, CoverageBound.lowerBound(levelCounts: problem.levelCounts, strength: problem.strength))
+        }
+        var most = 0
+        let space = problem.space
+        problem.required.withUnsafeBufferPointer { required in
+            for combination in 0..<space.combinationCount {
+                var count = 0
+                for id in space.base[combination]..<space.base[combination + 1] { count += Int(required[id]) }
+                most = max(most, count)
+            }
+        }
+        return max(seedCount, most, problem.requiredCount > 0 ? 1 : 0)
     }
 
     /// Drops rows (other than the first `keep`) whose every tuple another row also covers, last first.

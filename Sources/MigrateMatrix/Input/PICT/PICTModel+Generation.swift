@@ -33,8 +33,10 @@ extension PICTModel {
         }
 
         var positiveRows: [[Int]] = []
+        var producedBy = ""
         if !positiveSeeds.isEmpty || positiveSearch.exists([Int?](repeating: nil, count: positive.factors.count)) {
             let first = try CoveringArrayGenerator(model: positive, options: options).generate(seedRows: positiveSeeds)
+            producedBy = first.producedBy + "; "
             positiveRows = first.rows.map { row in row.enumerated().map { positiveLevels[$0.offset][$0.element] } }
         }
         // The second run starts from the first run's rows, so it only adds rows for what they can't
@@ -46,6 +48,7 @@ extension PICTModel {
             index < seeded || row.indices.contains { mask[$0][row[$0]] }
         }.map(\.element)
         return CoveringArray(
-            model: model, strength: options.strength, rows: rows, requiredTupleCount: second.requiredTupleCount, tupleCount: second.tupleCount)
+            model: model, strength: options.strength, rows: rows, requiredTupleCount: second.requiredTupleCount, tupleCount: second.tupleCount,
+            lowerBound: second.lowerBound, producedBy: producedBy + "rows with a negative value: " + second.producedBy)
     }
 }
