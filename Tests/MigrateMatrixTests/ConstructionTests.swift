@@ -90,3 +90,21 @@ struct ConstructionTests {
         #expect(first.rows == second.rows)
     }
 }
+
+/// migrate's rows at the default settings before constructions and bounds (issue 27): no model may get more.
+@Suite("No model gets more rows than before constructions")
+struct RowRegressionTests {
+    @Test(
+        "Rows at the default settings are at most the rows recorded before",
+        arguments: [
+            ([3, 3, 3, 3], 2, 9), (Array(repeating: 3, count: 13), 2, 15), (Array(repeating: 2, count: 10) + Array(repeating: 3, count: 5), 2, 12),
+            (Array(repeating: 2, count: 100), 2, 10), (Array(repeating: 5, count: 10), 2, 39), (Array(repeating: 6, count: 10), 2, 56),
+            (Array(repeating: 5, count: 6), 2, 25), (Array(repeating: 7, count: 8), 2, 49), (Array(repeating: 5, count: 6), 3, 125),
+            (Array(repeating: 3, count: 13), 3, 68),
+        ])
+    func noMoreRows(levels: [Int], strength: Int, rows: Int) throws {
+        let array = try CoveringArrayGenerator(model: CoverageModel(levelCounts: levels), options: GeneratorOptions(strength: strength)).generate()
+        #expect(array.rows.count <= rows)
+        #expect(array.rows.count >= array.lowerBound)
+    }
+}

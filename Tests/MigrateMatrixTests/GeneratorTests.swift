@@ -136,6 +136,21 @@ struct GeneratorTests {
         expectComplete(more)
     }
 
+    @Test("Effort stops after a round that removes no row, and says how many of its rounds ran")
+    func effortStops() throws {
+        // 3^13 has 15 rows at the default settings, the best known: small rounds find no fewer, so the first one ends the effort.
+        let model = CoverageModel(levelCounts: Array(repeating: 3, count: 13))
+        var options = GeneratorOptions(effort: 10)
+        options.effortWork = 100_000
+        let array = try CoveringArrayGenerator(model: model, options: options).generate()
+        #expect(array.rows.count == 15)
+        #expect(array.producedBy.hasSuffix(", effort: 1 of 10 rounds (stopped: the last removed no row)"), "\(array.producedBy)")
+        options.roundsWithoutGain = 3
+        let patient = try CoveringArrayGenerator(model: model, options: options).generate()
+        #expect(patient.producedBy.hasSuffix(", effort: 3 of 10 rounds (stopped: the last removed no row)"), "\(patient.producedBy)")
+        expectComplete(array)
+    }
+
     @Test("Impossible models and strengths are clear errors")
     func errors() {
         let impossible = CoverageModel(
