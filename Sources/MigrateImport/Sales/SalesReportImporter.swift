@@ -210,7 +210,9 @@ public enum SalesReportImporter {
         var proceedsTotals: [String: Int64] = [:]
         var issues: [Diagnostic] = []
         var appNames = Set<String>()
-        var firstSales: [FirstSale] = []
+        /// The earliest one-day sale of each platform and version so far (as `FirstSale.earliest` picks
+        /// it): one per version, not one per row, so a report of millions of daily rows holds a few.
+        var firstSales: [String: FirstSale] = [:]
         /// Versions seen only in rows that span more than a day, which can't date a release.
         var undatedVersions = Set<String>()
 
@@ -245,6 +247,12 @@ public enum SalesReportImporter {
             issues.append(
                 Diagnostic(
                     .warning, code: code, message, location: SourceLocation(line: line, column: column), file: file, place: name.map { "'\($0)'" }))
+        }
+
+        mutating func noteFirstSale(_ sale: FirstSale) {
+            let key = "\(sale.platform.rawValue) \(sale.version.canonical)"
+            if let known = firstSales[key], !FirstSale.isEarlier(sale, than: known) { return }
+            firstSales[key] = sale
         }
 
         mutating func read(_ text: String, line: Int) {
@@ -320,7 +328,7 @@ public enum SalesReportImporter {
                 if let version, units > 0 {
                     // Only a one-day row says which day a version first sold; a week or a month says less.
                     if let begin = period["Begin Date"], let end = period["End Date"], begin == end {
-                        firstSales.append(FirstSale(platform: platform ?? .iOS, version: version, day: begin, origin: "\(file):\(line)"))
+                        noteFirstSale(FirstSale(platform: platform ?? .iOS, version: version, day: begin, origin: "\(file):\(line)"))
                     } else {
                         undatedVersions.insert(version.text)
                     }
@@ -372,7 +380,7 @@ public enum SalesReportImporter {
                 from: from, until: until, downloads: InstallBaseBuilder.sorted(Array(downloads.values)),
                 products: products.values.sorted { $0.product < $1.product },
                 months: monthly.sorted { $0.key < $1.key }.map { MonthlyDownloads(month: $0.key, paid: max(0, $0.value)) })
-            result.firstSales = FirstSale.earliest(firstSales).map { sale in
+            result.firstSales = FirstSale.earliest(Array(firstSales.values)).map { sale in
                 var sale = sale
                 sale.isReportStart = sale.day == from
                 return sale
