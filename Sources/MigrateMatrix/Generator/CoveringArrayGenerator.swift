@@ -169,8 +169,9 @@ public struct CoveringArrayGenerator: Sendable {
                 if searched == nil || rows.count < searched!.count { searched = rows }
                 if rows.count <= lowerBound { break }
             }
-            // The construction stays the start when it is already smaller than what search found.
-            if best == nil || searched!.count < best!.count {
+            // The construction stays the start only when it is smaller than what search found: on a tie
+            // search's rows are kept, so models no construction improves get the same rows as before.
+            if best == nil || searched!.count <= best!.count {
                 best = searched!
                 producedBy = "search: greedy (\(passes.restarts) × \(passes.candidates) candidates)"
             } else {
