@@ -28,6 +28,9 @@ struct ConstructionTests {
             ConstructedModel.uniform(8, 9, t: 2, rows: 64), ConstructedModel.uniform(9, 10, t: 2, rows: 81),
             ConstructedModel.uniform(5, 6, t: 3, rows: 125), ConstructedModel.uniform(4, 5, t: 3, rows: 64),
             ConstructedModel.uniform(3, 4, t: 3, rows: 27), ConstructedModel.uniform(4, 5, t: 4, rows: 256),
+            // Strength 3 over GF(2^m): q+2 factors (a hyperoval).
+            ConstructedModel.uniform(4, 6, t: 3, rows: 64), ConstructedModel.uniform(2, 4, t: 3, rows: 8),
+            ConstructedModel.uniform(8, 10, t: 3, rows: 512),
             ConstructedModel.uniform(2, 100, t: 2, rows: 10), ConstructedModel.uniform(2, 10, t: 2, rows: 6),
             // Mixed: the smaller factors take the field's values modulo their level count.
             ConstructedModel(levels: [5, 5, 4, 3, 2, 5], strength: 2, rows: 25),

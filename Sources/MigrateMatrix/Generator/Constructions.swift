@@ -108,7 +108,7 @@ struct GaloisField {
 /// - Bush's orthogonal arrays: for a prime power q ≥ t, the q^t polynomials of degree < t over
 ///   GF(q), evaluated at the q field elements plus "infinity" (the coefficient of degree t−1),
 ///   give q^t rows in which every t columns show every t-tuple exactly once: up to q+1 factors of
-///   q levels. A factor with fewer levels takes the values modulo its level count, which keeps
+///   q levels, and q+2 at strength 3 when q is a power of 2. A factor with fewer levels takes the values modulo its level count, which keeps
 ///   every tuple covered (a surjection of values maps a covered tuple onto a covered tuple).
 /// - Binary strength 2 (Kleitman and Spencer; Katona): the N-bit columns with a 0 in the first row
 ///   and ⌈N/2⌉ ones cover every pair of values for C(N−1, ⌈N/2⌉) factors of 2 levels, the fewest
@@ -142,8 +142,14 @@ public enum Construction: Sendable, Hashable, CustomStringConvertible {
     static func bushArray(levelCounts: [Int], strength t: Int) -> (Construction, [[Int]])? {
         let k = levelCounts.count
         guard t >= 1, k >= t, let widest = levelCounts.max() else { return nil }
-        var q = max(widest, t, 2)
-        while GaloisField.primePower(q) == nil || k > q + 1 {
+        // Columns over GF(q): q points, "infinity", and for strength 3 in characteristic 2 one more
+        // (the coefficient of x: the points (1, x, x²), (0, 0, 1), (0, 1, 0) form a hyperoval, so any
+        // three columns are independent).
+        func columns(_ q: Int) -> Int { t == 3 && q & (q - 1) == 0 ? q + 2 : q + 1 }
+        // q ≥ t so that any t points give an invertible Vandermonde matrix; GF(2) at strength 3 is the
+        // exception the hyperoval allows (its four columns are (1,0,0), (1,1,1), (0,0,1), (0,1,0)).
+        var q = max(widest, t == 3 ? 2 : t, 2)
+        while GaloisField.primePower(q) == nil || k > columns(q) || (q < t && !(q == 2 && t == 3)) {
             q += 1
             if q > 64 { return nil }
         }
@@ -162,6 +168,8 @@ public enum Construction: Sendable, Hashable, CustomStringConvertible {
                 let value: Int
                 if column == q {
                     value = coefficients[t - 1]
+                } else if column == q + 1 {
+                    value = coefficients[1]
                 } else {
                     // Horner: Σ c_i x^i at x = column.
                     var result = 0
