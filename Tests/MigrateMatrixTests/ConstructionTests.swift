@@ -85,6 +85,15 @@ struct ConstructionTests {
         #expect(array.rows.count <= 10)
     }
 
+    @Test("With PICT's negative values the bound is the valid values' bound, never above the rows")
+    func negativeValues() throws {
+        let model = try #require(PICTModel.parse("A: ~-1, 0, 1\nB: ~-1, 0, 1\nC: x, y\n").model)
+        let array = try model.generate(options: GeneratorOptions())
+        #expect(array.lowerBound == 4)
+        #expect(array.rows.count > array.lowerBound)
+        #expect(model.verifier(strength: 2).verify(array.rows).isComplete)
+    }
+
     @Test("Constructions are deterministic: the same model gives the same rows")
     func deterministic() throws {
         let model = CoverageModel(levelCounts: Array(repeating: 5, count: 6))
