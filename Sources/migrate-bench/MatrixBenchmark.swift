@@ -140,6 +140,11 @@ func matrixBenchmark(effort: Int?) {
             try PlanFactorModel(plan: plan).matrix(options: GeneratorOptions(strength: 2, effort: level))
         }
     }
+    // PICT's times are whole runs; migrate's above are the work alone. The process start, beside them:
+    if FileManager.default.isExecutableFile(atPath: binary.path) {
+        let start = spawnTimes(binary.path, ["--version"])
+        print("migrate's process start (migrate --version): \(String(format: "%.1f", start.median * 1000)) ms median of 30 runs")
+    }
     print("PICT's rows and times: measured 2026-11, 2-core Linux machine, PICT c3dad2b (issue 27); \"2–5\" is the range the issue gives.")
     print("migrate's times are in-process (no process start); 'before' is migrate's rows at the default settings before issue 27.")
     if regressions.isEmpty {
