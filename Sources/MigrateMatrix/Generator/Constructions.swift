@@ -128,18 +128,19 @@ public enum Construction: Sendable, Hashable, CustomStringConvertible {
 
     /// The construction with the fewest rows for factors of these level counts at strength t, and its
     /// rows (level indices, in factor order), or nil when none applies. Deterministic.
-    static func best(levelCounts: [Int], strength t: Int) -> (construction: Construction, rows: [[Int]])? {
+    /// Constructions with more than `maxRows` rows are not built: search does better, and sooner.
+    static func best(levelCounts: [Int], strength t: Int, maxRows: Int = 4_096) -> (construction: Construction, rows: [[Int]])? {
         var options: [(Construction, [[Int]])] = []
-        if let bush = bushArray(levelCounts: levelCounts, strength: t) { options.append(bush) }
-        if t == 2, levelCounts.allSatisfy({ $0 <= 2 }), let binary = binaryArray(factors: levelCounts.count) {
+        if let bush = bushArray(levelCounts: levelCounts, strength: t, maxRows: maxRows) { options.append(bush) }
+        if t == 2, levelCounts.allSatisfy({ $0 <= 2 }), let binary = binaryArray(factors: levelCounts.count), binary.count <= maxRows {
             options.append((.binary(rows: binary.count), binary.map { row in zip(row, levelCounts).map { $0 % $1 } }))
         }
         return options.min { $0.1.count < $1.1.count }
     }
 
     /// Bush's array for the smallest prime power q that is at least every level count and t, with
-    /// enough columns; nil past 4,096 rows (search does as well there, and sooner).
-    static func bushArray(levelCounts: [Int], strength t: Int) -> (Construction, [[Int]])? {
+    /// enough columns; nil past `maxRows` rows (at most 4,096).
+    static func bushArray(levelCounts: [Int], strength t: Int, maxRows: Int = 4_096) -> (Construction, [[Int]])? {
         let k = levelCounts.count
         guard t >= 1, k >= t, let widest = levelCounts.max() else { return nil }
         // Columns over GF(q): q points, "infinity", and for strength 3 in characteristic 2 one more
@@ -156,7 +157,7 @@ public enum Construction: Sendable, Hashable, CustomStringConvertible {
         var size = 1
         for _ in 0..<t {
             size *= q
-            if size > 4_096 { return nil }
+            if size > min(maxRows, 4_096) { return nil }
         }
         guard let field = GaloisField(order: q) else { return nil }
         var rows: [[Int]] = []
