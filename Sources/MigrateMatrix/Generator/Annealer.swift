@@ -44,13 +44,17 @@ struct Annealer {
         var change: [(factor: Int, level: Int)] = []
         change.reserveCapacity(strength)
         var undo: [(factor: Int, level: Int)] = []
+        var redo: [(factor: Int, level: Int)] = []
+        var tuple: [(factor: Int, level: Int)] = []
+        tuple.reserveCapacity(strength)
         let sampleRows = 3
         state.work = 0
         while state.work < budget {
             if state.missingCount == 0 { break }
             let temperature = startTemperature * exp(cooling * Double(state.work) / Double(budget))
             let target = state.missing[Int(random.next() % UInt64(state.missingCount))]
-            let tuple = problem.space.decode(target)
+            // Buffers reused from move to move: a move is about a microsecond, and allocating was a sixth of it.
+            problem.space.decode(target, into: &tuple)
             var bestRow = -1
             var bestEstimate = Int.max
             for _ in 0..<sampleRows {
@@ -73,7 +77,7 @@ struct Annealer {
             let accepted =
                 state.isRowValid(bestRow, changed: change)
                 && (delta <= 0 || random.nextUnit() < exp(-Double(delta) / temperature))
-            if !accepted { _ = state.apply(bestRow, undo, undo: &undo) }
+            if !accepted { _ = state.apply(bestRow, undo, undo: &redo) }
         }
         return state.work
     }
@@ -185,10 +189,12 @@ struct Annealer {
                 }
                 return delta
             }
-            // Other strengths: apply and undo.
-            var undo: [(factor: Int, level: Int)] = []
-            delta = apply(row, [(factor, new)], undo: &undo)
-            _ = apply(row, undo, undo: &undo)
+            // Other strengths: set, count, and set back.
+            guard old != new else { return 0 }
+            let before = missing.count
+            setCell(row, factor, from: old, to: new)
+            delta = missing.count - before
+            setCell(row, factor, from: new, to: old)
             return delta
         }
 
@@ -203,14 +209,14 @@ struct Annealer {
         /// `undo` with the changes that restore the row.
         mutating func apply(_ row: Int, _ change: [(factor: Int, level: Int)], undo: inout [(factor: Int, level: Int)]) -> Int {
             let before = missing.count
-            var reverse: [(factor: Int, level: Int)] = []
+            undo.removeAll(keepingCapacity: true)
             for (factor, level) in change {
                 let old = cells[row * k + factor]
                 if old == level { continue }
-                reverse.append((factor, old))
+                undo.append((factor, old))
                 setCell(row, factor, from: old, to: level)
             }
-            undo = reverse.reversed()
+            undo.reverse()
             return missing.count - before
         }
 

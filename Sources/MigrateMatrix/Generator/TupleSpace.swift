@@ -110,6 +110,18 @@ struct TupleSpace {
         return result
     }
 
+    /// The same, into a buffer the caller reuses.
+    func decode(_ tuple: Int, into result: inout [(factor: Int, level: Int)]) {
+        let combination = combination(of: tuple)
+        var rest = tuple - base[combination]
+        result.removeAll(keepingCapacity: true)
+        for position in 0..<strength {
+            let multiplier = multipliers[combination * strength + position]
+            result.append((factors[combination * strength + position], rest / multiplier))
+            rest %= multiplier
+        }
+    }
+
     /// Calls `body` with the id of every tuple a complete row covers.
     @inline(__always)
     func forEachTuple(in row: UnsafeBufferPointer<Int>, _ body: (Int) -> Void) {
