@@ -113,13 +113,13 @@ struct GaloisField {
 /// - Binary strength 2 (Kleitman and Spencer; Katona): the N-bit columns with a 0 in the first row
 ///   and ⌈N/2⌉ ones cover every pair of values for C(N−1, ⌈N/2⌉) factors of 2 levels, the fewest
 ///   rows possible.
-public enum Construction: Sendable, Hashable, CustomStringConvertible {
+enum Construction: Sendable, Hashable, CustomStringConvertible {
     /// Bush's orthogonal array OA(q^t; t, k, q), with `q` the field's order.
     case bush(q: Int)
     /// Kleitman–Spencer binary array with `rows` rows.
     case binary(rows: Int)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .bush(let q): "Bush's orthogonal array over GF(\(q))"
         case .binary(let rows): "Kleitman–Spencer binary array (\(rows) rows)"
