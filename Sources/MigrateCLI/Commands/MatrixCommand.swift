@@ -18,7 +18,7 @@ enum MatrixCommand {
     static let effort = Argument<Int>.number(
         "effort",
         help:
-            "Extra optimisation, 0 to 10, for fewer rows: up to n fixed amounts of annealing work (the same rows on every machine), about a second each on a small model and more on a wide one; it stops early at the lower bound, or at the first round that removes no row. Typically a row or two fewer on wide pairwise models and more at strengths 3 and 4; nothing once the array is optimal.",
+            "Extra optimisation, 0 to 10, for fewer rows: up to n fixed amounts of annealing work (the same rows on every machine), about a second each on a small model and more on a wide one. It stops at the lower bound, or at the first round (an attempt to drop one more row) that fails. Typically one to three rows fewer on wide pairwise models, up to 8% at strengths 3 and 4; nothing once the array is optimal.",
         in: 0...10, default: 0)
     static let verbose = Argument<Bool>.flag(
         "verbose", help: "Also say, on standard error, what produced the rows: a known construction, search, or both.")

@@ -9,16 +9,21 @@ struct Annealer {
     /// Cells of seed rows that must not change, per row (only the first `seedCount` rows have any).
     let frozen: [[Bool]]
 
-    /// Tries ever smaller arrays until `work` (tuple-count updates, a measure of time that does
-    /// not depend on the machine) runs out or no smaller array can exist; returns the smallest
-    /// complete one found.
-    /// `lowerBound` is the fewest rows any array can have (`CoverageBound`): reaching it ends the search.
-    func shrink(_ rows: [[Int]], work budget: Int, lowerBound: Int, random: inout SeededGenerator) -> [[Int]] {
+    /// Tries ever smaller arrays, a round for each (drop a row, anneal until nothing is missing),
+    /// until `work` (tuple-count updates, a measure of time that does not depend on the machine)
+    /// runs out or no smaller array can exist; returns the smallest complete one found.
+    ///
+    /// `lowerBound` is the fewest rows any array can have (`CoverageBound`): reaching it ends the
+    /// search. After `maxFailures` rounds in a row that remove no row it stops too (`stopped`): each
+    /// failed round is longer than the last, so the rest of the budget would mostly buy nothing.
+    func shrink(
+        _ rows: [[Int]], work budget: Int, lowerBound: Int, maxFailures: Int = .max, random: inout SeededGenerator
+    ) -> (rows: [[Int]], stopped: Bool) {
         var best = rows
         var remaining = budget
         let attemptLength = max(budget / 4, 100_000)
         var failures = 0
-        while remaining > 0 && best.count > max(frozen.count, 1, lowerBound) {
+        while remaining > 0 && failures < maxFailures && best.count > max(frozen.count, 1, lowerBound) {
             let length = min(remaining, attemptLength * (1 + failures))
             var state = State(problem: problem, rows: best, frozenRows: frozen.count)
             state.removeCheapestRow(skipping: frozen.count, random: &random)
@@ -31,7 +36,7 @@ struct Annealer {
                 failures += 1
             }
         }
-        return best
+        return (best, remaining > 0 && failures >= maxFailures)
     }
 
     /// Returns the work used.

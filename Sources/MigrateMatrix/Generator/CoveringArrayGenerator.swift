@@ -10,20 +10,20 @@ public struct GeneratorOptions: Sendable, Hashable {
     public var restarts: Int
     /// Candidate rows compared for each row placed.
     public var candidates: Int
-    /// Post-optimisation beyond the short default pass, 0 to 10 rounds: each allows about a second
-    /// of simulated annealing on this project's reference machine, and a round that removes no row
-    /// ends them. The budget counts work, not time, so results repeat exactly on any machine.
+    /// Post-optimisation beyond the short default pass, 0 to 10: each step allows about a second
+    /// of simulated annealing on this project's reference machine; the first round that removes no
+    /// row ends it. The budget counts work, not time, so results repeat exactly on any machine.
     public var effort: Int
     /// Run the short annealing pass that follows every greedy construction (on by default).
     public var polish: Bool
-    /// Overrides the work of each effort round, in work units (tuple-count updates), and runs at
-    /// least one round; for tests that need a small, exact budget.
+    /// Overrides the effort's annealing budget, in work units (tuple-count updates); for tests
+    /// that need a small, exact budget.
     public var effortWork: Int?
     /// The most work the greedy passes may do, in units of about a third of a nanosecond on this
     /// project's reference machine (see `greedyPasses(levelCounts:)`); `Int.max` turns the cap off.
     public var greedyWork = GeneratorOptions.defaultGreedyWork
-    /// The effort stops after this many of its rounds in a row remove no row: each round starts
-    /// where the last one failed, so the rest would mostly buy nothing.
+    /// The effort stops after this many of its rounds in a row remove no row (a round drops one row
+    /// and anneals until every tuple is covered again, each failed one longer than the last).
     public var roundsWithoutGain = 1
 
     public init(strength: Int = 2, seed: UInt64 = 0, restarts: Int = 2, candidates: Int = 10, effort: Int = 0, polish: Bool = true) {
@@ -191,25 +191,20 @@ public struct CoveringArrayGenerator: Sendable {
         if options.polish && canShrink && rows.count > lowerBound {
             var random = SeededGenerator(seed: options.seed ^ 0xA5A5_5A5A_1234_4321)
             let before = rows.count
-            rows = annealer.shrink(rows, work: GeneratorOptions.polishWork, lowerBound: lowerBound, random: &random)
+            rows = annealer.shrink(rows, work: GeneratorOptions.polishWork, lowerBound: lowerBound, random: &random).rows
             if rows.count < before { producedBy += ", annealing" }
         }
-        // Effort: up to `effort` rounds of `workPerEffort` each, from the last result; a round that
-        // removes no row ends it, since the next would start where that one failed.
-        let roundWork = options.effortWork ?? GeneratorOptions.workPerEffort
-        let roundCount = options.effortWork != nil ? max(1, options.effort) : max(0, options.effort)
-        var roundsRun = 0
-        var roundsWithoutGain = 0
-        for round in 0..<roundCount where canShrink && rows.count > lowerBound && roundsWithoutGain < max(1, options.roundsWithoutGain) {
-            var random = SeededGenerator(seed: (options.seed ^ 0xA5A5_5A5A_1234_4321) &+ UInt64(round + 1))
+        // Effort: one pass of `effort` × `workPerEffort` on top, which stops at the lower bound or at
+        // the first round that removes no row (the default pass keeps going: its budget is small).
+        let effortWork = options.effortWork ?? max(0, options.effort) * GeneratorOptions.workPerEffort
+        if effortWork > 0 && canShrink && rows.count > lowerBound {
+            var random = SeededGenerator(seed: (options.seed ^ 0xA5A5_5A5A_1234_4321) &+ 1)
             let before = rows.count
-            rows = annealer.shrink(rows, work: roundWork, lowerBound: lowerBound, random: &random)
-            roundsRun += 1
-            roundsWithoutGain = rows.count < before ? 0 : roundsWithoutGain + 1
-        }
-        if roundCount > 0 {
-            producedBy += ", effort: \(roundsRun) of \(roundCount) round\(roundCount == 1 ? "" : "s")"
-            if roundsWithoutGain > 0 && roundsRun < roundCount { producedBy += " (stopped: the last removed no row)" }
+            let result = annealer.shrink(
+                rows, work: effortWork, lowerBound: lowerBound, maxFailures: max(1, options.roundsWithoutGain), random: &random)
+            rows = result.rows
+            producedBy += ", effort: \(before - rows.count) row\(before - rows.count == 1 ? "" : "s") fewer"
+            if result.stopped { producedBy += " (stopped at a round that removed no row)" }
         }
         return CoveringArray(
             model: model, strength: options.strength, rows: rows, requiredTupleCount: problem.requiredCount,
