@@ -1,5 +1,6 @@
-import MigrateMatrix
 import Testing
+
+@testable import MigrateMatrix
 
 /// A uniform or mixed model at a strength, with the rows a construction gives it.
 struct ConstructedModel: Sendable, CustomTestStringConvertible {
@@ -44,6 +45,27 @@ struct ConstructionTests {
         #expect(array.isOptimal)
         #expect(array.producedBy.hasPrefix("construction:"), "\(array.producedBy)")
         expectComplete(array)
+    }
+
+    @Test(
+        "GF(q) is a field for prime powers (4, 8, 9, 16, 25 by polynomials), and there is none for 6 or 10", arguments: [2, 3, 4, 5, 7, 8, 9, 16, 25])
+    func galoisField(order: Int) throws {
+        let field = try #require(GaloisField(order: order))
+        let elements = 0..<order
+        for a in elements {
+            #expect(field.add(a, 0) == a && field.multiply(a, 1) == a && field.multiply(a, 0) == 0)
+            // Every element has an additive inverse, every nonzero one a multiplicative inverse.
+            #expect(elements.contains { field.add(a, $0) == 0 })
+            if a != 0 { #expect(elements.contains { field.multiply(a, $0) == 1 }) }
+            for b in elements {
+                #expect(field.add(a, b) == field.add(b, a) && field.multiply(a, b) == field.multiply(b, a))
+                for c in elements where order <= 9 {
+                    #expect(field.multiply(a, field.add(b, c)) == field.add(field.multiply(a, b), field.multiply(a, c)))
+                    #expect(field.multiply(a, field.multiply(b, c)) == field.multiply(field.multiply(a, b), c))
+                }
+            }
+        }
+        #expect(GaloisField(order: 6) == nil && GaloisField(order: 10) == nil)
     }
 
     @Test("3^4 stops at 9 without searching: no greedy search and no annealing ran")

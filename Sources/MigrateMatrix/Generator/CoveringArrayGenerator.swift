@@ -150,18 +150,19 @@ public struct CoveringArrayGenerator: Sendable {
             levelCounts: model.levelCounts, strength: options.strength, maxRows: lowerBound.multipliedReportingOverflow(by: 4).partialValue)
         {
             var rows = constructed
-            var repaired = false
+            var dropped = 0
             if problem.solver.hasConstraints || !seeds.isEmpty {
                 // The seed rows first, then the constructed rows that keep the constraints; greedy
                 // completion covers what the dropped rows covered.
                 let valid = rows.filter { problem.solver.isExtendable($0) }
-                repaired = valid.count < rows.count || !seeds.isEmpty
+                dropped = rows.count - valid.count
                 var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15)
                 rows = GreedyBuilder(problem: problem, candidates: 1).build(seeds: seeds + valid, random: &random)
             }
             rows = Self.removeRedundantRows(rows, problem: problem, keep: seeds.count)
             best = rows
-            producedBy = "construction: \(construction)" + (repaired ? ", rows breaking the constraints replaced by greedy search" : "")
+            producedBy = "construction: \(construction)" + (seeds.isEmpty ? "" : ", after the seed rows")
+            if dropped > 0 { producedBy += ", \(dropped) rows breaking the constraints replaced by greedy search" }
         }
 
         if best == nil || best!.count > lowerBound {
@@ -184,7 +185,7 @@ public struct CoveringArrayGenerator: Sendable {
             }
         }
         var rows = best!
-        // The default pass first, then the effort's rounds on top of its result, so more effort never gives more rows.
+        // The default pass first, then the effort on top of its result, so more effort never gives more rows.
         let frozen = seeds.map { $0.map { $0 >= 0 } }
         let annealer = Annealer(problem: problem, frozen: frozen)
         let canShrink = rows.count < 60_000 && problem.requiredCount > 0
