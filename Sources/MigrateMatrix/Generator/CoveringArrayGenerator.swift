@@ -165,6 +165,10 @@ public struct CoveringArrayGenerator: Sendable {
             if dropped > 0 { producedBy += ", \(dropped) rows breaking the constraints replaced by greedy search" }
         }
 
+        // The starts to polish: search's, and the construction's when it has fewer rows but is not
+        // optimal. Both are polished and the smaller kept (search's on a tie), so no model gets more
+        // rows than search alone gives it.
+        var starts: [(rows: [[Int]], producedBy: String)] = []
         if best == nil || best!.count > lowerBound {
             var searched: [[Int]]?
             let passes = options.greedyPasses(levelCounts: model.levelCounts)
@@ -175,25 +179,28 @@ public struct CoveringArrayGenerator: Sendable {
                 if searched == nil || rows.count < searched!.count { searched = rows }
                 if rows.count <= lowerBound { break }
             }
-            // The construction stays the start only when it is smaller than what search found: on a tie
-            // search's rows are kept, so models no construction improves get the same rows as before.
-            if best == nil || searched!.count <= best!.count {
-                best = searched!
-                producedBy = "search: greedy (\(passes.restarts) × \(passes.candidates) candidates)"
-            } else {
-                producedBy += " (greedy search found \(searched!.count) rows)"
-            }
+            starts.append((searched!, "search: greedy (\(passes.restarts) × \(passes.candidates) candidates)"))
+            if let best, best.count < searched!.count { starts.append((best, producedBy + " (greedy search found \(searched!.count) rows)")) }
+        } else {
+            starts.append((best!, producedBy))
         }
-        var rows = best!
         // The default pass first, then the effort on top of its result, so more effort never gives more rows.
         let frozen = seeds.map { $0.map { $0 >= 0 } }
         let annealer = Annealer(problem: problem, frozen: frozen)
-        let canShrink = rows.count < 60_000 && problem.requiredCount > 0
-        if options.polish && canShrink && rows.count > lowerBound {
-            var random = SeededGenerator(seed: options.seed ^ 0xA5A5_5A5A_1234_4321)
-            let before = rows.count
-            rows = annealer.shrink(rows, work: GeneratorOptions.polishWork, lowerBound: lowerBound, random: &random).rows
-            if rows.count < before { producedBy += ", annealing" }
+        let canShrink = starts[0].rows.count < 60_000 && problem.requiredCount > 0
+        var rows: [[Int]] = []
+        for (index, start) in starts.enumerated() {
+            var polished = start.rows
+            var label = start.producedBy
+            if options.polish && canShrink && polished.count > lowerBound {
+                var random = SeededGenerator(seed: options.seed ^ 0xA5A5_5A5A_1234_4321)
+                polished = annealer.shrink(polished, work: GeneratorOptions.polishWork, lowerBound: lowerBound, random: &random).rows
+                if polished.count < start.rows.count { label += ", annealing" }
+            }
+            if index == 0 || polished.count < rows.count {
+                rows = polished
+                producedBy = label
+            }
         }
         // Effort: one pass of `effort` × `workPerEffort` on top, which stops at the lower bound or at
         // the first round that removes no row (the default pass keeps going: its budget is small).
