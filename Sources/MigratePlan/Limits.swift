@@ -33,6 +33,14 @@ public enum Limits {
     /// AND, OR and IF operators in one PICT constraint.
     public static let pictOperatorsPerConstraint = 1_000
 
+    /// A name in a plan (the app's, a product's, a feature's, a tier's), in characters (Unicode
+    /// scalars). The App Store allows 30 for an app's name and 35 for a product's display name; this
+    /// leaves room for descriptive names while a 50 MB name is refused before anything copies it.
+    public static let planNameCharacters = 200
+    /// An id in a plan (a bundle id, a product id, a feature, group or offer id, a month, a version),
+    /// in characters: the App Store's bundle ids are at most 155 and product ids far shorter.
+    public static let planIdentifierCharacters = 255
+
     /// Levels of bundles in bundles (`products[].contains`): a bundle of products is one level, a bundle
     /// that contains such a bundle two. Every product's contents are worked out to this depth, so a deeper
     /// chain is refused by `check` instead of costing the square of its length everywhere.
@@ -43,6 +51,10 @@ public enum Limits {
 
     /// A sales report's size in bytes, after decompressing a .gz (256 MiB, about two million rows).
     public static let salesReportBytes = 256 << 20
+    /// A sales report's line in bytes (a real one has a few hundred): the one piece of a report held whole.
+    public static let salesReportLineBytes = 1 << 20
+    /// Warnings listed for one sales report; past them, skipped rows are counted in one last warning.
+    public static let salesReportWarnings = 1_000
     /// Units on one sales-report row (a billion): with at most a report's rows, unit totals stay far inside
     /// 64 bits, and a corrupt or hostile `Units` value is a warning naming the line, not an overflow.
     public static let salesUnitsPerRow = 1_000_000_000

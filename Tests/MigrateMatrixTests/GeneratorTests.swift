@@ -136,6 +136,24 @@ struct GeneratorTests {
         expectComplete(more)
     }
 
+    @Test("Effort stops at the first round that removes no row, and --verbose's account says so")
+    func effortStops() throws {
+        // 3^13 has 15 rows at the default settings, the best known: the first round (a quarter of the
+        // budget) finds no 14-row array, so the effort ends there with three quarters unspent.
+        let model = CoverageModel(levelCounts: Array(repeating: 3, count: 13))
+        var options = GeneratorOptions()
+        options.effortWork = 2_000_000
+        let array = try CoveringArrayGenerator(model: model, options: options).generate()
+        #expect(array.rows.count == 15)
+        #expect(array.producedBy.hasSuffix(", effort: 0 rows fewer (stopped at a round that removed no row)"), "\(array.producedBy)")
+        expectComplete(array)
+        // Allowed three failed rounds, the budget runs out first (rounds of a quarter, a half, then the rest).
+        options.roundsWithoutGain = 3
+        let patient = try CoveringArrayGenerator(model: model, options: options).generate()
+        #expect(patient.producedBy.hasSuffix(", effort: 0 rows fewer"), "\(patient.producedBy)")
+        #expect(patient.rows.count == 15)
+    }
+
     @Test("Impossible models and strengths are clear errors")
     func errors() {
         let impossible = CoverageModel(

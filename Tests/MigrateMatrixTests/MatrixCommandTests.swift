@@ -38,7 +38,7 @@ struct MatrixCommandTests {
         #expect(!run.output.contains("tvOS,touch") && !run.output.contains("tvOS,mouse"))
 
         let triples = Run(["matrix", "--model", "model.txt", "--strength", "3"], directory: scratch.url)
-        #expect(triples.output.hasPrefix("14 rows cover all 14 valid triples of 3 factors (strength 3, seed 0)."))
+        #expect(triples.output.hasPrefix("14 rows (optimal) cover all 14 valid triples of 3 factors (strength 3, seed 0)."))
 
         try scratch.write("holes.csv", "OS,Input,Network\niOS,touch,wifi\ntvOS,touch,cellular\n")
         let verify = Run(["matrix", "--model", "model.txt", "--verify", "holes.csv"], directory: scratch.url)
@@ -50,6 +50,28 @@ struct MatrixCommandTests {
         let typo = Run(["matrix", "--model", "model.txt", "--verify", "typo.csv"], directory: scratch.url)
         #expect(typo.status == .dataError)
         #expect(typo.error.contains("typo.csv:2:5: error: 'tuch' is not a value of 'Input'. Did you mean 'touch'?"))
+    }
+
+    @Test("The size is printed with its lower bound, or as optimal, in text and JSON; --verbose names what made the rows")
+    func lowerBound() throws {
+        let scratch = try Scratch()
+        try scratch.write("three.txt", (1...4).map { "F\($0): a, b, c" }.joined(separator: "\n") + "\n")
+        try scratch.write("wide.txt", (1...13).map { "F\($0): a, b, c" }.joined(separator: "\n") + "\n")
+        let optimal = Run(["matrix", "--model", "three.txt", "--verbose"], directory: scratch.url)
+        #expect(optimal.status == .success, "\(optimal.error)")
+        #expect(optimal.output.hasPrefix("9 rows (optimal) cover all 54 valid pairs of 4 factors (strength 2, seed 0)."))
+        #expect(optimal.error == "matrix: 9 rows from construction: Bush's orthogonal array over GF(3); lower bound 9.\n")
+        let json = Run(["matrix", "--model", "three.txt", "--format", "json"], directory: scratch.url)
+        #expect(json.output.contains("\"lowerBound\": 9,") && json.output.contains("\"optimal\": true,"))
+
+        let wide = Run(["matrix", "--model", "wide.txt", "--verbose"], directory: scratch.url)
+        #expect(wide.status == .success, "\(wide.error)")
+        #expect(wide.output.range(of: #"^\d+ rows \(lower bound 10\) cover all 702 valid pairs of 13 factors"#, options: .regularExpression) != nil)
+        #expect(wide.error.hasPrefix("matrix: ") && wide.error.contains("search: greedy"))
+        let wideJSON = Run(["matrix", "--model", "wide.txt", "--format", "json"], directory: scratch.url)
+        #expect(wideJSON.output.contains("\"lowerBound\": 10,") && wideJSON.output.contains("\"optimal\": false,"))
+        // Without --verbose nothing goes to standard error.
+        #expect(Run(["matrix", "--model", "three.txt"], directory: scratch.url).error.isEmpty)
     }
 
     @Test("Seed rows come first")

@@ -128,6 +128,37 @@ struct PlanDecoderTests {
         #expect(diagnostic.location != nil, "every problem in a parsed file has a line and column")
     }
 
+    @Test(
+        "Names and ids past their limits are refused with the JSON path and the limit; at the limit they decode",
+        arguments: [
+            (#""name": "Demo""#, "name", "app.name", Limits.planNameCharacters, "a name"),
+            (#""bundleID": "com.example.demo""#, "bundleID", "app.bundleID", Limits.planIdentifierCharacters, "an id"),
+            (#""id": "com.example.demo.pro""#, "id", "products[0].id", Limits.planIdentifierCharacters, "an id"),
+        ])
+    func stringLimits(original: String, key: String, path: String, limit: Int, kind: String) throws {
+        func plan(_ value: String) -> String { minimalPlan.replacingOccurrences(of: original, with: "\"\(key)\": \"\(value)\"") }
+        // Multi-byte characters count as one each: é is two bytes.
+        let atLimit = PlanDecoder.decode(plan(String(repeating: "é", count: limit)))
+        #expect(!atLimit.diagnostics.contains { $0.path?.description == path }, "\(atLimit.diagnostics.map(\.message))")
+        let over = PlanDecoder.decode(plan(String(repeating: "a", count: limit + 1)))
+        let diagnostic = try #require(over.diagnostics.first { $0.path?.description == path })
+        #expect(
+            diagnostic.message.hasPrefix(
+                "'\(key)' is \(Limits.grouped(limit + 1)) characters long; migrate's limit for \(kind) is \(Limits.grouped(limit)) characters"))
+        #expect(diagnostic.severity == .error)
+    }
+
+    @Test("A 50 MB app name is refused at once, with the limit named")
+    func hugeName() throws {
+        let start = ContinuousClock.now
+        let document = PlanDecoder.decode(
+            minimalPlan.replacingOccurrences(of: #""name": "Demo""#, with: "\"name\": \"\(String(repeating: "x", count: 50 << 20))\""))
+        let diagnostic = try #require(document.diagnostics.first { $0.path?.description == "app.name" })
+        #expect(diagnostic.message.contains("52,428,800 characters long; migrate's limit for a name is 200 characters"))
+        #expect(diagnostic.message.count < 300, "the message quotes an excerpt, not the name")
+        #expect(ContinuousClock.now - start < .seconds(30))
+    }
+
     @Test("Every problem is reported at once, in file order")
     func allAtOnce() {
         let text =

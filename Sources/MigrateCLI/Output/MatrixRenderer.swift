@@ -36,8 +36,10 @@ struct MatrixRenderer {
         if exhaustive {
             summary = "\(rows.count) rows: every valid combination of \(model.factors.count) factors."
         } else {
+            // The bound beside the size: how far from the fewest rows possible the matrix may be.
+            let size = array.isOptimal ? "\(rows.count) rows (optimal)" : "\(rows.count) rows (lower bound \(array.lowerBound))"
             summary =
-                "\(rows.count) rows cover all \(array.requiredTupleCount) valid \(Self.tupleNoun(strength)) of \(model.factors.count) factors (strength \(strength), seed \(seed))."
+                "\(size) cover all \(array.requiredTupleCount) valid \(Self.tupleNoun(strength)) of \(model.factors.count) factors (strength \(strength), seed \(seed))."
         }
         switch format {
         case .csv: return csv(rows)
@@ -135,6 +137,8 @@ struct MatrixRenderer {
             ("seed", exhaustive ? nil : .number(String(seed))),
             ("exhaustive", .bool(exhaustive)),
             ("requiredTuples", exhaustive ? nil : .number(String(array.requiredTupleCount))),
+            ("lowerBound", exhaustive ? nil : .number(String(array.lowerBound))),
+            ("optimal", exhaustive ? nil : .bool(array.isOptimal)),
             ("factors", factors),
             ("rows", .array(items)),
         ])

@@ -30,14 +30,19 @@ public struct FirstSale: Sendable, Hashable {
     /// towards customers: a first free release dated this way never turns a payer into a new customer.
     public var liveBy: Date { Timestamp.endOfDayEverywhere(day) }
 
+    /// Whether `sale` wins over `other` of the same version: the earlier day; on the same day, a
+    /// report's first day (it says the version may have sold before); then the origin, so the choice is stable.
+    static func isEarlier(_ sale: FirstSale, than other: FirstSale) -> Bool {
+        func rank(_ sale: FirstSale) -> (Date, Int, String) { (sale.day, sale.isReportStart ? 0 : 1, sale.origin) }
+        return rank(sale) < rank(other)
+    }
+
     /// One entry per platform and version, the earliest, in a stable order.
     public static func earliest(_ sales: [FirstSale]) -> [FirstSale] {
         var best: [String: FirstSale] = [:]
         for sale in sales {
             let key = "\(sale.platform.rawValue) \(sale.version.canonical)"
-            // On the same day, a report's first day wins: it says the version may have sold before.
-            func rank(_ sale: FirstSale) -> (Date, Int, String) { (sale.day, sale.isReportStart ? 0 : 1, sale.origin) }
-            if let known = best[key], rank(known) <= rank(sale) { continue }
+            if let known = best[key], !isEarlier(sale, than: known) { continue }
             best[key] = sale
         }
         return best.values.sorted { ($0.day, $0.platform, $0.version.canonical) < ($1.day, $1.platform, $1.version.canonical) }

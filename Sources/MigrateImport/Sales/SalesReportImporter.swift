@@ -18,39 +18,160 @@ public enum SalesReportImporter {
     static let neededColumns = ["Product Type Identifier", "Units", "Customer Price", "SKU"]
 
     /// - Parameters:
-    ///   - limit: the most bytes the report may hold, decompressed (`Limits.salesReportBytes`).
+    ///   - limit: the most bytes the report may hold, decompressed (`Limits.salesReportBytes`); a cap
+    ///     on bytes read, not on memory: a gzipped report is inflated and parsed as a stream.
     ///   - progress: told the share of the report read so far, every few thousand rows (for a progress line).
     public static func read(
         _ bytes: [UInt8], file: String, limit: Int = Limits.salesReportBytes, progress: (@Sendable (Double) -> Void)? = nil
     ) throws(ImportError) -> ImportResult {
-        var data = bytes
         let tooLarge =
             "the report is larger than \(limit >= 1 << 20 ? "\(Limits.grouped(limit >> 20)) MiB (\(Limits.grouped(limit)) bytes)" : "\(Limits.grouped(limit)) bytes"), migrate's limit for a sales report"
         let split = "Import a shorter period (a monthly or yearly Summary Sales report), or split the file and import each part."
+        let parser = StreamParser(file: file, progress: progress)
+        let total = Double(max(1, bytes.count))
         if Inflate.isGzip(bytes) {
             do {
-                data = try Inflate.gunzip(bytes, limit: limit)
+                // Lines are parsed as the data inflates: memory holds the DEFLATE window and one line, not the report.
+                try Inflate.gunzip(bytes, limit: limit) { chunk, offset in
+                    parser.feed(chunk, readUpTo: Double(offset) / total)
+                    return parser.failure == nil
+                }
             } catch  where error.isTooLarge {
                 throw ImportError(.badData, file: file, "\(tooLarge) once decompressed; stopped reading it", hint: split)
             } catch {
                 throw ImportError(.badData, file: file, "\(error.description); the gzipped report cannot be read", hint: "Download the report again.")
             }
+        } else {
+            if bytes.count > limit {
+                throw ImportError(.badData, file: file, tooLarge, hint: split)
+            }
+            var start = 0
+            while start < bytes.count && parser.failure == nil {
+                let end = min(bytes.count, start + Inflate.chunkSize)
+                parser.feed(bytes[start..<end], readUpTo: Double(end) / total)
+                start = end
+            }
         }
-        if data.count > limit {
-            throw ImportError(.badData, file: file, tooLarge, hint: split)
+        if let failure = parser.failure { throw failure }
+        let result = try parser.finish()
+        progress?(1)
+        return result
+    }
+
+    /// Reads a report from pieces of bytes in order: lines are cut at "\n" (a "\r" before it dropped),
+    /// each decoded on its own (invalid UTF-8 becomes U+FFFD, as in a whole decode); only a line that
+    /// spans two pieces is copied. The first problem that ends the import is kept in `failure`, and
+    /// then the rest is ignored.
+    final class StreamParser {
+        let file: String
+        private(set) var failure: ImportError?
+        private var partial: [UInt8] = []
+        private var lineNumber = 0
+        private var rows = 0
+        private var reader: RowReader?
+        /// The first line, held while it is blank and nothing else has been seen: a file of blanks is
+        /// empty, but a blank line before content is a header without the needed columns.
+        private var blankHeader: String?
+
+        private let progress: (@Sendable (Double) -> Void)?
+        /// The share of the input read once the current piece is parsed, for `progress`.
+        private var fraction = 0.0
+
+        init(file: String, progress: (@Sendable (Double) -> Void)?) {
+            self.file = file
+            self.progress = progress
         }
-        if data.contains(0) {
-            throw ImportError(
-                .badData, file: file, "this is a binary file, not a tab-separated sales report",
-                hint: "Pass the .txt or .txt.gz file App Store Connect gives.")
+
+        func feed(_ bytes: ArraySlice<UInt8>, readUpTo fraction: Double) {
+            guard failure == nil else { return }
+            self.fraction = fraction
+            if bytes.contains(0) {
+                failure = ImportError(
+                    .badData, file: file, "this is a binary file, not a tab-separated sales report",
+                    hint: "Pass the .txt or .txt.gz file App Store Connect gives.")
+                return
+            }
+            var start = bytes.startIndex
+            while failure == nil, let newline = bytes[start...].firstIndex(of: 0x0A) {
+                if partial.count + (newline - start) > Limits.salesReportLineBytes {
+                    tooLong()
+                    return
+                }
+                if partial.isEmpty {
+                    line(bytes[start..<newline])
+                } else {
+                    partial += bytes[start..<newline]
+                    let whole = partial
+                    partial.removeAll(keepingCapacity: true)
+                    line(whole[...])
+                }
+                start = newline + 1
+            }
+            guard failure == nil, start < bytes.endIndex else { return }
+            partial += bytes[start...]
+            if partial.count > Limits.salesReportLineBytes { tooLong() }
         }
-        // Lines are read one at a time from the bytes: a report of two million rows is never copied into one
-        // String and an array of lines beside it. "\r\n" and "\n" both end a line.
-        var lines = LineCursor(data)
-        guard data.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }), let headerLine = lines.next() else {
-            throw ImportError(.badData, file: file, "the file is empty; expected a Summary Sales report with a header line")
+
+        private func tooLong() {
+            failure = ImportError(
+                .badData, file: file, location: SourceLocation(line: lineNumber + 1, column: 1), place: "line \(lineNumber + 1)",
+                "the line is longer than \(Limits.grouped(Limits.salesReportLineBytes)) bytes, migrate's limit for a line of a sales report; stopped reading",
+                hint: "A Summary Sales report's lines are a few hundred bytes: pass the .txt or .txt.gz file App Store Connect gives.")
         }
-        var header = headerLine.text.split(separator: "\t", omittingEmptySubsequences: false).map { String($0.trimmedOfSpaces) }
+
+        private func line(_ raw: ArraySlice<UInt8>) {
+            var bytes = raw
+            if bytes.last == 0x0D { bytes = bytes.dropLast() }
+            lineNumber += 1
+            let text = String(decoding: bytes, as: UTF8.self)
+            if reader == nil {
+                if blankHeader == nil && lineNumber == 1 && text[...].isBlank {
+                    blankHeader = text
+                    return
+                }
+                if let blank = blankHeader {
+                    // Content after a blank first line: the blank line was the header.
+                    guard !text[...].isBlank else { return }
+                    header(blank)
+                    guard failure == nil else { return }
+                } else {
+                    header(text)
+                    return
+                }
+            }
+            guard !text[...].isBlank else { return }
+            reader?.read(text, line: lineNumber)
+            rows += 1
+            if rows % 50_000 == 0 { progress?(fraction) }
+        }
+
+        private func header(_ text: String) {
+            do throws(ImportError) {
+                reader = try SalesReportImporter.header(text, file: file)
+            } catch {
+                failure = error
+            }
+        }
+
+        /// The result, once every piece was fed.
+        func finish() throws(ImportError) -> ImportResult {
+            if !partial.isEmpty {
+                fraction = 1
+                let last = partial
+                partial = []
+                line(last[...])
+                if let failure { throw failure }
+            }
+            guard let reader else {
+                throw ImportError(.badData, file: file, "the file is empty; expected a Summary Sales report with a header line")
+            }
+            return reader.finish()
+        }
+    }
+
+    /// The row reader for a header line, or the error that says which needed columns it lacks.
+    fileprivate static func header(_ line: String, file: String) throws(ImportError) -> RowReader {
+        var header = line.split(separator: "\t", omittingEmptySubsequences: false).map { String($0.trimmedOfSpaces) }
         if let first = header.first, first.hasPrefix("\u{FEFF}") { header[0] = String(first.dropFirst()) }
         var columns: [String: Int] = [:]
         for (index, name) in header.enumerated() where columns[name] == nil { columns[name] = index }
@@ -69,40 +190,10 @@ public enum SalesReportImporter {
                 .badData, file: file, location: SourceLocation(line: 1, column: 1), place: "header",
                 "missing column\(missing.count == 1 ? "" : "s") \(names) (found \(header.count) columns)", hint: hint)
         }
-        var reader = RowReader(file: file, columns: columns, width: header.count)
-        var rows = 0
-        while let line = lines.next() {
-            guard !line.text[...].isBlank else { continue }
-            reader.read(line.text, line: line.number)
-            rows += 1
-            if rows % 50_000 == 0 { progress?(Double(lines.offset) / Double(max(1, data.count))) }
-        }
-        progress?(1)
-        return reader.finish()
+        return RowReader(file: file, columns: columns, width: header.count)
     }
 
-    /// The lines of a report's bytes, each decoded on its own (invalid UTF-8 becomes U+FFFD, as in a whole decode).
-    struct LineCursor {
-        let bytes: [UInt8]
-        private(set) var offset = 0
-        private var number = 0
-
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-        var isAtEnd: Bool { offset >= bytes.count }
-
-        mutating func next() -> (text: String, number: Int)? {
-            guard offset < bytes.count else { return nil }
-            let start = offset
-            var end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            offset = end < bytes.count ? end + 1 : end
-            if end > start, bytes[end - 1] == 0x0D { end -= 1 }
-            number += 1
-            return (String(decoding: bytes[start..<end], as: UTF8.self), number)
-        }
-    }
-
-    private struct RowReader {
+    fileprivate struct RowReader {
         let file: String
         let columns: [String: Int]
         let width: Int
@@ -119,7 +210,9 @@ public enum SalesReportImporter {
         var proceedsTotals: [String: Int64] = [:]
         var issues: [Diagnostic] = []
         var appNames = Set<String>()
-        var firstSales: [FirstSale] = []
+        /// The earliest one-day sale of each platform and version so far (as `FirstSale.earliest` picks
+        /// it): one per version, not one per row, so a report of millions of daily rows holds a few.
+        var firstSales: [String: FirstSale] = [:]
         /// Versions seen only in rows that span more than a day, which can't date a release.
         var undatedVersions = Set<String>()
 
@@ -138,15 +231,28 @@ public enum SalesReportImporter {
         var months: [Date: String] = [:]
         /// Currencies whose total no longer fits in 64 bits (hostile or corrupt units × prices): not summed.
         var overflowed = Set<String>()
+        /// Warnings past `Limits.salesReportWarnings`, counted only.
+        var unlistedWarnings = 0
 
         mutating func warn(_ code: DiagnosticCode, line: Int, column name: String?, _ message: String, fields: [Substring]) {
             var column = 1
             if let name, let index = columns[name] {
                 column = fields[..<min(index, fields.count)].reduce(1) { $0 + $1.count + 1 }
             }
+            // Counted past the limit, not kept: a report of millions of bad rows must not hold a warning for each.
+            guard issues.count < Limits.salesReportWarnings else {
+                unlistedWarnings += 1
+                return
+            }
             issues.append(
                 Diagnostic(
                     .warning, code: code, message, location: SourceLocation(line: line, column: column), file: file, place: name.map { "'\($0)'" }))
+        }
+
+        mutating func noteFirstSale(_ sale: FirstSale) {
+            let key = "\(sale.platform.rawValue) \(sale.version.canonical)"
+            if let known = firstSales[key], !FirstSale.isEarlier(sale, than: known) { return }
+            firstSales[key] = sale
         }
 
         mutating func read(_ text: String, line: Int) {
@@ -222,7 +328,7 @@ public enum SalesReportImporter {
                 if let version, units > 0 {
                     // Only a one-day row says which day a version first sold; a week or a month says less.
                     if let begin = period["Begin Date"], let end = period["End Date"], begin == end {
-                        firstSales.append(FirstSale(platform: platform ?? .iOS, version: version, day: begin, origin: "\(file):\(line)"))
+                        noteFirstSale(FirstSale(platform: platform ?? .iOS, version: version, day: begin, origin: "\(file):\(line)"))
                     } else {
                         undatedVersions.insert(version.text)
                     }
@@ -263,11 +369,18 @@ public enum SalesReportImporter {
         func finish() -> ImportResult {
             var result = ImportResult(source: "sales")
             result.issues = issues
+            if unlistedWarnings > 0 {
+                result.issues.append(
+                    Diagnostic(
+                        .warning, code: .rowMalformed,
+                        "\(Limits.grouped(unlistedWarnings)) more rows skipped with warnings; only the first \(Limits.grouped(Limits.salesReportWarnings)) are listed",
+                        location: nil, file: file, place: nil))
+            }
             result.installBase = InstallBase(
                 from: from, until: until, downloads: InstallBaseBuilder.sorted(Array(downloads.values)),
                 products: products.values.sorted { $0.product < $1.product },
                 months: monthly.sorted { $0.key < $1.key }.map { MonthlyDownloads(month: $0.key, paid: max(0, $0.value)) })
-            result.firstSales = FirstSale.earliest(firstSales).map { sale in
+            result.firstSales = FirstSale.earliest(Array(firstSales.values)).map { sale in
                 var sale = sale
                 sale.isReportStart = sale.day == from
                 return sale

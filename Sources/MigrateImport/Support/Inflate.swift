@@ -24,6 +24,21 @@ public enum Inflate {
     /// expands to gigabytes is refused before it is held in memory.
     public static func gunzip(_ bytes: [UInt8], limit: Int = .max) throws(InflateError) -> [UInt8] {
         var output: [UInt8] = []
+        try gunzip(bytes, limit: limit) { chunk, _ in
+            output += chunk
+            return true
+        }
+        return output
+    }
+
+    /// Decompresses a gzip file as a stream: `consume` gets the output in pieces of at most
+    /// `chunkSize` bytes, in order, with how many compressed bytes have been read (for progress),
+    /// and returns false to stop early (then nothing more is checked). Memory held is the 32 KiB
+    /// DEFLATE window and one piece, whatever the data inflates to; `limit` caps the bytes produced.
+    public static func gunzip(
+        _ bytes: [UInt8], limit: Int = .max, consume: @escaping (ArraySlice<UInt8>, _ inputOffset: Int) -> Bool
+    ) throws(InflateError) {
+        var produced = 0
         var position = 0
         repeat {
             guard bytes.count - position >= 18 else { throw InflateError(message: "the gzip file is truncated", offset: bytes.count) }
@@ -51,45 +66,74 @@ public enum Inflate {
                 index += 1
             }
             if flags & 0x02 != 0 { index += 2 }  // FHCRC
-            var inflater = Inflater(bytes, start: index, limit: limit - output.count)
-            let member = try inflater.run()
+            var crc = CRC32()
+            var inflater = Inflater(bytes, start: index, limit: limit - produced) { chunk, offset in
+                crc.update(chunk)
+                return consume(chunk, offset)
+            }
+            try inflater.run()
+            if inflater.stopped { return }
+            let memberSize = inflater.produced
+            produced += memberSize
             index = inflater.endOfStream
             guard index + 8 <= bytes.count else { throw InflateError(message: "the gzip file is truncated (no trailer)", offset: bytes.count) }
             let expectedCRC = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
             let expectedSize =
                 UInt32(bytes[index + 4]) | UInt32(bytes[index + 5]) << 8 | UInt32(bytes[index + 6]) << 16 | UInt32(bytes[index + 7]) << 24
-            guard CRC32.checksum(member) == expectedCRC else {
+            guard crc.value == expectedCRC else {
                 throw InflateError(message: "the gzip checksum does not match; the file is damaged", offset: index)
             }
-            guard UInt32(truncatingIfNeeded: member.count) == expectedSize else {
+            guard UInt32(truncatingIfNeeded: memberSize) == expectedSize else {
                 throw InflateError(message: "the gzip size does not match; the file is damaged", offset: index + 4)
             }
-            output += member
             position = index + 8
             // Some tools pad with zeros after the last member.
         } while position < bytes.count && bytes[position...].contains(where: { $0 != 0 })
-        return output
     }
 
     /// Decompresses a raw DEFLATE stream.
     public static func inflate(_ bytes: [UInt8], limit: Int = .max) throws(InflateError) -> [UInt8] {
-        var inflater = Inflater(bytes, start: 0, limit: limit)
-        return try inflater.run()
+        var output: [UInt8] = []
+        var inflater = Inflater(bytes, start: 0, limit: limit) { chunk, _ in
+            output += chunk
+            return true
+        }
+        try inflater.run()
+        return output
     }
+
+    /// The most output bytes handed on at once: large enough that the per-piece cost vanishes,
+    /// small enough that memory stays flat.
+    static let chunkSize = 64 << 10
 }
 
 /// CRC-32 as gzip uses it (polynomial 0xEDB88320).
-enum CRC32 {
+struct CRC32 {
     static let table: [UInt32] = (0..<256).map { value in
         var crc = UInt32(value)
         for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
         return crc
     }
 
+    private var state: UInt32 = 0xFFFF_FFFF
+
+    /// The checksum of the bytes seen so far.
+    var value: UInt32 { state ^ 0xFFFF_FFFF }
+
+    mutating func update(_ bytes: ArraySlice<UInt8>) {
+        var crc = state
+        bytes.withUnsafeBufferPointer { bytes in
+            Self.table.withUnsafeBufferPointer { table in
+                for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+            }
+        }
+        state = crc
+    }
+
     static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
+        var crc = CRC32()
+        crc.update(bytes[...])
+        return crc.value
     }
 }
 
@@ -115,28 +159,58 @@ private struct Huffman {
     }
 }
 
+/// Inflates into a window that holds the last 32 KiB (the farthest a DEFLATE distance reaches)
+/// plus one piece; each full piece goes to `consume`, so memory does not grow with the output.
 private struct Inflater {
     let input: [UInt8]
     var position: Int
     var bitBuffer = 0
     var bitCount = 0
+    /// The output not yet handed on, after the window's older bytes that were.
     var output: [UInt8] = []
-    /// The most bytes `output` may hold.
+    /// How many bytes at the start of `output` were handed on already (kept for back-references).
+    var handedOn = 0
+    /// Bytes produced so far, in all.
+    var produced = 0
+    /// The most bytes the stream may produce.
     let limit: Int
+    let consume: (ArraySlice<UInt8>, Int) -> Bool
+    /// `consume` asked to stop.
+    var stopped = false
 
-    init(_ input: [UInt8], start: Int, limit: Int) {
+    static let window = 32 << 10
+
+    init(_ input: [UInt8], start: Int, limit: Int, consume: @escaping (ArraySlice<UInt8>, Int) -> Bool) {
         self.input = input
         self.position = start
         self.limit = limit
-        output.reserveCapacity(min(input.count.multipliedReportingOverflow(by: 4).overflow ? .max : input.count * 4, max(limit, 0)))
+        self.consume = consume
+        output.reserveCapacity(Self.window + Inflate.chunkSize + 258)
     }
 
     /// Throws before `count` more bytes would take the output past the limit.
-    func reserve(_ count: Int) throws(InflateError) {
-        guard count <= limit - output.count else {
+    mutating func reserve(_ count: Int) throws(InflateError) {
+        guard count <= limit - produced else {
             var error = fail("the data decompresses to more than \(limit) bytes")
             error.isTooLarge = true
             throw error
+        }
+        produced += count
+    }
+
+    /// Hands on a full piece, and drops what no distance can reach any more.
+    mutating func flushIfFull() {
+        guard output.count - handedOn >= Inflate.chunkSize else { return }
+        flush()
+    }
+
+    mutating func flush() {
+        guard !stopped, output.count > handedOn else { return }
+        if !consume(output[handedOn...], position) { stopped = true }
+        handedOn = output.count
+        if output.count > Self.window {
+            output.removeFirst(output.count - Self.window)
+            handedOn = output.count
         }
     }
 
@@ -182,9 +256,9 @@ private struct Inflater {
         throw fail("an invalid Huffman code")
     }
 
-    mutating func run() throws(InflateError) -> [UInt8] {
+    mutating func run() throws(InflateError) {
         var last = false
-        while !last {
+        while !last && !stopped {
             last = try bits(1) == 1
             switch try bits(2) {
             case 0: try stored()
@@ -195,7 +269,7 @@ private struct Inflater {
             default: throw fail("an invalid DEFLATE block type")
             }
         }
-        return output
+        flush()
     }
 
     mutating func stored() throws(InflateError) {
@@ -210,6 +284,7 @@ private struct Inflater {
         try reserve(length)
         output += input[position..<position + length]
         position += length
+        flushIfFull()
     }
 
     mutating func dynamicTables() throws(InflateError) -> (Huffman, Huffman) {
@@ -239,7 +314,8 @@ private struct Inflater {
     }
 
     mutating func codes(_ literals: Huffman, _ distances: Huffman) throws(InflateError) {
-        while true {
+        while !stopped {
+            flushIfFull()
             let symbol = try decode(literals)
             if symbol < 256 {
                 try reserve(1)
@@ -253,6 +329,7 @@ private struct Inflater {
                 let distanceSymbol = try decode(distances)
                 guard distanceSymbol < 30 else { throw fail("an invalid distance code") }
                 let distance = Self.distanceBase[distanceSymbol] + (try bits(Self.distanceExtra[distanceSymbol]))
+                // The window keeps the last 32 KiB, as far as a distance code reaches.
                 guard distance <= output.count else { throw fail("a distance reaches before the start of the data") }
                 try reserve(length)
                 let start = output.count - distance

@@ -9,17 +9,21 @@ struct Annealer {
     /// Cells of seed rows that must not change, per row (only the first `seedCount` rows have any).
     let frozen: [[Bool]]
 
-    /// Tries ever smaller arrays until `work` (tuple-count updates, a measure of time that does
-    /// not depend on the machine) runs out or no smaller array can exist; returns the smallest
-    /// complete one found.
-    func shrink(_ rows: [[Int]], work budget: Int, random: inout SeededGenerator) -> [[Int]] {
+    /// Tries ever smaller arrays, a round for each (drop a row, anneal until nothing is missing),
+    /// until `work` (tuple-count updates, a measure of time that does not depend on the machine)
+    /// runs out or no smaller array can exist; returns the smallest complete one found.
+    ///
+    /// `lowerBound` is the fewest rows any array can have (`CoverageBound`): reaching it ends the
+    /// search. After `maxFailures` rounds in a row that remove no row it stops too (`stopped`): each
+    /// failed round is longer than the last, so the rest of the budget would mostly buy nothing.
+    func shrink(
+        _ rows: [[Int]], work budget: Int, lowerBound: Int, maxFailures: Int = .max, random: inout SeededGenerator
+    ) -> (rows: [[Int]], stopped: Bool) {
         var best = rows
         var remaining = budget
         let attemptLength = max(budget / 4, 100_000)
         var failures = 0
-        // Without constraints no array can have fewer rows than the t largest level counts multiplied.
-        let lowerBound = problem.solver.hasConstraints ? 1 : problem.levelCounts.sorted(by: >).prefix(problem.strength).reduce(1, *)
-        while remaining > 0 && best.count > max(frozen.count, 1, lowerBound) {
+        while remaining > 0 && failures < maxFailures && best.count > max(frozen.count, 1, lowerBound) {
             let length = min(remaining, attemptLength * (1 + failures))
             var state = State(problem: problem, rows: best, frozenRows: frozen.count)
             state.removeCheapestRow(skipping: frozen.count, random: &random)
@@ -32,7 +36,7 @@ struct Annealer {
                 failures += 1
             }
         }
-        return best
+        return (best, remaining > 0 && failures >= maxFailures)
     }
 
     /// Returns the work used.
@@ -45,13 +49,17 @@ struct Annealer {
         var change: [(factor: Int, level: Int)] = []
         change.reserveCapacity(strength)
         var undo: [(factor: Int, level: Int)] = []
+        var redo: [(factor: Int, level: Int)] = []
+        var tuple: [(factor: Int, level: Int)] = []
+        tuple.reserveCapacity(strength)
         let sampleRows = 3
         state.work = 0
         while state.work < budget {
             if state.missingCount == 0 { break }
             let temperature = startTemperature * exp(cooling * Double(state.work) / Double(budget))
             let target = state.missing[Int(random.next() % UInt64(state.missingCount))]
-            let tuple = problem.space.decode(target)
+            // Buffers reused from move to move: a move is about a microsecond, and allocating was a sixth of it.
+            problem.space.decode(target, into: &tuple)
             var bestRow = -1
             var bestEstimate = Int.max
             for _ in 0..<sampleRows {
@@ -74,7 +82,7 @@ struct Annealer {
             let accepted =
                 state.isRowValid(bestRow, changed: change)
                 && (delta <= 0 || random.nextUnit() < exp(-Double(delta) / temperature))
-            if !accepted { _ = state.apply(bestRow, undo, undo: &undo) }
+            if !accepted { _ = state.apply(bestRow, undo, undo: &redo) }
         }
         return state.work
     }
@@ -186,10 +194,12 @@ struct Annealer {
                 }
                 return delta
             }
-            // Other strengths: apply and undo.
-            var undo: [(factor: Int, level: Int)] = []
-            delta = apply(row, [(factor, new)], undo: &undo)
-            _ = apply(row, undo, undo: &undo)
+            // Other strengths: set, count, and set back.
+            guard old != new else { return 0 }
+            let before = missing.count
+            setCell(row, factor, from: old, to: new)
+            delta = missing.count - before
+            setCell(row, factor, from: new, to: old)
             return delta
         }
 
@@ -204,14 +214,14 @@ struct Annealer {
         /// `undo` with the changes that restore the row.
         mutating func apply(_ row: Int, _ change: [(factor: Int, level: Int)], undo: inout [(factor: Int, level: Int)]) -> Int {
             let before = missing.count
-            var reverse: [(factor: Int, level: Int)] = []
+            undo.removeAll(keepingCapacity: true)
             for (factor, level) in change {
                 let old = cells[row * k + factor]
                 if old == level { continue }
-                reverse.append((factor, old))
+                undo.append((factor, old))
                 setCell(row, factor, from: old, to: level)
             }
-            undo = reverse.reversed()
+            undo.reverse()
             return missing.count - before
         }
 

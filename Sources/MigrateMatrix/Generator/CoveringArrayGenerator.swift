@@ -11,8 +11,8 @@ public struct GeneratorOptions: Sendable, Hashable {
     /// Candidate rows compared for each row placed.
     public var candidates: Int
     /// Post-optimisation beyond the short default pass, 0 to 10: each step allows about a second
-    /// of simulated annealing on this project's reference machine. The budget counts work, not
-    /// time, so results repeat exactly on any machine.
+    /// of simulated annealing on this project's reference machine; the first round that removes no
+    /// row ends it. The budget counts work, not time, so results repeat exactly on any machine.
     public var effort: Int
     /// Run the short annealing pass that follows every greedy construction (on by default).
     public var polish: Bool
@@ -22,6 +22,9 @@ public struct GeneratorOptions: Sendable, Hashable {
     /// The most work the greedy passes may do, in units of about a third of a nanosecond on this
     /// project's reference machine (see `greedyPasses(levelCounts:)`); `Int.max` turns the cap off.
     public var greedyWork = GeneratorOptions.defaultGreedyWork
+    /// The effort stops after this many of its rounds in a row remove no row (a round drops one row
+    /// and anneals until every tuple is covered again, each failed one longer than the last).
+    public var roundsWithoutGain = 1
 
     public init(strength: Int = 2, seed: UInt64 = 0, restarts: Int = 2, candidates: Int = 10, effort: Int = 0, polish: Bool = true) {
         self.strength = strength
@@ -74,13 +77,26 @@ public struct CoveringArray: Sendable {
     /// How many t-tuples there are without constraints.
     public var tupleCount: Int
 
-    public init(model: CoverageModel, strength: Int, rows: [[Int]], requiredTupleCount: Int, tupleCount: Int) {
+    /// The fewest rows any covering array of the model can have, as far as cheap arguments prove
+    /// (see `CoverageBound`); an array with this many rows is optimal.
+    public var lowerBound: Int
+    /// What made the rows, for `--verbose`: a construction, search, or both.
+    public var producedBy: String
+
+    public init(
+        model: CoverageModel, strength: Int, rows: [[Int]], requiredTupleCount: Int, tupleCount: Int, lowerBound: Int = 1, producedBy: String = ""
+    ) {
         self.model = model
         self.strength = strength
         self.rows = rows
         self.requiredTupleCount = requiredTupleCount
         self.tupleCount = tupleCount
+        self.lowerBound = lowerBound
+        self.producedBy = producedBy
     }
+
+    /// No covering array of the model has fewer rows.
+    public var isOptimal: Bool { rows.count <= lowerBound }
 
     /// The rows as level names.
     public var namedRows: [[String]] { rows.map(model.names(of:)) }
@@ -123,27 +139,103 @@ public struct CoveringArrayGenerator: Sendable {
             throw ModelError("the constraints exclude every row")
         }
 
+        let lowerBound = Self.lowerBound(problem: problem, seedCount: seeds.count)
         var best: [[Int]]?
-        let passes = options.greedyPasses(levelCounts: model.levelCounts)
-        for restart in 0..<passes.restarts {
-            var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(restart))
-            var rows = GreedyBuilder(problem: problem, candidates: passes.candidates).build(seeds: seeds, random: &random)
+        var producedBy = ""
+        // A known construction first: when it meets the lower bound no search can do better.
+        // One with more than four times the bound's rows is not built: on the standard models search
+        // always did better there (4^15 3^17 2^29 would get 3,721 rows over GF(61), and spend half its
+        // time dropping them).
+        if let (construction, constructed) = Construction.best(
+            levelCounts: model.levelCounts, strength: options.strength, maxRows: lowerBound.multipliedReportingOverflow(by: 4).partialValue)
+        {
+            var rows = constructed
+            var dropped = 0
+            if problem.solver.hasConstraints || !seeds.isEmpty {
+                // The seed rows first, then the constructed rows that keep the constraints; greedy
+                // completion covers what the dropped rows covered.
+                let valid = rows.filter { problem.solver.isExtendable($0) }
+                dropped = rows.count - valid.count
+                var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15)
+                rows = GreedyBuilder(problem: problem, candidates: 1).build(seeds: seeds + valid, random: &random)
+            }
             rows = Self.removeRedundantRows(rows, problem: problem, keep: seeds.count)
-            if best == nil || rows.count < best!.count { best = rows }
+            best = rows
+            producedBy = "construction: \(construction)" + (seeds.isEmpty ? "" : ", after the seed rows")
+            if dropped > 0 { producedBy += ", \(dropped) rows breaking the constraints replaced by greedy search" }
         }
-        var rows = best!
+
+        // The starts to polish: search's, and the construction's when it has fewer rows but is not
+        // optimal. Both are polished and the smaller kept (search's on a tie), so no model gets more
+        // rows than search alone gives it.
+        var starts: [(rows: [[Int]], producedBy: String)] = []
+        if best == nil || best!.count > lowerBound {
+            var searched: [[Int]]?
+            let passes = options.greedyPasses(levelCounts: model.levelCounts)
+            for restart in 0..<passes.restarts {
+                var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(restart))
+                var rows = GreedyBuilder(problem: problem, candidates: passes.candidates).build(seeds: seeds, random: &random)
+                rows = Self.removeRedundantRows(rows, problem: problem, keep: seeds.count)
+                if searched == nil || rows.count < searched!.count { searched = rows }
+                if rows.count <= lowerBound { break }
+            }
+            starts.append((searched!, "search: greedy (\(passes.restarts) × \(passes.candidates) candidates)"))
+            if let best, best.count < searched!.count { starts.append((best, producedBy + " (greedy search found \(searched!.count) rows)")) }
+        } else {
+            starts.append((best!, producedBy))
+        }
         // The default pass first, then the effort on top of its result, so more effort never gives more rows.
-        let annealing = [
-            options.polish ? GeneratorOptions.polishWork : 0, options.effortWork ?? max(0, options.effort) * GeneratorOptions.workPerEffort,
-        ]
-        for (pass, work) in annealing.enumerated() where work > 0 && rows.count < 60_000 && problem.requiredCount > 0 {
-            let frozen = seeds.map { $0.map { $0 >= 0 } }
-            var random = SeededGenerator(seed: (options.seed ^ 0xA5A5_5A5A_1234_4321) &+ UInt64(pass))
-            rows = Annealer(problem: problem, frozen: frozen).shrink(rows, work: work, random: &random)
+        let frozen = seeds.map { $0.map { $0 >= 0 } }
+        let annealer = Annealer(problem: problem, frozen: frozen)
+        let canShrink = starts[0].rows.count < 60_000 && problem.requiredCount > 0
+        var rows: [[Int]] = []
+        for (index, start) in starts.enumerated() {
+            var polished = start.rows
+            var label = start.producedBy
+            if options.polish && canShrink && polished.count > lowerBound {
+                var random = SeededGenerator(seed: options.seed ^ 0xA5A5_5A5A_1234_4321)
+                polished = annealer.shrink(polished, work: GeneratorOptions.polishWork, lowerBound: lowerBound, random: &random).rows
+                if polished.count < start.rows.count { label += ", annealing" }
+            }
+            if index == 0 || polished.count < rows.count {
+                rows = polished
+                producedBy = label
+            }
+        }
+        // Effort: one pass of `effort` × `workPerEffort` on top, which stops at the lower bound or at
+        // the first round that removes no row (the default pass keeps going: its budget is small).
+        let effortWork = options.effortWork ?? max(0, options.effort) * GeneratorOptions.workPerEffort
+        if effortWork > 0 && canShrink && rows.count > lowerBound {
+            var random = SeededGenerator(seed: (options.seed ^ 0xA5A5_5A5A_1234_4321) &+ 1)
+            let before = rows.count
+            let result = annealer.shrink(
+                rows, work: effortWork, lowerBound: lowerBound, maxFailures: max(1, options.roundsWithoutGain), random: &random)
+            rows = result.rows
+            producedBy += ", effort: \(before - rows.count) row\(before - rows.count == 1 ? "" : "s") fewer"
+            if result.stopped { producedBy += " (stopped at a round that removed no row)" }
         }
         return CoveringArray(
             model: model, strength: options.strength, rows: rows, requiredTupleCount: problem.requiredCount,
-            tupleCount: problem.space.tupleCount)
+            tupleCount: problem.space.tupleCount, lowerBound: lowerBound, producedBy: producedBy)
+    }
+
+    /// The fewest rows any array for the problem can have: without constraints the bound from the
+    /// level counts; with them, the most required tuples of one set of t factors (each row covers
+    /// exactly one tuple of every set), and never fewer than the seed rows.
+    static func lowerBound(problem: CoverageProblem, seedCount: Int) -> Int {
+        if !problem.solver.hasConstraints {
+            return max(seedCount, CoverageBound.lowerBound(levelCounts: problem.levelCounts, strength: problem.strength))
+        }
+        var most = 0
+        let space = problem.space
+        problem.required.withUnsafeBufferPointer { required in
+            for combination in 0..<space.combinationCount {
+                var count = 0
+                for id in space.base[combination]..<space.base[combination + 1] { count += Int(required[id]) }
+                most = max(most, count)
+            }
+        }
+        return max(seedCount, most, problem.requiredCount > 0 ? 1 : 0)
     }
 
     /// Drops rows (other than the first `keep`) whose every tuple another row also covers, last first.

@@ -225,8 +225,65 @@ struct GreedyBuilder {
             }
         }
 
+        /// Strength 3: every pair of placed factors together with `factor`, ranked and indexed
+        /// directly (most of the work on wide 3-wise models). The same sums as the general loop:
+        /// integers added in another order.
+        private mutating func scoreTriples(factor: Int, row: [Int], uncovered: [UInt8]) {
+            let space = problem.space
+            let levels = problem.levelCounts[factor]
+            let stride = space.factorCount + 1
+            let m = fixed.count
+            scores.withUnsafeMutableBufferPointer { scores in
+                uncovered.withUnsafeBufferPointer { uncovered in
+                    space.choose.withUnsafeBufferPointer { choose in
+                        space.base.withUnsafeBufferPointer { base in
+                            problem.levelCounts.withUnsafeBufferPointer { counts in
+                                fixed.withUnsafeBufferPointer { fixed in
+                                    row.withUnsafeBufferPointer { row in
+                                        let c1 = choose.baseAddress! + stride
+                                        let c2 = c1 + stride
+                                        let c3 = c2 + stride
+                                        let countF = counts[factor]
+                                        for i in 0..<m {
+                                            let a = fixed[i]
+                                            let valueA = row[a]
+                                            for j in (i + 1)..<max(i + 1, m) {
+                                                let b = fixed[j]
+                                                let valueB = row[b]
+                                                var id: Int
+                                                let step: Int
+                                                // Sorted members (m0, m1, m2) have multipliers (L1·L2, L2, 1).
+                                                if factor < a {
+                                                    id = base[c1[factor] + c2[a] + c3[b]] + valueA * counts[b] + valueB
+                                                    step = counts[a] * counts[b]
+                                                } else if factor < b {
+                                                    id = base[c1[a] + c2[factor] + c3[b]] + valueA * countF * counts[b] + valueB
+                                                    step = counts[b]
+                                                } else {
+                                                    id = base[c1[a] + c2[b] + c3[factor]] + (valueA * counts[b] + valueB) * countF
+                                                    step = 1
+                                                }
+                                                for level in 0..<levels {
+                                                    scores[level] &+= Int(uncovered[id])
+                                                    id += step
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
         /// Strength 3 and 4: every (t-1)-subset of the placed factors together with `factor`.
         private mutating func scoreTuples(factor: Int, row: [Int], uncovered: [UInt8]) {
+            if problem.strength == 3 {
+                scoreTriples(factor: factor, row: row, uncovered: uncovered)
+                return
+            }
             let space = problem.space
             let strength = problem.strength
             let levels = problem.levelCounts[factor]

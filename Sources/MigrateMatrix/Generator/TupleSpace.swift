@@ -6,6 +6,9 @@ struct TupleSpace {
     let factorCount: Int
     /// binomial[n][r] for n ≤ factorCount, r ≤ strength.
     let binomial: [[Int]]
+    /// The same, flattened by column: choose[r * (factorCount + 1) + n] = C(n, r), for loops that
+    /// rank combinations without an array per row.
+    let choose: [Int]
     /// The factors of each combination, flattened: combination c has factors[c*t ..< c*t+t], ascending.
     let factors: [Int]
     /// The first tuple id of each combination, plus the total at the end.
@@ -34,6 +37,7 @@ struct TupleSpace {
             }
         }
         self.binomial = binomial
+        self.choose = (0...(strength + 1)).flatMap { r in (0...k).map { binomial[$0][r] } }
         let count = binomial[k][strength]
         guard count <= Self.tupleLimit else {
             throw ModelError("\(k) factors at strength \(strength) make too many factor combinations (\(count)); lower the strength")
@@ -104,6 +108,18 @@ struct TupleSpace {
             rest %= multiplier
         }
         return result
+    }
+
+    /// The same, into a buffer the caller reuses.
+    func decode(_ tuple: Int, into result: inout [(factor: Int, level: Int)]) {
+        let combination = combination(of: tuple)
+        var rest = tuple - base[combination]
+        result.removeAll(keepingCapacity: true)
+        for position in 0..<strength {
+            let multiplier = multipliers[combination * strength + position]
+            result.append((factors[combination * strength + position], rest / multiplier))
+            rest %= multiplier
+        }
     }
 
     /// Calls `body` with the id of every tuple a complete row covers.

@@ -103,6 +103,18 @@ public struct ObjectReader<Key: PlanObjectKeys> {
         if let first = scalars.first, let last = scalars.last, Self.isSpace(first) || Self.isSpace(last) {
             sink.error(.invalidValue, "'\(key)' has leading or trailing spaces: \"\(Self.excerpt(text))\"", at: self.path(key))
         }
+        // Names and ids are copied into every generated file and message: a 50 MB name would cost
+        // minutes and hundreds of megabytes downstream, so it is refused here.
+        let isName = key.rawValue == "name"
+        let limit = isName ? Limits.planNameCharacters : Limits.planIdentifierCharacters
+        // Characters are at most bytes: only a long string is counted, and only up to the limit.
+        if text.utf8.count > limit && scalars.dropFirst(limit).first != nil {
+            sink.error(
+                .invalidValue,
+                "'\(key)' is \(Limits.grouped(scalars.count)) characters long; migrate's limit for \(isName ? "a name" : "an id") is \(Limits.grouped(limit)) characters: \"\(Self.excerpt(text))\"",
+                at: self.path(key))
+            return nil
+        }
         return text
     }
 

@@ -33,8 +33,15 @@ extension PICTModel {
         }
 
         var positiveRows: [[Int]] = []
+        var producedBy = ""
+        // Rows without a negative value must cover every tuple of valid values, so the valid model's
+        // bound holds for them, and every seed row that needs a negative value is one more; the second
+        // run's bound counts its seeds, our own rows, so it is no bound on the matrix.
+        var lowerBound = 0
         if !positiveSeeds.isEmpty || positiveSearch.exists([Int?](repeating: nil, count: positive.factors.count)) {
             let first = try CoveringArrayGenerator(model: positive, options: options).generate(seedRows: positiveSeeds)
+            producedBy = first.producedBy + "; "
+            lowerBound = first.lowerBound
             positiveRows = first.rows.map { row in row.enumerated().map { positiveLevels[$0.offset][$0.element] } }
         }
         // The second run starts from the first run's rows, so it only adds rows for what they can't
@@ -46,6 +53,7 @@ extension PICTModel {
             index < seeded || row.indices.contains { mask[$0][row[$0]] }
         }.map(\.element)
         return CoveringArray(
-            model: model, strength: options.strength, rows: rows, requiredTupleCount: second.requiredTupleCount, tupleCount: second.tupleCount)
+            model: model, strength: options.strength, rows: rows, requiredTupleCount: second.requiredTupleCount, tupleCount: second.tupleCount,
+            lowerBound: max(1, lowerBound + negativeSeeds.count), producedBy: producedBy + "rows with a negative value: " + second.producedBy)
     }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import MigrateImport
+import MigratePlan
+import Testing
+
+/// A gzip file of stored (uncompressed) DEFLATE blocks: no compressor needed, and the pieces it
+/// inflates to are cut wherever the blocks end, so lines span them.
+func storedGzip(_ bytes: [UInt8], blockSize: Int = 65_535) -> [UInt8] {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+    }
+    crc ^= 0xFFFF_FFFF
+    var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3]
+    var start = 0
+    repeat {
+        let end = min(bytes.count, start + blockSize)
+        let length = end - start
+        out.append(end == bytes.count ? 1 : 0)  // BFINAL, BTYPE 00 (stored)
+        out += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+        out += bytes[start..<end]
+        start = end
+    } while start < bytes.count
+    let size = UInt32(truncatingIfNeeded: bytes.count)
+    for value in [crc, size] { out += (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+    return out
+}
+
+@Suite("Import: sales reports read as a stream")
+struct StreamingImportTests {
+    /// The 28-column fixture with its data rows repeated: many inflated pieces, lines across their edges.
+    static func largeReport(copies: Int) throws -> [UInt8] {
+        let text = String(decoding: try fixture("sales/summary-28-columns.txt"), as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        let body = lines.dropFirst().joined(separator: "\n") + "\n"
+        return Array((String(lines[0]) + "\n" + String(repeating: body, count: copies)).utf8)
+    }
+
+    @Test("Gzipped and plain, a report of many pieces gives the same install base", arguments: [1, 7, 4_000])
+    func sameResult(copies: Int) throws {
+        let plain = try Self.largeReport(copies: copies)
+        let plainResult = try SalesReportImporter.read(plain, file: "r.txt")
+        // Odd block sizes put block and piece edges mid-line and between "\r" and "\n".
+        let gzipped = try SalesReportImporter.read(storedGzip(plain, blockSize: 9_973), file: "r.txt.gz")
+        #expect(gzipped.installBase == plainResult.installBase)
+        #expect(gzipped.ignored == plainResult.ignored)
+        #expect(gzipped.issues.map(\.message) == plainResult.issues.map(\.message))
+        #expect(plainResult.installBase?.downloads.isEmpty == false)
+    }
+
+    @Test("gunzip hands on pieces of at most 64 KiB in order, and stops when asked")
+    func pieces() throws {
+        let data = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var pieces: [Int] = []
+        var joined: [UInt8] = []
+        try Inflate.gunzip(storedGzip(data)) { chunk, _ in
+            pieces.append(chunk.count)
+            joined += chunk
+            return true
+        }
+        #expect(joined == data)
+        #expect(pieces.allSatisfy { $0 <= 64 << 10 + 65_535 } && pieces.count > 2)
+        var calls = 0
+        try Inflate.gunzip(storedGzip(data)) { _, _ in
+            calls += 1
+            return false
+        }
+        #expect(calls == 1)
+    }
+
+    @Test("A line past the line limit is refused with the limit, before the rest is read")
+    func longLine() throws {
+        let header = Array("Provider\tSKU\tProduct Type Identifier\tUnits\tCustomer Price\n".utf8)
+        let report = header + [UInt8](repeating: 0x41, count: Limits.salesReportLineBytes + 10) + [0x0A]
+        for (bytes, file) in [(report, "r.txt"), (storedGzip(report), "r.txt.gz")] {
+            do {
+                _ = try SalesReportImporter.read(bytes, file: file)
+                Issue.record("expected the long line to be refused")
+            } catch {
+                #expect(error.description.contains("longer than 1,048,576 bytes"), "\(error.description)")
+                #expect(error.description.contains(file))
+            }
+        }
+    }
+
+    @Test("Warnings past the limit are counted in one line, not kept one per row")
+    func warningsCapped() throws {
+        let header = "Provider\tSKU\tProduct Type Identifier\tUnits\tCustomer Price\n"
+        let rows = String(repeating: "APPLE\tapp\t1\tmany\t0.99\n", count: Limits.salesReportWarnings + 500)
+        let result = try SalesReportImporter.read(storedGzip(Array((header + rows).utf8)), file: "r.txt.gz")
+        #expect(result.issues.count == Limits.salesReportWarnings + 1)
+        #expect(result.issues.last?.message == "500 more rows skipped with warnings; only the first 1,000 are listed")
+    }
+
+    @Test("Blank and binary files keep their errors when streamed")
+    func emptyAndBinary() throws {
+        for (bytes, expected) in [
+            (Array(" \n\t\r\n\n".utf8), "the file is empty"), (Array("\n\nProvider\tSKU\n".utf8), "missing columns"),
+            (Array("Provider\tSKU\n".utf8) + [0, 1, 2], "binary file"),
+        ] {
+            for (input, file) in [(bytes, "r.txt"), (storedGzip(bytes), "r.txt.gz")] {
+                do {
+                    _ = try SalesReportImporter.read(input, file: file)
+                    Issue.record("expected \(expected)")
+                } catch {
+                    #expect(error.description.contains(expected), "\(file): \(error.description)")
+                }
+            }
+        }
+    }
+}
