@@ -77,6 +77,47 @@ struct GeneratedPackageTests {
 
     /// Each guard of the StoreKit layer, and the generated test that proves it.
     static let layerMutants: [LayerMutant] = [
+        // The journeys through the App Store model, each against the behaviour its issue reported.
+        LayerMutant(
+            name: "SwitchRefused", example: "quill-writer", file: "Entitlements.swift",
+            find: "    if let group = Catalog.subscriptionGroups[product] { return holderGroup != group }\n",
+            replace: "    if Catalog.subscriptionGroups[product] != nil { return true }\n",
+            test: "Journey: a subscriber switches to another plan of the group"),
+        LayerMutant(
+            name: "LegacyPriceUncharged", example: "quill-writer", file: "Upsell.swift",
+            find: "          legacyCharge = .legacyProduct(candidate.product)\n", replace: "          legacyCharge = nil\n",
+            test: "Journey: a paid-app buyer who never subscribed buys every legacy price offered"),
+        LayerMutant(
+            name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "      if transaction.isVerified { await transaction.finish() }\n", replace: "",
+            test: "Journey: Ask to Buy, approved while the app was closed, unlocks at the next launch"),
+        LayerMutant(
+            name: "HandOffNotUnlocked", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "      } else {\n        await read(appTransaction: nil, including: transaction)\n      }\n",
+            replace: "      } else {\n      }\n",
+            test: "Journey: a PurchaseAction purchase is handed to the store, unlocked, then finished"),
+        LayerMutant(
+            name: "JourneyRefundedCantBuy", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    state.isLoaded && state.proof != .unknown\n",
+            replace: "    state.isLoaded && state.proof != .unknown && state.decision.rule != .refunded\n",
+            test: "Journey: a refunded paid download buys the full version"),
+        LayerMutant(
+            name: "JourneyRestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            find: "    guard appTransaction.isVerified else { return .failed }\n", replace: "",
+            test: "Journey: a restore while the app transaction stays unknown says it failed"),
+        LayerMutant(
+            name: "JourneyUnfinishedWaitsForLaunch", example: "tally-two-switches", file: "FreemiumStore.swift",
+            find: "      Task { [weak self] in await self?.deliverUnfinishedConsumables() }\n", replace: "",
+            test: "Journey: a consumable bought before the delivery hook is ready is delivered, no relaunch"),
+        LayerMutant(
+            name: "TesterLegacyPriceUncharged", example: "tally-two-switches", file: "Upsell.swift",
+            find: "          legacyCharge = .legacyProduct(candidate.product)\n", replace: "          legacyCharge = nil\n",
+            test: "Journey: a sandbox tester (App Review's fresh account) buys the testers' legacy price"),
+        LayerMutant(
+            name: "FamilyPolicyIgnored", example: "inkwell-universal", file: "Entitlements.swift",
+            find: "if owned.ownership == .familyShared && !Catalog.familySharingEntitles { continue }",
+            replace: "if owned.ownership == .familyShared && Catalog.familySharingEntitles { continue }",
+            test: "Journey: a family member gets what is shared, as the plan says, until sharing stops"),
         LayerMutant(
             name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "FreemiumStore.swift",
             find: "    case .introductoryOffer?: kind = .introductory\n", replace: "    case .introductoryOffer?: return .ready(offer: nil)\n",
@@ -211,14 +252,14 @@ struct GeneratedPackageTests {
             test: "An unknown product's transaction is never finished: it may be an undelivered consumable"),
         LayerMutant(
             name: "UnsignedFullPrice", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "FreemiumStore.swift",
-            find: "      guard let signer = offerSigner, let jws = try? await signer.compactJWS(for: request)\n"
-                + "      else { return .refused(.offerNotSigned) }\n",
-            replace: "      let jws = (try? await offerSigner?.compactJWS(for: request)) ?? \"\"\n",
+            find: "    guard let signer = offerSigner, let jws = try? await signer.compactJWS(for: request)\n"
+                + "    else { return .refused(.offerNotSigned) }\n",
+            replace: "    let jws = (try? await offerSigner?.compactJWS(for: request)) ?? \"\"\n",
             test: "Without a signer the legacy subscription price is refused, never charged in full"),
         LayerMutant(
             name: "SignerWithoutIdentity", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "FreemiumStore.swift",
-            find: "offerID: offerID, productID: product.rawValue, appTransactionJWS: appTransactionJWS)",
-            replace: "offerID: offerID, productID: product.rawValue, appTransactionJWS: nil)",
+            find: "kind: kind, productID: product.rawValue, appTransactionJWS: appTransactionJWS)",
+            replace: "kind: kind, productID: product.rawValue, appTransactionJWS: nil)",
             test: "A legacy subscription price is bought with the promotional offer the app's server signed"),
         LayerMutant(
             name: "OfferRejectionFails", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "FreemiumStore.swift",
@@ -357,10 +398,13 @@ struct GeneratedPackageTests {
         // Each layer mutant: the example's Swift and only the StoreKit layer's tests, one guard removed.
         for layerMutant in layerMutants where mutantsEnabled {
             let module = "Mutant" + layerMutant.name
-            let files = try Generator(options: GenerationOptions(access: .public, module: module))
+            // A mutant of the library's own sources needs its copy; the rest import the library built once.
+            let mutatesLibrary = StoreLayerSources.names.contains((layerMutant.file as NSString).deletingPathExtension)
+            let storeLayer: GenerationOptions.StoreLayer = mutatesLibrary ? .vendored : .dependency
+            let files = try Generator(options: GenerationOptions(access: .public, module: module, storeLayer: storeLayer))
                 .generate(try examplePlan(layerMutant.example), only: [.swift, .tests])
                 .filter { !$0.path.hasSuffix("Tests/\(module)Tests.swift") }
-            try addModule(module, files: files, from: module, storeLayer: .vendored) { name, body in
+            try addModule(module, files: files, from: module, storeLayer: storeLayer) { name, body in
                 if name == "StoreTests.swift" { return try Self.keepingOnly(test: layerMutant.test, in: body) }
                 guard name == layerMutant.file else { return body }
                 guard body.contains(layerMutant.find) else {

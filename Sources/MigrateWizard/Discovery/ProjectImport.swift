@@ -9,12 +9,16 @@ public struct WizardFacts: Sendable, Hashable {
     public var releases: [ImportedRelease]
     public var products: [Product]
     public var installBase: InstallBase?
+    /// The sales reports `installBase` was read from, as the user named them.
+    public var salesFiles: [String] = []
     /// One line per source read ("3 products from Store.storekit"), and per source that could not be.
     public var notes: [String]
 
     public init(
-        app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [], installBase: InstallBase? = nil, notes: [String] = []
+        app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [], installBase: InstallBase? = nil, notes: [String] = [],
+        salesFiles: [String] = []
     ) {
+        self.salesFiles = salesFiles
         self.app = app
         self.releases = releases
         self.products = products
@@ -108,7 +112,7 @@ public enum ProjectImport {
         releases.sort { $0.date < $1.date }
         return WizardFacts(
             app: combined.app, releases: releases, products: uniqueProducts(combined.products),
-            installBase: combined.installBase, notes: notes)
+            installBase: combined.installBase, notes: notes, salesFiles: sales.map(\.displayPath))
     }
 
     /// One release per platform, version and build: the earliest date wins, App Store Connect's over git's when equal.

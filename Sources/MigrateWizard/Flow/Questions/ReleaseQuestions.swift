@@ -48,9 +48,11 @@ struct FirstFreeQuestion: WizardQuestion {
             "\(release.platform) \(release.displayName)  \(Wizard.day(release.date))  (\(release.dateSource))"
         }
         choices.append("a release not listed yet (the one that will go free)")
-        // Nothing an importer reads says a listed release was free: defaulting to one would make its paid
-        // buyers new customers on a press of Return. The safe default is the release still to come.
-        let fallback = wizard.answers.firstFree ?? wizard.answers.releases.count
+        // Defaulting to a listed release would make its paid buyers new customers on a press of Return: the
+        // default is the release still to come, unless the sales reports show the app already free from one.
+        let evidence = Self.freeEvidence(in: wizard)
+        if let evidence { choices[evidence.index] += "  free: \(evidence.note)" }
+        let fallback = wizard.answers.firstFree ?? evidence?.index ?? wizard.answers.releases.count
         let shown = Wizard.shownChoices(releases: wizard.answers.releases.count, total: choices.count, defaultItem: fallback + 1)
         return Question(
             id: id, prompt: "Which release is the first free one?", choices: choices, defaultAnswer: String(fallback + 1),
@@ -58,6 +60,31 @@ struct FirstFreeQuestion: WizardQuestion {
                 ? "a number from the list, or a version"
                 : Wizard.searchHint(wizard.answers.releases.indices.map { ($0, wizard.answers.releases[$0]) }),
             shownChoices: shown)
+    }
+
+    /// The first listed release from which the sales reports show every listed release with figures downloaded
+    /// only free (free downloads, no paid ones), after a release that sold: the app went free there. Nil
+    /// without reports, or when any later release sold for money, so a payer is never made new by default.
+    static func freeEvidence(in wizard: Wizard) -> (index: Int, note: String)? {
+        guard let downloads = wizard.facts.installBase?.downloads, !wizard.facts.salesFiles.isEmpty else { return nil }
+        let releases = wizard.answers.releases
+        func counts(_ release: ImportedRelease) -> (paid: Int, free: Int)? {
+            let rows = downloads.filter {
+                $0.version?.canonical == release.version.canonical && ($0.platform == nil || $0.platform == release.platform)
+            }
+            guard !rows.isEmpty else { return nil }
+            return (rows.reduce(0) { $0 + $1.paid }, rows.reduce(0) { $0 + $1.free })
+        }
+        var first: Int?
+        for index in releases.indices.reversed() {
+            guard let figures = counts(releases[index]) else { continue }  // no figures say nothing
+            guard figures.paid == 0, figures.free > 0 else { break }
+            first = index
+        }
+        guard let first, first > 0, releases[..<first].contains(where: { (counts($0)?.paid ?? 0) > 0 }),
+            let figures = counts(releases[first])
+        else { return nil }
+        return (first, "\(figures.free) free and 0 paid downloads in \(wizard.facts.salesFiles.joined(separator: ", "))")
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
