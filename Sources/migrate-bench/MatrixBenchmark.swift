@@ -5,7 +5,7 @@ import MigratePlan
 
 // The matrix benchmark: rows, lower bound and time for the standard covering-array models, beside the
 // best-known sizes (with their source), PICT's sizes and times, and the rows migrate made before
-// constructions and bounds (issue 27), which no model may exceed; then PICT's constrained
+// constructions and bounds, which no model may exceed; then PICT's constrained
 // disk-partition model and the migration model of every example plan.
 // Run with: swift run -c release migrate-bench matrix [EFFORT]
 
@@ -16,11 +16,11 @@ struct StandardModel {
     /// The smallest array published or proven, and where it comes from.
     var bestKnown: String
     var source: String
-    /// PICT's rows and time, measured 2026-11 on a 2-core Linux machine with PICT c3dad2b (issue 27);
-    /// "2–5" where the issue gives only the range of PICT's times on the small models.
+    /// PICT's rows and time, measured 2026-11 on a 2-core Linux machine with PICT c3dad2b;
+    /// "2–5" where only the range of PICT's times on the small models was recorded.
     var pict: String
     var pictMilliseconds: String
-    /// migrate's rows at the default settings before issue 27, on the same machine.
+    /// migrate's rows at the default settings before the constructions (November 2026), on the same machine.
     var before: Int
 }
 
@@ -48,7 +48,8 @@ let standardModels: [StandardModel] = [
         name: "10^20", strength: 2, levels: levels((10, 20)), bestKnown: "~180", source: colbourn, pict: "213", pictMilliseconds: "2–5", before: 196),
     StandardModel(name: "5^10", strength: 2, levels: levels((5, 10)), bestKnown: "", source: "", pict: "", pictMilliseconds: "", before: 39),
     StandardModel(
-        name: "6^10", strength: 2, levels: levels((6, 10)), bestKnown: "high 30s", source: "issue 27", pict: "", pictMilliseconds: "", before: 56),
+        name: "6^10", strength: 2, levels: levels((6, 10)), bestKnown: "high 30s", source: "published constructions", pict: "", pictMilliseconds: "",
+        before: 56),
     StandardModel(
         name: "5^6", strength: 2, levels: levels((5, 6)), bestKnown: "25", source: "OA, Bush 1952", pict: "", pictMilliseconds: "", before: 25),
     StandardModel(
@@ -76,7 +77,7 @@ let diskPartitionModel = """
     IF [File system] = "FAT32" THEN [Size] <= 32000;
     """
 
-/// The constrained models' rows before issue 27, by name.
+/// The constrained models' rows before the constructions, by name.
 let constrainedBefore: [String: Int] = [
     "PICT disk partition": 56, "plan inkwell-universal": 46, "plan pocket-ledger": 43, "plan quill-writer": 39, "plan server-pal": 37,
     "plan seven-minute-workout": 33, "plan tally-two-switches": 43, "plan tilt-to-live-hd": 37,
@@ -145,8 +146,10 @@ func matrixBenchmark(effort: Int?) {
         let start = spawnTimes(binary.path, ["--version"])
         print("migrate's process start (migrate --version): \(String(format: "%.1f", start.median * 1000)) ms median of 30 runs")
     }
-    print("PICT's rows and times: measured 2026-11, 2-core Linux machine, PICT c3dad2b (issue 27); \"2–5\" is the range the issue gives.")
-    print("migrate's times are in-process (no process start); 'before' is migrate's rows at the default settings before issue 27.")
+    print("PICT's rows and times: measured 2026-11, 2-core Linux machine, PICT c3dad2b; \"2–5\" is the range recorded for the small models.")
+    print(
+        "migrate's times are in-process (no process start); 'before' is migrate's rows at the default settings before the constructions (November 2026)."
+    )
     if regressions.isEmpty {
         print("No model has more rows than before.")
     } else {

@@ -340,24 +340,12 @@ public enum PlanChecker {
                     }
                     if regular.kind != .autoRenewable {
                         diagnostics.append(
-                            .error(
-                                .offerNotSubscription,
-                                "'\(regular.id)' is \(regular.kind.rawValue), and promotional offers exist only for auto-renewable subscriptions",
-                                at: path / PlanKeys.Discount.promotionalOffer,
-                                hint:
-                                    "Replace it with \"\(PlanKeys.Discount.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier.id)'."
-                            ))
+                            Self.offerNotSubscription(regular, "promotional", key: .promotionalOffer, price: price, tier: tier.id, at: path))
                     }
                 case .introductoryOffer:
                     if regular.kind != .autoRenewable {
                         diagnostics.append(
-                            .error(
-                                .offerNotSubscription,
-                                "'\(regular.id)' is \(regular.kind.rawValue), and introductory offers exist only for auto-renewable subscriptions",
-                                at: path / PlanKeys.Discount.introductoryOffer,
-                                hint:
-                                    "Replace it with \"\(PlanKeys.Discount.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier.id)'."
-                            ))
+                            Self.offerNotSubscription(regular, "introductory", key: .introductoryOffer, price: price, tier: tier.id, at: path))
                     } else if let trial = regular.trial {
                         diagnostics.append(
                             .error(
@@ -373,6 +361,17 @@ public enum PlanChecker {
             }
         }
         return diagnostics
+    }
+
+    /// An offer (`kind`: promotional or introductory) named for a product that isn't an auto-renewable subscription.
+    private static func offerNotSubscription(
+        _ regular: Product, _ kind: String, key: PlanKeys.Discount, price: Price, tier: String, at path: JSONPath
+    ) -> Diagnostic {
+        .error(
+            .offerNotSubscription,
+            "'\(regular.id)' is \(regular.kind.rawValue), and \(kind) offers exist only for auto-renewable subscriptions",
+            at: path / key,
+            hint: "Replace it with \"\(PlanKeys.Discount.legacyProduct)\": a separate product at \(price), sold only to tier '\(tier)'.")
     }
 
     private static func legacyProduct(
