@@ -12,14 +12,16 @@ public enum Migrate {
             name: toolName,
             abstract: "Move a paid app to freemium without taking anything away from the people who paid.",
             discussion: """
-                migrate reads a migration plan (migration.json): your releases, features, products and \
-                legacy tiers. It checks the plan for launch-day traps, explains what any customer gets, \
-                and prints the JSON Schema for editor completion.
+                migrate works from a migration plan (migration.json): your releases, features, products and \
+                legacy tiers. The steps, in order: init writes the plan from your project's files and a few \
+                answers (import adds more sources later); check finds launch-day traps; simulate compares \
+                staying paid with freemium; generate writes the Swift, tests and StoreKit configuration; \
+                explain says what any one customer gets, and matrix lists the customers to test.
                 """.wrappedForHelp,
+            // Listed in the order a user runs them, then the helpers.
             subcommands: [
-                CheckCommand.spec, ExplainCommand.spec, SimulateCommand.spec, GenerateCommand.spec, MatrixCommand.spec,
-                ImportCommand.spec, TemplatesCommand.spec, SchemaCommand.spec,
-                InitCommand.spec, CompletionsCommand.spec,
+                InitCommand.spec, CheckCommand.spec, SimulateCommand.spec, GenerateCommand.spec, ExplainCommand.spec,
+                MatrixCommand.spec, ImportCommand.spec, TemplatesCommand.spec, SchemaCommand.spec, CompletionsCommand.spec,
             ])
     }
 

@@ -36,6 +36,20 @@ struct CommandLineTests {
         }
     }
 
+    @Test("The root help names the workflow's steps and lists them in the order they are used")
+    func rootHelpShowsTheWorkflow() throws {
+        let run = Run("--help")
+        #expect(run.status == .success)
+        let listed =
+            run.output.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n").compactMap {
+                $0.hasPrefix("  ") && !$0.hasPrefix("   ") ? $0.split(separator: " ").first.map(String.init) : nil
+            } ?? []
+        #expect(Array(listed.prefix(5)) == ["init", "check", "simulate", "generate", "explain"], "\(listed)")
+        for step in ["init", "import", "check", "simulate", "generate", "explain", "matrix"] {
+            #expect(run.output.contains(" \(step) "), "the overview doesn't name \(step)")
+        }
+    }
+
     @Test("Each command's help has ARGUMENTS and OPTIONS", arguments: ["check", "explain", "simulate", "schema"])
     func commandHelp(command: String) {
         let viaFlag = Run(command, "--help")
