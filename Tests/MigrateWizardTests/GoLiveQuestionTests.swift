@@ -174,6 +174,38 @@ struct GoLiveQuestionTests {
         #expect(!check.standardOutput.text.contains("is dated by"), "\(check.standardOutput.text)")
     }
 
+    @Test("init --sales: a report showing 2.0 and 3.0 downloaded only free makes 2.0 the first free release, and says why")
+    func salesShowFreeRelease() throws {
+        guard DemoProject.gitAvailable else {
+            print("skipped: git is not installed")
+            return
+        }
+        let folder = try DemoProject.make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixture = try String(contentsOf: TipsterProject.fixtures.appendingPathComponent("sales/daily-first-sales.txt"), encoding: .utf8)
+        let lines = fixture.split(separator: "\n").map(String.init)
+        var report = lines[0] + "\n"
+        // Apple's Summary Sales columns: Version, Units, Developer Proceeds, dates, and Customer Price (0 for a free download).
+        for (version, day, price) in [("1.1", "05/01/2020", "0.99"), ("2.0", "06/02/2020", "0"), ("3.0", "06/03/2021", "0")] {
+            var fields = lines[1].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            fields[5] = version
+            fields[8] = price == "0" ? "0" : "0.70"
+            fields[9] = day
+            fields[10] = day
+            fields[15] = price
+            report += fields.joined(separator: "\t") + "\n"
+        }
+        try report.write(to: folder.appendingPathComponent("sales.txt"), atomically: true, encoding: .utf8)
+        let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
+        #expect(Migrate.run(["init", "--yes", "--sales", "sales.txt"], context: context) == .success, "\(context.standardError.text)")
+        let output = context.standardOutput.text + context.standardError.text
+        #expect(output.contains("free and 0 paid downloads in sales.txt"), "\(output)")
+        let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
+        let firstFree = #""version": "2.0", "build": "1", "released": "2020-06-03T12:00:00Z", "releasedSource": "sales", "model": "free""#
+        #expect(plan.contains(firstFree), "\(plan)")
+        #expect(!plan.contains(#""version": "1.1", "build": "2", "released": "2019-09-01T10:00:00Z", "releasedSource": "commit", "model": "free""#))
+    }
+
     @Test("init --sales dates each version's first build by its first sale: the go-live default is evidence, and check is quiet")
     func salesDatedInit() throws {
         guard DemoProject.gitAvailable else {

@@ -109,9 +109,10 @@ struct FirstFreeQuestion: WizardQuestion {
         wizard.answers.firstFree = chosen
         if chosen == count { return .accepted(["The app goes free with a release not listed yet."]) }
         let paid = wizard.answers.paidReleases.count
+        let evidence = Self.freeEvidence(in: wizard).flatMap { $0.index == chosen ? "The app was already free from it: \($0.note)." : nil }
         return .accepted(
             ["\(paid) paid release\(paid == 1 ? "" : "s") before it; their buyers are the legacy customers."]
-                + [Self.madeFree(wizard)].compactMap { $0 } + wizard.cutoffLines())
+                + [evidence, Self.madeFree(wizard)].compactMap { $0 } + wizard.cutoffLines())
     }
 
     /// What choosing a listed release means for the releases from it on: their buyers are new customers.
