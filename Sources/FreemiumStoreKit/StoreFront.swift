@@ -197,6 +197,12 @@ public struct SignedOffer: Hashable, Sendable {
     /// `Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`, signed with
     /// `IntroductoryOfferEligibilitySignatureCreator`. It discounts the first periods only.
     case introductory
+
+    /// The promotional offer's identifier; nil for the introductory offer.
+    public var offerID: String? {
+      if case .promotional(let id) = self { return id }
+      return nil
+    }
   }
 
   public var kind: Kind
@@ -209,10 +215,7 @@ public struct SignedOffer: Hashable, Sendable {
   }
 
   /// The promotional offer's identifier; nil for the introductory offer.
-  public var offerID: String? {
-    if case .promotional(let id) = kind { return id }
-    return nil
-  }
+  public var offerID: String? { kind.offerID }
 }
 
 /// What the app asks its server to sign: a discount, and who is asking.
@@ -233,7 +236,7 @@ public struct OfferRequest: Hashable, Sendable {
   }
 
   /// The promotional offer's identifier; nil for the introductory offer.
-  public var offerID: String? { SignedOffer(kind, compactJWS: "").offerID }
+  public var offerID: String? { kind.offerID }
 }
 
 /// Signs legacy prices. The app supplies it: its server holds the In-App Purchase key and signs

@@ -82,6 +82,27 @@ struct GoldenTests {
         }
     }
 
+    @Test("A legacy price charged as the introductory offer is the subscription's introductory offer, as Xcode writes one")
+    func storeKitIntroductoryOffer() throws {
+        let file = try #require(
+            try Generator().generate(try examplePlan("Tests/Fixtures/plans/introductory-offer-paid-era.json"), only: [.storekit]).first)
+        let subscriptions = (try JSONParser.parse(file.body)["subscriptionGroups"]?.arrayValue ?? []).flatMap {
+            $0["subscriptions"]?.arrayValue ?? []
+        }
+        let yearly = try #require(subscriptions.first { $0["productID"]?.stringValue == "com.example.tally.pro.yearly" })
+        guard case .object(let members)? = yearly["introductoryOffer"]?.value else {
+            Issue.record("no introductory offer: \(String(describing: yearly["introductoryOffer"]))")
+            return
+        }
+        #expect(members.map(\.key) == ["displayPrice", "internalID", "numberOfPeriods", "paymentMode", "subscriptionPeriod"])
+        #expect(yearly["introductoryOffer"]?["displayPrice"]?.stringValue == "9.99")
+        #expect(yearly["introductoryOffer"]?["paymentMode"]?.stringValue == "payUpFront")
+        #expect(yearly["introductoryOffer"]?["subscriptionPeriod"]?.stringValue == "P1Y")
+        // The monthly subscription's legacy price is a promotional offer: it has no introductory offer.
+        let monthly = try #require(subscriptions.first { $0["productID"]?.stringValue == "com.example.tally.pro.monthly" })
+        #expect(monthly["introductoryOffer"].map { if case .null = $0.value { true } else { false } } == true)
+    }
+
     @Test("Promotional offers are declared under their subscription as Xcode writes them; legacy products are ordinary products")
     func storeKitPromotionalOffers() throws {
         let fixture = try #require(

@@ -45,6 +45,15 @@ extension GenerationContext {
                     }
                 }
                 members["promotionalOffers"] = withCommas(offers)
+                // The introductory offer that charges a tier's legacy price: one period paid up front, as in App Store Connect.
+                let introductory = catalog.tiers.flatMap(\.discounts).first { $0.product == product.id && $0.charge == .introductoryOffer }
+                members["introductoryOffer"] =
+                    introductory.map { discount in
+                        [
+                            "price": json(discount.price.description), "internalID": internalID("introductory \(product.id)"),
+                            "period": json(product.subscription!.period),
+                        ]
+                    } ?? false
                 members["level"] = .string(String(product.subscription!.level))
                 members["period"] = json(product.subscription!.period)
                 members["groupID"] = groupID

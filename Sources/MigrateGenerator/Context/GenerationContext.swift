@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 
 /// Choices that change the generated code but not the plan.
 public struct GenerationOptions: Sendable, Hashable {
@@ -91,12 +92,16 @@ public struct GenerationContext {
     /// A tier's promotional offers that charge a legacy price, as the engine applies them
     /// (only below the regular price): product id and offer identifier, by product id.
     func promotionalOffers(of tier: ResolvedTier) -> [(product: String, offer: String)] {
-        tier.discounts.compactMap { discount -> (product: String, offer: String)? in
-            guard case .promotionalOffer(let id) = discount.charge, let product = catalog.product(withID: discount.product),
-                discount.price < product.price
-            else { return nil }
+        appliedDiscounts(of: tier).compactMap { discount -> (product: String, offer: String)? in
+            guard case .promotionalOffer(let id) = discount.charge else { return nil }
             return (discount.product, id)
-        }.sorted { $0.product < $1.product }
+        }
+    }
+
+    /// A tier's discounts the engine applies (only below the regular price), by product id.
+    private func appliedDiscounts(of tier: ResolvedTier) -> [Discount] {
+        tier.discounts.filter { discount in catalog.product(withID: discount.product).map { discount.price < $0.price } ?? false }
+            .sorted { $0.product < $1.product }
     }
 
     /// The legacy products a tier buys instead of regular ones, as the engine substitutes them.
@@ -108,12 +113,7 @@ public struct GenerationContext {
     /// A tier's products whose introductory offer charges its legacy price (only below the regular
     /// price), by product id.
     func introductoryOffers(of tier: ResolvedTier) -> [String] {
-        tier.discounts.compactMap { discount -> String? in
-            guard discount.charge == .introductoryOffer, let product = catalog.product(withID: discount.product),
-                discount.price < product.price
-            else { return nil }
-            return discount.product
-        }.sorted()
+        appliedDiscounts(of: tier).filter { $0.charge == .introductoryOffer }.map(\.product)
     }
 
     /// A Swift expression for how an offer is charged: `nil`, `.promotionalOffer(id: "…")` or `.legacyProduct(.case)`.
@@ -144,7 +144,7 @@ public struct GenerationContext {
             "storeLayer": .string(options.storeLayer.rawValue),
             "importsStoreLayer": .bool(options.storeLayer == .dependency),
             "storeLayerPackageIdentity": .string(SwiftIdentifier.stringLiteral(options.storeLayerPackageIdentity)),
-            "storeLayerPackage": .string(options.storeLayerPackageDeclaration(version: StoreLayerSources.packageVersion)),
+            "storeLayerPackage": .string(options.storeLayerPackageDeclaration(version: ToolVersion.current)),
             "app": [
                 "name": .string(plan.app.name), "bundleID": .string(plan.app.bundleID),
                 "universalPurchase": .bool(plan.app.universalPurchase),

@@ -268,14 +268,15 @@ extension GenerationContext {
         }
         var arguments = ["id: \(SwiftIdentifier.stringLiteral(product.id))", "kind: \(kind)"]
         if product.familyShareable { arguments.append("isFamilyShareable: true") }
-        let offers = catalog.tiers.flatMap(\.discounts).compactMap { discount -> String? in
-            guard discount.product == product.id, case .promotionalOffer(let id)? = discount.charge else { return nil }
+        let discounts = catalog.tiers.flatMap(\.discounts).filter { $0.product == product.id }
+        let offers = discounts.compactMap { discount -> String? in
+            guard case .promotionalOffer(let id)? = discount.charge else { return nil }
             return id
         }
         if !offers.isEmpty {
             arguments.append("promotionalOffers: [\(Set(offers).sorted().map(SwiftIdentifier.stringLiteral).joined(separator: ", "))]")
         }
-        if catalog.tiers.flatMap(\.discounts).contains(where: { $0.product == product.id && $0.charge == .introductoryOffer }) {
+        if discounts.contains(where: { $0.charge == .introductoryOffer }) {
             arguments.append("hasIntroductoryOffer: true")
         }
         return Self.call("AppStoreModel.Product", arguments, indent: 2)

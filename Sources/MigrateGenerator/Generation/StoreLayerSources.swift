@@ -1,5 +1,3 @@
-import MigrateSupport
-
 /// The StoreKit layer's sources (`Sources/FreemiumStoreKit`), compiled into the binary by the
 /// EmbedResources build-tool plugin. `generate` copies them byte for byte into the app's module:
 /// the code an app runs is the code this package compiles and tests.
@@ -29,7 +27,4 @@ public enum StoreLayerSources {
 
     /// The version of the layer compiled into this binary, as `StoreLayer.version` declares it.
     public static let version: String = source(named: "StoreFront").flatMap(StoreLayerCopies.version(in:)) ?? "unknown"
-
-    /// The version of migrate's package a generated manifest depends on from, in `--store-layer dependency` mode.
-    public static let packageVersion = ToolVersion.current
 }
