@@ -59,6 +59,15 @@ public enum Limits {
     /// 64 bits, and a corrupt or hostile `Units` value is a warning naming the line, not an overflow.
     public static let salesUnitsPerRow = 1_000_000_000
 
+    /// One record of a customer list for `explain --batch` (a CSV record or a JSON Lines line), in bytes:
+    /// a real one has a few hundred; past this the row is skipped, so a broken quote can't hold the file.
+    public static let customerListRecordBytes = 1 << 20
+    /// Columns in a customer list's header.
+    public static let customerListColumns = 1_000
+    /// One App Store Server API response in a folder given to `explain --batch`, in bytes (a transaction
+    /// history page holds at most 20 signed transactions, a few kilobytes each).
+    public static let customerResponseBytes = 16 << 20
+
     /// Dictionaries and lists nested in a project.pbxproj (Xcode writes about six levels): a deeper file is
     /// refused at its place rather than recursing until the stack runs out.
     public static let propertyListDepth = 512

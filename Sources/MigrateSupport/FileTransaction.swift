@@ -229,7 +229,8 @@ public struct FileTransaction: Sendable {
         return temporary
     }
 
-    static func error(_ code: Int32, _ entry: Entry) -> FileWriteError {
+    /// The error for an errno while writing an entry.
+    public static func error(_ code: Int32, _ entry: Entry) -> FileWriteError {
         switch code {
         case ENOSPC, EDQUOT:
             return FileWriteError(kind: .noSpace, display: entry.display, message: "no space left on the disk (\(String(cString: strerror(code))))")

@@ -8,12 +8,12 @@ import MigratePlan
 import MigrateSimulation
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|generate|import|matrix|simulate|scale [matrix|catalogue]|montecarlo|all]
+// Run with: swift run -c release migrate-bench [startup|explain|batch [ROWS]|generate|import|matrix|simulate|scale [matrix|catalogue]|montecarlo|all]
 // or: swift run -c release migrate-bench fuzz N [SEED]   (each case in its own migrate process)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let which = arguments.first ?? "all"
-let known = ["startup", "explain", "generate", "import", "matrix", "simulate", "scale", "montecarlo", "all", "fuzz"]
+let known = ["startup", "explain", "batch", "generate", "import", "matrix", "simulate", "scale", "montecarlo", "all", "fuzz"]
 guard known.contains(which) else {
     FileHandle.standardError.write(Data("Error: Unknown benchmark '\(which)'. Use one of: \(known.joined(separator: ", ")).\n".utf8))
     exit(64)
@@ -175,6 +175,12 @@ if which == "explain" || which == "all" {
     print(
         "explain: \(versions.count) customers of the flagship plan in \(format(elapsed * 1000)) ms "
             + "(\(Int(Double(versions.count) / elapsed)) per second; \(legacy) legacy)")
+}
+
+if which == "batch" || which == "all" {
+    let root = binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let rows = which == "batch" ? arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000 : 1_000_000
+    batchBenchmark(binary: binary, root: root, rows: rows)
 }
 
 /// A large plan: two platforms, paid then free, features granted by single products and bundles.

@@ -5,7 +5,9 @@ import MigrateSupport
 
 /// `migrate explain PLAN`: one customer's cohort, features and offers, and why.
 enum ExplainCommand {
-    enum Format: String, CaseIterable, Sendable { case text, json }
+    /// `text` and `json` describe one customer; `csv` and `jsonl` are for `--batch` (which otherwise
+    /// writes what it read: JSON Lines for JSON Lines, CSV for the rest).
+    enum Format: String, CaseIterable, Sendable { case text, json, csv, jsonl }
     /// `--verification`: whether `AppTransaction.shared` verified.
     enum Verification: String, CaseIterable, Sendable { case verified, failed }
 
@@ -37,7 +39,16 @@ enum ExplainCommand {
     static let vpp = Argument<Bool>.flag("vpp", help: "A Volume Purchase Program install, which cannot make in-app purchases.")
     static let now = Argument<Date?>.date(
         "now", help: "Judge subscription expiry in --receipt and trials against this moment (default: now).")
-    static let format = Argument<Format>.choice("format", valueName: "format", help: "Output format.", default: .text)
+    static let format = Argument<Format>.choice(
+        "format", valueName: "format", help: "Output format: text or json for one customer; csv or jsonl for --batch.", default: .text)
+    static let batch = Argument<String?>.option(
+        "batch", valueName: "file-or-folder",
+        help:
+            "Decide every customer of a list: CSV with a header naming the columns like AppTransaction's properties (\(BatchColumn.allCases.map(\.rawValue).joined(separator: ", ")); other columns are carried through), JSON Lines with the same keys, or a folder of App Store Server API responses or compact JWS files (a subfolder per customer merges its files)."
+    )
+    static let output = Argument<String?>.option(
+        "output", short: "o", valueName: "file",
+        help: "With --batch: write the decisions to this file (whole or not at all) and the summary to standard output.")
 
     static let spec = CommandSpec(
         name: "explain",
@@ -48,14 +59,44 @@ enum ExplainCommand {
             status, or a compact JWS of an AppTransaction or Transaction (decoded without verifying its \
             signature); options given as well override the receipt. Example: \
             migrate explain migration.json --original-version 31 --owns pro.unlock
+
+            With --batch, a whole customer list: one decision per row (cohort, tier, rule, features, \
+            offers, withheld), streamed to standard output or --output, then a summary of the cohorts \
+            and the rules that decided them, with warnings that catch a wrong cutoff. Rows that can't be \
+            read are reported with their line and skipped, and the exit status is then 65. Example: \
+            migrate explain migration.json --batch customers.csv --output decisions.csv
             """.wrappedForHelp,
         arguments: [
             plan, platform, originalVersion, originalPurchaseDate, originalPlatform, environment, owns, receipt, verification, cacheAge,
-            appRefunded, vpp, now, format,
+            appRefunded, vpp, now, format, batch, output,
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
+    /// The options that describe one customer, which a list's rows describe instead.
+    static let oneCustomer: [any DeclaredArgument] = [
+        platform, originalVersion, originalPurchaseDate, originalPlatform, environment, owns, receipt, verification, cacheAge, appRefunded, vpp,
+    ]
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        if let list = arguments[Self.batch] {
+            if let given = oneCustomer.first(where: { arguments.isSet($0) }) {
+                throw .usage(
+                    "'--\(given.spec.name)' describes one customer; with --batch each row of the list does. Put it in the list's column, or leave out --batch."
+                )
+            }
+            if arguments[Self.format] == .text && arguments.isSet(Self.format) {
+                throw .usage("--batch writes csv or jsonl, not text; the summary is text already.")
+            }
+            let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
+            let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was explained")
+            return try ExplainBatch.run(
+                list, catalog: catalog, format: arguments[Self.format], outputPath: arguments[Self.output], now: arguments[Self.now] ?? context.now,
+                context: context)
+        }
+        if arguments.isSet(Self.output) { throw .usage("'--output' applies only with --batch; one customer's explanation goes to standard output.") }
+        if [.csv, .jsonl].contains(arguments[Self.format]) {
+            throw .usage("--format \(arguments[Self.format].rawValue) is for --batch; one customer is explained as text or json.")
+        }
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was explained")
         let plan = catalog.plan
@@ -177,39 +218,13 @@ enum ExplainCommand {
         if arguments[Self.vpp] { customer.isVolumePurchase = true }
 
         for entry in arguments[Self.owns] {
-            var parts = entry.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            var purchaseDate: Date?
-            if let at = entry.firstIndex(of: "@") {
-                // The date has colons of its own: take the longest run of parts after '@' that reads as one.
-                let id = String(entry[..<at])
-                let rest = entry[entry.index(after: at)...].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-                guard let count = (1...max(1, rest.count)).reversed().first(where: { Timestamp.parse(rest.prefix($0).joined(separator: ":")) != nil })
-                else {
-                    throw .usage(
-                        "The date in '--owns \(entry)' is invalid. Expected an ISO 8601 date or date-time, such as PRODUCT@2026-11-01T10:00:00Z.")
-                }
-                purchaseDate = Timestamp.parse(rest.prefix(count).joined(separator: ":"))
-                parts = [id] + rest.dropFirst(count)
+            let owned: OwnedProduct
+            do {
+                owned = try OwnedProductSyntax.parse(entry, shownAs: "--owns \(entry)")
+            } catch {
+                throw .usage(error.message)
             }
-            guard let id = parts.first, !id.isEmpty else {
-                throw .usage(
-                    "The value '\(entry)' is invalid for '--owns <product[@date][:state]>'. Expected PRODUCT, PRODUCT@DATE or PRODUCT:STATE.")
-            }
-            var owned = OwnedProduct(productID: id, purchaseDate: purchaseDate)
-            let states = ["familyShared", "revoked", "expired", "unverified", "purchased"]
-            for state in parts.dropFirst() {
-                switch state {
-                case "familyShared": owned.ownership = .familyShared
-                case "revoked": owned.isRevoked = true
-                case "expired": owned.isExpired = true
-                case "unverified": owned.isVerified = false
-                case "purchased": owned.ownership = .purchased
-                default:
-                    throw .usage(
-                        "The state '\(state)' is invalid in '--owns \(entry)'.\(Suggestions.didYouMean(state, in: states)) Use one of: \(states.joined(separator: ", "))."
-                    )
-                }
-            }
+            let id = owned.productID
             customer.purchases.removeAll { $0.productID == id }
             customer.purchases.append(owned)
         }

@@ -33,6 +33,16 @@ public final class TextOutput: @unchecked Sendable {
         }
     }
 
+    /// Writes data meant for a program (CSV, JSON Lines) as it is when the output is not a terminal; on a
+    /// terminal its control characters are shown escaped, as `write(_:)` does.
+    public func write(data bytes: [UInt8]) {
+        if let handle, !isTerminal {
+            handle.write(Data(bytes))
+        } else {
+            write(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
     /// Control characters from input (C0 but newline and tab, DEL, C1) become `\u{1B}`, so a name in a
     /// plan or receipt can't move the cursor, retitle the window or hide text; `Style`'s stand-ins
     /// become the ESC and carriage return migrate itself means.

@@ -28,7 +28,19 @@ public struct Advisor: Sendable {
     }
 
     public func report(for customer: Customer) -> CustomerReport {
-        let decision = cohorts.decide(customer)
+        report(for: customer, decided: cohorts.decide(customer))
+    }
+
+    /// The customer's cohort alone.
+    public func cohortDecision(for customer: Customer) -> CohortDecision {
+        cohorts.decide(customer)
+    }
+
+    /// The report for a customer whose cohort is already decided (by `cohortDecision(for:)`).
+    ///
+    /// Entitlements and offers read only the decision's cohort and rule and the customer's platform,
+    /// purchases, verification, volume purchase and clock (`BatchDecider` relies on this to reuse them).
+    public func report(for customer: Customer, decided decision: CohortDecision) -> CustomerReport {
         let entitlements = resolver.resolve(customer, decision: decision)
         let upsell = upsells.offers(for: customer, decision: decision, entitlements: entitlements)
         var tier: ResolvedTier?

@@ -140,8 +140,8 @@ public enum ReceiptReader {
         return (nil, sink.diagnostics)
     }
 
-    /// Reads a file's bytes: JSON of any kind above, or a compact JWS of an AppTransaction or a
-    /// Transaction (decoded without verifying its signature; `unverifiedSignatures` says so).
+    /// Reads a file's bytes: JSON of any kind above, a Get App Transaction Info response
+    /// (`signedAppTransactionInfo`), or a compact JWS of an AppTransaction or a Transaction (decoded without verifying its signature; `unverifiedSignatures` says so).
     /// `root` is the JSON read, for locating diagnostics.
     public static func read(bytes: [UInt8], now: Date) throws(JWSError) -> (
         facts: ReceiptFacts?, diagnostics: [Diagnostic], root: JSONNode?, isJWS: Bool
@@ -161,6 +161,16 @@ public enum ReceiptReader {
         }
         if let jws = root.stringValue {
             // A JSON string holding the JWS, as APIs and logs quote it.
+            let inner = try CompactJWS.payload(jws)
+            var (facts, diagnostics) = read(inner, now: now)
+            facts?.unverifiedSignatures += 1
+            return (facts, diagnostics, inner, true)
+        }
+        if let signed = root["signedAppTransactionInfo"] {
+            // App Store Server API, Get App Transaction Info: `{"signedAppTransactionInfo": "<JWS>"}`.
+            guard let jws = signed.stringValue else {
+                throw JWSError(message: "'signedAppTransactionInfo' must be the compact JWS string the App Store Server API returned")
+            }
             let inner = try CompactJWS.payload(jws)
             var (facts, diagnostics) = read(inner, now: now)
             facts?.unverifiedSignatures += 1

@@ -39,6 +39,37 @@ public struct JSONWriter: Sendable {
         string(from: JSONNode(value))
     }
 
+    /// `value` on one line with no spaces and no final newline, as a JSON Lines record is written.
+    public static func line(_ value: JSONValue) -> String {
+        var output = ""
+        writeLine(value, into: &output)
+        return output
+    }
+
+    private static func writeLine(_ value: JSONValue, into output: inout String) {
+        switch value {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .number(let literal): output += literal
+        case .string(let text): output += quoted(text)
+        case .array(let items):
+            output += "["
+            for (offset, item) in items.enumerated() {
+                if offset > 0 { output += "," }
+                writeLine(item.value, into: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { output += "," }
+                output += quoted(member.key) + ":"
+                writeLine(member.value.value, into: &output)
+            }
+            output += "}"
+        }
+    }
+
     private func write(_ value: JSONValue, level: Int, into output: inout String, prefixWidth: Int = 0) {
         if let inlineWidth, let inline = inlined(value), level * indent.count + prefixWidth + inline.count <= inlineWidth {
             output += inline

@@ -1,0 +1,172 @@
+import Foundation
+import MigratePlan
+
+/// What a whole customer list comes to: cohorts with the rules that decided them, who is offered
+/// something, rows that couldn't be read, and warnings that catch a wrong cutoff before launch.
+public struct BatchSummary: Sendable {
+    /// A row that was skipped, with where it is (`line 17`, a file's name) and why.
+    public struct Skipped: Sendable, Hashable {
+        public var place: String
+        public var message: String
+    }
+
+    /// A group of customers: one legacy tier, or the new customers.
+    public struct Group: Sendable, Hashable {
+        /// The tier's id, or nil for new customers.
+        public var tierID: String?
+        public var count = 0
+        /// How many of them are offered at least one product.
+        public var offered = 0
+        /// How many each rule decided.
+        public var rules: [CutoffRuleKind: Int] = [:]
+    }
+
+    public let catalog: PlanCatalog
+    public private(set) var decided = 0
+    public private(set) var skippedCount = 0
+    /// The first skipped rows, in order (at most `Self.listedSkips`; `skippedCount` counts them all).
+    public private(set) var skipped: [Skipped] = []
+    public private(set) var groups: [String: Group] = [:]
+    public private(set) var environments: [StoreEnvironment: Int] = [:]
+    private var productionLegacy = 0
+    /// Production customers with neither an original version nor a purchase date.
+    public private(set) var undetermined: [String] = []
+    private var undeterminedCount = 0
+    /// Production customers whose original version matches no release in the plan, by version.
+    public private(set) var unknownVersions: [String: Int] = [:]
+    private var unknownVersionsOverflow = 0
+    /// Production customers who bought while a paid release was on sale, yet are new customers.
+    public private(set) var paidButNew: [String] = []
+    private var paidButNewCount = 0
+    /// Production customers who downloaded while the app was free, yet are legacy.
+    public private(set) var freeButLegacy: [String] = []
+    private var freeButLegacyCount = 0
+    private let knownVersions: Set<Version>
+    /// Version texts already judged, so a list of a million parses each distinct text once.
+    private var judged: [String: Bool] = [:]
+
+    /// Skipped rows listed one by one; the rest are counted.
+    public static let listedSkips = 20
+    /// Places listed in a warning; the rest are counted.
+    public static let listedPlaces = 5
+    /// Distinct unknown versions remembered (a list of a million must not hold a million of them).
+    public static let trackedVersions = 1_000
+
+    public init(catalog: PlanCatalog) {
+        self.catalog = catalog
+        var versions = Set<Version>()
+        for release in catalog.plan.releases {
+            versions.insert(release.version)
+            if let build = release.build { versions.insert(build) }
+        }
+        knownVersions = versions
+    }
+
+    public mutating func skip(_ place: String, _ message: String) {
+        skippedCount += 1
+        if skipped.count < Self.listedSkips { skipped.append(Skipped(place: place, message: message)) }
+    }
+
+    /// Counts a decided customer; `place` is read only when a warning lists it.
+    public mutating func add(_ customer: Customer, _ decision: BatchDecision, at place: @autoclosure () -> String) {
+        decided += 1
+        let key = decision.tierID.map { "legacy:" + $0 } ?? "newCustomer"
+        var group = groups[key] ?? Group(tierID: decision.tierID)
+        group.count += 1
+        if !decision.offers.isEmpty { group.offered += 1 }
+        group.rules[decision.rule, default: 0] += 1
+        groups[key] = group
+        environments[customer.environment, default: 0] += 1
+        guard customer.environment == .production else { return }
+        let isLegacy = decision.tierID != nil
+        if isLegacy { productionLegacy += 1 }
+        if decision.rule == .undetermined {
+            undeterminedCount += 1
+            if undetermined.count < Self.listedPlaces { undetermined.append(place()) }
+        }
+        if let text = customer.originalAppVersion, isUnknown(text) {
+            if unknownVersions[text] != nil || unknownVersions.count < Self.trackedVersions {
+                unknownVersions[text, default: 0] += 1
+            } else {
+                unknownVersionsOverflow += 1
+            }
+        }
+        // The version decided; the purchase date, where given, should agree about the era.
+        if let date = customer.originalPurchaseDate, !customer.isAppPurchaseRevoked, decision.rule != .purchaseDate,
+            let track = decision.trackPlatform ?? catalog.trackPlatform(for: customer.originalPlatform ?? customer.platform),
+            let release = catalog.release(liveAt: date, on: track)
+        {
+            let paid = catalog.plan.releases[release].model.isPaid
+            if paid && !isLegacy {
+                paidButNewCount += 1
+                if paidButNew.count < Self.listedPlaces { paidButNew.append(place()) }
+            } else if !paid && isLegacy {
+                freeButLegacyCount += 1
+                if freeButLegacy.count < Self.listedPlaces { freeButLegacy.append(place()) }
+            }
+        }
+    }
+
+    /// Whether a version text parses and is no release of the plan.
+    private mutating func isUnknown(_ text: String) -> Bool {
+        if let known = judged[text] { return known }
+        let unknown = (try? Version(text)).map { !knownVersions.contains($0) } ?? false
+        if judged.count < Self.trackedVersions * 10 { judged[text] = unknown }
+        return unknown
+    }
+
+    /// How many production customers were decided.
+    public var productionCount: Int { environments[.production] ?? 0 }
+
+    /// Warnings about the list as a whole, worst first.
+    public var warnings: [String] {
+        var warnings: [String] = []
+        func places(_ listed: [String], _ count: Int) -> String {
+            listed.joined(separator: ", ") + (count > listed.count ? " and \(count - listed.count) more" : "")
+        }
+        if paidButNewCount > 0 {
+            warnings.append(
+                "\(paidButNewCount) production \(paidButNewCount == 1 ? "customer" : "customers") bought while a paid release was on sale (by originalPurchaseDate) but \(paidButNewCount == 1 ? "is a new customer" : "are new customers") who would see a paywall (\(places(paidButNew, paidButNewCount))): check the plan's releases and cutoff before launch"
+            )
+        }
+        if freeButLegacyCount > 0 {
+            warnings.append(
+                "\(freeButLegacyCount) production \(freeButLegacyCount == 1 ? "customer" : "customers") downloaded while the app was free (by originalPurchaseDate) but \(freeButLegacyCount == 1 ? "is" : "are") legacy (\(places(freeButLegacy, freeButLegacyCount))): the cutoff may be too late, or the releases' dates wrong"
+            )
+        }
+        if undeterminedCount > 0 {
+            warnings.append(
+                "\(undeterminedCount) production \(undeterminedCount == 1 ? "customer has" : "customers have") neither an original version nor a purchase date the plan can judge (\(places(undetermined, undeterminedCount))), so \(undeterminedCount == 1 ? "it is" : "they are") decided as new customers: fill in originalAppVersion from AppTransaction"
+            )
+        }
+        let production = productionCount
+        if decided > 0 && production == 0 {
+            let kinds = environments.keys.map(\.rawValue).sorted().joined(separator: " and ")
+            warnings.append(
+                "every row is \(kinds): in the sandbox and TestFlight originalAppVersion is always \"1.0\", and in Xcode it is the tested build's, so these rows show policies.nonProduction, not what customers in production get; list production customers to rehearse the launch"
+            )
+        } else if production >= 20 {
+            let share = Double(productionLegacy) / Double(production)
+            let percent = Int((share * 100).rounded())
+            if share >= 0.95 {
+                warnings.append(
+                    "\(percent)% of listed production customers are legacy: right if the list holds only people who paid, but if it includes people who downloaded the app for free, the cutoff is too late"
+                )
+            } else if share <= 0.05 {
+                warnings.append(
+                    "\(percent)% of listed production customers are legacy: if the list holds people who paid for the app, the cutoff is too early or the original versions are read wrongly (a build number on iOS, a marketing version on macOS)"
+                )
+            }
+        }
+        if !unknownVersions.isEmpty {
+            let total = unknownVersions.values.reduce(0, +) + unknownVersionsOverflow
+            let listed = unknownVersions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(Self.listedPlaces)
+                .map { "\"\($0.key)\" (\($0.value))" }
+            let more = unknownVersions.count > Self.listedPlaces || unknownVersionsOverflow > 0 ? " and more" : ""
+            warnings.append(
+                "\(total) production \(total == 1 ? "customer's" : "customers'") original version is no release in the plan: \(listed.joined(separator: ", "))\(more). They are still compared numerically with the releases around them; if they are real builds, add those releases (with their build numbers on iOS) so the plan holds the app's real history, and if they are not, the list's versions are not what AppTransaction.originalAppVersion says"
+            )
+        }
+        return warnings
+    }
+}

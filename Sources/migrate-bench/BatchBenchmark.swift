@@ -1,0 +1,59 @@
+import Foundation
+
+/// `batch [ROWS]`: `migrate explain --batch` over a customer list of ROWS rows (default 1,000,000) of the
+/// flagship plan, as CSV and as JSON Lines, each run by the release `migrate` in its own process; prints wall
+/// time and peak memory (the child's ru_maxrss). The list mixes paid-era and free-era builds, sandbox
+/// testers, owned products and a carried-through customer id, as a real export would.
+func batchBenchmark(binary: URL, root: URL, rows: Int) {
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+        print("batch: skipped, build migrate first (swift build -c release)")
+        return
+    }
+    let plan = root.appendingPathComponent("Examples/tilt-to-live-hd/migration.json").path
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-bench-batch-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let products = [
+        "", "", "", "com.example.tilttolivehd.turret", "com.example.tilttolivehd.fullturret", "com.example.tilttolivehd.full:familyShared",
+    ]
+    let environments = Array(repeating: "Production", count: 49) + ["Sandbox"]
+    var random = SystemRandomNumberGenerator()
+    let start = Date(timeIntervalSince1970: 1_299_776_400)  // the first release, 2011-03-10
+    var csv = "customerID,originalAppVersion,originalPurchaseDate,environment,products\n"
+    var lines = ""
+    let csvURL = folder.appendingPathComponent("customers.csv")
+    let jsonURL = folder.appendingPathComponent("customers.jsonl")
+    FileManager.default.createFile(atPath: csvURL.path, contents: nil)
+    FileManager.default.createFile(atPath: jsonURL.path, contents: nil)
+    guard let csvFile = FileHandle(forWritingAtPath: csvURL.path), let jsonFile = FileHandle(forWritingAtPath: jsonURL.path) else { return }
+    for index in 0..<rows {
+        let build = Int.random(in: 10...45, using: &random)
+        // Builds before 30 were paid; the date follows the build, a day or two after its release.
+        let date = start.addingTimeInterval(Double(build - 10) * 12 * 86_400 + Double.random(in: 0...172_800, using: &random))
+        let stamp = ISO8601DateFormatter.string(from: date, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withInternetDateTime])
+        let owned = products.randomElement(using: &random)!
+        let environment = environments.randomElement(using: &random)!
+        csv += "cust-\(index),\(build),\(stamp),\(environment),\(owned)\n"
+        lines +=
+            "{\"customerID\":\"cust-\(index)\",\"originalAppVersion\":\"\(build)\",\"originalPurchaseDate\":\(Int(date.timeIntervalSince1970 * 1000)),\"environment\":\"\(environment)\",\"products\":\"\(owned)\"}\n"
+        if csv.utf8.count > 1 << 20 {
+            csvFile.write(Data(csv.utf8))
+            jsonFile.write(Data(lines.utf8))
+            csv = ""
+            lines = ""
+        }
+    }
+    csvFile.write(Data(csv.utf8))
+    jsonFile.write(Data(lines.utf8))
+    try? csvFile.close()
+    try? jsonFile.close()
+    print("batch: migrate explain --batch, \(rows) customers of the flagship plan, each run in its own process (target: under 10 s and 300 MB)")
+    for (name, url) in [("CSV", csvURL), ("JSON Lines", jsonURL)] {
+        let size = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) ?? 0
+        let output = folder.appendingPathComponent("decisions-\(name.prefix(3))").path
+        let run = runChild(binary.path, ["explain", plan, "--batch", url.path, "--output", output, "--now", "2026-11-26T00:00:00Z"])
+        print(
+            "  \(name.padding(toLength: 10, withPad: " ", startingAt: 0))  \(String(format: "%5.1f", Double(size) / 1_048_576)) MB in  "
+                + "\(format(run.seconds)) s  peak \(String(format: "%.0f", run.peakMB)) MB  exit \(run.exitCode.map(String.init) ?? "killed")")
+    }
+}
