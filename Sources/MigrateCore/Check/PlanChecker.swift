@@ -20,7 +20,7 @@ public enum PlanChecker {
     public static func check(_ catalog: PlanCatalog, now: Date) -> CheckReport {
         var diagnostics: [Diagnostic] = []
         diagnostics += freeSwitch(catalog)
-        diagnostics += catalogue(catalog)
+        diagnostics += catalogProblems(catalog)
         diagnostics += paidReleasesSayWhatTheyIncluded(catalog)
         diagnostics += tierCoverage(catalog)
         diagnostics += unobtainableFeatures(catalog)
@@ -61,7 +61,7 @@ public enum PlanChecker {
         ]
     }
 
-    private static func catalogue(_ catalog: PlanCatalog) -> [Diagnostic] {
+    private static func catalogProblems(_ catalog: PlanCatalog) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         if catalog.plan.features.isEmpty {
             diagnostics.append(
