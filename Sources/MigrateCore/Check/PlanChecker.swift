@@ -9,7 +9,7 @@ public struct CheckReport: Sendable {
     public var tiers: [ResolvedTier]
 }
 
-/// The launch-day traps that a plan can show before launch day (README, "migrate check").
+/// The launch-day traps that a plan can show before launch day (the manual, "The traps check finds").
 public enum PlanChecker {
     /// Checks a decoded plan. `now` decides what "in the future" means.
     public static func check(_ plan: MigrationPlan, now: Date) -> CheckReport {
