@@ -53,9 +53,9 @@ struct ManualTests {
             case .flag: label = "Fl -\(spec.name)"
             }
             #expect(Self.page.contains(label), "\(name): \(label)")
-            for line in ManualPage.text(spec.help) { #expect(Self.page.contains("\n\(line)\n"), "\(name) \(spec.name): \(line)") }
-            if let choices = spec.choices { #expect(Self.page.contains("Values: \(choices.joined(separator: ", ")).")) }
-            if let value = spec.defaultValue { #expect(Self.page.contains("Default: \(value)."), "\(name) \(spec.name)'s default") }
+            for line in ManualPage.text(spec.help) { #expect(Self.page.contains("\n\(line)"), "\(name) \(spec.name): \(line)") }
+            if let choices = spec.choices { #expect(Self.page.contains(choices.joined(separator: ", ")), "\(name) \(spec.name)'s values") }
+            if let value = spec.defaultValue { #expect(Self.page.contains("(default: \(value))"), "\(name) \(spec.name)'s default") }
         }
     }
 

@@ -65,6 +65,10 @@ struct PluginTests {
             ["swift", "package", "plugin", "migrate-read", "explain", "migration.json", "--original-version", "1.0"], in: app)
         #expect(explain.status == 0, "\(explain.output.suffix(2_000))")
 
+        let simulate = try await shell(["swift", "package", "plugin", "migrate-read", "simulate", "migration.json", "--draws", "0"], in: app)
+        #expect(simulate.status == 0, "\(simulate.output.suffix(2_000))")
+        #expect(simulate.output.contains("Cohort preview"))
+
         let generate = try await shell(
             ["swift", "package", "plugin", "migrate-read", "generate", "migration.json", "--output", "Generated"], in: app)
         #expect(generate.status != 0)

@@ -105,9 +105,9 @@ public enum ManualPage {
     /// The help text with the allowed values, the default and whether it repeats, as `--help` shows them.
     private static func describe(_ spec: ArgumentSpec) -> String {
         var text = spec.help
-        if let choices = spec.choices { text += " Values: \(choices.joined(separator: ", "))." }
-        if let value = spec.defaultValue { text += " Default: \(value)." }
-        if spec.isRepeating && !spec.isPositional { text += " May be given more than once." }
+        if let choices = spec.choices, !text.contains(choices.joined(separator: ", ")) { text += " (values: \(choices.joined(separator: ", ")))" }
+        if let value = spec.defaultValue { text += " (default: \(value))" }
+        if spec.isRepeating && !spec.isPositional { text += " (repeatable)" }
         return text
     }
 
