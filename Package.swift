@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "FreemiumStoreKit", targets: ["FreemiumStoreKit"]),
         // `swift package migrate …` in an app's repository that depends on this package.
         .plugin(name: "MigratePlugin", targets: ["MigratePlugin"]),
+        // `swift package plugin migrate-read check|explain|simulate …`, asking for no permission.
+        .plugin(name: "MigrateReadOnlyPlugin", targets: ["MigrateReadOnlyPlugin"]),
     ],
     targets: [
         // Generic helpers that know nothing of apps or plans: "did you mean" suggestions, a seeded generator.
@@ -51,12 +53,19 @@ let package = Package(
                 "MigrateSupport",
             ]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
-        // Runs the migrate executable from SwiftPM: `swift package [--allow-writing-to-package-directory] migrate …`.
+        // Runs the migrate executable from SwiftPM: `swift package --allow-writing-to-package-directory plugin migrate …`,
+        // for the commands that write (generate, import, init).
         .plugin(
             name: "MigratePlugin",
             capability: .command(
                 intent: .custom(verb: "migrate", description: "Run migrate (check, generate, simulate, explain…) on this package's plan."),
                 permissions: [.writeToPackageDirectory(reason: "migrate generate and import write the plan's generated files and the plan.")]),
+            dependencies: ["migrate"]),
+        // Runs the commands that only read (check, explain, simulate) with no permission: `swift package plugin migrate-read …`.
+        .plugin(
+            name: "MigrateReadOnlyPlugin",
+            capability: .command(
+                intent: .custom(verb: "migrate-read", description: "Run migrate check, explain or simulate on this package's plan.")),
             dependencies: ["migrate"]),
         // A seeded generator of bad inputs (mutated examples and fixtures), for `swift test` and `migrate-bench fuzz N`.
         .target(name: "MigrateFuzz", dependencies: ["MigrateCore", "MigrateSupport"]),
@@ -67,8 +76,8 @@ let package = Package(
                 "MigrateCore", "MigratePlan", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateFuzz",
                 "MigrateSupport",
             ]),
-        // Helpers every test target shares: the repository root, scratch folders, the list of examples.
-        .target(name: "MigrateTestSupport", dependencies: ["MigratePlan"], path: "Tests/MigrateTestSupport"),
+        // Helpers every test target shares: the repository root, scratch folders, the list of examples, `Run`.
+        .target(name: "MigrateTestSupport", dependencies: ["MigratePlan", "MigrateCLI"], path: "Tests/MigrateTestSupport"),
         .testTarget(name: "MigratePlanTests", dependencies: ["MigrateTestSupport", "MigratePlan", "MigrateCore", "MigrateSupport"]),
         .testTarget(name: "MigrateCoreTests", dependencies: ["MigrateTestSupport", "MigrateCore", "MigratePlan", "MigrateSupport"]),
         .testTarget(

@@ -2,10 +2,11 @@ import Foundation
 import PackagePlugin
 
 /// Runs `migrate` from SwiftPM in the app's own repository, so a team pins its version in
-/// Package.resolved like SwiftGen's or SwiftLint's:
+/// Package.resolved like SwiftGen's or SwiftLint's. It asks to write into the package, for the
+/// commands that write (`generate`, `import`, `init`); `migrate-read` runs the ones that only read
+/// without asking:
 ///
-///     swift package migrate check migration.json
-///     swift package --allow-writing-to-package-directory migrate generate migration.json
+///     swift package plugin --allow-writing-to-package-directory migrate generate migration.json
 ///
 /// Arguments go to `migrate` unchanged, run in the package's folder; a failing `migrate` fails the
 /// plugin (SwiftPM then exits with 1), its own message already on standard error.

@@ -16,7 +16,7 @@ public struct FuzzCase: Sendable {
 /// A seeded generator of bad inputs: mutations of the examples and the project's own fixtures (plans,
 /// receipts, PICT models, sales reports). The same seed gives the same cases on every machine.
 public struct Fuzzer: Sendable {
-    /// Exit codes `migrate` may end with (README, "Exit codes"); anything else, or a signal, is a bug.
+    /// Exit codes `migrate` may end with (the manual, "Limits and exit codes"); anything else, or a signal, is a bug.
     public static let exitCodes: Set<Int32> = [0, 1, 64, 65, 66, 73]
 
     let plans: [[UInt8]]

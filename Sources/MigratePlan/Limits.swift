@@ -2,8 +2,8 @@ import MigrateSupport
 
 /// The largest inputs migrate accepts, decided once. Each is read by the code that enforces it
 /// (the plan decoder, the receipt reader, the PICT parser, the sales importer, `matrix`) and listed in
-/// README.md, "Limits", with the exit code of the error. Anything past a limit is refused with a
-/// message that names the limit; nothing past a limit reaches arithmetic that could trap.
+/// the manual's "Limits and exit codes" page, with the exit code of the error. Anything past a limit is
+/// refused with a message that names the limit; nothing past a limit reaches arithmetic that could trap.
 public enum Limits {
     /// Digits before the decimal point of a price: up to 999,999,999,999.9999 in any currency.
     /// Prices are exact ten-thousandths in an `Int64`, so this keeps every sum of a few million prices exact.

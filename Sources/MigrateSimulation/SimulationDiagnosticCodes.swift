@@ -2,8 +2,10 @@ import MigrateSupport
 
 /// The code of a plan the simulator can't run (a scenario or sweep that doesn't fit the plan).
 extension DiagnosticCode {
-    public static let simulation = DiagnosticCode("simulation")
+    /// The codes, each a case, so the list of them is complete by construction.
+    public enum Simulation: String, DiagnosticCodes {
+        case simulation
+    }
 
-    /// Every code above, for the test that keeps them unique.
-    public static let simulator: [DiagnosticCode] = [.simulation]
+    public static let simulation = DiagnosticCode(Simulation.simulation)
 }

@@ -1,11 +1,11 @@
 import Foundation
 import MigratePlan
 
-// `migrate-bench scale`, catalogue size: for 10, 100, 1,000 and 10,000 products, the wall time and peak
+// `migrate-bench scale`, catalog size: for 10, 100, 1,000 and 10,000 products, the wall time and peak
 // memory of `check`, `explain`, `generate` and `simulate`, each run by the release `migrate` in its own
 // process (peak memory is the child's own ru_maxrss, from wait4: what getrusage(RUSAGE_CHILDREN) reports
 // for one child). The plans are made in code (`scaleCatalogPlan`), the same on every run.
-// The bound (issue "Scale without cliffs"): each command under 10 s and 500 MB at 10,000 products.
+// The bound, so a large catalog has no cliff: each command under 10 s and 500 MB at 10,000 products.
 
 /// A plan with `count` products on two platforms (iOS build numbers, macOS marketing versions), six paid
 /// releases then six free ones on each: one feature per product (and at least 8), each product granting two;
@@ -31,7 +31,7 @@ func scaleCatalogPlan(products count: Int) -> MigrationPlan {
     var products: [Product] = []
     let periods = ["P1M", "P1Y", "P1W"]
     for index in 0..<count {
-        let id = "com.example.catalogue.item\(index)"
+        let id = "com.example.catalog.item\(index)"
         var product = Product(
             id: id, name: "Item \(index)", kind: .nonConsumable, price: try! Price("\(index % 10).99"),
             grants: [features[index % featureCount].id, features[(index * 7 + 3) % featureCount].id])
@@ -52,7 +52,7 @@ func scaleCatalogPlan(products count: Int) -> MigrationPlan {
     let simulation = SimulationSettings(
         assumptions: [AssumptionValue(name: SimulationAssumption.paidDownloadsPerMonth.rawValue, distribution: .uniform(low: 800, high: 1_200))])
     return MigrationPlan(
-        app: AppInfo(name: "Catalogue", bundleID: "com.example.catalogue", platforms: [.iOS, .macOS]), features: features,
+        app: AppInfo(name: "Catalog", bundleID: "com.example.catalog", platforms: [.iOS, .macOS]), features: features,
         releases: releases, products: products, simulation: simulation)
 }
 
@@ -99,17 +99,17 @@ func runChild(_ path: String, _ arguments: [String], limit: Double = 300) -> Chi
     return ChildRun(seconds: seconds, peakMB: peak, exitCode: killed || !exited ? nil : (status >> 8) & 0xFF)
 }
 
-/// Prints the catalogue-size table. `binary` is the release `migrate`.
+/// Prints the catalog-size table. `binary` is the release `migrate`.
 func scaleCatalogBenchmark(binary: URL, sizes: [Int] = [10, 100, 1_000, 10_000]) {
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-        print("scale (catalogue): skipped, build migrate first (swift build -c release)")
+        print("scale (catalog): skipped, build migrate first (swift build -c release)")
         return
     }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-bench-scale-\(getpid())")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let bound = (seconds: 10.0, megabytes: 500.0)
-    print("scale (catalogue): each command run by the release migrate in its own process; wall time and peak memory (the child's ru_maxrss)")
+    print("scale (catalog): each command run by the release migrate in its own process; wall time and peak memory (the child's ru_maxrss)")
     print("  products   check             explain           generate          simulate (10,000 draws)")
     var worst: (name: String, run: ChildRun)?
     var notes: [String] = []
@@ -119,7 +119,7 @@ func scaleCatalogBenchmark(binary: URL, sizes: [Int] = [10, 100, 1_000, 10_000])
         do {
             try Data(PlanEncoder.encode(plan).utf8).write(to: file)
         } catch {
-            print("scale (catalogue): cannot write \(file.path): \(error)")
+            print("scale (catalog): cannot write \(file.path): \(error)")
             return
         }
         let output = folder.appendingPathComponent("generated-\(size)").path

@@ -4,14 +4,14 @@ import MigratePlan
 // `migrate-bench scale`, matrix part: for plans of 1 to 60 products (every size up to 12, then steps of
 // 6), 200 releases and 40 discount tiers, the wall time of `migrate matrix` and `migrate generate` (which
 // builds the same pairwise matrix for its tests), each run by the release `migrate` in its own process.
-// The bound (issue "Scale without cliffs"): each under 2 s at every size.
+// The bound, so a larger plan has no cliff: each under 2 s at every size.
 
 /// Product counts the matrix table measures.
 let matrixScaleSizes = Array(1...12) + [18, 24, 30, 36, 42, 48, 54, 60]
 
 /// A plan with `count` products, `releaseCount` releases on two platforms (the first 60% paid, the rest
 /// free) and `tierCount` legacy tiers that split the paid years between them. Products mix the kinds a
-/// real catalogue has: every 10th a subscription, every 7th a consumable, every 8th a bundle of the two
+/// real catalog has: every 10th a subscription, every 7th a consumable, every 8th a bundle of the two
 /// before it, every 9th an add-on requiring what the one before grants, every 11th retired.
 func matrixScalePlan(products count: Int, releases releaseCount: Int = 200, tiers tierCount: Int = 40) -> MigrationPlan {
     let features = (0..<12).map { Feature(id: "feature-\($0)", name: "Feature \($0)") }

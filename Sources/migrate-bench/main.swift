@@ -8,7 +8,7 @@ import MigratePlan
 import MigrateSimulation
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|batch [ROWS]|generate|import|matrix|simulate|scale [matrix|catalogue]|montecarlo|all]
+// Run with: swift run -c release migrate-bench [startup|explain|batch [ROWS]|generate|import|matrix|simulate|scale [matrix|catalog]|montecarlo|all]
 // or: swift run -c release migrate-bench fuzz N [SEED]   (each case in its own migrate process)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -338,11 +338,11 @@ if which == "matrix" || which == "all" {
     matrixBenchmark(effort: arguments.dropFirst().first.flatMap { Int($0) })
 }
 
-// `scale` runs both tables; `scale matrix` or `scale catalogue` one of them.
+// `scale` runs both tables; `scale matrix` or `scale catalog` one of them.
 if which == "scale" || which == "all" {
     let part = which == "scale" ? arguments.dropFirst().first : nil
     if part == nil || part == "matrix" { scaleMatrixBenchmark(binary: binary) }
-    if part == nil || part == "catalogue" { scaleCatalogBenchmark(binary: binary) }
+    if part == nil || part == "catalog" { scaleCatalogBenchmark(binary: binary) }
 }
 
 if which == "montecarlo" || which == "all" {
@@ -351,7 +351,7 @@ if which == "montecarlo" || which == "all" {
 
 // Last, so that its memory doesn't count in the simulate figure above.
 if which == "generate" || which == "all" {
-    // A mid-size catalogue, which gets the pairwise matrix as well as the boundary cases.
+    // A mid-size catalog, which gets the pairwise matrix as well as the boundary cases.
     let midsize = syntheticPlan(products: 12, releases: 40)
     let midsizeTime = seconds { _ = try? Generator().generate(midsize) }
     print("generate: 12 products, 40 releases in \(format(midsizeTime * 1000)) ms (boundary and pairwise test cases)")

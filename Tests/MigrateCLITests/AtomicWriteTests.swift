@@ -12,7 +12,7 @@ import Testing
     import Darwin
 #endif
 
-/// Issue 12, writes: `generate` writes all of its files or none, the manifest last, and through symlinks.
+/// A write never leaves half a package: `generate` writes all of its files or none, the manifest last, and through symlinks.
 @Suite("generate: all-or-nothing writes, faults at every step, symlinks")
 struct AtomicWriteTests {
     static let flagship = repositoryRoot.appendingPathComponent("Examples/tilt-to-live-hd/migration.json").path

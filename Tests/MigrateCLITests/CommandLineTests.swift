@@ -4,24 +4,6 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-/// Runs `migrate` in-process from the repository root.
-struct Run {
-    var status: ExitCode
-    var output: String
-    var error: String
-
-    init(_ arguments: String..., environment: [String: String] = [:], terminal: Bool = false, directory: URL = repositoryRoot) {
-        self.init(arguments: arguments, environment: environment, terminal: terminal, directory: directory)
-    }
-
-    init(arguments: [String], environment: [String: String] = [:], terminal: Bool = false, directory: URL = repositoryRoot) {
-        let context = CommandContext.testing(directory: directory.path, environment: environment, terminal: terminal)
-        status = Migrate.run(arguments, context: context)
-        output = context.standardOutput.text
-        error = context.standardError.text
-    }
-}
-
 @Suite("Command line")
 struct CommandLineTests {
     @Test("Help is laid out as OVERVIEW / USAGE / OPTIONS / SUBCOMMANDS, on stdout, exit 0")

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCLI
+import MigrateTestSupport
 import Testing
 
 /// `migrate completions`: scripts made from the command tree, tried in a real bash.

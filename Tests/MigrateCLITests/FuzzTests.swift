@@ -6,7 +6,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-/// Issue 12: a bounded run of the seeded fuzzer in `swift test` (`migrate-bench fuzz N` runs many more, each in
+/// No mutated input crashes migrate: a bounded run of the seeded fuzzer in `swift test` (`migrate-bench fuzz N` runs many more, each in
 /// its own process). A crash ends the test process, so reaching the end is the "no crash" assertion.
 @Suite("Fuzz: mutated plans, receipts, PICT models and sales reports")
 struct FuzzTests {

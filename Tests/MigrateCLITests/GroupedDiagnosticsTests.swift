@@ -82,7 +82,7 @@ struct GroupedDiagnosticsTests {
     static func diagnostic(_ code: String, _ message: String, _ path: JSONPath, hint: String? = nil, severity: Diagnostic.Severity = .error)
         -> Diagnostic
     {
-        Diagnostic(severity, code: DiagnosticCode(code), message, at: path, hint: hint)
+        Diagnostic(severity, code: DiagnosticCode(rawValue: code), message, at: path, hint: hint)
     }
 
     @Test(

@@ -10,7 +10,7 @@ import Testing
     import Darwin
 #endif
 
-/// Issue 12, messages: the real cause and place.
+/// A message names the real cause and the place, never a symptom of it.
 @Suite("Messages: not a regular file, invalid UTF-8, control characters, empty --output, unknown templates, scenario 'plan'")
 struct MessagesTests {
     @Test("A folder or FIFO named migration.json, and /dev/null, are 'not a regular file' (exit 66), and nothing blocks")
@@ -57,8 +57,8 @@ struct MessagesTests {
         #expect(hostile != examplePlanText)
         try scratch.write("plan.json", hostile)
         for terminal in [false, true] {
-            let explain = Run("explain", "plan.json", "--original-version", "1.0", terminal: terminal, directory: scratch.url)
-            let check = Run("check", "plan.json", terminal: terminal, directory: scratch.url)
+            let explain = Run("explain", "plan.json", "--original-version", "1.0", directory: scratch.url, terminal: terminal)
+            let check = Run("check", "plan.json", directory: scratch.url, terminal: terminal)
             for text in [explain.output, explain.error, check.output, check.error] {
                 #expect(!text.contains("\u{1B}]"), "no raw escape sequence from the plan")
                 #expect(!text.contains("\u{07}"))

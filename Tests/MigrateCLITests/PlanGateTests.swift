@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCLI
+import MigrateTestSupport
 import Testing
 
 /// Every command that acts on a plan agrees with `migrate check`: a plan with errors is refused

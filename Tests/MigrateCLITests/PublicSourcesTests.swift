@@ -3,15 +3,16 @@ import MigrateCLI
 import MigrateTestSupport
 import Testing
 
-/// Users have the README, the examples, the templates and what `migrate` prints — not the project's internal
-/// research notes. Everything they read must cite public sources (Apple's documentation, named articles and
-/// reports), never the internal brief ("DOMAIN.md", "DOMAIN.md §5") or the articles' internal numbers ("seed 000").
+/// Users have the README, the manual, the examples, the templates and what `migrate` prints — not the project's
+/// internal research notes or its tracker. Everything they read must cite public sources (Apple's documentation,
+/// named articles and reports), never the internal brief ("DOMAIN.md", "DOMAIN.md §5"), the articles' internal
+/// numbers ("seed 000") or a tracker issue ("issue 12", "issue \"Scale without cliffs\"").
 @Suite("Public sources")
 struct PublicSourcesTests {
     /// "seed 000", "Seed 002's", "seeds 001", a path into the internal shared folder, or the brief itself. A random seed
     /// such as "(strength 2, seed 0)" in `migrate matrix` output is not a citation and does not match.
     static var internalReference: Regex<AnyRegexOutput> {
-        try! Regex("(?i)domain\\.md|\\bseeds?\\s+0\\d|\\.\\./shared|shared/seeds|shared/fixtures|seeds/0")
+        try! Regex("(?i)domain\\.md|\\bseeds?\\s+0\\d|\\.\\./shared|shared/seeds|shared/fixtures|seeds/0|\\bissues?\\s+#?\\d|\\bissue\\s+\"")
     }
 
     static func internalReferences(in text: String) -> [String] {
@@ -47,6 +48,7 @@ struct PublicSourcesTests {
         for text in [
             "see DOMAIN.md §5", "(domain.md, trap 2)", "seed 000's states", "Seed 002's developer", "../shared/seeds/001_x.txt",
             "Tests that read `../shared/fixtures` skip",
+            "as issue 12 asked", "(issue \"Scale without cliffs\")",
         ] {
             #expect(!Self.internalReferences(in: text).isEmpty, "\(text)")
         }
@@ -56,9 +58,12 @@ struct PublicSourcesTests {
         }
     }
 
-    @Test("README, CHANGELOG, Examples and Templates cite public sources only")
+    @Test("README, the manual, CHANGELOG, Examples and Templates cite public sources only")
     func documents() throws {
-        let paths = ["README.md", "CHANGELOG.md", "ARCHITECTURE.md"] + Self.files(under: "Examples") + Self.files(under: "Templates")
+        let paths =
+            ["README.md", "CHANGELOG.md", "ARCHITECTURE.md"] + Self.files(under: "Documentation") + Self.files(under: "Examples")
+            + Self.files(under: "Templates")
+        #expect(paths.contains("Documentation/Migrate.docc/Migrate.md"))
         #expect(paths.contains("Examples/README.md"))
         #expect(paths.contains { $0.hasPrefix("Templates/swift/") })
         for path in paths {

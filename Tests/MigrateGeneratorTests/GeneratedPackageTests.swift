@@ -5,34 +5,6 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-/// Runs a command and returns its status and combined output.
-///
-/// The wait happens on a thread of its own, never on one of Swift concurrency's cooperative threads:
-/// a test blocked there for a minutes-long build would hold up every other test on this 2-core machine.
-func shell(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            do {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = arguments
-                process.currentDirectoryURL = directory
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = pipe
-                try process.run()
-                // Read before waiting, so a chatty build can't fill the pipe and stall.
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-        thread.start()
-    }
-}
-
 /// One guard of the generated StoreKit layer removed: the generated layer test named `test` must
 /// fail (or the run crash, for a guard whose absence traps).
 struct LayerMutant: Sendable {

@@ -3,8 +3,9 @@ import MigrateGenerator
 import MigrateTestSupport
 import Testing
 
-/// The SwiftPM command plugin, used the way an app's repository would: a scratch package that
-/// depends on this one by path runs `swift package plugin migrate …` on its own plan.
+/// The SwiftPM command plugins, used the way an app's repository would: a scratch package that depends on
+/// this one by path runs `swift package plugin migrate …` (which may write) and `swift package plugin
+/// migrate-read …` (which asks for no permission) on its own plan.
 @Suite("SwiftPM plugin", .serialized)
 struct PluginTests {
     /// A package beside its plan, reused between runs so its build is incremental.
@@ -51,5 +52,27 @@ struct PluginTests {
             ["swift", "package", "plugin", "--allow-writing-to-package-directory", "migrate", "check", "absent.json"], in: app)
         #expect(missing.status != 0)
         #expect(missing.output.contains("absent.json: no such file"))
+    }
+
+    @Test("swift package plugin migrate-read checks, explains and simulates without the write flag, and refuses generate")
+    func readOnlyPluginRunsWithoutPermission() async throws {
+        let app = try Self.makeApp()
+        let check = try await shell(["swift", "package", "plugin", "migrate-read", "check", "migration.json"], in: app)
+        #expect(check.status == 0, "\(check.output.suffix(2_000))")
+        #expect(check.output.contains("No problems found."))
+
+        let explain = try await shell(
+            ["swift", "package", "plugin", "migrate-read", "explain", "migration.json", "--original-version", "1.0"], in: app)
+        #expect(explain.status == 0, "\(explain.output.suffix(2_000))")
+
+        let simulate = try await shell(["swift", "package", "plugin", "migrate-read", "simulate", "migration.json", "--draws", "0"], in: app)
+        #expect(simulate.status == 0, "\(simulate.output.suffix(2_000))")
+        #expect(simulate.output.contains("Cohort preview"))
+
+        let generate = try await shell(
+            ["swift", "package", "plugin", "migrate-read", "generate", "migration.json", "--output", "Generated"], in: app)
+        #expect(generate.status != 0)
+        #expect(generate.output.contains("'generate' may write into the package"), "\(generate.output.suffix(2_000))")
+        #expect(!FileManager.default.fileExists(atPath: app.appendingPathComponent("Generated").path))
     }
 }

@@ -16,26 +16,6 @@ func date(_ text: String) -> Date {
     return date
 }
 
-/// One in-process run of the command line.
-struct Run {
-    var status: ExitCode
-    var output: String
-    var error: String
-
-    init(_ arguments: String..., directory: URL, environment: [String: String] = defaultEnvironment) {
-        self.init(arguments: arguments, directory: directory, environment: environment)
-    }
-
-    static let defaultEnvironment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-
-    init(arguments: [String], directory: URL, environment: [String: String] = defaultEnvironment) {
-        let context = CommandContext.testing(directory: directory.path, environment: environment)
-        status = Migrate.run(arguments, context: context)
-        output = context.standardOutput.text
-        error = context.standardError.text
-    }
-}
-
 /// A plan someone wrote by hand: a product with grants and a paid release.
 let handWrittenPlan = """
     {

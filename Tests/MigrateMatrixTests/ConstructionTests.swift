@@ -125,7 +125,7 @@ struct ConstructionTests {
     }
 }
 
-/// migrate's rows at the default settings before constructions and bounds (issue 27): no model may get more.
+/// migrate's rows at the default settings before constructions and bounds were added: no model may get more.
 @Suite("No model gets more rows than before constructions")
 struct RowRegressionTests {
     @Test(

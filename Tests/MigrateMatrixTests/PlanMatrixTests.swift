@@ -19,20 +19,6 @@ let exampleMatrices: [String: (factors: PlanFactorModel, array: CoveringArray)] 
     return result
 }()
 
-/// Runs `migrate` in-process from the repository root.
-struct Run {
-    var status: ExitCode
-    var output: String
-    var error: String
-
-    init(_ arguments: [String], directory: URL = repositoryRoot) {
-        let context = CommandContext.testing(directory: directory.path)
-        status = Migrate.run(arguments, context: context)
-        output = context.standardOutput.text
-        error = context.standardError.text
-    }
-}
-
 @Suite("Plan matrices")
 struct PlanMatrixTests {
     @Test("Every example's matrix covers every valid pair with valid rows", arguments: exampleNames)
@@ -85,7 +71,7 @@ struct PlanMatrixTests {
         #expect(!rows.isEmpty)
         for row in rows {
             let expected = try #require(row.expected)
-            let run = Run(["explain", "Examples/\(name)", "--format", "json"] + row.explainArguments)
+            let run = Run(arguments: ["explain", "Examples/\(name)", "--format", "json"] + row.explainArguments)
             #expect(run.status == .success, "row \(row.number): \(run.error)")
             let json = try JSONParser.parse(bytes: Array(run.output.utf8))
             let cohort = try #require(json["cohort"])

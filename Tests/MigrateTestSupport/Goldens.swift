@@ -56,4 +56,33 @@ public func firstDifference(_ expected: String, _ actual: String) -> String? {
             Issue.record("\(relativePath) differs from the generated output at \(difference)", sourceLocation: sourceLocation)
         }
     }
+
+    /// Compares the part of a document between `<!-- generated: NAME … -->` and `<!-- end generated: NAME -->`
+    /// with `rendered`, the text a test derived from the code, and rewrites that part when recording: a fact
+    /// the documentation shows is derived, not copied by hand and then policed.
+    public func expectGeneratedSection(
+        _ rendered: String, named name: String, in relativePath: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let url = repositoryRoot.appendingPathComponent(relativePath)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let endMarker = "<!-- end generated: \(name) -->"
+        guard let start = text.range(of: "<!-- generated: \(name)"), let startLine = text.range(of: "-->\n", range: start.upperBound..<text.endIndex),
+            let end = text.range(of: endMarker, range: startLine.upperBound..<text.endIndex)
+        else {
+            Issue.record("\(relativePath) has no section marked <!-- generated: \(name) … --> … \(endMarker)", sourceLocation: sourceLocation)
+            return
+        }
+        let current = String(text[startLine.upperBound..<end.lowerBound])
+        guard current != rendered else { return }
+        if isRecording {
+            let updated = String(text[..<startLine.upperBound]) + rendered + String(text[end.lowerBound...])
+            try updated.write(to: url, atomically: true, encoding: .utf8)
+            Issue.record("recorded \(name) in \(relativePath); run again without MIGRATE_RECORD=1", sourceLocation: sourceLocation)
+        } else {
+            let difference = firstDifference(current, rendered) ?? "?"
+            Issue.record(
+                "\(relativePath)'s \(name) is not what the code gives, at \(difference); MIGRATE_RECORD=1 swift test re-records it",
+                sourceLocation: sourceLocation)
+        }
+    }
 #endif

@@ -21,6 +21,21 @@ public struct ExitCode: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let cannotCreate = ExitCode(rawValue: 73)
 
     public var description: String { String(rawValue) }
+
+    /// Every status `migrate` ends with and what it means, for the manual page; anything else is a bug.
+    public static let documented: [(status: ExitCode, meaning: String)] = [
+        (.success, "Success, also for --help and --version."),
+        (.checkFailed, "check found errors, or warnings with --strict."),
+        (.usage, "The command line is wrong: an unknown command or option, a missing or malformed argument."),
+        (
+            .dataError,
+            "An input is malformed: a file that is not JSON, a plan check rejects given to a command that needs a valid one, "
+                + "an unreadable receipt, a source import cannot read."
+        ),
+        (.noInput, "An input is missing or is not a regular file; for import git, a folder that is no repository or no git on PATH."),
+        (.software, "A bug in migrate."),
+        (.cannotCreate, "An output cannot be created: an unwritable folder, a full disk, or generated files edited by hand (without --force)."),
+    ]
 }
 
 /// An error that ends a command with a message on stderr and an exit status.

@@ -2,7 +2,7 @@ import Foundation
 
 /// "simulating… 40%" or "generating… 3 of 14: TEST_MATRIX.md" on stderr, only on a terminal and only once
 /// a run has taken a second. A timer redraws the last state every quarter second, so the line appears after
-/// a second even while one long step (building a large catalogue's test cases) reports nothing.
+/// a second even while one long step (building a large catalog's test cases) reports nothing.
 final class ProgressLine: @unchecked Sendable {
     private let output: TextOutput
     private let label: String

@@ -41,7 +41,7 @@ public final class PlanCatalog: Sendable {
 
     private let featureOrder: [String: Int]
     /// Index into `plan.products` of each id (the first, if an id is repeated), so that looking a product
-    /// up costs the same in a catalogue of ten products or ten thousand.
+    /// up costs the same in a catalog of ten products or ten thousand.
     private let productIndex: [String: Int]
     /// Index into `tiers` of each tier id.
     private let tierIndex: [String: Int]

@@ -1,73 +1,73 @@
 import MigrateSupport
 
-/// The codes of the problems `check` and the receipt reader report, each declared once.
+/// The codes of the problems `check` and the receipt reader report, each declared once, as a case.
 extension DiagnosticCode {
-    /// A non-renewing subscription that unlocks features: nothing in the plan ends it.
-    public static let nonRenewingNeverEnds = DiagnosticCode("non-renewing-never-ends")
-    public static let cutoffInFuture = DiagnosticCode("cutoff-in-future")
-    public static let dateOutOfRange = DiagnosticCode("date-out-of-range")
-    public static let discountDisplayOnly = DiagnosticCode("discount-display-only")
-    public static let featureNeverGranted = DiagnosticCode("feature-never-granted")
-    public static let legacyFeatureDropped = DiagnosticCode("legacy-feature-dropped")
-    public static let legacyProductGrantsLess = DiagnosticCode("legacy-product-grants-less")
-    public static let legacyProductIsRegular = DiagnosticCode("legacy-product-is-regular")
-    public static let legacyProductNotForSale = DiagnosticCode("legacy-product-not-for-sale")
-    public static let legacyProductPrice = DiagnosticCode("legacy-product-price")
-    public static let legacyProductSubscription = DiagnosticCode("legacy-product-subscription")
-    public static let malformedJWS = DiagnosticCode("malformed-jws")
-    public static let noFeatures = DiagnosticCode("no-features")
-    public static let noFreeRelease = DiagnosticCode("no-free-release")
-    public static let noReleases = DiagnosticCode("no-releases")
-    public static let nothingForSale = DiagnosticCode("nothing-for-sale")
-    public static let offerNotSubscription = DiagnosticCode("offer-not-subscription")
-    public static let paidFeatureUnobtainable = DiagnosticCode("paid-feature-unobtainable")
-    /// A legacy subscription price for paid-app buyers through a promotional offer, which needs a subscription history.
-    public static let promotionalOfferIneligible = DiagnosticCode("promotional-offer-ineligible")
-    public static let introductoryOfferTaken = DiagnosticCode("introductory-offer-taken")
-    public static let paidReleaseIncludesNothing = DiagnosticCode("paid-release-includes-nothing")
-    public static let paidReleaseUncovered = DiagnosticCode("paid-release-uncovered")
-    public static let receiptStatus = DiagnosticCode("receipt-status")
-    public static let sandboxVersionCollision = DiagnosticCode("sandbox-version-collision")
-    public static let swiftNameCollision = DiagnosticCode("swift-name-collision")
-    public static let tierOverlap = DiagnosticCode("tier-overlap")
-    public static let universalPurchaseMixed = DiagnosticCode("universal-purchase-mixed")
-    public static let unknownReceipt = DiagnosticCode("unknown-receipt")
-    public static let versionRuleAmbiguous = DiagnosticCode("version-rule-ambiguous")
-    public static let versionRuleUnsound = DiagnosticCode("version-rule-unsound")
-    public static let weakReleaseDate = DiagnosticCode("weak-release-date")
+    /// The codes, each a case, so the list of them is complete by construction.
+    public enum Check: String, DiagnosticCodes {
+        /// A non-renewing subscription that unlocks features: nothing in the plan ends it.
+        case nonRenewingNeverEnds = "non-renewing-never-ends"
+        case cutoffInFuture = "cutoff-in-future"
+        case dateOutOfRange = "date-out-of-range"
+        case discountDisplayOnly = "discount-display-only"
+        case featureNeverGranted = "feature-never-granted"
+        case legacyFeatureDropped = "legacy-feature-dropped"
+        case legacyProductGrantsLess = "legacy-product-grants-less"
+        case legacyProductIsRegular = "legacy-product-is-regular"
+        case legacyProductNotForSale = "legacy-product-not-for-sale"
+        case legacyProductPrice = "legacy-product-price"
+        case legacyProductSubscription = "legacy-product-subscription"
+        case malformedJWS = "malformed-jws"
+        case noFeatures = "no-features"
+        case noFreeRelease = "no-free-release"
+        case noReleases = "no-releases"
+        case nothingForSale = "nothing-for-sale"
+        case offerNotSubscription = "offer-not-subscription"
+        case paidFeatureUnobtainable = "paid-feature-unobtainable"
+        /// A legacy subscription price for paid-app buyers through a promotional offer, which needs a subscription history.
+        case promotionalOfferIneligible = "promotional-offer-ineligible"
+        case introductoryOfferTaken = "introductory-offer-taken"
+        case paidReleaseIncludesNothing = "paid-release-includes-nothing"
+        case paidReleaseUncovered = "paid-release-uncovered"
+        case receiptStatus = "receipt-status"
+        case sandboxVersionCollision = "sandbox-version-collision"
+        case swiftNameCollision = "swift-name-collision"
+        case tierOverlap = "tier-overlap"
+        case universalPurchaseMixed = "universal-purchase-mixed"
+        case unknownReceipt = "unknown-receipt"
+        case versionRuleAmbiguous = "version-rule-ambiguous"
+        case versionRuleUnsound = "version-rule-unsound"
+        case weakReleaseDate = "weak-release-date"
+    }
 
-    /// Every code above, for the test that keeps them unique.
-    public static let engine: [DiagnosticCode] = [
-        .nonRenewingNeverEnds,
-        .cutoffInFuture,
-        .dateOutOfRange,
-        .discountDisplayOnly,
-        .featureNeverGranted,
-        .legacyFeatureDropped,
-        .legacyProductGrantsLess,
-        .legacyProductIsRegular,
-        .legacyProductNotForSale,
-        .legacyProductPrice,
-        .legacyProductSubscription,
-        .malformedJWS,
-        .noFeatures,
-        .noFreeRelease,
-        .noReleases,
-        .nothingForSale,
-        .offerNotSubscription,
-        .paidFeatureUnobtainable,
-        .promotionalOfferIneligible,
-        .introductoryOfferTaken,
-        .paidReleaseIncludesNothing,
-        .paidReleaseUncovered,
-        .receiptStatus,
-        .sandboxVersionCollision,
-        .swiftNameCollision,
-        .tierOverlap,
-        .universalPurchaseMixed,
-        .unknownReceipt,
-        .versionRuleAmbiguous,
-        .versionRuleUnsound,
-        .weakReleaseDate,
-    ]
+    public static let nonRenewingNeverEnds = DiagnosticCode(Check.nonRenewingNeverEnds)
+    public static let cutoffInFuture = DiagnosticCode(Check.cutoffInFuture)
+    public static let dateOutOfRange = DiagnosticCode(Check.dateOutOfRange)
+    public static let discountDisplayOnly = DiagnosticCode(Check.discountDisplayOnly)
+    public static let featureNeverGranted = DiagnosticCode(Check.featureNeverGranted)
+    public static let legacyFeatureDropped = DiagnosticCode(Check.legacyFeatureDropped)
+    public static let legacyProductGrantsLess = DiagnosticCode(Check.legacyProductGrantsLess)
+    public static let legacyProductIsRegular = DiagnosticCode(Check.legacyProductIsRegular)
+    public static let legacyProductNotForSale = DiagnosticCode(Check.legacyProductNotForSale)
+    public static let legacyProductPrice = DiagnosticCode(Check.legacyProductPrice)
+    public static let legacyProductSubscription = DiagnosticCode(Check.legacyProductSubscription)
+    public static let malformedJWS = DiagnosticCode(Check.malformedJWS)
+    public static let noFeatures = DiagnosticCode(Check.noFeatures)
+    public static let noFreeRelease = DiagnosticCode(Check.noFreeRelease)
+    public static let noReleases = DiagnosticCode(Check.noReleases)
+    public static let nothingForSale = DiagnosticCode(Check.nothingForSale)
+    public static let offerNotSubscription = DiagnosticCode(Check.offerNotSubscription)
+    public static let paidFeatureUnobtainable = DiagnosticCode(Check.paidFeatureUnobtainable)
+    public static let promotionalOfferIneligible = DiagnosticCode(Check.promotionalOfferIneligible)
+    public static let introductoryOfferTaken = DiagnosticCode(Check.introductoryOfferTaken)
+    public static let paidReleaseIncludesNothing = DiagnosticCode(Check.paidReleaseIncludesNothing)
+    public static let paidReleaseUncovered = DiagnosticCode(Check.paidReleaseUncovered)
+    public static let receiptStatus = DiagnosticCode(Check.receiptStatus)
+    public static let sandboxVersionCollision = DiagnosticCode(Check.sandboxVersionCollision)
+    public static let swiftNameCollision = DiagnosticCode(Check.swiftNameCollision)
+    public static let tierOverlap = DiagnosticCode(Check.tierOverlap)
+    public static let universalPurchaseMixed = DiagnosticCode(Check.universalPurchaseMixed)
+    public static let unknownReceipt = DiagnosticCode(Check.unknownReceipt)
+    public static let versionRuleAmbiguous = DiagnosticCode(Check.versionRuleAmbiguous)
+    public static let versionRuleUnsound = DiagnosticCode(Check.versionRuleUnsound)
+    public static let weakReleaseDate = DiagnosticCode(Check.weakReleaseDate)
 }

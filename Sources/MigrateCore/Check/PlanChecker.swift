@@ -9,7 +9,7 @@ public struct CheckReport: Sendable {
     public var tiers: [ResolvedTier]
 }
 
-/// The launch-day traps that a plan can show before launch day (README, "migrate check").
+/// The launch-day traps that a plan can show before launch day (the manual, "The traps check finds").
 public enum PlanChecker {
     /// Checks a decoded plan. `now` decides what "in the future" means.
     public static func check(_ plan: MigrationPlan, now: Date) -> CheckReport {
@@ -20,7 +20,7 @@ public enum PlanChecker {
     public static func check(_ catalog: PlanCatalog, now: Date) -> CheckReport {
         var diagnostics: [Diagnostic] = []
         diagnostics += freeSwitch(catalog)
-        diagnostics += catalogue(catalog)
+        diagnostics += catalogProblems(catalog)
         diagnostics += paidReleasesSayWhatTheyIncluded(catalog)
         diagnostics += tierCoverage(catalog)
         diagnostics += unobtainableFeatures(catalog)
@@ -61,7 +61,7 @@ public enum PlanChecker {
         ]
     }
 
-    private static func catalogue(_ catalog: PlanCatalog) -> [Diagnostic] {
+    private static func catalogProblems(_ catalog: PlanCatalog) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         if catalog.plan.features.isEmpty {
             diagnostics.append(

@@ -11,7 +11,7 @@ extension GenerationContext {
     }
 
     /// Whether the Markdown tables have a column per feature. Past `maximumFeatureColumns` they list each
-    /// row's features instead: a product × feature grid grows with the square of the catalogue (400 MB of
+    /// row's features instead: a product × feature grid grows with the square of the catalog (400 MB of
     /// Markdown at 10,000 products), and no one reads a table that wide.
     var featureColumns: Bool { plan.features.count <= Self.maximumFeatureColumns }
 

@@ -188,7 +188,7 @@ extension GenerationContext {
             value["refusedReason"] = .string(Self.oneLine(reason))
         }
         if let consumable { value["consumable"] = productReference(consumable.id) }
-        // The App Store model's catalogue: the plan's products as App Store Connect would declare them.
+        // The App Store model's catalog: the plan's products as App Store Connect would declare them.
         value["modelProducts"] = Self.swiftList(plan.products.map { ["declaration": .string(modelProduct($0))] })
         // A subscriber's next steps, as the engine offers them: another plan in the group, and Lifetime.
         value["hasSubscriberJourney"] = false

@@ -148,7 +148,7 @@ public enum TestCaseBuilder {
             }
             // Pairs of products that interact: a bundle and what it contains, products that share a
             // feature, an add-on and what grants its requirement. Others add nothing a single-product
-            // case doesn't, so large catalogues stay a manageable size.
+            // case doesn't, so large catalogs stay a manageable size.
             priority = .productPair
             for (first, second) in pairs {
                 var customer = base
@@ -194,7 +194,7 @@ public enum TestCaseBuilder {
 
     /// The first `limit` pairs of lasting products, in plan order, that interact: one contains the other,
     /// they share a feature, or one grants what the other requires. Partners are found through indexes by
-    /// feature and by bundle, so a catalogue of thousands is not compared pair by pair.
+    /// feature and by bundle, so a catalog of thousands is not compared pair by pair.
     static func interactingPairs(_ catalog: PlanCatalog, limit: Int) -> [(String, String)] {
         let lasting = catalog.plan.products.filter { $0.kind != .consumable }
         var position: [String: [Int]] = [:]

@@ -1,10 +1,12 @@
 import MigrateSupport
 
-/// The codes of the problems the generator reports about output already on disk, each declared once.
+/// The codes of the problems the generator reports about output already on disk, each declared once, as a case.
 extension DiagnosticCode {
-    /// A copy of the StoreKit layer older than the one this `migrate` generates.
-    public static let storeLayerOutdated = DiagnosticCode("store-layer-outdated")
+    /// The codes, each a case, so the list of them is complete by construction.
+    public enum Generator: String, DiagnosticCodes {
+        /// A copy of the StoreKit layer older than the one this `migrate` generates.
+        case storeLayerOutdated = "store-layer-outdated"
+    }
 
-    /// Every code above, for the test that keeps them unique.
-    public static let generator: [DiagnosticCode] = [.storeLayerOutdated]
+    public static let storeLayerOutdated = DiagnosticCode(Generator.storeLayerOutdated)
 }

@@ -1,76 +1,76 @@
 import MigrateSupport
 
 /// The codes of the problems a plan's decoder and validator report (and the engine reuses for the same kinds of
-/// problem in other inputs), each declared once.
+/// problem in other inputs), each declared once, as a case.
 extension DiagnosticCode {
-    public static let bundleCycle = DiagnosticCode("bundle-cycle")
-    public static let bundleTooDeep = DiagnosticCode("bundle-too-deep")
-    public static let consumableGrants = DiagnosticCode("consumable-grants")
-    public static let discountNotCheaper = DiagnosticCode("discount-not-cheaper")
-    public static let discountTwoMechanisms = DiagnosticCode("discount-two-mechanisms")
-    public static let duplicate = DiagnosticCode("duplicate")
-    public static let duplicateID = DiagnosticCode("duplicate-id")
-    public static let duplicateKey = DiagnosticCode("duplicate-key")
-    public static let duplicateRelease = DiagnosticCode("duplicate-release")
-    public static let emptyValue = DiagnosticCode("empty-value")
-    public static let invalidDate = DiagnosticCode("invalid-date")
-    public static let invalidOfferID = DiagnosticCode("invalid-offer-id")
-    public static let invalidPrice = DiagnosticCode("invalid-price")
-    public static let invalidTrial = DiagnosticCode("invalid-trial")
-    public static let invalidDuration = DiagnosticCode("invalid-duration")
-    public static let invalidUTF8 = DiagnosticCode("invalid-utf8")
-    public static let invalidValue = DiagnosticCode("invalid-value")
-    public static let invalidVersion = DiagnosticCode("invalid-version")
-    public static let invalidWindow = DiagnosticCode("invalid-window")
-    public static let jsonSyntax = DiagnosticCode("json-syntax")
-    public static let missingKey = DiagnosticCode("missing-key")
-    public static let numberAsPrice = DiagnosticCode("number-as-price")
-    public static let numberAsVersion = DiagnosticCode("number-as-version")
-    public static let platformNotListed = DiagnosticCode("platform-not-listed")
-    public static let productGrantsNothing = DiagnosticCode("product-grants-nothing")
-    public static let reservedID = DiagnosticCode("reserved-id")
-    public static let tooLarge = DiagnosticCode("too-large")
-    public static let unknownKey = DiagnosticCode("unknown-key")
-    public static let unknownPlatform = DiagnosticCode("unknown-platform")
-    public static let unknownReference = DiagnosticCode("unknown-reference")
-    public static let unsupportedFormat = DiagnosticCode("unsupported-format")
-    public static let versionComponents = DiagnosticCode("version-components")
-    public static let wrongType = DiagnosticCode("wrong-type")
+    /// The codes, each a case, so the list of them is complete by construction.
+    public enum Plan: String, DiagnosticCodes {
+        case bundleCycle = "bundle-cycle"
+        case bundleTooDeep = "bundle-too-deep"
+        case consumableGrants = "consumable-grants"
+        case discountNotCheaper = "discount-not-cheaper"
+        case discountTwoMechanisms = "discount-two-mechanisms"
+        case duplicate = "duplicate"
+        case duplicateID = "duplicate-id"
+        case duplicateKey = "duplicate-key"
+        case duplicateRelease = "duplicate-release"
+        case emptyValue = "empty-value"
+        case invalidDate = "invalid-date"
+        case invalidOfferID = "invalid-offer-id"
+        case invalidPrice = "invalid-price"
+        case invalidTrial = "invalid-trial"
+        case invalidDuration = "invalid-duration"
+        case invalidUTF8 = "invalid-utf8"
+        case invalidValue = "invalid-value"
+        case invalidVersion = "invalid-version"
+        case invalidWindow = "invalid-window"
+        case jsonSyntax = "json-syntax"
+        case missingKey = "missing-key"
+        case numberAsPrice = "number-as-price"
+        case numberAsVersion = "number-as-version"
+        case platformNotListed = "platform-not-listed"
+        case productGrantsNothing = "product-grants-nothing"
+        case reservedID = "reserved-id"
+        case tooLarge = "too-large"
+        case unknownKey = "unknown-key"
+        case unknownPlatform = "unknown-platform"
+        case unknownReference = "unknown-reference"
+        case unsupportedFormat = "unsupported-format"
+        case versionComponents = "version-components"
+        case wrongType = "wrong-type"
+    }
 
-    /// Every code above, for the test that keeps them unique.
-    public static let plan: [DiagnosticCode] = [
-        .bundleCycle,
-        .bundleTooDeep,
-        .consumableGrants,
-        .discountNotCheaper,
-        .discountTwoMechanisms,
-        .duplicate,
-        .duplicateID,
-        .duplicateKey,
-        .duplicateRelease,
-        .emptyValue,
-        .invalidDate,
-        .invalidOfferID,
-        .invalidPrice,
-        .invalidTrial,
-        .invalidDuration,
-        .invalidUTF8,
-        .invalidValue,
-        .invalidVersion,
-        .invalidWindow,
-        .jsonSyntax,
-        .missingKey,
-        .numberAsPrice,
-        .numberAsVersion,
-        .platformNotListed,
-        .productGrantsNothing,
-        .reservedID,
-        .tooLarge,
-        .unknownKey,
-        .unknownPlatform,
-        .unknownReference,
-        .unsupportedFormat,
-        .versionComponents,
-        .wrongType,
-    ]
+    public static let bundleCycle = DiagnosticCode(Plan.bundleCycle)
+    public static let bundleTooDeep = DiagnosticCode(Plan.bundleTooDeep)
+    public static let consumableGrants = DiagnosticCode(Plan.consumableGrants)
+    public static let discountNotCheaper = DiagnosticCode(Plan.discountNotCheaper)
+    public static let discountTwoMechanisms = DiagnosticCode(Plan.discountTwoMechanisms)
+    public static let duplicate = DiagnosticCode(Plan.duplicate)
+    public static let duplicateID = DiagnosticCode(Plan.duplicateID)
+    public static let duplicateKey = DiagnosticCode(Plan.duplicateKey)
+    public static let duplicateRelease = DiagnosticCode(Plan.duplicateRelease)
+    public static let emptyValue = DiagnosticCode(Plan.emptyValue)
+    public static let invalidDate = DiagnosticCode(Plan.invalidDate)
+    public static let invalidOfferID = DiagnosticCode(Plan.invalidOfferID)
+    public static let invalidPrice = DiagnosticCode(Plan.invalidPrice)
+    public static let invalidTrial = DiagnosticCode(Plan.invalidTrial)
+    public static let invalidDuration = DiagnosticCode(Plan.invalidDuration)
+    public static let invalidUTF8 = DiagnosticCode(Plan.invalidUTF8)
+    public static let invalidValue = DiagnosticCode(Plan.invalidValue)
+    public static let invalidVersion = DiagnosticCode(Plan.invalidVersion)
+    public static let invalidWindow = DiagnosticCode(Plan.invalidWindow)
+    public static let jsonSyntax = DiagnosticCode(Plan.jsonSyntax)
+    public static let missingKey = DiagnosticCode(Plan.missingKey)
+    public static let numberAsPrice = DiagnosticCode(Plan.numberAsPrice)
+    public static let numberAsVersion = DiagnosticCode(Plan.numberAsVersion)
+    public static let platformNotListed = DiagnosticCode(Plan.platformNotListed)
+    public static let productGrantsNothing = DiagnosticCode(Plan.productGrantsNothing)
+    public static let reservedID = DiagnosticCode(Plan.reservedID)
+    public static let tooLarge = DiagnosticCode(Plan.tooLarge)
+    public static let unknownKey = DiagnosticCode(Plan.unknownKey)
+    public static let unknownPlatform = DiagnosticCode(Plan.unknownPlatform)
+    public static let unknownReference = DiagnosticCode(Plan.unknownReference)
+    public static let unsupportedFormat = DiagnosticCode(Plan.unsupportedFormat)
+    public static let versionComponents = DiagnosticCode(Plan.versionComponents)
+    public static let wrongType = DiagnosticCode(Plan.wrongType)
 }

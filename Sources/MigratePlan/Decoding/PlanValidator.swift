@@ -3,7 +3,7 @@ import MigrateSupport
 /// Cross-reference checks on a decoded plan: duplicate ids, references to features and
 /// products that don't exist, bundle cycles, releases on platforms the app doesn't list.
 public enum PlanValidator {
-    /// Looks references up in sets, so a catalogue of thousands is checked in linear time; one home for the
+    /// Looks references up in sets, so a catalog of thousands is checked in linear time; one home for the
     /// "unknown reference" message of the plan's and the scenarios' tiers, prices and counts.
     struct References {
         /// What a reference names; its raw value is the word messages use.

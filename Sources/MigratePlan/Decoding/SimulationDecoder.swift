@@ -185,7 +185,7 @@ extension PlanDecoder {
                 sink.error(
                     .tooLarge, "'\(name)' must be at most \(Limits.display(maximum)), found \(format(value))", at: at,
                     hint:
-                        "\(Limits.display(maximum)) is migrate's limit for '\(name)' (README, \"Limits\"); simulate works in doubles and prints whole amounts."
+                        "\(Limits.display(maximum)) is migrate's limit for '\(name)' (the manual, \"Limits and exit codes\"); simulate works in doubles and prints whole amounts."
                 )
                 return false
             }

@@ -15,7 +15,7 @@ public struct AssumptionDefault: Sendable, Hashable {
     public var range: ClosedRange<Double>? { distribution.map { $0.quantile(0.1)...$0.quantile(0.9) } }
 }
 
-/// The documented defaults (README, "Assumptions"): every assumption the plan doesn't derive has a
+/// The documented defaults (the manual, "Simulation's model and sources"): every assumption the plan doesn't derive has a
 /// range, never a single value, each naming the public source of its figure, or "judgement".
 public enum AssumptionDefaults {
     public static func of(_ assumption: SimulationAssumption) -> AssumptionDefault {

@@ -47,7 +47,7 @@ public struct FoldedStates: Sendable, Hashable {
 public enum CohortPreview {
     /// A cohort shown more offers than this (or whose new users may own more retired products) gets one
     /// row for owning any one of them instead of one each: every state's row lists the cohort's offers,
-    /// so one row each would grow with the square of the catalogue. `perOffer` lists them all.
+    /// so one row each would grow with the square of the catalog. `perOffer` lists them all.
     public static let foldedAbove = 10
 
     /// - Parameter perOffer: one row for every ownership state, however many (`simulate --offer-states`);

@@ -6,10 +6,10 @@ import Testing
 
 @testable import MigrateCLI
 
-/// Issue 12 and 13 at the command line: the folded cohort preview and `--offer-states`, a 5 MB string read
+/// A large catalog at the command line costs what it holds, not its square: the folded cohort preview and `--offer-states`, a 5 MB string read
 /// once, and a line of any length quoted through a window of its bytes.
-@Suite("Catalogue scale: commands")
-struct CatalogueScaleCommandTests {
+@Suite("Catalog scale: commands")
+struct CatalogScaleCommandTests {
     /// A plan whose new free users are offered `count` products.
     static func plan(products count: Int, appName: String = "Many") -> String {
         let products = (0..<count).map { index in

@@ -5,8 +5,8 @@ import Testing
 
 @testable import MigrateGenerator
 
-/// Issue 12 and 13: `generate` grows with the catalogue, not its square.
-@Suite("Catalogue scale: generation")
+/// `generate` grows with the catalog, not its square.
+@Suite("Catalog scale: generation")
 struct GenerationScaleTests {
     /// `count` products over `featureCount` features: each grants two, every 7th is a bundle of the two before,
     /// every 5th an add-on requiring what the one before grants, every 9th a consumable.

@@ -3,10 +3,10 @@ import MigrateCore
 import MigratePlan
 import Testing
 
-/// Issue 12 and 13: work that grows with the catalogue, not its square; bundles of bundles refused past a
+/// Work grows with the catalog, not its square; bundles of bundles refused past a
 /// stated depth instead of costing the square of the chain everywhere.
-@Suite("Catalogue scale: bundle depth, indexes, closures")
-struct CatalogueScaleTests {
+@Suite("Catalog scale: bundle depth, indexes, closures")
+struct CatalogScaleTests {
     /// A chain of bundles: `chain-0` grants 'a'; each next one contains the one before.
     static func chain(_ length: Int) -> MigrationPlan {
         var products = [product("chain-0", "0.99", grants: ["a"])]
