@@ -65,6 +65,41 @@ struct GenerateCommandTests {
         #expect(manifest.contains(#".product(name: "FreemiumStoreKit", package: "migrate")"#))
     }
 
+    @Test("--server adds the server's module, its tests and SERVER.md; with --package, their targets")
+    func server() throws {
+        let scratch = try Scratch()
+        let example = repositoryRoot.appendingPathComponent("Examples/inkwell-universal/migration.json").path
+        let run = Run("generate", example, "--output", "out", "--package", "--server", "--module", "Inkwell", directory: scratch.url)
+        #expect(run.status == .success, "\(run.error)")
+        let written = files(in: scratch.url.appendingPathComponent("out"))
+        let manifest = written["Package.swift"] ?? ""
+        #expect(manifest.contains(#".library(name: "InkwellServer", targets: ["InkwellServer"])"#))
+        #expect(manifest.contains(#".target(name: "InkwellServer", dependencies: ["Inkwell"])"#))
+        #expect(manifest.contains(#".testTarget(name: "InkwellServerTests", dependencies: ["InkwellServer", "Inkwell"])"#))
+        #expect(written["Sources/InkwellServer/ServerDecisions.swift"]?.contains("public enum ServerDecisions {") == true)
+        #expect(written["SERVER.md"]?.contains("verifyAndDecodeAppTransaction") == true)
+        // The payloads a server sees: the sandbox, Xcode, a refunded download, no original platform and a known one.
+        let tests = written["Tests/InkwellServerTests/InkwellServerTests.swift"] ?? ""
+        for member in [
+            #""receiptType": "Sandbox""#, #""receiptType": "Xcode""#, #""revocationDate": "#, #""originalPlatform": "macOS""#,
+            #""inAppOwnershipType": "FAMILY_SHARED""#,
+        ] {
+            #expect(tests.contains(member), "no payload with \(member)")
+        }
+        #expect(tests.components(separatedBy: "ServerCase(").count > tests.components(separatedBy: #""originalPlatform""#).count)
+        let without = Run("generate", example, "--output", "plain", directory: scratch.url)
+        #expect(without.status == .success)
+        #expect(!files(in: scratch.url.appendingPathComponent("plain")).keys.contains { $0.contains("Server") })
+    }
+
+    @Test("--server needs public access")
+    func serverNeedsPublicAccess() throws {
+        let scratch = try Scratch()
+        let run = Run("generate", Self.flagship, "--output", "out", "--server", "--access", "internal", directory: scratch.url)
+        #expect(run.status == .usage)
+        #expect(run.error.contains("--server needs --access public"))
+    }
+
     @Test("A file edited by hand is kept, nothing is written, and --force overwrites it")
     func editedFiles() throws {
         let scratch = try Scratch()

@@ -38,6 +38,9 @@ struct GeneratedPackageTests {
         ("Tests/Fixtures/plans/tier-window-mid-release.json", "TierWindows", .public),
     ]
     static let mutant = "TiltMutant"
+    /// The modules also generated with `--server`: vendored and imported layers, universal purchase
+    /// (original platforms), promotional and introductory legacy prices.
+    static let servers: Set<String> = ["Tilt", "Inkwell", "FreeEra", "IntroOffer"]
     /// The modules generated with the layer's sources copied in (`--store-layer vendored`, the default);
     /// the rest import the library (`--store-layer dependency`), which is built once for all of them.
     static let vendored: Set<String> = ["Tilt", "ServerPalInternal"]
@@ -357,8 +360,21 @@ struct GeneratedPackageTests {
 
         for entry in modules + [("tilt-to-live-hd", mutant, .public)] {
             let storeLayer = vendored.contains(entry.module) ? GenerationOptions.StoreLayer.vendored : .dependency
-            let options = GenerationOptions(access: entry.access, module: entry.module, storeLayer: storeLayer)
-            let files = try Generator(options: options).generate(try examplePlan(entry.example), only: [.swift, .tests])
+            let server = servers.contains(entry.module)
+            let options = GenerationOptions(access: entry.access, module: entry.module, storeLayer: storeLayer, server: server)
+            let generated = try Generator(options: options).generate(try examplePlan(entry.example), only: [.swift, .tests, .server])
+            let files = generated.filter { !$0.path.hasPrefix("\(entry.module)Server") }
+            if server {
+                let library = storeLayer == .dependency ? #", "\#(StoreLayerSources.folder)""# : ""
+                for file in generated where file.path.hasPrefix("\(entry.module)Server") {
+                    let folder = file.path.hasPrefix("\(entry.module)ServerTests/") ? tests : sources
+                    try write(GeneratedFileHeader.content(for: file, source: "migration.json"), to: folder.appendingPathComponent(file.path))
+                }
+                targets.append(#"    .target(name: "\#(entry.module)Server", dependencies: ["\#(entry.module)"\#(library)]),"#)
+                targets.append(
+                    #"    .testTarget(name: "\#(entry.module)ServerTests", dependencies: ["\#(entry.module)Server", "\#(entry.module)"\#(library)]),"#
+                )
+            }
             try addModule(entry.module, files: files, from: entry.module, storeLayer: storeLayer) { name, body in
                 guard entry.module == mutant && name == "OriginalPurchase.swift" else { return body }
                 // Apple's sample code compares originalAppVersion as Strings, where "10" < "2".
@@ -489,6 +505,7 @@ struct GeneratedPackageTests {
         // Every module's tests ran, the StoreKit layer's among them.
         var expected = 0
         for entry in Self.modules { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(entry.module)Tests")) }
+        for module in Self.servers { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(module)ServerTests")) }
         let summary = run.output.split(separator: "\n").last { $0.contains("Test run with") } ?? ""
         #expect(summary.contains("Test run with \(expected) tests") && summary.contains("passed"), "\(summary)")
         #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
@@ -535,7 +552,9 @@ struct GeneratedPackageTests {
     @Test("Generated Swift passes swift format lint --strict")
     func lint() async throws {
         let root = try await Self.package.get()
-        let folders = Self.modules.flatMap { ["Sources/\($0.module)", "Tests/\($0.module)Tests"] }
+        let folders =
+            Self.modules.flatMap { ["Sources/\($0.module)", "Tests/\($0.module)Tests"] }
+            + Self.servers.sorted().flatMap { ["Sources/\($0)Server", "Tests/\($0)ServerTests"] }
         let run = try await shell(["swift", "format", "lint", "--strict", "-r"] + folders, in: root)
         #expect(run.status == 0 && run.output.isEmpty, "swift format lint:\n\(run.output.split(separator: "\n").prefix(20).joined(separator: "\n"))")
     }

@@ -33,6 +33,11 @@ enum GenerateCommand {
     static let storeLayerPackage = Argument<String?>.option(
         "store-layer-package", valueName: "url-or-path",
         help: "With --package --store-layer dependency: where Package.swift finds migrate's package (a git URL or a local path).")
+    static let server = Argument<Bool>.flag(
+        "server",
+        help:
+            "Also the same decisions for the app's server: MODULEServer (Foundation only, builds on Linux) deciding from verified App Store Server API payloads, its tests, and SERVER.md."
+    )
     static let prune = Argument<Bool>.flag(
         "prune", help: "Remove files an earlier generation wrote that this one no longer writes (unless edited by hand).")
 
@@ -47,7 +52,7 @@ enum GenerateCommand {
             into place only when all are written, the manifest last: nothing changes when any file can't \
             be written (a full disk, a read-only folder). A symlink is written through to its target.
             """.wrappedForHelp,
-        arguments: [plan, output, only, access, module, templates, dryRun, force, package, storeLayer, storeLayerPackage, prune],
+        arguments: [plan, output, only, access, module, templates, dryRun, force, package, storeLayer, storeLayerPackage, server, prune],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
@@ -56,6 +61,9 @@ enum GenerateCommand {
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was generated")
         let library = try templateLibrary(arguments[Self.templates], context: context)
         let source = (loaded.file.displayPath as NSString).lastPathComponent
+        if arguments[Self.server], arguments[Self.access] == .internal {
+            throw .usage("--server needs --access public: the server's module imports the app's decisions from another module.")
+        }
         if arguments[Self.package], arguments[Self.storeLayer] == .dependency, arguments[Self.storeLayerPackage] == nil {
             throw .usage(
                 "--package --store-layer dependency needs --store-layer-package: the git URL of migrate's package, or a path to a clone "
@@ -63,7 +71,7 @@ enum GenerateCommand {
         }
         let options = GenerationOptions(
             access: arguments[Self.access], module: arguments[Self.module], sourceName: source, storeLayer: arguments[Self.storeLayer],
-            storeLayerPackage: arguments[Self.storeLayerPackage])
+            storeLayerPackage: arguments[Self.storeLayerPackage], server: arguments[Self.server])
         let groups = Set(arguments[Self.only].isEmpty ? OutputGroup.allCases : arguments[Self.only])
 
         let files: [GeneratedFile]

@@ -28,11 +28,14 @@ public struct GenerationOptions: Sendable, Hashable {
     /// Where a generated `Package.swift` finds migrate's package in `.dependency` mode: a git URL
     /// (depended on from this migrate's version) or a local path. Nil outside a package.
     public var storeLayerPackage: String?
+    /// Also the server's decisions (`MODULEServer`, its tests and SERVER.md), `generate --server`.
+    public var server: Bool
 
     public init(
         access: Access = .public, module: String = "Freemium", sourceName: String = "migration.json", storeLayer: StoreLayer = .vendored,
-        storeLayerPackage: String? = nil
+        storeLayerPackage: String? = nil, server: Bool = false
     ) {
+        self.server = server
         self.access = access
         self.module = module
         self.sourceName = sourceName
@@ -235,6 +238,7 @@ public struct GenerationContext {
         ]
         guard case .object(var members) = base else { return base }
         members.merge(storeLayerValues) { _, layer in layer }
+        members.merge(serverValues) { _, server in server }
         return .object(members)
     }
 }

@@ -18,6 +18,8 @@ public enum OutputGroup: String, Sendable, CaseIterable {
     case tests
     case docs
     case storekit
+    /// The server's decisions and their tests, with `--server`.
+    case server
 }
 
 /// Renders the templates for a plan: a pure function from plan, options and templates to files.
@@ -36,21 +38,22 @@ public struct Generator: Sendable {
 
     /// Which template makes which file, and the group `--only` selects it by.
     public func outputs(module: String) -> [(path: String, template: String, group: OutputGroup)] {
-        Self.outputs(module: module, package: package, storeLayer: options.storeLayer)
+        Self.outputs(module: module, package: package, storeLayer: options.storeLayer, server: options.server)
     }
 
     /// Which template makes which file, and the group `--only` selects it by: the one list that
     /// generation, `--only` and the command's help read.
     public static func outputs(
-        module: String, package: Bool = false, storeLayer: GenerationOptions.StoreLayer = .vendored
+        module: String, package: Bool = false, storeLayer: GenerationOptions.StoreLayer = .vendored, server: Bool = false
     ) -> [(path: String, template: String, group: OutputGroup)] {
-        guard package else { return files(module: module, storeLayer: storeLayer) }
+        guard package else { return files(module: module, storeLayer: storeLayer, server: server) }
         return [("Package.swift", "package/Package", .swift)]
-            + files(module: module, storeLayer: storeLayer).map { output in
+            + files(module: module, storeLayer: storeLayer, server: server).map { output in
                 var output = output
-                if output.path.hasPrefix("\(module)Tests/") {
+                let folder = output.path.split(separator: "/").first.map(String.init) ?? ""
+                if output.path.contains("/") && [module + "Tests", module + "ServerTests"].contains(folder) {
                     output.path = "Tests/" + output.path
-                } else if output.path.hasPrefix("\(module)/") {
+                } else if output.path.contains("/") && [module, module + "Server"].contains(folder) {
                     output.path = "Sources/" + output.path
                 }
                 return output
@@ -58,7 +61,7 @@ public struct Generator: Sendable {
     }
 
     private static func files(
-        module: String, storeLayer: GenerationOptions.StoreLayer
+        module: String, storeLayer: GenerationOptions.StoreLayer, server: Bool
     ) -> [(path: String, template: String, group: OutputGroup)] {
         [
             ("\(module)/OriginalPurchase.swift", "swift/OriginalPurchase", .swift),
@@ -73,6 +76,13 @@ public struct Generator: Sendable {
             ("TEST_MATRIX.csv", "csv/TEST_MATRIX", .docs),
             ("Products.storekit", "storekit/Products", .storekit),
         ]
+            // The same decisions on the app's server, from the App Store Server API's verified payloads.
+            + (server
+                ? [
+                    ("\(module)Server/ServerDecisions.swift", "server/ServerDecisions", .server),
+                    ("\(module)ServerTests/\(module)ServerTests.swift", "tests/ServerTests", .server),
+                    ("SERVER.md", "docs/SERVER", .docs),
+                ] : [])
             // The StoreKit layer's own sources, copied verbatim (never rendered), beside the plan's code.
             + (storeLayer == .vendored ? StoreLayerSources.names : []).map { name in
                 ("\(module)/\(StoreLayerSources.folder)/\(name).swift", StoreLayerSources.templatePrefix + name, .swift)

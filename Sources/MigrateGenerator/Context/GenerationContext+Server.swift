@@ -1,0 +1,98 @@
+import Foundation
+import MigrateCore
+import MigratePlan
+import MigrateSupport
+
+// The server's decisions (`generate --server`): the same customers as the app's tests, written as the
+// App Store Server API's decoded payloads in Apple's field names.
+extension GenerationContext {
+    /// The moment the server's generated tests decide at: after every plausible release, fixed so the
+    /// output is the same on every run.
+    static let serverNow = Timestamp.parse("2030-01-01T00:00:00Z")!
+
+    /// Whether a test case can be told to a server exactly: every fact comes from a verified payload
+    /// (a server sees no failed verification and no unverified transaction), and its original platform,
+    /// if any, is one the App Store names.
+    static func servesAsPayload(_ customer: Customer) -> Bool {
+        customer.appTransaction == .verified && !customer.isVolumePurchase && customer.purchases.allSatisfy(\.isVerified)
+            && customer.originalPlatform.map { storeKitPlatforms[$0] != nil } ?? true
+    }
+
+    var serverValues: [String: TemplateValue] {
+        // Only with --server: the cases repeat the app's tests, and nothing else reads them.
+        let cases = options.server ? testCases.filter { Self.servesAsPayload($0.customer) } : []
+        return [
+            "server": .bool(options.server),
+            // Sorted as swift-format wants, whatever the module is called.
+            "serverImports": .list(serverImports(["Foundation", options.module]).map { .string($0) }),
+            "serverTestImports": .list(serverImports(["Foundation", "Testing", options.module, options.module + "Server"]).map { .string($0) }),
+            "serverBundleID": .string(SwiftIdentifier.stringLiteral(plan.app.bundleID)),
+            "serverNow": .string(Self.grouped(Int64(Self.serverNow.timeIntervalSince1970))),
+            "serverTestCount": .string(String(cases.count)),
+            "serverTests": Self.swiftList(cases.enumerated().map { serverTestValue($1, number: $0 + 1) }),
+        ]
+    }
+
+    private func serverImports(_ modules: [String]) -> [String] {
+        (modules + (options.storeLayer == .dependency ? [StoreLayerSources.folder] : [])).sorted()
+    }
+
+    /// `JWSAppTransactionDecodedPayload`'s name for an environment.
+    static func receiptType(_ environment: StoreEnvironment) -> String {
+        switch environment {
+        case .production: "Production"
+        case .sandbox: "Sandbox"
+        case .xcode: "Xcode"
+        }
+    }
+
+    private static func milliseconds(_ date: Date) -> String {
+        String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// A JSON object with members in the order given, nil values left out (what Apple's servers send),
+    /// as a raw Swift multi-line string literal whose lines are indented by `indent` spaces.
+    private static func jsonObject(_ members: [(String, String?)], indent: Int = 6) -> String {
+        let pad = String(repeating: " ", count: indent)
+        let lines = members.compactMap { key, value in value.map { "\"\(key)\": \($0)" } }
+        let body = lines.enumerated().map { pad + "  " + $1 + ($0 == lines.count - 1 ? "" : ",") }
+        // A raw literal, so a backslash JSON writes reaches the decoder as it is.
+        return (["#\"\"\"", pad + "{"] + body + [pad + "}", pad + "\"\"\"#"]).joined(separator: "\n")
+    }
+
+    func serverTestValue(_ test: GeneratedTestCase, number: Int) -> TemplateValue {
+        let customer = test.customer
+        let report = test.expected
+        let environment = Self.receiptType(customer.environment)
+        let app = Self.jsonObject([
+            ("receiptType", "\"\(environment)\""),
+            ("bundleId", JSONWriter.quoted(plan.app.bundleID)),
+            ("originalApplicationVersion", customer.originalAppVersion.map(JSONWriter.quoted)),
+            ("originalPurchaseDate", customer.originalPurchaseDate.map(Self.milliseconds)),
+            ("originalPlatform", customer.originalPlatform.flatMap { Self.storeKitPlatforms[$0] }.map { "\"\($0)\"" }),
+            ("appTransactionId", "\"70500000000\(number)\""),
+            ("revocationDate", customer.isAppPurchaseRevoked ? Self.milliseconds(Self.serverNow.addingTimeInterval(-86_400)) : nil),
+        ])
+        let transactions = customer.purchases.enumerated().map { offset, owned -> TemplateValue in
+            let json = Self.jsonObject([
+                ("transactionId", "\"2000000\(number)\(offset)\""),
+                ("productId", JSONWriter.quoted(owned.productID)),
+                ("inAppOwnershipType", owned.ownership == .familyShared ? "\"FAMILY_SHARED\"" : "\"PURCHASED\""),
+                ("purchaseDate", owned.purchaseDate.map(Self.milliseconds)),
+                ("expiresDate", owned.isExpired ? Self.milliseconds(Self.serverNow.addingTimeInterval(-3_600)) : nil),
+                ("revocationDate", owned.isRevoked ? Self.milliseconds(Self.serverNow.addingTimeInterval(-7_200)) : nil),
+                ("environment", "\"\(environment)\""),
+            ])
+            return ["literal": .string(json)]
+        }
+        var value = testValue(test, number: number)
+        guard case .object(var members) = value else { return value }
+        members.merge([
+            "appTransaction": .string(app),
+            "transactions": Self.swiftList(transactions),
+            "hasTransactions": .bool(!transactions.isEmpty),
+        ]) { _, new in new }
+        value = .object(members)
+        return value
+    }
+}
