@@ -33,7 +33,7 @@ struct CompletionsTests {
             (["migrate", "gen"], ["generate"]),
             (["migrate", "import", "st"], ["storekit"]),
             (["migrate", "generate", "--mo"], ["--module"]),
-            (["migrate", "generate", "--only", ""], ["swift", "tests", "docs", "storekit"]),
+            (["migrate", "generate", "--only", ""], ["swift", "tests", "docs", "storekit", "server"]),
             (["migrate", "check", "--format", "j"], ["json"]),
             (["migrate", "completions", "z"], ["zsh"]),
             (["migrate", "--ver"], ["--version"]),
