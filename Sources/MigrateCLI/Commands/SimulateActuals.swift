@@ -20,11 +20,14 @@ enum SimulateActuals {
         let loaded = try LoadedPlan.load(arguments[SimulateCommand.plan], context: context)
         let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was compared")
         var periods: [SalesPeriod] = []
+        // Files with rows the reader could not use (each reported by line): the comparison leaves them out.
+        var incomplete: [String] = []
         for path in arguments[SimulateCommand.actuals] {
             let file = try InputFile.read(path, context: context)
             let result = try ImportCommand.readSales(file, context: context)
             context.standardError.write(DiagnosticRenderer(file: nil, style: context.style(for: context.standardError)).render(result.issues))
             try requireSameApp(result, plan: plan, file: file.displayPath)
+            if !result.issues.isEmpty { incomplete.append(file.displayPath) }
             periods += result.periods
         }
         let actual = SalesPeriod.combined(periods).map { period in
@@ -46,6 +49,13 @@ enum SimulateActuals {
         switch format {
         case .json: context.standardOutput.write(renderer.json())
         default: context.standardOutput.write(renderer.text())
+        }
+        if !incomplete.isEmpty {
+            let files = incomplete.joined(separator: ", ")
+            let written = arguments[SimulateCommand.updatePlan] ? "; \(loaded.file.displayPath) was not updated" : ""
+            throw CommandError(
+                .dataError,
+                "\(files): rows that could not be read (above) are left out of the comparison\(written). Fix them, or download the report again.")
         }
         guard arguments[SimulateCommand.updatePlan] else { return .success }
         return try updatePlan(report, plan: plan, loaded: loaded, context: context)
