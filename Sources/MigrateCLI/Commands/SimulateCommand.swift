@@ -22,6 +22,14 @@ enum SimulateCommand {
             "In the cohort preview, one row for each offer bought even when a cohort has more than 10 (folded into one row by default); the work grows with the square of the offers."
     )
 
+    static let actuals = Argument<[String]>.options(
+        "actuals", valueName: "sales-report",
+        help:
+            "Compare the forecast with a Summary Sales report (.txt or .txt.gz) from after the switch; repeatable. Prints only the comparison."
+    )
+    static let updatePlan = Argument<Bool>.flag(
+        "update-plan", help: "With --actuals, write the refitted conversion and download multiples into the plan, saying what changed.")
+
     static let spec = CommandSpec(
         name: "simulate",
         abstract: "Preview cohorts and offers; compare staying paid with freemium.",
@@ -35,12 +43,18 @@ enum SimulateCommand {
             times with a seeded generator for P10/P50/P90, the share of draws where freemium ends ahead, and \
             ties counted apart. Named \
             scenarios are compared side by side; --sweep grids over any assumption (or price.PRODUCT) and \
-            prints the best settings. A sensitivity table shows which assumption moves the answer most.
+            prints the best settings. A sensitivity table shows which assumption moves the answer most. \
+            With --actuals, prints instead the forecast against the sales reports after the switch: each month's \
+            free downloads, in-app units and proceeds beside the forecast's P10–P90, the assumptions the actuals \
+            contradict, and a refit of conversion, launchMultiple and lastingMultiple, which --update-plan writes \
+            into the plan (nothing else in it changes).
             """.wrappedForHelp,
-        arguments: [plan, scenarios, draws, seed, sweeps, format, chart, threads, offerStates],
+        arguments: [plan, scenarios, draws, seed, sweeps, format, chart, threads, offerStates, actuals, updatePlan],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        if !arguments[Self.actuals].isEmpty { return try SimulateActuals.run(arguments, context) }
+        if arguments[Self.updatePlan] { throw .usage("'--update-plan' writes the refit of '--actuals'; give the sales reports with '--actuals'.") }
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let checkedPlan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was simulated")
         let options = SimulationOptions(

@@ -19,6 +19,10 @@ public struct ImportResult: Sendable, Hashable {
     /// Things the source holds that the plan has no place for (introductory offers, test settings…).
     public var ignored: [String]
     public var issues: [Diagnostic]
+    /// Sales reports only: counts by reporting period, for comparing a forecast with what happened.
+    public var periods: [SalesPeriod] = []
+    /// Sales reports only: the titles, SKUs and products the report names.
+    public var salesIdentity: SalesReportIdentity?
 
     public init(
         source: String, app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [],
@@ -45,6 +49,11 @@ public struct ImportResult: Sendable, Hashable {
         firstSales = FirstSale.earliest(firstSales + other.firstSales)
         ignored += other.ignored
         issues += other.issues
+        if !other.periods.isEmpty { periods = SalesPeriod.combined(periods + other.periods) }
+        if let identity = other.salesIdentity {
+            salesIdentity = salesIdentity ?? SalesReportIdentity()
+            salesIdentity?.add(identity)
+        }
     }
 }
 

@@ -215,6 +215,15 @@ public enum SalesReportImporter {
         var firstSales: [String: FirstSale] = [:]
         /// Versions seen only in rows that span more than a day, which can't date a release.
         var undatedVersions = Set<String>()
+        /// Counts by reporting period (begin and end day), for `simulate --actuals`: a report holds few periods
+        /// however many rows it has.
+        var periods: [PeriodKey: SalesPeriod] = [:]
+        var identity = SalesReportIdentity()
+
+        struct PeriodKey: Hashable {
+            var begin: Date
+            var end: Date
+        }
 
         init(file: String, columns: [String: Int], width: Int) {
             self.file = file
@@ -304,9 +313,21 @@ public enum SalesReportImporter {
                 customerPrice = amount
             }
             if let currency = field("Customer Currency") { Self.add(customerPrice, units, currency, to: &customerTotals, overflowed: &overflowed) }
+            var periodKey: PeriodKey?
+            if let begin = period["Begin Date"] {
+                let key = PeriodKey(begin: begin, end: max(begin, period["End Date"] ?? begin))
+                if periods[key] == nil { periods[key] = SalesPeriod(begin: key.begin, end: key.end, origin: "\(file):\(line)") }
+                periodKey = key
+            } else {
+                identity.undatedRows += 1
+            }
             if let text = field("Developer Proceeds"), let proceeds = cachedAmount(text) {
                 let currency = field("Currency of Proceeds") ?? field("Customer Currency") ?? "?"
                 Self.add(proceeds, units, currency, to: &proceedsTotals, overflowed: &overflowed)
+                if let periodKey, downloadTypes.contains(type) || inAppTypes.contains(type) {
+                    var overflow = Set<String>()
+                    Self.add(proceeds, units, currency, to: &periods[periodKey]!.proceeds, overflowed: &overflow)
+                }
             }
             if let title = field("Title") { appNames.insert(title) }
             let platform = Self.platform(type: type, supported: field("Supported Platforms"))
@@ -335,6 +356,11 @@ public enum SalesReportImporter {
                 }
                 let key = DownloadKey(platform: platform, version: version)
                 var count = downloads[key] ?? DownloadCount(platform: platform, version: version)
+                if let title = field("Title") { identity.titles.insert(title) }
+                if let sku = field("SKU") { identity.appSKUs.insert(sku) }
+                if let periodKey {
+                    if customerPrice == 0 { periods[periodKey]!.freeDownloads += units } else { periods[periodKey]!.paidDownloads += units }
+                }
                 if customerPrice == 0 {
                     count.free += units
                 } else {
@@ -356,7 +382,18 @@ public enum SalesReportImporter {
                     )
                     return
                 }
-                if field("Subscription") == "Renewal" { renewals += units }
+                let renewal = field("Subscription") == "Renewal"
+                if renewal { renewals += units }
+                identity.products.insert(id)
+                if let periodKey {
+                    if units < 0 {
+                        periods[periodKey]!.inAppRefunds[id, default: 0] += -units
+                    } else if renewal {
+                        periods[periodKey]!.renewals[id, default: 0] += units
+                    } else {
+                        periods[periodKey]!.inAppUnits[id, default: 0] += units
+                    }
+                }
                 var count = products[id] ?? ProductCount(product: id, units: 0)
                 count.units += units
                 if units < 0 { count.refunds += -units }
@@ -409,6 +446,8 @@ public enum SalesReportImporter {
                 result.ignored.append("money in \(currency) is not summed: its total is past what 64 bits hold (check the report's Units and prices)")
             }
             if appNames.count == 1 { result.app.name = appNames.first }
+            result.periods = periods.values.sorted { ($0.begin, $0.end) < ($1.begin, $1.end) }
+            result.salesIdentity = identity
             return result
         }
 

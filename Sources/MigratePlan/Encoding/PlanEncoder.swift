@@ -63,7 +63,7 @@ public enum PlanEncoder {
         return .members(sorted.map { ($0.name, json($0.distribution)) })
     }
 
-    static func json(_ distribution: Distribution) -> JSONValue {
+    public static func json(_ distribution: Distribution) -> JSONValue {
         func number(_ value: Double) -> JSONValue { .number(PlanDecoder.format(value)) }
         switch distribution {
         case .point(let value): return number(value)

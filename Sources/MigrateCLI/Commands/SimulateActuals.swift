@@ -1,0 +1,126 @@
+import Foundation
+import MigrateCore
+import MigrateImport
+import MigratePlan
+import MigrateSimulation
+
+/// `migrate simulate PLAN --actuals SALES…`: the forecast against the sales after the switch, and
+/// `--update-plan`, which writes the refitted ranges into the plan.
+enum SimulateActuals {
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        if !arguments[SimulateCommand.sweeps].isEmpty { throw .usage("'--sweep' does not apply with '--actuals'.") }
+        if arguments[SimulateCommand.chart] != nil { throw .usage("'--chart' does not apply with '--actuals'.") }
+        let scenarios = arguments[SimulateCommand.scenarios]
+        if scenarios.count > 1 { throw .usage("'--actuals' compares one scenario; give at most one '--scenario'.") }
+        let format = arguments[SimulateCommand.format]
+        if format == .csv || format == .markdown {
+            throw .usage("'--actuals' prints text or json; '--format \(format.rawValue)' is not supported with it.")
+        }
+
+        let loaded = try LoadedPlan.load(arguments[SimulateCommand.plan], context: context)
+        let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was compared")
+        var periods: [SalesPeriod] = []
+        // Files with rows the reader could not use (each reported by line): the comparison leaves them out.
+        var incomplete: [String] = []
+        for path in arguments[SimulateCommand.actuals] {
+            let file = try InputFile.read(path, context: context)
+            let result = try ImportCommand.readSales(file, context: context)
+            context.standardError.write(DiagnosticRenderer(file: nil, style: context.style(for: context.standardError)).render(result.issues))
+            try requireSameApp(result, plan: plan, file: file.displayPath)
+            if !result.issues.isEmpty { incomplete.append(file.displayPath) }
+            periods += result.periods
+        }
+        let actual = SalesPeriod.combined(periods).map { period in
+            ActualPeriod(
+                begin: period.begin, end: period.end, freeDownloads: period.freeDownloads, paidDownloads: period.paidDownloads,
+                inAppUnits: period.inAppUnits, inAppRefunds: period.inAppRefunds, renewals: period.renewals,
+                proceeds: period.proceeds.mapValues { Double($0) / 10_000 }, origin: period.origin)
+        }
+        let report: ActualsReport
+        do {
+            report = try ActualsComparison.compare(
+                plan, periods: actual, scenarioID: scenarios.first, draws: arguments[SimulateCommand.draws], seed: arguments[SimulateCommand.seed])
+        } catch {
+            if error.isUsage { throw .usage(error.message + (error.hint.map { " " + $0 } ?? "")) }
+            throw CommandError(
+                .dataError, "\(loaded.file.displayPath): cannot compare: \(error.message)" + (error.hint.map { "\n  fix: \($0)" } ?? ""))
+        }
+        let renderer = ActualsRenderer(report: report, style: context.style(for: context.standardOutput))
+        switch format {
+        case .json: context.standardOutput.write(renderer.json())
+        default: context.standardOutput.write(renderer.text())
+        }
+        if !incomplete.isEmpty {
+            let files = incomplete.joined(separator: ", ")
+            let written = arguments[SimulateCommand.updatePlan] ? "; \(loaded.file.displayPath) was not updated" : ""
+            throw CommandError(
+                .dataError,
+                "\(files): rows that could not be read (above) are left out of the comparison\(written). Fix them, or download the report again.")
+        }
+        guard arguments[SimulateCommand.updatePlan] else { return .success }
+        return try updatePlan(report, plan: plan, loaded: loaded, context: context)
+    }
+
+    /// A report names the app by the title and SKU of its download rows and by its in-app product ids: one that
+    /// shares none of them with the plan is another app's.
+    static func requireSameApp(_ result: ImportResult, plan: MigrationPlan, file: String) throws(CommandError) {
+        guard let identity = result.salesIdentity, !(identity.titles.isEmpty && identity.appSKUs.isEmpty && identity.products.isEmpty) else {
+            throw CommandError(.dataError, "\(file): the report has no app downloads or in-app purchases to compare.")
+        }
+        let products = Set(plan.products.map(\.id))
+        let name = plan.app.name.lowercased()
+        let same =
+            identity.titles.contains { $0.lowercased() == name } || identity.appSKUs.contains(plan.app.bundleID)
+            || !identity.products.isDisjoint(with: products)
+        guard !same else { return }
+        var names: [String] = []
+        if !identity.titles.isEmpty { names.append("titled \(identity.titles.sorted().map { "'\($0)'" }.joined(separator: ", "))") }
+        if !identity.products.isEmpty { names.append("selling \(identity.products.sorted().prefix(3).map { "'\($0)'" }.joined(separator: ", "))") }
+        throw CommandError(
+            .dataError,
+            "\(file): this report is for another app (\(names.joined(separator: ", "))): none of its titles, SKUs or products is \(plan.app.name)'s (\(plan.app.bundleID)).\n  fix: Pass the Summary Sales report of \(plan.app.name), or the plan of the app the report is for."
+        )
+    }
+
+    static func updatePlan(_ report: ActualsReport, plan: MigrationPlan, loaded: LoadedPlan, context: CommandContext) throws(CommandError) -> ExitCode
+    {
+        let path = loaded.file.displayPath
+        let out = context.standardOutput
+        guard !report.refits.isEmpty else {
+            out.write("\nNothing to refit, so \(path) is unchanged.\n")
+            return .success
+        }
+        let values = report.refits.map { AssumptionValue(name: $0.assumption.rawValue, distribution: $0.after) }
+        // A refit of an assumption the plan left to its default says what it replaces; the others show it on the line.
+        let reasons = Dictionary(
+            uniqueKeysWithValues: report.refits.filter { $0.beforeSource.hasPrefix("default") }.map {
+                ($0.assumption.rawValue, "instead of the default \(PlanMerger.describe($0.before))")
+            })
+        let (merged, merge) = PlanMerger.mergeAssumptions(values, into: plan, reasons: reasons)
+        let text = PlanEncoder.encode(merged)
+        // The plan written must read and pass 'migrate check'; if it would not, the plan on disk is left alone.
+        let decoded = PlanDecoder.decode(text)
+        var problems = decoded.diagnostics.filter { $0.severity == .error }
+        if let rewritten = decoded.plan, problems.isEmpty {
+            problems = PlanChecker.check(PlanCatalog(rewritten), now: context.now).diagnostics.filter { $0.severity == .error }
+        }
+        if !problems.isEmpty {
+            throw CommandError(
+                .dataError,
+                "the refitted plan would not pass 'migrate check', so \(path) was left unchanged:\n"
+                    + problems.map { "  \($0.path.map { "\($0): " } ?? "")\($0.message)" }.joined(separator: "\n"))
+        }
+        out.write("\nThe refit in \(path) (nothing else changes):\n")
+        for line in merge.changed + merge.added { out.write("  \(line)\n") }
+        for line in merge.conflicts { out.write("  kept: \(line)\n") }
+        for line in merge.ignored { out.write("  unchanged: \(line)\n") }
+        let bytes = Array(text.utf8)
+        guard bytes != loaded.file.bytes else {
+            out.write("\(path) is unchanged.\n")
+            return .success
+        }
+        let written = try AtomicFile.write(bytes, to: context.resolve(path), displayPath: path)
+        out.write("Wrote \(written).\n")
+        return .success
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import MigrateImport
+import MigratePlan
+import MigrateSimulation
+import MigrateSupport
+
+/// Prints `simulate --actuals`: the months beside the forecast's band, the assumptions the actuals contradict,
+/// and the refit.
+struct ActualsRenderer {
+    var report: ActualsReport
+    var style: Style
+    var width = 100
+
+    static func flag(_ place: ActualsRow.Place?) -> String {
+        switch place {
+        case .below: " ↓"
+        case .above: " ↑"
+        case .within, nil: ""
+        }
+    }
+
+    static func band(_ band: Percentiles) -> String {
+        "\(SimulationRenderer.money(band.p10))–\(SimulationRenderer.money(band.p90))"
+    }
+
+    func text() -> String {
+        var out = ""
+        func paragraph(_ text: String, indent: String = "  ", hanging: String? = nil) {
+            for (index, line) in TextTable.wrap(text, width: width - indent.count).enumerated() {
+                out += (index == 0 ? indent : hanging ?? indent) + line + "\n"
+            }
+        }
+        let name = report.scenarioID == PreparedScenario.baseID ? "the plan as written" : "scenario '\(report.scenarioID)'"
+        out += style.bold("Forecast against the actuals: \(report.appName), \(name)") + "\n"
+        let count = report.rows.count
+        paragraph(
+            "Free since \(Timestamp.formatDate(report.switchDate)); \(count) month\(count == 1 ? "" : "s") of sales; the forecast's P10–P90 from "
+                + (report.draws == 0
+                    ? "the median run only (--draws 0)." : "\(SimulationRenderer.money(Double(report.draws))) draws, seed \(report.seed)."))
+        var header = ["month", "free downloads", "P10–P90", "in-app units", "P10–P90"]
+        if let currency = report.currency { header += ["proceeds \(currency)", "P10–P90"] }
+        var rows: [[String]] = []
+        for row in report.rows {
+            let partial = row.month.daysCovered < row.month.daysInMonth ? "*" : ""
+            let units = row.month.inAppUnits.values.reduce(0, +)
+            var cells = [
+                row.month.label + partial,
+                SimulationRenderer.money(row.month.freeDownloads) + Self.flag(row.downloadsPlace), Self.band(row.downloads),
+                SimulationRenderer.money(units) + Self.flag(row.unitsPlace), Self.band(row.units),
+            ]
+            if let currency = report.currency {
+                cells += [SimulationRenderer.money(row.month.proceeds[currency] ?? 0) + Self.flag(row.proceedsPlace), Self.band(row.proceeds)]
+            }
+            rows.append(cells)
+        }
+        let lines = TextTable(rows: [header] + rows, rightAligned: Set(1..<header.count)).lines()
+        for (index, line) in lines.enumerated() { out += "  " + (index == 0 ? style.bold(line) : line) + "\n" }
+        var legend = "↑ above the forecast's P90, ↓ below its P10."
+        if report.rows.contains(where: { $0.month.daysCovered < $0.month.daysInMonth }) {
+            legend += " * the reports cover part of the month (from the switch, or until they stop); its forecast is scaled to the days covered."
+        }
+        legend += " In-app units are purchases, renewals and refunds apart; proceeds are the reports' developer proceeds."
+        paragraph(legend)
+
+        out += "\n" + style.bold("What the actuals imply") + "\n"
+        let contradicted = report.contradicted
+        if contradicted.isEmpty {
+            paragraph("No assumption is contradicted: each implied value is inside its range.")
+        }
+        // Contradicted first: they are what to change.
+        for item in contradicted + report.implied.filter({ !$0.isContradicted }) {
+            let value = SimulationRenderer.number(ActualsComparison.significant(item.implied))
+            let verdict =
+                item.isContradicted
+                ? "is " + style.red("contradicted")
+                    + ": the actuals imply \(value), \(item.implied < item.range.lowerBound ? "below" : "above") its range \(range(item.range))"
+                : "is consistent: the actuals imply \(value), within its range \(range(item.range))"
+            paragraph("\(item.assumption.rawValue) \(verdict) (\(SimulationRenderer.describe(item.distribution)), \(item.source))", hanging: "      ")
+            paragraph("from \(item.how)", indent: "      ")
+        }
+
+        out += "\n" + style.bold("Refit: a triangular low–mode–high around each implied value") + "\n"
+        if report.refits.isEmpty {
+            paragraph("Nothing to refit: the reports need free downloads in the month of the switch.")
+        } else {
+            let refitRows = report.refits.map { refit in
+                [refit.assumption.rawValue, PlanMerger.describe(refit.before), "→", PlanMerger.describe(refit.after), refit.spread]
+            }
+            for line in TextTable(rows: refitRows, maxWidth: width - 2).lines() { out += "  " + line + "\n" }
+            paragraph(
+                "Low and high: the mode ± 40% ÷ √(the months that inform it), or ± the month-to-month variation where larger (variable); the launch multiple, measured once, ± 10%. '--update-plan' writes these into simulation.assumptions, and nothing else."
+            )
+        }
+        if !report.notes.isEmpty {
+            out += "\n"
+            for note in report.notes { paragraph(note, hanging: "    ") }
+        }
+        return out
+    }
+
+    func range(_ range: ClosedRange<Double>) -> String {
+        "\(SimulationRenderer.number(ActualsComparison.significant(range.lowerBound)))–\(SimulationRenderer.number(ActualsComparison.significant(range.upperBound)))"
+    }
+
+    func json() -> String {
+        func number(_ value: Double) -> JSONValue { .number(SimulationRenderer.number(ActualsComparison.significant(value))) }
+        func whole(_ value: Double) -> JSONValue { .number(String(format: "%.0f", value.rounded())) }
+        func band(_ band: Percentiles) -> JSONValue { .object(["p10": whole(band.p10), "p50": whole(band.p50), "p90": whole(band.p90)]) }
+        let months: [JSONValue] = report.rows.map { row in
+            .members([
+                ("month", .string(row.month.label)),
+                ("daysCovered", .integer(row.month.daysCovered)),
+                ("daysInMonth", .integer(row.month.daysInMonth)),
+                ("freeDownloads", whole(row.month.freeDownloads)),
+                ("freeDownloadsForecast", band(row.downloads)),
+                ("freeDownloadsPlace", .string(row.downloadsPlace.rawValue)),
+                ("inAppUnits", whole(row.month.inAppUnits.values.reduce(0, +))),
+                ("inAppUnitsByProduct", .members(row.month.inAppUnits.sorted { $0.key < $1.key }.map { ($0.key, whole($0.value)) })),
+                ("inAppRefunds", whole(row.month.refunds)),
+                ("inAppUnitsForecast", band(row.units)),
+                ("inAppUnitsPlace", .string(row.unitsPlace.rawValue)),
+                ("proceeds", report.currency.map { .number(String(format: "%.2f", row.month.proceeds[$0] ?? 0)) }),
+                ("proceedsForecast", report.currency.map { _ in band(row.proceeds) }),
+                ("proceedsPlace", row.proceedsPlace.map { .string($0.rawValue) }),
+            ])
+        }
+        let implied: [JSONValue] = report.implied.map { item in
+            .members([
+                ("assumption", .string(item.assumption.rawValue)),
+                ("implied", number(item.implied)),
+                ("low", number(item.range.lowerBound)),
+                ("high", number(item.range.upperBound)),
+                ("contradicted", .bool(item.isContradicted)),
+                ("source", .string(item.source)),
+                ("from", .string(item.how)),
+            ])
+        }
+        let refits: [JSONValue] = report.refits.map { refit in
+            .members([
+                ("assumption", .string(refit.assumption.rawValue)),
+                ("before", .string(PlanMerger.describe(refit.before))),
+                ("after", PlanEncoder.json(refit.after)),
+                ("spread", .string(refit.spread)),
+            ])
+        }
+        return JSONWriter().string(
+            from: .members([
+                ("app", .string(report.appName)),
+                ("scenario", .string(report.scenarioID)),
+                ("switched", .string(Timestamp.formatDate(report.switchDate))),
+                ("draws", .integer(report.draws)),
+                ("seed", .number(String(report.seed))),
+                ("currency", report.currency.map { .string($0) }),
+                ("months", .array(months)),
+                ("assumptions", .array(implied)),
+                ("refit", .array(refits)),
+                ("notes", .array(report.notes.map { .string($0) })),
+            ]))
+    }
+}
