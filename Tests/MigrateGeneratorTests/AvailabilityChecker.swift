@@ -184,15 +184,25 @@ enum AvailabilityChecker {
                     throw CheckError(description: "building the \(shim.module.rawValue) shim failed:\n\(run.output)")
                 }
             }
-            for (client, paths) in zip(clients, clientPaths) {
-                diagnostics[client.name, default: []] += shimDiagnostics
-                if paths.isEmpty { continue }
-                let run = try await swiftc(["-typecheck", "-module-name", "Client", "-I", built.path] + common + mode.flags + paths)
-                let found = parse(run.output, names: names, mode: mode)
-                if run.status != 0 && !found.contains(where: { $0.severity == .error }) {
-                    throw CheckError(description: "type-checking \(client.name) failed without a diagnostic:\n\(run.output)")
+            // Each client type-checks on its own against the shims built above: all at once.
+            let names = names
+            let found = try await withThrowingTaskGroup(of: (String, [Diagnostic]).self) { group in
+                for (client, paths) in zip(clients, clientPaths) where !paths.isEmpty {
+                    group.addTask {
+                        let run = try await swiftc(["-typecheck", "-module-name", "Client", "-I", built.path] + common + mode.flags + paths)
+                        let found = parse(run.output, names: names, mode: mode)
+                        if run.status != 0 && !found.contains(where: { $0.severity == .error }) {
+                            throw CheckError(description: "type-checking \(client.name) failed without a diagnostic:\n\(run.output)")
+                        }
+                        return (client.name, found)
+                    }
                 }
-                diagnostics[client.name, default: []] += found
+                var all: [String: [Diagnostic]] = [:]
+                for try await (name, diagnostics) in group { all[name] = diagnostics }
+                return all
+            }
+            for client in clients {
+                diagnostics[client.name, default: []] += shimDiagnostics + (found[client.name] ?? [])
             }
         }
         return diagnostics

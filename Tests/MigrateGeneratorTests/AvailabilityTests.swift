@@ -13,7 +13,7 @@ import Testing
 /// list gives its `@available` ("iOS: 16.0.0 -"; "16.0.0 - 18.4.0" is a deprecation) and whose
 /// declaration gives `@backDeployed`, `@frozen`, `let`/`var`, `async`/`throws` and optionality; the
 /// Combine and Security shims do the same for `ObservableObject`/`Published` and the Keychain calls.
-@Suite("Availability", .serialized)
+@Suite("Availability")
 struct AvailabilityTests {
     /// A client written the way the generated layer should be: AppTransaction on iOS 16, the
     /// back-deployed members unguarded, `originalPlatform` behind `#available`, and `@unknown
@@ -100,21 +100,29 @@ struct AvailabilityTests {
         }
         let flagship = clients.filter { $0.name == "tilt-to-live-hd" }
         #expect(flagship.count == 1, "the flagship is tilt-to-live-hd")
-        for target in [AvailabilityChecker.DeploymentTarget.iOS16, .macOS13] {
-            for sdk in Self.sdks {
-                let thisToolchain = sdk.replacements.isEmpty
-                let passes: [(modes: [AvailabilityChecker.LanguageMode], clients: [(name: String, sources: [AvailabilityChecker.Source])])] =
-                    thisToolchain ? [([.swift6], clients), ([.swift5], flagship)] : [([.swift6], flagship)]
-                for pass in passes {
-                    let found = try await AvailabilityChecker.check(
-                        clients: pass.clients, modules: [.uiKit, .storeKit, .combine, .security], deploymentTarget: target,
-                        languageModes: pass.modes, replacements: sdk.replacements)
-                    #expect(found.count == pass.clients.count)
-                    for (example, diagnostics) in found.sorted(by: { $0.key < $1.key }) {
-                        #expect(diagnostics.isEmpty, "\(example), \(target), \(sdk.name):\n\(diagnostics.map(\.description).joined(separator: "\n"))")
+        // Every target, SDK and pass checked at once: each is its own set of swiftc processes.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for target in [AvailabilityChecker.DeploymentTarget.iOS16, .macOS13] {
+                for sdk in Self.sdks {
+                    let thisToolchain = sdk.replacements.isEmpty
+                    let passes: [(modes: [AvailabilityChecker.LanguageMode], clients: [(name: String, sources: [AvailabilityChecker.Source])])] =
+                        thisToolchain ? [([.swift6], clients), ([.swift5], flagship)] : [([.swift6], flagship)]
+                    for pass in passes {
+                        group.addTask {
+                            let found = try await AvailabilityChecker.check(
+                                clients: pass.clients, modules: [.uiKit, .storeKit, .combine, .security], deploymentTarget: target,
+                                languageModes: pass.modes, replacements: sdk.replacements)
+                            #expect(found.count == pass.clients.count)
+                            for (example, diagnostics) in found.sorted(by: { $0.key < $1.key }) {
+                                #expect(
+                                    diagnostics.isEmpty,
+                                    "\(example), \(target), \(sdk.name):\n\(diagnostics.map(\.description).joined(separator: "\n"))")
+                            }
+                        }
                     }
                 }
             }
+            try await group.waitForAll()
         }
     }
 

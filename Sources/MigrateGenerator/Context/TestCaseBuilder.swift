@@ -35,6 +35,46 @@ public enum TestCaseBuilder {
 
     public static func cases(for catalog: PlanCatalog, maximum: Int = maximumCases, maximumValues: Int = maximumExpectedValues) -> [GeneratedTestCase]
     {
+        // A pure function of the plan, and most of `generate`'s time (the pairwise rows): worked out once
+        // per process, so a second generation of the same plan (another --only, --dry-run then the write,
+        // a test suite) reuses it.
+        let key = CacheKey(plan: catalog.plan, maximum: maximum, maximumValues: maximumValues)
+        if let known = cache.value(for: key) { return known }
+        let cases = build(for: catalog, maximum: maximum, maximumValues: maximumValues)
+        cache.store(cases, for: key)
+        return cases
+    }
+
+    private struct CacheKey: Hashable {
+        var plan: MigrationPlan
+        var maximum: Int
+        var maximumValues: Int
+    }
+
+    /// The last few plans' cases, behind a lock (commands run in-process from several threads in tests).
+    private final class Cache: @unchecked Sendable {
+        private var entries: [CacheKey: [GeneratedTestCase]] = [:]
+        private let lock = NSLock()
+        /// Plans remembered; past it the table starts again, so a long-lived process holds little.
+        private let capacity = 16
+
+        func value(for key: CacheKey) -> [GeneratedTestCase]? {
+            lock.lock()
+            defer { lock.unlock() }
+            return entries[key]
+        }
+
+        func store(_ cases: [GeneratedTestCase], for key: CacheKey) {
+            lock.lock()
+            defer { lock.unlock() }
+            if entries.count >= capacity { entries.removeAll() }
+            entries[key] = cases
+        }
+    }
+
+    private static let cache = Cache()
+
+    private static func build(for catalog: PlanCatalog, maximum: Int, maximumValues: Int) -> [GeneratedTestCase] {
         let plan = catalog.plan
         let advisor = Advisor(catalog: catalog)
         var customers: [(name: String, customer: Customer, priority: Priority, order: Int)] = []
