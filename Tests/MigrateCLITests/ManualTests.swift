@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCLI
+import MigrateSupport
 import MigrateTestSupport
 import Testing
 
@@ -19,6 +20,21 @@ struct ManualTests {
     /// The path of an installed `mandoc`, or nil.
     static let mandoc: String? = ["/usr/bin/mandoc", "/usr/local/bin/mandoc", "/opt/homebrew/bin/mandoc"].first {
         FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    @Test("The page's date is the release's: the CHANGELOG's heading for this version names the same day")
+    func releaseDate() throws {
+        let changelog = try String(contentsOf: repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let heading = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## [\(ToolVersion.current)] - ") })
+        let day = try #require(heading.split(separator: " ").last)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        let date = try #require(formatter.date(from: String(day)))
+        formatter.dateFormat = "MMMM d, yyyy"
+        #expect(formatter.string(from: date) == ToolVersion.releaseDate)
+        #expect(Self.page.hasPrefix(".Dd \(ToolVersion.releaseDate)\n"))
     }
 
     @Test("migrate manual prints an mdoc page, the same every time, and exits 0")

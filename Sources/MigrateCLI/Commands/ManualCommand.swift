@@ -1,3 +1,5 @@
+import MigrateSupport
+
 /// `migrate manual`: the man page, in mdoc, made from the command specs, so it names every command and option
 /// of this version and can't drift from `--help`.
 enum ManualCommand {
@@ -20,7 +22,7 @@ enum ManualCommand {
 /// line, escaped, so nothing in a help string is read as a macro.
 public enum ManualPage {
     /// The date of the version's release, which `.Dd` names (a page must not change with the day it is printed).
-    static let date = "November 26, 2026"
+    static let date = ToolVersion.releaseDate
 
     public static func render(root: CommandSpec, toolName: String, version: String) -> String {
         var lines: [String] = [
