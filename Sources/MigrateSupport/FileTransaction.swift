@@ -190,23 +190,9 @@ public struct FileTransaction: Sendable {
 
     /// Creates `.NAME.migrate-PID-N` next to the target exclusively and writes all of the bytes to it.
     private func writeTemporary(_ entry: Entry, target: String) throws(FileWriteError) -> String {
-        let folder = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
-        // The target's permissions when it exists; otherwise 0666 less the umask, as for any new file.
-        var info = stat()
-        let existingMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil
-        var descriptor: Int32 = -1
-        var temporary = ""
         if let failure = fault?(.create(display: entry.display)), failure != 0 { throw Self.error(failure, entry) }
-        for _ in 0..<100 {
-            temporary = folder + "/." + name + ".migrate-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o666)
-            if descriptor >= 0 || errno != EEXIST { break }
-        }
-        guard descriptor >= 0 else { throw Self.error(errno, entry) }
-        PendingTemporaries.add(temporary)
-        var failure: Int32 = 0
-        if let existingMode, fchmod(descriptor, existingMode) != 0 { failure = errno }
+        let (descriptor, temporary, modeFailure) = try Self.createTemporary(beside: target, for: entry)
+        var failure = modeFailure
         entry.bytes.withUnsafeBytes { buffer in
             var offset = 0
             while failure == 0 && offset < buffer.count {
@@ -227,6 +213,27 @@ public struct FileTransaction: Sendable {
             throw Self.error(failure, entry)
         }
         return temporary
+    }
+
+    /// Creates `.NAME.migrate-PID-N` next to `target` exclusively, registered for the signal handler, with
+    /// the target's permissions when it exists (otherwise 0666 less the umask, as for any new file).
+    /// - Returns: the open descriptor, the temporary's path, and errno if the permissions couldn't be set.
+    static func createTemporary(beside target: String, for entry: Entry) throws(FileWriteError) -> (Int32, String, Int32) {
+        let folder = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        var info = stat()
+        let existingMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil
+        var descriptor: Int32 = -1
+        var temporary = ""
+        for _ in 0..<100 {
+            temporary = folder + "/." + name + ".migrate-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { throw Self.error(errno, entry) }
+        PendingTemporaries.add(temporary)
+        let modeFailure: Int32 = existingMode.map { fchmod(descriptor, $0) != 0 ? errno : 0 } ?? 0
+        return (descriptor, temporary, modeFailure)
     }
 
     /// The error for an errno while writing an entry.

@@ -14,24 +14,12 @@ public final class StreamedFile {
     public init(path: String, display: String) throws(FileWriteError) {
         self.display = display
         target = FileTransaction.resolvedTarget(path)
-        let folder = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
-        var info = stat()
-        let existingMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil
-        var descriptor: Int32 = -1
-        var temporary = ""
         PendingTemporaries.installHandlers()
-        for _ in 0..<100 {
-            temporary = folder + "/." + name + ".migrate-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o666)
-            if descriptor >= 0 || errno != EEXIST { break }
-        }
-        let entry = FileTransaction.Entry(path: path, display: display, bytes: [])
-        guard descriptor >= 0 else { throw FileTransaction.error(errno, entry) }
-        PendingTemporaries.add(temporary)
-        if let existingMode { _ = fchmod(descriptor, existingMode) }
+        let (descriptor, temporary, modeFailure) = try FileTransaction.createTemporary(
+            beside: target, for: FileTransaction.Entry(path: path, display: display, bytes: []))
         self.descriptor = descriptor
         self.temporary = temporary
+        failure = modeFailure
     }
 
     /// Appends bytes; an error is kept and thrown by `commit()`.

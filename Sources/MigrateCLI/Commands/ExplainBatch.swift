@@ -334,16 +334,7 @@ final class ExplainBatch {
         let plan = catalog.plan
         var customer = Customer(platform: plan.app.platforms.first ?? .iOS)
         customer.now = reader.now
-        if let environment = facts.environment { customer.environment = environment }
-        if facts.source.describesAppPurchase {
-            customer.originalAppVersion = facts.originalAppVersion
-            customer.originalPurchaseDate = facts.originalPurchaseDate
-            customer.originalPlatform = facts.originalPlatform
-            customer.preorderDate = facts.preorderDate
-            customer.isVolumePurchase = facts.isVolumePurchase
-            customer.isAppPurchaseRevoked = facts.isAppPurchaseRevoked
-        }
-        customer.purchases = facts.purchases
+        customer.take(facts)
         if let original = customer.originalPlatform, plan.app.platforms.contains(original) { customer.platform = original }
         return customer
     }

@@ -184,16 +184,7 @@ enum ExplainCommand {
                     context.standardError.write("warning: \(file.displayPath) is for '\(bundleID)', but the plan is for '\(plan.app.bundleID)'.\n")
                 }
                 receipt = (file.displayPath, facts)
-                if let environment = facts.environment { customer.environment = environment }
-                if facts.source.describesAppPurchase {
-                    customer.originalAppVersion = facts.originalAppVersion
-                    customer.originalPurchaseDate = facts.originalPurchaseDate
-                    customer.originalPlatform = facts.originalPlatform
-                    customer.preorderDate = facts.preorderDate
-                    customer.isVolumePurchase = facts.isVolumePurchase
-                    customer.isAppPurchaseRevoked = facts.isAppPurchaseRevoked
-                }
-                customer.purchases = facts.purchases
+                customer.take(facts)
             }
         }
 

@@ -389,3 +389,20 @@ public enum ReceiptReader {
         return Timestamp.parse("\(parts[0])T\(parts[1])Z")
     }
 }
+
+extension Customer {
+    /// Takes what a receipt says: its environment, the app's own purchase when it describes one (a
+    /// Transaction or a history doesn't), and the products. Everything else stays as it was.
+    public mutating func take(_ facts: ReceiptFacts) {
+        if let environment = facts.environment { self.environment = environment }
+        if facts.source.describesAppPurchase {
+            originalAppVersion = facts.originalAppVersion
+            originalPurchaseDate = facts.originalPurchaseDate
+            originalPlatform = facts.originalPlatform
+            preorderDate = facts.preorderDate
+            isVolumePurchase = facts.isVolumePurchase
+            isAppPurchaseRevoked = facts.isAppPurchaseRevoked
+        }
+        purchases = facts.purchases
+    }
+}
