@@ -441,7 +441,7 @@ struct GeneratedPackageTests {
             """
         try write(manifest, to: root.appendingPathComponent("Package.swift"))
         try removeFiles(in: root, except: written)
-        let build = try await shell(["swift", "build", "--build-tests"], in: root)
+        let build = try await shell(ScratchBuild.swift("build", ["--build-tests"]), in: root)
         guard build.status == 0 else {
             throw PackageError(
                 message: "swift build failed:\n"
@@ -498,7 +498,7 @@ struct GeneratedPackageTests {
     func buildsAndPasses() async throws {
         let root = try await Self.package.get()
         let skipped = [Self.mutant] + Self.layerMutants.map { "Mutant" + $0.name }
-        let run = try await shell(["swift", "test"] + skipped.flatMap { ["--skip", $0 + "Tests"] }, in: root)
+        let run = try await shell(ScratchBuild.swift("test") + skipped.flatMap { ["--skip", $0 + "Tests"] }, in: root)
         #expect(
             run.status == 0,
             "generated tests failed:\n\(run.output.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))")
@@ -514,7 +514,7 @@ struct GeneratedPackageTests {
     @Test("INTEGRATION.md's trial, saved as it says, buys, restores and launches again offline")
     func integrationTrial() async throws {
         let root = try await Self.package.get()
-        let run = try await shell(["swift", "test", "--filter", "TiltTests.tryTheStore"], in: root)
+        let run = try await shell(ScratchBuild.swift("test", ["--filter", "TiltTests.tryTheStore"]), in: root)
         #expect(run.status == 0, "\(run.output.suffix(2_000))")
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.contains("cohort: legacy(Tilt.LegacyTier.paid1Dot0)"), "\(lines.suffix(30))")
@@ -529,7 +529,7 @@ struct GeneratedPackageTests {
     @Test("A cutoff that compares versions as Strings fails the generated tests")
     func mutantFails() async throws {
         let root = try await Self.package.get()
-        let run = try await shell(["swift", "test", "--filter", Self.mutant + "Tests"], in: root)
+        let run = try await shell(ScratchBuild.swift("test", ["--filter", Self.mutant + "Tests"]), in: root)
         #expect(run.status != 0, "the string-comparison mutant passed its tests; the matrix misses the trap")
         #expect(run.output.contains("✘ Test \"Cohort, features and offers match migrate's model\""))
     }
@@ -540,7 +540,7 @@ struct GeneratedPackageTests {
     func layerMutantFails(name: String) async throws {
         let root = try await Self.package.get()
         let layerMutant = try #require(Self.layerMutants.first { $0.name == name })
-        let run = try await shell(["swift", "test", "--filter", "Mutant\(name)Tests\\."], in: root)
+        let run = try await shell(ScratchBuild.swift("test", ["--filter", "Mutant\(name)Tests\\."]), in: root)
         #expect(run.status != 0, "\(name): the layer tests passed with the guard removed")
         let crashed = run.output.contains("Fatal error") || run.output.contains("signal") || run.output.contains("crashed")
         #expect(
