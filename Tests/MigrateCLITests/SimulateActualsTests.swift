@@ -53,6 +53,21 @@ struct SimulateActualsTests {
         #expect(again.output.contains("tilt/migration.json is unchanged."))
     }
 
+    @Test("--update-plan --dry-run shows the change as a diff and writes nothing")
+    func dryRun() throws {
+        let scratch = try Scratch()
+        let folder = scratch.url.appendingPathComponent("tilt")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent(Self.plan), to: folder)
+        let before = try Data(contentsOf: folder.appendingPathComponent("migration.json"))
+        let run = Run(
+            "simulate", "tilt", "--actuals", "tilt/sales-2011-11-to-2012-02.txt", "--update-plan", "--dry-run", directory: scratch.url)
+        #expect(run.status == .success, "\(run.error)")
+        #expect(run.output.contains("--dry-run: tilt/migration.json was not written. It would change like this:"))
+        #expect(run.output.contains(#"+       "lastingMultiple": { "distribution": "triangular", "low": 2.21, "mode": 3, "high": 3.78 },"#))
+        #expect(!run.output.contains("Wrote "))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("migration.json")) == before)
+    }
+
     @Test(
         "Bad input: a missing report, one that is not a sales report, another app's, unreadable rows, and misused flags",
         arguments: [
@@ -61,6 +76,8 @@ struct SimulateActualsTests {
             (["--actuals", "other.txt"], .dataError, "other.txt: this report is for another app (titled 'Other App'"),
             (["--actuals", "row.txt"], .dataError, "row.txt:3:"),
             (["--update-plan"], .usage, "'--update-plan' writes the refit of '--actuals'"),
+            (["--dry-run"], .usage, "'--dry-run' shows what '--update-plan' would write"),
+            (["--actuals", "other.txt", "--dry-run"], .usage, "'--dry-run' shows what '--update-plan' would write; add '--update-plan'"),
             (["--actuals", "other.txt", "--sweep", "conversion=0.01:0.02:0.01"], .usage, "'--sweep' does not apply with '--actuals'"),
             (["--actuals", "other.txt", "--format", "csv"], .usage, "'--actuals' prints text or json"),
         ])

@@ -12,6 +12,9 @@ enum SimulateActuals {
         if arguments[SimulateCommand.chart] != nil { throw .usage("'--chart' does not apply with '--actuals'.") }
         let scenarios = arguments[SimulateCommand.scenarios]
         if scenarios.count > 1 { throw .usage("'--actuals' compares one scenario; give at most one '--scenario'.") }
+        if arguments[SimulateCommand.dryRun] && !arguments[SimulateCommand.updatePlan] {
+            throw .usage("'--dry-run' shows what '--update-plan' would write; add '--update-plan'.")
+        }
         let format = arguments[SimulateCommand.format]
         if format == .csv || format == .markdown {
             throw .usage("'--actuals' prints text or json; '--format \(format.rawValue)' is not supported with it.")
@@ -58,7 +61,7 @@ enum SimulateActuals {
                 "\(files): rows that could not be read (above) are left out of the comparison\(written). Fix them, or download the report again.")
         }
         guard arguments[SimulateCommand.updatePlan] else { return .success }
-        return try updatePlan(report, plan: plan, loaded: loaded, context: context)
+        return try updatePlan(report, plan: plan, loaded: loaded, dryRun: arguments[SimulateCommand.dryRun], context: context)
     }
 
     /// A report names the app by the title and SKU of its download rows and by its in-app product ids: one that
@@ -82,8 +85,9 @@ enum SimulateActuals {
         )
     }
 
-    static func updatePlan(_ report: ActualsReport, plan: MigrationPlan, loaded: LoadedPlan, context: CommandContext) throws(CommandError) -> ExitCode
-    {
+    static func updatePlan(
+        _ report: ActualsReport, plan: MigrationPlan, loaded: LoadedPlan, dryRun: Bool, context: CommandContext
+    ) throws(CommandError) -> ExitCode {
         let path = loaded.file.displayPath
         let out = context.standardOutput
         guard !report.refits.isEmpty else {
@@ -117,6 +121,13 @@ enum SimulateActuals {
         let bytes = Array(text.utf8)
         guard bytes != loaded.file.bytes else {
             out.write("\(path) is unchanged.\n")
+            return .success
+        }
+        if dryRun {
+            out.write("\n--dry-run: \(path) was not written. It would change like this:\n")
+            out.write(
+                LineDiff.render(
+                    old: String(decoding: loaded.file.bytes, as: UTF8.self), new: text, style: context.style(for: context.standardOutput)))
             return .success
         }
         let written = try AtomicFile.write(bytes, to: context.resolve(path), displayPath: path)

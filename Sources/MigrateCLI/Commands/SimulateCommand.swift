@@ -29,6 +29,7 @@ enum SimulateCommand {
     )
     static let updatePlan = Argument<Bool>.flag(
         "update-plan", help: "With --actuals, write the refitted conversion and download multiples into the plan, saying what changed.")
+    static let dryRun = ImportCommand.dryRun.with(help: "With --update-plan: show how the plan would change; write nothing.")
 
     static let spec = CommandSpec(
         name: "simulate",
@@ -49,12 +50,13 @@ enum SimulateCommand {
             contradict, and a refit of conversion, launchMultiple and lastingMultiple, which --update-plan writes \
             into the plan (nothing else in it changes).
             """.wrappedForHelp,
-        arguments: [plan, scenarios, draws, seed, sweeps, format, chart, threads, offerStates, actuals, updatePlan],
+        arguments: [plan, scenarios, draws, seed, sweeps, format, chart, threads, offerStates, actuals, updatePlan, dryRun],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         if !arguments[Self.actuals].isEmpty { return try SimulateActuals.run(arguments, context) }
         if arguments[Self.updatePlan] { throw .usage("'--update-plan' writes the refit of '--actuals'; give the sales reports with '--actuals'.") }
+        if arguments[Self.dryRun] { throw .usage("'--dry-run' shows what '--update-plan' would write; give '--actuals' and '--update-plan'.") }
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let checkedPlan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was simulated")
         let options = SimulationOptions(
