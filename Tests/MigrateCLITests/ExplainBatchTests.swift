@@ -65,6 +65,27 @@ struct ExplainBatchTests {
         #expect(rows[1]["offers"]?.arrayValue?.compactMap(\.stringValue) == [Self.bundle])
     }
 
+    @Test("JSON Lines in, CSV out: a column for every key of the list, each row's value or empty")
+    func jsonLinesToCSV() throws {
+        let scratch = try Scratch()
+        let list = try scratch.write(
+            "customers.jsonl",
+            """
+            {"id":7,"originalAppVersion":"14","products":["\(Self.turret)"]}
+            {"originalAppVersion":"40","note":"a, b","extra":{"kept":true}}
+            {"originalAppVersion":"40","cohort":"mine"}
+
+            """)
+        let run = Run("explain", Self.plan, "--batch", list.path, "--format", "csv")
+        #expect(run.status == .dataError)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "line,id,originalAppVersion,products,note,extra,cohort,tier,rule,features,offers,withheld")
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("1,7,14,\(Self.turret),,,legacy,paid-1.0,"))
+        #expect(lines[2].hasPrefix(#"2,,40,,"a, b","{""kept"":true}",newCustomer,"#))
+        #expect(run.error.contains("line 3: skipped: 'cohort' is a key explain --batch adds"))
+    }
+
     @Test("A folder of App Store Server API responses and JWS files: one customer per file, a subfolder's files merged")
     func folder() throws {
         let scratch = try Scratch()

@@ -212,28 +212,24 @@ final class ExplainBatch {
 
     static let exampleHeader = "customerID,originalAppVersion,originalPurchaseDate,originalPlatform,environment,products"
 
-    func readJSONLines(_ path: String) throws {
+    /// Calls `body` with each line of a JSON Lines file (its bytes, number, and whether it was cut at the
+    /// record limit), a mebibyte read at a time; blank lines are passed over.
+    static func forEachLine(of path: String, display: String, _ body: ([UInt8], Int, Bool) -> Void) throws {
         var line: [UInt8] = []
         var number = 1
         var tooLong = false
-        writeHeader(["line"] + Self.folderColumns.dropFirst())
         func end() {
             defer {
                 line.removeAll(keepingCapacity: true)
                 number += 1
                 tooLong = false
             }
-            if tooLong {
-                enqueue(.skipped(place: "line \(number)", message: "longer than \(Limits.customerListRecordBytes) bytes"))
-                return
-            }
             if line.last == 13 { line.removeLast() }
-            guard line.contains(where: { $0 != 9 && $0 != 32 }) else { return }
             if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
-            // Parsed by the workers, with the rest of the row.
-            enqueue(.jsonLine(line, line: number))
+            guard tooLong || line.contains(where: { $0 != 9 && $0 != 32 }) else { return }
+            body(line, number, tooLong)
         }
-        try Self.chunks(of: path, display: display) { chunk in
+        try chunks(of: path, display: display) { chunk in
             var start = chunk.startIndex
             while start < chunk.endIndex {
                 let stop = chunk[start...].firstIndex(of: 10) ?? chunk.endIndex
@@ -247,6 +243,38 @@ final class ExplainBatch {
             }
         }
         if !line.isEmpty || tooLong { end() }
+    }
+
+    func readJSONLines(_ path: String) throws {
+        if output.kind == .csv {
+            // CSV needs its columns first: every key of the list, in the order they first appear, read in a
+            // first pass (lines that don't parse are reported by the second).
+            var keys: [String] = []
+            var seen = Set<String>()
+            try Self.forEachLine(of: path, display: display) { bytes, _, tooLong in
+                guard !tooLong, seen.count <= Limits.customerListColumns, let members = try? JSONParser.parse(bytes: bytes).objectValue else {
+                    return
+                }
+                // A line naming a column the decision adds is skipped with a message in the second pass.
+                guard !members.contains(where: { BatchOutputColumn(rawValue: $0.key) != nil }) else { return }
+                for member in members where seen.insert(member.key).inserted { keys.append(member.key) }
+            }
+            guard keys.count <= Limits.customerListColumns else {
+                throw CommandError(
+                    .dataError,
+                    "\(display): its lines have more than \(Limits.customerListColumns) keys in all, more than a CSV may have columns; write JSON Lines (--format jsonl)."
+                )
+            }
+            writeHeader(["line"] + keys)
+        }
+        try Self.forEachLine(of: path, display: display) { bytes, number, tooLong in
+            if tooLong {
+                enqueue(.skipped(place: "line \(number)", message: "longer than \(Limits.customerListRecordBytes) bytes"))
+            } else {
+                // Parsed by the workers, with the rest of the row.
+                enqueue(.jsonLine(bytes, line: number))
+            }
+        }
     }
 
     func readFolder(_ path: String) throws {

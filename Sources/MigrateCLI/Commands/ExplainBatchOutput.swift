@@ -173,7 +173,7 @@ final class BatchWorker {
 
     /// A JSON Lines row: the line as it was read (`raw`, a JSON object that parsed as `members`) with the
     /// decision added before its closing brace, so every value is carried through byte for byte. As CSV: the
-    /// line's number, then the keys migrate reads in a fixed order, then the decision.
+    /// line's number, then every key of the list in the header's order, then the decision.
     func jsonRow(_ members: [JSONMember], raw: [UInt8], line: Int, _ decision: BatchDecision) -> [UInt8] {
         switch kind {
         case .jsonLines:
@@ -183,15 +183,20 @@ final class BatchWorker {
             bytes.append(contentsOf: ((members.isEmpty ? "" : ",") + rendered(decision) + "}\n").utf8)
             return bytes
         case .csv:
+            // The line's number, then every key of the list (the header `names` after "line"), then the decision.
+            var values: [String: JSONValue] = [:]
+            for member in members { values[member.key] = member.value.value }
             func text(_ key: String) -> String {
-                guard let value = members.first(where: { BatchColumn(key: $0.key)?.rawValue == key })?.value.value else { return "" }
-                switch value {
+                switch values[key] {
                 case .string(let text), .number(let text): return text
-                case .array(let items): return items.compactMap(\.stringValue).joined(separator: " ")
-                default: return ""
+                case .bool(let flag): return flag ? "true" : "false"
+                case .null, nil: return ""
+                case .array(let items) where items.allSatisfy({ $0.stringValue != nil }):
+                    return items.compactMap(\.stringValue).joined(separator: " ")
+                case let value?: return JSONWriter.line(value)
                 }
             }
-            return Array(csvRow([String(line)] + ExplainBatch.folderColumns.dropFirst().map(text), decision).utf8)
+            return Array(csvRow([String(line)] + names.dropFirst().map(text), decision).utf8)
         }
     }
 
