@@ -12,7 +12,8 @@ final class ExplainBatch {
     let catalog: PlanCatalog
     let context: CommandContext
     let display: String
-    let reader: BatchCustomerReader
+    /// The moment subscriptions and trials are judged at, the same for every row.
+    let now: Date
     var summary: BatchSummary
     let output: BatchOutput
     /// One per processor: rows are decided in blocks, a share of each block on each worker, and written in order.
@@ -30,10 +31,11 @@ final class ExplainBatch {
         self.context = context
         self.display = display
         self.output = output
-        reader = BatchCustomerReader(plan: catalog.plan, now: now)
+        self.now = now
         summary = BatchSummary(catalog: catalog)
         let count = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
-        workers = (0..<count).map { _ in BatchWorker(catalog: catalog, reader: BatchCustomerReader(plan: catalog.plan, now: now), kind: output.kind) }
+        let reader = BatchCustomerReader(plan: catalog.plan, now: now)
+        workers = (0..<count).map { _ in BatchWorker(catalog: catalog, reader: reader, kind: output.kind) }
     }
 
     /// The folder's columns, in the order written: what was read from each response.
@@ -210,7 +212,7 @@ final class ExplainBatch {
         }
     }
 
-    static let exampleHeader = "customerID,originalAppVersion,originalPurchaseDate,originalPlatform,environment,products"
+    static let exampleHeader = (["customerID"] + folderColumns.dropFirst()).joined(separator: ",")
 
     /// Calls `body` with each line of a JSON Lines file (its bytes, number, and whether it was cut at the
     /// record limit), a mebibyte read at a time; blank lines are passed over.
@@ -294,7 +296,7 @@ final class ExplainBatch {
             var facts: ReceiptFacts?
             var problem: String?
             for (shown, file) in files {
-                switch Self.readResponse(file, now: reader.now) {
+                switch Self.readResponse(file, now: now) {
                 case .failure(let message):
                     problem = problem ?? (shown == name ? message : "\(shown): \(message)")
                 case .success(let read):
@@ -361,7 +363,7 @@ final class ExplainBatch {
     func customer(from facts: ReceiptFacts) -> Customer {
         let plan = catalog.plan
         var customer = Customer(platform: plan.app.platforms.first ?? .iOS)
-        customer.now = reader.now
+        customer.now = now
         customer.take(facts)
         if let original = customer.originalPlatform, plan.app.platforms.contains(original) { customer.platform = original }
         return customer
@@ -406,15 +408,12 @@ extension ExplainBatch {
                 ) + "\n"
         }
         let total = max(1, summary.decided)
+        // The plan's tiers in its order, then new customers.
+        let position = Dictionary(catalog.tiers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         let ordered = summary.groups.values.sorted { left, right in
-            switch (left.tierID, right.tierID) {
-            case (nil, nil): return false
-            case (nil, _): return false
-            case (_, nil): return true
-            case (let a?, let b?):
-                let tiers = catalog.tiers.map(\.id)
-                return (tiers.firstIndex(of: a) ?? .max, a) < (tiers.firstIndex(of: b) ?? .max, b)
-            }
+            let a = left.tierID.map { (position[$0] ?? .max - 1, $0) } ?? (.max, "")
+            let b = right.tierID.map { (position[$0] ?? .max - 1, $0) } ?? (.max, "")
+            return a < b
         }
         if !ordered.isEmpty {
             var rows = [["cohort", "customers", "share", "offered", "decided by"]]

@@ -42,10 +42,7 @@ struct CSVHeader {
 
     /// The column a misspelled name most likely meant.
     static func nearMiss(_ name: String) -> String? {
-        let names = BatchColumn.allCases.map(\.rawValue) + BatchColumn.serverNames.keys.sorted()
-        let suggestion = Suggestions.didYouMean(name, in: names)
-        guard !suggestion.isEmpty else { return nil }
-        return names.first { suggestion.contains("'\($0)'") }
+        Suggestions.closest(to: name, in: BatchColumn.allCases.map(\.rawValue) + BatchColumn.serverNames.keys.sorted())
     }
 }
 

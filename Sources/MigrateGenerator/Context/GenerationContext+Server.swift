@@ -85,14 +85,11 @@ extension GenerationContext {
             ])
             return ["literal": .string(json)]
         }
-        var value = testValue(test, number: number)
+        let value = testValue(test, number: number)
         guard case .object(var members) = value else { return value }
-        members.merge([
-            "appTransaction": .string(app),
-            "transactions": Self.swiftList(transactions),
-            "hasTransactions": .bool(!transactions.isEmpty),
-        ]) { _, new in new }
-        value = .object(members)
-        return value
+        members["appTransaction"] = .string(app)
+        members["transactions"] = Self.swiftList(transactions)
+        members["hasTransactions"] = .bool(!transactions.isEmpty)
+        return .object(members)
     }
 }
