@@ -6,7 +6,7 @@ import Foundation
 /// The version of this layer. `migrate generate` records it beside a vendored copy, so `check`
 /// and `generate` can say when an app's copy is older than the installed `migrate`.
 public enum StoreLayer {
-  public static let version = "2.0.0"
+  public static let version = "3.0.0"
 }
 
 /// Where the App Store's signature came from (`AppStore.Environment`). TestFlight is `sandbox`.

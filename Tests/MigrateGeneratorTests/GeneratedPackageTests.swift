@@ -63,25 +63,25 @@ struct GeneratedPackageTests {
             find: "          legacyCharge = .legacyProduct(candidate.product)\n", replace: "          legacyCharge = nil\n",
             test: "Journey: a paid-app buyer who never subscribed buys every legacy price offered"),
         LayerMutant(
-            name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      if transaction.isVerified { await transaction.finish() }\n", replace: "",
             test: "Journey: Ask to Buy, approved while the app was closed, unlocks at the next launch"),
         LayerMutant(
-            name: "HandOffNotUnlocked", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "HandOffNotUnlocked", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      } else {\n        await read(appTransaction: nil, including: transaction)\n      }\n",
             replace: "      } else {\n      }\n",
             test: "Journey: a PurchaseAction purchase is handed to the store, unlocked, then finished"),
         LayerMutant(
-            name: "JourneyRefundedCantBuy", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
-            find: "    state.isLoaded && state.proof != .unknown\n",
-            replace: "    state.isLoaded && state.proof != .unknown && state.decision.rule != .refunded\n",
+            name: "JourneyRefundedCantBuy", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            find: "      proof = .verified\n    case .unverified(let claimed):\n",
+            replace: "      proof = facts.isRevoked ? .unknown : .verified\n    case .unverified(let claimed):\n",
             test: "Journey: a refunded paid download buys the full version"),
         LayerMutant(
-            name: "JourneyRestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "JourneyRestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard appTransaction.isVerified else { return .failed }\n", replace: "",
             test: "Journey: a restore while the app transaction stays unknown says it failed"),
         LayerMutant(
-            name: "JourneyUnfinishedWaitsForLaunch", example: "tally-two-switches", file: "FreemiumStore.swift",
+            name: "JourneyUnfinishedWaitsForLaunch", example: "tally-two-switches", file: "PlanStore.swift",
             find: "      Task { [weak self] in await self?.deliverUnfinishedConsumables() }\n", replace: "",
             test: "Journey: a consumable bought before the delivery hook is ready is delivered, no relaunch"),
         LayerMutant(
@@ -95,10 +95,11 @@ struct GeneratedPackageTests {
             test: "Journey: a family member gets what is shared, as the plan says, until sharing stops"),
         LayerMutant(
             name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "FreemiumStore.swift",
-            find: "    case .introductoryOffer?: kind = .introductory\n", replace: "    case .introductoryOffer?: return .ready(offer: nil)\n",
+            find: "    case .introductoryOffer?: return .offered(signing: .introductory)\n",
+            replace: "    case .introductoryOffer?: return .offered(signing: nil)\n",
             test: "Journey: a paid-app buyer who subscribed before gets the introductory offer"),
         LayerMutant(
-            name: "OfflineIsUnverified", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "OfflineIsUnverified", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "verification: .unreachable(lastVerifiedDaysAgo: age))",
             replace: "verification: .failed(lastVerifiedDaysAgo: age))",
             test: "Offline after a verified launch, the payer keeps the tier (unknown is not unverified)"),
@@ -108,7 +109,7 @@ struct GeneratedPackageTests {
             replace: "guard let age = kept.age, let days = kept.limit, age <= days + 100_000 else {",
             test: "Offline for longer than the cache may extend, nothing is granted from it"),
         LayerMutant(
-            name: "ProcessForgets", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "ProcessForgets", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "if let record = verifiedInProcess, let facts = record.facts {",
             replace: "if false, let record = verifiedInProcess, let facts = record.facts {",
             test: "Offline later in the same run, what this process verified still decides"),
@@ -117,62 +118,61 @@ struct GeneratedPackageTests {
             find: "      record.isWellFormed(now: now)\n", replace: "      record.verifiedAt.isNaN || true\n",
             test: "A cache record edited into the future or malformed is ignored, without crashing"),
         LayerMutant(
-            name: "ClaimRead", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
-            find: "    let now = self.now()\n    let platform = state.purchase.platform\n",
+            name: "ClaimRead", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            find: "    let now = self.now()\n    let purchase: Plan.Purchase\n",
             replace: "    var appTransaction = appTransaction\n"
                 + "    if case .unverified(let claimed) = appTransaction { appTransaction = .verified(claimed) }\n"
-                + "    let now = self.now()\n    let platform = state.purchase.platform\n",
+                + "    let now = self.now()\n    let purchase: Plan.Purchase\n",
             test: "An unverified app transaction is never read, even when it claims the sandbox"),
         LayerMutant(
-            name: "UnverifiedGrants", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "UnverifiedGrants", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "where transaction.isVerified || extendable.contains(transaction.productID) {",
             replace: "where transaction.isVerified || !extendable.contains(transaction.productID) {",
             test: "An unverified transaction for a product never verified is not granted, cache or not"),
         LayerMutant(
-            name: "ClockRechecked", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "ClockRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "          isRevoked: transaction.isRevoked,\n          isVerified: transaction.isVerified,\n",
             replace: "          isRevoked: transaction.isRevoked,\n"
                 + "          isExpired: (transaction.expirationDate ?? .distantFuture) <= now,\n"
                 + "          isVerified: transaction.isVerified,\n",
             test: "A billing grace period keeps the subscriber: the device clock is never consulted"),
         LayerMutant(
-            name: "FinishBeforeUnlock", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "FinishBeforeUnlock", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "        await read(appTransaction: nil, including: transaction)\n",
             replace: "        await transaction.finish()\n        await read(appTransaction: nil, including: transaction)\n",
             test: "Purchase: verified, then unlocked, and only then finished"),
         LayerMutant(
-            name: "UnverifiedPurchase", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "UnverifiedPurchase", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      guard transaction.isVerified else { return .unverified }\n", replace: "",
             test: "Purchase: an unverified success is neither unlocked nor finished"),
         LayerMutant(
-            name: "MayBuyBeforeLoad", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "MayBuyBeforeLoad", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard knowsOwnership else { return false }\n", replace: "",
             test: "Nothing may be bought before the first refresh, and a legacy buyer is refused an overlap"),
         LayerMutant(
-            name: "OffersBeforeOwnership", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
-            find: "    guard knowsOwnership else { return UpsellResult(offers: [], withheld: [:], showsRestore: true) }\n",
+            name: "OffersBeforeOwnership", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            find: "    guard knowsOwnership else { return Plan.noOffers }\n",
             replace: "",
             test: "No offer is shown until what the customer owns is known, and Restore is"),
         LayerMutant(
-            name: "StaleOwnership", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
-            find: "async -> PurchasePreparation {\n    await refresh()\n", replace: "async -> PurchasePreparation {\n",
+            name: "StaleOwnership", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            find: "async -> Preparation {\n    await refresh()\n", replace: "async -> Preparation {\n",
             test: "Purchase reads what is owned first: bought on another device, it isn't sold again"),
         LayerMutant(
             name: "RefundedCantBuy", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
-            find: "    state.isLoaded && state.proof != .unknown\n",
-            replace: "    state.isLoaded && state.proof != .unknown && state.decision.rule != .refunded\n",
+            find: "      isRevoked: facts.isRevoked)\n", replace: "      isRevoked: false)\n",
             test: "A refunded paid download is a new customer, who may buy"),
         LayerMutant(
-            name: "RestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "RestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard appTransaction.isVerified else { return .failed }\n", replace: "",
             test: "Restore: synced, but the app transaction still unknown, is a failed restore"),
         LayerMutant(
-            name: "CacheOfAnotherAccount", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "CacheOfAnotherAccount", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "        return ids.contains(\"\") || ids[0] == ids[1] ? record : nil\n",
             replace: "        return record\n",
             test: "The verified facts kept for one Apple Account never decide for another"),
         LayerMutant(
-            name: "UnfinishedWaitsForLaunch", example: "tally-two-switches", file: "FreemiumStore.swift",
+            name: "UnfinishedWaitsForLaunch", example: "tally-two-switches", file: "PlanStore.swift",
             find: "      Task { [weak self] in await self?.deliverUnfinishedConsumables() }\n", replace: "",
             test: "A consumable bought before the delivery hook is ready is delivered without a relaunch"),
         LayerMutant(
@@ -186,58 +186,58 @@ struct GeneratedPackageTests {
             replace: "      if let period = Catalog.passes[product], false, let now, let start = owned.purchaseDate,\n",
             test: "A non-renewing pass grants from its purchase date, and ends after its duration"),
         LayerMutant(
-            name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard knowsOwnership else { return .refused(.ownershipUnknown) }\n", replace: "",
             test: "Purchase while what the customer owns can't be read is refused, not charged"),
         LayerMutant(
-            name: "OlderAnswerLands", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "OlderAnswerLands", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard ticket > appliedRead else { return }\n", replace: "",
             test: "Overlapping refreshes: an older answer never lands after a newer one"),
         LayerMutant(
-            name: "ListenerLeaks", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "ListenerLeaks", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    listener?.cancel()\n", replace: "",
             test: "The listener starts with the store and stops when the store goes away"),
         LayerMutant(
-            name: "CancelledRestoreFails", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "CancelledRestoreFails", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      if (error as? StoreFrontError)?.isUserCancellation == true { return nil }\n      return .failed",
             replace: "      return .failed",
             test: "Restore: the customer cancels the password prompt, and nothing is shown"),
         LayerMutant(
-            name: "RestoreNeverRefreshes", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "RestoreNeverRefreshes", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      appTransaction = await storeFront.refreshAppTransaction()\n",
             replace: "      appTransaction = await storeFront.appTransaction()\n",
             test: "Restore asks the App Store for the app transaction again when it was unavailable"),
         LayerMutant(
-            name: "UndeliveredFinished", example: "tally-two-switches", file: "FreemiumStore.swift",
+            name: "UndeliveredFinished", example: "tally-two-switches", file: "PlanStore.swift",
             find:
                 "        guard let deliver = deliverConsumable, await deliver(delivery) else {\n          return .awaitingDelivery(product)\n        }\n",
             replace: "        _ = (deliverConsumable, delivery)\n",
             test: "A consumable is finished only once the app has delivered it"),
         LayerMutant(
-            name: "DeliveryWithoutID", example: "tally-two-switches", file: "FreemiumStore.swift",
+            name: "DeliveryWithoutID", example: "tally-two-switches", file: "PlanStore.swift",
             find: "ConsumableDelivery(product: product, transactionID: transaction.id)",
             replace: "ConsumableDelivery(product: product, transactionID: 0)",
             test: "A consumable is delivered with its transaction id, so one sent again is credited once"),
         LayerMutant(
-            name: "UnknownFinished", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
-            find: "    guard let product = ProductID(rawValue: transaction.productID) else { return }\n"
-                + "    guard Catalog.consumables.contains(product) else {\n",
-            replace: "    let known = ProductID(rawValue: transaction.productID)\n"
-                + "    guard let product = known, Catalog.consumables.contains(product) else {\n",
+            name: "UnknownFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            find: "    guard let product = Plan.Product(rawValue: transaction.productID) else { return }\n"
+                + "    guard Plan.consumables.contains(product) else {\n",
+            replace: "    let known = Plan.Product(rawValue: transaction.productID)\n"
+                + "    guard let product = known, Plan.consumables.contains(product) else {\n",
             test: "An unknown product's transaction is never finished: it may be an undelivered consumable"),
         LayerMutant(
-            name: "UnsignedFullPrice", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "FreemiumStore.swift",
+            name: "UnsignedFullPrice", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore.swift",
             find: "    guard let signer = offerSigner, let jws = try? await signer.compactJWS(for: request)\n"
                 + "    else { return .refused(.offerNotSigned) }\n",
             replace: "    let jws = (try? await offerSigner?.compactJWS(for: request)) ?? \"\"\n",
             test: "Without a signer the legacy subscription price is refused, never charged in full"),
         LayerMutant(
-            name: "SignerWithoutIdentity", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "FreemiumStore.swift",
+            name: "SignerWithoutIdentity", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore.swift",
             find: "kind: kind, productID: product.rawValue, appTransactionJWS: appTransactionJWS)",
             replace: "kind: kind, productID: product.rawValue, appTransactionJWS: nil)",
             test: "A legacy subscription price is bought with the promotional offer the app's server signed"),
         LayerMutant(
-            name: "OfferRejectionFails", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "FreemiumStore.swift",
+            name: "OfferRejectionFails", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore.swift",
             find: "      if signed != nil, failure?.isOfferRejected == true { return .refused(.offerRejected) }\n",
             replace: "",
             test: "An offer the App Store refuses is a refusal: nothing unlocked, no retry at the full price"),
@@ -247,7 +247,7 @@ struct GeneratedPackageTests {
             replace: "let end = Catalog.trialEnd(from: start, lasting: period), now < end || true\n",
             test: "A free trial grants from its purchase date until it ends, then no more"),
         LayerMutant(
-            name: "TrialDeviceClock", example: "inkwell-universal", file: "FreemiumStore.swift",
+            name: "TrialDeviceClock", example: "inkwell-universal", file: "PlanStore.swift",
             find: "    let trustedNow = signed.reduce(now) { max($0, $1) }\n",
             replace: "    let trustedNow = signed.reduce(now) { first, _ in first }\n",
             test: "A clock set back doesn't lengthen a trial past a moment the App Store has signed"),

@@ -1,0 +1,524 @@
+import Foundation
+
+#if canImport(Combine)
+  import Combine
+#endif
+
+#if canImport(StoreKit)
+  import StoreKit
+#endif
+
+/// The app's store: what the customer may use and buy, read from the App Store without prompting,
+/// observable by SwiftUI. `migrate generate` names it for the app's plan
+/// (`typealias FreemiumStore = PlanStore<FreemiumPlan>`).
+///
+/// - It never prompts at launch. `refresh()` reads `AppTransaction.shared` and
+///   `Transaction.currentEntitlements`; only `restore()` uses `AppStore.sync()`, and only a user
+///   action (Restore, a purchase) may call `AppTransaction.refresh()`.
+/// - It verifies before it reads: an unverified app transaction's environment, version and dates
+///   are never used, and an unverified transaction never creates a grant.
+/// - `AppTransaction.shared` throwing (offline, nobody signed in) is unknown, not unverified: the
+///   facts verified earlier keep deciding, from this process or from the cache for the plan's
+///   `keepWhileUnreachableDays`.
+/// - It trusts membership in `currentEntitlements`, so a subscriber in a billing grace period
+///   keeps access whatever the device clock says.
+/// - `purchase(_:)` reads what is owned first and refuses to charge twice; it unlocks, and only
+///   then finishes.
+/// - It listens to `Transaction.updates` from the moment it is created until it goes away.
+@MainActor
+public final class PlanStore<Plan: StorePlan> {
+  /// Where the facts that decide the cohort come from.
+  public enum Proof: Hashable, Sendable {
+    /// Nothing has been read yet, or the App Store couldn't be reached and nothing verified is kept.
+    case unknown
+    /// The App Store verified them while this process runs.
+    case verified
+    /// The App Store's signature didn't verify; `policies.verificationFailure` decides.
+    case verificationFailed
+    /// The App Store couldn't be reached; what it verified `daysAgo` days ago decides.
+    case lastVerified(daysAgo: Int)
+  }
+
+  /// What the store knows about the customer now.
+  public struct State: Hashable, Sendable {
+    public var purchase: Plan.Purchase
+    public var decision: Plan.Decision
+    public var entitlements: Plan.Entitlements
+    public var proof: Proof
+    /// False until the first refresh has finished.
+    public var isLoaded: Bool
+
+    public init(
+      purchase: Plan.Purchase, decision: Plan.Decision, entitlements: Plan.Entitlements,
+      proof: Proof, isLoaded: Bool
+    ) {
+      self.purchase = purchase
+      self.decision = decision
+      self.entitlements = entitlements
+      self.proof = proof
+      self.isLoaded = isLoaded
+    }
+
+    /// Nothing read yet: a new customer with nothing, proof unknown.
+    public init(platform: Plan.Platform) {
+      let unread = Plan.unread(on: platform)
+      self.init(
+        purchase: unread.purchase, decision: unread.decision, entitlements: unread.entitlements,
+        proof: .unknown, isLoaded: false)
+    }
+  }
+
+  /// Why a purchase was not started. Nothing was charged.
+  public enum Refusal: Hashable, Sendable {
+    /// What the customer owns couldn't be read, so buying could charge twice.
+    case ownershipUnknown
+    /// The upsell withholds it from this customer, for this reason.
+    case withheld(Plan.Withheld)
+    /// Not on sale to this customer.
+    case notOffered
+    /// The legacy price needs a discount signed by the app's server (a promotional offer, or the
+    /// introductory offer's eligibility), and none was signed.
+    case offerNotSigned
+    /// The App Store refused the signed promotional offer (`Product.PurchaseError.ineligibleForOffer`
+    /// and the invalid-offer errors): the legacy price was not charged, and neither was the full one.
+    case offerRejected
+  }
+
+  /// Whether a product may be bought now, and how.
+  public enum Preparation: Hashable, Sendable {
+    /// Buy it; with the promotional offer its legacy price needs, when one does.
+    case ready(offer: SignedOffer?)
+    /// Don't: nothing may be charged, for this reason.
+    case refused(Refusal)
+  }
+
+  /// The outcome of a purchase. The app's plan words what to tell the customer (`message`).
+  public enum Outcome: Hashable, Sendable {
+    /// Bought, verified, unlocked and finished.
+    case purchased(Plan.Product)
+    /// Waiting for approval (Ask to Buy): it unlocks through `Transaction.updates`.
+    case pending
+    /// The customer cancelled: show nothing.
+    case cancelled
+    /// Not started, so nothing was charged.
+    case refused(Refusal)
+    /// The App Store's answer didn't verify: neither unlocked nor finished, so it comes back.
+    case unverified
+    /// A consumable that the app hasn't delivered yet: not finished, so it comes back.
+    case awaitingDelivery(Plan.Product)
+    /// The App Store couldn't complete it.
+    case failed(String)
+  }
+
+  /// The three outcomes of a Restore Purchases tap, each with its own message.
+  public enum RestoreOutcome: String, CaseIterable, Sendable {
+    case failed
+    case nothingRestored
+    case restored
+  }
+
+  /// A consumable to deliver. `transactionID` is the App Store's id for this purchase: the same
+  /// each time it is sent again (after a crash between delivering and finishing, or on another
+  /// device), so record it with what you credit, in the same write, and credit each id once.
+  public struct ConsumableDelivery: Hashable, Sendable {
+    public var product: Plan.Product
+    public var transactionID: UInt64
+
+    public init(product: Plan.Product, transactionID: UInt64) {
+      self.product = product
+      self.transactionID = transactionID
+    }
+  }
+
+  /// What the store knows now.
+  public private(set) var state: State {
+    willSet {
+      #if canImport(Combine)
+        objectWillChange.send()
+      #endif
+    }
+  }
+
+  /// Signs promotional offers on the app's server; legacy subscription prices need it.
+  public var offerSigner: (any OfferSigner)?
+
+  /// Delivers a consumable; return true once delivered, or when its `transactionID` was delivered
+  /// before (return true then without crediting again). A consumable is finished only then.
+  /// Setting it delivers what waited for it (`deliverUnfinishedConsumables()`), without a relaunch.
+  public var deliverConsumable: (@MainActor (ConsumableDelivery) async -> Bool)? {
+    didSet {
+      guard deliverConsumable != nil else { return }
+      Task { [weak self] in await self?.deliverUnfinishedConsumables() }
+    }
+  }
+
+  /// The platform the app runs on.
+  private let platform: Plan.Platform
+  private let storeFront: any StoreFront
+  private let cache: any PurchaseCacheStore
+  private let now: @Sendable () -> Date
+  /// The facts the App Store verified while this process runs.
+  private var verifiedInProcess: VerifiedPurchaseRecord?
+  /// The newest verified app transaction as the App Store signed it, for the offer signer's server.
+  private var appTransactionJWS: String?
+  private var latestRead = 0
+  private var appliedRead = 0
+  private var listener: Task<Void, Never>?
+  /// Consumables being delivered now: `Transaction.updates` and `Transaction.unfinished` may hand
+  /// the same one over twice, and it is delivered once.
+  private var delivering: Set<UInt64> = []
+
+  public init(
+    platform: Plan.Platform,
+    storeFront: any StoreFront,
+    cache: any PurchaseCacheStore,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.state = State(platform: platform)
+    self.platform = platform
+    self.storeFront = storeFront
+    self.cache = cache
+    self.now = now
+    let updates = storeFront.transactionUpdates()
+    listener = Task { [weak self] in
+      for await transaction in updates {
+        await self?.handleUpdate(transaction)
+      }
+    }
+  }
+
+  deinit {
+    listener?.cancel()
+  }
+
+  /// What the customer may use.
+  public var entitlements: Plan.Entitlements { state.entitlements }
+
+  /// The customer's cohort and the rule that decided it.
+  public var decision: Plan.Decision { state.decision }
+
+  /// The offers to show now: none until what the customer owns is known, so a paywall never shows
+  /// a price for something already paid for.
+  public var upsell: Plan.Upsell {
+    guard knowsOwnership else { return Plan.noOffers }
+    return Plan.upsell(for: state.entitlements, decision: state.decision)
+  }
+
+  /// Whether buying `product` now is right. False until what the customer owns is known, and
+  /// false for a bundle overlapping what is owned, so nobody is charged twice.
+  public func mayBuy(_ product: Plan.Product) -> Bool {
+    guard knowsOwnership else { return false }
+    if Plan.consumables.contains(product) { return Plan.sells(product) }
+    return Plan.mayBuy(product, entitlements: state.entitlements, decision: state.decision)
+  }
+
+  /// Re-reads the app transaction and current entitlements, without prompting. Call at launch and
+  /// whenever the app comes to the foreground. An older answer never replaces a newer one.
+  public func refresh() async {
+    await read(appTransaction: nil, including: nil)
+    await deliverUnfinishedConsumables()
+  }
+
+  /// Delivers the consumables the App Store still holds unfinished (`Transaction.unfinished`):
+  /// bought before `deliverConsumable` was set, or when it returned false. `refresh()` calls it,
+  /// and so does setting `deliverConsumable`. Never prompts.
+  public func deliverUnfinishedConsumables() async {
+    guard deliverConsumable != nil, !Plan.consumables.isEmpty else { return }
+    for transaction in await storeFront.unfinishedTransactions() {
+      guard let product = Plan.Product(rawValue: transaction.productID),
+        Plan.consumables.contains(product)
+      else { continue }
+      await deliver(transaction, as: product)
+    }
+  }
+
+  /// Restores purchases. Call only from a Restore Purchases button: it may ask for the password.
+  /// Nil when the customer cancelled: show nothing.
+  public func restore() async -> RestoreOutcome? {
+    do {
+      try await storeFront.sync()
+    } catch {
+      if (error as? StoreFrontError)?.isUserCancellation == true { return nil }
+      return .failed
+    }
+    var appTransaction = await storeFront.appTransaction()
+    if !appTransaction.isVerified {
+      // A user action: asking to sign in is expected here.
+      appTransaction = await storeFront.refreshAppTransaction()
+    }
+    await read(appTransaction: appTransaction, including: nil)
+    // A paid download that keeps features counts as restored, like a purchase.
+    if Plan.hasRestorable(state.decision, state.entitlements) { return .restored }
+    // Synced, but what says whether the customer bought the paid app is still unknown: that is a
+    // restore that failed, never "nothing to restore" to someone who may have paid.
+    guard appTransaction.isVerified else { return .failed }
+    return .nothingRestored
+  }
+
+  /// Buys `product`: reads what is owned first and refuses what would charge twice; on a verified
+  /// purchase unlocks it and only then finishes the transaction.
+  public func purchase(_ product: Plan.Product) async -> Outcome {
+    let signed: SignedOffer?
+    switch await prepareToBuy(product) {
+    case .refused(let refusal): return .refused(refusal)
+    case .ready(let offer): signed = offer
+    }
+    let attempt: PurchaseAttempt
+    do {
+      attempt = try await storeFront.purchase(productID: product.rawValue, offer: signed)
+    } catch {
+      let failure = error as? StoreFrontError
+      if failure?.isUserCancellation == true { return .cancelled }
+      // Said as a refusal, so the app explains the price and never retries at the full one.
+      if signed != nil, failure?.isOfferRejected == true { return .refused(.offerRejected) }
+      return .failed(failure?.message ?? error.localizedDescription)
+    }
+    return await complete(attempt, for: product)
+  }
+
+  /// Whether `product` may be bought now, with the signed promotional offer its legacy price needs:
+  /// what `purchase(_:)` asks first, and what to ask before buying any other way (SwiftUI's
+  /// `PurchaseAction`, a StoreKit view). Reads what is owned first; may ask the customer to sign in.
+  public func prepareToBuy(_ product: Plan.Product) async -> Preparation {
+    await refresh()
+    if !knowsOwnership {
+      // Buying is a user action, so asking to sign in is fine; without knowing what the customer
+      // owns, a purchase could charge twice.
+      await read(appTransaction: await storeFront.refreshAppTransaction(), including: nil)
+    }
+    guard knowsOwnership else { return .refused(.ownershipUnknown) }
+    let kind: SignedOffer.Kind
+    if Plan.consumables.contains(product) {
+      guard Plan.sells(product) else { return .refused(.notOffered) }
+      return .ready(offer: nil)
+    }
+    switch Plan.terms(of: product, in: upsell) {
+    case .notOffered: return .refused(.notOffered)
+    case .withheld(let reason): return .refused(.withheld(reason))
+    case .offered(signing: nil): return .ready(offer: nil)
+    case .offered(signing: let signing?): kind = signing
+    }
+    // The server learns who asks from the signed app transaction, never from the app's word.
+    let request = OfferRequest(
+      kind: kind, productID: product.rawValue, appTransactionJWS: appTransactionJWS)
+    guard let signer = offerSigner, let jws = try? await signer.compactJWS(for: request)
+    else { return .refused(.offerNotSigned) }
+    return .ready(offer: SignedOffer(kind, compactJWS: jws))
+  }
+
+  /// Takes a purchase made outside `purchase(_:)`, such as with SwiftUI's `PurchaseAction`: Apple
+  /// returns it to the caller only (it never comes through `Transaction.updates`), so hand it over
+  /// here. A verified purchase is unlocked, and only then finished; it is taken whatever the offers
+  /// said, because the App Store has charged for it.
+  public func complete(_ attempt: PurchaseAttempt, for product: Plan.Product) async -> Outcome {
+    let isConsumable = Plan.consumables.contains(product)
+    switch attempt {
+    case .userCancelled:
+      return .cancelled
+    case .pending:
+      return .pending
+    case .success(let transaction):
+      // Unverified: neither unlocked nor finished, so the App Store delivers it again.
+      guard transaction.isVerified else { return .unverified }
+      if isConsumable {
+        let delivery = ConsumableDelivery(product: product, transactionID: transaction.id)
+        guard let deliver = deliverConsumable, await deliver(delivery) else {
+          return .awaitingDelivery(product)
+        }
+      } else {
+        await read(appTransaction: nil, including: transaction)
+      }
+      await transaction.finish()
+      return .purchased(product)
+    }
+  }
+
+  /// The App Store products for the current offers, in offer order, for their display prices.
+  public func offeredProducts() async throws -> [StoreProduct] {
+    let offers = Plan.offeredProducts(in: upsell).map(\.rawValue)
+    let products = try await storeFront.products(for: offers)
+    return offers.compactMap { id in products.first { $0.id == id } }
+  }
+
+  // MARK: - Reading the App Store
+
+  /// Whether what the customer owns was read from the App Store. A refunded download is a proven
+  /// new customer; an original purchase that can't be verified (`noProof`) still has its
+  /// transactions read, and the upsell withholds only what a legacy tier could own.
+  private var knowsOwnership: Bool {
+    state.isLoaded && state.proof != .unknown
+  }
+
+  private func handleUpdate(_ transaction: StoreTransaction) async {
+    // A product this build doesn't know (added after it shipped) is never finished here: it may
+    // be a consumable nobody delivered, and the App Store sends it again to a build that knows it.
+    guard let product = Plan.Product(rawValue: transaction.productID) else { return }
+    guard Plan.consumables.contains(product) else {
+      await read(appTransaction: nil, including: nil)
+      // Finish only what verified and is now unlocked; an unverified one comes back.
+      if transaction.isVerified { await transaction.finish() }
+      return
+    }
+    await deliver(transaction, as: product)
+  }
+
+  /// Delivers one verified consumable through `deliverConsumable`, and finishes it only once the
+  /// app says it was delivered; otherwise it stays unfinished and comes back.
+  private func deliver(_ transaction: StoreTransaction, as product: Plan.Product) async {
+    guard transaction.isVerified, let deliver = deliverConsumable,
+      delivering.insert(transaction.id).inserted
+    else { return }
+    defer { delivering.remove(transaction.id) }
+    let delivery = ConsumableDelivery(product: product, transactionID: transaction.id)
+    guard await deliver(delivery) else { return }
+    await transaction.finish()
+  }
+
+  private func read(appTransaction given: AppTransactionRead?, including extra: StoreTransaction?)
+    async
+  {
+    latestRead += 1
+    let ticket = latestRead
+    let appTransaction: AppTransactionRead
+    if let given {
+      appTransaction = given
+    } else {
+      appTransaction = await storeFront.appTransaction()
+    }
+    var transactions = await storeFront.currentEntitlements()
+    if let extra { transactions.append(extra) }
+    // Reads overlap at each await: an older answer must never land after a newer one.
+    guard ticket > appliedRead else { return }
+    appliedRead = ticket
+    apply(appTransaction, transactions)
+  }
+
+  private func apply(_ appTransaction: AppTransactionRead, _ transactions: [StoreTransaction]) {
+    let now = self.now()
+    let purchase: Plan.Purchase
+    var kept: VerifiedPurchaseRecord?
+    let proof: Proof
+    switch appTransaction {
+    case .verified(let facts):
+      // What the cache may extend later: verified, unrevoked, and not used up like a consumable.
+      let verifiedProducts = Set(
+        transactions.filter { $0.isVerified && !$0.isRevoked }.map(\.productID)
+          .filter { Plan.Product(rawValue: $0).map { !Plan.consumables.contains($0) } ?? false })
+      let record = VerifiedPurchaseRecord(facts, products: verifiedProducts, verifiedAt: now)
+      verifiedInProcess = record
+      appTransactionJWS = facts.jwsRepresentation ?? appTransactionJWS
+      if let data = record.encoded() { cache.save(data) }
+      purchase = Plan.purchase(from: facts, on: platform, verification: .verified)
+      proof = .verified
+    case .unverified(let claimed):
+      // What the payload claims is never read. What was verified before decides, as the policy
+      // allows, for the same Apple Account only: a record of another account's app transaction is
+      // not this customer's (an id that can't be read, from an older SDK, can't be compared).
+      kept = (verifiedInProcess ?? cachedRecord(now: now)).flatMap { record in
+        let ids = [record.appTransactionID, claimed.appTransactionID]
+        return ids.contains("") || ids[0] == ids[1] ? record : nil
+      }
+      let facts = kept?.facts
+      let age = facts == nil ? nil : kept.map { $0.age(at: now) }
+      purchase = Plan.purchase(
+        from: facts, on: platform, verification: .failed(lastVerifiedDaysAgo: age))
+      proof = .verificationFailed
+    case .unavailable:
+      if let record = verifiedInProcess, let facts = record.facts {
+        // Verified while this process runs: still the App Store's answer.
+        kept = record
+        purchase = Plan.purchase(from: facts, on: platform, verification: .verified)
+        proof = .verified
+      } else if let record = cachedRecord(now: now), let facts = record.facts {
+        kept = record
+        let age = record.age(at: now)
+        purchase = Plan.purchase(
+          from: facts, on: platform, verification: .unreachable(lastVerifiedDaysAgo: age))
+        proof = .lastVerified(daysAgo: age)
+      } else {
+        purchase = Plan.purchase(
+          from: nil, on: platform, verification: .unreachable(lastVerifiedDaysAgo: nil))
+        proof = .unknown
+      }
+    }
+    // Verified transactions count; an unverified one only extends what was verified before.
+    let extendable = Set(kept?.products ?? [])
+    var owned: [OwnedProduct] = []
+    for transaction in transactions
+    where transaction.isVerified || extendable.contains(transaction.productID) {
+      owned.append(
+        OwnedProduct(
+          productID: transaction.productID,
+          ownership: transaction.ownership,
+          isRevoked: transaction.isRevoked,
+          isVerified: transaction.isVerified,
+          purchaseDate: transaction.purchaseDate))
+    }
+    // Trials are judged at the later of the clock and the newest date the App Store signed a
+    // verified transaction: a clock set back doesn't lengthen a trial past what Apple has seen.
+    let signed = transactions.filter(\.isVerified).compactMap(\.signedDate)
+    let trustedNow = signed.reduce(now) { max($0, $1) }
+    let decision = Plan.decide(purchase)
+    state = State(
+      purchase: purchase,
+      decision: decision,
+      entitlements: Plan.resolve(purchase, decision: decision, owned: owned, now: trustedNow),
+      proof: proof,
+      isLoaded: true)
+  }
+
+  private func cachedRecord(now: Date) -> VerifiedPurchaseRecord? {
+    cache.load().flatMap { VerifiedPurchaseRecord.decode($0, now: now) }
+  }
+}
+
+extension AppTransactionRead {
+  /// Whether the App Store's signature verified.
+  public var isVerified: Bool {
+    if case .verified = self { return true }
+    return false
+  }
+}
+
+#if canImport(Combine)
+  extension PlanStore: ObservableObject {}
+#endif
+
+#if canImport(StoreKit)
+  extension PlanStore {
+    /// The options to buy `product` with SwiftUI's `PurchaseAction` (or to return from a StoreKit
+    /// view's `inAppPurchaseOptions`): nil when it must not be bought now, or when a legacy price's
+    /// offer couldn't be signed.
+    @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+    public func purchaseOptions(for product: Plan.Product) async -> AppStoreFront.PurchaseOptions? {
+      guard case .ready(let offer) = await prepareToBuy(product) else { return nil }
+      return try? AppStoreFront.purchaseOptions(offer: offer)
+    }
+
+    /// Takes what SwiftUI's `PurchaseAction` returned for `product`: unlocked, then finished.
+    @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+    public func complete(
+      _ result: StoreKit.Product.PurchaseResult, for product: StoreKit.Product
+    ) async -> Outcome {
+      await complete(Result.success(result), for: product)
+    }
+
+    /// Takes what a StoreKit view's `onInAppPurchaseCompletion` reports: unlocked, then finished.
+    /// A product this build's plan doesn't know is left unfinished, for a build that knows it.
+    @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+    public func complete(
+      _ result: Result<StoreKit.Product.PurchaseResult, any Error>, for product: StoreKit.Product
+    ) async -> Outcome {
+      guard let id = Plan.Product(rawValue: product.id) else {
+        return .failed(StoreFrontError.notInStorefront)
+      }
+      do {
+        return await complete(try AppStoreFront.attempt(from: result), for: id)
+      } catch {
+        let failure = error as? StoreFrontError
+        if failure?.isUserCancellation == true { return .cancelled }
+        return .failed(failure?.message ?? error.localizedDescription)
+      }
+    }
+  }
+#endif

@@ -1,0 +1,342 @@
+import Foundation
+import Testing
+
+@testable import FreemiumStoreKit
+
+/// The smallest plan the store's logic needs: the app was paid before version 2, and its buyers keep
+/// `pro` and get `yearly` at a legacy price (a promotional offer the app's server signs). `coins` is
+/// a consumable. Generated plans are proven by their own tests; this one proves `PlanStore` itself.
+enum TinyPlan: StorePlan {
+    enum Product: String, CaseIterable, Sendable {
+        case pro, yearly, coins
+    }
+
+    struct Purchase: Hashable, Sendable {
+        var facts: AppTransactionFacts?
+        var verification: Verification
+    }
+
+    struct Decision: Hashable, Sendable {
+        var isLegacy: Bool
+    }
+
+    struct Entitlements: Hashable, Sendable {
+        var products: Set<String>
+        var keepsPro: Bool
+        var now: Date?
+    }
+
+    struct Upsell: Hashable, Sendable {
+        var offers: [Product]
+        var withheld: [Product: Withheld]
+    }
+
+    enum Withheld: Hashable, Sendable {
+        case owned
+    }
+
+    static let legacyOffer = "legacy.yearly"
+    static var consumables: Set<Product> { [.coins] }
+
+    static func sells(_ consumable: Product) -> Bool { consumable == .coins }
+
+    static func purchase(from facts: AppTransactionFacts?, on platform: String, verification: Verification) -> Purchase {
+        Purchase(facts: facts, verification: verification)
+    }
+
+    static func decide(_ purchase: Purchase) -> Decision {
+        guard let facts = purchase.facts, !facts.isRevoked, facts.environment == .production else { return Decision(isLegacy: false) }
+        return Decision(isLegacy: (Int(facts.originalAppVersion) ?? .max) < 2)
+    }
+
+    static func resolve(_ purchase: Purchase, decision: Decision, owned: [OwnedProduct], now: Date) -> Entitlements {
+        let products = owned.filter { !$0.isRevoked && !$0.isExpired }.map(\.productID)
+        return Entitlements(products: Set(products), keepsPro: decision.isLegacy, now: now)
+    }
+
+    static func unread(on platform: String) -> (purchase: Purchase, decision: Decision, entitlements: Entitlements) {
+        (
+            Purchase(facts: nil, verification: .unreachable(lastVerifiedDaysAgo: nil)), Decision(isLegacy: false),
+            Entitlements(products: [], keepsPro: false)
+        )
+    }
+
+    static var noOffers: Upsell { Upsell(offers: [], withheld: [:]) }
+
+    static func upsell(for entitlements: Entitlements, decision: Decision) -> Upsell {
+        var upsell = Upsell(offers: [], withheld: [:])
+        for product in [Product.pro, .yearly] {
+            if entitlements.products.contains(product.rawValue) || (product == .pro && entitlements.keepsPro) {
+                upsell.withheld[product] = .owned
+            } else {
+                upsell.offers.append(product)
+            }
+        }
+        return upsell
+    }
+
+    static func mayBuy(_ product: Product, entitlements: Entitlements, decision: Decision) -> Bool {
+        upsell(for: entitlements, decision: decision).offers.contains(product)
+    }
+
+    static func offeredProducts(in upsell: Upsell) -> [Product] { upsell.offers }
+
+    static func terms(of product: Product, in upsell: Upsell) -> OfferTerms<Withheld> {
+        if let reason = upsell.withheld[product] { return .withheld(reason) }
+        guard upsell.offers.contains(product) else { return .notOffered }
+        return .offered(signing: nil)
+    }
+
+    static func hasRestorable(_ decision: Decision, _ entitlements: Entitlements) -> Bool {
+        decision.isLegacy || !entitlements.products.isEmpty
+    }
+}
+
+/// A plan like `TinyPlan` whose legacy buyers get `yearly` through a signed promotional offer.
+enum SignedPlan: StorePlan {
+    typealias Product = TinyPlan.Product
+    typealias Purchase = TinyPlan.Purchase
+    typealias Decision = TinyPlan.Decision
+    typealias Entitlements = TinyPlan.Entitlements
+    typealias Upsell = TinyPlan.Upsell
+    typealias Withheld = TinyPlan.Withheld
+
+    static var consumables: Set<Product> { TinyPlan.consumables }
+    static func sells(_ consumable: Product) -> Bool { TinyPlan.sells(consumable) }
+    static func purchase(from facts: AppTransactionFacts?, on platform: String, verification: Verification) -> Purchase {
+        TinyPlan.purchase(from: facts, on: platform, verification: verification)
+    }
+    static func decide(_ purchase: Purchase) -> Decision { TinyPlan.decide(purchase) }
+    static func resolve(_ purchase: Purchase, decision: Decision, owned: [OwnedProduct], now: Date) -> Entitlements {
+        TinyPlan.resolve(purchase, decision: decision, owned: owned, now: now)
+    }
+    static func unread(on platform: String) -> (purchase: Purchase, decision: Decision, entitlements: Entitlements) {
+        TinyPlan.unread(on: platform)
+    }
+    static var noOffers: Upsell { TinyPlan.noOffers }
+    static func upsell(for entitlements: Entitlements, decision: Decision) -> Upsell {
+        TinyPlan.upsell(for: entitlements, decision: decision)
+    }
+    static func mayBuy(_ product: Product, entitlements: Entitlements, decision: Decision) -> Bool {
+        TinyPlan.mayBuy(product, entitlements: entitlements, decision: decision)
+    }
+    static func offeredProducts(in upsell: Upsell) -> [Product] { upsell.offers }
+    static func terms(of product: Product, in upsell: Upsell) -> OfferTerms<Withheld> {
+        guard case .offered = TinyPlan.terms(of: product, in: upsell), product == .yearly else { return TinyPlan.terms(of: product, in: upsell) }
+        return .offered(signing: .promotional(offerID: TinyPlan.legacyOffer))
+    }
+    static func hasRestorable(_ decision: Decision, _ entitlements: Entitlements) -> Bool {
+        TinyPlan.hasRestorable(decision, entitlements)
+    }
+}
+
+/// Signs every request, and remembers who asked.
+final class RecordingSigner: OfferSigner, @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [OfferRequest] = []
+    var requests: [OfferRequest] { lock.withLock { seen } }
+
+    func compactJWS(for request: OfferRequest) async throws -> String {
+        lock.withLock { seen.append(request) }
+        return "signed"
+    }
+}
+
+/// `PlanStore`'s own guards, each against the App Store model: what every generated store relies on.
+@Suite("PlanStore")
+@MainActor
+struct PlanStoreTests {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    static let legacyBuyer = AppTransactionFacts(
+        appTransactionID: "1", originalAppVersion: "1", originalPurchaseDate: Date(timeIntervalSince1970: 1_500_000_000))
+    static let newCustomer = AppTransactionFacts(appTransactionID: "2", originalAppVersion: "5", originalPurchaseDate: start)
+
+    static func model(_ facts: AppTransactionFacts? = newCustomer) -> AppStoreModel {
+        AppStoreModel(
+            products: [
+                .init(id: "pro", kind: .nonConsumable),
+                .init(id: "yearly", kind: .autoRenewable(group: "plus", level: 1, period: 365 * 86_400), promotionalOffers: [TinyPlan.legacyOffer]),
+                .init(id: "coins", kind: .consumable),
+            ],
+            appTransaction: facts, now: start)
+    }
+
+    static func store<Plan: StorePlan>(
+        _ plan: Plan.Type = TinyPlan.self, _ model: AppStoreModel, cache: any PurchaseCacheStore = InMemoryPurchaseCache()
+    ) -> PlanStore<Plan> where Plan.Platform == String {
+        let now = start
+        return PlanStore<Plan>(platform: "iOS", storeFront: model, cache: cache, now: { now })
+    }
+
+    /// Lets the store's listener and tasks run.
+    static func settle() async {
+        for _ in 0..<50 { await Task.yield() }
+    }
+
+    @Test("Before the first refresh nothing is offered or buyable; after it, what the customer owns decides")
+    func nothingBeforeLoad() async {
+        let model = Self.model()
+        let store = Self.store(TinyPlan.self, model)
+        #expect(store.upsell == TinyPlan.noOffers)
+        #expect(!store.mayBuy(.pro))
+        #expect(!store.state.isLoaded)
+        await store.refresh()
+        #expect(store.state.isLoaded && store.state.proof == .verified)
+        #expect(store.upsell.offers == [.pro, .yearly])
+        #expect(store.mayBuy(.pro))
+    }
+
+    @Test("A purchase is verified, unlocked, and only then finished; the same product isn't sold again")
+    func purchaseUnlocksThenFinishes() async {
+        let model = Self.model()
+        let store = Self.store(TinyPlan.self, model)
+        await store.refresh()
+        #expect(await store.purchase(.pro) == .purchased(.pro))
+        #expect(store.entitlements.products == ["pro"])
+        #expect(model.records.first { $0.productID == "pro" }?.isFinished == true)
+        #expect(await store.purchase(.pro) == .refused(.withheld(.owned)))
+        #expect(model.charges.map(\.productID) == ["pro"])
+    }
+
+    @Test("While what the customer owns can't be read, a purchase is refused and nothing is charged")
+    func unknownOwnershipRefused() async {
+        let model = Self.model()
+        model.isOnline = false
+        let store = Self.store(TinyPlan.self, model)
+        #expect(await store.purchase(.pro) == .refused(.ownershipUnknown))
+        #expect(model.charges.isEmpty)
+        #expect(model.calls.contains("refreshAppTransaction"), "buying is a user action: it may ask to sign in")
+    }
+
+    @Test("A legacy buyer is refused what they own; a legacy price without a signer is refused, not charged in full")
+    func legacyRefusals() async {
+        let model = Self.model(Self.legacyBuyer)
+        let store = Self.store(SignedPlan.self, model)
+        await store.refresh()
+        #expect(store.decision.isLegacy)
+        #expect(await store.purchase(.pro) == .refused(.withheld(.owned)))
+        #expect(await store.purchase(.yearly) == .refused(.offerNotSigned))
+        #expect(model.charges.isEmpty)
+    }
+
+    @Test("A signed legacy price carries the signed app transaction; the App Store's refusal is a refusal")
+    func signedOffer() async throws {
+        let model = Self.model(Self.legacyBuyer)
+        let store = Self.store(SignedPlan.self, model)
+        let signer = RecordingSigner()
+        store.offerSigner = signer
+        await store.refresh()
+        // Never subscribed in the group: the App Store refuses the promotional offer, and nothing is charged.
+        #expect(await store.purchase(.yearly) == .refused(.offerRejected))
+        #expect(model.charges.isEmpty)
+        #expect(signer.requests.first?.kind == .promotional(offerID: TinyPlan.legacyOffer))
+    }
+
+    @Test("An unverified app transaction is never read: it can't claim to be a legacy buyer")
+    func unverifiedNotRead() async {
+        let model = Self.model(Self.legacyBuyer)
+        model.appTransactionFailsVerification = true
+        let store = Self.store(TinyPlan.self, model)
+        await store.refresh()
+        #expect(store.state.proof == .verificationFailed)
+        #expect(!store.decision.isLegacy)
+        #expect(store.state.purchase.facts == nil)
+    }
+
+    @Test("Offline later in the same run, or at the next launch from the cache, the verified facts keep deciding")
+    func offlineKeepsVerified() async {
+        let model = Self.model(Self.legacyBuyer)
+        let cache = InMemoryPurchaseCache()
+        let store = Self.store(TinyPlan.self, model, cache: cache)
+        await store.refresh()
+        model.isOnline = false
+        await store.refresh()
+        #expect(store.state.proof == .verified && store.decision.isLegacy)
+        let relaunched = Self.store(TinyPlan.self, model, cache: cache)
+        await relaunched.refresh()
+        #expect(relaunched.state.proof == .lastVerified(daysAgo: 0))
+        #expect(relaunched.state.purchase.verification == .unreachable(lastVerifiedDaysAgo: 0))
+        #expect(relaunched.decision.isLegacy)
+    }
+
+    @Test("The facts cached for one Apple Account never decide for another")
+    func cacheOfAnotherAccount() async {
+        let cache = InMemoryPurchaseCache()
+        let first = Self.store(TinyPlan.self, Self.model(Self.legacyBuyer), cache: cache)
+        await first.refresh()
+        let other = Self.model(Self.newCustomer)
+        other.appTransactionFailsVerification = true
+        let second = Self.store(TinyPlan.self, other, cache: cache)
+        await second.refresh()
+        #expect(!second.decision.isLegacy)
+        #expect(second.state.purchase.verification == .failed(lastVerifiedDaysAgo: nil))
+    }
+
+    @Test("Restore: cancelled shows nothing; synced but still unknown is a failure, never 'nothing to restore'")
+    func restoreOutcomes() async {
+        let model = Self.model(nil)
+        let store = Self.store(TinyPlan.self, model)
+        model.cancelsPrompts = true
+        #expect(await store.restore() == nil)
+        model.cancelsPrompts = false
+        #expect(await store.restore() == .failed)
+        #expect(model.calls.contains("refreshAppTransaction"))
+        let legacy = Self.store(TinyPlan.self, Self.model(Self.legacyBuyer))
+        #expect(await legacy.restore() == .restored)
+        #expect(await Self.store(TinyPlan.self, Self.model()).restore() == .nothingRestored)
+    }
+
+    @Test("A consumable is finished only once delivered, with its transaction id; one bought before the hook is delivered")
+    func consumables() async {
+        let model = Self.model()
+        let store = Self.store(TinyPlan.self, model)
+        await store.refresh()
+        #expect(await store.purchase(.coins) == .awaitingDelivery(.coins))
+        #expect(model.records.first?.isFinished == false)
+        var delivered: [UInt64] = []
+        store.deliverConsumable = { delivery in
+            delivered.append(delivery.transactionID)
+            return true
+        }
+        await Self.settle()
+        let id = model.records.first?.id
+        #expect(delivered == [id].compactMap { $0 })
+        #expect(model.records.first?.isFinished == true)
+        await store.refresh()
+        #expect(delivered.count == 1, "a finished consumable isn't delivered again")
+    }
+
+    @Test("Ask to Buy: pending, then approved through Transaction.updates, unlocked and finished")
+    func askToBuy() async {
+        let model = Self.model()
+        model.asksToBuy = true
+        let store = Self.store(TinyPlan.self, model)
+        await store.refresh()
+        #expect(await store.purchase(.pro) == .pending)
+        #expect(store.entitlements.products.isEmpty)
+        _ = model.approve("pro")
+        await Self.settle()
+        #expect(store.entitlements.products == ["pro"])
+        #expect(model.records.first?.isFinished == true)
+    }
+
+    @Test("A product this build doesn't know is never finished: it may be a consumable nobody delivered")
+    func unknownProductNotFinished() async {
+        let model = AppStoreModel(products: [.init(id: "future", kind: .consumable)], appTransaction: Self.newCustomer, now: Self.start)
+        let store = Self.store(TinyPlan.self, model)
+        await store.refresh()
+        _ = model.purchaseElsewhere("future")
+        await Self.settle()
+        #expect(model.records.first?.isFinished == false)
+    }
+
+    @Test("An unverified purchase is neither unlocked nor finished")
+    func unverifiedPurchase() async {
+        let model = Self.model()
+        let store = Self.store(TinyPlan.self, model)
+        await store.refresh()
+        let transaction = StoreTransaction(productID: "pro", id: 9, isVerified: false, purchaseDate: Self.start)
+        #expect(await store.complete(.success(transaction), for: .pro) == .unverified)
+        #expect(store.entitlements.products.isEmpty)
+    }
+}
