@@ -189,7 +189,9 @@ enum AvailabilityChecker {
             let found = try await withThrowingTaskGroup(of: (String, [Diagnostic]).self) { group in
                 for (client, paths) in zip(clients, clientPaths) where !paths.isEmpty {
                     group.addTask {
-                        let run = try await swiftc(["-typecheck", "-module-name", "Client", "-I", built.path] + common + mode.flags + paths)
+                        // One frontend for the whole client (-wmo): without it the driver starts one per file, each
+                        // loading the shims and Foundation again, for the same diagnostics at twice the CPU.
+                        let run = try await swiftc(["-typecheck", "-wmo", "-module-name", "Client", "-I", built.path] + common + mode.flags + paths)
                         let found = parse(run.output, names: names, mode: mode)
                         if run.status != 0 && !found.contains(where: { $0.severity == .error }) {
                             throw CheckError(description: "type-checking \(client.name) failed without a diagnostic:\n\(run.output)")

@@ -52,7 +52,7 @@ extension GenerationContext {
 
     /// A JSON object with members in the order given, nil values left out (what Apple's servers send),
     /// as a raw Swift multi-line string literal whose lines are indented by `indent` spaces.
-    private static func jsonObject(_ members: [(String, String?)], indent: Int = 6) -> String {
+    private static func jsonObject(_ members: [(String, String?)], indent: Int = 8) -> String {
         let pad = String(repeating: " ", count: indent)
         let lines = members.compactMap { key, value in value.map { "\"\(key)\": \($0)" } }
         let body = lines.enumerated().map { pad + "  " + $1 + ($0 == lines.count - 1 ? "" : ",") }

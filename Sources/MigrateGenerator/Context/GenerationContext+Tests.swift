@@ -90,12 +90,18 @@ extension GenerationContext {
             "cohortText": .string(cohortText(report.decision.cohort)),
             "rule": .string(report.decision.rule.rawValue),
             "features": .list(features.map(featureReference)),
-            "featuresList": featureList(features),
+            // Wrapped as swift-format wraps them, inside `makeMatrix()`.
+            "featuresList": .string(
+                Self.collectionItems(
+                    features.map { "." + (featureCases[$0] ?? SwiftIdentifier.make($0)) }, prefix: "      features: ", indent: "      ")),
             "featuresText": .string(features.isEmpty ? "—" : features.joined(separator: ", ")),
             "offers": .list(offers.map(productReference)),
-            "offersList": productList(offers),
+            "offersList": .string(
+                Self.collectionItems(
+                    offers.map { "." + (productCases[$0] ?? SwiftIdentifier.make($0)) }, prefix: "      offers: ", indent: "      ")),
             "offersText": .string(offers.isEmpty ? "—" : offers.map { productCases[$0] ?? $0 }.joined(separator: ", ")),
-            "chargesList": .string(Self.collectionItems(report.upsell.offers.map { chargeExpression($0.charge) }, prefix: "    charges: ")),
+            "chargesList": .string(
+                Self.collectionItems(report.upsell.offers.map { chargeExpression($0.charge) }, prefix: "      charges: ", indent: "      ")),
             "showsRestore": .bool(report.upsell.showsRestore),
             "restoreText": .string(report.upsell.showsRestore ? "shown" : "hidden"),
             "csv": .object(csvFields.mapValues { .string(Self.csvField($0)) }),
