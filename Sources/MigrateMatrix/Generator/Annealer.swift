@@ -340,14 +340,15 @@ struct Annealer {
                 let pairBase = tables.pairBase + slots
                 let pairOther = tables.pairOther + slots
                 let pairSelf = tables.pairSelf + slots
+                // Without branches (`required` holds 0 or 1): which way a count goes is a coin toss.
                 var delta = 0
                 for other in 0..<k where other != factor {
-                    let base = pairBase[other] + rowCells[other] * pairOther[other]
+                    let base = pairBase[other] &+ rowCells[other] &* pairOther[other]
                     let step = pairSelf[other]
-                    let lost = base + old * step
-                    let gained = base + new * step
-                    if counts[lost] == 1 && required[lost] != 0 { delta += 1 }
-                    if counts[gained] == 0 && required[gained] != 0 { delta -= 1 }
+                    let lost = base &+ old &* step
+                    let gained = base &+ new &* step
+                    delta &+= (counts[lost] == 1 ? 1 : 0) & Int(required[lost])
+                    delta &-= (counts[gained] == 0 ? 1 : 0) & Int(required[gained])
                 }
                 return delta
             }
