@@ -139,7 +139,13 @@ struct Annealer {
         let strength: Int
         let tupleCount: Int
         let combinationCount: Int
-        let required: UnsafeMutablePointer<UInt8>
+        /// The counts of an empty array: 0 for a required tuple, `notRequired` for one no valid row has.
+        /// No valid row covers such a tuple (a move that would is undone), so its count never falls to
+        /// 1 or 0, and "count 0" alone means missing, "count 1" alone means covered once and required.
+        let emptyCounts: UnsafeMutablePointer<UInt16>
+        static let notRequired: UInt16 = 0x4000
+        /// Strength 2: per tuple id, its two factors and their levels (4 entries per tuple), for a move's target.
+        let pairs: UnsafeMutablePointer<Int32>?
         /// Strength 2, per factor f and other factor g (flattened f*k+g): the id of the pair (g, f) with
         /// both at level 0, and the multipliers of g's and f's levels.
         let pairBase: UnsafeMutablePointer<Int>
@@ -167,7 +173,27 @@ struct Annealer {
                 _ = array.withUnsafeBufferPointer { UnsafeMutableBufferPointer(start: pointer, count: array.count).initialize(from: $0) }
                 return pointer
             }
-            self.required = copy(problem.required)
+            self.emptyCounts = copy(problem.required.map { $0 != 0 ? 0 : Self.notRequired })
+            if problem.strength == 2 {
+                let pairs = UnsafeMutablePointer<Int32>.allocate(capacity: max(space.tupleCount * 4, 1))
+                for combination in 0..<space.combinationCount {
+                    let a = space.factors[combination * 2]
+                    let b = space.factors[combination * 2 + 1]
+                    var id = space.base[combination]
+                    for levelA in 0..<problem.levelCounts[a] {
+                        for levelB in 0..<problem.levelCounts[b] {
+                            pairs[id * 4] = Int32(a)
+                            pairs[id * 4 + 1] = Int32(levelA)
+                            pairs[id * 4 + 2] = Int32(b)
+                            pairs[id * 4 + 3] = Int32(levelB)
+                            id += 1
+                        }
+                    }
+                }
+                self.pairs = pairs
+            } else {
+                self.pairs = nil
+            }
             var pairBase = [Int](repeating: 0, count: problem.strength == 2 ? k * k : 0)
             var pairOther = pairBase
             var pairSelf = pairBase
@@ -191,12 +217,21 @@ struct Annealer {
 
         deinit {
             for pointer in [pairBase, pairOther, pairSelf, base, factors, multipliers, choose] { pointer.deallocate() }
-            required.deallocate()
+            emptyCounts.deallocate()
+            pairs?.deallocate()
         }
 
         /// The factors and levels of a tuple id (as `TupleSpace.decode`).
         @inline(__always)
         func decode(_ tuple: Int, factors result: UnsafeMutablePointer<Int>, levels: UnsafeMutablePointer<Int>) {
+            if let pairs {
+                let entry = pairs + tuple &* 4
+                result[0] = Int(entry[0])
+                levels[0] = Int(entry[1])
+                result[1] = Int(entry[2])
+                levels[1] = Int(entry[3])
+                return
+            }
             var low = 0
             var high = combinationCount - 1
             while low < high {
@@ -274,11 +309,11 @@ struct Annealer {
             for (index, row) in rows.enumerated() {
                 for factor in 0..<k { cells[index * k + factor] = row[factor] }
             }
-            counts.update(repeating: 0, count: tables.tupleCount)
+            counts.update(from: tables.emptyCounts, count: tables.tupleCount)
             for index in 0..<rowCount {
                 tables.forEachTuple(in: cells + index * k) { id in counts[id] &+= 1 }
             }
-            for id in 0..<tables.tupleCount where counts[id] == 0 && tables.required[id] != 0 { addMissing(id) }
+            for id in 0..<tables.tupleCount where counts[id] == 0 { addMissing(id) }
         }
 
         var rowsArray: [[Int]] { (0..<rowCount).map { Array(UnsafeBufferPointer(start: cells + $0 * k, count: k)) } }
@@ -305,13 +340,12 @@ struct Annealer {
             var bestRow = -1
             var bestLoss = Int.max
             let offset = Int(random.next() % UInt64(max(rowCount, 1)))
-            let required = tables.required
             for step in 0..<rowCount {
                 let row = (step + offset) % rowCount
                 if row < frozen { continue }
                 var loss = 0
                 tables.forEachTuple(in: cells + row * k) { id in
-                    if counts[id] == 1 && required[id] != 0 { loss += 1 }
+                    if counts[id] == 1 { loss += 1 }
                 }
                 if loss < bestLoss {
                     bestLoss = loss
@@ -321,7 +355,7 @@ struct Annealer {
             guard bestRow >= 0 else { return }
             tables.forEachTuple(in: cells + bestRow * k) { id in
                 counts[id] -= 1
-                if counts[id] == 0 && required[id] != 0 { addMissing(id) }
+                if counts[id] == 0 { addMissing(id) }
             }
             let start = cells + bestRow * k
             start.update(from: start + k, count: (rowCount - bestRow - 1) * k)
@@ -335,20 +369,19 @@ struct Annealer {
             let old = rowCells[factor]
             if tables.strength == 2 {
                 work += updatesPerCell
-                let required = tables.required
                 let slots = factor * k
                 let pairBase = tables.pairBase + slots
                 let pairOther = tables.pairOther + slots
                 let pairSelf = tables.pairSelf + slots
-                // Without branches (`required` holds 0 or 1): which way a count goes is a coin toss.
+                // Without branches: which way a count goes is a coin toss.
                 var delta = 0
                 for other in 0..<k where other != factor {
                     let base = pairBase[other] &+ rowCells[other] &* pairOther[other]
                     let step = pairSelf[other]
                     let lost = base &+ old &* step
                     let gained = base &+ new &* step
-                    delta &+= (counts[lost] == 1 ? 1 : 0) & Int(required[lost])
-                    delta &-= (counts[gained] == 0 ? 1 : 0) & Int(required[gained])
+                    delta &+= counts[lost] == 1 ? 1 : 0
+                    delta &-= counts[gained] == 0 ? 1 : 0
                 }
                 return delta
             }
@@ -424,11 +457,11 @@ struct Annealer {
 
         @inline(__always) private func decrement(_ id: Int) {
             counts[id] -= 1
-            if counts[id] == 0 && tables.required[id] != 0 { addMissing(id) }
+            if counts[id] == 0 { addMissing(id) }
         }
 
         @inline(__always) private func increment(_ id: Int) {
-            if counts[id] == 0 && tables.required[id] != 0 { removeMissing(id) }
+            if counts[id] == 0 { removeMissing(id) }
             counts[id] += 1
         }
     }
