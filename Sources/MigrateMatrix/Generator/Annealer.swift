@@ -8,6 +8,14 @@ struct Annealer {
     let problem: CoverageProblem
     /// Cells of seed rows that must not change, per row (only the first `seedCount` rows have any).
     let frozen: [[Bool]]
+    /// The problem's tables as raw memory, shared by every round.
+    private let tables: Tables
+
+    init(problem: CoverageProblem, frozen: [[Bool]]) {
+        self.problem = problem
+        self.frozen = frozen
+        self.tables = Tables(problem: problem)
+    }
 
     /// Tries ever smaller arrays, a round for each (drop a row, anneal until nothing is missing),
     /// until `work` (tuple-count updates, a measure of time that does not depend on the machine)
@@ -23,51 +31,72 @@ struct Annealer {
         var remaining = budget
         let attemptLength = max(budget / 4, 100_000)
         var failures = 0
+        let state = State(tables: tables, capacity: rows.count, frozenRows: frozen.count)
+        // After a round that succeeds the state holds exactly the best rows, with the same counts and
+        // an empty missing list, so the next round starts from it instead of counting them again.
+        var holdsBest = false
         while remaining > 0 && failures < maxFailures && best.count > max(frozen.count, 1, lowerBound) {
             let length = min(remaining, attemptLength * (1 + failures))
-            var state = State(problem: problem, rows: best, frozenRows: frozen.count)
+            if !holdsBest { state.load(best) }
             state.removeCheapestRow(skipping: frozen.count, random: &random)
-            let used = anneal(&state, moves: length, random: &random) + 1
+            let used = anneal(state, moves: length, random: &random) + 1
             remaining -= used
             if state.missingCount == 0 {
                 best = state.rowsArray
                 failures = 0
+                holdsBest = true
             } else {
                 failures += 1
+                holdsBest = false
             }
         }
         return (best, remaining > 0 && failures >= maxFailures)
     }
 
     /// Returns the work used.
-    private func anneal(_ state: inout State, moves budget: Int, random: inout SeededGenerator) -> Int {
+    private func anneal(_ state: State, moves budget: Int, random: inout SeededGenerator) -> Int {
         let startTemperature = 0.6
         let endTemperature = 0.02
         let cooling = log(endTemperature / startTemperature)
         let rowCount = state.rowCount
         let strength = problem.strength
-        var change: [(factor: Int, level: Int)] = []
-        change.reserveCapacity(strength)
-        var undo: [(factor: Int, level: Int)] = []
-        var redo: [(factor: Int, level: Int)] = []
-        var tuple: [(factor: Int, level: Int)] = []
-        tuple.reserveCapacity(strength)
+        let k = state.k
+        let tables = state.tables
+        // The target tuple's factors and levels, and the cells a move changes with their old levels:
+        // fixed buffers, since a move is well under a microsecond.
+        let tupleFactors = UnsafeMutablePointer<Int>.allocate(capacity: strength)
+        let tupleLevels = UnsafeMutablePointer<Int>.allocate(capacity: strength)
+        let changeFactors = UnsafeMutablePointer<Int>.allocate(capacity: strength)
+        let changeLevels = UnsafeMutablePointer<Int>.allocate(capacity: strength)
+        let oldLevels = UnsafeMutablePointer<Int>.allocate(capacity: strength)
+        defer {
+            tupleFactors.deallocate()
+            tupleLevels.deallocate()
+            changeFactors.deallocate()
+            changeLevels.deallocate()
+            oldLevels.deallocate()
+        }
         let sampleRows = 3
+        let frozenRows = frozen.count
+        let hasConstraints = problem.solver.hasConstraints
         state.work = 0
         while state.work < budget {
             if state.missingCount == 0 { break }
-            let temperature = startTemperature * exp(cooling * Double(state.work) / Double(budget))
+            let workAtStart = state.work
             let target = state.missing[Int(random.next() % UInt64(state.missingCount))]
-            // Buffers reused from move to move: a move is about a microsecond, and allocating was a sixth of it.
-            problem.space.decode(target, into: &tuple)
+            tables.decode(target, factors: tupleFactors, levels: tupleLevels)
             var bestRow = -1
             var bestEstimate = Int.max
             for _ in 0..<sampleRows {
                 let row = Int(random.next() % UInt64(rowCount))
                 var blocked = false
                 var estimate = 0
-                for (factor, level) in tuple where state.value(row, factor) != level {
-                    if row < frozen.count && frozen[row][factor] { blocked = true }
+                let cells = state.cells + row * k
+                for index in 0..<strength {
+                    let factor = tupleFactors[index]
+                    let level = tupleLevels[index]
+                    if cells[factor] == level { continue }
+                    if row < frozenRows && frozen[row][factor] { blocked = true }
                     estimate += state.estimate(row, factor, level)
                 }
                 if !blocked && estimate < bestEstimate {
@@ -76,67 +105,229 @@ struct Annealer {
                 }
             }
             guard bestRow >= 0 else { continue }
-            change.removeAll(keepingCapacity: true)
-            for (factor, level) in tuple where state.value(bestRow, factor) != level { change.append((factor, level)) }
-            let delta = state.apply(bestRow, change, undo: &undo)
-            let accepted =
-                state.isRowValid(bestRow, changed: change)
-                && (delta <= 0 || random.nextUnit() < exp(-Double(delta) / temperature))
-            if !accepted { _ = state.apply(bestRow, undo, undo: &redo) }
+            let cells = state.cells + bestRow * k
+            var changed = 0
+            for index in 0..<strength where cells[tupleFactors[index]] != tupleLevels[index] {
+                changeFactors[changed] = tupleFactors[index]
+                changeLevels[changed] = tupleLevels[index]
+                changed += 1
+            }
+            let before = state.missingCount
+            for index in 0..<changed {
+                oldLevels[index] = cells[changeFactors[index]]
+                state.setCell(bestRow, changeFactors[index], from: oldLevels[index], to: changeLevels[index])
+            }
+            let delta = state.missingCount - before
+            var accepted = !hasConstraints || problem.solver.isValid(row: cells, changed: changeFactors, count: changed)
+            if accepted && delta > 0 {
+                // The temperature of the move's start, computed only when a worse array is considered.
+                let temperature = startTemperature * exp(cooling * Double(workAtStart) / Double(budget))
+                accepted = random.nextUnit() < exp(-Double(delta) / temperature)
+            }
+            if !accepted {
+                for index in stride(from: changed - 1, through: 0, by: -1) {
+                    state.setCell(bestRow, changeFactors[index], from: changeLevels[index], to: oldLevels[index])
+                }
+            }
         }
         return state.work
     }
 
-    /// Rows, how often each tuple is covered, and the list of required tuples no row covers.
-    struct State {
-        let problem: CoverageProblem
+    /// The problem's tables in raw memory, read by every move.
+    final class Tables {
         let k: Int
-        var cells: [Int]
-        var counts: [UInt16]
-        var missing: [Int] = []
-        var positionInMissing: [Int32]
-        var rowCount: Int
+        let strength: Int
+        let tupleCount: Int
+        let combinationCount: Int
+        /// The counts of an empty array: 0 for a required tuple, `notRequired` for one no valid row has.
+        /// No valid row covers such a tuple (a move that would is undone), so its count never falls to
+        /// 1 or 0, and "count 0" alone means missing, "count 1" alone means covered once and required.
+        let emptyCounts: UnsafeMutablePointer<UInt16>
+        static let notRequired: UInt16 = 0x4000
+        /// Strength 2: per tuple id, its two factors and their levels (4 entries per tuple), for a move's target.
+        let pairs: UnsafeMutablePointer<Int32>?
+        /// Strength 2, per factor f and other factor g (flattened f*k+g): the id of the pair (g, f) with
+        /// both at level 0, and the multipliers of g's and f's levels.
+        let pairBase: UnsafeMutablePointer<Int>
+        let pairOther: UnsafeMutablePointer<Int>
+        let pairSelf: UnsafeMutablePointer<Int>
+        /// The tuple space's tables (see `TupleSpace`).
+        let base: UnsafeMutablePointer<Int>
+        let factors: UnsafeMutablePointer<Int>
+        let multipliers: UnsafeMutablePointer<Int>
+        let choose: UnsafeMutablePointer<Int>
+        /// Tuple-count updates one cell change costs: the budget's unit. Strength 3 and 4 pay for
+        /// ranking each combination: count it as a second update.
+        let updatesPerCell: Int
+
+        init(problem: CoverageProblem) {
+            let k = problem.factorCount
+            let space = problem.space
+            self.k = k
+            self.strength = problem.strength
+            self.tupleCount = space.tupleCount
+            self.combinationCount = space.combinationCount
+            self.updatesPerCell = max(1, space.binomial[k - 1][problem.strength - 1]) * (problem.strength > 2 ? 2 : 1)
+            func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
+                let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(array.count, 1))
+                _ = array.withUnsafeBufferPointer { UnsafeMutableBufferPointer(start: pointer, count: array.count).initialize(from: $0) }
+                return pointer
+            }
+            self.emptyCounts = copy(problem.required.map { $0 != 0 ? 0 : Self.notRequired })
+            if problem.strength == 2 {
+                let pairs = UnsafeMutablePointer<Int32>.allocate(capacity: max(space.tupleCount * 4, 1))
+                for combination in 0..<space.combinationCount {
+                    let a = space.factors[combination * 2]
+                    let b = space.factors[combination * 2 + 1]
+                    var id = space.base[combination]
+                    for levelA in 0..<problem.levelCounts[a] {
+                        for levelB in 0..<problem.levelCounts[b] {
+                            pairs[id * 4] = Int32(a)
+                            pairs[id * 4 + 1] = Int32(levelA)
+                            pairs[id * 4 + 2] = Int32(b)
+                            pairs[id * 4 + 3] = Int32(levelB)
+                            id += 1
+                        }
+                    }
+                }
+                self.pairs = pairs
+            } else {
+                self.pairs = nil
+            }
+            var pairBase = [Int](repeating: 0, count: problem.strength == 2 ? k * k : 0)
+            var pairOther = pairBase
+            var pairSelf = pairBase
+            if problem.strength == 2 {
+                for factor in 0..<k {
+                    for other in 0..<k where other != factor {
+                        pairBase[factor * k + other] = problem.pairBase[other * k + factor]
+                        pairOther[factor * k + other] = problem.pairOther[other * k + factor]
+                        pairSelf[factor * k + other] = problem.pairSelf[other * k + factor]
+                    }
+                }
+            }
+            self.pairBase = copy(pairBase)
+            self.pairOther = copy(pairOther)
+            self.pairSelf = copy(pairSelf)
+            self.base = copy(space.base)
+            self.factors = copy(space.factors)
+            self.multipliers = copy(space.multipliers)
+            self.choose = copy(space.choose)
+        }
+
+        deinit {
+            for pointer in [pairBase, pairOther, pairSelf, base, factors, multipliers, choose] { pointer.deallocate() }
+            emptyCounts.deallocate()
+            pairs?.deallocate()
+        }
+
+        /// The factors and levels of a tuple id (as `TupleSpace.decode`).
+        @inline(__always)
+        func decode(_ tuple: Int, factors result: UnsafeMutablePointer<Int>, levels: UnsafeMutablePointer<Int>) {
+            if let pairs {
+                let entry = pairs + tuple &* 4
+                result[0] = Int(entry[0])
+                levels[0] = Int(entry[1])
+                result[1] = Int(entry[2])
+                levels[1] = Int(entry[3])
+                return
+            }
+            var low = 0
+            var high = combinationCount - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if base[middle] <= tuple { low = middle } else { high = middle - 1 }
+            }
+            var rest = tuple - base[low]
+            for position in 0..<strength {
+                let multiplier = multipliers[low * strength + position]
+                result[position] = factors[low * strength + position]
+                levels[position] = rest / multiplier
+                rest %= multiplier
+            }
+        }
+
+        /// Calls `body` with the id of every tuple the complete row at `row` covers.
+        @inline(__always)
+        func forEachTuple(in row: UnsafePointer<Int>, _ body: (Int) -> Void) {
+            var offset = 0
+            for combination in 0..<combinationCount {
+                var id = base[combination]
+                for position in 0..<strength { id += row[factors[offset + position]] * multipliers[offset + position] }
+                offset += strength
+                body(id)
+            }
+        }
+    }
+
+    /// Rows, how often each tuple is covered, and the list of required tuples no row covers, in raw
+    /// memory sized once for the rows the search starts from.
+    final class State {
+        let tables: Tables
+        let k: Int
+        let cells: UnsafeMutablePointer<Int>
+        let counts: UnsafeMutablePointer<UInt16>
+        let missing: UnsafeMutablePointer<Int>
+        private(set) var missingCount = 0
+        private let positionInMissing: UnsafeMutablePointer<Int32>
+        private(set) var rowCount = 0
         let frozenRows: Int
         /// Tuple-count updates done so far: the budget's unit.
         var work = 0
         private let updatesPerCell: Int
-        private var members: [Int]
-        private var pick: [Int]
+        private let members: UnsafeMutablePointer<Int>
+        private let pick: UnsafeMutablePointer<Int>
 
-        init(problem: CoverageProblem, rows: [[Int]], frozenRows: Int) {
-            self.problem = problem
-            self.k = problem.factorCount
-            self.cells = rows.flatMap { $0 }
-            self.rowCount = rows.count
+        init(tables: Tables, capacity: Int, frozenRows: Int) {
+            self.tables = tables
+            self.k = tables.k
             self.frozenRows = frozenRows
-            self.counts = [UInt16](repeating: 0, count: problem.space.tupleCount)
-            self.positionInMissing = [Int32](repeating: -1, count: problem.space.tupleCount)
-            self.members = [Int](repeating: 0, count: problem.strength)
-            self.pick = [Int](repeating: 0, count: max(problem.strength - 1, 1))
-            // Strength 3 and 4 pay for ranking each combination: count it as a second update.
-            self.updatesPerCell = max(1, problem.space.binomial[problem.factorCount - 1][problem.strength - 1]) * (problem.strength > 2 ? 2 : 1)
-            for row in rows {
-                row.withUnsafeBufferPointer { pointer in
-                    problem.space.forEachTuple(in: pointer) { id in counts[id] &+= 1 }
-                }
+            self.updatesPerCell = tables.updatesPerCell
+            self.cells = .allocate(capacity: max(capacity * tables.k, 1))
+            self.counts = .allocate(capacity: max(tables.tupleCount, 1))
+            self.missing = .allocate(capacity: max(tables.tupleCount, 1))
+            self.positionInMissing = .allocate(capacity: max(tables.tupleCount, 1))
+            positionInMissing.initialize(repeating: -1, count: tables.tupleCount)
+            self.members = .allocate(capacity: tables.strength)
+            self.pick = .allocate(capacity: max(tables.strength - 1, 1))
+        }
+
+        deinit {
+            cells.deallocate()
+            counts.deallocate()
+            missing.deallocate()
+            positionInMissing.deallocate()
+            members.deallocate()
+            pick.deallocate()
+        }
+
+        /// Starts again from `rows` (no more than the capacity).
+        func load(_ rows: [[Int]]) {
+            for index in 0..<missingCount { positionInMissing[missing[index]] = -1 }
+            missingCount = 0
+            rowCount = rows.count
+            for (index, row) in rows.enumerated() {
+                for factor in 0..<k { cells[index * k + factor] = row[factor] }
             }
-            for id in 0..<counts.count where counts[id] == 0 && problem.required[id] != 0 { addMissing(id) }
+            counts.update(from: tables.emptyCounts, count: tables.tupleCount)
+            for index in 0..<rowCount {
+                tables.forEachTuple(in: cells + index * k) { id in counts[id] &+= 1 }
+            }
+            for id in 0..<tables.tupleCount where counts[id] == 0 { addMissing(id) }
         }
 
-        var missingCount: Int { missing.count }
+        var rowsArray: [[Int]] { (0..<rowCount).map { Array(UnsafeBufferPointer(start: cells + $0 * k, count: k)) } }
 
-        var rowsArray: [[Int]] { (0..<rowCount).map { Array(cells[($0 * k)..<($0 * k + k)]) } }
-
-        @inline(__always) func value(_ row: Int, _ factor: Int) -> Int { cells[row * k + factor] }
-
-        private mutating func addMissing(_ id: Int) {
-            positionInMissing[id] = Int32(missing.count)
-            missing.append(id)
+        @inline(__always) private func addMissing(_ id: Int) {
+            positionInMissing[id] = Int32(missingCount)
+            missing[missingCount] = id
+            missingCount += 1
         }
 
-        private mutating func removeMissing(_ id: Int) {
+        @inline(__always) private func removeMissing(_ id: Int) {
             let position = Int(positionInMissing[id])
-            let last = missing.removeLast()
+            missingCount -= 1
+            let last = missing[missingCount]
             if last != id {
                 missing[position] = last
                 positionInMissing[last] = Int32(position)
@@ -145,7 +336,7 @@ struct Annealer {
         }
 
         /// Removes the row whose loss uncovers the fewest required tuples.
-        mutating func removeCheapestRow(skipping frozen: Int, random: inout SeededGenerator) {
+        func removeCheapestRow(skipping frozen: Int, random: inout SeededGenerator) {
             var bestRow = -1
             var bestLoss = Int.max
             let offset = Int(random.next() % UInt64(max(rowCount, 1)))
@@ -153,11 +344,8 @@ struct Annealer {
                 let row = (step + offset) % rowCount
                 if row < frozen { continue }
                 var loss = 0
-                cells.withUnsafeBufferPointer { cells in
-                    let pointer = UnsafeBufferPointer(rebasing: cells[(row * k)..<(row * k + k)])
-                    problem.space.forEachTuple(in: pointer) { id in
-                        if counts[id] == 1 && problem.required[id] != 0 { loss += 1 }
-                    }
+                tables.forEachTuple(in: cells + row * k) { id in
+                    if counts[id] == 1 { loss += 1 }
                 }
                 if loss < bestLoss {
                     bestLoss = loss
@@ -165,79 +353,63 @@ struct Annealer {
                 }
             }
             guard bestRow >= 0 else { return }
-            let row = Array(cells[(bestRow * k)..<(bestRow * k + k)])
-            row.withUnsafeBufferPointer { pointer in
-                problem.space.forEachTuple(in: pointer) { id in
-                    counts[id] -= 1
-                    if counts[id] == 0 && problem.required[id] != 0 { addMissing(id) }
-                }
+            tables.forEachTuple(in: cells + bestRow * k) { id in
+                counts[id] -= 1
+                if counts[id] == 0 { addMissing(id) }
             }
-            cells.removeSubrange((bestRow * k)..<(bestRow * k + k))
+            let start = cells + bestRow * k
+            start.update(from: start + k, count: (rowCount - bestRow - 1) * k)
             rowCount -= 1
         }
 
         /// The change in missing tuples if one cell changed alone, without changing anything.
-        mutating func estimate(_ row: Int, _ factor: Int, _ new: Int) -> Int {
-            let start = row * k
-            let old = cells[start + factor]
-            var delta = 0
-            if problem.strength == 2 {
+        @inline(__always)
+        func estimate(_ row: Int, _ factor: Int, _ new: Int) -> Int {
+            let rowCells = cells + row * k
+            let old = rowCells[factor]
+            if tables.strength == 2 {
                 work += updatesPerCell
+                let slots = factor * k
+                let pairBase = tables.pairBase + slots
+                let pairOther = tables.pairOther + slots
+                let pairSelf = tables.pairSelf + slots
+                // Without branches: which way a count goes is a coin toss.
+                var delta = 0
                 for other in 0..<k where other != factor {
-                    let slot = other * k + factor
-                    let base = problem.pairBase[slot] + cells[start + other] * problem.pairOther[slot]
-                    let step = problem.pairSelf[slot]
-                    let lost = base + old * step
-                    let gained = base + new * step
-                    if counts[lost] == 1 && problem.required[lost] != 0 { delta += 1 }
-                    if counts[gained] == 0 && problem.required[gained] != 0 { delta -= 1 }
+                    let base = pairBase[other] &+ rowCells[other] &* pairOther[other]
+                    let step = pairSelf[other]
+                    let lost = base &+ old &* step
+                    let gained = base &+ new &* step
+                    delta &+= counts[lost] == 1 ? 1 : 0
+                    delta &-= counts[gained] == 0 ? 1 : 0
                 }
                 return delta
             }
             // Other strengths: set, count, and set back.
             guard old != new else { return 0 }
-            let before = missing.count
+            let before = missingCount
             setCell(row, factor, from: old, to: new)
-            delta = missing.count - before
+            let delta = missingCount - before
             setCell(row, factor, from: new, to: old)
             return delta
         }
 
-        /// True when the row violates no constraint.
-        func isRowValid(_ row: Int, changed: [(factor: Int, level: Int)]) -> Bool {
-            let solver = problem.solver
-            guard solver.hasConstraints else { return true }
-            return solver.isValid(cells: cells, offset: row * k, changed: changed)
-        }
-
-        /// Sets cells of one row; returns the change in the number of missing tuples and fills
-        /// `undo` with the changes that restore the row.
-        mutating func apply(_ row: Int, _ change: [(factor: Int, level: Int)], undo: inout [(factor: Int, level: Int)]) -> Int {
-            let before = missing.count
-            undo.removeAll(keepingCapacity: true)
-            for (factor, level) in change {
-                let old = cells[row * k + factor]
-                if old == level { continue }
-                undo.append((factor, old))
-                setCell(row, factor, from: old, to: level)
-            }
-            undo.reverse()
-            return missing.count - before
-        }
-
-        private mutating func setCell(_ row: Int, _ factor: Int, from old: Int, to new: Int) {
-            let strength = problem.strength
-            let start = row * k
+        func setCell(_ row: Int, _ factor: Int, from old: Int, to new: Int) {
+            let strength = tables.strength
+            let rowCells = cells + row * k
             work += updatesPerCell
             if strength == 1 {
-                let base = problem.space.base[factor]
+                let base = tables.base[factor]
                 decrement(base + old)
                 increment(base + new)
             } else if strength == 2 {
+                let slots = factor * k
+                let pairBase = tables.pairBase + slots
+                let pairOther = tables.pairOther + slots
+                let pairSelf = tables.pairSelf + slots
                 for other in 0..<k where other != factor {
-                    let slot = other * k + factor
-                    let base = problem.pairBase[slot] + cells[start + other] * problem.pairOther[slot]
-                    let step = problem.pairSelf[slot]
+                    let base = pairBase[other] + rowCells[other] * pairOther[other]
+                    let step = pairSelf[other]
                     decrement(base + old * step)
                     increment(base + new * step)
                 }
@@ -246,7 +418,8 @@ struct Annealer {
                 let others = strength - 1
                 for index in 0..<others { pick[index] = index }
                 let pool = k - 1
-                let space = problem.space
+                let choose = tables.choose
+                let stride = k + 1
                 while true {
                     var position = 0
                     var inserted = false
@@ -261,13 +434,14 @@ struct Annealer {
                         position += 1
                     }
                     if !inserted { members[position] = factor }
-                    let combination = members.withUnsafeBufferPointer { space.rank($0) }
-                    var id = space.base[combination]
+                    var combination = 0
+                    for slot in 0..<strength { combination += choose[(slot + 1) * stride + members[slot]] }
+                    var id = tables.base[combination]
                     var step = 0
                     for slot in 0..<strength {
                         let member = members[slot]
-                        let multiplier = space.multipliers[combination * strength + slot]
-                        if member == factor { step = multiplier } else { id += cells[start + member] * multiplier }
+                        let multiplier = tables.multipliers[combination * strength + slot]
+                        if member == factor { step = multiplier } else { id += rowCells[member] * multiplier }
                     }
                     decrement(id + old * step)
                     increment(id + new * step)
@@ -278,16 +452,16 @@ struct Annealer {
                     for next in (slot + 1)..<others { pick[next] = pick[next - 1] + 1 }
                 }
             }
-            cells[start + factor] = new
+            rowCells[factor] = new
         }
 
-        @inline(__always) private mutating func decrement(_ id: Int) {
+        @inline(__always) private func decrement(_ id: Int) {
             counts[id] -= 1
-            if counts[id] == 0 && problem.required[id] != 0 { addMissing(id) }
+            if counts[id] == 0 { addMissing(id) }
         }
 
-        @inline(__always) private mutating func increment(_ id: Int) {
-            if counts[id] == 0 && problem.required[id] != 0 { removeMissing(id) }
+        @inline(__always) private func increment(_ id: Int) {
+            if counts[id] == 0 { removeMissing(id) }
             counts[id] += 1
         }
     }

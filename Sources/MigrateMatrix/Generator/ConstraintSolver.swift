@@ -277,13 +277,14 @@ final class ConstraintSolver {
         return tablesHold(factor) { row[$0] } && nogoodsHold(factor, level) { row[$0] } && clausesHold(factor) { row[$0] }
     }
 
-    /// True when the complete row stored at `cells[offset...]` breaks no nogood involving `factors`.
-    func isValid(cells: [Int], offset: Int, changed factors: [(factor: Int, level: Int)]) -> Bool {
+    /// True when the complete row at `row` breaks no constraint involving the first `count` of `factors`.
+    func isValid(row: UnsafePointer<Int>, changed factors: UnsafePointer<Int>, count: Int) -> Bool {
         if hasEmptyNogood { return false }
-        for (factor, _) in factors {
-            let level = cells[offset + factor]
-            if !tablesHold(factor, { cells[offset + $0] }) || !nogoodsHold(factor, level, { cells[offset + $0] }) { return false }
-            if !clausesHold(factor, { cells[offset + $0] }) { return false }
+        for index in 0..<count {
+            let factor = factors[index]
+            let level = row[factor]
+            if !tablesHold(factor, { row[$0] }) || !nogoodsHold(factor, level, { row[$0] }) { return false }
+            if !clausesHold(factor, { row[$0] }) { return false }
         }
         return true
     }

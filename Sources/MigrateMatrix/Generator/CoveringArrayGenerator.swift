@@ -186,7 +186,14 @@ public struct CoveringArrayGenerator: Sendable {
         }
         // The default pass first, then the effort on top of its result, so more effort never gives more rows.
         let frozen = seeds.map { $0.map { $0 >= 0 } }
-        let annealer = Annealer(problem: problem, frozen: frozen)
+        // Made when first needed: its tables cost time a model that needs no annealing need not spend.
+        var made: Annealer?
+        func annealer() -> Annealer {
+            if let made { return made }
+            let annealer = Annealer(problem: problem, frozen: frozen)
+            made = annealer
+            return annealer
+        }
         let canShrink = starts[0].rows.count < 60_000 && problem.requiredCount > 0
         var rows: [[Int]] = []
         for (index, start) in starts.enumerated() {
@@ -194,7 +201,7 @@ public struct CoveringArrayGenerator: Sendable {
             var label = start.producedBy
             if options.polish && canShrink && polished.count > lowerBound {
                 var random = SeededGenerator(seed: options.seed ^ 0xA5A5_5A5A_1234_4321)
-                polished = annealer.shrink(polished, work: GeneratorOptions.polishWork, lowerBound: lowerBound, random: &random).rows
+                polished = annealer().shrink(polished, work: GeneratorOptions.polishWork, lowerBound: lowerBound, random: &random).rows
                 if polished.count < start.rows.count { label += ", annealing" }
             }
             if index == 0 || polished.count < rows.count {
@@ -208,7 +215,7 @@ public struct CoveringArrayGenerator: Sendable {
         if effortWork > 0 && canShrink && rows.count > lowerBound {
             var random = SeededGenerator(seed: (options.seed ^ 0xA5A5_5A5A_1234_4321) &+ 1)
             let before = rows.count
-            let result = annealer.shrink(
+            let result = annealer().shrink(
                 rows, work: effortWork, lowerBound: lowerBound, maxFailures: max(1, options.roundsWithoutGain), random: &random)
             rows = result.rows
             producedBy += ", effort: \(before - rows.count) row\(before - rows.count == 1 ? "" : "s") fewer"

@@ -36,6 +36,11 @@ struct GreedyBuilder {
             }
         }
 
+        // The uncovered tuples as bits too, to find the next one 64 ids at a time.
+        let words = (problem.space.tupleCount + 63) / 64
+        var uncoveredBits = [UInt64](repeating: 0, count: max(words, 1))
+        for id in 0..<problem.space.tupleCount where uncovered[id] != 0 { uncoveredBits[id >> 6] |= 1 << UInt64(id & 63) }
+
         func commit(_ row: [Int]) {
             if problem.strength == 2 {
                 for a in 0..<k {
@@ -44,6 +49,7 @@ struct GreedyBuilder {
                         let id = problem.pairBase[slot] + row[a] * problem.pairOther[slot] + row[b] * problem.pairSelf[slot]
                         if uncovered[id] != 0 {
                             uncovered[id] = 0
+                            uncoveredBits[id >> 6] &= ~(1 << UInt64(id & 63))
                             uncoveredCount -= 1
                             pairsLeft[(a * widest + row[a]) * k + b] -= 1
                             pairsLeft[(b * widest + row[b]) * k + a] -= 1
@@ -55,6 +61,7 @@ struct GreedyBuilder {
                     problem.space.forEachTuple(in: pointer) { id in
                         if uncovered[id] != 0 {
                             uncovered[id] = 0
+                            uncoveredBits[id >> 6] &= ~(1 << UInt64(id & 63))
                             uncoveredCount -= 1
                         }
                     }
@@ -71,9 +78,15 @@ struct GreedyBuilder {
         while uncoveredCount > 0 {
             var best: (row: [Int], gain: Int)?
             for _ in 0..<candidates {
-                // A random uncovered tuple to start from: scan forward from a random id.
-                var id = Int(random.next() % UInt64(total))
-                while uncovered[id] == 0 { id = id + 1 == total ? 0 : id + 1 }
+                // A random uncovered tuple to start from: the first at or after a random id, wrapping.
+                let from = Int(random.next() % UInt64(total))
+                var word = from >> 6
+                var bits = uncoveredBits[word] & (~0 << UInt64(from & 63))
+                while bits == 0 {
+                    word = word + 1 == words ? 0 : word + 1
+                    bits = uncoveredBits[word]
+                }
+                let id = word << 6 + bits.trailingZeroBitCount
                 var start = [Int](repeating: -1, count: k)
                 for (factor, level) in problem.space.decode(id) { start[factor] = level }
                 var candidate = scratch.complete(start, uncovered: uncovered, pairsLeft: pairsLeft, solver: solver, random: &random)
@@ -146,13 +159,32 @@ struct GreedyBuilder {
                         unplaced.withUnsafeBufferPointer { unplaced in
                             inverseLevels.withUnsafeBufferPointer { inverseLevels in
                                 density.withUnsafeMutableBufferPointer { density in
-                                    for level in 0..<levels {
-                                        var expected = 0.0
-                                        let base = (factor * widest + level) * k
+                                    // Four levels at a time, each its own sum: the same additions in the
+                                    // same order, but four chains in flight instead of one. A level past
+                                    // the last repeats it, and its sum is dropped.
+                                    var level = 0
+                                    while level < levels {
+                                        let row = (factor * widest + level) * k
+                                        let base0 = row
+                                        let base1 = level + 1 < levels ? row + k : row
+                                        let base2 = level + 2 < levels ? row + 2 * k : row
+                                        let base3 = level + 3 < levels ? row + 3 * k : row
+                                        var expected0 = 0.0
+                                        var expected1 = 0.0
+                                        var expected2 = 0.0
+                                        var expected3 = 0.0
                                         for other in unplaced where other != factor {
-                                            expected += Double(pairsLeft[base + other]) * inverseLevels[other]
+                                            let inverse = inverseLevels[other]
+                                            expected0 += Double(pairsLeft[base0 + other]) * inverse
+                                            expected1 += Double(pairsLeft[base1 + other]) * inverse
+                                            expected2 += Double(pairsLeft[base2 + other]) * inverse
+                                            expected3 += Double(pairsLeft[base3 + other]) * inverse
                                         }
-                                        density[level] = expected
+                                        density[level] = expected0
+                                        if level + 1 < levels { density[level + 1] = expected1 }
+                                        if level + 2 < levels { density[level + 2] = expected2 }
+                                        if level + 3 < levels { density[level + 3] = expected3 }
+                                        level += 4
                                     }
                                 }
                             }
@@ -212,11 +244,31 @@ struct GreedyBuilder {
                     problem.pairBase.withUnsafeBufferPointer { pairBase in
                         problem.pairOther.withUnsafeBufferPointer { pairOther in
                             problem.pairSelf.withUnsafeBufferPointer { pairSelf in
-                                for other in fixed {
-                                    let slot = other * k + factor
-                                    let base = pairBase[slot] + row[other] * pairOther[slot]
-                                    let step = pairSelf[slot]
-                                    for level in 0..<levels { scores[level] &+= Int(uncovered[base + level * step]) }
+                                // Four levels at a time in registers (integer sums: the order doesn't matter);
+                                // a level past the last reads the first again and is dropped.
+                                var level = 0
+                                while level < levels {
+                                    let next1 = level + 1 < levels ? 1 : 0
+                                    let next2 = level + 2 < levels ? 2 : 0
+                                    let next3 = level + 3 < levels ? 3 : 0
+                                    var sum0 = 0
+                                    var sum1 = 0
+                                    var sum2 = 0
+                                    var sum3 = 0
+                                    for other in fixed {
+                                        let slot = other &* k &+ factor
+                                        let step = pairSelf[slot]
+                                        let base = pairBase[slot] &+ row[other] &* pairOther[slot] &+ level &* step
+                                        sum0 &+= Int(uncovered[base])
+                                        sum1 &+= Int(uncovered[base &+ next1 &* step])
+                                        sum2 &+= Int(uncovered[base &+ next2 &* step])
+                                        sum3 &+= Int(uncovered[base &+ next3 &* step])
+                                    }
+                                    scores[level] &+= sum0
+                                    if next1 != 0 { scores[level + 1] &+= sum1 }
+                                    if next2 != 0 { scores[level + 2] &+= sum2 }
+                                    if next3 != 0 { scores[level + 3] &+= sum3 }
+                                    level += 4
                                 }
                             }
                         }
