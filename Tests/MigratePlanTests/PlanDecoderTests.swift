@@ -148,15 +148,14 @@ struct PlanDecoderTests {
         #expect(diagnostic.severity == .error)
     }
 
-    @Test("A 50 MB app name is refused at once, with the limit named")
+    // How fast is for `migrate-bench`, not a unit test: a clock here fails on a busy machine.
+    @Test("A 50 MB app name is refused, with the limit named and an excerpt, not the name")
     func hugeName() throws {
-        let start = ContinuousClock.now
         let document = PlanDecoder.decode(
             minimalPlan.replacingOccurrences(of: #""name": "Demo""#, with: "\"name\": \"\(String(repeating: "x", count: 50 << 20))\""))
         let diagnostic = try #require(document.diagnostics.first { $0.path?.description == "app.name" })
         #expect(diagnostic.message.contains("52,428,800 characters long; migrate's limit for a name is 200 characters"))
         #expect(diagnostic.message.count < 300, "the message quotes an excerpt, not the name")
-        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     @Test("Every problem is reported at once, in file order")
