@@ -3,10 +3,24 @@ import Testing
 
 @testable import FreemiumStoreKit
 
+/// How legacy buyers are charged for `yearly`: at its own price, or through a promotional offer the
+/// app's server signs.
+protocol LegacyPricing {
+    static var signsLegacyPrice: Bool { get }
+}
+
+enum OwnPrice: LegacyPricing {
+    static var signsLegacyPrice: Bool { false }
+}
+
+enum SignedPrice: LegacyPricing {
+    static var signsLegacyPrice: Bool { true }
+}
+
 /// The smallest plan the store's logic needs: the app was paid before version 2, and its buyers keep
-/// `pro` and get `yearly` at a legacy price (a promotional offer the app's server signs). `coins` is
-/// a consumable. Generated plans are proven by their own tests; this one proves `PlanStore` itself.
-enum TinyPlan: StorePlan {
+/// `pro`. `coins` is a consumable. Generated plans are proven by their own tests; this one proves
+/// `PlanStore` itself.
+enum TinyPlan<Pricing: LegacyPricing>: StorePlan {
     enum Product: String, CaseIterable, Sendable {
         case pro, yearly, coins
     }
@@ -35,7 +49,7 @@ enum TinyPlan: StorePlan {
         case owned
     }
 
-    static let legacyOffer = "legacy.yearly"
+    static var legacyOffer: String { "legacy.yearly" }
     static var consumables: Set<Product> { [.coins] }
 
     static func sells(_ consumable: Product) -> Bool { consumable == .coins }
@@ -84,49 +98,12 @@ enum TinyPlan: StorePlan {
     static func terms(of product: Product, in upsell: Upsell) -> OfferTerms<Withheld> {
         if let reason = upsell.withheld[product] { return .withheld(reason) }
         guard upsell.offers.contains(product) else { return .notOffered }
-        return .offered(signing: nil)
+        guard product == .yearly, Pricing.signsLegacyPrice else { return .offered(signing: nil) }
+        return .offered(signing: .promotional(offerID: legacyOffer))
     }
 
     static func hasRestorable(_ decision: Decision, _ entitlements: Entitlements) -> Bool {
         decision.isLegacy || !entitlements.products.isEmpty
-    }
-}
-
-/// A plan like `TinyPlan` whose legacy buyers get `yearly` through a signed promotional offer.
-enum SignedPlan: StorePlan {
-    typealias Product = TinyPlan.Product
-    typealias Purchase = TinyPlan.Purchase
-    typealias Decision = TinyPlan.Decision
-    typealias Entitlements = TinyPlan.Entitlements
-    typealias Upsell = TinyPlan.Upsell
-    typealias Withheld = TinyPlan.Withheld
-
-    static var consumables: Set<Product> { TinyPlan.consumables }
-    static func sells(_ consumable: Product) -> Bool { TinyPlan.sells(consumable) }
-    static func purchase(from facts: AppTransactionFacts?, on platform: String, verification: Verification) -> Purchase {
-        TinyPlan.purchase(from: facts, on: platform, verification: verification)
-    }
-    static func decide(_ purchase: Purchase) -> Decision { TinyPlan.decide(purchase) }
-    static func resolve(_ purchase: Purchase, decision: Decision, owned: [OwnedProduct], now: Date) -> Entitlements {
-        TinyPlan.resolve(purchase, decision: decision, owned: owned, now: now)
-    }
-    static func unread(on platform: String) -> (purchase: Purchase, decision: Decision, entitlements: Entitlements) {
-        TinyPlan.unread(on: platform)
-    }
-    static var noOffers: Upsell { TinyPlan.noOffers }
-    static func upsell(for entitlements: Entitlements, decision: Decision) -> Upsell {
-        TinyPlan.upsell(for: entitlements, decision: decision)
-    }
-    static func mayBuy(_ product: Product, entitlements: Entitlements, decision: Decision) -> Bool {
-        TinyPlan.mayBuy(product, entitlements: entitlements, decision: decision)
-    }
-    static func offeredProducts(in upsell: Upsell) -> [Product] { upsell.offers }
-    static func terms(of product: Product, in upsell: Upsell) -> OfferTerms<Withheld> {
-        guard case .offered = TinyPlan.terms(of: product, in: upsell), product == .yearly else { return TinyPlan.terms(of: product, in: upsell) }
-        return .offered(signing: .promotional(offerID: TinyPlan.legacyOffer))
-    }
-    static func hasRestorable(_ decision: Decision, _ entitlements: Entitlements) -> Bool {
-        TinyPlan.hasRestorable(decision, entitlements)
     }
 }
 
@@ -155,14 +132,16 @@ struct PlanStoreTests {
         AppStoreModel(
             products: [
                 .init(id: "pro", kind: .nonConsumable),
-                .init(id: "yearly", kind: .autoRenewable(group: "plus", level: 1, period: 365 * 86_400), promotionalOffers: [TinyPlan.legacyOffer]),
+                .init(
+                    id: "yearly", kind: .autoRenewable(group: "plus", level: 1, period: 365 * 86_400),
+                    promotionalOffers: [TinyPlan<OwnPrice>.legacyOffer]),
                 .init(id: "coins", kind: .consumable),
             ],
             appTransaction: facts, now: start)
     }
 
     static func store<Plan: StorePlan>(
-        _ plan: Plan.Type = TinyPlan.self, _ model: AppStoreModel, cache: any PurchaseCacheStore = InMemoryPurchaseCache()
+        _ plan: Plan.Type, _ model: AppStoreModel, cache: any PurchaseCacheStore = InMemoryPurchaseCache()
     ) -> PlanStore<Plan> where Plan.Platform == String {
         let now = start
         return PlanStore<Plan>(platform: "iOS", storeFront: model, cache: cache, now: { now })
@@ -176,8 +155,8 @@ struct PlanStoreTests {
     @Test("Before the first refresh nothing is offered or buyable; after it, what the customer owns decides")
     func nothingBeforeLoad() async {
         let model = Self.model()
-        let store = Self.store(TinyPlan.self, model)
-        #expect(store.upsell == TinyPlan.noOffers)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        #expect(store.upsell == TinyPlan<OwnPrice>.noOffers)
         #expect(!store.mayBuy(.pro))
         #expect(!store.state.isLoaded)
         await store.refresh()
@@ -189,7 +168,7 @@ struct PlanStoreTests {
     @Test("A purchase is verified, unlocked, and only then finished; the same product isn't sold again")
     func purchaseUnlocksThenFinishes() async {
         let model = Self.model()
-        let store = Self.store(TinyPlan.self, model)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
         await store.refresh()
         #expect(await store.purchase(.pro) == .purchased(.pro))
         #expect(store.entitlements.products == ["pro"])
@@ -202,7 +181,7 @@ struct PlanStoreTests {
     func unknownOwnershipRefused() async {
         let model = Self.model()
         model.isOnline = false
-        let store = Self.store(TinyPlan.self, model)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
         #expect(await store.purchase(.pro) == .refused(.ownershipUnknown))
         #expect(model.charges.isEmpty)
         #expect(model.calls.contains("refreshAppTransaction"), "buying is a user action: it may ask to sign in")
@@ -211,7 +190,7 @@ struct PlanStoreTests {
     @Test("A legacy buyer is refused what they own; a legacy price without a signer is refused, not charged in full")
     func legacyRefusals() async {
         let model = Self.model(Self.legacyBuyer)
-        let store = Self.store(SignedPlan.self, model)
+        let store = Self.store(TinyPlan<SignedPrice>.self, model)
         await store.refresh()
         #expect(store.decision.isLegacy)
         #expect(await store.purchase(.pro) == .refused(.withheld(.owned)))
@@ -222,21 +201,21 @@ struct PlanStoreTests {
     @Test("A signed legacy price carries the signed app transaction; the App Store's refusal is a refusal")
     func signedOffer() async throws {
         let model = Self.model(Self.legacyBuyer)
-        let store = Self.store(SignedPlan.self, model)
+        let store = Self.store(TinyPlan<SignedPrice>.self, model)
         let signer = RecordingSigner()
         store.offerSigner = signer
         await store.refresh()
         // Never subscribed in the group: the App Store refuses the promotional offer, and nothing is charged.
         #expect(await store.purchase(.yearly) == .refused(.offerRejected))
         #expect(model.charges.isEmpty)
-        #expect(signer.requests.first?.kind == .promotional(offerID: TinyPlan.legacyOffer))
+        #expect(signer.requests.first?.kind == .promotional(offerID: TinyPlan<OwnPrice>.legacyOffer))
     }
 
     @Test("An unverified app transaction is never read: it can't claim to be a legacy buyer")
     func unverifiedNotRead() async {
         let model = Self.model(Self.legacyBuyer)
         model.appTransactionFailsVerification = true
-        let store = Self.store(TinyPlan.self, model)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
         await store.refresh()
         #expect(store.state.proof == .verificationFailed)
         #expect(!store.decision.isLegacy)
@@ -247,12 +226,12 @@ struct PlanStoreTests {
     func offlineKeepsVerified() async {
         let model = Self.model(Self.legacyBuyer)
         let cache = InMemoryPurchaseCache()
-        let store = Self.store(TinyPlan.self, model, cache: cache)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model, cache: cache)
         await store.refresh()
         model.isOnline = false
         await store.refresh()
         #expect(store.state.proof == .verified && store.decision.isLegacy)
-        let relaunched = Self.store(TinyPlan.self, model, cache: cache)
+        let relaunched = Self.store(TinyPlan<OwnPrice>.self, model, cache: cache)
         await relaunched.refresh()
         #expect(relaunched.state.proof == .lastVerified(daysAgo: 0))
         #expect(relaunched.state.purchase.verification == .unreachable(lastVerifiedDaysAgo: 0))
@@ -262,11 +241,11 @@ struct PlanStoreTests {
     @Test("The facts cached for one Apple Account never decide for another")
     func cacheOfAnotherAccount() async {
         let cache = InMemoryPurchaseCache()
-        let first = Self.store(TinyPlan.self, Self.model(Self.legacyBuyer), cache: cache)
+        let first = Self.store(TinyPlan<OwnPrice>.self, Self.model(Self.legacyBuyer), cache: cache)
         await first.refresh()
         let other = Self.model(Self.newCustomer)
         other.appTransactionFailsVerification = true
-        let second = Self.store(TinyPlan.self, other, cache: cache)
+        let second = Self.store(TinyPlan<OwnPrice>.self, other, cache: cache)
         await second.refresh()
         #expect(!second.decision.isLegacy)
         #expect(second.state.purchase.verification == .failed(lastVerifiedDaysAgo: nil))
@@ -275,21 +254,21 @@ struct PlanStoreTests {
     @Test("Restore: cancelled shows nothing; synced but still unknown is a failure, never 'nothing to restore'")
     func restoreOutcomes() async {
         let model = Self.model(nil)
-        let store = Self.store(TinyPlan.self, model)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
         model.cancelsPrompts = true
         #expect(await store.restore() == nil)
         model.cancelsPrompts = false
         #expect(await store.restore() == .failed)
         #expect(model.calls.contains("refreshAppTransaction"))
-        let legacy = Self.store(TinyPlan.self, Self.model(Self.legacyBuyer))
+        let legacy = Self.store(TinyPlan<OwnPrice>.self, Self.model(Self.legacyBuyer))
         #expect(await legacy.restore() == .restored)
-        #expect(await Self.store(TinyPlan.self, Self.model()).restore() == .nothingRestored)
+        #expect(await Self.store(TinyPlan<OwnPrice>.self, Self.model()).restore() == .nothingRestored)
     }
 
     @Test("A consumable is finished only once delivered, with its transaction id; one bought before the hook is delivered")
     func consumables() async {
         let model = Self.model()
-        let store = Self.store(TinyPlan.self, model)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
         await store.refresh()
         #expect(await store.purchase(.coins) == .awaitingDelivery(.coins))
         #expect(model.records.first?.isFinished == false)
@@ -310,7 +289,7 @@ struct PlanStoreTests {
     func askToBuy() async {
         let model = Self.model()
         model.asksToBuy = true
-        let store = Self.store(TinyPlan.self, model)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
         await store.refresh()
         #expect(await store.purchase(.pro) == .pending)
         #expect(store.entitlements.products.isEmpty)
@@ -323,7 +302,7 @@ struct PlanStoreTests {
     @Test("A product this build doesn't know is never finished: it may be a consumable nobody delivered")
     func unknownProductNotFinished() async {
         let model = AppStoreModel(products: [.init(id: "future", kind: .consumable)], appTransaction: Self.newCustomer, now: Self.start)
-        let store = Self.store(TinyPlan.self, model)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
         await store.refresh()
         _ = model.purchaseElsewhere("future")
         await Self.settle()
@@ -333,7 +312,7 @@ struct PlanStoreTests {
     @Test("An unverified purchase is neither unlocked nor finished")
     func unverifiedPurchase() async {
         let model = Self.model()
-        let store = Self.store(TinyPlan.self, model)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
         await store.refresh()
         let transaction = StoreTransaction(productID: "pro", id: 9, isVerified: false, purchaseDate: Self.start)
         #expect(await store.complete(.success(transaction), for: .pro) == .unverified)
