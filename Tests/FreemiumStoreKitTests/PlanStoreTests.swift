@@ -125,7 +125,8 @@ final class RecordingSigner: OfferSigner, @unchecked Sendable {
 struct PlanStoreTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
     static let legacyBuyer = AppTransactionFacts(
-        appTransactionID: "1", originalAppVersion: "1", originalPurchaseDate: Date(timeIntervalSince1970: 1_500_000_000))
+        appTransactionID: "1", originalAppVersion: "1", originalPurchaseDate: Date(timeIntervalSince1970: 1_500_000_000),
+        jwsRepresentation: "signed-app-transaction")
     static let newCustomer = AppTransactionFacts(appTransactionID: "2", originalAppVersion: "5", originalPurchaseDate: start)
 
     static func model(_ facts: AppTransactionFacts? = newCustomer) -> AppStoreModel {
@@ -141,10 +142,9 @@ struct PlanStoreTests {
     }
 
     static func store<Plan: StorePlan>(
-        _ plan: Plan.Type, _ model: AppStoreModel, cache: any PurchaseCacheStore = InMemoryPurchaseCache()
+        _ plan: Plan.Type, _ front: any StoreFront, cache: any PurchaseCacheStore = InMemoryPurchaseCache(), now: Date = start
     ) -> PlanStore<Plan> where Plan.Platform == String {
-        let now = start
-        return PlanStore<Plan>(platform: "iOS", storeFront: model, cache: cache, now: { now })
+        PlanStore<Plan>(platform: "iOS", storeFront: front, cache: cache, now: { now })
     }
 
     /// Lets the store's listener and tasks run.
@@ -209,6 +209,8 @@ struct PlanStoreTests {
         #expect(await store.purchase(.yearly) == .refused(.offerRejected))
         #expect(model.charges.isEmpty)
         #expect(signer.requests.first?.kind == .promotional(offerID: TinyPlan<OwnPrice>.legacyOffer))
+        // The server learns who asks from what the App Store signed, never from the app's word.
+        #expect(signer.requests.first?.appTransactionJWS == "signed-app-transaction")
     }
 
     @Test("An unverified app transaction is never read: it can't claim to be a legacy buyer")
@@ -317,5 +319,160 @@ struct PlanStoreTests {
         let transaction = StoreTransaction(productID: "pro", id: 9, isVerified: false, purchaseDate: Self.start)
         #expect(await store.complete(.success(transaction), for: .pro) == .unverified)
         #expect(store.entitlements.products.isEmpty)
+    }
+
+    @Test("A refunded paid download is a proven new customer, who may buy")
+    func refundedDownloadBuys() async {
+        let model = Self.model(Self.legacyBuyer)
+        model.refundApp()
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        await store.refresh()
+        #expect(store.state.proof == .verified && !store.decision.isLegacy)
+        #expect(await store.purchase(.pro) == .purchased(.pro))
+    }
+
+    @Test("An unverified transaction for a product never verified grants nothing")
+    func unverifiedTransactionGrantsNothing() async {
+        let front = ScriptedStoreFront(
+            appTransactions: [(.verified(Self.newCustomer), 0)], entitlements: [StoreTransaction(productID: "pro", isVerified: false)])
+        let store = Self.store(TinyPlan<OwnPrice>.self, front)
+        await store.refresh()
+        #expect(store.entitlements.products.isEmpty)
+    }
+
+    @Test("A billing grace period keeps the subscriber: membership in currentEntitlements decides, not the device clock")
+    func gracePeriodKeeps() async {
+        let model = Self.model()
+        let later = Self.start.addingTimeInterval(400 * 86_400)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model, now: later.addingTimeInterval(86_400))
+        await store.refresh()
+        #expect(await store.purchase(.yearly) == .purchased(.yearly))
+        model.now = later
+        model.failRenewal("yearly", gracePeriod: true)
+        await store.refresh()
+        #expect(store.entitlements.products == ["yearly"])
+    }
+
+    @Test("A purchase handed over is unlocked before it is finished")
+    func unlockedBeforeFinished() async {
+        let store = Self.store(TinyPlan<OwnPrice>.self, Self.model())
+        await store.refresh()
+        let seen = Box<Set<String>?>(nil)
+        let transaction = StoreTransaction(productID: "pro", id: 77) {
+            let unlocked = await MainActor.run { store.entitlements.products }
+            if seen.value == nil { seen.set(unlocked) }  // what the first finish saw
+        }
+        #expect(await store.complete(.success(transaction), for: .pro) == .purchased(.pro))
+        #expect(seen.value == ["pro"])
+    }
+
+    @Test("Buying reads what the customer owns first, not what an earlier refresh said")
+    func buyingReadsOwnershipFirst() async throws {
+        let model = Self.model()
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        await store.refresh()
+        let before = model.calls.count
+        #expect(await store.purchase(.pro) == .purchased(.pro))
+        let calls = Array(model.calls[before...])
+        let read = try #require(calls.firstIndex(of: "currentEntitlements"))
+        let bought = try #require(calls.firstIndex(of: "purchase pro"))
+        #expect(read < bought)
+    }
+
+    @Test("Overlapping refreshes: an older answer never lands after a newer one")
+    func olderAnswerNeverLands() async {
+        // The first read is slow and says legacy buyer; the second, started later, is fast and says new customer.
+        let front = ScriptedStoreFront(appTransactions: [(.verified(Self.legacyBuyer), 50_000_000), (.verified(Self.newCustomer), 0)])
+        let store = Self.store(TinyPlan<OwnPrice>.self, front)
+        let first = Task { await store.refresh() }
+        while front.appTransactionCalls < 1 { await Task.yield() }
+        let second = Task { await store.refresh() }
+        await second.value
+        await first.value
+        #expect(!store.decision.isLegacy)
+        #expect(store.state.purchase.facts?.appTransactionID == Self.newCustomer.appTransactionID)
+    }
+
+    @Test("The listener starts with the store and stops when the store goes away")
+    func listenerStops() async {
+        let front = ScriptedStoreFront(appTransactions: [(.unavailable, 0)])
+        do {
+            let store = Self.store(TinyPlan<OwnPrice>.self, front)
+            await store.refresh()
+            #expect(front.listening == 1)
+        }
+        // Cancelling ends the stream on the listener's next turn: wait for it, up to five seconds.
+        for _ in 0..<5_000 where front.listening > 0 { try? await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(front.listening == 0)
+    }
+
+    @Test("Trials are judged at the later of the clock and the newest moment the App Store signed")
+    func signedMomentBeatsClock() async {
+        let model = Self.model()
+        let signed = Self.start.addingTimeInterval(10 * 86_400)
+        model.now = signed
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        await store.refresh()
+        #expect(await store.purchase(.pro) == .purchased(.pro))
+        #expect(store.entitlements.now == signed)
+    }
+}
+
+/// A value tests share with a `@Sendable` closure.
+final class Box<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
+}
+
+/// A `StoreFront` whose answers a test sets, for what the App Store model doesn't produce: an unverified
+/// transaction, an answer that arrives late, a listener whose end can be seen.
+final class ScriptedStoreFront: StoreFront, @unchecked Sendable {
+    private let lock = NSLock()
+    private let appTransactions: [(read: AppTransactionRead, delay: UInt64)]
+    private let entitlements: [StoreTransaction]
+    private var calls = 0
+    private var listeners = 0
+
+    init(appTransactions: [(read: AppTransactionRead, delay: UInt64)], entitlements: [StoreTransaction] = []) {
+        self.appTransactions = appTransactions
+        self.entitlements = entitlements
+    }
+
+    /// How many times `appTransaction()` was asked.
+    var appTransactionCalls: Int { lock.withLock { calls } }
+    /// How many `Transaction.updates` streams are listened to now.
+    var listening: Int { lock.withLock { listeners } }
+
+    func appTransaction() async -> AppTransactionRead {
+        // Each call takes the next answer; the last one repeats.
+        let answer = lock.withLock {
+            defer { calls += 1 }
+            return appTransactions[min(calls, appTransactions.count - 1)]
+        }
+        if answer.delay > 0 { try? await Task.sleep(nanoseconds: answer.delay) }
+        return answer.read
+    }
+
+    func refreshAppTransaction() async -> AppTransactionRead { await appTransaction() }
+    func currentEntitlements() async -> [StoreTransaction] { entitlements }
+    func unfinishedTransactions() async -> [StoreTransaction] { [] }
+    func sync() async throws {}
+    func products(for identifiers: [String]) async throws -> [StoreProduct] { [] }
+
+    func purchase(productID: String, offer: SignedOffer?) async throws -> PurchaseAttempt {
+        throw StoreFrontError(message: "not sold here")
+    }
+
+    func transactionUpdates() -> AsyncStream<StoreTransaction> {
+        let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+        lock.withLock { listeners += 1 }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.lock.withLock { self.listeners -= 1 }
+        }
+        return stream
     }
 }
