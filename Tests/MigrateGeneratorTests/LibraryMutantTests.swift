@@ -1,0 +1,99 @@
+import Foundation
+import MigrateGenerator
+import MigrateTestSupport
+import Testing
+
+/// The StoreKit layer's guards in the library, proven by the library's own tests: each mutant of
+/// `PlanStore.swift` (the same list the generated tests must catch) is a copy of the library with one
+/// guard removed, beside a copy of `PlanStoreTests`, in one small package built once. CI runs them
+/// (`.ci/mutants` sets `MIGRATE_MUTANTS=1`).
+@Suite("Library mutants", .serialized)
+struct LibraryMutantTests {
+    static let mutants = GeneratedPackageTests.layerMutants.filter { $0.file == "PlanStore.swift" }
+    static let libraryFolder = repositoryRoot.appendingPathComponent("Sources/\(StoreLayerSources.folder)")
+    static let testFile = repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/PlanStoreTests.swift")
+
+    /// Builds the package once; the tests below share it.
+    static let package = PackageBuild()
+
+    actor PackageBuild {
+        private var built: Task<URL, any Error>?
+
+        func get() async throws -> URL {
+            if let built { return try await built.value }
+            let task = Task { try await LibraryMutantTests.makePackage() }
+            built = task
+            return try await task.value
+        }
+    }
+
+    static func makePackage() async throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "migrate-library-mutants-\(Checksum.of(repositoryRoot.path))")
+        let names = try FileManager.default.contentsOfDirectory(atPath: libraryFolder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        let tests = try String(contentsOf: testFile, encoding: .utf8)
+        var written: Set<String> = []
+        func write(_ text: String, to url: URL) throws {
+            written.insert(url.standardizedFileURL.path)
+            try GeneratedPackageTests.write(text, to: url)
+        }
+        var targets: [String] = []
+        for mutant in mutants {
+            let module = "Mutant" + mutant.name
+            for name in names {
+                var text = try String(contentsOf: libraryFolder.appendingPathComponent(name), encoding: .utf8)
+                if name == mutant.file {
+                    guard text.contains(mutant.find) else {
+                        throw GeneratedPackageTests.PackageError(message: "\(mutant.name): the mutation point moved in \(name); update the mutant")
+                    }
+                    text = text.replacingOccurrences(of: mutant.find, with: mutant.replace)
+                }
+                try write(text, to: root.appendingPathComponent("Sources/\(module)/\(name)"))
+            }
+            let imported = tests.replacingOccurrences(
+                of: "@testable import \(StoreLayerSources.folder)\n", with: "@testable import \(module)\n")
+            try write(imported, to: root.appendingPathComponent("Tests/\(module)Tests/PlanStoreTests.swift"))
+            targets.append(#"    .target(name: "\#(module)"),"#)
+            targets.append(#"    .testTarget(name: "\#(module)Tests", dependencies: ["\#(module)"]),"#)
+        }
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+              name: "LibraryMutants",
+              platforms: [.macOS(.v13), .iOS(.v16)],
+              targets: [
+            \(targets.joined(separator: "\n"))
+              ]
+            )
+
+            """
+        try write(manifest, to: root.appendingPathComponent("Package.swift"))
+        try GeneratedPackageTests.removeFiles(in: root, except: written)
+        let build = try await shell(ScratchBuild.swift("build", ["--build-tests"]), in: root)
+        guard build.status == 0 else {
+            throw GeneratedPackageTests.PackageError(
+                message: "swift build failed:\n"
+                    + build.output.split(separator: "\n").filter { $0.contains("error") }.prefix(20).joined(separator: "\n"))
+        }
+        return root
+    }
+
+    @Test("The library's PlanStore mutants are the generated tests' mutants of the same file, and there are some")
+    func mutantsListed() {
+        #expect(Self.mutants.count >= 20)
+        #expect(Set(Self.mutants.map(\.name)).count == Self.mutants.count)
+    }
+
+    @Test(
+        "Each guard of PlanStore, removed, fails the library's own tests",
+        .enabled(if: GeneratedPackageTests.mutantsEnabled, "the mutants run with MIGRATE_MUTANTS=1 (.ci/mutants)"),
+        arguments: mutants.map(\.name))
+    func libraryMutantFails(name: String) async throws {
+        let root = try await Self.package.get()
+        let run = try await shell(ScratchBuild.swift("test", ["--skip-build", "--filter", "Mutant\(name)Tests\\."]), in: root)
+        #expect(run.status != 0, "\(name): PlanStoreTests passed with the guard removed")
+        #expect(run.output.contains("✘ Test \""), "\(name): no test failed:\n\(run.output.suffix(1_000))")
+    }
+}
