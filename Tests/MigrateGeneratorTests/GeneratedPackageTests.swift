@@ -270,15 +270,20 @@ struct GeneratedPackageTests {
     ]
 
     /// Builds the package once; the tests below share it.
-    static let package = PackageBuild()
+    static let package = PackageBuild { try await makePackage() }
 
-    /// The scratch package, built by the first test that asks and shared by the rest.
+    /// A scratch package, built by the first test that asks and shared by the rest.
     actor PackageBuild {
+        private let make: @Sendable () async throws -> URL
         private var built: Task<URL, any Error>?
+
+        init(_ make: @escaping @Sendable () async throws -> URL) {
+            self.make = make
+        }
 
         func get() async throws -> URL {
             if let built { return try await built.value }
-            let task = Task { try await GeneratedPackageTests.makePackage() }
+            let task = Task { try await make() }
             built = task
             return try await task.value
         }
@@ -428,12 +433,19 @@ struct GeneratedPackageTests {
 
             """
         try write(probe, to: tests.appendingPathComponent("TiltTests/StoreKitLayerIsCompiled.swift"))
+        try await build(named: "Generated", targets: targets, at: root, keeping: written)
+        return root
+    }
+
+    /// Writes the package's manifest with `targets`, removes every source below `root` that this run didn't
+    /// write (`keeping`), and builds it with its tests.
+    static func build(named name: String, targets: [String], at root: URL, keeping written: Set<String>) async throws {
         let manifest = """
             // swift-tools-version:6.0
             import PackageDescription
 
             let package = Package(
-              name: "Generated",
+              name: "\(name)",
               platforms: [.macOS(.v13), .iOS(.v16)],
               targets: [
             \(targets.joined(separator: "\n"))
@@ -449,7 +461,6 @@ struct GeneratedPackageTests {
                 message: "swift build failed:\n"
                     + build.output.split(separator: "\n").filter { $0.contains("error") }.prefix(20).joined(separator: "\n"))
         }
-        return root
     }
 
     /// Generated `StoreTests.swift` with only the test titled `title`: the fakes and helpers stay, the other tests

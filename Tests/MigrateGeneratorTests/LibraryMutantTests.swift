@@ -14,18 +14,7 @@ struct LibraryMutantTests {
     static let testFile = repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/PlanStoreTests.swift")
 
     /// Builds the package once; the tests below share it.
-    static let package = PackageBuild()
-
-    actor PackageBuild {
-        private var built: Task<URL, any Error>?
-
-        func get() async throws -> URL {
-            if let built { return try await built.value }
-            let task = Task { try await LibraryMutantTests.makePackage() }
-            built = task
-            return try await task.value
-        }
-    }
+    static let package = GeneratedPackageTests.PackageBuild { try await makePackage() }
 
     static func makePackage() async throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -56,27 +45,7 @@ struct LibraryMutantTests {
             targets.append(#"    .target(name: "\#(module)"),"#)
             targets.append(#"    .testTarget(name: "\#(module)Tests", dependencies: ["\#(module)"]),"#)
         }
-        let manifest = """
-            // swift-tools-version:6.0
-            import PackageDescription
-
-            let package = Package(
-              name: "LibraryMutants",
-              platforms: [.macOS(.v13), .iOS(.v16)],
-              targets: [
-            \(targets.joined(separator: "\n"))
-              ]
-            )
-
-            """
-        try write(manifest, to: root.appendingPathComponent("Package.swift"))
-        try GeneratedPackageTests.removeFiles(in: root, except: written)
-        let build = try await shell(ScratchBuild.swift("build", ["--build-tests"]), in: root)
-        guard build.status == 0 else {
-            throw GeneratedPackageTests.PackageError(
-                message: "swift build failed:\n"
-                    + build.output.split(separator: "\n").filter { $0.contains("error") }.prefix(20).joined(separator: "\n"))
-        }
+        try await GeneratedPackageTests.build(named: "LibraryMutants", targets: targets, at: root, keeping: written)
         return root
     }
 
