@@ -287,11 +287,10 @@ public final class PlanStore<Plan: StorePlan> {
       await read(appTransaction: await storeFront.refreshAppTransaction(), including: nil)
     }
     guard knowsOwnership else { return .refused(.ownershipUnknown) }
-    let kind: SignedOffer.Kind
     if Plan.consumables.contains(product) {
-      guard Plan.sells(product) else { return .refused(.notOffered) }
-      return .ready(offer: nil)
+      return Plan.sells(product) ? .ready(offer: nil) : .refused(.notOffered)
     }
+    let kind: SignedOffer.Kind
     switch Plan.terms(of: product, in: upsell) {
     case .notOffered: return .refused(.notOffered)
     case .withheld(let reason): return .refused(.withheld(reason))
@@ -469,14 +468,6 @@ public final class PlanStore<Plan: StorePlan> {
 
   private func cachedRecord(now: Date) -> VerifiedPurchaseRecord? {
     cache.load().flatMap { VerifiedPurchaseRecord.decode($0, now: now) }
-  }
-}
-
-extension AppTransactionRead {
-  /// Whether the App Store's signature verified.
-  public var isVerified: Bool {
-    if case .verified = self { return true }
-    return false
   }
 }
 

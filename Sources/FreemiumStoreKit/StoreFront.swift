@@ -46,6 +46,14 @@ public enum AppTransactionRead: Hashable, Sendable {
   case unavailable
 }
 
+extension AppTransactionRead {
+  /// Whether the App Store's signature verified.
+  public var isVerified: Bool {
+    if case .verified = self { return true }
+    return false
+  }
+}
+
 /// The facts of an app transaction that decide the cohort.
 public struct AppTransactionFacts: Hashable, Sendable {
   /// `AppTransaction.appTransactionID`: binds the cache of verified facts to one Apple Account.

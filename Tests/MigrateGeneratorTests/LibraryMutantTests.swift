@@ -10,7 +10,6 @@ import Testing
 @Suite("Library mutants", .serialized)
 struct LibraryMutantTests {
     static let mutants = GeneratedPackageTests.layerMutants.filter { $0.file == "PlanStore.swift" }
-    static let libraryFolder = repositoryRoot.appendingPathComponent("Sources/\(StoreLayerSources.folder)")
     static let testFile = repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/PlanStoreTests.swift")
 
     /// Builds the package once; the tests below share it.
@@ -19,7 +18,6 @@ struct LibraryMutantTests {
     static func makePackage() async throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "migrate-library-mutants-\(Checksum.of(repositoryRoot.path))")
-        let names = try FileManager.default.contentsOfDirectory(atPath: libraryFolder.path).filter { $0.hasSuffix(".swift") }.sorted()
         let tests = try String(contentsOf: testFile, encoding: .utf8)
         var written: Set<String> = []
         func write(_ text: String, to url: URL) throws {
@@ -29,15 +27,16 @@ struct LibraryMutantTests {
         var targets: [String] = []
         for mutant in mutants {
             let module = "Mutant" + mutant.name
-            for name in names {
-                var text = try String(contentsOf: libraryFolder.appendingPathComponent(name), encoding: .utf8)
-                if name == mutant.file {
+            // The library's sources as this build embeds them (what `generate` copies into an app).
+            for name in StoreLayerSources.names {
+                var text = StoreLayerSources.source(named: name) ?? ""
+                if name + ".swift" == mutant.file {
                     guard text.contains(mutant.find) else {
                         throw GeneratedPackageTests.PackageError(message: "\(mutant.name): the mutation point moved in \(name); update the mutant")
                     }
                     text = text.replacingOccurrences(of: mutant.find, with: mutant.replace)
                 }
-                try write(text, to: root.appendingPathComponent("Sources/\(module)/\(name)"))
+                try write(text, to: root.appendingPathComponent("Sources/\(module)/\(name).swift"))
             }
             let imported = tests.replacingOccurrences(
                 of: "@testable import \(StoreLayerSources.folder)\n", with: "@testable import \(module)\n")

@@ -19,13 +19,23 @@ extension GenerationContext {
         ]
     }
 
+    /// `.a`, `.b`: the features as Swift enum cases.
+    func featureExpressions(_ ids: [String]) -> [String] {
+        ids.map { "." + (featureCases[$0] ?? SwiftIdentifier.make($0)) }
+    }
+
+    /// `.a`, `.b`: the products as Swift enum cases.
+    func productExpressions(_ ids: [String]) -> [String] {
+        ids.map { "." + (productCases[$0] ?? SwiftIdentifier.make($0)) }
+    }
+
     /// `.a, .b` for a one-line Swift collection literal (swift-format wants no trailing comma there).
     func featureList(_ ids: [String]) -> TemplateValue {
-        .string(ids.map { "." + (featureCases[$0] ?? SwiftIdentifier.make($0)) }.joined(separator: ", "))
+        .string(featureExpressions(ids).joined(separator: ", "))
     }
 
     func productList(_ ids: [String]) -> TemplateValue {
-        .string(ids.map { "." + (productCases[$0] ?? SwiftIdentifier.make($0)) }.joined(separator: ", "))
+        .string(productExpressions(ids).joined(separator: ", "))
     }
 
     func featureReference(_ id: String) -> TemplateValue {

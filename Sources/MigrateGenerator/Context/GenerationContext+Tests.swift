@@ -90,21 +90,22 @@ extension GenerationContext {
             "cohortText": .string(cohortText(report.decision.cohort)),
             "rule": .string(report.decision.rule.rawValue),
             "features": .list(features.map(featureReference)),
-            // Wrapped as swift-format wraps them, inside `makeMatrix()`.
-            "featuresList": .string(
-                Self.collectionItems(
-                    features.map { "." + (featureCases[$0] ?? SwiftIdentifier.make($0)) }, prefix: "      features: ", indent: "      ")),
+            "featuresList": .string(Self.caseArgument(featureExpressions(features), label: "features")),
             "featuresText": .string(features.isEmpty ? "—" : features.joined(separator: ", ")),
             "offers": .list(offers.map(productReference)),
-            "offersList": .string(
-                Self.collectionItems(
-                    offers.map { "." + (productCases[$0] ?? SwiftIdentifier.make($0)) }, prefix: "      offers: ", indent: "      ")),
+            "offersList": .string(Self.caseArgument(productExpressions(offers), label: "offers")),
             "offersText": .string(offers.isEmpty ? "—" : offers.map { productCases[$0] ?? $0 }.joined(separator: ", ")),
-            "chargesList": .string(
-                Self.collectionItems(report.upsell.offers.map { chargeExpression($0.charge) }, prefix: "      charges: ", indent: "      ")),
+            "chargesList": .string(Self.caseArgument(report.upsell.offers.map { chargeExpression($0.charge) }, label: "charges")),
             "showsRestore": .bool(report.upsell.showsRestore),
             "restoreText": .string(report.upsell.showsRestore ? "shown" : "hidden"),
             "csv": .object(csvFields.mapValues { .string(Self.csvField($0)) }),
         ]
+    }
+
+    /// The inside of an array argument `label: [...]` of a test case, written where the generated tests
+    /// append their cases (`cases.append(MatrixCase(…))`, six spaces in), wrapped as swift-format wraps it.
+    static func caseArgument(_ items: [String], label: String) -> String {
+        let indent = "      "
+        return collectionItems(items, prefix: indent + label + ": ", indent: indent)
     }
 }
