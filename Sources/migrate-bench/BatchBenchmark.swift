@@ -23,9 +23,12 @@ func batchBenchmark(binary: URL, root: URL, rows: Int) {
     var lines = ""
     let csvURL = folder.appendingPathComponent("customers.csv")
     let jsonURL = folder.appendingPathComponent("customers.jsonl")
-    FileManager.default.createFile(atPath: csvURL.path, contents: nil)
-    FileManager.default.createFile(atPath: jsonURL.path, contents: nil)
-    guard let csvFile = FileHandle(forWritingAtPath: csvURL.path), let jsonFile = FileHandle(forWritingAtPath: jsonURL.path) else { return }
+    guard FileManager.default.createFile(atPath: csvURL.path, contents: nil), FileManager.default.createFile(atPath: jsonURL.path, contents: nil),
+        let csvFile = FileHandle(forWritingAtPath: csvURL.path), let jsonFile = FileHandle(forWritingAtPath: jsonURL.path)
+    else {
+        print("batch: could not create the customer lists in \(folder.path)")
+        return
+    }
     for index in 0..<rows {
         let build = Int.random(in: 10...45, using: &random)
         // Builds before 30 were paid; the date follows the build, a day or two after its release.
@@ -49,7 +52,7 @@ func batchBenchmark(binary: URL, root: URL, rows: Int) {
     try? jsonFile.close()
     print("batch: migrate explain --batch, \(rows) customers of the flagship plan, each run in its own process (target: under 10 s and 300 MB)")
     for (name, url) in [("CSV", csvURL), ("JSON Lines", jsonURL)] {
-        let size = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) ?? 0
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         let output = folder.appendingPathComponent("decisions-\(name.prefix(3))").path
         let run = runChild(binary.path, ["explain", plan, "--batch", url.path, "--output", output, "--now", "2026-11-26T00:00:00Z"])
         print(

@@ -310,7 +310,7 @@ struct GeneratedPackageTests {
             for path in paths.sorted(by: >) {
                 let file = url.appendingPathComponent(path)
                 var isDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory)
+                guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else { continue }
                 if isDirectory.boolValue {
                     if (try? FileManager.default.contentsOfDirectory(atPath: file.path).isEmpty) == true {
                         try FileManager.default.removeItem(at: file)

@@ -62,7 +62,6 @@ extension GenerationContext {
 
     func serverTestValue(_ test: GeneratedTestCase, number: Int) -> TemplateValue {
         let customer = test.customer
-        let report = test.expected
         let environment = Self.receiptType(customer.environment)
         let app = Self.jsonObject([
             ("receiptType", "\"\(environment)\""),
