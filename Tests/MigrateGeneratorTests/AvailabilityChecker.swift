@@ -120,9 +120,14 @@ enum AvailabilityChecker {
     /// Like `check(sources:…)` for several client modules at once, keyed by name: the shims are
     /// built once per language mode and each client type-checks against them on its own (which is
     /// what makes checking every example affordable). Shim diagnostics are reported with every client.
+    ///
+    /// `library`, when given, is one more module built after the shims and before the clients, which
+    /// may import it: the StoreKit layer's library, type-checked once for every example that imports it
+    /// instead of once in each example's copy. Its diagnostics, like the shims', are every client's.
     static func check(
         clients: [(name: String, sources: [Source])],
         modules: [Module] = [.storeKit],
+        library: (name: String, sources: [Source])? = nil,
         deploymentTarget: DeploymentTarget,
         languageModes: [LanguageMode] = LanguageMode.allCases,
         replacements: [String: String] = [:]
@@ -135,27 +140,28 @@ enum AvailabilityChecker {
         var rewriter = AvailabilityRewriter(target: deploymentTarget)
         let shimTexts = shims.map { rewriter.scan(replaced($0.source.text)) }
         let clientTexts = clients.map { client in client.sources.map { rewriter.scan(replaced($0.text)) } }
+        let libraryTexts = library.map { $0.sources.map { rewriter.scan(replaced($0.text)) } } ?? []
 
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("availability-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let domains = root.appendingPathComponent("domains")
-        try FileManager.default.createDirectory(at: domains, withIntermediateDirectories: true)
-        try rewriter.domainHeader().write(to: domains.appendingPathComponent("AvailabilityDomains.h"), atomically: true, encoding: .utf8)
-        try "module AvailabilityDomains {\n  header \"AvailabilityDomains.h\"\n  export *\n}\n"
-            .write(to: domains.appendingPathComponent("module.modulemap"), atomically: true, encoding: .utf8)
+        // The import goes last, so every line keeps its number.
+        func rendered(_ scanned: AvailabilityRewriter.Scanned) -> String { rewriter.render(scanned) + "\nimport AvailabilityDomains\n" }
+        let header = rewriter.domainHeader()
+        let shimSources = zip(shims, shimTexts).map { shim, scanned in
+            ShimBuilds.Shim(module: shim.module, name: shim.source.name, text: rendered(scanned))
+        }
 
         // Written once: the rewrite doesn't depend on the language mode.
         var names: [String: String] = [:]
         func write(_ scanned: AvailabilityRewriter.Scanned, name: String, folder: URL) throws -> String {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let url = folder.appendingPathComponent(name)
-            // The import goes last, so every line keeps its number.
-            try (rewriter.render(scanned) + "\nimport AvailabilityDomains\n").write(to: url, atomically: true, encoding: .utf8)
+            try rendered(scanned).write(to: url, atomically: true, encoding: .utf8)
             names[url.path] = name
             return url.path
         }
-        let shimPaths = try zip(shims, shimTexts).map { shim, scanned in
-            try write(scanned, name: shim.source.name, folder: root.appendingPathComponent("shims/\(shim.module.rawValue)"))
+        let libraryPaths = try zip(library?.sources ?? [], libraryTexts).map { source, scanned in
+            try write(scanned, name: source.name, folder: root.appendingPathComponent("library"))
         }
         let clientPaths = try zip(clients, clientTexts).enumerated().map { index, client in
             try zip(client.0.sources, client.1).map { source, scanned in
@@ -163,35 +169,37 @@ enum AvailabilityChecker {
             }
         }
 
-        let common = ["-parse-as-library", "-enable-experimental-feature", "CustomAvailability", "-I", domains.path]
         var diagnostics: [String: [Diagnostic]] = [:]
         for client in clients { diagnostics[client.name] = [] }
         for mode in languageModes {
-            var shimDiagnostics: [Diagnostic] = []
-            let built = root.appendingPathComponent("modules-\(mode == .swift6 ? 6 : 5)")
-            try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
-            for (shim, path) in zip(shims, shimPaths) {
+            let shimBuild = try await ShimBuilds.shared.build(shimSources, header: header, mode: mode)
+            var shimDiagnostics = shimBuild.diagnostics
+            let common = ["-parse-as-library", "-enable-experimental-feature", "CustomAvailability", "-I", shimBuild.domains.path]
+            var built = ["-I", shimBuild.modules.path]
+            if let library, !libraryPaths.isEmpty {
+                // Built as an app that depends on the library gets it: its own module, without library evolution.
+                let folder = root.appendingPathComponent("library-\(mode == .swift6 ? 6 : 5)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 let run = try await swiftc(
                     [
-                        "-emit-module", "-module-name", shim.module.rawValue, "-enable-library-evolution",
-                        "-emit-module-path", built.appendingPathComponent("\(shim.module.rawValue).swiftmodule").path,
-                        // A shim may import one built before it (StoreKit imports UIKit).
-                        "-I", built.path,
+                        "-emit-module", "-wmo", "-module-name", library.name,
+                        "-emit-module-path", folder.appendingPathComponent("\(library.name).swiftmodule").path,
                     ]
-                        + common + mode.flags + [path])
+                        + built + common + mode.flags + libraryPaths)
                 shimDiagnostics += parse(run.output, names: names, mode: mode)
                 if run.status != 0 && !shimDiagnostics.contains(where: { $0.severity == .error }) {
-                    throw CheckError(description: "building the \(shim.module.rawValue) shim failed:\n\(run.output)")
+                    throw CheckError(description: "building the \(library.name) library failed:\n\(run.output)")
                 }
+                built += ["-I", folder.path]
             }
             // Each client type-checks on its own against the shims built above: all at once.
             let names = names
-            let found = try await withThrowingTaskGroup(of: (String, [Diagnostic]).self) { group in
+            let found = try await withThrowingTaskGroup(of: (String, [Diagnostic]).self) { [built] group in
                 for (client, paths) in zip(clients, clientPaths) where !paths.isEmpty {
                     group.addTask {
                         // One frontend for the whole client (-wmo): without it the driver starts one per file, each
                         // loading the shims and Foundation again, for the same diagnostics at twice the CPU.
-                        let run = try await swiftc(["-typecheck", "-wmo", "-module-name", "Client", "-I", built.path] + common + mode.flags + paths)
+                        let run = try await swiftc(["-typecheck", "-wmo", "-module-name", "Client"] + built + common + mode.flags + paths)
                         let found = parse(run.output, names: names, mode: mode)
                         if run.status != 0 && !found.contains(where: { $0.severity == .error }) {
                             throw CheckError(description: "type-checking \(client.name) failed without a diagnostic:\n\(run.output)")

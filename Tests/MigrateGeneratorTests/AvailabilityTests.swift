@@ -79,11 +79,18 @@ struct AvailabilityTests {
         ("Xcode 16", ["#if compiler(>=6.1)": "#if false", "#if compiler(>=6.2)": "#if false", "#if compiler(>=6.4)": "#if false"]),
     ]
 
-    static func generatedSources(_ example: String) throws -> [AvailabilityChecker.Source] {
-        try Generator(options: GenerationOptions(access: .public, module: "Generated"))
+    /// An example's generated Swift: with the layer's sources copied in (`vendored`, the default), or importing the library.
+    static func generatedSources(_ example: String, storeLayer: GenerationOptions.StoreLayer = .vendored) throws -> [AvailabilityChecker.Source] {
+        try Generator(options: GenerationOptions(access: .public, module: "Generated", storeLayer: storeLayer))
             .generate(try examplePlan(example), only: [.swift])
             .map { AvailabilityChecker.Source(name: ($0.path as NSString).lastPathComponent, text: $0.body) }
     }
+
+    /// The library's sources, as an app that depends on it compiles them.
+    static let library = (
+        name: StoreLayerSources.folder,
+        sources: StoreLayerSources.names.map { AvailabilityChecker.Source(name: "\($0).swift", text: StoreLayerSources.source(named: $0) ?? "") }
+    )
 
     @Test(
         "Every example's generated Swift type-checks for iOS 16 and macOS 13 with Apple's availability in Swift 6, and the flagship's on old and new SDKs and in Swift 5 too"
@@ -94,12 +101,18 @@ struct AvailabilityTests {
         // keeps it so), and they are the same bytes in every example: the flagship stands for all
         // on the older and newer SDKs. Swift 5 is the laxer mode; the small tests below check both
         // modes on every rule.
-        let clients = try availabilityExamples.map { (name: $0, sources: try Self.generatedSources($0)) }
-        for client in clients {
-            #expect(client.sources.contains { $0.name == "AppStoreFront.swift" }, "\(client.name)")
+        //
+        // Every example is checked importing the library (`--store-layer dependency`), which is built
+        // once per pass: its sources are the same bytes in every example. The flagship is checked with
+        // the layer copied in too (`vendored`, the default), the library's sources in the app's module.
+        let flagship = [(name: "tilt-to-live-hd (vendored)", sources: try Self.generatedSources("tilt-to-live-hd"))]
+        let importing = try availabilityExamples.map { (name: $0, sources: try Self.generatedSources($0, storeLayer: .dependency)) }
+        #expect(flagship[0].sources.contains { $0.name == "AppStoreFront.swift" })
+        for client in importing {
+            #expect(!client.sources.contains { $0.name == "AppStoreFront.swift" }, "\(client.name)")
+            #expect(client.sources.contains { $0.text.contains("import \(StoreLayerSources.folder)\n") }, "\(client.name)")
         }
-        let flagship = clients.filter { $0.name == "tilt-to-live-hd" }
-        #expect(flagship.count == 1, "the flagship is tilt-to-live-hd")
+        let clients = flagship + importing
         // Every target, SDK and pass checked at once: each is its own set of swiftc processes.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for target in [AvailabilityChecker.DeploymentTarget.iOS16, .macOS13] {
@@ -109,9 +122,10 @@ struct AvailabilityTests {
                         thisToolchain ? [([.swift6], clients), ([.swift5], flagship)] : [([.swift6], flagship)]
                     for pass in passes {
                         group.addTask {
+                            let imports = pass.clients.count > flagship.count
                             let found = try await AvailabilityChecker.check(
-                                clients: pass.clients, modules: [.uiKit, .storeKit, .combine, .security], deploymentTarget: target,
-                                languageModes: pass.modes, replacements: sdk.replacements)
+                                clients: pass.clients, modules: [.uiKit, .storeKit, .combine, .security], library: imports ? Self.library : nil,
+                                deploymentTarget: target, languageModes: pass.modes, replacements: sdk.replacements)
                             #expect(found.count == pass.clients.count)
                             for (example, diagnostics) in found.sorted(by: { $0.key < $1.key }) {
                                 #expect(
@@ -165,6 +179,20 @@ struct AvailabilityTests {
         let found = try await Self.appStoreFrontErrors(
             replacing: "if #available(iOS 17.0, tvOS 17.0, visionOS 1.0, *),\n          let scene", with: "if let scene", on: .iOS16)
         #expect(found.contains { $0.message.contains("purchase(confirmIn:options:)") && $0.message.contains("iOS17") }, "\(found)")
+    }
+
+    @Test("The library, built once for the examples that import it, is checked too: its scene branch without #available fails")
+    func libraryIsChecked() async throws {
+        var library = Self.library
+        let index = try #require(library.sources.firstIndex { $0.name == "AppStoreFront.swift" })
+        let find = "if #available(iOS 17.0, tvOS 17.0, visionOS 1.0, *),\n          let scene"
+        #expect(library.sources[index].text.contains(find), "the mutation point moved; update the test")
+        library.sources[index].text = library.sources[index].text.replacingOccurrences(of: find, with: "if let scene")
+        let found = try await AvailabilityChecker.check(
+            clients: [(name: "tilt-to-live-hd", sources: try Self.generatedSources("tilt-to-live-hd", storeLayer: .dependency))],
+            modules: [.uiKit, .storeKit, .combine, .security], library: library, deploymentTarget: .iOS16, languageModes: [.swift6])
+        let errors = Self.errors(found["tilt-to-live-hd"] ?? []).filter { $0.file == "AppStoreFront.swift" }
+        #expect(errors.contains { $0.message.contains("purchase(confirmIn:options:)") && $0.message.contains("iOS17") }, "\(errors)")
     }
 
     @Test("On visionOS only the scene's purchase exists: buying with purchase(options:) there fails, so #if os(visionOS) code is checked")
