@@ -25,8 +25,8 @@ struct GeneratedPackageTests {
     static let modules: [(example: String, module: String, access: GenerationOptions.Access)] = [
         ("tilt-to-live-hd", "Tilt", .public),
         ("server-pal", "ServerPal", .public),
-        ("server-pal", "ServerPalInternal", .internal),
-        ("pocket-ledger", "PocketLedger", .public),
+        // Internal access, with the layer's sources copied in: each example is one module, built once.
+        ("pocket-ledger", "PocketLedger", .internal),
         ("inkwell-universal", "Inkwell", .public),
         ("tally-two-switches", "Tally", .public),
         ("quill-writer", "Quill", .public),
@@ -43,7 +43,7 @@ struct GeneratedPackageTests {
     static let servers: Set<String> = ["Tilt", "Inkwell", "FreeEra", "IntroOffer"]
     /// The modules generated with the layer's sources copied in (`--store-layer vendored`, the default);
     /// the rest import the library (`--store-layer dependency`), which is built once for all of them.
-    static let vendored: Set<String> = ["Tilt", "ServerPalInternal"]
+    static let vendored: Set<String> = ["Tilt", "PocketLedger"]
     /// The mutants (the layer's, and the cutoff comparing versions as Strings) are a module each, and building
     /// them is most of this suite's time: `swift test` leaves them to CI, whose `.ci/mutants` sets
     /// `MIGRATE_MUTANTS=1` and runs them.
@@ -383,6 +383,7 @@ struct GeneratedPackageTests {
                 )
             }
             try addModule(entry.module, files: files, from: entry.module, storeLayer: storeLayer) { name, body in
+                if entry.module == "Tilt" && name == "StoreTests.swift" { return try Self.addingProbe(to: body) }
                 guard entry.module == mutant && name == "OriginalPurchase.swift" else { return body }
                 // Apple's sample code compares originalAppVersion as Strings, where "10" < "2".
                 let numeric = "    for position in 0..<max(lhs.components.count, rhs.components.count) {"
@@ -417,22 +418,6 @@ struct GeneratedPackageTests {
             try Generator(options: GenerationOptions(access: .public, module: "Tilt"))
             .generate(try examplePlan("tilt-to-live-hd"), only: [.docs]).first { $0.path == "INTEGRATION.md" }?.body ?? ""
         try write(try Self.trial(in: guide), to: tests.appendingPathComponent("TiltTests/TryTheStore.swift"))
-        // Referencing the StoreKit layer from a test makes the build fail if `#if canImport(StoreKit)`
-        // didn't see the shim and compiled the layer away; the same for Combine and Security.
-        let probe = """
-            import Combine
-            import Testing
-
-            @testable import Tilt
-
-            @Test @MainActor func storeKitLayerIsCompiled() {
-              let layer: [Any.Type] = [AppStoreFront.self, KeychainPurchaseCache.self]
-              #expect(layer.count == 2)
-              #expect(FreemiumStore.self is any ObservableObject.Type)
-            }
-
-            """
-        try write(probe, to: tests.appendingPathComponent("TiltTests/StoreKitLayerIsCompiled.swift"))
         try await build(named: "Generated", targets: targets, at: root, keeping: written)
         return root
     }
@@ -461,6 +446,24 @@ struct GeneratedPackageTests {
                 message: "swift build failed:\n"
                     + build.output.split(separator: "\n").filter { $0.contains("error") }.prefix(20).joined(separator: "\n"))
         }
+    }
+
+    /// Tilt's generated `StoreTests.swift` with one more test, which references the StoreKit layer: the build fails
+    /// if `#if canImport(StoreKit)` didn't see the shim and compiled the layer away; the same for Combine and Security.
+    /// (Appended to a generated file rather than a file of its own: one compiler job fewer, each loading every import.)
+    static func addingProbe(to body: String) throws -> String {
+        let imports = "import Foundation\nimport Testing\n"
+        guard body.contains(imports) else { throw PackageError(message: "StoreTests.swift's imports moved; update the probe") }
+        let probe = """
+
+            @Test @MainActor func storeKitLayerIsCompiled() {
+              let layer: [Any.Type] = [AppStoreFront.self, KeychainPurchaseCache.self]
+              #expect(layer.count == 2)
+              #expect(FreemiumStore.self is any ObservableObject.Type)
+            }
+
+            """
+        return body.replacingOccurrences(of: imports, with: "import Combine\n" + imports) + probe
     }
 
     /// Generated `StoreTests.swift` with only the test titled `title`: the fakes and helpers stay, the other tests
