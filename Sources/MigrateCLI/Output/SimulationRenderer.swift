@@ -436,6 +436,8 @@ struct SimulationRenderer {
             let cumulativeFreemium = series.cumulativeFreemium
             var monteCarlo: JSONValue?
             if let summary = result.monteCarlo {
+                // A function, not `.map { .integer($0) } ?? .null` inline: in the literal below the compiler took 1.5 s to type-check that.
+                func month(_ percentile: Double) -> JSONValue { summary.breakEvenMonth(atPercentile: percentile).map(JSONValue.integer) ?? .null }
                 func percentiles(_ items: [Percentiles]) -> JSONValue {
                     .array(items.map { .object(["p10": number($0.p10), "p50": number($0.p50), "p90": number($0.p90)]) })
                 }
@@ -448,14 +450,7 @@ struct SimulationRenderer {
                         "advantage",
                         .object(["p10": number(summary.advantage.p10), "p50": number(summary.advantage.p50), "p90": number(summary.advantage.p90)])
                     ),
-                    (
-                        "breakEvenMonth",
-                        .object([
-                            "p10": summary.breakEvenMonth(atPercentile: 0.1).map { .integer($0) } ?? .null,
-                            "p50": summary.breakEvenMonth(atPercentile: 0.5).map { .integer($0) } ?? .null,
-                            "p90": summary.breakEvenMonth(atPercentile: 0.9).map { .integer($0) } ?? .null,
-                        ])
-                    ),
+                    ("breakEvenMonth", .object(["p10": month(0.1), "p50": month(0.5), "p90": month(0.9)])),
                     ("breakEvenCounts", .array(summary.breakEven.map { .integer($0) })),
                     ("cumulativePaid", percentiles(summary.cumulativePaid)),
                     ("cumulativeFreemium", percentiles(summary.cumulativeFreemium)),

@@ -182,7 +182,8 @@ final class ConstraintSolver {
         self.hasConstraints = !nogoods.isEmpty || !clauses.isEmpty || !tables.isEmpty
         let weight = (0..<levelCounts.count).map { byFactor[$0].count + tableWeight[$0] + clausesByFactor[$0].count }
         var constrained = (0..<levelCounts.count).filter { weight[$0] > 0 }
-        constrained.sort { (-weight[$0], $0) < (-weight[$1], $1) }
+        // Most constrained first, then in factor order.
+        constrained.sort { weight[$0] != weight[$1] ? weight[$0] > weight[$1] : $0 < $1 }
         self.constrainedFactors = constrained
         self.isConstrained = weight.map { $0 > 0 }
         self.hasEmptyNogood = nogoods.contains { $0.factors.isEmpty } || clauses.contains { $0.factors.isEmpty }

@@ -218,8 +218,8 @@ enum Construction: Sendable, Hashable, CustomStringConvertible {
             let ripple = word &+ lowest
             word = ripple | (((ripple ^ word) >> 2) / lowest)
         }
-        return (0..<n).map { row in
-            columns.map { column in row == 0 ? 0 : Int((column >> UInt64(row - 1)) & 1) }
+        return (0..<n).map { (row: Int) -> [Int] in
+            columns.map { (column: UInt64) -> Int in row == 0 ? 0 : Int((column >> UInt64(row - 1)) & 1) }
         }
     }
 
