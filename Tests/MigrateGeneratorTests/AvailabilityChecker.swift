@@ -241,7 +241,7 @@ enum AvailabilityChecker {
 
     /// Runs swiftc and returns its status and combined output.
     static func swiftc(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await shell(["swiftc", "-no-color-diagnostics"] + arguments, in: FileManager.default.temporaryDirectory)
+        try await shell(ScratchBuild.yielding + ["swiftc", "-no-color-diagnostics"] + arguments, in: FileManager.default.temporaryDirectory)
     }
 
     /// Reads `path:line:column: error|warning: message` lines, naming files as the caller did.

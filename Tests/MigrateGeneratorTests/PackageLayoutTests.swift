@@ -45,7 +45,7 @@ struct PackageLayoutTests {
             try GeneratedPackageTests.write(GeneratedFileHeader.content(for: file, source: "migration.json"), to: url)
         }
         try GeneratedPackageTests.removeFiles(in: root, except: written)
-        let run = try await shell(ScratchBuild.swift("test"), in: root)
+        let run = try await shell(ScratchBuild.yielding + ScratchBuild.swift("test"), in: root)
         #expect(run.status == 0, "\(run.output.suffix(3_000))")
         #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
     }

@@ -34,7 +34,7 @@ struct PluginTests {
 
     /// `swift package plugin ARGUMENTS` in the consumer package.
     static func plugin(_ arguments: [String], in app: URL) async throws -> (status: Int32, output: String) {
-        try await shell(ScratchBuild.swiftWithoutTests("package", ["plugin"] + arguments), in: app)
+        try await shell(ScratchBuild.yielding + ScratchBuild.swiftWithoutTests("package", ["plugin"] + arguments), in: app)
     }
 
     @Test("swift package plugin migrate checks and generates in the app's own package, and keeps a failure a failure")

@@ -40,6 +40,11 @@ public enum ScratchBuild {
         ["swift", subcommand] + flags + arguments
     }
 
+    /// Prefixed to the compilers `swift test` runs beside the scratch package's build (the availability checks, the
+    /// plugin's consumer, the library-dependent package): the scratch build is the suite's longest job, and the rest
+    /// fill the cores it leaves idle instead of holding it back. Cold, that is several seconds off `swift test`.
+    public static let yielding = ["nice", "-n", "10"]
+
     /// The same for a package that builds no tests (the plugin's consumer): nothing needs its index store,
     /// and building without one takes a sixth less CPU.
     public static func swiftWithoutTests(_ subcommand: String, _ arguments: [String] = []) -> [String] {
