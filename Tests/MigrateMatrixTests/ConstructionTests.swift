@@ -68,6 +68,45 @@ struct ConstructionTests {
         #expect(GaloisField(order: 6) == nil && GaloisField(order: 10) == nil)
     }
 
+    /// Every pair of values of every two columns appears in some row.
+    static func coversEveryPair(_ rows: [[Int]], levels: [Int]) -> Bool {
+        for a in levels.indices {
+            for b in levels.indices where b > a {
+                var seen = [Bool](repeating: false, count: levels[a] * levels[b])
+                for row in rows { seen[row[a] * levels[b] + row[b]] = true }
+                if seen.contains(false) { return false }
+            }
+        }
+        return true
+    }
+
+    @Test(
+        "A product of orthogonal arrays covers every pair: q + 1 columns each, q columns with their constant rows dropped once, and mixed",
+        arguments: [
+            // (levels, rows): 3·9 − 2 zero rows for 4·4·4 columns; 3·9 − 2·3 for 3·3·3; 2·16 − 1 for 4·5;
+            // 2·25 − 5 for 5·5; mixed levels take the values modulo their count: 2·25 − 1 for 6·6.
+            (Array(repeating: 3, count: 64), 25), (Array(repeating: 3, count: 27), 21), (Array(repeating: 4, count: 20), 31),
+            (Array(repeating: 5, count: 25), 45), ([5, 4, 3, 2] + Array(repeating: 5, count: 30), 49),
+        ])
+    func productCoversEveryPair(levels: [Int], rows: Int) throws {
+        let (construction, built) = try #require(Construction.productArray(levelCounts: levels, maxRows: 10_000))
+        #expect(built.count == rows, "\(construction)")
+        #expect(built.allSatisfy { $0.count == levels.count })
+        #expect(Set(built.map { $0.description }).count == built.count, "no row twice: the repeated constant rows went")
+        #expect(Self.coversEveryPair(built, levels: levels))
+        #expect(Construction.productArray(levelCounts: Array(repeating: 4, count: 5), maxRows: 10_000) == nil, "Bush's array suffices")
+    }
+
+    @Test(
+        "Many factors of many levels: the product gives far fewer rows than search, and the array covers every pair",
+        arguments: [(4, 25, 31), (5, 36, 49)])
+    func productBeatsSearch(v: Int, k: Int, productRows: Int) throws {
+        let array = try CoveringArrayGenerator(model: CoverageModel(levelCounts: Array(repeating: v, count: k))).generate()
+        #expect(array.rows.count <= productRows)
+        #expect(array.producedBy.contains("construction: product of 2 of Bush's orthogonal arrays over GF(\(v))"), "\(array.producedBy)")
+        expectComplete(array)
+    }
+
     @Test("3^4 stops at 9 without searching: no greedy search and no annealing ran")
     func threeToTheFourStops() throws {
         let array = try CoveringArrayGenerator(model: CoverageModel(levelCounts: [3, 3, 3, 3])).generate()
