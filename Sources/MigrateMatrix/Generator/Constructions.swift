@@ -204,25 +204,34 @@ enum Construction: Sendable, Hashable, CustomStringConvertible {
             }
             return rows
         }
-        func constantValues(_ rows: [[Int]]) -> Set<Int> { Set(rows.filter { row in row.allSatisfy { $0 == row[0] } }.map { $0[0] }) }
-        // The arrays with constant rows first. A constant row of the right array that the left one has too would be
-        // the same row of the product twice: it goes (pairs within one left column are covered by the left's copy).
-        var array: (rows: [[Int]], columns: Int, constants: Set<Int>)?
-        for index in 0..<(shape.full + shape.constant) {
-            let columns = index < shape.constant ? q : q + 1
-            let rows = bush(columns: columns)
-            guard let left = array else {
-                array = (rows, columns, constantValues(rows))
-                continue
+        // The arrays with constant rows first; column c of the product is c written in the mixed radix of the arrays'
+        // column counts, the first array's digit most significant, and a row of array p takes its value at digit p.
+        // Only the model's k columns are made: the product may have q + 1 times as many.
+        let parts = (0..<(shape.full + shape.constant)).map { $0 < shape.constant ? q : q + 1 }
+        var digits = [[Int]](repeating: [], count: k)
+        for column in 0..<k {
+            var rest = column
+            var digit = [Int](repeating: 0, count: parts.count)
+            for part in parts.indices.reversed() {
+                digit[part] = rest % parts[part]
+                rest /= parts[part]
             }
-            let kept = rows.filter { row in !(row.allSatisfy { $0 == row[0] } && left.constants.contains(row[0])) }
-            // Column c is (c / columns, c % columns).
-            let top = left.rows.map { row in (0..<(left.columns * columns)).map { row[$0 / columns] } }
-            let bottom = kept.map { row in (0..<(left.columns * columns)).map { row[$0 % columns] } }
-            array = (top + bottom, left.columns * columns, left.constants.union(constantValues(kept)))
+            digits[column] = digit
         }
-        guard let array, array.columns >= k else { return nil }
-        let rows = array.rows.map { row in (0..<k).map { row[$0] % levelCounts[$0] } }
+        // A constant row of an array whose value an earlier array's constant row has is the same row of the product
+        // twice: it goes (the pairs it covered within one column of the earlier arrays, the earlier row covers).
+        var constants = Set<Int>()
+        var rows: [[Int]] = []
+        for (part, columns) in parts.enumerated() {
+            var added = Set<Int>()
+            for row in bush(columns: columns) {
+                let isConstant = row.allSatisfy { $0 == row[0] }
+                if isConstant && constants.contains(row[0]) { continue }
+                if isConstant { added.insert(row[0]) }
+                rows.append((0..<k).map { row[digits[$0][part]] % levelCounts[$0] })
+            }
+            constants.formUnion(added)
+        }
         return (.product(q: q, full: shape.full, constant: shape.constant), rows)
     }
 
