@@ -12,6 +12,7 @@ public func shell(_ arguments: [String], in directory: URL) async throws -> (sta
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 process.arguments = arguments
                 process.currentDirectoryURL = directory
+                process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": ChildTemporaryDirectory.path]) { $1 }
                 let pipe = Pipe()
                 process.standardOutput = pipe
                 process.standardError = pipe
@@ -26,6 +27,18 @@ public func shell(_ arguments: [String], in directory: URL) async throws -> (sta
         }
         thread.start()
     }
+}
+
+/// `$TMPDIR` for the commands tests run, removed when the test process exits: on Linux swift-driver leaves a
+/// `TemporaryDirectory.*` folder in `$TMPDIR` for every compile, which was more than a hundred left in /tmp by each
+/// `swift test` (the availability checks alone run about a hundred `swiftc`).
+public enum ChildTemporaryDirectory {
+    public static let path: String = {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("migrate-test-children-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: ChildTemporaryDirectory.path) }
+        return path
+    }()
 }
 
 /// How tests build the packages they make (the scratch app, generated packages, the plugin's consumer):
