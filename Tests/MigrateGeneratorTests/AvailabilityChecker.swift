@@ -174,7 +174,7 @@ enum AvailabilityChecker {
         for mode in languageModes {
             let shimBuild = try await ShimBuilds.shared.build(shimSources, header: header, mode: mode)
             var shimDiagnostics = shimBuild.diagnostics
-            let common = ["-parse-as-library", "-enable-experimental-feature", "CustomAvailability", "-I", shimBuild.domains.path]
+            let common = commonFlags(domains: shimBuild.domains)
             var built = ["-I", shimBuild.modules.path]
             if let library, !libraryPaths.isEmpty {
                 // Built as an app that depends on the library gets it: its own module, without library evolution.
@@ -237,6 +237,11 @@ enum AvailabilityChecker {
             lines[index] = line
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What every shim, library and client compile passes: the availability domains and the feature that reads them.
+    static func commonFlags(domains: URL) -> [String] {
+        ["-parse-as-library", "-enable-experimental-feature", "CustomAvailability", "-I", domains.path]
     }
 
     /// Runs swiftc and returns its status and combined output.

@@ -62,9 +62,8 @@ actor ShimBuilds {
                     "-emit-module-path", modules.appendingPathComponent("\(shim.module.rawValue).swiftmodule").path,
                     // A shim may import one built before it (StoreKit imports UIKit).
                     "-I", modules.path,
-                    "-parse-as-library", "-enable-experimental-feature", "CustomAvailability", "-I", domains.path,
                 ]
-                    + mode.flags + [source.path])
+                    + AvailabilityChecker.commonFlags(domains: domains) + mode.flags + [source.path])
             diagnostics += AvailabilityChecker.parse(run.output, names: [source.path: shim.name], mode: mode)
             if run.status != 0 && !diagnostics.contains(where: { $0.severity == .error }) {
                 throw AvailabilityChecker.CheckError(description: "building the \(shim.module.rawValue) shim failed:\n\(run.output)")

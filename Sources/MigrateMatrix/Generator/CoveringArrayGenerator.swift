@@ -147,7 +147,7 @@ public struct CoveringArrayGenerator: Sendable {
         // One with more than four times the bound's rows is not built: on the standard models search
         // always did better there (4^15 3^17 2^29 would get 3,721 rows over GF(61), and spend half its
         // time dropping them). A product only within twice the bound: where it wins (many factors of
-        // many levels: 7^64 gets 98 rows for a bound of 50, search 139) it is that close, and on the
+        // many levels: 7^64 gets 97 rows for a bound of 50, search 139) it is that close, and on the
         // standard models and the plans, where search wins, it would only cost time.
         if let (construction, constructed) = Construction.best(
             levelCounts: model.levelCounts, strength: options.strength, maxRows: lowerBound.multipliedReportingOverflow(by: 4).partialValue,
