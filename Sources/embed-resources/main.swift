@@ -42,6 +42,10 @@ for argument in arguments {
     }
     text += "    ]\n}\n"
 }
+// Written only when it changes: `swift build` and `swift package plugin` keep separate build records that
+// share this file, and rewriting the same bytes would recompile the generator and relink `migrate` each
+// time one follows the other (while tests may be running that binary).
+if FileManager.default.contents(atPath: output) == Data(text.utf8) { exit(0) }
 do {
     try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
 } catch {
