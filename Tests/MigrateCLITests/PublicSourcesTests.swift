@@ -15,9 +15,17 @@ struct PublicSourcesTests {
         try! Regex("(?i)domain\\.md|\\bseeds?\\s+0\\d|\\.\\./shared|shared/seeds|shared/fixtures|seeds/0|\\bissues?\\s+#?\\d|\\bissue\\s+\"")
     }
 
+    /// Every alternative of `internalReference` contains one of these (lowercased): lines without any are not matched
+    /// against the pattern, which is most of the time this suite took in a debug build.
+    static let keywords = ["domain.md", "seed", "shared", "issue"]
+
     static func internalReferences(in text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            .filter { $0.element.contains(internalReference) }
+        let pattern = internalReference
+        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .filter { line in
+                let lowercased = line.element.lowercased()
+                return keywords.contains { lowercased.contains($0) } && line.element.contains(pattern)
+            }
             .map { "line \($0.offset + 1): \($0.element)" }
     }
 

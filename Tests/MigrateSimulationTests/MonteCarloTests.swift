@@ -38,6 +38,21 @@ struct MonteCarloTests {
         #expect(sketch.quantile(0) == 1)
     }
 
+    @Test("Several quantiles from one pass, asked in any order and past the zeros, are each the one asked alone")
+    func quantilesAtOnce() {
+        var sketch = QuantileSketch()
+        for _ in 0..<300 { sketch.add(0) }
+        for value in 1...700 { sketch.add(Double(value) * 1.5) }
+        let probabilities = [0.9, 0.1, 0.5, 0.3, 0.3, 1.0, 0.0, 0.31, 0.299]
+        let together = sketch.quantiles(probabilities)
+        let alone = probabilities.map { sketch.quantile($0) }
+        #expect(together == alone)
+        #expect(together[1] == 0 && together[6] == 0, "the lowest 30% are zeros")
+        #expect(together[3] == 0 && together[7] > 0 && together[5] == 1_050)
+        let empty = QuantileSketch().quantiles([0.5, 0.9])
+        #expect(empty.count == 2 && empty.allSatisfy(\.isNaN))
+    }
+
     @Test("Merging sketches in any order gives the same answer")
     func mergeOrder() {
         var a = QuantileSketch()

@@ -188,7 +188,10 @@ public enum MonteCarlo {
         var total = Accumulator(months: months)
         for part in box.parts { if let part { total.merge(part) } }
         func percentiles(_ sketches: [QuantileSketch]) -> [Percentiles] {
-            sketches.map { Percentiles(p10: $0.quantile(0.1), p50: $0.quantile(0.5), p90: $0.quantile(0.9)) }
+            sketches.map { sketch in
+                let values = sketch.quantiles([0.1, 0.5, 0.9])
+                return Percentiles(p10: values[0], p50: values[1], p90: values[2])
+            }
         }
         return MonteCarloSummary(
             draws: draws, seed: seed, cumulativePaid: percentiles(total.cumulativePaid), cumulativeFreemium: percentiles(total.cumulativeFreemium),
