@@ -39,10 +39,14 @@ enum TipsterProject {
             try project.write(to: projectFile, atomically: true, encoding: .utf8)
             return folder
         }
+        // The project cut once at each setting that changes, so each build's text is joined, not searched:
+        // a thousand searches through Foundation were a sixth of these tests' time.
+        let marketing = project.components(separatedBy: "MARKETING_VERSION = 2.3;")
+        let parts = marketing.map { $0.components(separatedBy: "CURRENT_PROJECT_VERSION = 14;") }
         var stream = ""
         for index in 0..<builds {
-            let text = project.replacingOccurrences(of: "MARKETING_VERSION = 2.3;", with: "MARKETING_VERSION = \(version(index));")
-                .replacingOccurrences(of: "CURRENT_PROJECT_VERSION = 14;", with: "CURRENT_PROJECT_VERSION = \(index + 1);")
+            let text = parts.map { $0.joined(separator: "CURRENT_PROJECT_VERSION = \(index + 1);") }
+                .joined(separator: "MARKETING_VERSION = \(version(index));")
             let message = "Build \(index + 1)\n"
             let time = 1_420_000_000 + index * 3 * 86_400
             stream += "commit refs/heads/main\nmark :\(index + 1)\n"

@@ -40,9 +40,22 @@ struct OpenStepPropertyList {
     private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     /// Line and column (in characters) of the current byte.
-    private var location: SourceLocation {
-        let column = bytes[lineStart..<index].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return SourceLocation(line: line, column: column)
+    private var location: SourceLocation { location(of: mark) }
+
+    /// Where the reader is, kept cheaply for a message that may never be needed (a string's start is
+    /// kept for every string; its column is counted only if the string is never closed).
+    private struct Mark {
+        var index: Int
+        var line: Int
+        var lineStart: Int
+    }
+
+    private var mark: Mark { Mark(index: index, line: line, lineStart: lineStart) }
+
+    private func location(of mark: Mark) -> SourceLocation {
+        var column = 1
+        for byte in bytes[mark.lineStart..<mark.index] where byte & 0xC0 != 0x80 { column += 1 }
+        return SourceLocation(line: mark.line, column: column)
     }
 
     /// What is at the current place, for messages: `'}'`, or "the end of the file".
@@ -69,11 +82,11 @@ struct OpenStepPropertyList {
             } else if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
                 while let next = peek, next != 0x0A { advance() }
             } else if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
-                let start = location
+                let start = mark
                 advance()
                 advance()
                 while true {
-                    guard let next = peek else { throw Problem(location: start, message: "a comment that is never closed with '*/'") }
+                    guard let next = peek else { throw Problem(location: location(of: start), message: "a comment that is never closed with '*/'") }
                     if next == UInt8(ascii: "*"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
                         advance()
                         advance()
@@ -91,8 +104,10 @@ struct OpenStepPropertyList {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            return true
         default:
-            return "_$+/:.-".utf8.contains(byte)
+            return false
         }
     }
 
@@ -174,7 +189,7 @@ struct OpenStepPropertyList {
     }
 
     private mutating func quoted() throws(Problem) -> String {
-        let start = location
+        let start = mark
         advance()
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
@@ -183,7 +198,7 @@ struct OpenStepPropertyList {
             run.removeAll(keepingCapacity: true)
         }
         while true {
-            guard let byte = peek else { throw Problem(location: start, message: "a string that is never closed with '\"'") }
+            guard let byte = peek else { throw Problem(location: location(of: start), message: "a string that is never closed with '\"'") }
             advance()
             if byte == UInt8(ascii: "\"") {
                 flush()
@@ -193,7 +208,7 @@ struct OpenStepPropertyList {
                 run.append(byte)
                 continue
             }
-            guard let escaped = peek else { throw Problem(location: start, message: "a string that is never closed with '\"'") }
+            guard let escaped = peek else { throw Problem(location: location(of: start), message: "a string that is never closed with '\"'") }
             advance()
             switch escaped {
             case UInt8(ascii: "n"): run.append(0x0A)
@@ -230,13 +245,13 @@ struct OpenStepPropertyList {
     }
 
     private mutating func data() throws(Problem) -> Data {
-        let start = location
+        let start = mark
         advance()
         var bytes: [UInt8] = []
         var high: UInt8?
         while true {
             try skipSpaceAndComments()
-            guard let byte = peek else { throw Problem(location: start, message: "data that is never closed with '>'") }
+            guard let byte = peek else { throw Problem(location: location(of: start), message: "data that is never closed with '>'") }
             if byte == UInt8(ascii: ">") {
                 guard high == nil else { throw problem("data with an odd number of hexadecimal digits") }
                 advance()
