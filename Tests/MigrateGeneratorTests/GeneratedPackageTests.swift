@@ -541,9 +541,21 @@ struct GeneratedPackageTests {
         var expected = 0
         for entry in Self.modules { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(entry.module)Tests")) }
         for module in Self.servers { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(module)ServerTests")) }
-        let summary = run.output.split(separator: "\n").last { $0.contains("Test run with") } ?? ""
-        #expect(summary.contains("Test run with \(expected) tests") && summary.contains("passed"), "\(summary)")
+        Self.expectEveryTestRan(run.output, declared: expected)
         #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
+    }
+
+    /// `swift test`'s summary counts as many tests as the package declares, and they passed.
+    static func expectEveryTestRan(_ output: String, declared: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        let summary = output.split(separator: "\n").last { $0.contains("Test run with") } ?? ""
+        #expect(summary.contains("Test run with \(declared) tests") && summary.contains("passed"), "\(summary)", sourceLocation: sourceLocation)
+    }
+
+    /// `swift format lint --strict` over these folders of a generated package finds nothing.
+    static func expectLintClean(_ folders: [String], in root: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let run = try await shell(["swift", "format", "lint", "--strict", "-r"] + folders, in: root)
+        let problems = run.output.split(separator: "\n").prefix(20).joined(separator: "\n")
+        #expect(run.status == 0 && run.output.isEmpty, "swift format lint:\n\(problems)", sourceLocation: sourceLocation)
     }
 
     @Test("INTEGRATION.md's trial, saved as it says, buys, restores and launches again offline")
@@ -592,7 +604,6 @@ struct GeneratedPackageTests {
         let folders =
             Self.modules.flatMap { ["Sources/\($0.module)", "Tests/\($0.module)Tests"] }
             + Self.servers.sorted().flatMap { ["Sources/\($0)Server", "Tests/\($0)ServerTests"] }
-        let run = try await shell(["swift", "format", "lint", "--strict", "-r"] + folders, in: root)
-        #expect(run.status == 0 && run.output.isEmpty, "swift format lint:\n\(run.output.split(separator: "\n").prefix(20).joined(separator: "\n"))")
+        try await Self.expectLintClean(folders, in: root)
     }
 }

@@ -50,11 +50,8 @@ struct PackageLayoutTests {
         #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
         // Every generated test ran: this package is where server-pal's generated code is built and tested.
         let declared = try GeneratedPackageTests.declaredTests(in: root.appendingPathComponent("Tests/ServerPalStoreTests"))
-        let summary = run.output.split(separator: "\n").last { $0.contains("Test run with") } ?? ""
-        #expect(summary.contains("Test run with \(declared) tests") && summary.contains("passed"), "\(summary)")
-        let lint = try await shell(["swift", "format", "lint", "--strict", "-r", "Sources", "Tests"], in: root)
-        let problems = lint.output.split(separator: "\n").prefix(20).joined(separator: "\n")
-        #expect(lint.status == 0 && lint.output.isEmpty, "swift format lint:\n\(problems)")
+        GeneratedPackageTests.expectEveryTestRan(run.output, declared: declared)
+        try await GeneratedPackageTests.expectLintClean(["Sources", "Tests"], in: root)
     }
 
     @Test("Vendored (the default), the package copies the layer into Sources/MODULE/FreemiumStoreKit and depends on nothing")

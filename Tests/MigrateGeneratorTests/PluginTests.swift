@@ -13,65 +13,80 @@ import Testing
 /// them (`MIGRATE_PLUGIN_CONSUMER=1`, in `.ci/run`), as it runs the layer's mutants.
 @Suite("SwiftPM plugin", .serialized)
 struct PluginTests {
-    /// A folder inside this package for what `generate` writes (a plugin may write only into its
-    /// package); under `.build`, which git ignores, and removed after each test.
-    static func outputFolder() throws -> (relative: String, url: URL) {
-        let relative = ".build/migrate-plugin-test-\(ProcessInfo.processInfo.processIdentifier)"
-        let url = repositoryRoot.appendingPathComponent(relative)
-        try? FileManager.default.removeItem(at: url)
-        return (relative, url)
-    }
-
-    /// `swift package plugin ARGUMENTS` in this package. `--ignore-lock`: a `swift test` that still holds
-    /// the build folder's lock while its tests run must not leave this waiting for it.
-    static func plugin(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await shell(["swift", "package", "--ignore-lock", "plugin"] + arguments, in: repositoryRoot)
+    /// A package the plugins run in: its folder, its plan and where `generate` writes (both relative to
+    /// the folder: a plugin may write only into its package), and how `swift package plugin` is run there.
+    struct Place {
+        var root: URL
+        var plan: String
+        var output: String
+        var plugin: @Sendable ([String]) async throws -> (status: Int32, output: String)
     }
 
     static let plan = "Examples/tilt-to-live-hd/migration.json"
 
+    /// This package. `generate` writes under `.build` (which git ignores), removed by the caller;
+    /// `--ignore-lock`: a `swift test` that still holds the build folder's lock while its tests run must
+    /// not leave the plugin waiting for it.
+    static func thisPackage() -> Place {
+        let output = ".build/migrate-plugin-test-\(ProcessInfo.processInfo.processIdentifier)/Generated"
+        try? FileManager.default.removeItem(at: repositoryRoot.appendingPathComponent(output))
+        return Place(root: repositoryRoot, plan: plan, output: output) { arguments in
+            try await shell(["swift", "package", "--ignore-lock", "plugin"] + arguments, in: repositoryRoot)
+        }
+    }
+
     /// Whether the dependent package's runs are on: CI sets `MIGRATE_PLUGIN_CONSUMER=1`.
     static let dependentPackageEnabled = ProcessInfo.processInfo.environment["MIGRATE_PLUGIN_CONSUMER"] == "1"
 
-    @Test("swift package plugin migrate checks and generates in the package, and keeps a failure a failure")
-    func pluginRunsMigrate() async throws {
-        let output = try Self.outputFolder()
-        defer { try? FileManager.default.removeItem(at: output.url) }
-        let check = try await Self.plugin(["--allow-writing-to-package-directory", "migrate", "check", Self.plan])
+    /// `migrate check` and `generate` through the writing plugin, and a failing `check` that stays a failure.
+    static func expectMigrateRuns(in place: Place) async throws {
+        let check = try await place.plugin(["--allow-writing-to-package-directory", "migrate", "check", place.plan])
         #expect(check.status == 0, "\(check.output.suffix(2_000))")
         #expect(check.output.contains("No problems found."))
 
-        let generate = try await Self.plugin(
-            ["--allow-writing-to-package-directory", "migrate", "generate", Self.plan, "--output", output.relative + "/Generated"])
+        let generate = try await place.plugin(["--allow-writing-to-package-directory", "migrate", "generate", place.plan, "--output", place.output])
         #expect(generate.status == 0, "\(generate.output.suffix(2_000))")
-        for path in ["Generated/Freemium/FreemiumStore.swift", "Generated/INTEGRATION.md", "Generated/Products.storekit"] {
-            #expect(FileManager.default.fileExists(atPath: output.url.appendingPathComponent(path).path), "\(path) was not written")
+        let output = place.root.appendingPathComponent(place.output)
+        for path in ["Freemium/FreemiumStore.swift", "INTEGRATION.md", "Products.storekit"] {
+            #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path), "\(path) was not written")
         }
 
-        let missing = try await Self.plugin(["--allow-writing-to-package-directory", "migrate", "check", "absent.json"])
+        let missing = try await place.plugin(["--allow-writing-to-package-directory", "migrate", "check", "absent.json"])
         #expect(missing.status != 0)
         #expect(missing.output.contains("absent.json: no such file"))
     }
 
-    @Test("swift package plugin migrate-read checks, explains and simulates without the write flag, and refuses generate")
-    func readOnlyPluginRunsWithoutPermission() async throws {
-        let output = try Self.outputFolder()
-        defer { try? FileManager.default.removeItem(at: output.url) }
-        let check = try await Self.plugin(["migrate-read", "check", Self.plan])
+    /// `migrate-read` checks, explains and simulates without permission, and refuses `generate`, writing nothing.
+    static func expectReadOnlyRuns(in place: Place) async throws {
+        let check = try await place.plugin(["migrate-read", "check", place.plan])
         #expect(check.status == 0, "\(check.output.suffix(2_000))")
         #expect(check.output.contains("No problems found."))
 
-        let explain = try await Self.plugin(["migrate-read", "explain", Self.plan, "--original-version", "1.0"])
+        let explain = try await place.plugin(["migrate-read", "explain", place.plan, "--original-version", "1.0"])
         #expect(explain.status == 0, "\(explain.output.suffix(2_000))")
 
-        let simulate = try await Self.plugin(["migrate-read", "simulate", Self.plan, "--draws", "0"])
+        let simulate = try await place.plugin(["migrate-read", "simulate", place.plan, "--draws", "0"])
         #expect(simulate.status == 0, "\(simulate.output.suffix(2_000))")
         #expect(simulate.output.contains("Cohort preview"))
 
-        let generate = try await Self.plugin(["migrate-read", "generate", Self.plan, "--output", output.relative + "/Generated"])
+        let generate = try await place.plugin(["migrate-read", "generate", place.plan, "--output", place.output])
         #expect(generate.status != 0)
         #expect(generate.output.contains("'generate' may write into the package"), "\(generate.output.suffix(2_000))")
-        #expect(!FileManager.default.fileExists(atPath: output.url.appendingPathComponent("Generated").path))
+        #expect(!FileManager.default.fileExists(atPath: place.root.appendingPathComponent(place.output).path))
+    }
+
+    @Test("swift package plugin migrate checks and generates in the package, and keeps a failure a failure")
+    func pluginRunsMigrate() async throws {
+        let place = Self.thisPackage()
+        defer { try? FileManager.default.removeItem(at: place.root.appendingPathComponent(place.output).deletingLastPathComponent()) }
+        try await Self.expectMigrateRuns(in: place)
+    }
+
+    @Test("swift package plugin migrate-read checks, explains and simulates without the write flag, and refuses generate")
+    func readOnlyPluginRunsWithoutPermission() async throws {
+        let place = Self.thisPackage()
+        defer { try? FileManager.default.removeItem(at: place.root.appendingPathComponent(place.output).deletingLastPathComponent()) }
+        try await Self.expectReadOnlyRuns(in: place)
     }
 
     @Test("The manifest exports both plugins to the packages that depend on this one; only migrate asks to write")
@@ -95,12 +110,12 @@ struct PluginTests {
         #expect(verbs == ["migrate": true, "migrate-read": false], "\(verbs)")
     }
 
-    /// The same plugins from an app's package that depends on this one by path, as an app's repository uses
-    /// them; CI only (`MIGRATE_PLUGIN_CONSUMER=1`), since that package compiles `migrate` again.
+    /// The same runs from an app's package that depends on this one by path, as an app's repository uses
+    /// the plugins; CI only (`MIGRATE_PLUGIN_CONSUMER=1`), since that package compiles `migrate` again.
     @Suite("SwiftPM plugin from a dependent package", .serialized, .enabled(if: PluginTests.dependentPackageEnabled))
     struct DependentPackage {
         /// A package beside its plan, reused between runs so its build is incremental.
-        static func makeApp() throws -> URL {
+        static func makeApp() throws -> Place {
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-plugin-\(Checksum.of(repositoryRoot.path))")
             try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
             let manifest = """
@@ -120,51 +135,19 @@ struct PluginTests {
             let plan = try String(contentsOf: repositoryRoot.appendingPathComponent(PluginTests.plan), encoding: .utf8)
             try plan.write(to: root.appendingPathComponent("migration.json"), atomically: true, encoding: .utf8)
             try? FileManager.default.removeItem(at: root.appendingPathComponent("Generated"))
-            return root
-        }
-
-        /// `swift package plugin ARGUMENTS` in the dependent package.
-        static func plugin(_ arguments: [String], in app: URL) async throws -> (status: Int32, output: String) {
-            try await shell(ScratchBuild.yielding + ScratchBuild.swiftWithoutTests("package", ["plugin"] + arguments), in: app)
+            return Place(root: root, plan: "migration.json", output: "Generated") { arguments in
+                try await shell(ScratchBuild.yielding + ScratchBuild.swiftWithoutTests("package", ["plugin"] + arguments), in: root)
+            }
         }
 
         @Test("From a dependent package: migrate checks and generates in the app's own package, and keeps a failure a failure")
         func pluginRunsMigrate() async throws {
-            let app = try Self.makeApp()
-            let check = try await Self.plugin(["--allow-writing-to-package-directory", "migrate", "check", "migration.json"], in: app)
-            #expect(check.status == 0, "\(check.output.suffix(2_000))")
-            #expect(check.output.contains("No problems found."))
-
-            let generate = try await Self.plugin(
-                ["--allow-writing-to-package-directory", "migrate", "generate", "migration.json", "--output", "Generated"], in: app)
-            #expect(generate.status == 0, "\(generate.output.suffix(2_000))")
-            for path in ["Generated/Freemium/FreemiumStore.swift", "Generated/INTEGRATION.md", "Generated/Products.storekit"] {
-                #expect(FileManager.default.fileExists(atPath: app.appendingPathComponent(path).path), "\(path) was not written")
-            }
-
-            let missing = try await Self.plugin(["--allow-writing-to-package-directory", "migrate", "check", "absent.json"], in: app)
-            #expect(missing.status != 0)
-            #expect(missing.output.contains("absent.json: no such file"))
+            try await PluginTests.expectMigrateRuns(in: Self.makeApp())
         }
 
         @Test("From a dependent package: migrate-read checks, explains and simulates without the write flag, and refuses generate")
         func readOnlyPluginRunsWithoutPermission() async throws {
-            let app = try Self.makeApp()
-            let check = try await Self.plugin(["migrate-read", "check", "migration.json"], in: app)
-            #expect(check.status == 0, "\(check.output.suffix(2_000))")
-            #expect(check.output.contains("No problems found."))
-
-            let explain = try await Self.plugin(["migrate-read", "explain", "migration.json", "--original-version", "1.0"], in: app)
-            #expect(explain.status == 0, "\(explain.output.suffix(2_000))")
-
-            let simulate = try await Self.plugin(["migrate-read", "simulate", "migration.json", "--draws", "0"], in: app)
-            #expect(simulate.status == 0, "\(simulate.output.suffix(2_000))")
-            #expect(simulate.output.contains("Cohort preview"))
-
-            let generate = try await Self.plugin(["migrate-read", "generate", "migration.json", "--output", "Generated"], in: app)
-            #expect(generate.status != 0)
-            #expect(generate.output.contains("'generate' may write into the package"), "\(generate.output.suffix(2_000))")
-            #expect(!FileManager.default.fileExists(atPath: app.appendingPathComponent("Generated").path))
+            try await PluginTests.expectReadOnlyRuns(in: Self.makeApp())
         }
     }
 }

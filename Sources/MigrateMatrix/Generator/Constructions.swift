@@ -193,17 +193,8 @@ enum Construction: Sendable, Hashable, CustomStringConvertible {
         guard let shape = productShape(factors: k, q: q), shape.rows <= min(maxRows, 65_536), let field = GaloisField(order: q) else {
             return nil
         }
-        // Bush's OA(q²; 2, q + 1, q): the row of c0 + c1·x takes its value at each point x, then c1 ("infinity").
-        // Without that last column, the q constant polynomials are a constant row of each value.
-        func bush(columns: Int) -> [[Int]] {
-            var rows: [[Int]] = []
-            for c1 in 0..<q {
-                for c0 in 0..<q {
-                    rows.append((0..<columns).map { x in x == q ? c1 : field.add(c0, field.multiply(c1, x)) })
-                }
-            }
-            return rows
-        }
+        // Bush's OA(q²; 2, q + 1, q) (`bushRows`). Without its last column ("infinity"), the q constant
+        // polynomials are a constant row of each value.
         // The arrays with constant rows first; column c of the product is c written in the mixed radix of the arrays'
         // column counts, the first array's digit most significant, and a row of array p takes its value at digit p.
         // Only the model's k columns are made: the product may have q + 1 times as many.
@@ -224,7 +215,7 @@ enum Construction: Sendable, Hashable, CustomStringConvertible {
         var rows: [[Int]] = []
         for (part, columns) in parts.enumerated() {
             var added = Set<Int>()
-            for row in bush(columns: columns) {
+            for row in bushRows(field: field, strength: 2, columns: columns) {
                 let isConstant = row.allSatisfy { $0 == row[0] }
                 if isConstant && constants.contains(row[0]) { continue }
                 if isConstant { added.insert(row[0]) }
@@ -257,26 +248,36 @@ enum Construction: Sendable, Hashable, CustomStringConvertible {
             if size > min(maxRows, 4_096) { return nil }
         }
         guard let field = GaloisField(order: q) else { return nil }
+        let rows = bushRows(field: field, strength: t, columns: k).map { row in zip(row, levelCounts).map { $0 % $1 } }
+        return (.bush(q: q), rows)
+    }
+
+    /// The rows of Bush's OA(q^t; t, columns, q) over `field`, values not yet reduced to a factor's levels: the
+    /// row of c0 + c1·x + … + c(t−1)·x^(t−1) takes its value at each point x < q, then c(t−1) ("infinity",
+    /// column q), then c1 (column q + 1: strength 3 in characteristic 2). Rows in order of the coefficients,
+    /// c0 fastest.
+    static func bushRows(field: GaloisField, strength t: Int, columns: Int) -> [[Int]] {
+        let q = field.order
+        var size = 1
+        for _ in 0..<t { size *= q }
         var rows: [[Int]] = []
         rows.reserveCapacity(size)
         var coefficients = [Int](repeating: 0, count: t)
         for _ in 0..<size {
-            var row = [Int](repeating: 0, count: k)
-            for column in 0..<k {
-                let value: Int
+            var row = [Int](repeating: 0, count: columns)
+            for column in 0..<columns {
                 if column == q {
-                    value = coefficients[t - 1]
+                    row[column] = coefficients[t - 1]
                 } else if column == q + 1 {
-                    value = coefficients[1]
+                    row[column] = coefficients[1]
                 } else {
                     // Horner: Σ c_i x^i at x = column.
                     var result = 0
                     for degree in stride(from: t - 1, through: 0, by: -1) {
                         result = field.add(field.multiply(result, column), coefficients[degree])
                     }
-                    value = result
+                    row[column] = result
                 }
-                row[column] = value % levelCounts[column]
             }
             rows.append(row)
             // Next coefficient vector, lowest digit first.
@@ -288,7 +289,7 @@ enum Construction: Sendable, Hashable, CustomStringConvertible {
                 position += 1
             }
         }
-        return (.bush(q: q), rows)
+        return rows
     }
 
     /// The fewest rows N that hold `factors` binary columns at strength 2: the least N with
