@@ -112,7 +112,9 @@ struct PluginTests {
 
     /// The same runs from an app's package that depends on this one by path, as an app's repository uses
     /// the plugins; CI only (`MIGRATE_PLUGIN_CONSUMER=1`), since that package compiles `migrate` again.
-    @Suite("SwiftPM plugin from a dependent package", .serialized, .enabled(if: PluginTests.dependentPackageEnabled))
+    @Suite(
+        "SwiftPM plugin from a dependent package", .serialized,
+        .enabled(if: PluginTests.dependentPackageEnabled, "these runs build migrate again; CI runs them with MIGRATE_PLUGIN_CONSUMER=1 (.ci/run)"))
     struct DependentPackage {
         /// A package beside its plan, reused between runs so its build is incremental.
         static func makeApp() throws -> Place {
