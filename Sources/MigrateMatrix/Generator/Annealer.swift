@@ -8,8 +8,8 @@ struct Annealer {
     let problem: CoverageProblem
     /// Cells of seed rows that must not change, per row (only the first `seedCount` rows have any).
     let frozen: [[Bool]]
-    /// The problem's tables as raw memory, shared by every round.
-    private let tables: Tables
+    /// The problem's tables as raw memory, shared by every round (and by the tabu search).
+    let tables: Tables
 
     init(problem: CoverageProblem, frozen: [[Bool]]) {
         self.problem = problem
@@ -360,6 +360,34 @@ struct Annealer {
             let start = cells + bestRow * k
             start.update(from: start + k, count: (rowCount - bestRow - 1) * k)
             rowCount -= 1
+        }
+
+        /// Strength 2: the change in missing pairs if the cell changed alone, leaving out its pair with
+        /// `skipping` (a move that changes two cells counts that pair once, itself).
+        @inline(__always)
+        func pairDelta(_ row: Int, _ factor: Int, _ new: Int, skipping: Int) -> Int {
+            let rowCells = cells + row * k
+            let old = rowCells[factor]
+            work += updatesPerCell
+            let slots = factor * k
+            let pairBase = tables.pairBase + slots
+            let pairOther = tables.pairOther + slots
+            let pairSelf = tables.pairSelf + slots
+            var delta = 0
+            for other in 0..<k where other != factor && other != skipping {
+                let base = pairBase[other] &+ rowCells[other] &* pairOther[other]
+                let step = pairSelf[other]
+                delta &+= counts[base &+ old &* step] == 1 ? 1 : 0
+                delta &-= counts[base &+ new &* step] == 0 ? 1 : 0
+            }
+            return delta
+        }
+
+        /// The number of times the pair of these two factors at these levels is covered.
+        @inline(__always)
+        func pairCount(_ factor: Int, _ level: Int, _ other: Int, _ otherLevel: Int) -> Int {
+            let slot = factor * k + other
+            return Int(counts[tables.pairBase[slot] &+ otherLevel &* tables.pairOther[slot] &+ level &* tables.pairSelf[slot]])
         }
 
         /// The change in missing tuples if one cell changed alone, without changing anything.

@@ -37,8 +37,30 @@ public struct GeneratorOptions: Sendable, Hashable {
 
     /// Annealing work (tuple-count updates) per effort step: about a second.
     public static let workPerEffort = 60_000_000
-    /// Annealing work of the default pass: a few tens of milliseconds.
+    /// Annealing (or tabu) work of the default pass: a few tens of milliseconds at most.
     public static let polishWork = 3_000_000
+    /// Tabu search's moves to repair the array after a row goes; the first repair that fails ends
+    /// the default pass. 2,000 keeps every standard model at or under its rows before tabu search
+    /// (5^10 needs it for 39; 1,000 gives 40) at a fifth of the annealer's time on 3^13.
+    public static let tabuMovesPerRepair = 2_000
+
+    /// The fewest tabu moves the default pass's work must buy (see `usesTabuSearch`) for tabu search
+    /// to run instead of the annealer. Each tabu move weighs every row, so on tall and
+    /// wide models (10^100, 20^30, 300 mixed factors: 60–75 moves) the annealer's cheap moves do
+    /// better; on the standard models (390–3,200 moves) tabu search gives as few rows or fewer, faster.
+    public static let tabuMinimumMoves = 300
+
+    /// Whether the default pass is tabu search rather than annealing: pairwise models without
+    /// constraints whose default-pass work buys `tabuMinimumMoves` tabu moves over twice the lower
+    /// bound's rows (about greedy's rows on the standard models: 4^15 3^17 2^29 40 for 17, 10^20 208
+    /// for 101). Constrained models keep the annealer: tabu search with constraints undoes a move that
+    /// breaks one, and how often that wastes its moves on real plans isn't measured yet.
+    func usesTabuSearch(_ problem: CoverageProblem, lowerBound: Int) -> Bool {
+        guard polish && strength == 2 && !problem.solver.hasConstraints else { return false }
+        let rows = 2 * max(lowerBound, 1)
+        return Annealer.tabuMovesAffordable(rows: rows, factors: problem.factorCount, work: Self.polishWork) >= Self.tabuMinimumMoves
+    }
+
     /// The greedy passes' default cap: under a second on the reference machine. Small models never
     /// reach it (the examples need a thousandth of it); a plan of 60 products, 200 releases and 40
     /// tiers would need seven times it with the full passes, and gets one run of 2 candidates.
@@ -102,8 +124,10 @@ public struct CoveringArray: Sendable {
     public var namedRows: [[String]] { rows.map(model.names(of:)) }
 }
 
-/// Builds constrained t-wise covering arrays: greedy construction with restarts, then optional
-/// simulated annealing that removes rows while every required tuple stays covered.
+/// Builds constrained t-wise covering arrays: a known construction where one applies, greedy
+/// construction with restarts, then a default pass that removes rows while every required tuple stays
+/// covered (tabu search for pairwise models without constraints, simulated annealing otherwise), and
+/// the effort's annealing on top.
 public struct CoveringArrayGenerator: Sendable {
     public let model: CoverageModel
     public let options: GeneratorOptions
@@ -176,9 +200,14 @@ public struct CoveringArrayGenerator: Sendable {
         // when it already has fewer rows than search's polished array (3^13: its 17 rows beat greedy's
         // 19, but polishing them as well doubled the time for search's 15).
         var starts: [(rows: [[Int]], producedBy: String, onlyIfAhead: Bool)] = []
+        var usesTabuSearch = false
         if best == nil || best!.count > lowerBound {
             var searched: [[Int]]?
-            let passes = options.greedyPasses(levelCounts: model.levelCounts)
+            // Tabu search starts from one greedy run of one candidate: the rows more candidates save,
+            // tabu search removes for less (4^15 3^17 2^29: greedy's 20 runs took 14 of the annealer's
+            // 24 ms). Decided before greedy runs, so no run is wasted.
+            usesTabuSearch = options.usesTabuSearch(problem, lowerBound: lowerBound)
+            let passes = usesTabuSearch ? (restarts: 1, candidates: 1) : options.greedyPasses(levelCounts: model.levelCounts)
             for restart in 0..<passes.restarts {
                 var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(restart))
                 var rows = GreedyBuilder(problem: problem, candidates: passes.candidates).build(seeds: seeds, random: &random)
@@ -211,8 +240,15 @@ public struct CoveringArrayGenerator: Sendable {
             var label = start.producedBy
             if options.polish && canShrink && polished.count > lowerBound {
                 var random = SeededGenerator(seed: options.seed ^ 0xA5A5_5A5A_1234_4321)
-                polished = annealer().shrink(polished, work: GeneratorOptions.polishWork, lowerBound: lowerBound, random: &random).rows
-                if polished.count < start.rows.count { label += ", annealing" }
+                if usesTabuSearch {
+                    polished = annealer().tabuShrink(
+                        polished, movesPerRepair: GeneratorOptions.tabuMovesPerRepair, work: GeneratorOptions.polishWork, lowerBound: lowerBound,
+                        random: &random)
+                    if polished.count < start.rows.count { label += ", tabu search" }
+                } else {
+                    polished = annealer().shrink(polished, work: GeneratorOptions.polishWork, lowerBound: lowerBound, random: &random).rows
+                    if polished.count < start.rows.count { label += ", annealing" }
+                }
             }
             if index == 0 || polished.count < rows.count {
                 rows = polished
