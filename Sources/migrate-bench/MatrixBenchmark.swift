@@ -2,6 +2,7 @@ import Foundation
 import MigrateCore
 import MigrateMatrix
 import MigratePlan
+import MigrateSupport
 
 // The matrix benchmark: rows, lower bound and time for the standard covering-array models, beside the
 // best-known sizes (with their source), PICT's sizes and times, and the rows migrate made before
@@ -206,4 +207,35 @@ func matrixBenchmark(effort: Int?) {
         print("More rows than before: " + regressions.joined(separator: "; "))
         exit(1)
     }
+}
+
+/// `matrix random [N] [SEED]`: N seeded random pairwise models without constraints (3 to 62 factors of 2
+/// to 12 levels), each with its rows, lower bound and time (in-process, best of 3) at the default settings,
+/// then the totals. The models depend only on N and SEED, so two builds compare line by line: run it in
+/// each checkout and diff the rows.
+func randomMatrixBenchmark(count: Int, seed: UInt64) {
+    var random = SeededGenerator(seed: seed)
+    var totalRows = 0
+    var totalMilliseconds = 0.0
+    print([pad("model", 40), pad("rows", 5), pad("bound", 6), "ms"].joined(separator: " "))
+    for _ in 0..<count {
+        let factors = Int(random.next() % 60) + 3
+        let most = Int(random.next() % 11) + 2
+        let levels = (0..<factors).map { _ in Int(random.next() % UInt64(most - 1)) + 2 }
+        var array: CoveringArray?
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let time = milliseconds { array = try? CoveringArrayGenerator(model: CoverageModel(levelCounts: levels)).generate() }
+            best = min(best, time.wall)
+        }
+        guard let array else { continue }
+        // Written as PICT-style exponents, largest level first: "4^15 3^17 2^29".
+        let counts = Dictionary(grouping: levels, by: { $0 }).map { ($0.key, $0.value.count) }.sorted { $0.0 > $1.0 }
+        let name = counts.map { "\($0.0)^\($0.1)" }.joined(separator: " ")
+        print(
+            [pad(name, 40), pad(String(array.rows.count), 5), pad(String(array.lowerBound), 6), String(format: "%.1f", best)].joined(separator: " "))
+        totalRows += array.rows.count
+        totalMilliseconds += best
+    }
+    print("\(count) random models (seed \(seed)): \(totalRows) rows, \(String(format: "%.0f", totalMilliseconds)) ms")
 }

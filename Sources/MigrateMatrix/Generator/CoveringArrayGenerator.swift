@@ -45,10 +45,12 @@ public struct GeneratorOptions: Sendable, Hashable {
     public static let tabuMovesPerRepair = 2_000
 
     /// The fewest tabu moves the default pass's work must buy (see `usesTabuSearch`) for tabu search
-    /// to run instead of the annealer. Each tabu move weighs every row, so on tall and
-    /// wide models (10^100, 20^30, 300 mixed factors: 60–75 moves) the annealer's cheap moves do
-    /// better; on the standard models (390–3,200 moves) tabu search gives as few rows or fewer, faster.
-    public static let tabuMinimumMoves = 300
+    /// to run instead of the annealer. Each tabu move weighs every row, so on tall and wide models
+    /// (10^100, 20^30, 300 mixed factors: 60–75 moves) the annealer's cheap moves do better; on the
+    /// standard models (390–3,200 moves) tabu search gives as few rows or fewer, faster. At 300, one of
+    /// 258 random models (`migrate-bench matrix random`, seeds 11–13), 10^7 9 8^2 7 6 5^3 3 2^9 at 312
+    /// moves, got 152 rows where the annealer gives 148; at 350 it anneals.
+    public static let tabuMinimumMoves = 350
 
     /// Whether the default pass is tabu search rather than annealing: pairwise models without
     /// constraints whose default-pass work buys `tabuMinimumMoves` tabu moves over twice the lower
