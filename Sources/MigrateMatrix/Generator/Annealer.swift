@@ -363,7 +363,8 @@ struct Annealer {
         }
 
         /// Strength 2: the change in missing pairs if the cell changed alone, leaving out its pair with
-        /// `skipping` (a move that changes two cells counts that pair once, itself).
+        /// `skipping` (a move that changes two cells counts that pair once, itself; `factor` leaves out
+        /// none). Without branches on the counts: which way a count goes is a coin toss.
         @inline(__always)
         func pairDelta(_ row: Int, _ factor: Int, _ new: Int, skipping: Int) -> Int {
             let rowCells = cells + row * k
@@ -393,27 +394,10 @@ struct Annealer {
         /// The change in missing tuples if one cell changed alone, without changing anything.
         @inline(__always)
         func estimate(_ row: Int, _ factor: Int, _ new: Int) -> Int {
-            let rowCells = cells + row * k
-            let old = rowCells[factor]
-            if tables.strength == 2 {
-                work += updatesPerCell
-                let slots = factor * k
-                let pairBase = tables.pairBase + slots
-                let pairOther = tables.pairOther + slots
-                let pairSelf = tables.pairSelf + slots
-                // Without branches: which way a count goes is a coin toss.
-                var delta = 0
-                for other in 0..<k where other != factor {
-                    let base = pairBase[other] &+ rowCells[other] &* pairOther[other]
-                    let step = pairSelf[other]
-                    let lost = base &+ old &* step
-                    let gained = base &+ new &* step
-                    delta &+= counts[lost] == 1 ? 1 : 0
-                    delta &-= counts[gained] == 0 ? 1 : 0
-                }
-                return delta
-            }
+            // Strength 2: every pair of the cell with the rest of the row.
+            if tables.strength == 2 { return pairDelta(row, factor, new, skipping: factor) }
             // Other strengths: set, count, and set back.
+            let old = cells[row * k + factor]
             guard old != new else { return 0 }
             let before = missingCount
             setCell(row, factor, from: old, to: new)
