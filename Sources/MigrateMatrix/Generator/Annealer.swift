@@ -362,28 +362,6 @@ struct Annealer {
             rowCount -= 1
         }
 
-        /// Strength 2: the change in missing pairs if the cell changed alone, leaving out its pair with
-        /// `skipping` (a move that changes two cells counts that pair once, itself; `factor` leaves out
-        /// none). Without branches on the counts: which way a count goes is a coin toss.
-        @inline(__always)
-        func pairDelta(_ row: Int, _ factor: Int, _ new: Int, skipping: Int) -> Int {
-            let rowCells = cells + row * k
-            let old = rowCells[factor]
-            work += updatesPerCell
-            let slots = factor * k
-            let pairBase = tables.pairBase + slots
-            let pairOther = tables.pairOther + slots
-            let pairSelf = tables.pairSelf + slots
-            var delta = 0
-            for other in 0..<k where other != factor && other != skipping {
-                let base = pairBase[other] &+ rowCells[other] &* pairOther[other]
-                let step = pairSelf[other]
-                delta &+= counts[base &+ old &* step] == 1 ? 1 : 0
-                delta &-= counts[base &+ new &* step] == 0 ? 1 : 0
-            }
-            return delta
-        }
-
         /// The number of times the pair of these two factors at these levels is covered.
         @inline(__always)
         func pairCount(_ factor: Int, _ level: Int, _ other: Int, _ otherLevel: Int) -> Int {
@@ -394,10 +372,27 @@ struct Annealer {
         /// The change in missing tuples if one cell changed alone, without changing anything.
         @inline(__always)
         func estimate(_ row: Int, _ factor: Int, _ new: Int) -> Int {
-            // Strength 2: every pair of the cell with the rest of the row.
-            if tables.strength == 2 { return pairDelta(row, factor, new, skipping: factor) }
+            let rowCells = cells + row * k
+            let old = rowCells[factor]
+            if tables.strength == 2 {
+                work += updatesPerCell
+                let slots = factor * k
+                let pairBase = tables.pairBase + slots
+                let pairOther = tables.pairOther + slots
+                let pairSelf = tables.pairSelf + slots
+                // Without branches: which way a count goes is a coin toss.
+                var delta = 0
+                for other in 0..<k where other != factor {
+                    let base = pairBase[other] &+ rowCells[other] &* pairOther[other]
+                    let step = pairSelf[other]
+                    let lost = base &+ old &* step
+                    let gained = base &+ new &* step
+                    delta &+= counts[lost] == 1 ? 1 : 0
+                    delta &-= counts[gained] == 0 ? 1 : 0
+                }
+                return delta
+            }
             // Other strengths: set, count, and set back.
-            let old = cells[row * k + factor]
             guard old != new else { return 0 }
             let before = missingCount
             setCell(row, factor, from: old, to: new)

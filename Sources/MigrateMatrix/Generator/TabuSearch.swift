@@ -59,6 +59,11 @@ extension Annealer {
         }
         let counts = state.counts
         let updatesPerCell = tables.updatesPerCell
+        /// Whether the move may not set `factor` to `level` in `row`: the cell belongs to a seed row and
+        /// holds another value.
+        func isSeedCell(_ row: Int, _ factor: Int, other level: Int) -> Bool {
+            row < frozenRows && frozen[row][factor] && Int(columns[factor * capacity + row]) != level
+        }
         let tenure = 4
         var move = tenure
         state.work = 0
@@ -83,11 +88,7 @@ extension Annealer {
                 // One move in twenty goes to a random row: the tabu list alone can cycle.
                 if random.next() % 20 == 0 {
                     bestRow = Int(random.next() % UInt64(rowCount))
-                    if bestRow < frozenRows
-                        && ((state.cells[bestRow * k + f] != a && frozen[bestRow][f]) || (state.cells[bestRow * k + g] != b && frozen[bestRow][g]))
-                    {
-                        continue
-                    }
+                    if isSeedCell(bestRow, f, other: a) || isSeedCell(bestRow, g, other: b) { continue }
                 } else {
                     // Per row: the pairs f's change (and g's) would lose minus those it would cover,
                     // over the other factors; the same counts a row-by-row scan reads.
@@ -125,8 +126,8 @@ extension Annealer {
                         let oldF = Int(columnF[row])
                         let oldG = Int(columnG[row])
                         let recent = move - tenure
-                        if oldF != a && (lastChanged[row * k + f] > recent || (row < frozenRows && frozen[row][f])) { continue }
-                        if oldG != b && (lastChanged[row * k + g] > recent || (row < frozenRows && frozen[row][g])) { continue }
+                        if (oldF != a && lastChanged[row * k + f] > recent) || isSeedCell(row, f, other: a) { continue }
+                        if (oldG != b && lastChanged[row * k + g] > recent) || isSeedCell(row, g, other: b) { continue }
                         // Pairs covered minus pairs lost: the target, each changed cell's pairs with the
                         // rest of the row, and the old pair of the two. Work is counted per cell weighed.
                         var score = 1
