@@ -217,7 +217,7 @@ func randomMatrixBenchmark(count: Int, seed: UInt64) {
     var random = SeededGenerator(seed: seed)
     var totalRows = 0
     var totalMilliseconds = 0.0
-    print([pad("model", 40), pad("rows", 5), pad("bound", 6), "ms"].joined(separator: " "))
+    print([pad("model", 56), pad("rows", 5), pad("bound", 6), "ms"].joined(separator: " "))
     for _ in 0..<count {
         let factors = Int(random.next() % 60) + 3
         let most = Int(random.next() % 11) + 2
@@ -239,7 +239,7 @@ func randomMatrixBenchmark(count: Int, seed: UInt64) {
         let counts = Dictionary(grouping: levels, by: { $0 }).map { ($0.key, $0.value.count) }.sorted { $0.0 > $1.0 }
         let name = counts.map { "\($0.0)^\($0.1)" }.joined(separator: " ")
         print(
-            [pad(name, 40), pad(String(array.rows.count), 5), pad(String(array.lowerBound), 6), String(format: "%.1f", best)].joined(separator: " "))
+            [pad(name, 56), pad(String(array.rows.count), 5), pad(String(array.lowerBound), 6), String(format: "%.1f", best)].joined(separator: " "))
         totalRows += array.rows.count
         totalMilliseconds += best
     }
