@@ -318,13 +318,13 @@ struct Annealer {
 
         var rowsArray: [[Int]] { (0..<rowCount).map { Array(UnsafeBufferPointer(start: cells + $0 * k, count: k)) } }
 
-        @inline(__always) private func addMissing(_ id: Int) {
+        @inline(__always) func addMissing(_ id: Int) {
             positionInMissing[id] = Int32(missingCount)
             missing[missingCount] = id
             missingCount += 1
         }
 
-        @inline(__always) private func removeMissing(_ id: Int) {
+        @inline(__always) func removeMissing(_ id: Int) {
             let position = Int(positionInMissing[id])
             missingCount -= 1
             let last = missing[missingCount]
@@ -353,12 +353,20 @@ struct Annealer {
                 }
             }
             guard bestRow >= 0 else { return }
-            tables.forEachTuple(in: cells + bestRow * k) { id in
+            removeRow(bestRow) { _ in }
+        }
+
+        /// Removes the row at `row`, calling `uncovered` with each tuple it covered once its count has
+        /// gone down; the rows after it move up one place.
+        @inline(__always)
+        func removeRow(_ row: Int, _ uncovered: (Int) -> Void) {
+            tables.forEachTuple(in: cells + row * k) { id in
                 counts[id] -= 1
                 if counts[id] == 0 { addMissing(id) }
+                uncovered(id)
             }
-            let start = cells + bestRow * k
-            start.update(from: start + k, count: (rowCount - bestRow - 1) * k)
+            let start = cells + row * k
+            start.update(from: start + k, count: (rowCount - row - 1) * k)
             rowCount -= 1
         }
 

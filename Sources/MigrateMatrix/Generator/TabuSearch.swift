@@ -7,15 +7,18 @@ import MigrateSupport
 // cell changed in the last few moves back at once. It needs hundreds of moves where the annealer needs
 // tens of thousands, and finds smaller arrays on wide models (4^15 3^17 2^29: 30 rows against 32).
 //
-// Tried and measured before settling on this (November 2026, the 2-core reference machine): weighing 6 or
-// 10 sampled rows instead of all made 4^15 3^17 2^29 three times faster but gave it 33–34 rows; keeping
-// each row's exact losses up to date between moves made the same choices no faster; counting a row's
-// gains from the list of missing pairs and stopping its losses once it can't win (the same choices too)
-// took wide models from 10 to 7.5 ms but small ones from 1.9 to 3.5 ms. Weighing the rows one other
-// factor at a time, over a copy of the cells by column, made the same choices 10–20% faster: kept.
+// A move weighs a row in a few steps: what changing a cell would lose is kept up to date for every
+// cell (`SoleCoverage`), and what it would gain is read from the short list of missing pairs. The choices
+// are those of weighing each row against every other factor, which this replaced (November 2026, the
+// 2-core reference machine: 4^15 3^17 2^29 from 9–13 to 4 ms in all, the same rows, byte for byte).
+//
+// Tried and measured before settling on this: weighing 6 or 10 sampled rows instead of all made
+// 4^15 3^17 2^29 three times faster but gave it 33–34 rows; keeping each row's losses up to date by
+// searching the rows for a pair's owner on every change was no faster than weighing every row.
 extension Annealer {
     /// How many tabu moves `work` buys over `rows` rows of `factors` factors: a move weighs up to two
-    /// cells in every row, each against the other factors.
+    /// cells in every row, each counted as if weighed against the other factors (the scan the kept
+    /// counts replaced, so that the budget buys the moves it bought then).
     static func tabuMovesAffordable(rows: Int, factors: Int, work: Int) -> Int {
         work / max(1, 2 * rows * max(factors - 1, 1))
     }
@@ -38,48 +41,62 @@ extension Annealer {
         let k = state.k
         let hasConstraints = problem.solver.hasConstraints
         let frozenRows = frozen.count
+        let capacity = rows.count
+        let coverage = SoleCoverage(state: state, capacity: capacity)
+        let columns = coverage.columns
+        let sole = coverage.sole
         // When each cell last changed, by move: a cell changed within `tenure` moves stays.
-        let lastChanged = UnsafeMutablePointer<Int>.allocate(capacity: rows.count * k)
+        let lastChanged = UnsafeMutablePointer<Int>.allocate(capacity: capacity * k)
         let changed = UnsafeMutablePointer<Int>.allocate(capacity: 2)
         let previous = UnsafeMutablePointer<Int>.allocate(capacity: 2)
-        // The cells column by column, and each row's change in missing pairs if f (or g) took the
-        // target's level: a move weighs every row one other factor at a time, so that factor's table
-        // entries stay in registers and the rows' cells are read in order.
-        let capacity = rows.count
-        let columns = UnsafeMutablePointer<Int32>.allocate(capacity: capacity * k)
-        let deltaF = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-        let deltaG = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        // Per row, the missing pairs f (or g) would cover at the target's level.
+        let gainF = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let gainG = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         defer {
             lastChanged.deallocate()
             changed.deallocate()
             previous.deallocate()
-            columns.deallocate()
-            deltaF.deallocate()
-            deltaG.deallocate()
+            gainF.deallocate()
+            gainG.deallocate()
         }
-        let counts = state.counts
+        let pairs = tables.pairs!
         let updatesPerCell = tables.updatesPerCell
         /// Whether the move may not set `factor` to `level` in `row`: the cell belongs to a seed row and
         /// holds another value.
         func isSeedCell(_ row: Int, _ factor: Int, other level: Int) -> Bool {
             row < frozenRows && frozen[row][factor] && Int(columns[factor * capacity + row]) != level
         }
+        /// Adds one to `gains` in each row whose `factor` is at `level`.
+        func count(_ gains: UnsafeMutablePointer<Int32>, _ factor: Int32, _ level: Int32, rows: Int) {
+            let column = columns + Int(factor) * capacity
+            for row in 0..<rows where column[row] == level { gains[row] &+= 1 }
+        }
         let tenure = 4
         var move = tenure
         state.work = 0
         while best.count > max(frozenRows, 1, lowerBound) && state.work < budget {
-            state.removeCheapestRow(skipping: frozenRows, random: &random)
+            // The row whose pairs the fewest others also cover (as `State.removeCheapestRow`).
+            var dropped = -1
+            var fewest = Int.max
+            let offset = Int(random.next() % UInt64(max(state.rowCount, 1)))
+            for step in 0..<state.rowCount {
+                let row = (step + offset) % state.rowCount
+                if row < frozenRows { continue }
+                let loss = coverage.loss(row)
+                if loss < fewest {
+                    fewest = loss
+                    dropped = row
+                }
+            }
+            if dropped >= 0 { coverage.removeRow(dropped) }
             let rowCount = state.rowCount
             lastChanged.initialize(repeating: 0, count: rowCount * k)
-            for row in 0..<rowCount {
-                for factor in 0..<k { columns[factor * capacity + row] = Int32(state.cells[row * k + factor]) }
-            }
             var moves = 0
             while state.missingCount > 0 && moves < movesPerRepair && state.work < budget {
                 moves += 1
                 move += 1
                 let target = state.missing[Int(random.next() % UInt64(state.missingCount))]
-                let entry = tables.pairs! + target &* 4
+                let entry = pairs + target &* 4
                 let f = Int(entry[0])
                 let a = Int(entry[1])
                 let g = Int(entry[2])
@@ -90,36 +107,32 @@ extension Annealer {
                     bestRow = Int(random.next() % UInt64(rowCount))
                     if isSeedCell(bestRow, f, other: a) || isSeedCell(bestRow, g, other: b) { continue }
                 } else {
-                    // Per row: the pairs f's change (and g's) would lose minus those it would cover,
-                    // over the other factors; the same counts a row-by-row scan reads.
-                    deltaF.initialize(repeating: 0, count: rowCount)
-                    deltaG.initialize(repeating: 0, count: rowCount)
-                    let columnF = columns + f * capacity
-                    let columnG = columns + g * capacity
-                    for other in 0..<k where other != f && other != g {
-                        let column = columns + other * capacity
-                        let slotF = f * k + other
-                        let baseF = tables.pairBase[slotF]
-                        let otherF = tables.pairOther[slotF]
-                        let selfF = tables.pairSelf[slotF]
-                        let slotG = g * k + other
-                        let baseG = tables.pairBase[slotG]
-                        let otherG = tables.pairOther[slotG]
-                        let selfG = tables.pairSelf[slotG]
-                        let newF = baseF &+ a &* selfF
-                        let newG = baseG &+ b &* selfG
-                        for row in 0..<rowCount {
-                            let level = Int(column[row])
-                            let pairF = level &* otherF
-                            let pairG = level &* otherG
-                            let lostF: Int32 = counts[baseF &+ pairF &+ Int(columnF[row]) &* selfF] == 1 ? 1 : 0
-                            let gainedF: Int32 = counts[newF &+ pairF] == 0 ? 1 : 0
-                            let lostG: Int32 = counts[baseG &+ pairG &+ Int(columnG[row]) &* selfG] == 1 ? 1 : 0
-                            let gainedG: Int32 = counts[newG &+ pairG] == 0 ? 1 : 0
-                            deltaF[row] &+= lostF &- gainedF
-                            deltaG[row] &+= lostG &- gainedG
+                    // Per row, the missing pairs setting f to a (or g to b) would cover besides the
+                    // target: the missing pairs with f at a whose other cell the row already has.
+                    gainF.initialize(repeating: 0, count: rowCount)
+                    gainG.initialize(repeating: 0, count: rowCount)
+                    let f32 = Int32(f)
+                    let a32 = Int32(a)
+                    let g32 = Int32(g)
+                    let b32 = Int32(b)
+                    for index in 0..<state.missingCount {
+                        let pair = pairs + state.missing[index] &* 4
+                        let (x, levelX, y, levelY) = (pair[0], pair[1], pair[2], pair[3])
+                        if x == f32 && levelX == a32 && y != g32 {
+                            count(gainF, y, levelY, rows: rowCount)
+                        } else if y == f32 && levelY == a32 && x != g32 {
+                            count(gainF, x, levelX, rows: rowCount)
+                        }
+                        if x == g32 && levelX == b32 && y != f32 {
+                            count(gainG, y, levelY, rows: rowCount)
+                        } else if y == g32 && levelY == b32 && x != f32 {
+                            count(gainG, x, levelX, rows: rowCount)
                         }
                     }
+                    let columnF = columns + f * capacity
+                    let columnG = columns + g * capacity
+                    let soleF = sole + f * capacity
+                    let soleG = sole + g * capacity
                     var bestScore = Int.min
                     var ties = 0
                     for row in 0..<rowCount {
@@ -129,17 +142,18 @@ extension Annealer {
                         if (oldF != a && lastChanged[row * k + f] > recent) || isSeedCell(row, f, other: a) { continue }
                         if (oldG != b && lastChanged[row * k + g] > recent) || isSeedCell(row, g, other: b) { continue }
                         // Pairs covered minus pairs lost: the target, each changed cell's pairs with the
-                        // rest of the row, and the old pair of the two. Work is counted per cell weighed.
-                        var score = 1
+                        // rest of the row, and the old pair of the two. Work is counted per cell weighed,
+                        // as if each were weighed against every other factor.
+                        let oldPair = state.pairCount(f, oldF, g, oldG) == 1 ? 1 : 0
+                        var score = 1 &- oldPair
                         if oldF != a {
-                            score &-= Int(deltaF[row])
+                            score &-= Int(soleF[row]) &- oldPair &- Int(gainF[row])
                             state.work &+= updatesPerCell
                         }
                         if oldG != b {
-                            score &-= Int(deltaG[row])
+                            score &-= Int(soleG[row]) &- oldPair &- Int(gainG[row])
                             state.work &+= updatesPerCell
                         }
-                        if state.pairCount(f, oldF, g, oldG) == 1 { score &-= 1 }
                         if score > bestScore {
                             bestScore = score
                             bestRow = row
@@ -156,25 +170,22 @@ extension Annealer {
                 if cells[f] != a {
                     changed[count] = f
                     previous[count] = cells[f]
-                    state.setCell(bestRow, f, from: cells[f], to: a)
+                    coverage.setCell(bestRow, f, to: a)
                     count += 1
                 }
                 if cells[g] != b {
                     changed[count] = g
                     previous[count] = cells[g]
-                    state.setCell(bestRow, g, from: cells[g], to: b)
+                    coverage.setCell(bestRow, g, to: b)
                     count += 1
                 }
                 if hasConstraints && !problem.solver.isValid(row: cells, changed: changed, count: count) {
                     for index in stride(from: count - 1, through: 0, by: -1) {
-                        state.setCell(bestRow, changed[index], from: cells[changed[index]], to: previous[index])
+                        coverage.setCell(bestRow, changed[index], to: previous[index])
                     }
                     continue
                 }
-                for index in 0..<count {
-                    lastChanged[bestRow * k + changed[index]] = move
-                    columns[changed[index] * capacity + bestRow] = Int32(cells[changed[index]])
-                }
+                for index in 0..<count { lastChanged[bestRow * k + changed[index]] = move }
             }
             if state.missingCount > 0 { break }
             best = state.rowsArray
