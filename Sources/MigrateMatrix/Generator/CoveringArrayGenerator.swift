@@ -296,21 +296,24 @@ public struct CoveringArrayGenerator: Sendable {
 
     /// Drops rows (other than the first `keep`) whose every tuple another row also covers, last first.
     static func removeRedundantRows(_ rows: [[Int]], problem: CoverageProblem, keep: Int) -> [[Int]] {
-        var counts = [UInt32](repeating: 0, count: problem.space.tupleCount)
-        for row in rows {
-            row.withUnsafeBufferPointer { problem.space.forEachTuple(in: $0) { counts[$0] += 1 } }
-        }
+        let space = problem.space
+        var counts = [UInt32](repeating: 0, count: space.tupleCount)
         var kept = [Bool](repeating: true, count: rows.count)
-        for index in stride(from: rows.count - 1, through: keep, by: -1) {
-            var redundant = true
-            rows[index].withUnsafeBufferPointer { pointer in
-                problem.space.forEachTuple(in: pointer) { id in
-                    if counts[id] == 1 && problem.required[id] != 0 { redundant = false }
+        counts.withUnsafeMutableBufferPointer { counts in
+            problem.required.withUnsafeBufferPointer { required in
+                for row in rows {
+                    row.withUnsafeBufferPointer { space.forEachTuple(in: $0) { counts[$0] &+= 1 } }
                 }
-            }
-            if redundant {
-                kept[index] = false
-                rows[index].withUnsafeBufferPointer { problem.space.forEachTuple(in: $0) { counts[$0] -= 1 } }
+                for index in stride(from: rows.count - 1, through: keep, by: -1) {
+                    // Most rows cover some required tuple alone, found early: stop there.
+                    let needed = rows[index].withUnsafeBufferPointer { row in
+                        space.containsTuple(in: row) { counts[$0] == 1 && required[$0] != 0 }
+                    }
+                    if !needed {
+                        kept[index] = false
+                        rows[index].withUnsafeBufferPointer { space.forEachTuple(in: $0) { counts[$0] &-= 1 } }
+                    }
+                }
             }
         }
         return rows.indices.filter { kept[$0] }.map { rows[$0] }

@@ -45,7 +45,7 @@ extension Annealer {
         let coverage = SoleCoverage(state: state, capacity: capacity)
         let columns = coverage.columns
         let sole = coverage.sole
-        // When each cell last changed, by move: a cell changed within `tenure` moves stays.
+        // When each cell last changed, by move, column by column: a cell changed within `tenure` moves stays.
         let lastChanged = UnsafeMutablePointer<Int>.allocate(capacity: capacity * k)
         let changed = UnsafeMutablePointer<Int>.allocate(capacity: 2)
         let previous = UnsafeMutablePointer<Int>.allocate(capacity: 2)
@@ -60,6 +60,7 @@ extension Annealer {
             gainG.deallocate()
         }
         let pairs = tables.pairs!
+        let counts = state.counts
         let updatesPerCell = tables.updatesPerCell
         /// Whether the move may not set `factor` to `level` in `row`: the cell belongs to a seed row and
         /// holds another value.
@@ -90,7 +91,7 @@ extension Annealer {
             }
             if dropped >= 0 { coverage.removeRow(dropped) }
             let rowCount = state.rowCount
-            lastChanged.initialize(repeating: 0, count: rowCount * k)
+            lastChanged.initialize(repeating: 0, count: capacity * k)
             var moves = 0
             while state.missingCount > 0 && moves < movesPerRepair && state.work < budget {
                 moves += 1
@@ -133,27 +134,32 @@ extension Annealer {
                     let columnG = columns + g * capacity
                     let soleF = sole + f * capacity
                     let soleG = sole + g * capacity
+                    let lastF = lastChanged + f * capacity
+                    let lastG = lastChanged + g * capacity
+                    // The pair of the row's old values of f and g, lost if the row alone covers it.
+                    let slot = f * k + g
+                    let oldPairBase = tables.pairBase[slot]
+                    let oldPairG = tables.pairOther[slot]
+                    let oldPairF = tables.pairSelf[slot]
+                    let recent = move - tenure
+                    var weighed = 0
                     var bestScore = Int.min
                     var ties = 0
                     for row in 0..<rowCount {
                         let oldF = Int(columnF[row])
                         let oldG = Int(columnG[row])
-                        let recent = move - tenure
-                        if (oldF != a && lastChanged[row * k + f] > recent) || isSeedCell(row, f, other: a) { continue }
-                        if (oldG != b && lastChanged[row * k + g] > recent) || isSeedCell(row, g, other: b) { continue }
+                        let changesF = oldF != a
+                        let changesG = oldG != b
+                        if (changesF && lastF[row] > recent) || (changesG && lastG[row] > recent) { continue }
+                        if row < frozenRows && (isSeedCell(row, f, other: a) || isSeedCell(row, g, other: b)) { continue }
                         // Pairs covered minus pairs lost: the target, each changed cell's pairs with the
                         // rest of the row, and the old pair of the two. Work is counted per cell weighed,
                         // as if each were weighed against every other factor.
-                        let oldPair = state.pairCount(f, oldF, g, oldG) == 1 ? 1 : 0
-                        var score = 1 &- oldPair
-                        if oldF != a {
-                            score &-= Int(soleF[row]) &- oldPair &- Int(gainF[row])
-                            state.work &+= updatesPerCell
-                        }
-                        if oldG != b {
-                            score &-= Int(soleG[row]) &- oldPair &- Int(gainG[row])
-                            state.work &+= updatesPerCell
-                        }
+                        let oldPair = counts[oldPairBase &+ oldG &* oldPairG &+ oldF &* oldPairF] == 1 ? 1 : 0
+                        let lossF = changesF ? Int(soleF[row]) &- oldPair &- Int(gainF[row]) : 0
+                        let lossG = changesG ? Int(soleG[row]) &- oldPair &- Int(gainG[row]) : 0
+                        weighed &+= (changesF ? 1 : 0) &+ (changesG ? 1 : 0)
+                        let score = 1 &- oldPair &- lossF &- lossG
                         if score > bestScore {
                             bestScore = score
                             bestRow = row
@@ -163,6 +169,7 @@ extension Annealer {
                             if random.next() % UInt64(ties) == 0 { bestRow = row }
                         }
                     }
+                    state.work &+= weighed &* updatesPerCell
                     if bestRow < 0 { continue }
                 }
                 let cells = state.cells + bestRow * k
@@ -185,7 +192,7 @@ extension Annealer {
                     }
                     continue
                 }
-                for index in 0..<count { lastChanged[bestRow * k + changed[index]] = move }
+                for index in 0..<count { lastChanged[changed[index] * capacity + bestRow] = move }
             }
             if state.missingCount > 0 { break }
             best = state.rowsArray

@@ -141,4 +141,25 @@ struct TupleSpace {
             }
         }
     }
+
+    /// Whether `predicate` holds for a tuple a complete row covers; stops at the first that does.
+    @inline(__always)
+    func containsTuple(in row: UnsafeBufferPointer<Int>, where predicate: (Int) -> Bool) -> Bool {
+        factors.withUnsafeBufferPointer { factors in
+            multipliers.withUnsafeBufferPointer { multipliers in
+                base.withUnsafeBufferPointer { base in
+                    var offset = 0
+                    for combination in 0..<(base.count - 1) {
+                        var id = base[combination]
+                        for position in 0..<strength {
+                            id += row[factors[offset + position]] * multipliers[offset + position]
+                        }
+                        offset += strength
+                        if predicate(id) { return true }
+                    }
+                    return false
+                }
+            }
+        }
+    }
 }
