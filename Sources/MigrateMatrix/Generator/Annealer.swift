@@ -277,6 +277,10 @@ struct Annealer {
         private let updatesPerCell: Int
         private let members: UnsafeMutablePointer<Int>
         private let pick: UnsafeMutablePointer<Int>
+        /// Strengths 3 and 4: the tuples an estimate found changing between missing and covered, to
+        /// put the missing list back in the order setting and resetting the cell would leave it.
+        private let replayLost: UnsafeMutablePointer<Int>
+        private let replayGained: UnsafeMutablePointer<Int>
 
         init(tables: Tables, capacity: Int, frozenRows: Int) {
             self.tables = tables
@@ -290,6 +294,9 @@ struct Annealer {
             positionInMissing.initialize(repeating: -1, count: tables.tupleCount)
             self.members = .allocate(capacity: tables.strength)
             self.pick = .allocate(capacity: max(tables.strength - 1, 1))
+            let tuplesPerCell = tables.strength >= 3 ? tables.updatesPerCell / 2 : 1
+            self.replayLost = .allocate(capacity: max(tuplesPerCell, 1))
+            self.replayGained = .allocate(capacity: max(tuplesPerCell, 1))
         }
 
         deinit {
@@ -299,6 +306,8 @@ struct Annealer {
             positionInMissing.deallocate()
             members.deallocate()
             pick.deallocate()
+            replayLost.deallocate()
+            replayGained.deallocate()
         }
 
         /// Starts again from `rows` (no more than the capacity).
@@ -400,8 +409,41 @@ struct Annealer {
                 }
                 return delta
             }
-            // Other strengths: set, count, and set back.
             guard old != new else { return 0 }
+            if tables.strength == 3 || tables.strength == 4 {
+                // What setting the cell and setting it back would do, without writing a count (the work
+                // counted as those two changes): the tuples that would go missing or be covered, and the
+                // missing list's moves in the same order, so that it ends in the order they'd leave it.
+                // A missing tuple covered and uncovered again goes to the end of the list; one uncovered
+                // and covered again leaves the last tuple in its place.
+                work += 2 * updatesPerCell
+                var replays = 0
+                var delta = 0
+                forEachTuple(of: factor, in: rowCells) { id, step in
+                    let lost = id &+ old &* step
+                    let gained = id &+ new &* step
+                    let uncovers = counts[lost] == 1
+                    let covers = counts[gained] == 0
+                    guard uncovers || covers else { return }
+                    if uncovers {
+                        addMissing(lost)
+                        delta &+= 1
+                    }
+                    if covers {
+                        removeMissing(gained)
+                        delta &-= 1
+                    }
+                    replayLost[replays] = uncovers ? lost : -1
+                    replayGained[replays] = covers ? gained : -1
+                    replays &+= 1
+                }
+                for index in 0..<replays {
+                    if replayGained[index] >= 0 { addMissing(replayGained[index]) }
+                    if replayLost[index] >= 0 { removeMissing(replayLost[index]) }
+                }
+                return delta
+            }
+            // Other strengths: set, count, and set back.
             let before = missingCount
             setCell(row, factor, from: old, to: new)
             let delta = missingCount - before
@@ -427,6 +469,11 @@ struct Annealer {
                     let step = pairSelf[other]
                     decrement(base + old * step)
                     increment(base + new * step)
+                }
+            } else if strength == 3 || strength == 4 {
+                forEachTuple(of: factor, in: rowCells) { id, step in
+                    decrement(id &+ old &* step)
+                    increment(id &+ new &* step)
                 }
             } else {
                 // Every (t-1)-subset of the other factors.
@@ -468,6 +515,72 @@ struct Annealer {
                 }
             }
             rowCells[factor] = new
+        }
+
+        /// Strengths 3 and 4: calls `body` with each tuple of `factor` with t − 1 other factors, as
+        /// the id it has with `factor` at level 0 and the multiplier of `factor`'s level, in the order
+        /// of the general loop in `setCell` (the other factors ascending, lexicographically).
+        @inline(__always)
+        private func forEachTuple(of factor: Int, in rowCells: UnsafeMutablePointer<Int>, _ body: (Int, Int) -> Void) {
+            let stride = k + 1
+            let c1 = tables.choose + stride
+            let c2 = c1 + stride
+            let c3 = c2 + stride
+            let base = tables.base
+            let multipliers = tables.multipliers
+            if tables.strength == 3 {
+                // By the place of `factor` among the three, which fixes each member's multiplier.
+                for a in 0..<factor {
+                    let levelA = rowCells[a]
+                    for b in (a + 1)..<factor {
+                        let combination = c1[a] &+ c2[b] &+ c3[factor]
+                        let m = multipliers + combination &* 3
+                        body(base[combination] &+ levelA &* m[0] &+ rowCells[b] &* m[1], m[2])
+                    }
+                    for b in (factor + 1)..<k {
+                        let combination = c1[a] &+ c2[factor] &+ c3[b]
+                        let m = multipliers + combination &* 3
+                        body(base[combination] &+ levelA &* m[0] &+ rowCells[b] &* m[2], m[1])
+                    }
+                }
+                for a in (factor + 1)..<k {
+                    let levelA = rowCells[a]
+                    for b in (a + 1)..<k {
+                        let combination = c1[factor] &+ c2[a] &+ c3[b]
+                        let m = multipliers + combination &* 3
+                        body(base[combination] &+ levelA &* m[1] &+ rowCells[b] &* m[2], m[0])
+                    }
+                }
+                return
+            }
+            let c4 = c3 + stride
+            for a in 0..<k where a != factor {
+                for b in (a + 1)..<k where b != factor {
+                    for c in (b + 1)..<k where c != factor {
+                        let combination: Int
+                        let position: Int
+                        if factor < a {
+                            combination = c1[factor] &+ c2[a] &+ c3[b] &+ c4[c]
+                            position = 0
+                        } else if factor < b {
+                            combination = c1[a] &+ c2[factor] &+ c3[b] &+ c4[c]
+                            position = 1
+                        } else if factor < c {
+                            combination = c1[a] &+ c2[b] &+ c3[factor] &+ c4[c]
+                            position = 2
+                        } else {
+                            combination = c1[a] &+ c2[b] &+ c3[c] &+ c4[factor]
+                            position = 3
+                        }
+                        let m = multipliers + combination &* 4
+                        // The other three take the slots around `factor`'s.
+                        let slotA = position == 0 ? 1 : 0
+                        let slotB = position <= 1 ? 2 : 1
+                        let slotC = position <= 2 ? 3 : 2
+                        body(base[combination] &+ rowCells[a] &* m[slotA] &+ rowCells[b] &* m[slotB] &+ rowCells[c] &* m[slotC], m[position])
+                    }
+                }
+            }
         }
 
         @inline(__always) private func decrement(_ id: Int) {

@@ -330,10 +330,79 @@ struct GreedyBuilder {
             }
         }
 
+        /// Strength 4: every three placed factors together with `factor`, ranked from the table of
+        /// binomials by column and indexed with the tuple space's multipliers (the general loop below
+        /// made two arrays per call and ranked through nested arrays: most of the time on 3^8).
+        private mutating func scoreQuadruples(factor: Int, row: [Int], uncovered: [UInt8]) {
+            let space = problem.space
+            let levels = problem.levelCounts[factor]
+            let stride = space.factorCount + 1
+            let m = fixed.count
+            guard m >= 3 else { return }
+            scores.withUnsafeMutableBufferPointer { scores in
+                uncovered.withUnsafeBufferPointer { uncovered in
+                    space.choose.withUnsafeBufferPointer { choose in
+                        space.base.withUnsafeBufferPointer { base in
+                            space.multipliers.withUnsafeBufferPointer { multipliers in
+                                fixed.withUnsafeBufferPointer { fixed in
+                                    row.withUnsafeBufferPointer { row in
+                                        let c1 = choose.baseAddress! + stride
+                                        let c2 = c1 + stride
+                                        let c3 = c2 + stride
+                                        let c4 = c3 + stride
+                                        for i in 0..<(m - 2) {
+                                            let a = fixed[i]
+                                            for j in (i + 1)..<(m - 1) {
+                                                let b = fixed[j]
+                                                for l in (j + 1)..<m {
+                                                    let c = fixed[l]
+                                                    let combination: Int
+                                                    let position: Int
+                                                    if factor < a {
+                                                        combination = c1[factor] &+ c2[a] &+ c3[b] &+ c4[c]
+                                                        position = 0
+                                                    } else if factor < b {
+                                                        combination = c1[a] &+ c2[factor] &+ c3[b] &+ c4[c]
+                                                        position = 1
+                                                    } else if factor < c {
+                                                        combination = c1[a] &+ c2[b] &+ c3[factor] &+ c4[c]
+                                                        position = 2
+                                                    } else {
+                                                        combination = c1[a] &+ c2[b] &+ c3[c] &+ c4[factor]
+                                                        position = 3
+                                                    }
+                                                    let offset = combination &* 4
+                                                    let slotA = position == 0 ? 1 : 0
+                                                    let slotB = position <= 1 ? 2 : 1
+                                                    let slotC = position <= 2 ? 3 : 2
+                                                    var id =
+                                                        base[combination] &+ row[a] &* multipliers[offset &+ slotA]
+                                                        &+ row[b] &* multipliers[offset &+ slotB] &+ row[c] &* multipliers[offset &+ slotC]
+                                                    let step = multipliers[offset &+ position]
+                                                    for level in 0..<levels {
+                                                        scores[level] &+= Int(uncovered[id])
+                                                        id &+= step
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
         /// Strength 3 and 4: every (t-1)-subset of the placed factors together with `factor`.
         private mutating func scoreTuples(factor: Int, row: [Int], uncovered: [UInt8]) {
             if problem.strength == 3 {
                 scoreTriples(factor: factor, row: row, uncovered: uncovered)
+                return
+            }
+            if problem.strength == 4 {
+                scoreQuadruples(factor: factor, row: row, uncovered: uncovered)
                 return
             }
             let space = problem.space
