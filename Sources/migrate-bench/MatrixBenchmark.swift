@@ -245,3 +245,27 @@ func randomMatrixBenchmark(count: Int, seed: UInt64) {
     }
     print("\(count) random models (seed \(seed)): \(totalRows) rows, \(String(format: "%.0f", totalMilliseconds)) ms")
 }
+
+/// `matrix model FILE [T] [RUNS]`: one model in PICT's format, generated RUNS times in-process at
+/// strength T (default 2 and 21): its rows, and the fastest and median wall times. For comparing a
+/// model's time with another tool's whole run, or two builds on one model.
+func singleModelBenchmark(path: String, strength: Int, runs: Int) {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        print("matrix model: cannot read \(path)")
+        exit(66)
+    }
+    let parsed = PICTModel.parse(text)
+    guard let model = parsed.model else {
+        print("matrix model: \(path) is not a model migrate reads: \(parsed.errors.map(\.description).joined(separator: "; "))")
+        exit(65)
+    }
+    var times: [Double] = []
+    var rows = -1
+    for _ in 0..<max(runs, 1) {
+        times.append(milliseconds { rows = (try? model.generate(options: GeneratorOptions(strength: strength)))?.rows.count ?? -1 }.wall)
+    }
+    times.sort()
+    let fastest = String(format: "%.2f", times[0])
+    let median = String(format: "%.2f", times[times.count / 2])
+    print("\(path), t=\(strength): \(rows) rows; fastest \(fastest) ms, median \(median) ms of \(times.count) runs in-process")
+}

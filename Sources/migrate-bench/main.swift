@@ -8,7 +8,7 @@ import MigratePlan
 import MigrateSimulation
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|batch [ROWS]|generate|import|matrix|matrix random [N] [SEED]|simulate|scale [matrix|catalog]|montecarlo|all]
+// Run with: swift run -c release migrate-bench [startup|explain|batch [ROWS]|generate|import|matrix|matrix random [N] [SEED]|matrix model FILE [T] [RUNS]|simulate|scale [matrix|catalog]|montecarlo|all]
 // or: swift run -c release migrate-bench fuzz N [SEED]   (each case in its own migrate process)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -334,7 +334,10 @@ func importBenchmark() {
             + "(max \(format(samples[2] * 1000)) ms; \(releases) versions; 4 git processes; building the repository took \(format(setup)) s)")
 }
 
-if which == "matrix" && arguments.dropFirst().first == "random" {
+if which == "matrix" && arguments.dropFirst().first == "model", let path = arguments.dropFirst(2).first {
+    let rest = arguments.dropFirst(3)
+    singleModelBenchmark(path: path, strength: rest.first.flatMap { Int($0) } ?? 2, runs: rest.dropFirst().first.flatMap { Int($0) } ?? 21)
+} else if which == "matrix" && arguments.dropFirst().first == "random" {
     let rest = arguments.dropFirst(2)
     randomMatrixBenchmark(count: rest.first.flatMap { Int($0) } ?? 86, seed: rest.dropFirst().first.flatMap { UInt64($0) } ?? 11)
 } else if which == "matrix" || which == "all" {
