@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import MigrateSupport
 
 /// Settings of one generator run.
@@ -211,12 +213,32 @@ public struct CoveringArrayGenerator: Sendable {
             // 24 ms). Decided before greedy runs, so no run is wasted.
             usesTabuSearch = options.usesTabuSearch(problem, lowerBound: lowerBound)
             let passes = usesTabuSearch ? (restarts: 1, candidates: 1) : options.greedyPasses(levelCounts: model.levelCounts)
-            for restart in 0..<passes.restarts {
-                var random = SeededGenerator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(restart))
-                var rows = GreedyBuilder(problem: problem, candidates: passes.candidates).build(seeds: seeds, random: &random)
-                rows = Self.removeRedundantRows(rows, problem: problem, keep: seeds.count)
-                if searched == nil || rows.count < searched!.count { searched = rows }
-                if rows.count <= lowerBound { break }
+            let seed = options.seed
+            let candidates = passes.candidates
+            let seedRows = seeds
+            // Shared by the restarts run at once below (see there).
+            nonisolated(unsafe) let shared = problem
+            @Sendable func greedy(_ restart: Int) -> [[Int]] {
+                var random = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(restart))
+                let rows = GreedyBuilder(problem: shared, candidates: candidates).build(seeds: seedRows, random: &random)
+                return Self.removeRedundantRows(rows, problem: shared, keep: seedRows.count)
+            }
+            if passes.restarts > 1 && !problem.solver.hasConstraints && ProcessInfo.processInfo.activeProcessorCount > 1 {
+                // The restarts at once, one per core: each has its own generator and reads the problem
+                // only (the constraint solver's cache, which isn't safe to share, is never consulted
+                // without constraints). The first with the fewest rows wins, as in turn.
+                var runs = [[[Int]]](repeating: [], count: passes.restarts)
+                runs.withUnsafeMutableBufferPointer { runs in
+                    nonisolated(unsafe) let slots = runs
+                    DispatchQueue.concurrentPerform(iterations: slots.count) { slots[$0] = greedy($0) }
+                }
+                for rows in runs where searched == nil || rows.count < searched!.count { searched = rows }
+            } else {
+                for restart in 0..<passes.restarts {
+                    let rows = greedy(restart)
+                    if searched == nil || rows.count < searched!.count { searched = rows }
+                    if rows.count <= lowerBound { break }
+                }
             }
             starts.append((searched!, "search: greedy (\(passes.restarts) × \(passes.candidates) candidates)", false))
             if let best, best.count < searched!.count {
