@@ -155,10 +155,13 @@ extension Annealer {
                         // Pairs covered minus pairs lost: the target, each changed cell's pairs with the
                         // rest of the row, and the old pair of the two. Work is counted per cell weighed,
                         // as if each were weighed against every other factor.
-                        let oldPair = counts[oldPairBase &+ oldG &* oldPairG &+ oldF &* oldPairF] == 1 ? 1 : 0
-                        let lossF = changesF ? Int(soleF[row]) &- oldPair &- Int(gainF[row]) : 0
-                        let lossG = changesG ? Int(soleG[row]) &- oldPair &- Int(gainG[row]) : 0
-                        weighed &+= (changesF ? 1 : 0) &+ (changesG ? 1 : 0)
+                        // In arithmetic rather than branches: which way these go is a coin toss.
+                        let oldPair = bit(counts[oldPairBase &+ oldG &* oldPairG &+ oldF &* oldPairF] == 1)
+                        let weighsF = bit(changesF)
+                        let weighsG = bit(changesG)
+                        let lossF = (Int(soleF[row]) &- oldPair &- Int(gainF[row])) & (0 &- weighsF)
+                        let lossG = (Int(soleG[row]) &- oldPair &- Int(gainG[row])) & (0 &- weighsG)
+                        weighed &+= weighsF &+ weighsG
                         let score = 1 &- oldPair &- lossF &- lossG
                         if score > bestScore {
                             bestScore = score
@@ -200,3 +203,7 @@ extension Annealer {
         return best
     }
 }
+
+/// 1 for true, 0 for false, without a branch.
+@inline(__always)
+private func bit(_ value: Bool) -> Int { Int(unsafeBitCast(value, to: UInt8.self)) }
