@@ -193,6 +193,37 @@ final class ConstraintSolver {
 
     let hasConstraints: Bool
 
+    /// The same constraints with their own cache and witness, for a search on another thread: the
+    /// answers are the same (the cache and the witness only save work), and nothing is shared that
+    /// either search changes.
+    func copy() -> ConstraintSolver { ConstraintSolver(copying: self) }
+
+    private init(copying other: ConstraintSolver) {
+        levelCounts = other.levelCounts
+        constrainedFactors = other.constrainedFactors
+        isConstrained = other.isConstrained
+        nogoodStart = other.nogoodStart
+        nogoodPairs = other.nogoodPairs
+        factorLevelBase = other.factorLevelBase
+        levelStart = other.levelStart
+        levelNogoods = other.levelNogoods
+        clauseStart = other.clauseStart
+        clauseFactors = other.clauseFactors
+        clauseAllowedBase = other.clauseAllowedBase
+        clauseAllowed = other.clauseAllowed
+        factorClauseStart = other.factorClauseStart
+        factorClauses = other.factorClauses
+        tableStart = other.tableStart
+        tableFactors = other.tableFactors
+        tableStrides = other.tableStrides
+        tableBase = other.tableBase
+        tableAllowed = other.tableAllowed
+        factorTableStart = other.factorTableStart
+        factorTables = other.factorTables
+        hasEmptyNogood = other.hasEmptyNogood
+        hasConstraints = other.hasConstraints
+    }
+
     /// Lists laid end to end: list `i` is `items[start[i]..<start[i + 1]]`.
     private static func flattened(_ lists: [[Int]]) -> (start: [Int], items: [Int]) {
         (lists.reduce(into: [0]) { $0.append($0.last! + $1.count) }, lists.flatMap { $0 })

@@ -27,6 +27,9 @@ public struct GeneratorOptions: Sendable, Hashable {
     /// The effort stops after this many of its rounds in a row remove no row (a round drops one row
     /// and anneals until every tuple is covered again, each failed one longer than the last).
     public var roundsWithoutGain = 1
+    /// Run the greedy restarts at once, one per core (when there are two or more): the same rows as
+    /// running them in turn, sooner. Off only to check that.
+    var restartsAtOnce = true
 
     public init(strength: Int = 2, seed: UInt64 = 0, restarts: Int = 2, candidates: Int = 10, effort: Int = 0, polish: Bool = true) {
         self.strength = strength
@@ -218,19 +221,21 @@ public struct CoveringArrayGenerator: Sendable {
             let seedRows = seeds
             // Shared by the restarts run at once below (see there).
             nonisolated(unsafe) let shared = problem
-            @Sendable func greedy(_ restart: Int) -> [[Int]] {
+            @Sendable func greedy(_ restart: Int, solver: ConstraintSolver? = nil) -> [[Int]] {
                 var random = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(restart))
-                let rows = GreedyBuilder(problem: shared, candidates: candidates).build(seeds: seedRows, random: &random)
+                let rows = GreedyBuilder(problem: shared, candidates: candidates, solver: solver).build(seeds: seedRows, random: &random)
                 return Self.removeRedundantRows(rows, problem: shared, keep: seedRows.count)
             }
-            if passes.restarts > 1 && !problem.solver.hasConstraints && ProcessInfo.processInfo.activeProcessorCount > 1 {
-                // The restarts at once, one per core: each has its own generator and reads the problem
-                // only (the constraint solver's cache, which isn't safe to share, is never consulted
-                // without constraints). The first with the fewest rows wins, as in turn.
+            if passes.restarts > 1 && options.restartsAtOnce && ProcessInfo.processInfo.activeProcessorCount > 1 {
+                // The restarts at once, one per core: each has its own generator and its own copy of the
+                // constraint solver (whose cache and witness change as it answers), and reads the rest of
+                // the problem only. The first with the fewest rows wins, as in turn.
                 var runs = [[[Int]]](repeating: [], count: passes.restarts)
+                let solvers = (0..<passes.restarts).map { $0 == 0 ? problem.solver : problem.solver.copy() }
                 runs.withUnsafeMutableBufferPointer { runs in
                     nonisolated(unsafe) let slots = runs
-                    DispatchQueue.concurrentPerform(iterations: slots.count) { slots[$0] = greedy($0) }
+                    nonisolated(unsafe) let solvers = solvers
+                    DispatchQueue.concurrentPerform(iterations: slots.count) { slots[$0] = greedy($0, solver: solvers[$0]) }
                 }
                 for rows in runs where searched == nil || rows.count < searched!.count { searched = rows }
             } else {

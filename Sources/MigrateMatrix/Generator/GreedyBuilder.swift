@@ -6,12 +6,20 @@ import MigrateSupport
 struct GreedyBuilder {
     let problem: CoverageProblem
     let candidates: Int
+    /// The problem's solver, or a copy of it for a build on another thread (see `ConstraintSolver.copy`).
+    var solver: ConstraintSolver
+
+    init(problem: CoverageProblem, candidates: Int, solver: ConstraintSolver? = nil) {
+        self.problem = problem
+        self.candidates = candidates
+        self.solver = solver ?? problem.solver
+    }
 
     /// Builds rows until every required tuple is covered. `seeds` are rows the user requires
     /// (-1 where any value will do); they come first, completed greedily.
     func build(seeds: [[Int]], random: inout SeededGenerator) -> [[Int]] {
         let k = problem.factorCount
-        let solver = problem.solver
+        let solver = solver
         var uncovered = problem.required
         var uncoveredCount = problem.requiredCount
         var rows: [[Int]] = []
