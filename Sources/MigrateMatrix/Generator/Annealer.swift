@@ -168,7 +168,8 @@ struct Annealer {
         /// At 8 × 4 bytes an entry, 16 MB at most (4^15 3^17 2^29 at strength 3 takes 3.5 MB).
         static let cellTupleLimit = 500_000
 
-        init(problem: CoverageProblem) {
+        /// `writesCellTuples: false` leaves `cellTuples` out, for tests of the loops without it.
+        init(problem: CoverageProblem, writesCellTuples: Bool = true) {
             let k = problem.factorCount
             let space = problem.space
             self.k = k
@@ -223,7 +224,9 @@ struct Annealer {
             self.choose = copy(space.choose)
             let tuplesPerCell = problem.strength >= 3 ? space.binomial[k - 1][problem.strength - 1] : 0
             self.tuplesPerCell = tuplesPerCell
-            if problem.strength == 3 || problem.strength == 4, k.multipliedReportingOverflow(by: tuplesPerCell).partialValue <= Self.cellTupleLimit {
+            let entries = k.multipliedReportingOverflow(by: tuplesPerCell)
+            let fits = !entries.overflow && entries.partialValue <= Self.cellTupleLimit
+            if writesCellTuples && (problem.strength == 3 || problem.strength == 4) && fits {
                 let table = UnsafeMutablePointer<Int32>.allocate(capacity: max(k * tuplesPerCell * 8, 1))
                 var entry = table
                 for factor in 0..<k {
