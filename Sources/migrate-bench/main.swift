@@ -30,9 +30,9 @@ func format(_ value: Double) -> String { String(format: "%.2f", value) }
 /// The release `migrate` binary beside this one.
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("migrate")
 
-/// Median and maximum wall time of running a program, spawned with posix_spawn: Foundation's Process
+/// Fastest, median and maximum wall time of running a program, in seconds, spawned with posix_spawn: Foundation's Process
 /// adds tens of milliseconds of its own on Linux, which would swamp what is measured.
-func spawnTimes(_ path: String, _ arguments: [String], runs: Int = 30) -> (median: Double, max: Double) {
+func spawnTimes(_ path: String, _ arguments: [String], runs: Int = 30) -> (fastest: Double, median: Double, max: Double) {
     var samples: [Double] = []
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -50,7 +50,7 @@ func spawnTimes(_ path: String, _ arguments: [String], runs: Int = 30) -> (media
             })
     }
     samples.sort()
-    return (samples[runs / 2], samples.last!)
+    return (samples[0], samples[runs / 2], samples.last!)
 }
 
 /// `fuzz N [SEED]`: N mutated inputs, each run by the release `migrate` in its own process with a time
