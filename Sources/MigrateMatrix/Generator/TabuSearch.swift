@@ -52,7 +52,9 @@ extension Annealer {
         // Per row, the missing pairs f (or g) would cover at the target's level.
         let gainF = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         let gainG = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let scores = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
         defer {
+            scores.deallocate()
             lastChanged.deallocate()
             changed.deallocate()
             previous.deallocate()
@@ -143,26 +145,37 @@ extension Annealer {
                     let oldPairF = tables.pairSelf[slot]
                     let recent = move - tenure
                     var weighed = 0
-                    var bestScore = Int.min
-                    var ties = 0
+                    // First every row's score, without branches (a row the tabu list or a seed keeps
+                    // from the move scores `Int.min`); then the best, ties broken at random in row order.
                     for row in 0..<rowCount {
                         let oldF = Int(columnF[row])
                         let oldG = Int(columnG[row])
-                        let changesF = oldF != a
-                        let changesG = oldG != b
-                        if (changesF && lastF[row] > recent) || (changesG && lastG[row] > recent) { continue }
-                        if row < frozenRows && (isSeedCell(row, f, other: a) || isSeedCell(row, g, other: b)) { continue }
+                        let weighsF = bit(oldF != a)
+                        let weighsG = bit(oldG != b)
+                        let tabu = (weighsF & bit(lastF[row] > recent)) | (weighsG & bit(lastG[row] > recent))
                         // Pairs covered minus pairs lost: the target, each changed cell's pairs with the
                         // rest of the row, and the old pair of the two. Work is counted per cell weighed,
                         // as if each were weighed against every other factor.
-                        // In arithmetic rather than branches: which way these go is a coin toss.
                         let oldPair = bit(counts[oldPairBase &+ oldG &* oldPairG &+ oldF &* oldPairF] == 1)
-                        let weighsF = bit(changesF)
-                        let weighsG = bit(changesG)
                         let lossF = (Int(soleF[row]) &- oldPair &- Int(gainF[row])) & (0 &- weighsF)
                         let lossG = (Int(soleG[row]) &- oldPair &- Int(gainG[row])) & (0 &- weighsG)
-                        weighed &+= weighsF &+ weighsG
+                        weighed &+= (weighsF &+ weighsG) & (tabu &- 1)
                         let score = 1 &- oldPair &- lossF &- lossG
+                        scores[row] = tabu != 0 ? Int.min : score
+                    }
+                    if frozenRows > 0 {
+                        for row in 0..<min(frozenRows, rowCount) where isSeedCell(row, f, other: a) || isSeedCell(row, g, other: b) {
+                            if scores[row] != Int.min {
+                                weighed &-= bit(Int(columnF[row]) != a) &+ bit(Int(columnG[row]) != b)
+                                scores[row] = Int.min
+                            }
+                        }
+                    }
+                    var bestScore = Int.min
+                    var ties = 0
+                    for row in 0..<rowCount {
+                        let score = scores[row]
+                        if score == Int.min { continue }
                         if score > bestScore {
                             bestScore = score
                             bestRow = row
