@@ -346,12 +346,30 @@ struct Annealer {
         /// Calls `body` with the id of every tuple the complete row at `row` covers.
         @inline(__always)
         func forEachTuple(in row: UnsafePointer<Int>, _ body: (Int) -> Void) {
-            var offset = 0
-            for combination in 0..<combinationCount {
-                var id = base[combination]
-                for position in 0..<strength { id += row[factors[offset + position]] * multipliers[offset + position] }
-                offset += strength
-                body(id)
+            // Strengths 2 and 3 written out: the loop over a tuple's members cost more than its sums.
+            var f = factors
+            var m = multipliers
+            switch strength {
+            case 2:
+                for combination in 0..<combinationCount {
+                    body(base[combination] &+ row[f[0]] &* m[0] &+ row[f[1]] &* m[1])
+                    f += 2
+                    m += 2
+                }
+            case 3:
+                for combination in 0..<combinationCount {
+                    body(base[combination] &+ row[f[0]] &* m[0] &+ row[f[1]] &* m[1] &+ row[f[2]] &* m[2])
+                    f += 3
+                    m += 3
+                }
+            default:
+                for combination in 0..<combinationCount {
+                    var id = base[combination]
+                    for position in 0..<strength { id &+= row[f[position]] &* m[position] }
+                    f += strength
+                    m += strength
+                    body(id)
+                }
             }
         }
     }
@@ -449,9 +467,7 @@ struct Annealer {
                 let row = (step + offset) % rowCount
                 if row < frozen { continue }
                 var loss = 0
-                tables.forEachTuple(in: cells + row * k) { id in
-                    if counts[id] == 1 { loss += 1 }
-                }
+                tables.forEachTuple(in: cells + row * k) { id in loss &+= counts[id] == 1 ? 1 : 0 }
                 if loss < bestLoss {
                     bestLoss = loss
                     bestRow = row
