@@ -636,6 +636,14 @@ struct Annealer {
         private func forEachTuple(of factor: Int, in rowCells: UnsafeMutablePointer<Int>, _ body: (Int, Int) -> Void) {
             if let table = tables.cellTuples {
                 var entry = table + factor &* tables.tuplesPerCell &* 8
+                // At strength 3 the third other factor is a placeholder: left out.
+                if tables.strength == 3 {
+                    for _ in 0..<tables.tuplesPerCell {
+                        body(Int(entry[0]) &+ rowCells[Int(entry[2])] &* Int(entry[3]) &+ rowCells[Int(entry[4])] &* Int(entry[5]), Int(entry[1]))
+                        entry += 8
+                    }
+                    return
+                }
                 for _ in 0..<tables.tuplesPerCell {
                     let id =
                         Int(entry[0]) &+ rowCells[Int(entry[2])] &* Int(entry[3]) &+ rowCells[Int(entry[4])] &* Int(entry[5])
