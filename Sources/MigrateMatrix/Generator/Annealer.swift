@@ -524,27 +524,31 @@ struct Annealer {
             guard old != new else { return 0 }
             if tables.strength == 3 || tables.strength == 4 {
                 // What setting the cell and setting it back would do, without writing a count (the work
-                // counted as those two changes): the tuples that would go missing or be covered, and the
-                // missing list's moves in the same order, so that it ends in the order they'd leave it.
-                // A missing tuple covered and uncovered again goes to the end of the list; one uncovered
-                // and covered again leaves the last tuple in its place.
+                // counted as those two changes), and the missing list left in the order they'd leave it.
                 work += 2 * updatesPerCell
-                var replays = 0
+                // The change first, and whether it would cover anything: if not, setting the cell and
+                // setting it back only appends the tuples it would uncover to the missing list and
+                // takes them off again, last in place of each, which leaves the list as it was.
                 var delta = 0
+                var covers = 0
+                forEachTuple(of: factor, in: rowCells) { id, step in
+                    let uncovered = bit(counts[id &+ old &* step] == 1)
+                    let covered = bit(counts[id &+ new &* step] == 0)
+                    delta &+= uncovered &- covered
+                    covers |= covered
+                }
+                if covers == 0 { return delta }
+                // Otherwise the list's moves in order: a missing tuple covered and uncovered again goes
+                // to the end of the list, and one taken out of the middle leaves the last in its place.
+                var replays = 0
                 forEachTuple(of: factor, in: rowCells) { id, step in
                     let lost = id &+ old &* step
                     let gained = id &+ new &* step
                     let uncovers = counts[lost] == 1
                     let covers = counts[gained] == 0
                     guard uncovers || covers else { return }
-                    if uncovers {
-                        addMissing(lost)
-                        delta &+= 1
-                    }
-                    if covers {
-                        removeMissing(gained)
-                        delta &-= 1
-                    }
+                    if uncovers { addMissing(lost) }
+                    if covers { removeMissing(gained) }
                     replayLost[replays] = uncovers ? lost : -1
                     replayGained[replays] = covers ? gained : -1
                     replays &+= 1
@@ -669,3 +673,7 @@ struct Annealer {
         }
     }
 }
+
+/// 1 for true, 0 for false, without a branch.
+@inline(__always)
+func bit(_ value: Bool) -> Int { Int(unsafeBitCast(value, to: UInt8.self)) }

@@ -216,7 +216,3 @@ extension Annealer {
         return best
     }
 }
-
-/// 1 for true, 0 for false, without a branch.
-@inline(__always)
-private func bit(_ value: Bool) -> Int { Int(unsafeBitCast(value, to: UInt8.self)) }
