@@ -116,8 +116,25 @@ struct GreedyBuilder {
         var fixed: [Int] = []
         var ties: [Int] = []
 
+        /// The problem's tables that scoring reads for every value, held here so that a call takes
+        /// none of them from the problem (each taking costs a retain and a release).
+        let levelCounts: [Int]
+        let choose: [Int]
+        let base: [Int]
+        let multipliers: [Int]
+        let pairBase: [Int]
+        let pairOther: [Int]
+        let pairSelf: [Int]
+
         init(problem: CoverageProblem) {
             self.problem = problem
+            self.levelCounts = problem.levelCounts
+            self.choose = problem.space.choose
+            self.base = problem.space.base
+            self.multipliers = problem.space.multipliers
+            self.pairBase = problem.pairBase
+            self.pairOther = problem.pairOther
+            self.pairSelf = problem.pairSelf
             self.scores = [Int](repeating: 0, count: problem.levelCounts.max() ?? 1)
             self.density = [Double](repeating: 0, count: problem.levelCounts.max() ?? 1)
             self.isPlaced = [Bool](repeating: false, count: problem.factorCount)
@@ -154,7 +171,7 @@ struct GreedyBuilder {
             unplaced.removeAll(keepingCapacity: true)
             for factor in 0..<k where !isPlaced[factor] { unplaced.append(factor) }
             for factor in order {
-                let levels = problem.levelCounts[factor]
+                let levels = levelCounts[factor]
                 for level in 0..<levels { scores[level] = 0 }
                 if strength == 2 {
                     scorePairs(factor: factor, row: row, uncovered: uncovered)
@@ -199,7 +216,7 @@ struct GreedyBuilder {
                         }
                     }
                 } else if strength == 1 {
-                    let base = problem.space.base[factor]
+                    let base = self.base[factor]
                     for level in 0..<levels { scores[level] = Int(uncovered[base + level]) }
                 } else if fixed.count >= strength - 1 {
                     scoreTuples(factor: factor, row: row, uncovered: uncovered)
@@ -245,13 +262,13 @@ struct GreedyBuilder {
         }
 
         private mutating func scorePairs(factor: Int, row: [Int], uncovered: [UInt8]) {
-            let k = problem.factorCount
-            let levels = problem.levelCounts[factor]
+            let k = levelCounts.count
+            let levels = levelCounts[factor]
             scores.withUnsafeMutableBufferPointer { scores in
                 uncovered.withUnsafeBufferPointer { uncovered in
-                    problem.pairBase.withUnsafeBufferPointer { pairBase in
-                        problem.pairOther.withUnsafeBufferPointer { pairOther in
-                            problem.pairSelf.withUnsafeBufferPointer { pairSelf in
+                    pairBase.withUnsafeBufferPointer { pairBase in
+                        pairOther.withUnsafeBufferPointer { pairOther in
+                            pairSelf.withUnsafeBufferPointer { pairSelf in
                                 // Four levels at a time in registers (integer sums: the order doesn't matter);
                                 // a level past the last reads the first again and is dropped.
                                 var level = 0
@@ -289,15 +306,14 @@ struct GreedyBuilder {
         /// directly (most of the work on wide 3-wise models). The same sums as the general loop:
         /// integers added in another order.
         private mutating func scoreTriples(factor: Int, row: [Int], uncovered: [UInt8]) {
-            let space = problem.space
-            let levels = problem.levelCounts[factor]
-            let stride = space.factorCount + 1
+            let levels = levelCounts[factor]
+            let stride = levelCounts.count + 1
             let m = fixed.count
             scores.withUnsafeMutableBufferPointer { scores in
                 uncovered.withUnsafeBufferPointer { uncovered in
-                    space.choose.withUnsafeBufferPointer { choose in
-                        space.base.withUnsafeBufferPointer { base in
-                            problem.levelCounts.withUnsafeBufferPointer { counts in
+                    choose.withUnsafeBufferPointer { choose in
+                        base.withUnsafeBufferPointer { base in
+                            levelCounts.withUnsafeBufferPointer { counts in
                                 fixed.withUnsafeBufferPointer { fixed in
                                     row.withUnsafeBufferPointer { row in
                                         let c1 = choose.baseAddress! + stride
@@ -342,16 +358,15 @@ struct GreedyBuilder {
         /// binomials by column and indexed with the tuple space's multipliers (the general loop below
         /// made two arrays per call and ranked through nested arrays: most of the time on 3^8).
         private mutating func scoreQuadruples(factor: Int, row: [Int], uncovered: [UInt8]) {
-            let space = problem.space
-            let levels = problem.levelCounts[factor]
-            let stride = space.factorCount + 1
+            let levels = levelCounts[factor]
+            let stride = levelCounts.count + 1
             let m = fixed.count
             guard m >= 3 else { return }
             scores.withUnsafeMutableBufferPointer { scores in
                 uncovered.withUnsafeBufferPointer { uncovered in
-                    space.choose.withUnsafeBufferPointer { choose in
-                        space.base.withUnsafeBufferPointer { base in
-                            space.multipliers.withUnsafeBufferPointer { multipliers in
+                    choose.withUnsafeBufferPointer { choose in
+                        base.withUnsafeBufferPointer { base in
+                            multipliers.withUnsafeBufferPointer { multipliers in
                                 fixed.withUnsafeBufferPointer { fixed in
                                     row.withUnsafeBufferPointer { row in
                                         let c1 = choose.baseAddress! + stride
