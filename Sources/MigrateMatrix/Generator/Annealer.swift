@@ -165,6 +165,9 @@ struct Annealer {
         /// out, 8 numbers per tuple, `tuplesPerCell` tuples per factor. A change reads its tuples in
         /// order instead of ranking each (a third of the time on 2^10 3^5 at strength 3).
         private(set) var cellTuples: UnsafeMutablePointer<Int32>?
+        /// With `cellTuples`: the same tuples' combinations and the multipliers of the factor's level,
+        /// 2 numbers per tuple, for a state that keeps the id each row covers in each combination.
+        private(set) var cellCombinations: UnsafeMutablePointer<Int32>?
         /// At 8 × 4 bytes an entry, 16 MB at most (4^15 3^17 2^29 at strength 3 takes 3.5 MB).
         static let cellTupleLimit = 500_000
 
@@ -228,10 +231,15 @@ struct Annealer {
             let fits = !entries.overflow && entries.partialValue <= Self.cellTupleLimit
             if writesCellTuples && (problem.strength == 3 || problem.strength == 4) && fits {
                 let table = UnsafeMutablePointer<Int32>.allocate(capacity: max(k * tuplesPerCell * 8, 1))
+                let combinations = UnsafeMutablePointer<Int32>.allocate(capacity: max(k * tuplesPerCell * 2, 1))
                 var entry = table
+                var pair = combinations
                 for factor in 0..<k {
-                    forEachCellTuple(of: factor) { base, step, a, multiplierA, b, multiplierB, c, multiplierC in
-                        entry[0] = Int32(base)
+                    forEachCellTuple(of: factor) { combination, step, a, multiplierA, b, multiplierB, c, multiplierC in
+                        pair[0] = Int32(combination)
+                        pair[1] = Int32(step)
+                        pair += 2
+                        entry[0] = Int32(base[combination])
                         entry[1] = Int32(step)
                         entry[2] = Int32(a)
                         entry[3] = Int32(multiplierA)
@@ -243,12 +251,14 @@ struct Annealer {
                     }
                 }
                 self.cellTuples = table
+                self.cellCombinations = combinations
             }
         }
 
         /// Strengths 3 and 4: calls `body` with each tuple of `factor` with t − 1 other factors, in
         /// the order of the general loop in `State.setCell` (the other factors ascending,
-        /// lexicographically): the tuple's id with every member at level 0, the multiplier of
+        /// lexicographically): the tuple's combination (its id with every member at level 0 is
+        /// `base[combination]`), the multiplier of
         /// `factor`'s level, and each other factor with the multiplier of its level (at strength 3 the
         /// third is the first again, with multiplier 0).
         @inline(__always)
@@ -263,19 +273,19 @@ struct Annealer {
                     for b in (a + 1)..<factor {
                         let combination = c1[a] &+ c2[b] &+ c3[factor]
                         let m = multipliers + combination &* 3
-                        body(base[combination], m[2], a, m[0], b, m[1], a, 0)
+                        body(combination, m[2], a, m[0], b, m[1], a, 0)
                     }
                     for b in (factor + 1)..<k {
                         let combination = c1[a] &+ c2[factor] &+ c3[b]
                         let m = multipliers + combination &* 3
-                        body(base[combination], m[1], a, m[0], b, m[2], a, 0)
+                        body(combination, m[1], a, m[0], b, m[2], a, 0)
                     }
                 }
                 for a in (factor + 1)..<k {
                     for b in (a + 1)..<k {
                         let combination = c1[factor] &+ c2[a] &+ c3[b]
                         let m = multipliers + combination &* 3
-                        body(base[combination], m[0], a, m[1], b, m[2], a, 0)
+                        body(combination, m[0], a, m[1], b, m[2], a, 0)
                     }
                 }
                 return
@@ -304,7 +314,7 @@ struct Annealer {
                         let slotA = position == 0 ? 1 : 0
                         let slotB = position <= 1 ? 2 : 1
                         let slotC = position <= 2 ? 3 : 2
-                        body(base[combination], m[position], a, m[slotA], b, m[slotB], c, m[slotC])
+                        body(combination, m[position], a, m[slotA], b, m[slotB], c, m[slotC])
                     }
                 }
             }
@@ -315,6 +325,7 @@ struct Annealer {
             emptyCounts.deallocate()
             pairs?.deallocate()
             cellTuples?.deallocate()
+            cellCombinations?.deallocate()
         }
 
         /// The factors and levels of a tuple id (as `TupleSpace.decode`).
@@ -395,6 +406,12 @@ struct Annealer {
         /// put the missing list back in the order setting and resetting the cell would leave it.
         private let replayLost: UnsafeMutablePointer<Int>
         private let replayGained: UnsafeMutablePointer<Int>
+        /// Strengths 3 and 4 with the tables' `cellCombinations`, where it takes at most
+        /// `rowTupleLimit` entries: per row, the id of the tuple it covers in each combination, so that
+        /// weighing a change reads a tuple's id rather than working it out from the row.
+        private let rowTuples: UnsafeMutablePointer<Int32>?
+        /// At 4 bytes an entry, 16 MB at most.
+        static let rowTupleLimit = 4_000_000
 
         init(tables: Tables, capacity: Int, frozenRows: Int) {
             self.tables = tables
@@ -411,6 +428,12 @@ struct Annealer {
             let tuplesPerCell = tables.strength >= 3 ? tables.updatesPerCell / 2 : 1
             self.replayLost = .allocate(capacity: max(tuplesPerCell, 1))
             self.replayGained = .allocate(capacity: max(tuplesPerCell, 1))
+            let entries = capacity.multipliedReportingOverflow(by: tables.combinationCount)
+            if tables.cellCombinations != nil && !entries.overflow && entries.partialValue <= Self.rowTupleLimit {
+                self.rowTuples = .allocate(capacity: max(entries.partialValue, 1))
+            } else {
+                self.rowTuples = nil
+            }
         }
 
         deinit {
@@ -422,6 +445,7 @@ struct Annealer {
             pick.deallocate()
             replayLost.deallocate()
             replayGained.deallocate()
+            rowTuples?.deallocate()
         }
 
         /// Starts again from `rows` (no more than the capacity).
@@ -433,8 +457,18 @@ struct Annealer {
                 for factor in 0..<k { cells[index * k + factor] = row[factor] }
             }
             counts.update(from: tables.emptyCounts, count: tables.tupleCount)
+            let combinations = tables.combinationCount
             for index in 0..<rowCount {
-                tables.forEachTuple(in: cells + index * k) { id in counts[id] &+= 1 }
+                if let rowTuples {
+                    var ids = rowTuples + index * combinations
+                    tables.forEachTuple(in: cells + index * k) { id in
+                        counts[id] &+= 1
+                        ids.pointee = Int32(id)
+                        ids += 1
+                    }
+                } else {
+                    tables.forEachTuple(in: cells + index * k) { id in counts[id] &+= 1 }
+                }
             }
             for id in 0..<tables.tupleCount where counts[id] == 0 { addMissing(id) }
         }
@@ -467,7 +501,12 @@ struct Annealer {
                 let row = (step + offset) % rowCount
                 if row < frozen { continue }
                 var loss = 0
-                tables.forEachTuple(in: cells + row * k) { id in loss &+= counts[id] == 1 ? 1 : 0 }
+                if let rowTuples {
+                    let ids = rowTuples + row * tables.combinationCount
+                    for combination in 0..<tables.combinationCount { loss &+= counts[Int(ids[combination])] == 1 ? 1 : 0 }
+                } else {
+                    tables.forEachTuple(in: cells + row * k) { id in loss &+= counts[id] == 1 ? 1 : 0 }
+                }
                 if loss < bestLoss {
                     bestLoss = loss
                     bestRow = row
@@ -488,6 +527,11 @@ struct Annealer {
             }
             let start = cells + row * k
             start.update(from: start + k, count: (rowCount - row - 1) * k)
+            if let rowTuples {
+                let combinations = tables.combinationCount
+                let ids = rowTuples + row * combinations
+                ids.update(from: ids + combinations, count: (rowCount - row - 1) * combinations)
+            }
             rowCount -= 1
         }
 
@@ -531,11 +575,26 @@ struct Annealer {
                 // takes them off again, last in place of each, which leaves the list as it was.
                 var delta = 0
                 var covers = 0
-                forEachTuple(of: factor, in: rowCells) { id, step in
-                    let uncovered = bit(counts[id &+ old &* step] == 1)
-                    let covered = bit(counts[id &+ new &* step] == 0)
-                    delta &+= uncovered &- covered
-                    covers |= covered
+                if let rowTuples, let pairs = tables.cellCombinations {
+                    // The row's tuples are kept: each id is a read, and the new one a step away.
+                    let ids = rowTuples + row * tables.combinationCount
+                    var pair = pairs + factor &* tables.tuplesPerCell &* 2
+                    let change = new &- old
+                    for _ in 0..<tables.tuplesPerCell {
+                        let lost = Int(ids[Int(pair[0])])
+                        let uncovered = bit(counts[lost] == 1)
+                        let covered = bit(counts[lost &+ change &* Int(pair[1])] == 0)
+                        delta &+= uncovered &- covered
+                        covers |= covered
+                        pair += 2
+                    }
+                } else {
+                    forEachTuple(of: factor, in: rowCells) { id, step in
+                        let uncovered = bit(counts[id &+ old &* step] == 1)
+                        let covered = bit(counts[id &+ new &* step] == 0)
+                        delta &+= uncovered &- covered
+                        covers |= covered
+                    }
                 }
                 if covers == 0 { return delta }
                 // Otherwise the list's moves in order: a missing tuple covered and uncovered again goes
@@ -590,6 +649,15 @@ struct Annealer {
                 forEachTuple(of: factor, in: rowCells) { id, step in
                     decrement(id &+ old &* step)
                     increment(id &+ new &* step)
+                }
+                if let rowTuples, let pairs = tables.cellCombinations {
+                    let ids = rowTuples + row * tables.combinationCount
+                    var pair = pairs + factor &* tables.tuplesPerCell &* 2
+                    let change = Int32(new &- old)
+                    for _ in 0..<tables.tuplesPerCell {
+                        ids[Int(pair[0])] &+= change &* pair[1]
+                        pair += 2
+                    }
                 }
             } else {
                 // Every (t-1)-subset of the other factors.
@@ -657,8 +725,9 @@ struct Annealer {
                 }
                 return
             }
-            tables.forEachCellTuple(of: factor) { base, step, a, multiplierA, b, multiplierB, c, multiplierC in
-                body(base &+ rowCells[a] &* multiplierA &+ rowCells[b] &* multiplierB &+ rowCells[c] &* multiplierC, step)
+            let base = tables.base
+            tables.forEachCellTuple(of: factor) { combination, step, a, multiplierA, b, multiplierB, c, multiplierC in
+                body(base[combination] &+ rowCells[a] &* multiplierA &+ rowCells[b] &* multiplierB &+ rowCells[c] &* multiplierC, step)
             }
         }
 
