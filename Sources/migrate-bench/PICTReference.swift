@@ -8,9 +8,9 @@ import MigrateMatrix
 
 /// Where and how PICT's recorded times were measured.
 let pictRecording =
-    "PICT 3.7.4 (github.com/microsoft/pict, its CMake release flags: g++ 12 -O3 -DNDEBUG -flto), 2026-11-27, "
-    + "the 2-core Linux reference machine (6.18, x86_64), side by side with migrate; the fastest of 40 whole runs "
-    + "(20 for strengths 3 and 4, 5 for 4^15 3^17 2^29 t=3); /bin/true takes 0.7 ms there"
+    "PICT 3.7.4 (github.com/microsoft/pict, built with its CMake release flags: g++ 12 -O3 -DNDEBUG -flto), measured "
+    + "2026-11-27 side by side with migrate on the 2-core Linux reference machine (6.18, x86_64): the fastest of two "
+    + "sessions of 40 whole runs (20 at strengths 3 and 4; 5 and 3 for the largest 3-wise model); /bin/true takes 0.7 ms there"
 
 /// A model in PICT's format: factors P1, P2, … with values 0, 1, …; the same array either way.
 func pictModelText(levels: [Int]) -> String {
