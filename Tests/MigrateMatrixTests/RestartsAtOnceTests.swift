@@ -1,3 +1,5 @@
+import Foundation
+import MigrateTestSupport
 import Testing
 
 @testable import MigrateMatrix
@@ -9,16 +11,7 @@ struct RestartsAtOnceTests {
         arguments: [(0, 2), (1, 2), (2, 3), (3, 4), (4, 4)])
     func restartsAtOnce(model index: Int, strength: Int) throws {
         // PICT's disk-partition example (doc/pict.md, "Constraints").
-        let disk = """
-            Type: Primary, Logical, Single, Span, Stripe, Mirror, RAID-5
-            Size: 10, 100, 500, 1000, 5000, 10000, 40000
-            Format method: quick, slow
-            File system: FAT, FAT32, NTFS
-            Cluster size: 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536
-            Compression: on, off
-            IF [File system] = "FAT" THEN [Size] <= 4096;
-            IF [File system] = "FAT32" THEN [Size] <= 32000;
-            """
+        let disk = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/pict/disk-partition.txt"), encoding: .utf8)
         let model = [
             constrainedModel(), try #require(PICTModel.parse(disk).model).model,
             CoverageModel(levelCounts: Array(repeating: 3, count: 9)), CoverageModel(levelCounts: [3, 3, 3, 2, 2, 2, 2]),

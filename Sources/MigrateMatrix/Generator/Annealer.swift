@@ -294,27 +294,9 @@ struct Annealer {
             for a in 0..<k where a != factor {
                 for b in (a + 1)..<k where b != factor {
                     for c in (b + 1)..<k where c != factor {
-                        let combination: Int
-                        let position: Int
-                        if factor < a {
-                            combination = c1[factor] &+ c2[a] &+ c3[b] &+ c4[c]
-                            position = 0
-                        } else if factor < b {
-                            combination = c1[a] &+ c2[factor] &+ c3[b] &+ c4[c]
-                            position = 1
-                        } else if factor < c {
-                            combination = c1[a] &+ c2[b] &+ c3[factor] &+ c4[c]
-                            position = 2
-                        } else {
-                            combination = c1[a] &+ c2[b] &+ c3[c] &+ c4[factor]
-                            position = 3
-                        }
+                        let (combination, position, slots) = TupleSpace.quadruple(factor, a, b, c, c1: c1, c2: c2, c3: c3, c4: c4)
                         let m = multipliers + combination &* 4
-                        // The other three take the slots around `factor`'s.
-                        let slotA = position == 0 ? 1 : 0
-                        let slotB = position <= 1 ? 2 : 1
-                        let slotC = position <= 2 ? 3 : 2
-                        body(combination, m[position], a, m[slotA], b, m[slotB], c, m[slotC])
+                        body(combination, m[position], a, m[slots.a], b, m[slots.b], c, m[slots.c])
                     }
                 }
             }

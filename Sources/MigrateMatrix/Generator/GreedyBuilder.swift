@@ -379,28 +379,12 @@ struct GreedyBuilder {
                                                 let b = fixed[j]
                                                 for l in (j + 1)..<m {
                                                     let c = fixed[l]
-                                                    let combination: Int
-                                                    let position: Int
-                                                    if factor < a {
-                                                        combination = c1[factor] &+ c2[a] &+ c3[b] &+ c4[c]
-                                                        position = 0
-                                                    } else if factor < b {
-                                                        combination = c1[a] &+ c2[factor] &+ c3[b] &+ c4[c]
-                                                        position = 1
-                                                    } else if factor < c {
-                                                        combination = c1[a] &+ c2[b] &+ c3[factor] &+ c4[c]
-                                                        position = 2
-                                                    } else {
-                                                        combination = c1[a] &+ c2[b] &+ c3[c] &+ c4[factor]
-                                                        position = 3
-                                                    }
+                                                    let (combination, position, slots) = TupleSpace.quadruple(
+                                                        factor, a, b, c, c1: c1, c2: c2, c3: c3, c4: c4)
                                                     let offset = combination &* 4
-                                                    let slotA = position == 0 ? 1 : 0
-                                                    let slotB = position <= 1 ? 2 : 1
-                                                    let slotC = position <= 2 ? 3 : 2
                                                     var id =
-                                                        base[combination] &+ row[a] &* multipliers[offset &+ slotA]
-                                                        &+ row[b] &* multipliers[offset &+ slotB] &+ row[c] &* multipliers[offset &+ slotC]
+                                                        base[combination] &+ row[a] &* multipliers[offset &+ slots.a]
+                                                        &+ row[b] &* multipliers[offset &+ slots.b] &+ row[c] &* multipliers[offset &+ slots.c]
                                                     let step = multipliers[offset &+ position]
                                                     for level in 0..<levels {
                                                         scores[level] &+= Int(uncovered[id])

@@ -128,20 +128,9 @@ final class TupleSpace {
     /// Calls `body` with the id of every tuple a complete row covers.
     @inline(__always)
     func forEachTuple(in row: UnsafeBufferPointer<Int>, _ body: (Int) -> Void) {
-        factors.withUnsafeBufferPointer { factors in
-            multipliers.withUnsafeBufferPointer { multipliers in
-                base.withUnsafeBufferPointer { base in
-                    var offset = 0
-                    for combination in 0..<(base.count - 1) {
-                        var id = base[combination]
-                        for position in 0..<strength {
-                            id += row[factors[offset + position]] * multipliers[offset + position]
-                        }
-                        offset += strength
-                        body(id)
-                    }
-                }
-            }
+        _ = containsTuple(in: row) { id in
+            body(id)
+            return false
         }
     }
 
@@ -164,5 +153,30 @@ final class TupleSpace {
                 }
             }
         }
+    }
+
+    /// Strength 4: the combination of `factor` with three other factors a < b < c, ranked from the
+    /// columns of `choose` for the first to the fourth member (`c1` to `c4`), where `factor` falls among
+    /// the four (0 to 3), and the slots of a, b and c around it.
+    @inline(__always)
+    static func quadruple(
+        _ factor: Int, _ a: Int, _ b: Int, _ c: Int, c1: UnsafePointer<Int>, c2: UnsafePointer<Int>, c3: UnsafePointer<Int>, c4: UnsafePointer<Int>
+    ) -> (combination: Int, position: Int, slots: (a: Int, b: Int, c: Int)) {
+        let combination: Int
+        let position: Int
+        if factor < a {
+            combination = c1[factor] &+ c2[a] &+ c3[b] &+ c4[c]
+            position = 0
+        } else if factor < b {
+            combination = c1[a] &+ c2[factor] &+ c3[b] &+ c4[c]
+            position = 1
+        } else if factor < c {
+            combination = c1[a] &+ c2[b] &+ c3[factor] &+ c4[c]
+            position = 2
+        } else {
+            combination = c1[a] &+ c2[b] &+ c3[c] &+ c4[factor]
+            position = 3
+        }
+        return (combination, position, (position == 0 ? 1 : 0, position <= 1 ? 2 : 1, position <= 2 ? 3 : 2))
     }
 }
