@@ -382,8 +382,6 @@ struct Annealer {
         /// Tuple-count updates done so far: the budget's unit.
         var work = 0
         private let updatesPerCell: Int
-        private let members: UnsafeMutablePointer<Int>
-        private let pick: UnsafeMutablePointer<Int>
         /// Strengths 3 and 4: the tuples an estimate found changing between missing and covered, to
         /// put the missing list back in the order setting and resetting the cell would leave it.
         private let replayLost: UnsafeMutablePointer<Int>
@@ -405,11 +403,8 @@ struct Annealer {
             self.missing = .allocate(capacity: max(tables.tupleCount, 1))
             self.positionInMissing = .allocate(capacity: max(tables.tupleCount, 1))
             positionInMissing.initialize(repeating: -1, count: tables.tupleCount)
-            self.members = .allocate(capacity: tables.strength)
-            self.pick = .allocate(capacity: max(tables.strength - 1, 1))
-            let tuplesPerCell = tables.strength >= 3 ? tables.updatesPerCell / 2 : 1
-            self.replayLost = .allocate(capacity: max(tuplesPerCell, 1))
-            self.replayGained = .allocate(capacity: max(tuplesPerCell, 1))
+            self.replayLost = .allocate(capacity: max(tables.tuplesPerCell, 1))
+            self.replayGained = .allocate(capacity: max(tables.tuplesPerCell, 1))
             let entries = capacity.multipliedReportingOverflow(by: tables.combinationCount)
             if tables.cellCombinations != nil && !entries.overflow && entries.partialValue <= Self.rowTupleLimit {
                 self.rowTuples = .allocate(capacity: max(entries.partialValue, 1))
@@ -423,8 +418,6 @@ struct Annealer {
             counts.deallocate()
             missing.deallocate()
             positionInMissing.deallocate()
-            members.deallocate()
-            pick.deallocate()
             replayLost.deallocate()
             replayGained.deallocate()
             rowTuples?.deallocate()
@@ -476,12 +469,7 @@ struct Annealer {
 
         /// Removes the row whose loss uncovers the fewest required tuples.
         func removeCheapestRow(skipping frozen: Int, random: inout SeededGenerator) {
-            var bestRow = -1
-            var bestLoss = Int.max
-            let offset = Int(random.next() % UInt64(max(rowCount, 1)))
-            for step in 0..<rowCount {
-                let row = (step + offset) % rowCount
-                if row < frozen { continue }
+            let row = cheapestRow(skipping: frozen, random: &random) { row in
                 var loss = 0
                 if let rowTuples {
                     let ids = rowTuples + row * tables.combinationCount
@@ -489,13 +477,28 @@ struct Annealer {
                 } else {
                     tables.forEachTuple(in: cells + row * k) { id in loss &+= counts[id] == 1 ? 1 : 0 }
                 }
-                if loss < bestLoss {
-                    bestLoss = loss
+                return loss
+            }
+            if let row { removeRow(row) { _ in } }
+        }
+
+        /// The row (past the first `frozen`) with the least `loss`: the first such from a random row
+        /// on, wrapping. Nil when every row is frozen.
+        @inline(__always)
+        func cheapestRow(skipping frozen: Int, random: inout SeededGenerator, loss: (Int) -> Int) -> Int? {
+            var bestRow: Int?
+            var bestLoss = Int.max
+            let offset = Int(random.next() % UInt64(max(rowCount, 1)))
+            for step in 0..<rowCount {
+                let row = (step + offset) % rowCount
+                if row < frozen { continue }
+                let rowLoss = loss(row)
+                if rowLoss < bestLoss {
+                    bestLoss = rowLoss
                     bestRow = row
                 }
             }
-            guard bestRow >= 0 else { return }
-            removeRow(bestRow) { _ in }
+            return bestRow
         }
 
         /// Removes the row at `row`, calling `uncovered` with each tuple it covered once its count has
@@ -515,13 +518,6 @@ struct Annealer {
                 ids.update(from: ids + combinations, count: (rowCount - row - 1) * combinations)
             }
             rowCount -= 1
-        }
-
-        /// The number of times the pair of these two factors at these levels is covered.
-        @inline(__always)
-        func pairCount(_ factor: Int, _ level: Int, _ other: Int, _ otherLevel: Int) -> Int {
-            let slot = factor * k + other
-            return Int(counts[tables.pairBase[slot] &+ otherLevel &* tables.pairOther[slot] &+ level &* tables.pairSelf[slot]])
         }
 
         /// The change in missing tuples if one cell changed alone, without changing anything.
@@ -600,7 +596,7 @@ struct Annealer {
                 }
                 return delta
             }
-            // Other strengths: set, count, and set back.
+            // Strength 1: set, count, and set back.
             let before = missingCount
             setCell(row, factor, from: old, to: new)
             let delta = missingCount - before
@@ -627,7 +623,8 @@ struct Annealer {
                     decrement(base + old * step)
                     increment(base + new * step)
                 }
-            } else if strength == 3 || strength == 4 {
+            } else {
+                // Strengths 3 and 4 (the strength is 1 to 4).
                 forEachTuple(of: factor, in: rowCells) { id, step in
                     decrement(id &+ old &* step)
                     increment(id &+ new &* step)
@@ -640,44 +637,6 @@ struct Annealer {
                         ids[Int(pair[0])] &+= change &* pair[1]
                         pair += 2
                     }
-                }
-            } else {
-                // Every (t-1)-subset of the other factors.
-                let others = strength - 1
-                for index in 0..<others { pick[index] = index }
-                let pool = k - 1
-                let choose = tables.choose
-                let stride = k + 1
-                while true {
-                    var position = 0
-                    var inserted = false
-                    for index in 0..<others {
-                        let other = pick[index] >= factor ? pick[index] + 1 : pick[index]
-                        if !inserted && factor < other {
-                            members[position] = factor
-                            position += 1
-                            inserted = true
-                        }
-                        members[position] = other
-                        position += 1
-                    }
-                    if !inserted { members[position] = factor }
-                    var combination = 0
-                    for slot in 0..<strength { combination += choose[(slot + 1) * stride + members[slot]] }
-                    var id = tables.base[combination]
-                    var step = 0
-                    for slot in 0..<strength {
-                        let member = members[slot]
-                        let multiplier = tables.multipliers[combination * strength + slot]
-                        if member == factor { step = multiplier } else { id += rowCells[member] * multiplier }
-                    }
-                    decrement(id + old * step)
-                    increment(id + new * step)
-                    var slot = others - 1
-                    while slot >= 0 && pick[slot] == pool - others + slot { slot -= 1 }
-                    if slot < 0 { break }
-                    pick[slot] += 1
-                    for next in (slot + 1)..<others { pick[next] = pick[next - 1] + 1 }
                 }
             }
             rowCells[factor] = new

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import MigrateSupport
 
 /// Settings of one generator run.
@@ -27,8 +26,8 @@ public struct GeneratorOptions: Sendable, Hashable {
     /// The effort stops after this many of its rounds in a row remove no row (a round drops one row
     /// and anneals until every tuple is covered again, each failed one longer than the last).
     public var roundsWithoutGain = 1
-    /// Run the greedy restarts at once, one per core (when there are two or more): the same rows as
-    /// running them in turn, sooner. Off only to check that.
+    /// Run the greedy restarts at once, one per core: the same rows as running them in turn, sooner.
+    /// Off only to check that.
     var restartsAtOnce = true
 
     public init(strength: Int = 2, seed: UInt64 = 0, restarts: Int = 2, candidates: Int = 10, effort: Int = 0, polish: Bool = true) {
@@ -226,10 +225,11 @@ public struct CoveringArrayGenerator: Sendable {
                 let rows = GreedyBuilder(problem: shared, candidates: candidates, solver: solver).build(seeds: seedRows, random: &random)
                 return Self.removeRedundantRows(rows, problem: shared, keep: seedRows.count)
             }
-            if passes.restarts > 1 && options.restartsAtOnce && ProcessInfo.processInfo.activeProcessorCount > 1 {
-                // The restarts at once, one per core: each has its own generator and its own copy of the
-                // constraint solver (whose cache and witness change as it answers), and reads the rest of
-                // the problem only. The first with the fewest rows wins, as in turn.
+            if passes.restarts > 1 && options.restartsAtOnce {
+                // The restarts at once, one per core (on one core Dispatch runs them in turn): each has its
+                // own generator and its own copy of the constraint solver (whose cache and witness change as
+                // it answers), and reads the rest of the problem only. The first with the fewest rows wins,
+                // as in turn.
                 var runs = [[[Int]]](repeating: [], count: passes.restarts)
                 let solvers = (0..<passes.restarts).map { $0 == 0 ? problem.solver : problem.solver.copy() }
                 runs.withUnsafeMutableBufferPointer { runs in

@@ -355,8 +355,8 @@ struct GreedyBuilder {
         }
 
         /// Strength 4: every three placed factors together with `factor`, ranked from the table of
-        /// binomials by column and indexed with the tuple space's multipliers (the general loop below
-        /// made two arrays per call and ranked through nested arrays: most of the time on 3^8).
+        /// binomials by column and indexed with the tuple space's multipliers (a general loop over
+        /// subsets made two arrays per call and ranked through nested arrays: most of the time on 3^8).
         private mutating func scoreQuadruples(factor: Int, row: [Int], uncovered: [UInt8]) {
             let levels = levelCounts[factor]
             let stride = levelCounts.count + 1
@@ -402,53 +402,12 @@ struct GreedyBuilder {
             }
         }
 
-        /// Strength 3 and 4: every (t-1)-subset of the placed factors together with `factor`.
+        /// Strengths 3 and 4 (the strength is 1 to 4): every t − 1 placed factors together with `factor`.
         private mutating func scoreTuples(factor: Int, row: [Int], uncovered: [UInt8]) {
             if problem.strength == 3 {
                 scoreTriples(factor: factor, row: row, uncovered: uncovered)
-                return
-            }
-            if problem.strength == 4 {
+            } else {
                 scoreQuadruples(factor: factor, row: row, uncovered: uncovered)
-                return
-            }
-            let space = problem.space
-            let strength = problem.strength
-            let levels = problem.levelCounts[factor]
-            let others = strength - 1
-            var pick = Array(0..<others)
-            var members = [Int](repeating: 0, count: strength)
-            let m = fixed.count
-            while true {
-                // The subset plus `factor`, ascending.
-                var position = 0
-                var inserted = false
-                for index in pick {
-                    let other = fixed[index]
-                    if !inserted && factor < other {
-                        members[position] = factor
-                        position += 1
-                        inserted = true
-                    }
-                    members[position] = other
-                    position += 1
-                }
-                if !inserted { members[position] = factor }
-                let combination = members.withUnsafeBufferPointer { space.rank($0) }
-                var id = space.base[combination]
-                var step = 0
-                for slot in 0..<strength {
-                    let member = members[slot]
-                    let multiplier = space.multipliers[combination * strength + slot]
-                    if member == factor { step = multiplier } else { id += row[member] * multiplier }
-                }
-                for level in 0..<levels { scores[level] += Int(uncovered[id + level * step]) }
-                // Next subset of indices into `fixed`.
-                var slot = others - 1
-                while slot >= 0 && pick[slot] == m - others + slot { slot -= 1 }
-                if slot < 0 { break }
-                pick[slot] += 1
-                for next in (slot + 1)..<others { pick[next] = pick[next - 1] + 1 }
             }
         }
     }

@@ -78,20 +78,8 @@ extension Annealer {
         var move = tenure
         state.work = 0
         while best.count > max(frozenRows, 1, lowerBound) && state.work < budget {
-            // The row whose pairs the fewest others also cover (as `State.removeCheapestRow`).
-            var dropped = -1
-            var fewest = Int.max
-            let offset = Int(random.next() % UInt64(max(state.rowCount, 1)))
-            for step in 0..<state.rowCount {
-                let row = (step + offset) % state.rowCount
-                if row < frozenRows { continue }
-                let loss = coverage.loss(row)
-                if loss < fewest {
-                    fewest = loss
-                    dropped = row
-                }
-            }
-            if dropped >= 0 { coverage.removeRow(dropped) }
+            // The row whose pairs the fewest others also cover.
+            if let dropped = state.cheapestRow(skipping: frozenRows, random: &random, loss: coverage.loss) { coverage.removeRow(dropped) }
             let rowCount = state.rowCount
             lastChanged.initialize(repeating: 0, count: capacity * k)
             var moves = 0

@@ -81,14 +81,6 @@ final class TupleSpace {
         self.multipliers = multipliers
     }
 
-    /// The colex rank of an ascending list of `strength` factors.
-    @inline(__always)
-    func rank(_ sorted: UnsafeBufferPointer<Int>) -> Int {
-        var rank = 0
-        for position in 0..<strength { rank += binomial[sorted[position]][position + 1] }
-        return rank
-    }
-
     /// The combination a tuple id belongs to.
     func combination(of tuple: Int) -> Int {
         var low = 0
