@@ -14,6 +14,8 @@ public final class StreamedFile {
     public init(path: String, display: String) throws(FileWriteError) {
         self.display = display
         target = FileTransaction.resolvedTarget(path)
+        // A run killed with SIGKILL (which no handler catches) left its temporary file beside the target.
+        FileTransaction.removeStaleTemporaries(targets: [target])
         PendingTemporaries.installHandlers()
         let (descriptor, temporary, modeFailure) = try FileTransaction.createTemporary(
             beside: target, for: FileTransaction.Entry(path: path, display: display, bytes: []))

@@ -25,12 +25,12 @@ public struct ExitCode: RawRepresentable, Sendable, Hashable, CustomStringConver
     /// Every status `migrate` ends with and what it means, for the manual page; anything else is a bug.
     public static let documented: [(status: ExitCode, meaning: String)] = [
         (.success, "Success, also for --help and --version."),
-        (.checkFailed, "check found errors, or warnings with --strict."),
+        (.checkFailed, "check found errors, or warnings with --strict; explain --batch --strict decided a row with a warning."),
         (.usage, "The command line is wrong: an unknown command or option, a missing or malformed argument."),
         (
             .dataError,
             "An input is malformed: a file that is not JSON, a plan check rejects given to a command that needs a valid one, "
-                + "an unreadable receipt, a source import cannot read."
+                + "an unreadable receipt, a source import cannot read, a customer list with a skipped row or no customer."
         ),
         (.noInput, "An input is missing or is not a regular file; for import git, a folder that is no repository or no git on PATH."),
         (.software, "A bug in migrate."),

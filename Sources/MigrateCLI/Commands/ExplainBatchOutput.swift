@@ -48,13 +48,15 @@ struct CSVHeader {
 
 /// A row read from a list, waiting to be decided with the rest of its block.
 enum PendingRow {
-    case csv(fields: [String], index: [BatchColumn: Int], line: Int)
+    /// A CSV record, with its bytes as read (for `--rejected`, should it be skipped).
+    case csv(fields: [String], index: [BatchColumn: Int], line: Int, raw: [UInt8])
     /// A JSON Lines line, parsed by the worker that decides it.
     case jsonLine([UInt8], line: Int)
-    /// A customer read from a folder's responses, with the columns written for it.
-    case customer(Customer, fields: [String], place: String)
+    /// A customer read from a folder's responses, with the columns written for it and what the responses
+    /// leave in doubt (an incomplete history).
+    case customer(Customer, fields: [String], place: String, doubts: [BatchRowWarning])
     /// A row that couldn't be read, kept in its place so messages come in the order of the list.
-    case skipped(place: String, message: String)
+    case skipped(place: String, message: String, raw: [UInt8])
 }
 
 /// Where a row is: a line of a file, or a file or folder's name.
@@ -74,7 +76,7 @@ enum RowPlace: CustomStringConvertible {
 enum RowResult {
     /// `newKeys`: keys carried through that this worker had not seen before (to warn about misspellings).
     case decided(Customer, BatchDecision, place: RowPlace, bytes: [UInt8], newKeys: [String] = [])
-    case skipped(place: String, message: String)
+    case skipped(place: String, message: String, raw: [UInt8])
 }
 
 /// Decides rows and writes them as text; one per thread, each with tables of its own.
@@ -97,31 +99,32 @@ final class BatchWorker {
 
     func process(_ row: PendingRow) -> RowResult {
         switch row {
-        case .skipped(let place, let message):
-            return .skipped(place: place, message: message)
-        case .csv(let fields, let index, let line):
+        case .skipped(let place, let message, let raw):
+            return .skipped(place: place, message: message, raw: raw)
+        case .csv(let fields, let index, let line, let raw):
             do {
                 let customer = try reader.customer { column in index[column].map { .text(fields[$0]) } }
                 let decision = decider.decide(customer)
                 return .decided(customer, decision, place: .line(line), bytes: Array(csvRow(fields, decision).utf8))
             } catch {
-                return .skipped(place: "line \(line)", message: error.message)
+                return .skipped(place: "line \(line)", message: error.message, raw: raw)
             }
         case .jsonLine(let raw, let line):
             let root: JSONNode
             do {
                 root = try JSONParser.parse(bytes: raw)
             } catch {
-                return .skipped(place: "line \(line)", message: "column \(error.location.column): \(error.message)")
+                return .skipped(place: "line \(line)", message: "column \(error.location.column): \(error.message)", raw: raw)
             }
             guard let members = root.objectValue else {
-                return .skipped(place: "line \(line)", message: "expected a JSON object, one customer per line, found \(root.value.kindName)")
+                return .skipped(
+                    place: "line \(line)", message: "expected a JSON object, one customer per line, found \(root.value.kindName)", raw: raw)
             }
             var values: [BatchColumn: BatchValue] = [:]
             var newKeys: [String] = []
             for member in members {
                 if BatchOutputColumn(rawValue: member.key) != nil {
-                    return .skipped(place: "line \(line)", message: "'\(member.key)' is a key explain --batch adds; rename it")
+                    return .skipped(place: "line \(line)", message: "'\(member.key)' is a key explain --batch adds; rename it", raw: raw)
                 }
                 guard let column = BatchColumn(key: member.key) else {
                     // Bounded, so a list with a new key on every line can't grow it without end.
@@ -144,10 +147,10 @@ final class BatchWorker {
                 let decision = decider.decide(customer)
                 return .decided(customer, decision, place: .line(line), bytes: jsonRow(members, raw: raw, line: line, decision), newKeys: newKeys)
             } catch {
-                return .skipped(place: "line \(line)", message: error.message)
+                return .skipped(place: "line \(line)", message: error.message, raw: raw)
             }
-        case .customer(let customer, let fields, let place):
-            let decision = decider.decide(customer)
+        case .customer(let customer, let fields, let place, let doubts):
+            let decision = decider.decide(customer, doubts: doubts)
             return .decided(customer, decision, place: .name(place), bytes: Array(csvRow(fields, decision).utf8))
         }
     }
@@ -204,6 +207,7 @@ final class BatchWorker {
         return "\"\(keys.cohort.rawValue)\":\"\(decision.cohortName)\",\"\(keys.tier.rawValue)\":\(decision.tierID.map(JSONWriter.quoted) ?? "null")"
             + ",\"\(keys.rule.rawValue)\":\"\(decision.rule.rawValue)\",\"\(keys.features.rawValue)\":\(list(decision.features))"
             + ",\"\(keys.offers.rawValue)\":\(list(decision.offers)),\"\(keys.withheld.rawValue)\":\(list(decision.withheld))"
+            + ",\"\(keys.warnings.rawValue)\":\(list(decision.warnings.map(\.rawValue)))"
     }
 
     /// The decision's columns (CSV) or members (JSON Lines).
@@ -215,6 +219,7 @@ final class BatchWorker {
             text = [
                 decision.cohortName, decision.tierID ?? "", decision.rule.rawValue, decision.features.joined(separator: " "),
                 decision.offers.joined(separator: " "), decision.withheld.joined(separator: " "),
+                decision.warnings.map(\.rawValue).joined(separator: " "),
             ].map(CSVReader.field).joined(separator: ",")
         case .jsonLines:
             text = Self.members(decision)
@@ -262,4 +267,46 @@ final class BatchOutput {
         }
         buffer.removeAll(keepingCapacity: true)
     }
+}
+
+/// `--rejected FILE`: every skipped row, byte for byte, with its line (or a folder's entry) and the reason,
+/// as CSV (`line,reason,record`); written whole or not at all when the run ends.
+final class RejectedRows {
+    enum Input { case lines, folder }
+
+    let file: StreamedFile
+    private var buffer: [UInt8] = []
+
+    init(file: StreamedFile, input: Input) {
+        self.file = file
+        buffer.append(contentsOf: (input == .folder ? "entry,reason\n" : "line,reason,record\n").utf8)
+        self.input = input
+    }
+
+    let input: Input
+
+    /// Adds a skipped row: `place` is `line N` or an entry's name, `raw` the row as read.
+    func add(place: String, reason: String, raw: [UInt8]) {
+        switch input {
+        case .lines:
+            let line = place.hasPrefix("line ") ? String(place.dropFirst(5)) : place
+            buffer.append(contentsOf: (CSVReader.field(line) + "," + CSVReader.field(reason) + ",").utf8)
+            buffer.append(contentsOf: CSVReader.field(bytes: raw))
+        case .folder:
+            buffer.append(contentsOf: (CSVReader.field(place) + "," + CSVReader.field(reason)).utf8)
+        }
+        buffer.append(10)
+        if buffer.count >= 1 << 20 {
+            file.write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    func commit() throws(FileWriteError) {
+        file.write(buffer)
+        buffer.removeAll()
+        try file.commit()
+    }
+
+    func abandon() { file.abandon() }
 }

@@ -8,6 +8,8 @@ enum ExplainCommand {
     /// `text` and `json` describe one customer; `csv` and `jsonl` are for `--batch` (which otherwise
     /// writes what it read: JSON Lines for JSON Lines, CSV for the rest).
     enum Format: String, CaseIterable, Sendable { case text, json, csv, jsonl }
+    /// `--input-format`: how to read a `--batch` file or standard input, instead of its extension or first line.
+    enum InputFormat: String, CaseIterable, Sendable { case csv, jsonl }
     /// `--verification`: whether `AppTransaction.shared` verified.
     enum Verification: String, CaseIterable, Sendable { case verified, failed }
 
@@ -49,6 +51,14 @@ enum ExplainCommand {
     static let output = Argument<String?>.option(
         "output", short: "o", valueName: "file",
         help: "With --batch: write the decisions to this file (whole or not at all) and the summary to standard output.")
+    static let inputFormat = Argument<InputFormat?>.choice(
+        "input-format", valueName: "format",
+        help: "With --batch: read the list as csv or jsonl, whatever its name or first line (for standard input, '-').")
+    static let rejected = Argument<String?>.option(
+        "rejected", valueName: "file",
+        help: "With --batch: copy every skipped row, byte for byte, to this CSV file with its line and reason (line,reason,record).")
+    static let strict = Argument<Bool>.flag(
+        "strict", help: "With --batch: exit 1 when any decided row carries a warning or the summary warns (a skipped row is 65 regardless).")
 
     static let spec = CommandSpec(
         name: "explain",
@@ -63,12 +73,13 @@ enum ExplainCommand {
             With --batch, a whole customer list: one decision per row (cohort, tier, rule, features, \
             offers, withheld), streamed to standard output or --output, then a summary of the cohorts \
             and the rules that decided them, with warnings that catch a wrong cutoff. Rows that can't be \
-            read are reported with their line and skipped, and the exit status is then 65. Example: \
-            migrate explain migration.json --batch customers.csv --output decisions.csv
+            read are reported with their line and skipped (--rejected FILE copies them), and the exit status \
+            is then 65; with --strict a row that carries a warning makes it 1. '-' reads standard input. \
+            Example: migrate explain migration.json --batch customers.csv --output decisions.csv
             """.wrappedForHelp,
         arguments: [
             plan, platform, originalVersion, originalPurchaseDate, originalPlatform, environment, owns, receipt, verification, cacheAge,
-            appRefunded, vpp, now, format, batch, output,
+            appRefunded, vpp, now, format, batch, output, inputFormat, rejected, strict,
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
@@ -89,11 +100,15 @@ enum ExplainCommand {
             }
             let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
             let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was explained")
-            return try ExplainBatch.run(
-                list, catalog: catalog, format: arguments[Self.format], outputPath: arguments[Self.output], now: arguments[Self.now] ?? context.now,
-                context: context)
+            let options = ExplainBatch.Options(
+                format: arguments[Self.format], inputFormat: arguments[Self.inputFormat], outputPath: arguments[Self.output],
+                rejectedPath: arguments[Self.rejected], strict: arguments[Self.strict])
+            return try ExplainBatch.run(list, catalog: catalog, options: options, now: arguments[Self.now] ?? context.now, context: context)
         }
         if arguments.isSet(Self.output) { throw .usage("'--output' applies only with --batch; one customer's explanation goes to standard output.") }
+        for batchOnly in [Self.inputFormat, Self.rejected, Self.strict] as [any DeclaredArgument] where arguments.isSet(batchOnly) {
+            throw .usage("'--\(batchOnly.spec.name)' applies only with --batch, to a customer list.")
+        }
         if [.csv, .jsonl].contains(arguments[Self.format]) {
             throw .usage("--format \(arguments[Self.format].rawValue) is for --batch; one customer is explained as text or json.")
         }
@@ -104,7 +119,7 @@ enum ExplainCommand {
         let customer = try customer(from: arguments, plan: plan, context: context, receipt: &receipt)
         let advisor = Advisor(catalog: catalog)
         let report = advisor.report(for: customer)
-        let notes = receipt.map { receiptNotes($0.facts, arguments: arguments) } ?? []
+        let notes = receipt.map { receiptNotes($0.facts, bundleID: plan.app.bundleID, arguments: arguments) } ?? []
         if arguments[Self.format] == .json {
             var value = ExplainRenderer(catalog: advisor.catalog).json(report)
             if let receipt, case .object(var members) = value {
@@ -134,8 +149,8 @@ enum ExplainCommand {
     }
 
     /// What the reader of an explanation must know about the receipt it came from.
-    static func receiptNotes(_ facts: ReceiptFacts, arguments: ParsedArguments) -> [String] {
-        var notes: [String] = []
+    static func receiptNotes(_ facts: ReceiptFacts, bundleID: String, arguments: ParsedArguments) -> [String] {
+        var notes = facts.doubts(forBundleID: bundleID).filter { !$0.refuses }.map(\.message)
         if facts.unverifiedSignatures > 0 {
             let count = facts.unverifiedSignatures == 1 ? "its JWS signature was" : "its \(facts.unverifiedSignatures) JWS signatures were"
             notes.append("\(count) NOT verified: decoded only to read it; never trust an unverified JWS in the app or on a server")
@@ -180,8 +195,9 @@ enum ExplainCommand {
                 context.standardError.write(renderer.render(located))
             }
             if let facts = read.facts {
-                if let bundleID = facts.bundleID, bundleID != plan.app.bundleID {
-                    context.standardError.write("warning: \(file.displayPath) is for '\(bundleID)', but the plan is for '\(plan.app.bundleID)'.\n")
+                // The doubts that don't refuse it are the explanation's notes (`receiptNotes`).
+                if let doubt = facts.doubts(forBundleID: plan.app.bundleID).first(where: \.refuses) {
+                    throw CommandError(.dataError, "\(file.displayPath): \(doubt.message).")
                 }
                 receipt = (file.displayPath, facts)
                 customer.take(facts)

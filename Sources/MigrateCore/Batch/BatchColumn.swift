@@ -1,3 +1,5 @@
+import Foundation
+
 /// The keys `migrate explain --batch` reads from each row of a customer list: CSV header names or
 /// JSON Lines keys, named like `AppTransaction`'s properties. Any other column is carried through.
 public enum BatchColumn: String, CaseIterable, Sendable {
@@ -17,10 +19,20 @@ public enum BatchColumn: String, CaseIterable, Sendable {
     case platform
     /// `AppTransaction`'s revocation date: set when the paid download itself was refunded.
     case revocationDate
+    /// `AppTransaction.bundleID`: a row for another app is refused, naming both ids.
+    case bundleID
+
+    /// Whether a quoted field of the column a header names may hold a line break: only a column carried
+    /// through (an id, a note) may. None of the read columns holds free text, so a quoted line break in one
+    /// of them is a stray quote, and reading on would swallow the next customers into one value.
+    public static func mayHoldLineBreak(header name: String) -> Bool {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        return BatchColumn(key: trimmed) == nil && BatchOutputColumn(rawValue: trimmed) == nil
+    }
 
     /// The App Store Server API's names for the same facts (`JWSAppTransactionDecodedPayload`), read as these.
     public static let serverNames: [String: BatchColumn] = [
-        "originalApplicationVersion": .originalAppVersion, "receiptType": .environment,
+        "originalApplicationVersion": .originalAppVersion, "receiptType": .environment, "bundleId": .bundleID,
     ]
 
     /// The column a header or key names, by its own name or the server's.
@@ -49,4 +61,6 @@ public enum BatchOutputColumn: String, CaseIterable, Sendable {
     case offers
     /// The products the upsell withholds.
     case withheld
+    /// The doubts about the row (`BatchRowWarning`), separated by spaces (an array in JSON Lines).
+    case warnings
 }

@@ -66,7 +66,7 @@ public struct BatchCustomerReader: Sendable {
                 return Date(timeIntervalSince1970: milliseconds / 1000)
             }
             problems.append(
-                "\(column.rawValue): '\(text)' is not a date; write ISO 8601 (2021-06-01T12:00:00Z) or milliseconds since 1970, as the App Store Server API does"
+                "\(column.rawValue): \(Self.shown(text)) is not a date; write ISO 8601 (2021-06-01T12:00:00Z) or milliseconds since 1970, as the App Store Server API does"
             )
             return nil
         }
@@ -77,19 +77,35 @@ public struct BatchCustomerReader: Sendable {
             }
             let names = Platform.allCases.map(\.rawValue)
             problems.append(
-                "\(column.rawValue): '\(text)' is not a platform.\(Suggestions.didYouMean(text, in: names)) Use one of: \(names.joined(separator: ", "))"
+                "\(column.rawValue): \(Self.shown(text)) is not a platform.\(Suggestions.didYouMean(text, in: names)) Use one of: \(names.joined(separator: ", "))"
             )
             return nil
         }
 
-        customer.originalAppVersion = text(.originalAppVersion)
+        if let version = text(.originalAppVersion) {
+            // Never decided by the date instead: a value that isn't a version is a garbled row (a stray quote, a
+            // shifted column), and whatever the date says about it would be a guess.
+            do throws(VersionError) {
+                _ = try Version(version)
+                customer.originalAppVersion = version
+            } catch {
+                problems.append(
+                    "originalAppVersion: \(Self.shown(version)) is not a bundle version (\(error.reason)); AppTransaction.originalAppVersion is a build number on iOS, such as 31, or a marketing version on macOS, such as 2.3"
+                )
+            }
+        }
+        if let bundleID = text(.bundleID), bundleID != plan.app.bundleID {
+            problems.append(
+                "bundleID: the row is for the app '\(Self.shown(bundleID, quoted: false))', but the plan is for '\(plan.app.bundleID)'; leave other apps' customers out of the list"
+            )
+        }
         customer.originalPurchaseDate = date(.originalPurchaseDate)
         customer.originalPlatform = platform(.originalPlatform)
         if let name = text(.environment) {
             if let environment = StoreEnvironment(appleName: name) {
                 customer.environment = environment
             } else {
-                problems.append("environment: '\(name)' is not an App Store environment; use Production, Sandbox or Xcode")
+                problems.append("environment: \(Self.shown(name)) is not an App Store environment; use Production, Sandbox or Xcode")
             }
         }
         if date(.revocationDate) != nil { customer.isAppPurchaseRevoked = true }
@@ -122,5 +138,20 @@ public struct BatchCustomerReader: Sendable {
         }
         guard problems.isEmpty else { throw BatchRowError(problems: problems) }
         return customer
+    }
+
+    /// A value as messages show it: quoted, line breaks and controls escaped, cut after 60 characters.
+    static func shown(_ value: String, quoted: Bool = true) -> String {
+        var text = ""
+        for scalar in value.unicodeScalars.prefix(60) {
+            switch scalar {
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            default: text += scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+            }
+        }
+        if value.unicodeScalars.count > 60 { text += "…" }
+        return quoted ? "'\(text)'" : text
     }
 }

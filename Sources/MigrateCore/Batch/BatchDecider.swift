@@ -9,6 +9,8 @@ public struct BatchDecision: Sendable, Hashable {
     public var features: [String]
     public var offers: [String]
     public var withheld: [String]
+    /// The doubts about this customer, sorted; the decision stands, but the row says them.
+    public var warnings: [BatchRowWarning] = []
 
     /// `legacy` or `newCustomer`, as the `cohort` column writes it.
     public var cohortName: String {
@@ -49,15 +51,19 @@ public final class BatchDecider {
     }
 
     private var granted: [Key: Granted] = [:]
+    private var judge: BatchRowJudge
     /// Distinct sets held at once: past it the table starts again, so memory stays bounded on any list.
     private let capacity: Int
 
     public init(catalog: PlanCatalog, capacity: Int = 65_536) {
         advisor = Advisor(catalog: catalog)
+        judge = BatchRowJudge(catalog: catalog)
         self.capacity = capacity
     }
 
-    public func decide(_ customer: Customer) -> BatchDecision {
+    /// Decides `customer`; `doubts` are what its source said about it (an incomplete history), added to the
+    /// row's warnings.
+    public func decide(_ customer: Customer, doubts: [BatchRowWarning] = []) -> BatchDecision {
         let decision = advisor.cohortDecision(for: customer)
         let key = Key(
             cohort: decision.cohort, rule: decision.rule, platform: customer.platform, appTransaction: customer.appTransaction,
@@ -73,8 +79,10 @@ public final class BatchDecider {
             if granted.count >= capacity { granted.removeAll(keepingCapacity: true) }
             granted[key] = result
         }
+        let judged = judge.warnings(for: customer, decision: decision)
         return BatchDecision(
             cohort: decision.cohort, rule: decision.rule, trackPlatform: decision.trackPlatform, features: result.features,
-            offers: result.offers, withheld: result.withheld)
+            offers: result.offers, withheld: result.withheld,
+            warnings: doubts.isEmpty ? judged : Array(Set(judged + doubts)).sorted())
     }
 }

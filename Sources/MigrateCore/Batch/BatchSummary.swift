@@ -29,21 +29,14 @@ public struct BatchSummary: Sendable {
     public private(set) var groups: [String: Group] = [:]
     public private(set) var environments: [StoreEnvironment: Int] = [:]
     private var productionLegacy = 0
-    /// Production customers with neither an original version nor a purchase date.
-    public private(set) var undetermined: [String] = []
-    private var undeterminedCount = 0
+    /// Decided rows with each warning, and the first few places of each.
+    public private(set) var warningCounts: [BatchRowWarning: Int] = [:]
+    private var warningPlaces: [BatchRowWarning: [String]] = [:]
+    /// Decided rows with at least one warning.
+    public private(set) var rowsWithWarnings = 0
     /// Production customers whose original version matches no release in the plan, by version.
     public private(set) var unknownVersions: [String: Int] = [:]
     private var unknownVersionsOverflow = 0
-    /// Production customers who bought while a paid release was on sale, yet are new customers.
-    public private(set) var paidButNew: [String] = []
-    private var paidButNewCount = 0
-    /// Production customers who downloaded while the app was free, yet are legacy.
-    public private(set) var freeButLegacy: [String] = []
-    private var freeButLegacyCount = 0
-    private let knownVersions: Set<Version>
-    /// Version texts already judged, so a list of a million parses each distinct text once.
-    private var judged: [String: Bool] = [:]
 
     /// Skipped rows listed one by one; the rest are counted.
     public static let listedSkips = 20
@@ -54,12 +47,6 @@ public struct BatchSummary: Sendable {
 
     public init(catalog: PlanCatalog) {
         self.catalog = catalog
-        var versions = Set<Version>()
-        for release in catalog.plan.releases {
-            versions.insert(release.version)
-            if let build = release.build { versions.insert(build) }
-        }
-        knownVersions = versions
     }
 
     public mutating func skip(_ place: String, _ message: String) {
@@ -67,7 +54,7 @@ public struct BatchSummary: Sendable {
         if skipped.count < Self.listedSkips { skipped.append(Skipped(place: place, message: message)) }
     }
 
-    /// Counts a decided customer; `place` is read only when a warning lists it.
+    /// Counts a decided customer and its row's warnings; `place` is read only when a warning lists it.
     public mutating func add(_ customer: Customer, _ decision: BatchDecision, at place: @autoclosure () -> String) {
         decided += 1
         let key = decision.tierID.map { "legacy:" + $0 } ?? "newCustomer"
@@ -77,42 +64,20 @@ public struct BatchSummary: Sendable {
         group.rules[decision.rule, default: 0] += 1
         groups[key] = group
         environments[customer.environment, default: 0] += 1
-        guard customer.environment == .production else { return }
-        let isLegacy = decision.tierID != nil
-        if isLegacy { productionLegacy += 1 }
-        if decision.rule == .undetermined {
-            undeterminedCount += 1
-            if undetermined.count < Self.listedPlaces { undetermined.append(place()) }
+        if customer.environment == .production && decision.tierID != nil { productionLegacy += 1 }
+        guard !decision.warnings.isEmpty else { return }
+        rowsWithWarnings += 1
+        for warning in decision.warnings {
+            warningCounts[warning, default: 0] += 1
+            if warningPlaces[warning, default: []].count < Self.listedPlaces { warningPlaces[warning, default: []].append(place()) }
         }
-        if let text = customer.originalAppVersion, isUnknown(text) {
+        if decision.warnings.contains(.unknownVersion), let text = customer.originalAppVersion {
             if unknownVersions[text] != nil || unknownVersions.count < Self.trackedVersions {
                 unknownVersions[text, default: 0] += 1
             } else {
                 unknownVersionsOverflow += 1
             }
         }
-        // The version decided; the purchase date, where given, should agree about the era.
-        if let date = customer.originalPurchaseDate, !customer.isAppPurchaseRevoked, decision.rule != .purchaseDate,
-            let track = decision.trackPlatform ?? catalog.trackPlatform(for: customer.originalPlatform ?? customer.platform),
-            let release = catalog.release(liveAt: date, on: track)
-        {
-            let paid = catalog.plan.releases[release].model.isPaid
-            if paid && !isLegacy {
-                paidButNewCount += 1
-                if paidButNew.count < Self.listedPlaces { paidButNew.append(place()) }
-            } else if !paid && isLegacy {
-                freeButLegacyCount += 1
-                if freeButLegacy.count < Self.listedPlaces { freeButLegacy.append(place()) }
-            }
-        }
-    }
-
-    /// Whether a version text parses and is no release of the plan.
-    private mutating func isUnknown(_ text: String) -> Bool {
-        if let known = judged[text] { return known }
-        let unknown = (try? Version(text)).map { !knownVersions.contains($0) } ?? false
-        if judged.count < Self.trackedVersions * 10 { judged[text] = unknown }
-        return unknown
     }
 
     /// How many production customers were decided.
@@ -124,19 +89,35 @@ public struct BatchSummary: Sendable {
         func places(_ listed: [String], _ count: Int) -> String {
             listed.joined(separator: ", ") + (count > listed.count ? " and \(count - listed.count) more" : "")
         }
+        let paidButNewCount = warningCounts[.paidButNew] ?? 0
+        let freeButLegacyCount = warningCounts[.freeButLegacy] ?? 0
+        let undeterminedCount = warningCounts[.undetermined] ?? 0
+        let beforeFirstCount = warningCounts[.beforeFirstRelease] ?? 0
+        let incompleteCount = warningCounts[.incompleteHistory] ?? 0
+        func listed(_ warning: BatchRowWarning) -> String { places(warningPlaces[warning] ?? [], warningCounts[warning] ?? 0) }
         if paidButNewCount > 0 {
             warnings.append(
-                "\(paidButNewCount) production \(paidButNewCount == 1 ? "customer" : "customers") bought while a paid release was on sale (by originalPurchaseDate) but \(paidButNewCount == 1 ? "is a new customer" : "are new customers") who would see a paywall (\(places(paidButNew, paidButNewCount))): check the plan's releases and cutoff before launch"
+                "\(paidButNewCount) production \(paidButNewCount == 1 ? "customer" : "customers") bought while a paid release was on sale (by originalPurchaseDate) but \(paidButNewCount == 1 ? "is a new customer" : "are new customers") who would see a paywall (\(listed(.paidButNew))): check the plan's releases and cutoff before launch"
             )
         }
         if freeButLegacyCount > 0 {
             warnings.append(
-                "\(freeButLegacyCount) production \(freeButLegacyCount == 1 ? "customer" : "customers") downloaded while the app was free (by originalPurchaseDate) but \(freeButLegacyCount == 1 ? "is" : "are") legacy (\(places(freeButLegacy, freeButLegacyCount))): the cutoff may be too late, or the releases' dates wrong"
+                "\(freeButLegacyCount) production \(freeButLegacyCount == 1 ? "customer" : "customers") downloaded while the app was free (by originalPurchaseDate) but \(freeButLegacyCount == 1 ? "is" : "are") legacy (\(listed(.freeButLegacy))): the cutoff may be too late, or the releases' dates wrong"
             )
         }
         if undeterminedCount > 0 {
             warnings.append(
-                "\(undeterminedCount) production \(undeterminedCount == 1 ? "customer has" : "customers have") neither an original version nor a purchase date the plan can judge (\(places(undetermined, undeterminedCount))), so \(undeterminedCount == 1 ? "it is" : "they are") decided as new customers: fill in originalAppVersion from AppTransaction"
+                "\(undeterminedCount) production \(undeterminedCount == 1 ? "customer has" : "customers have") neither an original version nor a purchase date the plan can judge (\(listed(.undetermined))), so \(undeterminedCount == 1 ? "it is" : "they are") decided as new customers: fill in originalAppVersion from AppTransaction"
+            )
+        }
+        if beforeFirstCount > 0 {
+            warnings.append(
+                "\(beforeFirstCount) production \(beforeFirstCount == 1 ? "customer" : "customers") bought before the first release the plan lists (\(listed(.beforeFirstRelease))): a pre-order, or releases missing from the plan; add the app's first releases so their era is known"
+            )
+        }
+        if incompleteCount > 0 {
+            warnings.append(
+                "\(incompleteCount) \(incompleteCount == 1 ? "customer's transaction history has" : "customers' transaction histories have") more pages than given (hasMore: true) (\(listed(.incompleteHistory))): products on the missing pages are not counted, so offers may be wrong; fetch every page (the revision each response gives) into the customer's folder"
             )
         }
         let production = productionCount

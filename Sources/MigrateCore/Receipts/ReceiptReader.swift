@@ -43,6 +43,41 @@ public struct ReceiptFacts: Sendable, Hashable {
     public var purchases: [OwnedProduct]
     /// How many compact JWS strings were decoded to read it, none of them verified.
     public var unverifiedSignatures = 0
+    /// A transaction history's `hasMore`: true when the App Store Server API has pages not given here;
+    /// nil for every other kind of response.
+    public var historyHasMore: Bool?
+
+    /// What the reader of these facts must be told before trusting a decision made from them, for the plan's
+    /// app: the same for `explain --receipt` and `explain --batch`.
+    public func doubts(forBundleID expected: String) -> [ReceiptDoubt] {
+        var doubts: [ReceiptDoubt] = []
+        if let bundleID, bundleID != expected { doubts.append(.otherApp(found: bundleID, expected: expected)) }
+        if historyHasMore == true { doubts.append(.incompleteHistory) }
+        return doubts
+    }
+}
+
+/// A doubt about a receipt or response, found in one place for every command that reads one.
+public enum ReceiptDoubt: Sendable, Hashable {
+    /// The response is another app's (`bundleId`): a decision from it would be about the wrong app, so it is refused.
+    case otherApp(found: String, expected: String)
+    /// A transaction history with `hasMore: true`: products on the pages not given are missing.
+    case incompleteHistory
+
+    /// Whether no decision may be made from the response.
+    public var refuses: Bool {
+        if case .otherApp = self { return true }
+        return false
+    }
+
+    public var message: String {
+        switch self {
+        case .otherApp(let found, let expected):
+            "it is for the app '\(found)', but the plan is for '\(expected)'; pass this app's responses, or the plan of '\(found)'"
+        case .incompleteHistory:
+            "the transaction history has more pages (hasMore: true): products on the pages not given are missing, so offers may be wrong; fetch every page with the revision each response gives"
+        }
+    }
 }
 
 /// A compact JWS string that can't be decoded.
@@ -249,6 +284,12 @@ public enum ReceiptReader {
         facts.environment = root["environment"].flatMap(scalar).flatMap(StoreEnvironment.init(appleName:))
         facts.bundleID = root["bundleId"].flatMap(scalar) ?? facts.bundleID
         facts.unverifiedSignatures = items.count
+        switch root["hasMore"]?.value {
+        case .bool(let more)?: facts.historyHasMore = more
+        case nil, .null?: facts.historyHasMore = false
+        case let other?:
+            sink.error(.wrongType, "'hasMore' must be true or false, found \(other.kindName)", at: .root / "hasMore")
+        }
         return facts
     }
 
