@@ -11,6 +11,8 @@ public struct FuzzCase: Sendable {
     public var arguments: [String]
     /// The file the message should name when the command fails.
     public var input: String
+    /// A customer list for `explain --batch`: its summary must account for every row (`Fuzzer.accounting`).
+    public var isCustomerList = false
 }
 
 /// A seeded generator of bad inputs: mutations of the examples and the project's own fixtures (plans,
@@ -23,6 +25,10 @@ public struct Fuzzer: Sendable {
     let receipts: [[UInt8]]
     let models: [[UInt8]]
     let sales: [[UInt8]]
+    /// Customer lists for `explain --batch` with the flagship plan: CSV (with a note column that may hold line
+    /// breaks) and JSON Lines.
+    let lists: [(name: String, bytes: [UInt8])]
+    let flagship: [UInt8]
 
     /// Reads the corpus from the repository at `root`.
     public init(root: URL) throws {
@@ -39,7 +45,21 @@ public struct Fuzzer: Sendable {
                 "Cohort: legacy, new\nVersion: 1, 2, 10\nOwns: none, full\nIF [Cohort] = \"new\" THEN NOT ([Owns] = \"full\" AND [Version] < 2);\n"
                     .utf8),
         ]
-        sales = try ["summary-28-columns.txt", "summary-20-columns.txt"].map { try read("Tests/Fixtures/import/sales/\($0)") }
+        sales = try ["summary-28-columns.txt", "summary-20-columns.txt", "summary-28-columns.txt.gz", "daily-first-sales.txt"].map {
+            try read("Tests/Fixtures/import/sales/\($0)")
+        }
+        flagship = try read("Examples/tilt-to-live-hd/migration.json")
+        let csv = try read("Examples/tilt-to-live-hd/customers.csv")
+        let text = String(decoding: csv, as: UTF8.self)
+        let rows = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        var noted = "note," + rows[0].joined(separator: ",") + "\n"
+        var jsonLines = ""
+        for (index, row) in rows.dropFirst().enumerated() {
+            noted += (index % 3 == 0 ? "\"line one\nline, two\"" : "plain") + "," + row.joined(separator: ",") + "\n"
+            let members = zip(rows[0], row).map { "\"\($0)\":\"\($1)\"" }
+            jsonLines += "{" + members.joined(separator: ",") + "}\n"
+        }
+        lists = [("customers.csv", csv), ("noted.csv", Array(noted.utf8)), ("customers.jsonl", Array(jsonLines.utf8))]
     }
 
     /// `count` cases from `seed`; case `i` depends only on the seed and `i`.
@@ -49,7 +69,7 @@ public struct Fuzzer: Sendable {
 
     public func makeCase(seed: UInt64, index: Int) -> FuzzCase {
         var random = SeededGenerator(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-        let kind = Int(random.next() % 10)
+        let kind = Int(random.next() % 13)
         let plan = plans[Int(random.next() % UInt64(plans.count))]
         switch kind {
         case 0...4:
@@ -73,12 +93,33 @@ public struct Fuzzer: Sendable {
             let (bytes, mutation) = mutate(model, &random)
             return FuzzCase(
                 name: "model-\(index)-\(mutation)", files: ["model.txt": bytes], arguments: ["matrix", "--model", "model.txt"], input: "model.txt")
+        case 10, 11:
+            let list = lists[Int(random.next() % UInt64(lists.count))]
+            let (bytes, mutation) = random.next() % 2 == 0 ? mutateList(list.bytes, &random) : mutate(list.bytes, &random)
+            let formats: [[String]] = [[], ["--format", "csv"], ["--format", "jsonl"]]
+            return FuzzCase(
+                name: "list-\(index)-\(list.name)-\(mutation)", files: ["plan.json": flagship, list.name: bytes],
+                arguments: ["explain", "plan.json", "--batch", list.name] + formats[Int(random.next() % 3)], input: list.name, isCustomerList: true)
+        case 12:
+            // A folder of responses, one customer a file, one of them mutated.
+            var files: [String: [UInt8]] = ["plan.json": plans[Int(random.next() % UInt64(plans.count))]]
+            let chosen = (0..<3).map { _ in Int(random.next() % UInt64(receipts.count)) }
+            for (offset, receipt) in chosen.enumerated() { files["responses/\(offset).json"] = receipts[receipt] }
+            let (bytes, mutation) = mutate(receipts[chosen[0]], &random)
+            files["responses/0.json"] = bytes
+            return FuzzCase(
+                name: "responses-\(index)-\(mutation)", files: files, arguments: ["explain", "plan.json", "--batch", "responses"], input: "responses",
+                isCustomerList: true)
         default:
             let report = sales[Int(random.next() % UInt64(sales.count))]
             let (bytes, mutation) = mutate(report, &random)
+            let commands = [
+                ["import", "sales", "report.txt", "--plan", "plan.json", "--dry-run"],
+                ["simulate", "plan.json", "--actuals", "report.txt", "--draws", "20"],
+            ]
             return FuzzCase(
-                name: "sales-\(index)-\(mutation)", files: ["plan.json": plans[0], "report.txt": bytes],
-                arguments: ["import", "sales", "report.txt", "--plan", "plan.json", "--dry-run"], input: "report.txt")
+                name: "sales-\(index)-\(mutation)", files: ["plan.json": flagship, "report.txt": bytes],
+                arguments: commands[Int(random.next() % 2)], input: "report.txt")
         }
     }
 
@@ -144,5 +185,90 @@ public struct Fuzzer: Sendable {
             bytes.insert(contentsOf: Array(repeating: Array(line) + [UInt8(ascii: "\n")], count: times).flatMap { $0 }, at: position())
             return (bytes, "repeat(\(times))")
         }
+    }
+
+    /// Mutations a customer list meets in the wild: a stray quote at a field's start, another separator, Excel's
+    /// byte order mark and CRLF, a huge field, a line cut short, lines repeated.
+    func mutateList(_ bytes: [UInt8], _ random: inout SeededGenerator) -> ([UInt8], String) {
+        var bytes = bytes
+        let starts = [0] + bytes.indices.filter { bytes[$0] == UInt8(ascii: ",") || bytes[$0] == 10 }.map { $0 + 1 }.filter { $0 < bytes.count }
+        func fieldStart() -> Int { starts[Int(random.next() % UInt64(starts.count))] }
+        switch random.next() % 7 {
+        case 0:
+            for _ in 0...(random.next() % 3) { bytes.insert(UInt8(ascii: "\""), at: fieldStart()) }
+            return (bytes, "stray-quote")
+        case 1:
+            return (bytes.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ";") : $0 }, "semicolons")
+        case 2:
+            return ([0xEF, 0xBB, 0xBF] + bytes.flatMap { $0 == 10 ? [13, 10] : [$0] }, "excel")
+        case 3:
+            let size = [1_000, 70_000, 1 << 20 + 10][Int(random.next() % 3)]
+            bytes.insert(contentsOf: [UInt8](repeating: UInt8(ascii: "9"), count: size), at: fieldStart())
+            return (bytes, "huge-field(\(size))")
+        case 4:
+            let at = fieldStart()
+            let end = bytes[at...].firstIndex(of: 10) ?? bytes.count
+            bytes.removeSubrange(at..<end)
+            return (bytes, "cut-line")
+        case 5:
+            bytes.insert(contentsOf: Array("\"a\"b,".utf8), at: fieldStart())
+            return (bytes, "text-after-quote")
+        default:
+            let lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+            let line = lines[Int(random.next() % UInt64(lines.count))]
+            bytes += Array(repeating: Array(line) + [10], count: 1 + Int(random.next() % 50)).flatMap { $0 }
+            return (bytes, "repeat-line")
+        }
+    }
+
+    /// Whether an `explain --batch` run accounted for every row: the summary's rows read equal decided plus
+    /// skipped, the decisions written are the decided rows, and, for a list without quotes (where every
+    /// record is one line), the rows read are its non-blank lines after the header. Nil when it did, else what
+    /// is wrong. A run that refused the list (exit 64, 65 with no summary, 66, 73) has nothing to account for.
+    public static func accounting(
+        of fuzzCase: FuzzCase, exitCode: Int32, output: [UInt8], error: String, listBytes: [UInt8]?
+    ) -> String? {
+        guard fuzzCase.isCustomerList, exitCode == 0 || exitCode == 1 || exitCode == 65 else { return nil }
+        guard let summary = error.split(separator: "\n").first(where: { $0.hasPrefix("Read ") }) else {
+            return exitCode == 65 ? nil : "no summary line on standard error"
+        }
+        // "Read N rows from FILE: D decided (…), S skipped…"
+        func number(before word: String) -> Int? {
+            guard let range = summary.range(of: " " + word) else { return nil }
+            let digits = summary[..<range.lowerBound].reversed().prefix { $0.isNumber || $0 == "," }
+            return Int(String(digits.reversed()).replacingOccurrences(of: ",", with: ""))
+        }
+        guard let read = summary.split(separator: " ").dropFirst().first.flatMap({ Int($0.replacingOccurrences(of: ",", with: "")) }),
+            let decided = number(before: "decided"), let skipped = number(before: "skipped")
+        else { return "the summary line doesn't read: \(summary)" }
+        if decided + skipped != read { return "\(decided) decided + \(skipped) skipped ≠ \(read) read" }
+        // The decisions written: one JSON line each, or CSV records after the header.
+        let text = String(decoding: output, as: UTF8.self)
+        let written: Int
+        if text.hasPrefix("{") {
+            written = text.split(separator: "\n").count
+        } else {
+            var reader = CSVReader(maxRecordBytes: 1 << 24)
+            var records = 0
+            reader.feed(output[...], record: { _ in records += 1 }, failure: { _ in records += 1 })
+            reader.finish(record: { _ in records += 1 }, failure: { _ in records += 1 })
+            written = max(0, records - 1)
+        }
+        if written != decided { return "\(written) decisions written, \(decided) decided" }
+        if let list = listBytes, !list.contains(UInt8(ascii: "\"")), !list.contains(0), !list.starts(with: [0xFF, 0xFE]),
+            !list.starts(with: [0xFE, 0xFF])
+        {
+            // Blank as each reader sees it: CSV, nothing but a CR; JSON Lines, nothing but spaces and tabs.
+            let isJSONLines = fuzzCase.input.hasSuffix(".jsonl")
+            let lines = list.split(separator: 10, omittingEmptySubsequences: false).enumerated().filter { index, line in
+                var body = line
+                if index == 0 && body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+                if body.last == 13 { body = body.dropLast() }
+                return isJSONLines ? body.contains { $0 != 32 && $0 != 9 } : !body.isEmpty
+            }
+            let expected = isJSONLines ? lines.count : max(0, lines.count - 1)
+            if read != expected { return "\(read) rows read, but the list has \(expected) non-blank lines of customers" }
+        }
+        return nil
     }
 }

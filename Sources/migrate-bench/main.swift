@@ -80,6 +80,9 @@ if which == "fuzz" {
     var crashes: [String] = []
     var hangs: [String] = []
     var unexpected: [String] = []
+    /// Customer-list cases, and those whose rows didn't add up.
+    var listCases = 0
+    var unaccounted: [String] = []
     var slowest = (name: "", seconds: 0.0)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-fuzz-\(getpid())")
     let start = DispatchTime.now().uptimeNanoseconds
@@ -87,14 +90,22 @@ if which == "fuzz" {
         let fuzzCase = fuzzer.makeCase(seed: seed, index: index)
         try? FileManager.default.removeItem(at: folder)
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (path, bytes) in fuzzCase.files { try? Data(bytes).write(to: folder.appendingPathComponent(path)) }
+        for (path, bytes) in fuzzCase.files {
+            let url = folder.appendingPathComponent(path)
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? Data(bytes).write(to: url)
+        }
         // The child runs in the case's folder (inherited; the folder is new for every case).
         _ = FileManager.default.changeCurrentDirectoryPath(folder.path)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // A customer list's run keeps what it printed, to check that its rows add up.
+        let keeps = fuzzCase.isCustomerList
+        let outputPath = folder.appendingPathComponent(".fuzz-output").path
+        let errorPath = folder.appendingPathComponent(".fuzz-error").path
+        posix_spawn_file_actions_addopen(&actions, 1, keeps ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, keeps ? errorPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = ([binary.path] + fuzzCase.arguments).map { strdup($0) } + [nil]
         var pid: pid_t = 0
         let began = DispatchTime.now().uptimeNanoseconds
@@ -127,6 +138,16 @@ if which == "fuzz" {
             let code = (status >> 8) & 0xFF
             codes[code, default: 0] += 1
             if !Fuzzer.exitCodes.contains(code) { unexpected.append("\(fuzzCase.name) (exit \(code))") }
+            if keeps {
+                listCases += 1
+                let output = FileManager.default.contents(atPath: outputPath).map(Array.init) ?? []
+                let error = FileManager.default.contents(atPath: errorPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                if let problem = Fuzzer.accounting(
+                    of: fuzzCase, exitCode: code, output: output, error: error, listBytes: fuzzCase.files[fuzzCase.input])
+                {
+                    unaccounted.append("\(fuzzCase.name): \(problem)")
+                }
+            }
         }
         if (index + 1) % 1_000 == 0 { FileHandle.standardError.write(Data("fuzz: \(index + 1)/\(count)\n".utf8)) }
     }
@@ -138,9 +159,10 @@ if which == "fuzz" {
         "fuzz: \(count) cases, seed \(seed), \(format(total)) s: \(crashes.count) crashes, \(hangs.count) hangs (> \(Int(bound)) s), \(unexpected.count) unexpected exit codes"
     )
     print("  exit codes: \(table)")
+    print("  customer lists: \(listCases) cases, \(unaccounted.count) whose rows read ≠ decided + skipped (or ≠ the lines of a list without quotes)")
     print("  slowest: \(slowest.name) \(format(slowest.seconds)) s")
-    for name in (crashes + hangs + unexpected).prefix(20) { print("  \(name)") }
-    exit(crashes.isEmpty && hangs.isEmpty && unexpected.isEmpty ? 0 : 1)
+    for name in (crashes + hangs + unexpected + unaccounted).prefix(20) { print("  \(name)") }
+    exit(crashes.isEmpty && hangs.isEmpty && unexpected.isEmpty && unaccounted.isEmpty ? 0 : 1)
 }
 
 if which == "startup" || which == "all" {

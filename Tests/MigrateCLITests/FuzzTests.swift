@@ -21,7 +21,11 @@ struct FuzzTests {
         var codes: [Int32: Int] = [:]
         for fuzzCase in fuzzer.cases(seed: Self.seed, count: Self.count) {
             let scratch = try Scratch()
-            for (path, bytes) in fuzzCase.files { try Data(bytes).write(to: scratch.url.appendingPathComponent(path)) }
+            for (path, bytes) in fuzzCase.files {
+                let url = scratch.url.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: url)
+            }
             let start = Date()
             let run = Run(arguments: fuzzCase.arguments, directory: scratch.url)
             let elapsed = Date().timeIntervalSince(start)
@@ -36,6 +40,36 @@ struct FuzzTests {
         }
         #expect(codes.values.reduce(0, +) == Self.count)
         #expect(codes.count >= 3, "the mutations reach several outcomes: \(codes)")
+    }
+
+    @Test("Customer lists and response folders: every row read is decided or skipped, and the counts add up")
+    func customerLists() throws {
+        let fuzzer = try Fuzzer(root: repositoryRoot)
+        var checked = 0
+        var withSkips = 0
+        var index = 0
+        while checked < 80 {
+            let fuzzCase = fuzzer.makeCase(seed: Self.seed, index: index)
+            index += 1
+            guard fuzzCase.isCustomerList else { continue }
+            checked += 1
+            let scratch = try Scratch()
+            for (path, bytes) in fuzzCase.files {
+                let url = scratch.url.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: url)
+            }
+            let start = Date()
+            let run = Run(arguments: fuzzCase.arguments, directory: scratch.url)
+            #expect(Date().timeIntervalSince(start) < Self.bound, "\(fuzzCase.name)")
+            #expect(Fuzzer.exitCodes.contains(run.status.rawValue), "\(fuzzCase.name): exit \(run.status)")
+            let problem = Fuzzer.accounting(
+                of: fuzzCase, exitCode: run.status.rawValue, output: Array(run.output.utf8), error: run.error,
+                listBytes: fuzzCase.files[fuzzCase.input])
+            #expect(problem == nil, "\(fuzzCase.name): \(problem ?? "")\n\(run.error.prefix(600))")
+            if run.error.contains(" skipped: ") { withSkips += 1 }
+        }
+        #expect(withSkips >= 10, "the mutations make bad rows: \(withSkips) of \(checked)")
     }
 
     @Test("The same seed gives the same cases on every machine, and another seed others")
