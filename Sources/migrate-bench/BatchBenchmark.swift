@@ -4,6 +4,9 @@ import Foundation
 /// flagship plan, as CSV and as JSON Lines, each run by the release `migrate` in its own process; prints wall
 /// time and peak memory (the child's ru_maxrss). The list mixes paid-era and free-era builds, sandbox
 /// testers, owned products and a carried-through customer id, as a real export would.
+///
+/// With `MIGRATE_BASELINE=/path/to/migrate` (an earlier build), each list is also run by that binary, in turn
+/// with this one, so a change is measured before and after in one run.
 func batchBenchmark(binary: URL, root: URL, rows: Int) {
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
         print("batch: skipped, build migrate first (swift build -c release)")
@@ -51,12 +54,19 @@ func batchBenchmark(binary: URL, root: URL, rows: Int) {
     try? csvFile.close()
     try? jsonFile.close()
     print("batch: migrate explain --batch, \(rows) customers of the flagship plan, each run in its own process (target: under 10 s and 300 MB)")
+    let baseline = ProcessInfo.processInfo.environment["MIGRATE_BASELINE"].flatMap { path in
+        FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+    let binaries = [("this build", binary.path)] + (baseline.map { [("baseline", $0)] } ?? [])
     for (name, url) in [("CSV", csvURL), ("JSON Lines", jsonURL)] {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        let output = folder.appendingPathComponent("decisions-\(name.prefix(3))").path
-        let run = runChild(binary.path, ["explain", plan, "--batch", url.path, "--output", output, "--now", "2026-11-26T00:00:00Z"])
-        print(
-            "  \(name.padding(toLength: 10, withPad: " ", startingAt: 0))  \(String(format: "%5.1f", Double(size) / 1_048_576)) MB in  "
-                + "\(format(run.seconds)) s  peak \(String(format: "%.0f", run.peakMB)) MB  exit \(run.exitCode.map(String.init) ?? "killed")")
+        for (label, path) in binaries {
+            let output = folder.appendingPathComponent("decisions-\(name.prefix(3))").path
+            let run = runChild(path, ["explain", plan, "--batch", url.path, "--output", output, "--now", "2026-11-26T00:00:00Z"])
+            print(
+                "  \(name.padding(toLength: 10, withPad: " ", startingAt: 0))  \(String(format: "%5.1f", Double(size) / 1_048_576)) MB in  "
+                    + "\(format(run.seconds)) s  peak \(String(format: "%.0f", run.peakMB)) MB  exit \(run.exitCode.map(String.init) ?? "killed")"
+                    + (baseline == nil ? "" : "  (\(label))"))
+        }
     }
 }

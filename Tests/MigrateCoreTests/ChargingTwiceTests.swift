@@ -40,9 +40,9 @@ struct ChargingTwiceTests {
         arguments: [
             // Nothing held: every product is on offer, cheapest first.
             ([], ["monthly", "other.monthly", "pass", "yearly", "lifetime"], []),
-            // A monthly subscriber: the yearly plan (a switch) and Lifetime (held for good); not a second
-            // subscription in another group, nor a pass for what they have.
-            (["monthly"], ["yearly", "lifetime"], ["other.monthly", "pass"]),
+            // A monthly subscriber: Lifetime (held for good); not the yearly plan (a switch that adds nothing, for
+            // an account screen), a second subscription in another group, nor a pass for what they have.
+            (["monthly"], ["lifetime"], ["other.monthly", "pass", "yearly"]),
             // Lifetime owned: nothing more to sell for the same feature.
             (["lifetime"], [], ["monthly", "other.monthly", "pass", "yearly"]),
             // A pass: Lifetime may be bought; a subscription would charge again for the same period.
@@ -54,15 +54,70 @@ struct ChargingTwiceTests {
         #expect(result.withheld == withheld, "\(owned)")
     }
 
-    @Test("A monthly subscriber's yearly plan is a switch, and Lifetime says the subscription keeps renewing")
+    @Test("A monthly subscriber's yearly plan is a switch that adds nothing, and Lifetime says the subscription keeps renewing")
     func switchAndCancel() throws {
         let report = Self.offers(owning: ["monthly"]).report
-        let yearly = try #require(report.upsell.offers.first { $0.productID == "yearly" })
-        #expect(yearly.switchesFrom == "monthly" && yearly.keepsRenewing.isEmpty)
-        #expect(yearly.reason.contains("a switch from 'monthly' in subscription group 'main'"))
+        let yearly = try #require(report.upsell.withheld.first { $0.productID == "yearly" })
+        #expect(
+            yearly.reason.hasPrefix(
+                "a switch from 'monthly' in subscription group 'main' that adds nothing the subscriber lacks (P1Y instead of P1M, 39.99 instead of 4.99)"
+            ))
         let lifetime = try #require(report.upsell.offers.first { $0.productID == "lifetime" })
         #expect(lifetime.switchesFrom == nil && lifetime.keepsRenewing == ["monthly"])
         #expect(lifetime.reason.contains("cancel it in Settings"))
+    }
+
+    /// Individual and family plans, monthly and yearly, all at level 1 of one group (a real app's catalog), and
+    /// a level above them that adds a feature.
+    static let familyPlan: MigrationPlan = {
+        func plan(_ id: String, _ price: String, level: Int = 1, family: Bool = false, grants: [String] = ["sync", "groups"]) -> Product {
+            Product(
+                id: id, name: id, kind: .autoRenewable, price: try! Price(price), grants: grants, familyShareable: family,
+                subscription: SubscriptionInfo(group: "plus", level: level, period: id.hasSuffix("yearly") ? "P1Y" : "P1M"))
+        }
+        return MigrationPlan(
+            app: AppInfo(name: "F", bundleID: "f", platforms: [.iOS]),
+            features: features("sync", "groups", "studio"),
+            releases: [release("1.0", build: "1", "2020-01-01T00:00:00Z", includes: [])],
+            products: [
+                plan("individual_monthly", "2.99", level: 2), plan("individual_yearly", "29.99", level: 2),
+                plan("family_monthly", "4.99", level: 2, family: true), plan("family_yearly", "49.99", level: 2, family: true),
+                plan("studio_monthly", "9.99", level: 1, grants: ["sync", "groups", "studio"]),
+            ])
+    }()
+
+    @Test(
+        "Plans of one group: a switch is offered only when it adds what the subscriber lacks",
+        arguments: [
+            ([], ["individual_monthly", "family_monthly", "studio_monthly", "individual_yearly", "family_yearly"]),
+            (["individual_monthly"], ["studio_monthly"]),
+            (["family_yearly"], ["studio_monthly"]),
+            (["studio_monthly"], []),
+        ])
+    func sameGroup(owned: [String], offered: [String]) throws {
+        let customer = Customer(platform: .iOS, originalAppVersion: "1", purchases: owned.map { OwnedProduct(productID: $0) })
+        let report = Advisor(plan: Self.familyPlan).report(for: customer)
+        #expect(report.upsell.offers.map(\.productID) == offered)
+        if let studio = report.upsell.offers.first(where: { $0.productID == "studio_monthly" }), !owned.isEmpty {
+            #expect(studio.adds == ["studio"], "an upgrade adds only what the subscriber lacks")
+            #expect(studio.switchesFrom == owned.first)
+        }
+        let switches = report.upsell.withheld.filter { $0.reason.hasPrefix("a switch from") }.map(\.productID)
+        #expect(Set(switches).isDisjoint(with: offered))
+    }
+
+    @Test("Buying whatever is offered, again and again, never holds two plans of one group")
+    func journey() {
+        var owned: [String] = []
+        for _ in 0..<10 {
+            let customer = Customer(platform: .iOS, originalAppVersion: "1", purchases: owned.map { OwnedProduct(productID: $0) })
+            guard let next = Advisor(plan: Self.familyPlan).report(for: customer).upsell.offers.first?.productID else { break }
+            // A switch replaces the plan the customer has in the group.
+            owned.removeAll { Self.familyPlan.products.first(where: { $0.id == next })?.subscription?.group == "plus" && $0 != next }
+            #expect(!owned.contains(next), "\(next) sold twice")
+            owned.append(next)
+        }
+        #expect(owned == ["studio_monthly"], "the cheapest plan, then the upgrade that adds something, then nothing: \(owned)")
     }
 
     @Test("Each pair's rule, stated once")

@@ -186,6 +186,7 @@ public struct CohortResolver: Sendable {
                     reasons.append("the plan has no \(track) releases with a \(cutoff.meaning.displayName)")
                     return undetermined(reasons: reasons, notes: notes)
                 }
+                notes += doubts(about: version, purchased: customer.originalPurchaseDate, on: track)
                 return versionDecision(lookup, platform: track, purchased: customer.originalPurchaseDate, reasons: reasons, notes: notes)
             case .missing, .unparseable:
                 guard let date = customer.originalPurchaseDate else {
@@ -215,6 +216,33 @@ public struct CohortResolver: Sendable {
         decision.reasons = reasons + decision.reasons
         decision.notes = notes + decision.notes
         return decision
+    }
+
+    /// What the version decision can't see for itself: a purchase date before the track's first listed release
+    /// (the plan's history may start too late), and a marketing version where the track's value is a build number.
+    private func doubts(about version: Version, purchased date: Date?, on track: Platform) -> [String] {
+        var notes: [String] = []
+        let releases = catalog.tracks[track] ?? []
+        if let date, let first = releases.first, date < plan.releases[first].released {
+            let release = plan.releases[first]
+            notes.append(
+                "the purchase date \(Timestamp.format(date)) is before the first \(track) release the plan lists, \(release.displayName) (\(Timestamp.format(release.released))): a pre-order, or the plan's history starts too late; add the earlier releases"
+            )
+        }
+        if track.originalVersionMeaning == .buildNumber {
+            let builds = Set(releases.compactMap { plan.releases[$0].build })
+            let marketing = releases.filter { plan.releases[$0].version == version }
+            if !builds.contains(version), let match = marketing.first {
+                notes.append(
+                    "\(version) is the marketing version of \(plan.releases[match].displayName), not a build: on \(track) AppTransaction.originalAppVersion is the build number (CFBundleVersion); check where the value came from"
+                )
+            } else if !builds.contains(version), version.components.count > 1, !builds.isEmpty, builds.allSatisfy({ $0.components.count == 1 }) {
+                notes.append(
+                    "\(version) looks like a marketing version, but every \(track) build in the plan is a single number: on \(track) AppTransaction.originalAppVersion is the build number (CFBundleVersion)"
+                )
+            }
+        }
+        return notes
     }
 
     private func undetermined(reasons: [String], notes: [String]) -> CohortDecision {

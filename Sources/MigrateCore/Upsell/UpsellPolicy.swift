@@ -34,6 +34,9 @@ extension Offer {
 public struct WithheldOffer: Sendable, Hashable {
     public var productID: String
     public var reason: String
+    /// The subscription of the same group the customer has, when the product is a switch from it that adds
+    /// nothing they lack: for an account screen, not the paywall.
+    public var switchesFrom: String? = nil
 }
 
 /// What the upsell screen shows.
@@ -143,6 +146,21 @@ public struct UpsellPolicy: Sendable {
         }
     }
 
+    /// What a switch between two plans of a group changes, for its message: ` (yearly instead of monthly, …)`.
+    private func switchChanges(from current: String, to product: Product) -> String {
+        guard let from = catalog.product(withID: current) else { return "" }
+        var changes: [String] = []
+        if let old = from.subscription, let new = product.subscription {
+            if old.period != new.period { changes.append("\(new.period) instead of \(old.period)") }
+            if old.level != new.level { changes.append("level \(new.level) instead of \(old.level)") }
+        }
+        if from.familyShareable != product.familyShareable {
+            changes.append(product.familyShareable ? "shared with the family" : "not shared with the family")
+        }
+        if from.price != product.price { changes.append("\(product.price) instead of \(from.price)") }
+        return changes.isEmpty ? "" : " (" + changes.joined(separator: ", ") + ")"
+    }
+
     /// One product the customer may be offered: its index in `plan.products`, what it would add, and whether it
     /// overlaps what the customer has (a feature or a product they own).
     private struct Candidate {
@@ -225,7 +243,24 @@ public struct UpsellPolicy: Sendable {
                     ))
                 continue
             }
-            let adds = features.isDisjoint(with: against) ? features : features.subtracting(against)
+            var adds = features.isDisjoint(with: against) ? features : features.subtracting(against)
+            // Another plan of the group the customer subscribes to is a switch, not an upgrade: it adds only what the
+            // subscriber lacks, and one that adds nothing (another period, family sharing or price at the same
+            // features) is for an account screen, never the paywall, or a new customer would be sold one plan after
+            // another ("Offering auto-renewable subscriptions", ranking subscriptions within a group).
+            if let group = groups[id], let current = activeSubscriptions.first(where: { groups[$0] == group }) {
+                let lacking = features.subtracting(owned)
+                if lacking.isEmpty {
+                    withheld.append(
+                        WithheldOffer(
+                            productID: id,
+                            reason:
+                                "a switch from '\(current)' in subscription group '\(group)' that adds nothing the subscriber lacks\(switchChanges(from: current, to: products[index])): for an account screen, not the paywall",
+                            switchesFrom: current))
+                    continue
+                }
+                adds = lacking
+            }
             let requires = products[index].requires
             if !requires.isEmpty {
                 let lacking = requires.filter { !owned.contains($0) }

@@ -18,6 +18,7 @@ extension GenerationContext {
         "trialTaken": "You've already used your free trial.",
         "originalPurchaseUnknown":
             "Couldn't confirm when you first got the app, and you may already own this, so nothing was charged. Try again when you're online.",
+        "switchAddsNothing": "You already have everything this plan includes. To change your plan, go to your subscriptions in Settings.",
         "notOffered": "This isn't available to buy.",
         "offerNotSigned": "Your price couldn't be confirmed with the App Store, so nothing was charged. Try again later.",
         "offerRejected": "The App Store didn't accept your price for this Apple Account, so nothing was charged.",
@@ -200,12 +201,14 @@ extension GenerationContext {
                 let upsell = advisor.report(for: customer).upsell
                 let lifetime = upsell.offers.first { $0.keepsRenewing == [offer.productID] }
                 let switchTo = upsell.offers.first { $0.switchesFrom == offer.productID }
-                guard lifetime != nil || switchTo != nil else { continue }
+                let switchWithheld = upsell.withheld.first { $0.switchesFrom == offer.productID }
+                guard lifetime != nil || switchTo != nil || switchWithheld != nil else { continue }
                 value["hasSubscriberJourney"] = true
                 value["subscriberJourney"] = [
                     "subscription": productReference(offer.productID),
                     "lifetime": lifetime.map { productReference($0.productID) } ?? false,
                     "switchTo": switchTo.map { productReference($0.productID) } ?? false,
+                    "switchWithheld": switchWithheld.map { productReference($0.productID) } ?? false,
                 ]
                 break
             }
