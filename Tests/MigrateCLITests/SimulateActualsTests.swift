@@ -177,7 +177,11 @@ struct SimulateActualsTests {
         let was = try #require(ahead(before))
         let now = try #require(ahead(after))
         #expect(headline.hasSuffix("with the refit, freemium comes out ahead in \(now) of draws (was \(was))."), "\(headline)")
-        #expect(json["verdict"]?["probabilityFreemiumWins"]?.value != json["verdictWithRefit"]?["probabilityFreemiumWins"]?.value)
+        #expect(json["verdict"]?["probabilityFreemiumAhead"]?.value != json["verdictWithRefit"]?["probabilityFreemiumAhead"]?.value)
+        for (key, label) in [("verdict", "as planned: "), ("verdictWithRefit", "with the refit: ")] {
+            let line = try #require(json[key]?["text"]?.stringValue)
+            #expect(flat(run.output).contains(label + line), "the JSON's \(key) is the text's")
+        }
         #expect(flat(run.output).contains("with the refit: freemium ahead of staying paid in \(now) of 2,000 draws"))
     }
 

@@ -63,6 +63,17 @@ struct ActualsOverlapTests {
         }
     }
 
+    @Test("Shorter periods that count more than the period holding them: the longer one counts, and the warning says so")
+    func shorterCountMore() throws {
+        let resolution = try ActualOverlaps.resolve([Self.period("2021-01-01", "2021-01-31", 1_000, file: "month.txt")] + Self.januaryDays)
+        #expect(resolution.periods.reduce(0) { $0 + $1.freeDownloads } == 1_000)
+        #expect(resolution.warnings.count == 2)
+        #expect(
+            resolution.warnings.last?.hasPrefix(
+                "warning: month.txt: SKU 'demo' (US, type 1, provider APPLE), 2021-01-01 to 2021-01-31 (month.txt:2) counts 1,000 units, but the shorter periods inside it count 3,100"
+            ) == true, "\(resolution.warnings)")
+    }
+
     @Test("A period that shares days with another without one holding the other is refused, naming both files")
     func partialOverlap() {
         let periods = [

@@ -59,10 +59,17 @@ struct UnusedAnswersTests {
                 ["--first-free", "1.1", "--new-free-release", "2.0 (3) 2022-03-15"],
                 "'--new-free-release' is not used: the first free release is a listed one (1.1 (2)), so no new release is asked; give --first-free new to add one."
             ),
-            (["--feature-since", "nope=1.0"], "'--feature-since nope=…' is not used: there is no feature 'nope' (the features are 'pro-features')."),
+            (
+                ["--feature-since", "nope=1.0"],
+                "'--feature-since nope=…' is not used: there is no feature 'nope' (the features are 'pro-features', by id)."
+            ),
+            (
+                ["--feature", "Themes", "--feature-since", "Themes=1.0"],
+                "'--feature-since Themes=…' is not used: there is no feature 'Themes' (the features are 'themes', by id); did you mean 'themes'? Leave it out"
+            ),
             (
                 ["--grants", "com.example.nope=all"],
-                "'--grants com.example.nope=…' is not used: there is no product 'com.example.nope' (the products are 'com.example.demo.pro')."
+                "'--grants com.example.nope=…' is not used: there is no product 'com.example.nope' (the products are 'com.example.demo.pro'); did you mean 'com.example.demo.pro'? Leave it out"
             ),
             (["--era", "5=keep"], "'--era 5=…' is not used: there is no paid era 5 (there is 1)."),
             (

@@ -148,7 +148,7 @@ enum InitCommand {
     static func unusedMessage(_ unused: [UnusedAnswer], fromFile: [String: String]) -> String {
         let lines = unused.map { item in
             let given = fromFile[item.key].map { "\(item.answersKey) in \($0)" } ?? "'\(item.flag)'"
-            return "\(given) is not used: \(item.reason)."
+            return "\(given) is not used: \(item.reason)\(item.reason.hasSuffix("?") ? "" : ".")"
         }
         let fix = "Leave \(unused.count == 1 ? "it" : "them") out, or change the answers that decide which questions are asked."
         if lines.count == 1 { return "\(lines[0]) \(fix)" }

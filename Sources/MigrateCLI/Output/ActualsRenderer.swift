@@ -201,13 +201,16 @@ struct ActualsRenderer {
                 ("spread", .string(refit.spread)),
             ])
         }
+        // The keys of `simulate`'s verdict, and the line the text prints.
         func verdict(_ verdict: Verdict) -> JSONValue {
             .members([
+                ("comparable", .bool(verdict.cannotCompare == nil)),
                 ("cannotCompare", verdict.cannotCompare.map { .string($0) }),
-                ("probabilityFreemiumWins", verdict.probabilityAhead.map { .number(String(format: "%.4f", $0)) }),
+                ("probabilityFreemiumAhead", verdict.probabilityAhead.map { .number(String(format: "%.4f", $0)) }),
                 ("probabilityTie", verdict.probabilityTie.map { .number(String(format: "%.4f", $0)) }),
-                ("medianDifference", whole(verdict.medianDifference)),
-                ("breakEvenMonth", verdict.breakEvenMonth.map { .integer($0) }),
+                ("medianDifference", .number(String(format: "%.2f", verdict.medianDifference))),
+                ("breakEvenMonth", verdict.breakEvenMonth.map { .integer($0) } ?? .null),
+                ("text", .string(verdictLine(verdict))),
             ])
         }
         let proceeds = report.proceeds

@@ -108,7 +108,7 @@ public enum ActualOverlaps {
         }
         for (period, dropped) in excess.sorted(by: { ($0.kept.series!, $0.kept.begin) < ($1.kept.series!, $1.kept.begin) }) {
             warnings.append(
-                "warning: \(period.file): \(period.series!.description), \(days(period)) (\(period.origin)) counts \(period.unitCount) units, but the shorter periods inside it count \(dropped); \(period.file)'s figure is used. Check that the reports are of the same account."
+                "warning: \(period.file): \(period.series!.description), \(days(period)) (\(period.origin)) counts \(ActualsComparison.whole(Double(period.unitCount))) units, but the shorter periods inside it count \(ActualsComparison.whole(Double(dropped))); \(period.file)'s figure is used. Check that the reports are of the same account."
             )
         }
 

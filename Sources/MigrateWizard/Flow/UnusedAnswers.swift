@@ -1,6 +1,7 @@
 import Foundation
 import MigrateImport
 import MigratePlan
+import MigrateSupport
 
 /// An answer given by a flag or an `--answers` key that no question of this run asks, and why: `init` refuses it
 /// rather than drop it.
@@ -54,13 +55,14 @@ extension Wizard {
             let listed = answers.firstFree.flatMap { answers.releases.indices.contains($0) ? answers.releases[$0].displayName : nil }
             return "the first free release is a listed one (\(listed ?? "?")), so no new release is asked; give --first-free new to add one"
         case .featureSince?:
-            return "there is no feature '\(item ?? "")' (the features are \(list((answers.features ?? []).map(\.id))))"
+            let ids = (answers.features ?? []).map(\.id)
+            return "there is no feature '\(item ?? "")' (the features are \(list(ids)), by id)\(guess(item, ids))"
         case .grants?:
             let products = answers.products.filter { $0.kind != .consumable }.map(\.id)
             if answers.products.contains(where: { $0.id == item && $0.kind == .consumable }) {
                 return "'\(item ?? "")' is a consumable, which unlocks no feature"
             }
-            return "there is no product '\(item ?? "")' (the products are \(list(products)))"
+            return "there is no product '\(item ?? "")' (the products are \(list(products)))\(guess(item, products))"
         case .era?:
             return "there is no paid era \(item ?? "") (there \(answers.eras.count == 1 ? "is 1" : "are \(answers.eras.count)"))"
         case .eraDiscount?:
@@ -73,6 +75,12 @@ extension Wizard {
         default:
             return "no question of this run asks it"
         }
+    }
+
+    /// "; did you mean 'themes'?", or nothing.
+    func guess(_ item: String?, _ candidates: [String]) -> String {
+        guard let item, let match = Suggestions.closest(to: item, in: candidates) else { return "" }
+        return "; did you mean '\(match)'?"
     }
 
     /// The answer to the new free release's question when `--free-from` gives its go-live: the release given (or
