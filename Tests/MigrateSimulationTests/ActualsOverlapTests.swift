@@ -154,13 +154,24 @@ struct ActualsOverlapTests {
         #expect(report.proceeds.totals == totals, "every currency's total is kept")
     }
 
-    @Test("A rate for a currency no report has proceeds in after the switch is refused as a usage error")
-    func unusedRate() {
+    @Test(
+        "A rate for a currency no report has proceeds in after the switch, or one that leaves two currencies without a rate, is refused as a usage error",
+        arguments: [
+            (
+                [["USD": 950], ["USD": 490], ["USD": 385]], ["GBP": 1.2],
+                "'--rate GBP=…' is not used: no report has proceeds in GBP (they are in USD)."
+            ),
+            (
+                [["USD": 900, "EUR": 50, "GBP": 10], ["USD": 490], ["USD": 385]], ["EUR": 1.1],
+                "'--rate EUR=…' is not used: the proceeds in GBP, USD have no rate between them, so none are compared"
+            ),
+        ] as [([[String: Double]], [String: Double], String)])
+    func unusedRate(proceeds: [[String: Double]], rates: [String: Double], message: String) {
         #expect {
-            try ActualsComparison.compare(ActualsTests.plan(), periods: ActualsTests.periods, draws: 10, rates: ["GBP": 1.2])
+            try ActualsComparison.compare(ActualsTests.plan(), periods: Self.withProceeds(proceeds), draws: 10, rates: rates)
         } throws: { error in
             guard let error = error as? SimulationError else { return false }
-            return error.isUsage && error.message.contains("'--rate GBP=…' is not used: no report has proceeds in GBP (they are in USD)")
+            return error.isUsage && error.message == message
         }
     }
 

@@ -225,6 +225,12 @@ public enum ActualsComparison {
             proceeds.notCompared = "the reports have no proceeds from the switch on, so none are compared"
         } else if unrated.count > 1 {
             let example = unrated.dropFirst().map { "--rate \($0)=…" }.joined(separator: " ")
+            // A rate that converts nothing compared is not used: refused, saying what it still needs.
+            if let given = rates.keys.min() {
+                throw SimulationError(
+                    "'--rate \(given)=…' is not used: the proceeds in \(unrated.joined(separator: ", ")) have no rate between them, so none are compared",
+                    hint: "Give a rate for every currency but the plan's, such as \(example) to compare in \(unrated[0]).", isUsage: true)
+            }
             proceeds.notCompared =
                 "proceeds are in \(unrated.joined(separator: ", ")) without a rate between them, so none are compared with the forecast (which is in the plan's currency); give each currency's rate in the plan's currency, as App Store Connect's Payments and Financial Reports list them (App Store Connect Help, Payments and financial reports), such as \(example) to compare in \(unrated[0])"
         } else {
