@@ -101,6 +101,31 @@ struct UnusedAnswersTests {
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("migration.json").path), "nothing written")
     }
 
+    @Test("With a version history found, --release is refused; --free-from for a release not listed yet is its go-live")
+    func historyFound() throws {
+        guard DemoProject.gitAvailable else {
+            print("skipped: git is not installed")
+            return
+        }
+        let folder = try DemoProject.make(tagged: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ProcessInfo.processInfo.environment
+        let refused = CommandContext.testing(directory: folder.path, environment: environment)
+        #expect(Migrate.run(["init", "--yes", "--release", "9.0 (1) 2020-01-01"], context: refused) == .usage)
+        #expect(
+            refused.standardError.text.contains(
+                "'--release' is not used: the version history was found (4 releases), so the releases are not asked."),
+            "\(refused.standardError.text)")
+        // The issue's case: the first free release not listed yet, --yes and --free-from alone.
+        let context = CommandContext.testing(directory: folder.path, environment: environment)
+        #expect(Migrate.run(["init", "--yes", "--free-from", "2022-03-15T16:00:00Z"], context: context) == .success, "\(context.standardError.text)")
+        let text = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
+        let plan = try #require(PlanDecoder.decode(text).plan)
+        let free = try #require(plan.releases.first { !$0.model.isPaid })
+        #expect(Timestamp.format(free.released) == "2022-03-15T16:00:00Z")
+        #expect(free.version.text == "4.0")
+    }
+
     @Test("An --answers key no question asks is refused naming the file and the key; a flag replacing a file's answer says so")
     func answersFile() throws {
         let answers = #"{ "universalPurchase": true, "eras": { "4": "keep" }, "price": "1.99" }"#
