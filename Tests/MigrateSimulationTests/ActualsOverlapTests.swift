@@ -68,6 +68,20 @@ struct ActualsOverlapTests {
         let resolution = try ActualOverlaps.resolve([Self.period("2021-01-01", "2021-01-31", 1_000, file: "month.txt")] + Self.januaryDays)
         #expect(resolution.periods.reduce(0) { $0 + $1.freeDownloads } == 1_000)
         #expect(resolution.warnings.count == 2)
+        // Copies of the month, and the days given twice, are not "more": no such warning.
+        let copies = try ActualOverlaps.resolve(
+            [Self.period("2021-01-01", "2021-01-31", 3_100, file: "month.txt")] + Self.januaryDays
+                + Self.januaryDays.map { day in
+                    var day = day
+                    day.file = "again.txt"
+                    return day
+                } + [
+                    Self.period("2021-01-01", "2021-01-31", 3_100, file: "copy.txt"),
+                    Self.period("2021-01-01", "2021-01-31", 3_100, file: "more.txt"),
+                ])
+        #expect(copies.periods.reduce(0) { $0 + $1.freeDownloads } == 3_100)
+        #expect(copies.warnings.count == 4, "daily.txt, again.txt, copy.txt and more.txt against month.txt: \(copies.warnings)")
+        #expect(!copies.warnings.contains { $0.contains("shorter periods inside it count") })
         #expect(
             resolution.warnings.last?.hasPrefix(
                 "warning: month.txt: SKU 'demo' (US, type 1, provider APPLE), 2021-01-01 to 2021-01-31 (month.txt:2) counts 1,000 units, but the shorter periods inside it count 3,100"

@@ -62,12 +62,15 @@ public enum ActualOverlaps {
                 return fileOrder[left.file]! < fileOrder[right.file]!
             }
             var seriesKept: [ActualPeriod] = []
+            // Units of the shorter periods inside each kept one, each period of days once (copies of a day count once).
             var droppedUnits: [Int] = []
+            var droppedDays: [Set<[Date]>] = []
             for period in sorted {
                 // Kept periods never share a day, so only the last one kept can reach this one's begin day.
                 guard let last = seriesKept.last, period.begin <= last.end else {
                     seriesKept.append(period)
                     droppedUnits.append(0)
+                    droppedDays.append([])
                     continue
                 }
                 guard period.end <= last.end else {
@@ -79,7 +82,11 @@ public enum ActualOverlaps {
                 } else {
                     repeats[pair] = (1, (period, last))
                 }
-                droppedUnits[droppedUnits.count - 1] += period.unitCount
+                if (period.begin, period.end) != (last.begin, last.end),
+                    droppedDays[droppedDays.count - 1].insert([period.begin, period.end]).inserted
+                {
+                    droppedUnits[droppedUnits.count - 1] += period.unitCount
+                }
             }
             for (index, period) in seriesKept.enumerated() where droppedUnits[index] > period.unitCount {
                 excess.append((period, droppedUnits[index]))
