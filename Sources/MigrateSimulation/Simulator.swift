@@ -113,6 +113,13 @@ public enum Simulator {
             commission: prepared.first?.model.commission ?? .standard, scenarios: results, sweep: sweep)
     }
 
+    /// The verdict `run` gives one prepared scenario: the median model, the draws, the sensitivity table.
+    public static func verdict(_ scenario: PreparedScenario, draws: Int, seed: UInt64, threads: Int) -> Verdict {
+        let deterministic = RevenueSeries.evaluate(scenario.model, values: scenario.medians)
+        let summary = draws > 0 ? MonteCarlo.run(scenario, draws: draws, seed: seed, threads: threads) : nil
+        return Verdict.of(scenario, deterministic: deterministic, monteCarlo: summary, sensitivity: Sensitivity.rows(for: scenario))
+    }
+
     static func runSweep(_ plan: MigrationPlan, scenarioID: String, specs: [SweepSpec]) throws(SimulationError) -> SweepResult {
         let scenario = plan.simulation?.scenarios.first { $0.id == scenarioID }
         var points: [SweepPoint] = []

@@ -47,7 +47,7 @@ struct QuestionKindTests {
         let words = sample.flag.flatMap { ["--\(kind.flag)", $0] }
         let parsed = try ArgumentParser.parseArguments(words, for: InitCommand.spec)
         let context = CommandContext.testing()
-        let fromFlags = try InitCommand.answers(from: parsed, context: context)
+        let fromFlags = try InitCommand.answers(from: parsed, context: context).answers
         let fromFile = try AnswersFile.read(Array("{ \"\(key)\": \(sample.json) }".utf8), file: "answers.json")
         #expect(!fromFlags.isEmpty)
         #expect(fromFlags == fromFile, "--\(kind.flag) and \"\(key)\" disagree")

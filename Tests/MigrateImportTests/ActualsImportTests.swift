@@ -12,8 +12,20 @@ struct ActualsImportTests {
     func periods() throws {
         let bytes = try [UInt8](Data(contentsOf: repositoryRoot.appendingPathComponent(Self.report)))
         let result = try SalesReportImporter.read(bytes, file: Self.report)
-        #expect(result.periods.count == 4)
-        let november = try #require(result.periods.first)
+        // By series (provider, SKU, country, product type): the app's types 1, 3 and 7 and two in-app products, 4 months.
+        #expect(result.periods.count == 20)
+        #expect(
+            Set(result.periods.compactMap(\.series?.sku)) == [
+                "tilttolivehd", "com.example.tilttolivehd.fullturret", "com.example.tilttolivehd.turret",
+            ])
+        let months = SalesPeriod.combined(
+            result.periods.map { period in
+                var period = period
+                period.series = nil
+                return period
+            })
+        #expect(months.count == 4)
+        let november = try #require(months.first)
         #expect(Timestamp.formatDate(november.begin) == "2011-11-01")
         #expect(november.freeDownloads == 49_870)
         #expect(november.paidDownloads == 0)

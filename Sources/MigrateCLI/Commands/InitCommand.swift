@@ -44,7 +44,8 @@ enum InitCommand {
             platforms, universalPurchase, releases, firstFree, freeFrom, newFreeRelease, price, features, featureSince \
             {feature: version}, product, grants {product: [features]}, eras {"1": "keep"|"everything"|"discount"}, \
             eraDiscounts {"1": "PRODUCT PRICE"}, nonProduction, verificationFailure, familySharing, \
-            paidDownloadsPerMonth) and --yes takes the defaults; a missing answer exits 64 naming its flag. \
+            paidDownloadsPerMonth) and --yes takes the defaults (on a terminal too); a missing answer exits 64 \
+            naming its flag, and so does an answer no question of the run asks, saying why. \
             The plan is checked before it is written (exit 1 with errors) and never overwritten without --force.
             """.wrappedForHelp,
         arguments: [plan, project, force, yes, answersFile, asc, sales] + GitVersionsFlags.arguments + questionOptions.map(\.argument) + [now],
@@ -59,7 +60,9 @@ enum InitCommand {
             throw CommandError(.cannotCreate, "\(planPath) already exists; give --force to replace it, or --plan to write another file.")
         }
         let now = arguments[Self.now] ?? context.now
-        var given = try answers(from: arguments, context: context)
+        let collected = try answers(from: arguments, context: context)
+        var given = collected.answers
+        for line in collected.replaced { out.write("  \(line)\n") }
 
         let projectPath = arguments[Self.project]
         let root = context.resolve(projectPath)
@@ -77,6 +80,15 @@ enum InitCommand {
             return ProjectImport.File(displayPath: file.displayPath, bytes: file.bytes)
         }
         let taggedOnly = try GitVersionsFlags.resolve(arguments)
+        // init reads a git history only beside an Xcode project or an Info.plist (`ProjectImport.gather`).
+        if let taggedOnly, scan.gitRepository == nil || (scan.projectFiles.isEmpty && scan.infoPlists.isEmpty) {
+            let flag = taggedOnly ? "--tagged-only" : "--all-versions"
+            let why =
+                scan.gitRepository == nil
+                ? "\(projectPath) has no git repository"
+                : "init reads the git history only beside an Xcode project or Info.plist, and \(projectPath) has none"
+            throw .usage("'\(flag)' chooses which versions of the git history are releases, but \(why), so it would change nothing; leave it out.")
+        }
         let facts: WizardFacts
         do {
             facts = try ProjectImport.gather(root: root, scan: scan, asc: asc, sales: sales, taggedOnly: taggedOnly, environment: context.environment)
@@ -90,9 +102,12 @@ enum InitCommand {
 
         // --product is honoured beside a .storekit too: it adds the product that unlocks the features.
         var wizard = Wizard(facts: facts, now: now, asksForProduct: given["product"] != nil)
-        let interactive = context.standardInput.isTerminal && out.isTerminal
+        // --yes takes the defaults instead of asking, on a terminal too.
+        let interactive = context.standardInput.isTerminal && out.isTerminal && !arguments[Self.yes]
         if interactive {
-            let finished = ask(&wizard, given: &given, context: context, style: style)
+            let keys = Set(given.keys)
+            var used = Set<String>()
+            let finished = ask(&wizard, given: &given, used: &used, context: context, style: style)
             guard finished else {
                 out.write("\nInput ended before the plan was complete; nothing was written.\n")
                 return .checkFailed
@@ -100,6 +115,11 @@ enum InitCommand {
             if wizard.answers.confirmed == false {
                 out.write("Nothing was written.\n")
                 return .checkFailed
+            }
+            let unused = wizard.unused(keys, used: used)
+            if !unused.isEmpty {
+                let saved = saveAnswers(wizard, nextTo: planFile, displayPath: planPath, context: context)
+                throw .usage(unusedMessage(unused, fromFile: collected.fromFile) + " Nothing was written." + saved)
             }
         } else {
             switch ScriptedRun.run(wizard, answers: given, acceptDefaults: arguments[Self.yes]) {
@@ -112,6 +132,11 @@ enum InitCommand {
                         + (arguments[Self.yes] ? "; it has no default." : ", or --yes to take the defaults."))
             case .failure(.invalid(let id, let answer, let message)):
                 throw .usage("The answer '\(answer)' for \(id.flag) is invalid: \(message).")
+            case .failure(.conflict(let conflict)):
+                let kind = QuestionKind.all.first { $0.key == conflict.key }
+                throw .usage("The answer '\(conflict.answer)' for \(kind?.usage ?? conflict.key) is invalid: \(conflict.message).")
+            case .failure(.unused(let unused)):
+                throw .usage(unusedMessage(unused, fromFile: collected.fromFile))
             }
             out.write("\n")
             for line in PlanBuilder.summary(wizard.answers, facts: facts) { out.write("  \(line)\n") }
@@ -119,8 +144,21 @@ enum InitCommand {
         return try write(wizard.plan, to: planFile, displayPath: planPath, now: now, context: context, style: style, wizard: wizard)
     }
 
+    /// Every answer given that no question asked, with why: a flag's or the answers file's, as it was given.
+    static func unusedMessage(_ unused: [UnusedAnswer], fromFile: [String: String]) -> String {
+        let lines = unused.map { item in
+            let given = fromFile[item.key].map { "\(item.answersKey) in \($0)" } ?? "'\(item.flag)'"
+            return "\(given) is not used: \(item.reason)\(item.reason.hasSuffix("?") ? "" : ".")"
+        }
+        let fix = "Leave \(unused.count == 1 ? "it" : "them") out, or change the answers that decide which questions are asked."
+        if lines.count == 1 { return "\(lines[0]) \(fix)" }
+        return "\(lines.count) answers are not used:\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n  " + fix
+    }
+
     /// The question loop on a terminal. False when input ended before the last answer.
-    static func ask(_ wizard: inout Wizard, given: inout [String: String], context: CommandContext, style: Style) -> Bool {
+    static func ask(
+        _ wizard: inout Wizard, given: inout [String: String], used: inout Set<String>, context: CommandContext, style: Style
+    ) -> Bool {
         let out = context.standardOutput
         out.write(style.dim("Press Return to take the [default]; type '<' or 'back' for the previous question.") + "\n\n")
         while let question = wizard.question {
@@ -131,7 +169,16 @@ enum InitCommand {
                 for problem in problems { out.write("  " + style.red("error: ") + problem.message + "\n") }
                 out.write("\n")
             }
+            if question.id == .newFreeRelease, let freeFrom = given.removeValue(forKey: QuestionKind.freeGoLive.key) {
+                // The go-live of a release not listed yet is its date: --free-from gives it.
+                used.insert(QuestionKind.freeGoLive.key)
+                switch wizard.newFreeRelease(given: given[question.id.key], freeFrom: freeFrom) {
+                case .success(let answer): given[question.id.key] = answer
+                case .failure(let conflict): out.write("  " + style.yellow("Sorry: ") + conflict.message + "\n")
+                }
+            }
             if let answer = given.removeValue(forKey: question.id.key) {
+                used.insert(question.id.key)
                 out.write("\(question.prompt) \(style.dim("(given)")) \(answer)\n")
                 if report(wizard.submit(answer), out: out, style: style) { continue }
             }
@@ -255,31 +302,53 @@ enum InitCommand {
         return .members(top.map { key, value in (key, value ?? nested[key].map { .members($0) }) })
     }
 
-    /// Answers from --answers FILE, then flags (which win), by question key.
-    static func answers(from arguments: ParsedArguments, context: CommandContext) throws(CommandError) -> [String: String] {
+    /// Answers from --answers FILE, then flags (which win, each replacement said), by question key; `fromFile` names
+    /// the file of each answer still taken from it. A flag given twice with different answers is refused.
+    static func answers(
+        from arguments: ParsedArguments, context: CommandContext
+    ) throws(CommandError) -> (answers: [String: String], fromFile: [String: String], replaced: [String]) {
         var answers: [String: String] = [:]
+        var fromFile: [String: String] = [:]
+        var replaced: [String] = []
         if let path = arguments[Self.answersFile] {
             let file = try InputFile.read(path, context: context)
             answers = try AnswersFile.read(file.bytes, file: file.displayPath)
+            for key in answers.keys { fromFile[key] = file.displayPath }
+        }
+        func set(_ key: String, _ value: String, flag: String) {
+            if let file = fromFile.removeValue(forKey: key), let old = answers[key], old != value {
+                replaced.append("\(flag)\(flag.hasSuffix("=") ? "" : " ")\(value) replaces \(file)'s answer '\(old)'.")
+            }
+            answers[key] = value
         }
         for (kind, argument) in questionOptions {
             let values = arguments[argument]
             switch kind.form {
             case .single:
-                if let value = values.last { answers[kind.key] = value }
+                // The parser refuses a single answer's flag given twice.
+                if let value = values.last { set(kind.key, value, flag: "--\(kind.flag)") }
             case .list:
-                if !values.isEmpty { answers[kind.key] = values.joined(separator: ", ") }
+                if !values.isEmpty { set(kind.key, values.joined(separator: ", "), flag: "--\(kind.flag)") }
             case .perItem(let item):
+                var seen: [String: String] = [:]
                 for value in values {
                     guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
                         throw .usage(
                             "The value '\(value)' is invalid for '--\(kind.flag)'. Expected \(item)=\(kind.valueName), such as \(kind.flag == "era" ? "1=keep" : "themes=1.0")."
                         )
                     }
-                    answers[kind.key + "." + value[..<equals]] = String(value[value.index(after: equals)...])
+                    let name = String(value[..<equals])
+                    let answer = String(value[value.index(after: equals)...])
+                    if let earlier = seen[name], earlier != answer {
+                        throw .usage(
+                            "'--\(kind.flag) \(name)=…' is given twice with different answers ('\(earlier)', '\(answer)'); it takes one. Give it once."
+                        )
+                    }
+                    seen[name] = answer
+                    set(kind.key + "." + name, answer, flag: "--\(kind.flag) \(name)=")
                 }
             }
         }
-        return answers
+        return (answers, fromFile, replaced)
     }
 }

@@ -10,6 +10,9 @@ enum SimulateActuals {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         if !arguments[SimulateCommand.sweeps].isEmpty { throw .usage("'--sweep' does not apply with '--actuals'.") }
         if arguments[SimulateCommand.chart] != nil { throw .usage("'--chart' does not apply with '--actuals'.") }
+        if arguments[SimulateCommand.offerStates] {
+            throw .usage("'--offer-states' shapes the cohort preview, which '--actuals' does not print; leave it out, or run without '--actuals'.")
+        }
         let scenarios = arguments[SimulateCommand.scenarios]
         if scenarios.count > 1 { throw .usage("'--actuals' compares one scenario; give at most one '--scenario'.") }
         if arguments[SimulateCommand.dryRun] && !arguments[SimulateCommand.updatePlan] {
@@ -20,34 +23,50 @@ enum SimulateActuals {
             throw .usage("'--actuals' prints text or json; '--format \(format.rawValue)' is not supported with it.")
         }
 
+        let rates = try parseRates(arguments[SimulateCommand.rates])
+
         let loaded = try LoadedPlan.load(arguments[SimulateCommand.plan], context: context)
         let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was compared")
-        var periods: [SalesPeriod] = []
+        var actual: [ActualPeriod] = []
         // Files with rows the reader could not use (each reported by line): the comparison leaves them out.
         var incomplete: [String] = []
+        var read = Set<String>()
         for path in arguments[SimulateCommand.actuals] {
+            // The same path twice is one report: read once, and said.
+            guard read.insert(context.resolve(path)).inserted else {
+                context.standardError.write("warning: \(path) is given twice with --actuals; it is read once.\n")
+                continue
+            }
             let file = try InputFile.read(path, context: context)
             let result = try ImportCommand.readSales(file, context: context)
             context.standardError.write(DiagnosticRenderer(file: nil, style: context.style(for: context.standardError)).render(result.issues))
             try requireSameApp(result, plan: plan, file: file.displayPath)
             if !result.issues.isEmpty { incomplete.append(file.displayPath) }
-            periods += result.periods
-        }
-        let actual = SalesPeriod.combined(periods).map { period in
-            ActualPeriod(
-                begin: period.begin, end: period.end, freeDownloads: period.freeDownloads, paidDownloads: period.paidDownloads,
-                inAppUnits: period.inAppUnits, inAppRefunds: period.inAppRefunds, renewals: period.renewals,
-                proceeds: period.proceeds.mapValues { Double($0) / 10_000 }, origin: period.origin)
+            actual += result.periods.map { period in
+                ActualPeriod(
+                    begin: period.begin, end: period.end, freeDownloads: period.freeDownloads, paidDownloads: period.paidDownloads,
+                    inAppUnits: period.inAppUnits, inAppRefunds: period.inAppRefunds, renewals: period.renewals,
+                    proceeds: period.proceeds.mapValues { Double($0) / 10_000 }, origin: period.origin, file: file.displayPath,
+                    series: period.series.map {
+                        ActualSeries(provider: $0.provider, sku: $0.sku, country: $0.country, productType: $0.productType)
+                    })
+            }
         }
         let report: ActualsReport
         do {
             report = try ActualsComparison.compare(
-                plan, periods: actual, scenarioID: scenarios.first, draws: arguments[SimulateCommand.draws], seed: arguments[SimulateCommand.seed])
+                plan, periods: actual, scenarioID: scenarios.first, draws: arguments[SimulateCommand.draws], seed: arguments[SimulateCommand.seed],
+                rates: rates, threads: arguments[SimulateCommand.threads] ?? ProcessInfo.processInfo.activeProcessorCount)
         } catch {
             if error.isUsage { throw .usage(error.message + (error.hint.map { " " + $0 } ?? "")) }
+            if error.file != nil {
+                throw CommandError(.dataError, "\(error.message).\(error.hint.map { "\n  fix: \($0)" } ?? "")")
+            }
             throw CommandError(
                 .dataError, "\(loaded.file.displayPath): cannot compare: \(error.message)" + (error.hint.map { "\n  fix: \($0)" } ?? ""))
         }
+        // Reports that count the same sales: counted once, and said where a script sees it too.
+        for warning in report.overlaps { context.standardError.write(warning + "\n") }
         let renderer = ActualsRenderer(report: report, style: context.style(for: context.standardOutput))
         switch format {
         case .json: context.standardOutput.write(renderer.json())
@@ -62,6 +81,30 @@ enum SimulateActuals {
         }
         guard arguments[SimulateCommand.updatePlan] else { return .success }
         return try updatePlan(report, plan: plan, loaded: loaded, dryRun: arguments[SimulateCommand.dryRun], context: context)
+    }
+
+    /// `--rate EUR=1.08`, repeatable: one unit of a currency in the plan's currency. A malformed rate, one at or
+    /// below 0, or two different rates for one currency are refused.
+    static func parseRates(_ texts: [String]) throws(CommandError) -> [String: Double] {
+        var rates: [String: Double] = [:]
+        for text in texts {
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let code = parts[0].uppercased()
+            guard parts.count == 2, code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw .usage(
+                    "The value '\(text)' is invalid for '--rate'. Expected CUR=rate: a three-letter currency code, '=', and its rate, such as EUR=1.08."
+                )
+            }
+            guard let rate = Double(parts[1]), rate.isFinite, rate > 0 else {
+                throw .usage("The value '\(text)' is invalid for '--rate': '\(parts[1])' is not a rate above 0, such as 1.08.")
+            }
+            if let known = rates[code], known != rate {
+                throw .usage(
+                    "'--rate \(code)' is given twice, as \(SimulationRenderer.number(known)) and \(SimulationRenderer.number(rate)); give it once.")
+            }
+            rates[code] = rate
+        }
+        return rates
     }
 
     /// A report names the app by the title and SKU of its download rows and by its in-app product ids: one that

@@ -27,6 +27,11 @@ enum SimulateCommand {
         help:
             "Compare the forecast with a Summary Sales report (.txt or .txt.gz) from after the switch; repeatable. Prints only the comparison."
     )
+    static let rates = Argument<[String]>.options(
+        "rate", valueName: "CUR=rate",
+        help:
+            "With --actuals: one unit of a currency of the reports' proceeds in the plan's currency, such as EUR=1.08 (the rates App Store Connect's Payments and Financial Reports list; App Store Connect Help, Payments and financial reports); repeatable. Proceeds in several currencies are compared only converted."
+    )
     static let updatePlan = Argument<Bool>.flag(
         "update-plan", help: "With --actuals, write the refitted conversion and download multiples into the plan, saying what changed.")
     static let dryRun = ImportCommand.dryRun.with(help: "With --update-plan: show how the plan would change; write nothing.")
@@ -45,18 +50,23 @@ enum SimulateCommand {
             ties counted apart. Named \
             scenarios are compared side by side; --sweep grids over any assumption (or price.PRODUCT) and \
             prints the best settings. A sensitivity table shows which assumption moves the answer most. \
-            With --actuals, prints instead the forecast against the sales reports after the switch: each month's \
+            With --actuals, prints instead the forecast against the sales reports after the switch: a sentence \
+            that says what happened against what the plan assumed and what it means for the verdict, each month's \
             free downloads, in-app units and proceeds beside the forecast's P10–P90, the assumptions the actuals \
-            contradict, and a refit of conversion, launchMultiple and lastingMultiple, which --update-plan writes \
-            into the plan (nothing else in it changes).
+            contradict (the refit's band and the plan's range don't overlap), a refit of conversion, launchMultiple \
+            and lastingMultiple with the verdict it gives, which --update-plan writes into the plan (nothing else \
+            in it changes). Reports that count the same sales (the same report twice, a daily report inside a \
+            monthly one) are counted once, with a warning; proceeds in several currencies are compared after \
+            --rate converts them.
             """.wrappedForHelp,
-        arguments: [plan, scenarios, draws, seed, sweeps, format, chart, threads, offerStates, actuals, updatePlan, dryRun],
+        arguments: [plan, scenarios, draws, seed, sweeps, format, chart, threads, offerStates, actuals, rates, updatePlan, dryRun],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         if !arguments[Self.actuals].isEmpty { return try SimulateActuals.run(arguments, context) }
         if arguments[Self.updatePlan] { throw .usage("'--update-plan' writes the refit of '--actuals'; give the sales reports with '--actuals'.") }
         if arguments[Self.dryRun] { throw .usage("'--dry-run' shows what '--update-plan' would write; give '--actuals' and '--update-plan'.") }
+        if !arguments[Self.rates].isEmpty { throw .usage("'--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.") }
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let checkedPlan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was simulated")
         let options = SimulationOptions(

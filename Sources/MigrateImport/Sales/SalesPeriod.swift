@@ -20,11 +20,14 @@ public struct SalesPeriod: Sendable, Hashable {
     public var proceeds: [String: Int64] = [:]
     /// Where the period was first seen: `file:line`.
     public var origin: String
+    /// The rows counted: one provider's SKU in one country and of one product type. Nil for counts of every row.
+    public var series: SalesSeries?
 
-    public init(begin: Date, end: Date, origin: String) {
+    public init(begin: Date, end: Date, origin: String, series: SalesSeries? = nil) {
         self.begin = begin
         self.end = end
         self.origin = origin
+        self.series = series
     }
 
     /// Adds another report's counts for the same period.
@@ -37,14 +40,48 @@ public struct SalesPeriod: Sendable, Hashable {
         proceeds.merge(other.proceeds, uniquingKeysWith: { $0 &+ $1 })
     }
 
-    /// Periods of several reports in date order, the same period of two reports added up.
+    /// Periods of several reports in date order, the same period (and series) of two reports added up.
     public static func combined(_ periods: [SalesPeriod]) -> [SalesPeriod] {
-        var byKey: [[Date]: SalesPeriod] = [:]
+        var byKey: [Key: SalesPeriod] = [:]
         for period in periods {
-            byKey[[period.begin, period.end], default: SalesPeriod(begin: period.begin, end: period.end, origin: period.origin)].add(period)
+            byKey[
+                Key(begin: period.begin, end: period.end, series: period.series),
+                default: SalesPeriod(begin: period.begin, end: period.end, origin: period.origin, series: period.series)
+            ].add(period)
         }
-        return byKey.values.sorted { ($0.begin, $0.end) < ($1.begin, $1.end) }
+        return byKey.values.sorted(by: inOrder)
     }
+
+    /// Date order, then series order: the same order on every run.
+    public static func inOrder(_ left: SalesPeriod, _ right: SalesPeriod) -> Bool {
+        if (left.begin, left.end) != (right.begin, right.end) { return (left.begin, left.end) < (right.begin, right.end) }
+        return (left.series?.sortKey ?? []).lexicographicallyPrecedes(right.series?.sortKey ?? [])
+    }
+
+    struct Key: Hashable {
+        var begin: Date
+        var end: Date
+        var series: SalesSeries?
+    }
+}
+
+/// The rows of a report that say the same thing of different days: a provider's SKU (the app's, or an in-app
+/// product's id) in one country and of one product type. Two reports that count one series over overlapping
+/// days count the same sales.
+public struct SalesSeries: Sendable, Hashable {
+    public var provider: String
+    public var sku: String
+    public var country: String
+    public var productType: String
+
+    public init(provider: String, sku: String, country: String, productType: String) {
+        self.provider = provider
+        self.sku = sku
+        self.country = country
+        self.productType = productType
+    }
+
+    var sortKey: [String] { [sku, country, productType, provider] }
 }
 
 /// Who a sales report is about, to tell a report of another app from this one's.

@@ -215,14 +215,15 @@ public enum SalesReportImporter {
         var firstSales: [String: FirstSale] = [:]
         /// Versions seen only in rows that span more than a day, which can't date a release.
         var undatedVersions = Set<String>()
-        /// Counts by reporting period (begin and end day), for `simulate --actuals`: a report holds few periods
-        /// however many rows it has.
+        /// Counts by reporting period (begin and end day) and series (provider, SKU, country, product type), for
+        /// `simulate --actuals`: a report holds few periods and series however many rows it has.
         var periods: [PeriodKey: SalesPeriod] = [:]
         var identity = SalesReportIdentity()
 
         struct PeriodKey: Hashable {
             var begin: Date
             var end: Date
+            var series: SalesSeries
         }
 
         init(file: String, columns: [String: Int], width: Int) {
@@ -315,8 +316,11 @@ public enum SalesReportImporter {
             if let currency = field("Customer Currency") { Self.add(customerPrice, units, currency, to: &customerTotals, overflowed: &overflowed) }
             var periodKey: PeriodKey?
             if let begin = period["Begin Date"] {
-                let key = PeriodKey(begin: begin, end: max(begin, period["End Date"] ?? begin))
-                if periods[key] == nil { periods[key] = SalesPeriod(begin: key.begin, end: key.end, origin: "\(file):\(line)") }
+                // By series, so that two reports of the same sales over overlapping days can be told apart.
+                let series = SalesSeries(
+                    provider: field("Provider") ?? "", sku: field("SKU") ?? "", country: field("Country Code") ?? "", productType: type)
+                let key = PeriodKey(begin: begin, end: max(begin, period["End Date"] ?? begin), series: series)
+                if periods[key] == nil { periods[key] = SalesPeriod(begin: key.begin, end: key.end, origin: "\(file):\(line)", series: series) }
                 periodKey = key
             } else {
                 identity.undatedRows += 1
@@ -446,7 +450,7 @@ public enum SalesReportImporter {
                 result.ignored.append("money in \(currency) is not summed: its total is past what 64 bits hold (check the report's Units and prices)")
             }
             if appNames.count == 1 { result.app.name = appNames.first }
-            result.periods = periods.values.sorted { ($0.begin, $0.end) < ($1.begin, $1.end) }
+            result.periods = periods.values.sorted(by: SalesPeriod.inOrder)
             result.salesIdentity = identity
             return result
         }

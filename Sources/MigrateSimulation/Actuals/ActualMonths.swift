@@ -17,10 +17,15 @@ public struct ActualPeriod: Sendable, Hashable {
     public var proceeds: [String: Double]
     /// `file:line` where the period was first seen.
     public var origin: String
+    /// The report it comes from, as the command line named it; with `series`, what tells two reports of the same
+    /// sales apart (`ActualOverlaps`).
+    public var file: String
+    /// The rows it counts (a provider's SKU in one country, of one product type); nil for counts of every row.
+    public var series: ActualSeries?
 
     public init(
         begin: Date, end: Date, freeDownloads: Int = 0, paidDownloads: Int = 0, inAppUnits: [String: Int] = [:], inAppRefunds: [String: Int] = [:],
-        renewals: [String: Int] = [:], proceeds: [String: Double] = [:], origin: String = ""
+        renewals: [String: Int] = [:], proceeds: [String: Double] = [:], origin: String = "", file: String? = nil, series: ActualSeries? = nil
     ) {
         self.begin = begin
         self.end = end
@@ -31,6 +36,50 @@ public struct ActualPeriod: Sendable, Hashable {
         self.renewals = renewals
         self.proceeds = proceeds
         self.origin = origin
+        self.file = file ?? String(origin.split(separator: ":").first ?? "")
+        self.series = series
+    }
+
+    /// Adds another period's counts.
+    public mutating func add(_ other: ActualPeriod) {
+        freeDownloads += other.freeDownloads
+        paidDownloads += other.paidDownloads
+        inAppUnits.merge(other.inAppUnits, uniquingKeysWith: +)
+        inAppRefunds.merge(other.inAppRefunds, uniquingKeysWith: +)
+        renewals.merge(other.renewals, uniquingKeysWith: +)
+        proceeds.merge(other.proceeds, uniquingKeysWith: +)
+    }
+
+    /// Every unit it counts: downloads, in-app units, refunds and renewals.
+    var unitCount: Int {
+        freeDownloads + paidDownloads + inAppUnits.values.reduce(0, +) + inAppRefunds.values.reduce(0, +) + renewals.values.reduce(0, +)
+    }
+}
+
+/// The rows of a sales report that count the same thing on different days: a provider's SKU in one country, of
+/// one product type (the importer's `SalesSeries`).
+public struct ActualSeries: Sendable, Hashable, Comparable {
+    public var provider: String
+    public var sku: String
+    public var country: String
+    public var productType: String
+
+    public init(provider: String, sku: String, country: String, productType: String) {
+        self.provider = provider
+        self.sku = sku
+        self.country = country
+        self.productType = productType
+    }
+
+    public static func < (left: ActualSeries, right: ActualSeries) -> Bool {
+        [left.sku, left.country, left.productType, left.provider].lexicographicallyPrecedes([
+            right.sku, right.country, right.productType, right.provider,
+        ])
+    }
+
+    /// `SKU 'tilttolivehd' (US, type 1)`.
+    public var description: String {
+        "SKU '\(sku)' (\([country.isEmpty ? nil : country, "type \(productType)", provider.isEmpty ? nil : "provider \(provider)"].compactMap { $0 }.joined(separator: ", ")))"
     }
 }
 

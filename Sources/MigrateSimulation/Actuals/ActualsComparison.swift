@@ -14,8 +14,28 @@ public struct ActualsRow: Sendable, Hashable {
     public var proceeds: Percentiles
     public var downloadsPlace: Place
     public var unitsPlace: Place
-    /// Nil when the reports' proceeds are not in one currency.
+    /// The month's proceeds in the compared currency (`ActualsProceeds`); nil when they are not compared.
+    public var proceedsActual: Double?
+    /// Nil when the proceeds are not compared.
     public var proceedsPlace: Place?
+}
+
+/// Which proceeds the comparison compared, in what, and which it didn't: no currency is left out unsaid.
+public struct ActualsProceeds: Sendable, Hashable {
+    /// What the compared figures are in: the one currency of the reports, the one without a rate, or the plan's
+    /// currency when every currency has a rate. Nil when the proceeds are not compared.
+    public var currency: String?
+    /// The rates used, by currency: one unit of it in the compared currency.
+    public var rates: [String: Double]
+    /// The reports' proceeds over the compared months, by currency, before conversion.
+    public var totals: [String: Double]
+    /// Why the proceeds are not compared, when they are not.
+    public var notCompared: String?
+
+    /// `currency` when every currency of the reports has a rate.
+    public static let planCurrency = "the plan's currency"
+
+    public var isCompared: Bool { notCompared == nil && currency != nil }
 }
 
 /// What the actuals imply about one assumption, and whether its range allows it.
@@ -29,8 +49,14 @@ public struct ImpliedAssumption: Sendable, Hashable {
     public var source: String
     /// How the implied value was worked out, with the numbers.
     public var how: String
+    /// The refit's low to high, when the assumption is refitted.
+    public var refitBand: ClosedRange<Double>?
 
-    public var isContradicted: Bool { !range.contains(implied) }
+    /// The implied value lies outside the range the plan gives.
+    public var isOutside: Bool { !range.contains(implied) }
+    /// What the actuals allow (the refit's band, or the implied value alone when it is not refitted) and the plan's
+    /// range have nothing in common.
+    public var isContradicted: Bool { !(refitBand ?? implied...implied).overlaps(range) }
 }
 
 /// A new range for an assumption, centred on what the actuals imply.
@@ -50,12 +76,21 @@ public struct ActualsReport: Sendable, Hashable {
     public var switchDate: Date
     public var draws: Int
     public var seed: UInt64
-    /// The one currency of the reports' proceeds, when there is one.
-    public var currency: String?
+    /// What the compared proceeds are in, when they are compared.
+    public var currency: String? { proceeds.currency }
+    public var proceeds: ActualsProceeds
     public var rows: [ActualsRow]
     public var implied: [ImpliedAssumption]
     public var refits: [AssumptionRefit]
+    /// The verdict `simulate` gives the scenario as the plan has it, and with the refit in place of the assumptions
+    /// refitted (nil when nothing is refitted): the same simulation, draws and seed.
+    public var verdictBefore: Verdict
+    public var verdictAfter: Verdict?
+    /// Reports that count the same sales (each counted once): also in `notes`.
+    public var overlaps: [String]
     public var notes: [String]
+    /// One plain sentence: what happened, against what the plan expected, and what it means for the decision.
+    public var headline: String
 
     public var contradicted: [ImpliedAssumption] { implied.filter(\.isContradicted) }
 }
@@ -78,8 +113,11 @@ public struct ActualsReport: Sendable, Hashable {
 /// (its coefficient of variation), at most 90%; for the launch multiple, one month of data, 10% (or the spread of
 /// the paid downloads a month, if larger). Three significant digits.
 public enum ActualsComparison {
+    /// - Parameter rates: one unit of a currency in the plan's currency (`--rate EUR=1.08`); a rate for a currency
+    ///   no report has proceeds in is refused.
     public static func compare(
-        _ plan: MigrationPlan, periods: [ActualPeriod], scenarioID: String? = nil, draws: Int = 10_000, seed: UInt64 = 1
+        _ plan: MigrationPlan, periods: [ActualPeriod], scenarioID: String? = nil, draws: Int = 10_000, seed: UInt64 = 1,
+        rates: [String: Double] = [:], threads: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(SimulationError) -> ActualsReport {
         guard let switchDate = switchDate(plan) else {
             throw SimulationError(
@@ -96,7 +134,9 @@ public enum ActualsComparison {
             return found
         }
         let prepared = try PreparedScenario.prepare(plan, scenario: scenario)
-        var (months, notes) = ActualMonths.bucket(periods, switchDate: switchDate)
+        let resolution = try ActualOverlaps.resolve(periods)
+        var (months, notes) = ActualMonths.bucket(resolution.periods, switchDate: switchDate)
+        notes = resolution.warnings + notes
         guard !months.isEmpty else {
             throw SimulationError(
                 "the reports hold no sales from the switch (\(Timestamp.formatDate(switchDate))) on",
@@ -123,30 +163,85 @@ public enum ActualsComparison {
         for (id, units) in unoffered.sorted(by: { $0.key < $1.key }) {
             notes.append("note: \(Int(units.rounded())) units of '\(id)', which the plan offers no one, are not compared")
         }
-        let currencies = Set(months.flatMap(\.proceeds.keys))
-        let currency = currencies.count == 1 ? currencies.first : nil
-        if currencies.count > 1 {
-            notes.append(
-                "note: proceeds are in \(currencies.sorted().joined(separator: ", ")), so they are not compared (the forecast is in the plan's currency)"
-            )
-        }
+        let proceeds = try compared(months: months, periods: resolution.periods, rates: rates)
+        if let reason = proceeds.notCompared { notes.append("note: \(reason)") }
 
         let forecast = Forecast.run(prepared, months: months, draws: draws, seed: seed)
         var rows: [ActualsRow] = []
         for (position, month) in months.enumerated() {
             let units = offeredUnits(month, offered: offered)
+            let actual = proceeds.isCompared ? converted(month.proceeds, proceeds) : nil
             rows.append(
                 ActualsRow(
                     month: month, downloads: forecast.downloads[position], units: forecast.units[position], proceeds: forecast.proceeds[position],
                     downloadsPlace: place(month.freeDownloads, forecast.downloads[position]),
-                    unitsPlace: place(units, forecast.units[position]),
-                    proceedsPlace: currency.map { place(month.proceeds[$0] ?? 0, forecast.proceeds[position]) }))
+                    unitsPlace: place(units, forecast.units[position]), proceedsActual: actual,
+                    proceedsPlace: actual.map { place($0, forecast.proceeds[position]) }))
         }
-        let implied = impliedValues(prepared, months: months, offered: offered)
+        var implied = impliedValues(prepared, months: months, offered: offered)
         let refits = refit(prepared, months: months, implied: implied)
+        for index in implied.indices {
+            if case .triangular(let low, _, let high) = refits.first(where: { $0.assumption == implied[index].assumption })?.after {
+                implied[index].refitBand = low...high
+            }
+        }
+        let before = Simulator.verdict(prepared, draws: draws, seed: seed, threads: threads)
+        var after: Verdict?
+        if !refits.isEmpty {
+            var refitted = prepared
+            for refit in refits {
+                let index = RevenueModel.index[refit.assumption]!
+                refitted.assumptions[index].distribution = refit.after
+                refitted.assumptions[index].source = "refit from the actuals"
+                refitted.assumptions[index].sensitivityRange = refit.after.quantile(0.1)...refit.after.quantile(0.9)
+            }
+            after = Simulator.verdict(refitted, draws: draws, seed: seed, threads: threads)
+        }
         return ActualsReport(
-            appName: plan.app.name, scenarioID: prepared.id, switchDate: switchDate, draws: draws, seed: seed, currency: currency, rows: rows,
-            implied: implied, refits: refits, notes: notes)
+            appName: plan.app.name, scenarioID: prepared.id, switchDate: switchDate, draws: draws, seed: seed, proceeds: proceeds, rows: rows,
+            implied: implied, refits: refits, verdictBefore: before, verdictAfter: after, overlaps: resolution.warnings, notes: notes,
+            headline: ActualsHeadline.sentence(implied: implied, before: before, after: after, draws: draws))
+    }
+
+    /// Which currencies' proceeds are compared, converted with `rates`. Compared when the reports' proceeds are in
+    /// one currency, or when every currency but at most one has a rate (that one is the plan's currency).
+    static func compared(months: [ActualMonth], periods: [ActualPeriod], rates: [String: Double]) throws(SimulationError) -> ActualsProceeds {
+        var totals: [String: Double] = [:]
+        for month in months { totals.merge(month.proceeds, uniquingKeysWith: +) }
+        // Months hold periods spread over their days: back to the reports' ten-thousandths.
+        totals = totals.mapValues { ($0 * 10_000).rounded() / 10_000 }
+        let reported = Set(periods.flatMap(\.proceeds.keys))
+        for currency in rates.keys.sorted() where totals[currency] == nil {
+            let known = totals.isEmpty ? "none from the switch on" : "they are in \(totals.keys.sorted().joined(separator: ", "))"
+            throw SimulationError(
+                reported.contains(currency)
+                    ? "'--rate \(currency)=…' is not used: the reports' proceeds in \(currency) are all from before the switch, which is not compared."
+                    : "'--rate \(currency)=…' is not used: no report has proceeds in \(currency) (\(known)).",
+                hint: "Give a rate only for a currency of the reports' 'Currency of Proceeds' column after the switch.", isUsage: true)
+        }
+        let unrated = totals.keys.filter { rates[$0] == nil }.sorted()
+        var proceeds = ActualsProceeds(currency: nil, rates: rates, totals: totals, notCompared: nil)
+        if totals.isEmpty {
+            proceeds.notCompared = "the reports have no proceeds from the switch on, so none are compared"
+        } else if unrated.count > 1 {
+            let example = unrated.dropFirst().map { "--rate \($0)=…" }.joined(separator: " ")
+            // A rate that converts nothing compared is not used: refused, saying what it still needs.
+            if let given = rates.keys.min() {
+                throw SimulationError(
+                    "'--rate \(given)=…' is not used: the proceeds in \(unrated.joined(separator: ", ")) have no rate between them, so none are compared",
+                    hint: "Give a rate for every currency but the plan's, such as \(example) to compare in \(unrated[0]).", isUsage: true)
+            }
+            proceeds.notCompared =
+                "proceeds are in \(unrated.joined(separator: ", ")) without a rate between them, so none are compared with the forecast (which is in the plan's currency); give each currency's rate in the plan's currency, as App Store Connect's Payments and Financial Reports list them (App Store Connect Help, Payments and financial reports), such as \(example) to compare in \(unrated[0])"
+        } else {
+            proceeds.currency = unrated.first ?? ActualsProceeds.planCurrency
+        }
+        return proceeds
+    }
+
+    /// A month's proceeds in the compared currency.
+    static func converted(_ amounts: [String: Double], _ proceeds: ActualsProceeds) -> Double {
+        amounts.reduce(0) { $0 + $1.value * (proceeds.rates[$1.key] ?? 1) }
     }
 
     /// The first free release after a paid one on its platform: when the app went free.
