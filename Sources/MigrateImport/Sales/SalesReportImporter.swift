@@ -298,7 +298,7 @@ public enum SalesReportImporter {
             var type: String?
             var platform: Platform?
             var version: Version?
-            var period: PeriodKey?
+            var period: (key: PeriodKey, index: [PeriodKey: SalesPeriod].Index)?
             var month: (begin: Date, month: String)?
             var product: String?
         }
@@ -430,14 +430,16 @@ public enum SalesReportImporter {
             if let currency = field(customerCurrencyColumn) {
                 Self.add(customerPrice, units, currency, to: &customerTotals, overflowed: &overflowed)
             }
-            var periodKey: PeriodKey?
+            // The period's index in `periods`, which stays valid until a period is added: a row of the last row's
+            // period updates it without hashing the key again.
+            var periodKey: [PeriodKey: SalesPeriod].Index?
             if let begin {
                 let key = PeriodKey(begin: begin, end: max(begin, end ?? begin))
-                if key != lastRow.period, periods[key] == nil {
-                    periods[key] = SalesPeriod(begin: key.begin, end: key.end, origin: "\(file):\(line)")
+                if key != lastRow.period?.key {
+                    if periods[key] == nil { periods[key] = SalesPeriod(begin: key.begin, end: key.end, origin: "\(file):\(line)") }
+                    lastRow.period = (key, periods.index(forKey: key)!)
                 }
-                lastRow.period = key
-                periodKey = key
+                periodKey = lastRow.period?.index
             } else {
                 identity.undatedRows += 1
             }
@@ -446,7 +448,7 @@ public enum SalesReportImporter {
                 Self.add(proceeds, units, currency, to: &proceedsTotals, overflowed: &overflowed)
                 if let periodKey, kind == .download || kind == .inApp {
                     var overflow = Set<String>()
-                    Self.add(proceeds, units, currency, to: &periods[periodKey]!.proceeds, overflowed: &overflow)
+                    Self.add(proceeds, units, currency, to: &periods.values[periodKey].proceeds, overflowed: &overflow)
                 }
             }
             let title = field(titleColumn)
@@ -512,7 +514,11 @@ public enum SalesReportImporter {
                     lastRow.sku = sku
                 }
                 if let periodKey {
-                    if customerPrice == 0 { periods[periodKey]!.freeDownloads += units } else { periods[periodKey]!.paidDownloads += units }
+                    if customerPrice == 0 {
+                        periods.values[periodKey].freeDownloads += units
+                    } else {
+                        periods.values[periodKey].paidDownloads += units
+                    }
                 }
                 if customerPrice == 0 {
                     count.free += units
@@ -546,17 +552,23 @@ public enum SalesReportImporter {
                 }
                 if let periodKey {
                     if units < 0 {
-                        periods[periodKey]!.inAppRefunds[id, default: 0] += -units
+                        periods.values[periodKey].inAppRefunds[id, default: 0] += -units
                     } else if renewal {
-                        periods[periodKey]!.renewals[id, default: 0] += units
+                        periods.values[periodKey].renewals[id, default: 0] += units
                     } else {
-                        periods[periodKey]!.inAppUnits[id, default: 0] += units
+                        periods.values[periodKey].inAppUnits[id, default: 0] += units
                     }
                 }
-                var count = products[id] ?? ProductCount(product: id, units: 0)
+                let index =
+                    products.index(forKey: id)
+                    ?? {
+                        products[id] = ProductCount(product: id, units: 0)
+                        return products.index(forKey: id)!
+                    }()
+                var count = products.values[index]
                 count.units += units
                 if units < 0 { count.refunds += -units }
-                products[id] = count
+                products.values[index] = count
             } else {
                 otherTypes[type.isEmpty ? "(blank)" : type, default: 0] += units
             }
