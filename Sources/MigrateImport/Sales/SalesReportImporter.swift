@@ -294,14 +294,14 @@ public enum SalesReportImporter {
             var appName: String?
             var title: String?
             var sku: String?
-            var supported: String?
-            var type: String?
-            var platform: Platform?
             var version: Version?
             var period: (key: PeriodKey, index: [PeriodKey: SalesPeriod].Index)?
             var month: (begin: Date, month: String)?
             var product: String?
         }
+
+        /// Supported Platforms texts that name a platform, and the platform.
+        var namedPlatforms: [(name: String, platform: Platform)] = []
 
         /// The earliest one-day sale noted for a platform and a version's text: rows of later days skip `noteFirstSale`.
         var firstSaleDays: [FirstSaleText: Date] = [:]
@@ -396,7 +396,8 @@ public enum SalesReportImporter {
                 return
             }
             func field(_ column: Int?) -> String? { column.flatMap { fields.string($0) } }
-            let type = field(typeColumn) ?? ""
+            // Made only when needed: most rows are classified from the bytes and their platform named.
+            lazy var type = field(typeColumn) ?? ""
             let kind = typeColumn.flatMap { fields.ascii($0) }.flatMap { TypeKind($0) } ?? TypeKind(type)
             guard let units = unitsColumn.flatMap({ fields.integer($0) }) ?? field(unitsColumn).flatMap({ Int($0) }) else {
                 warn(
@@ -459,11 +460,12 @@ public enum SalesReportImporter {
             }
             let supported = field(platformsColumn)
             let platform: Platform?
-            if supported != nil, supported == lastRow.supported, lastRow.type == type {
-                platform = lastRow.platform
+            // A named platform doesn't depend on the type: the few names a report holds are remembered.
+            if let supported, let named = namedPlatforms.first(where: { $0.name == supported }) {
+                platform = named.platform
             } else {
                 platform = Self.platform(type: type, supported: supported)
-                (lastRow.supported, lastRow.type, lastRow.platform) = (supported, type, platform)
+                if let supported, namedPlatforms.count < 8, let named = Platform(named: supported) { namedPlatforms.append((supported, named)) }
             }
             if kind == .download {
                 var version: Version?
@@ -544,7 +546,9 @@ public enum SalesReportImporter {
                     )
                     return
                 }
-                let renewal = field(subscriptionColumn) == "Renewal"
+                let renewal =
+                    subscriptionColumn.map { column in fields.ascii(column).map { $0.elementsEqual("Renewal".utf8) } ?? (field(column) == "Renewal") }
+                    ?? false
                 if renewal { renewals += units }
                 if id != lastRow.product {
                     identity.products.insert(id)
