@@ -153,6 +153,18 @@ struct SalesRowBytesTests {
         #expect(result.issues.last?.location?.line == 7)
     }
 
+    @Test("Thousands of distinct SKUs: past the texts remembered by their bytes, each is still counted once")
+    func manyTexts() throws {
+        var report = "Provider\tSKU\tProduct Type Identifier\tUnits\tCustomer Price\tTitle\n"
+        for index in 0..<5_000 {
+            report += "APPLE\tsku\(index)\tIA1\t1\t0.99\tTitle \(index % 3)\nAPPLE\tsku\(index)\tIA1\t2\t0.99\tTitle \(index % 3)\n"
+        }
+        let result = try SalesReportImporter.read(Array(report.utf8), file: "many.txt")
+        #expect(result.salesIdentity?.products.count == 5_000)
+        #expect(result.installBase?.products.count == 5_000 && result.installBase?.products.allSatisfy { $0.units == 3 } == true)
+        #expect(result.app.name == nil, "three titles")
+    }
+
     @Test("Whole numbers and amounts at their limits: the largest units, signs, four decimals, too many digits")
     func numbers() throws {
         let header = "Provider\tSKU\tVersion\tProduct Type Identifier\tUnits\tCustomer Price\tCustomer Currency\n"

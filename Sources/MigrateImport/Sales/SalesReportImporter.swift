@@ -291,13 +291,18 @@ public enum SalesReportImporter {
         var lastRow = LastRow()
 
         struct LastRow {
-            var appName: String?
-            var title: String?
-            var sku: String?
             var version: Version?
             var period: (key: PeriodKey, index: [PeriodKey: SalesPeriod].Index)?
             var month: (begin: Date, month: String)?
-            var product: String?
+        }
+
+        /// Titles and SKUs seen so far.
+        var texts = Interner()
+
+        /// The entry in `texts` of a field whose ends are ASCII and that isn't blank; nil to read it as text.
+        mutating func interned(_ column: Int?, _ fields: Fields) -> Int? {
+            guard let column, let bytes = fields.ascii(column), !bytes.isEmpty else { return nil }
+            return texts.entry(bytes)
         }
 
         /// Supported Platforms texts that name a platform, and the platform.
@@ -452,12 +457,10 @@ public enum SalesReportImporter {
                     Self.add(proceeds, units, currency, to: &periods.values[periodKey].proceeds, overflowed: &overflow)
                 }
             }
-            let title = field(titleColumn)
-            // Most rows repeat the last row's title, SKU, platforms and version: each is looked up again only when it changes.
-            if let title, title != lastRow.appName {
-                appNames.insert(title)
-                lastRow.appName = title
-            }
+            // Titles and SKUs repeat: one seen before is neither decoded nor hashed again, nor inserted into a set holding it.
+            let titleEntry = interned(titleColumn, fields)
+            let title = titleEntry.map { texts.strings[$0] } ?? field(titleColumn)
+            if let title { texts.insert(title, titleEntry, into: &appNames, flag: Interner.appNames) }
             let supported = field(platformsColumn)
             let platform: Platform?
             // A named platform doesn't depend on the type: the few names a report holds are remembered.
@@ -467,6 +470,8 @@ public enum SalesReportImporter {
                 platform = Self.platform(type: type, supported: supported)
                 if let supported, namedPlatforms.count < 8, let named = Platform(named: supported) { namedPlatforms.append((supported, named)) }
             }
+            let skuEntry = interned(skuColumn, fields)
+            let sku = skuEntry.map { texts.strings[$0] } ?? field(skuColumn)
             if kind == .download {
                 var version: Version?
                 if let text = field(versionColumn) {
@@ -507,14 +512,8 @@ public enum SalesReportImporter {
                         return downloads.index(forKey: key)!
                     }()
                 var count = downloads.values[index]
-                if let title, title != lastRow.title {
-                    identity.titles.insert(title)
-                    lastRow.title = title
-                }
-                if let sku = field(skuColumn), sku != lastRow.sku {
-                    identity.appSKUs.insert(sku)
-                    lastRow.sku = sku
-                }
+                if let title { texts.insert(title, titleEntry, into: &identity.titles, flag: Interner.titles) }
+                if let sku { texts.insert(sku, skuEntry, into: &identity.appSKUs, flag: Interner.appSKUs) }
                 if let periodKey {
                     if customerPrice == 0 {
                         periods.values[periodKey].freeDownloads += units
@@ -540,7 +539,7 @@ public enum SalesReportImporter {
             } else if kind == .redownload {
                 redownloads += units
             } else if kind == .inApp {
-                guard let id = field(skuColumn) else {
+                guard let id = sku else {
                     warn(
                         .entrySkipped, line: line, column: "SKU", "an in-app purchase row without a SKU (the product id); row skipped", fields: fields
                     )
@@ -550,10 +549,7 @@ public enum SalesReportImporter {
                     subscriptionColumn.map { column in fields.ascii(column).map { $0.elementsEqual("Renewal".utf8) } ?? (field(column) == "Renewal") }
                     ?? false
                 if renewal { renewals += units }
-                if id != lastRow.product {
-                    identity.products.insert(id)
-                    lastRow.product = id
-                }
+                texts.insert(id, skuEntry, into: &identity.products, flag: Interner.products)
                 if let periodKey {
                     if units < 0 {
                         periods.values[periodKey].inAppRefunds[id, default: 0] += -units
@@ -611,6 +607,86 @@ public enum SalesReportImporter {
                 key = key * 10 + Int(digit)
             }
             return key
+        }
+
+        /// Texts found by their bytes with a cheap hash (eight bytes a step, not `Hasher`'s SipHash), each decoded once,
+        /// with a bit for each set already holding it. Up to `limit` texts; past that, `entry` says nil.
+        struct Interner {
+            static let appNames: UInt8 = 1
+            static let titles: UInt8 = 2
+            static let appSKUs: UInt8 = 4
+            static let products: UInt8 = 8
+            static let limit = 4_096
+
+            private(set) var strings: [String] = []
+            var flags: [UInt8] = []
+            private var hashes: [UInt64] = []
+            /// Each text's bytes, `bytes[starts[i] ..< starts[i + 1]]`.
+            private var bytes: [UInt8] = []
+            private var starts: [Int] = [0]
+            /// Open addressing: an entry's index, or -1.
+            private var slots = [Int32](repeating: -1, count: 1_024)
+
+            static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+                var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+                var index = 0
+                while index + 8 <= bytes.count {
+                    let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+                    hash ^= hash >> 29
+                    index += 8
+                }
+                var last: UInt64 = 0
+                while index < bytes.count {
+                    last = last << 8 | UInt64(bytes[index])
+                    index += 1
+                }
+                hash = (hash ^ last) &* 0xC4CE_B9FE_1A85_EC53
+                return hash ^ hash >> 32
+            }
+
+            /// Inserts a text into a set, unless its entry (if it has one) says the set holds it already.
+            mutating func insert(_ text: String, _ entry: Int?, into set: inout Set<String>, flag: UInt8) {
+                guard let entry else {
+                    set.insert(text)
+                    return
+                }
+                guard flags[entry] & flag == 0 else { return }
+                set.insert(text)
+                flags[entry] |= flag
+            }
+
+            mutating func entry(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+                let hash = Self.hash(text)
+                let mask = slots.count - 1
+                var slot = Int(truncatingIfNeeded: hash) & mask
+                while slots[slot] >= 0 {
+                    let entry = Int(slots[slot])
+                    if hashes[entry] == hash && starts[entry + 1] - starts[entry] == text.count
+                        && bytes[starts[entry]..<starts[entry + 1]].elementsEqual(text)
+                    {
+                        return entry
+                    }
+                    slot = (slot + 1) & mask
+                }
+                guard strings.count < Self.limit else { return nil }
+                strings.append(String(decoding: text, as: UTF8.self))
+                flags.append(0)
+                hashes.append(hash)
+                bytes += text
+                starts.append(bytes.count)
+                slots[slot] = Int32(strings.count - 1)
+                if strings.count * 2 > slots.count {
+                    // Twice the slots, every entry placed again.
+                    slots = [Int32](repeating: -1, count: slots.count * 2)
+                    for (index, hash) in hashes.enumerated() {
+                        var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+                        while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
+                        slots[slot] = Int32(index)
+                    }
+                }
+                return strings.count - 1
+            }
         }
 
         /// A row's fields as ranges of its line's bytes: field `i` is `line[bounds[i] ..< bounds[i + 1] - 1]`. What a row
