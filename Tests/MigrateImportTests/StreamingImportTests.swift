@@ -153,6 +153,18 @@ struct SalesRowBytesTests {
         #expect(result.issues.last?.location?.line == 7)
     }
 
+    @Test("Tabs found eight bytes a step: fields of every length around a word's, and rows with a tab too many")
+    func tabs() throws {
+        var report = "Provider\tSKU\tProduct Type Identifier\tUnits\tCustomer Price\n"
+        for length in 0..<20 {
+            let provider = String(repeating: "P", count: length)
+            report += "\(provider)\tapp\t1\t\(length + 1)\t0\n\(provider)\t\tapp\t1\t1\t0\n"
+        }
+        let result = try SalesReportImporter.read(Array(report.utf8), file: "t.txt")
+        #expect(result.installBase?.downloads.map(\.free) == [(1...20).reduce(0, +)])
+        #expect(result.issues.count == 20 && result.issues.allSatisfy { $0.message == "the row has 6 fields but the header has 5; skipped" })
+    }
+
     @Test("Thousands of distinct SKUs: past the texts remembered by their bytes, each is still counted once")
     func manyTexts() throws {
         var report = "Provider\tSKU\tProduct Type Identifier\tUnits\tCustomer Price\tTitle\n"
