@@ -165,6 +165,21 @@ struct SalesRowBytesTests {
         #expect(result.issues.count == 20 && result.issues.allSatisfy { $0.message == "the row has 6 fields but the header has 5; skipped" })
     }
 
+    @Test("Currency totals found by remembered indexes stay right as currencies are added, read as text or from bytes")
+    func currencies() throws {
+        var report = "Provider\tSKU\tProduct Type Identifier\tUnits\tCustomer Price\tCustomer Currency\tDeveloper Proceeds\n"
+        // Twenty currencies from bytes, forty more read as text (padded with a no-break space: the dictionary grows, and the
+        // indexes remembered for the first twenty move), then all sixty from bytes again.
+        for (range, padding) in [(0..<20, ""), (20..<60, "\u{A0}"), (0..<60, "")] {
+            for index in range { report += "APPLE\tapp\t1\t1\t1.00\t\(padding)C\(index)\t0.70\n" }
+        }
+        let result = try SalesReportImporter.read(Array(report.utf8), file: "c.txt")
+        for index in 0..<60 {
+            #expect(result.ignored.contains("customer sales 2.00 C\(index) (money is not stored in the plan)"), "C\(index)")
+            #expect(result.ignored.contains("developer proceeds 1.40 C\(index)"), "C\(index)")
+        }
+    }
+
     @Test("Thousands of distinct SKUs: past the texts remembered by their bytes, each is still counted once")
     func manyTexts() throws {
         var report = "Provider\tSKU\tProduct Type Identifier\tUnits\tCustomer Price\tTitle\n"

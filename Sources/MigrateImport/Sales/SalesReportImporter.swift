@@ -449,8 +449,11 @@ public enum SalesReportImporter {
                     customerPrice = amount
                 }
             }
-            if let currency = field(customerCurrencyColumn) {
-                Self.add(customerPrice, units, currency, to: &customerTotals, overflowed: &overflowed)
+            // Currencies repeat: each is found in `texts`, and its total by the index remembered for it.
+            let customerEntry = interned(customerCurrencyColumn, fields)
+            let customerCurrency = customerEntry.map { texts.strings[$0] } ?? field(customerCurrencyColumn)
+            if let currency = customerCurrency {
+                Self.add(customerPrice, units, currency, customerEntry, to: &customerTotals, indexes: &customerIndexes, overflowed: &overflowed)
             }
             // The period's index in `periods`, which stays valid until a period is added: a row of the last row's
             // period updates it without hashing the key again.
@@ -466,8 +469,10 @@ public enum SalesReportImporter {
                 identity.undatedRows += 1
             }
             if let column = proceedsColumn, let proceeds = fields.amount(column) ?? field(column).flatMap({ cachedAmount($0) }) {
-                let currency = field(proceedsCurrencyColumn) ?? field(customerCurrencyColumn) ?? "?"
-                Self.add(proceeds, units, currency, to: &proceedsTotals, overflowed: &overflowed)
+                var currencyEntry = interned(proceedsCurrencyColumn, fields)
+                var currency = currencyEntry.map { texts.strings[$0] } ?? field(proceedsCurrencyColumn) ?? ""
+                if currency.isEmpty { (currency, currencyEntry) = (customerCurrency ?? "?", customerEntry) }
+                Self.add(proceeds, units, currency, currencyEntry, to: &proceedsTotals, indexes: &proceedsIndexes, overflowed: &overflowed)
                 if let periodKey, kind == .download || kind == .inApp {
                     var overflow = Set<String>()
                     Self.add(proceeds, units, currency, to: &periods.values[periodKey].proceeds, overflowed: &overflow)
@@ -881,6 +886,50 @@ public enum SalesReportImporter {
                 totals.values[index] = sum
             } else {
                 totals[currency] = sum
+            }
+        }
+
+        /// Where each currency's total is in `customerTotals` or `proceedsTotals`, by its entry in `texts`: valid while
+        /// the dictionary's `generation` is the one it was found in (a key added or removed moves the others).
+        struct TotalIndexes {
+            var generation = 0
+            var found: [(generation: Int, index: [String: Int64].Index)?] = []
+        }
+        var customerIndexes = TotalIndexes()
+        var proceedsIndexes = TotalIndexes()
+
+        /// `add(_:_:_:to:overflowed:)` for a currency with an entry in `texts`: its total found by the remembered index,
+        /// without hashing the currency.
+        static func add(
+            _ amount: Int64, _ units: Int, _ currency: String, _ entry: Int?, to totals: inout [String: Int64], indexes: inout TotalIndexes,
+            overflowed: inout Set<String>
+        ) {
+            guard let entry else {
+                add(amount, units, currency, to: &totals, overflowed: &overflowed)
+                indexes.generation += 1  // it may have added or removed a key
+                return
+            }
+            guard overflowed.isEmpty || !overflowed.contains(currency) else { return }
+            let (product, overflow) = amount.multipliedReportingOverflow(by: Int64(units))
+            if indexes.found.count <= entry { indexes.found += repeatElement(nil, count: entry + 1 - indexes.found.count) }
+            var index: [String: Int64].Index?
+            if let found = indexes.found[entry], found.generation == indexes.generation {
+                index = found.index
+            } else {
+                index = totals.index(forKey: currency)
+            }
+            let (sum, overflowSum) = (index.map { totals.values[$0] } ?? 0).addingReportingOverflow(product)
+            if overflow || overflowSum {
+                overflowed.insert(currency)
+                totals[currency] = nil
+                indexes.generation += 1
+            } else if let index {
+                totals.values[index] = sum
+                indexes.found[entry] = (indexes.generation, index)
+            } else {
+                totals[currency] = sum
+                indexes.generation += 1
+                indexes.found[entry] = (indexes.generation, totals.index(forKey: currency)!)
             }
         }
 
