@@ -8,7 +8,7 @@ import MigratePlan
 import MigrateSimulation
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|batch [ROWS]|generate|import|matrix|matrix random [N] [SEED]|matrix model FILE [T] [RUNS]|simulate|scale [matrix|catalog]|montecarlo|all]
+// Run with: swift run -c release migrate-bench [startup|explain|batch [ROWS]|generate|import [git|sales [MB]]|matrix|matrix random [N] [SEED]|matrix model FILE [T] [RUNS]|simulate|scale [matrix|catalog]|montecarlo|all]
 // or: swift run -c release migrate-bench fuzz N [SEED]   (each case in its own migrate process)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -277,10 +277,13 @@ if which == "simulate" || which == "all" {
             + "(fixed-size sketches: memory does not grow with --draws)")
 }
 
-// MARK: - import: the git importer on a generated 2,000-commit repository
+// MARK: - import: the git importer on a generated 2,000-commit repository, and sales reports
 
+// `import` runs both; `import git` or `import sales [MB]` one of them.
 if which == "import" || which == "all" {
-    importBenchmark()
+    let part = which == "import" ? arguments.dropFirst().first : nil
+    if part == nil || part == "git" { importBenchmark() }
+    if part == nil || part == "sales" { salesBenchmark(megabytes: arguments.dropFirst(2).first.flatMap { Int($0) } ?? 160) }
 }
 
 /// Builds a 2,000-commit repository with one `git fast-import` (a project.pbxproj and an .xcconfig

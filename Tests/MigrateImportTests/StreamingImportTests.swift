@@ -1,6 +1,7 @@
 import Foundation
 import MigrateImport
 import MigratePlan
+import MigrateSupport
 import Testing
 
 /// A gzip file of stored (uncompressed) DEFLATE blocks: no compressor needed, and the pieces it
@@ -118,5 +119,97 @@ struct StreamingImportTests {
                 }
             }
         }
+    }
+}
+
+@Suite("Import: sales rows read from bytes")
+struct SalesRowBytesTests {
+    /// Fields padded with ASCII and Unicode spaces, a sign, grouping commas, characters past ASCII and invalid UTF-8: read as
+    /// text trimmed by `trimmedOfSpaces` reads them, and a warning's column counted in characters, not bytes.
+    static let report: [UInt8] = {
+        let header = "Provider\tSKU\tVersion\tProduct Type Identifier\tUnits\tCustomer Price\tCustomer Currency\tBegin Date\tEnd Date\tTitle\n"
+        var bytes = Array(header.utf8)
+        bytes += Array("APPLE\tapp\t 1.0 \t1\t +3 \t1,299.00\tUSD\t01/06/2019\t01/06/2019\tCafé\u{A0}\r\n".utf8)
+        bytes += Array("APPLE\tapp\t1.0\t 1 \t\u{A0}2\u{2003}\t0.99\tUSD\t 01/07/2019 \t01/07/2019\tCafé\n".utf8)
+        bytes += Array("\u{3000}\t \r\n".utf8)  // a blank line of Unicode and ASCII spaces
+        bytes += Array("APPLE\tapp\t1.0\t1\t-1\t0.99\tUSD\t01/07/2019\t01/07/2019\tCafé\n".utf8)
+        bytes += Array("Ünïcödé\tapp\t1.0\t1\tx\t0.99\tUSD\t01/07/2019\t01/07/2019\tCafé\n".utf8)
+        bytes += Array("APPLE\tapp\t1.0\t1\t1\t.99\tUSD\t01/07/2019\t01/07/2019\tCafé\n".utf8)
+        bytes += Array("APPLE\tapp\t1.0\t1\t1\t0.99\tUSD\t01/07/2019\t01/07/2019\tC".utf8) + [0xFF] + Array("a\n".utf8)
+        return bytes
+    }()
+
+    @Test("Trimming, signs, grouping commas and Unicode read as before, plain and gzipped", arguments: [false, true])
+    func unicodeAndPadding(gzipped: Bool) throws {
+        let result = try SalesReportImporter.read(gzipped ? storedGzip(Self.report, blockSize: 37) : Self.report, file: "r.txt")
+        #expect(result.installBase?.downloads == [DownloadCount(platform: .iOS, version: try Version("1.0"), paid: 5, refunds: 1)])
+        #expect(result.installBase?.from == date("2019-01-06") && result.installBase?.until == date("2019-01-07"))
+        // 3 × 1,299.00 + 2 × 0.99 − 1 × 0.99 + 1 × 0.99, exactly.
+        #expect(result.ignored.contains("customer sales 3898.98 USD (money is not stored in the plan)"), "\(result.ignored)")
+        #expect(result.salesIdentity?.titles == ["Café", "C\u{FFFD}a"])
+        #expect(result.issues.map(\.message) == ["'x' is not a whole number of units; row skipped", "'.99' is not an amount; row skipped"])
+        // "Ünïcödé" is 7 characters (11 bytes): Units starts at character 19.
+        #expect(result.issues.first?.location == SourceLocation(line: 6, column: 19))
+        #expect(result.issues.last?.location?.line == 7)
+    }
+
+    @Test("Tabs found eight bytes a step: fields of every length around a word's, and rows with a tab too many")
+    func tabs() throws {
+        var report = "Provider\tSKU\tProduct Type Identifier\tUnits\tCustomer Price\n"
+        for length in 0..<20 {
+            let provider = String(repeating: "P", count: length)
+            report += "\(provider)\tapp\t1\t\(length + 1)\t0\n\(provider)\t\tapp\t1\t1\t0\n"
+        }
+        let result = try SalesReportImporter.read(Array(report.utf8), file: "t.txt")
+        #expect(result.installBase?.downloads.map(\.free) == [(1...20).reduce(0, +)])
+        #expect(result.issues.count == 20 && result.issues.allSatisfy { $0.message == "the row has 6 fields but the header has 5; skipped" })
+    }
+
+    @Test("Currency totals found by remembered indexes stay right as currencies are added, read as text or from bytes")
+    func currencies() throws {
+        var report = "Provider\tSKU\tProduct Type Identifier\tUnits\tCustomer Price\tCustomer Currency\tDeveloper Proceeds\n"
+        // Twenty currencies from bytes, forty more read as text (padded with a no-break space: the dictionary grows, and the
+        // indexes remembered for the first twenty move), then all sixty from bytes again.
+        for (range, padding) in [(0..<20, ""), (20..<60, "\u{A0}"), (0..<60, "")] {
+            for index in range { report += "APPLE\tapp\t1\t1\t1.00\t\(padding)C\(index)\t0.70\n" }
+        }
+        let result = try SalesReportImporter.read(Array(report.utf8), file: "c.txt")
+        for index in 0..<60 {
+            #expect(result.ignored.contains("customer sales 2.00 C\(index) (money is not stored in the plan)"), "C\(index)")
+            #expect(result.ignored.contains("developer proceeds 1.40 C\(index)"), "C\(index)")
+        }
+    }
+
+    @Test("Thousands of distinct SKUs: past the texts remembered by their bytes, each is still counted once")
+    func manyTexts() throws {
+        var report = "Provider\tSKU\tProduct Type Identifier\tUnits\tCustomer Price\tTitle\n"
+        for index in 0..<5_000 {
+            report += "APPLE\tsku\(index)\tIA1\t1\t0.99\tTitle \(index % 3)\nAPPLE\tsku\(index)\tIA1\t2\t0.99\tTitle \(index % 3)\n"
+        }
+        let result = try SalesReportImporter.read(Array(report.utf8), file: "many.txt")
+        #expect(result.salesIdentity?.products.count == 5_000)
+        #expect(result.installBase?.products.count == 5_000 && result.installBase?.products.allSatisfy { $0.units == 3 } == true)
+        #expect(result.app.name == nil, "three titles")
+    }
+
+    @Test("Whole numbers and amounts at their limits: the largest units, signs, four decimals, too many digits")
+    func numbers() throws {
+        let header = "Provider\tSKU\tVersion\tProduct Type Identifier\tUnits\tCustomer Price\tCustomer Currency\n"
+        let rows = [
+            "APPLE\tapp\t1.0\t1\t1000000000\t0.0001\tEUR", "APPLE\tapp\t1.0\t1\t-1000000000\t0.0001\tEUR",
+            "APPLE\tapp\t1.0\t1\t1\t999999999999.9999\tGBP", "APPLE\tapp\t1.0\t1\t1\t-0.5\tJPY",
+            "APPLE\tapp\t1.0\t1\t1\t1234567890123\tUSD", "APPLE\tapp\t1.0\t1\t1\t1.23456\tUSD", "APPLE\tapp\t1.0\t1\t99999999999999999999\t1\tUSD",
+            "APPLE\tapp\t1.0\t1\t--1\t1\tUSD", "APPLE\tapp\t1.0\t1\t1\t-\tUSD", "APPLE\tapp\t1.0\t1\t1\t1.\tUSD",
+        ]
+        let result = try SalesReportImporter.read(Array((header + rows.joined(separator: "\n")).utf8), file: "n.txt")
+        #expect(result.ignored.contains("customer sales 999999999999.9999 GBP (money is not stored in the plan)"), "\(result.ignored)")
+        #expect(result.ignored.contains("customer sales -0.50 JPY (money is not stored in the plan)"), "\(result.ignored)")
+        #expect(!result.ignored.contains { $0.contains("EUR") }, "1,000,000,000 × 0.0001 and back again is zero")
+        #expect(
+            result.issues.map(\.message) == [
+                "'1234567890123' is not an amount; row skipped", "'1.23456' is not an amount; row skipped",
+                "'99999999999999999999' is not a whole number of units; row skipped", "'--1' is not a whole number of units; row skipped",
+                "'-' is not an amount; row skipped", "'1.' is not an amount; row skipped",
+            ])
     }
 }

@@ -58,10 +58,10 @@ public enum SalesReportImporter {
         return result
     }
 
-    /// Reads a report from pieces of bytes in order: lines are cut at "\n" (a "\r" before it dropped),
-    /// each decoded on its own (invalid UTF-8 becomes U+FFFD, as in a whole decode); only a line that
-    /// spans two pieces is copied. The first problem that ends the import is kept in `failure`, and
-    /// then the rest is ignored.
+    /// Reads a report from pieces of bytes in order: lines are cut at "\n" (a "\r" before it dropped) and
+    /// handed to the row reader as bytes, which decodes only the fields it reads (invalid UTF-8 becomes U+FFFD,
+    /// as in a whole decode); only a line that spans two pieces is copied. The first problem that ends the
+    /// import is kept in `failure`, and then the rest is ignored.
     final class StreamParser {
         let file: String
         private(set) var failure: ImportError?
@@ -85,30 +85,38 @@ public enum SalesReportImporter {
         func feed(_ bytes: ArraySlice<UInt8>, readUpTo fraction: Double) {
             guard failure == nil else { return }
             self.fraction = fraction
-            if bytes.contains(0) {
+            bytes.withUnsafeBufferPointer { feed($0) }
+        }
+
+        /// Lines found with `memchr`, which reads a word or more at a time.
+        private func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            if memchr(base, 0, bytes.count) != nil {
                 failure = ImportError(
                     .badData, file: file, "this is a binary file, not a tab-separated sales report",
                     hint: "Pass the .txt or .txt.gz file App Store Connect gives.")
                 return
             }
-            var start = bytes.startIndex
-            while failure == nil, let newline = bytes[start...].firstIndex(of: 0x0A) {
+            var start = 0
+            while failure == nil, let found = memchr(base + start, 0x0A, bytes.count - start) {
+                let newline = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
                 if partial.count + (newline - start) > Limits.salesReportLineBytes {
                     tooLong()
                     return
                 }
+                let piece = UnsafeBufferPointer(start: base + start, count: newline - start)
                 if partial.isEmpty {
-                    line(bytes[start..<newline])
+                    line(piece)
                 } else {
-                    partial += bytes[start..<newline]
+                    partial += piece
                     let whole = partial
                     partial.removeAll(keepingCapacity: true)
-                    line(whole[...])
+                    whole.withUnsafeBufferPointer { line($0) }
                 }
                 start = newline + 1
             }
-            guard failure == nil, start < bytes.endIndex else { return }
-            partial += bytes[start...]
+            guard failure == nil, start < bytes.count else { return }
+            partial += UnsafeBufferPointer(start: base + start, count: bytes.count - start)
             if partial.count > Limits.salesReportLineBytes { tooLong() }
         }
 
@@ -119,12 +127,12 @@ public enum SalesReportImporter {
                 hint: "A Summary Sales report's lines are a few hundred bytes: pass the .txt or .txt.gz file App Store Connect gives.")
         }
 
-        private func line(_ raw: ArraySlice<UInt8>) {
+        private func line(_ raw: UnsafeBufferPointer<UInt8>) {
             var bytes = raw
-            if bytes.last == 0x0D { bytes = bytes.dropLast() }
+            if bytes.last == 0x0D { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
             lineNumber += 1
-            let text = String(decoding: bytes, as: UTF8.self)
             if reader == nil {
+                let text = String(decoding: bytes, as: UTF8.self)
                 if blankHeader == nil && lineNumber == 1 && text[...].isBlank {
                     blankHeader = text
                     return
@@ -139,10 +147,18 @@ public enum SalesReportImporter {
                     return
                 }
             }
-            guard !text[...].isBlank else { return }
-            reader?.read(text, line: lineNumber)
+            guard !Self.isBlank(bytes) else { return }
+            reader?.read(bytes, line: lineNumber)
             rows += 1
             if rows % 50_000 == 0 { progress?(fraction) }
+        }
+
+        /// `isBlank` without decoding the line unless it holds bytes past ASCII (a Unicode space, perhaps).
+        static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            for byte in bytes where byte != 0x20 && byte != 0x09 {
+                return byte < 0x80 ? false : String(decoding: bytes, as: UTF8.self)[...].isBlank
+            }
+            return true
         }
 
         private func header(_ text: String) {
@@ -159,7 +175,7 @@ public enum SalesReportImporter {
                 fraction = 1
                 let last = partial
                 partial = []
-                line(last[...])
+                last.withUnsafeBufferPointer { line($0) }
                 if let failure { throw failure }
             }
             guard let reader else {
@@ -226,28 +242,132 @@ public enum SalesReportImporter {
             var series: SalesSeries
         }
 
+        /// The columns read, found once from the header: a row looks each field up by index.
+        let typeColumn: Int?
+        let unitsColumn: Int?
+        let beginColumn: Int?
+        let endColumn: Int?
+        let customerPriceColumn: Int?
+        let customerCurrencyColumn: Int?
+        let proceedsColumn: Int?
+        let proceedsCurrencyColumn: Int?
+        let titleColumn: Int?
+        let platformsColumn: Int?
+        let versionColumn: Int?
+        let skuColumn: Int?
+        let providerColumn: Int?
+        let countryColumn: Int?
+        let subscriptionColumn: Int?
+
         init(file: String, columns: [String: Int], width: Int) {
             self.file = file
             self.columns = columns
             self.width = width
+            typeColumn = columns["Product Type Identifier"]
+            unitsColumn = columns["Units"]
+            beginColumn = columns["Begin Date"]
+            endColumn = columns["End Date"]
+            customerPriceColumn = columns["Customer Price"]
+            customerCurrencyColumn = columns["Customer Currency"]
+            proceedsColumn = columns["Developer Proceeds"]
+            proceedsCurrencyColumn = columns["Currency of Proceeds"]
+            titleColumn = columns["Title"]
+            platformsColumn = columns["Supported Platforms"]
+            versionColumn = columns["Version"]
+            skuColumn = columns["SKU"]
+            providerColumn = columns["Provider"]
+            countryColumn = columns["Country Code"]
+            subscriptionColumn = columns["Subscription"]
         }
 
         func column(of name: String) -> Int { columns[name] ?? 0 }
 
         /// Dates and versions repeat on almost every row of a report: each distinct text is parsed once.
         var dates: [Substring: Date?] = [:]
+        /// Dates in MM/DD/YYYY form by their digits (`dateKey`), and the last one read.
+        var datesByDigits: [Int: Date?] = [:]
+        var lastDate: (key: Int, date: Date?) = (-1, nil)
         var versions: [Substring: Version] = [:]
         var amounts: [Substring: Int64?] = [:]
         var months: [Date: String] = [:]
+        /// Where the fields of a row start, kept between rows so that a row allocates nothing for them.
+        var spareBounds: [Int] = []
+        /// What the last rows read, so that a row repeating it skips the lookups (a set already holds the value).
+        var lastRow = LastRow()
+
+        struct LastRow {
+            var version: Version?
+            var period: (key: PeriodKey, index: [PeriodKey: SalesPeriod].Index)?
+            var month: (begin: Date, month: String)?
+        }
+
+        /// Titles and SKUs seen so far.
+        var texts = Interner()
+
+        /// The entry in `texts` of a field whose ends are ASCII and that isn't blank; nil to read it as text.
+        mutating func interned(_ column: Int?, _ fields: Fields) -> Int? {
+            guard let column, let bytes = fields.ascii(column), !bytes.isEmpty else { return nil }
+            return texts.entry(bytes)
+        }
+
+        /// Supported Platforms texts that name a platform, and the platform.
+        var namedPlatforms: [(name: String, platform: Platform)] = []
+
+        /// The earliest one-day sale noted for a platform and a version's text: rows of later days skip `noteFirstSale`.
+        var firstSaleDays: [FirstSaleText: Date] = [:]
+
+        struct FirstSaleText: Hashable {
+            var platform: Platform
+            var version: String
+        }
+
+        /// What a Product Type Identifier counts as: `downloadTypes`, `redownloadTypes` (a "7" in it an update),
+        /// `inAppTypes`, or none of them.
+        enum TypeKind {
+            case download, redownload, update, inApp, other
+
+            init(_ type: String) {
+                if downloadTypes.contains(type) {
+                    self = .download
+                } else if redownloadTypes.contains(type) {
+                    self = type.contains("7") ? .update : .redownload
+                } else if inAppTypes.contains(type) {
+                    self = .inApp
+                } else {
+                    self = .other
+                }
+            }
+
+            /// The kind of an ASCII identifier up to 8 bytes, without hashing it; nil for any other.
+            init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard bytes.count <= 8, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+                let packed = Self.pack(bytes)
+                guard let kind = Self.table.first(where: { $0.packed == packed })?.kind else {
+                    self = .other
+                    return
+                }
+                self = kind
+            }
+
+            static func pack<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt64 {
+                bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } | UInt64(bytes.count) << 60
+            }
+
+            /// Every identifier of the three sets, packed, with its kind.
+            static let table: [(packed: UInt64, kind: TypeKind)] = (downloadTypes.union(redownloadTypes).union(inAppTypes)).map {
+                (pack(Array($0.utf8)), TypeKind($0))
+            }
+        }
         /// Currencies whose total no longer fits in 64 bits (hostile or corrupt units × prices): not summed.
         var overflowed = Set<String>()
         /// Warnings past `Limits.salesReportWarnings`, counted only.
         var unlistedWarnings = 0
 
-        mutating func warn(_ code: DiagnosticCode, line: Int, column name: String?, _ message: String, fields: [Substring]) {
+        mutating func warn(_ code: DiagnosticCode, line: Int, column name: String?, _ message: String, fields: Fields) {
             var column = 1
             if let name, let index = columns[name] {
-                column = fields[..<min(index, fields.count)].reduce(1) { $0 + $1.count + 1 }
+                // Characters, not bytes, as an editor counts them.
+                column = (0..<min(index, fields.count)).reduce(1) { $0 + fields.text($1).count + 1 }
             }
             // Counted past the limit, not kept: a report of millions of bad rows must not hold a warning for each.
             guard issues.count < Limits.salesReportWarnings else {
@@ -265,81 +385,131 @@ public enum SalesReportImporter {
             firstSales[key] = sale
         }
 
-        mutating func read(_ text: String, line: Int) {
-            // Tabs split at the byte level: splitting by Character costs a grapheme break check per byte.
-            let fields = text.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map { Substring($0) }
+        mutating func read(_ line: UnsafeBufferPointer<UInt8>, line number: Int) {
+            // Tabs split at the byte level, into offsets kept from row to row; a field is decoded only when read.
+            var bounds = spareBounds
+            spareBounds = []
+            bounds.removeAll(keepingCapacity: true)
+            bounds.append(0)
+            var index = 0
+            if let base = line.baseAddress {
+                // Eight bytes a step: a byte's high bit marks a tab, exactly (no carry crosses a byte).
+                while index + 8 <= line.count {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian ^ 0x0909_0909_0909_0909
+                    var tabs = ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
+                    while tabs != 0 {
+                        bounds.append(index + tabs.trailingZeroBitCount >> 3 + 1)
+                        tabs &= tabs &- 1
+                    }
+                    index += 8
+                }
+            }
+            while index < line.count {
+                if line[index] == 0x09 { bounds.append(index + 1) }
+                index += 1
+            }
+            bounds.append(line.count + 1)
+            let fields = Fields(line: line, bounds: bounds)
+            bounds = []
+            defer { spareBounds = fields.bounds }
+            read(fields, line: number)
+        }
+
+        mutating func read(_ fields: Fields, line: Int) {
             guard fields.count == width else {
                 warn(
                     .rowMalformed, line: line, column: nil, "the row has \(fields.count) fields but the header has \(width); skipped", fields: fields)
                 return
             }
-            func field(_ name: String) -> String? {
-                guard let index = columns[name] else { return nil }
-                let value = fields[index].trimmedOfSpaces
-                return value.isEmpty ? nil : String(value)
-            }
-            let type = field("Product Type Identifier") ?? ""
-            guard let unitsText = field("Units"), let units = Int(unitsText) else {
+            func field(_ column: Int?) -> String? { column.flatMap { fields.string($0) } }
+            // Made only when needed: most rows are classified from the bytes and their platform named.
+            lazy var type = field(typeColumn) ?? ""
+            let kind = typeColumn.flatMap { fields.ascii($0) }.flatMap { TypeKind($0) } ?? TypeKind(type)
+            guard let units = unitsColumn.flatMap({ fields.integer($0) }) ?? field(unitsColumn).flatMap({ Int($0) }) else {
                 warn(
-                    .invalidValue, line: line, column: "Units", "'\(field("Units") ?? "")' is not a whole number of units; row skipped",
+                    .invalidValue, line: line, column: "Units", "'\(field(unitsColumn) ?? "")' is not a whole number of units; row skipped",
                     fields: fields)
                 return
             }
             guard abs(units) <= Limits.salesUnitsPerRow else {
                 warn(
                     .invalidValue, line: line, column: "Units",
-                    "\(unitsText) units is more than migrate's limit of \(Limits.grouped(Limits.salesUnitsPerRow)) a row; row skipped",
+                    "\(field(unitsColumn) ?? "") units is more than migrate's limit of \(Limits.grouped(Limits.salesUnitsPerRow)) a row; row skipped",
                     fields: fields)
                 return
             }
-            var period: [String: Date] = [:]
-            for name in ["Begin Date", "End Date"] {
-                guard let value = field(name) else { continue }
-                let key = Substring(value)
-                let parsed = dates[key] ?? Self.parseDate(value)
-                if dates.count < 100_000 { dates[key] = parsed }
-                guard let date = parsed else {
-                    warn(.invalidDate, line: line, column: name, "'\(value)' is not a date in MM/DD/YYYY form", fields: fields)
-                    continue
-                }
-                period[name] = date
-                if name == "Begin Date" { from = min(from ?? date, date) } else { until = max(until ?? date, date) }
-            }
+            let begin = readDate(beginColumn, name: "Begin Date", fields: fields, line: line)
+            if let begin { from = min(from ?? begin, begin) }
+            let end = readDate(endColumn, name: "End Date", fields: fields, line: line)
+            if let end { until = max(until ?? end, end) }
             var customerPrice = Int64(0)
-            if let text = field("Customer Price") {
-                guard let amount = cachedAmount(text) else {
-                    warn(.invalidPrice, line: line, column: "Customer Price", "'\(text)' is not an amount; row skipped", fields: fields)
-                    return
+            if let column = customerPriceColumn {
+                if let amount = fields.amount(column) {
+                    customerPrice = amount
+                } else if let text = field(column) {
+                    guard let amount = cachedAmount(text) else {
+                        warn(.invalidPrice, line: line, column: "Customer Price", "'\(text)' is not an amount; row skipped", fields: fields)
+                        return
+                    }
+                    customerPrice = amount
                 }
-                customerPrice = amount
             }
-            if let currency = field("Customer Currency") { Self.add(customerPrice, units, currency, to: &customerTotals, overflowed: &overflowed) }
-            var periodKey: PeriodKey?
-            if let begin = period["Begin Date"] {
+            // Currencies repeat: each is found in `texts`, and its total by the index remembered for it.
+            let customerEntry = interned(customerCurrencyColumn, fields)
+            let customerCurrency = customerEntry.map { texts.strings[$0] } ?? field(customerCurrencyColumn)
+            if let currency = customerCurrency {
+                Self.add(customerPrice, units, currency, customerEntry, to: &customerTotals, indexes: &customerIndexes, overflowed: &overflowed)
+            }
+            // The period's index in `periods`, which stays valid until a period is added: a row of the last row's
+            // period updates it without hashing the key again.
+            var periodKey: [PeriodKey: SalesPeriod].Index?
+            if let begin {
                 // By series, so that two reports of the same sales over overlapping days can be told apart.
                 let series = SalesSeries(
-                    provider: field("Provider") ?? "", sku: field("SKU") ?? "", country: field("Country Code") ?? "", productType: type)
-                let key = PeriodKey(begin: begin, end: max(begin, period["End Date"] ?? begin), series: series)
-                if periods[key] == nil { periods[key] = SalesPeriod(begin: key.begin, end: key.end, origin: "\(file):\(line)", series: series) }
-                periodKey = key
+                    provider: field(providerColumn) ?? "", sku: field(skuColumn) ?? "", country: field(countryColumn) ?? "", productType: type)
+                let key = PeriodKey(begin: begin, end: max(begin, end ?? begin), series: series)
+                if key != lastRow.period?.key {
+                    if periods[key] == nil {
+                        periods[key] = SalesPeriod(begin: key.begin, end: key.end, origin: "\(file):\(line)", series: series)
+                    }
+                    lastRow.period = (key, periods.index(forKey: key)!)
+                }
+                periodKey = lastRow.period?.index
             } else {
                 identity.undatedRows += 1
             }
-            if let text = field("Developer Proceeds"), let proceeds = cachedAmount(text) {
-                let currency = field("Currency of Proceeds") ?? field("Customer Currency") ?? "?"
-                Self.add(proceeds, units, currency, to: &proceedsTotals, overflowed: &overflowed)
-                if let periodKey, downloadTypes.contains(type) || inAppTypes.contains(type) {
+            if let column = proceedsColumn, let proceeds = fields.amount(column) ?? field(column).flatMap({ cachedAmount($0) }) {
+                var currencyEntry = interned(proceedsCurrencyColumn, fields)
+                var currency = currencyEntry.map { texts.strings[$0] } ?? field(proceedsCurrencyColumn) ?? ""
+                if currency.isEmpty { (currency, currencyEntry) = (customerCurrency ?? "?", customerEntry) }
+                Self.add(proceeds, units, currency, currencyEntry, to: &proceedsTotals, indexes: &proceedsIndexes, overflowed: &overflowed)
+                if let periodKey, kind == .download || kind == .inApp {
                     var overflow = Set<String>()
-                    Self.add(proceeds, units, currency, to: &periods[periodKey]!.proceeds, overflowed: &overflow)
+                    Self.add(proceeds, units, currency, to: &periods.values[periodKey].proceeds, overflowed: &overflow)
                 }
             }
-            if let title = field("Title") { appNames.insert(title) }
-            let platform = Self.platform(type: type, supported: field("Supported Platforms"))
-            if downloadTypes.contains(type) {
+            // Titles and SKUs repeat: one seen before is neither decoded nor hashed again, nor inserted into a set holding it.
+            let titleEntry = interned(titleColumn, fields)
+            let title = titleEntry.map { texts.strings[$0] } ?? field(titleColumn)
+            if let title { texts.insert(title, titleEntry, into: &appNames, flag: Interner.appNames) }
+            let supported = field(platformsColumn)
+            let platform: Platform?
+            // A named platform doesn't depend on the type: the few names a report holds are remembered.
+            if let supported, let named = namedPlatforms.first(where: { $0.name == supported }) {
+                platform = named.platform
+            } else {
+                platform = Self.platform(type: type, supported: supported)
+                if let supported, namedPlatforms.count < 8, let named = Platform(named: supported) { namedPlatforms.append((supported, named)) }
+            }
+            let skuEntry = interned(skuColumn, fields)
+            let sku = skuEntry.map { texts.strings[$0] } ?? field(skuColumn)
+            if kind == .download {
                 var version: Version?
-                if let text = field("Version") {
+                if let text = field(versionColumn) {
                     do {
-                        if let known = versions[Substring(text)] {
+                        if let last = lastRow.version, last.text == text {
+                            version = last
+                        } else if let known = versions[Substring(text)] {
                             version = known
                         } else {
                             let parsed = try Version(text)
@@ -349,61 +519,287 @@ public enum SalesReportImporter {
                     } catch {
                         warn(.invalidVersion, line: line, column: "Version", "\(error.description); counted without a version", fields: fields)
                     }
+                    if let version { lastRow.version = version }
                 }
                 if let version, units > 0 {
                     // Only a one-day row says which day a version first sold; a week or a month says less.
-                    if let begin = period["Begin Date"], let end = period["End Date"], begin == end {
-                        noteFirstSale(FirstSale(platform: platform ?? .iOS, version: version, day: begin, origin: "\(file):\(line)"))
+                    if let begin, let end, begin == end {
+                        // A later day than one already noted for this version's text can't be its first sale.
+                        let noted = FirstSaleText(platform: platform ?? .iOS, version: version.text)
+                        if firstSaleDays[noted].map({ begin <= $0 }) ?? true {
+                            noteFirstSale(FirstSale(platform: platform ?? .iOS, version: version, day: begin, origin: "\(file):\(line)"))
+                            firstSaleDays[noted] = min(firstSaleDays[noted] ?? begin, begin)
+                        }
                     } else {
                         undatedVersions.insert(version.text)
                     }
                 }
                 let key = DownloadKey(platform: platform, version: version)
-                var count = downloads[key] ?? DownloadCount(platform: platform, version: version)
-                if let title = field("Title") { identity.titles.insert(title) }
-                if let sku = field("SKU") { identity.appSKUs.insert(sku) }
+                // Found once by its index, updated in place: one hash of the key for a known one.
+                let index =
+                    downloads.index(forKey: key)
+                    ?? {
+                        downloads[key] = DownloadCount(platform: platform, version: version)
+                        return downloads.index(forKey: key)!
+                    }()
+                var count = downloads.values[index]
+                if let title { texts.insert(title, titleEntry, into: &identity.titles, flag: Interner.titles) }
+                if let sku { texts.insert(sku, skuEntry, into: &identity.appSKUs, flag: Interner.appSKUs) }
                 if let periodKey {
-                    if customerPrice == 0 { periods[periodKey]!.freeDownloads += units } else { periods[periodKey]!.paidDownloads += units }
+                    if customerPrice == 0 {
+                        periods.values[periodKey].freeDownloads += units
+                    } else {
+                        periods.values[periodKey].paidDownloads += units
+                    }
                 }
                 if customerPrice == 0 {
                     count.free += units
                 } else {
                     count.paid += units
-                    if let begin = period["Begin Date"] {
-                        let month = months[begin] ?? MonthlyDownloads.month(of: begin)
+                    if let begin {
+                        let month = lastRow.month?.begin == begin ? lastRow.month!.month : months[begin] ?? MonthlyDownloads.month(of: begin)
                         if months.count < 100_000 { months[begin] = month }
+                        lastRow.month = (begin, month)
                         monthly[month, default: 0] += units
                     }
                     if units < 0 { count.refunds += -units }
                 }
-                downloads[key] = count
-            } else if redownloadTypes.contains(type) {
-                if type.contains("7") { updates += units } else { redownloads += units }
-            } else if inAppTypes.contains(type) {
-                guard let id = field("SKU") else {
+                downloads.values[index] = count
+            } else if kind == .update {
+                updates += units
+            } else if kind == .redownload {
+                redownloads += units
+            } else if kind == .inApp {
+                guard let id = sku else {
                     warn(
                         .entrySkipped, line: line, column: "SKU", "an in-app purchase row without a SKU (the product id); row skipped", fields: fields
                     )
                     return
                 }
-                let renewal = field("Subscription") == "Renewal"
+                let renewal =
+                    subscriptionColumn.map { column in fields.ascii(column).map { $0.elementsEqual("Renewal".utf8) } ?? (field(column) == "Renewal") }
+                    ?? false
                 if renewal { renewals += units }
-                identity.products.insert(id)
+                texts.insert(id, skuEntry, into: &identity.products, flag: Interner.products)
                 if let periodKey {
                     if units < 0 {
-                        periods[periodKey]!.inAppRefunds[id, default: 0] += -units
+                        periods.values[periodKey].inAppRefunds[id, default: 0] += -units
                     } else if renewal {
-                        periods[periodKey]!.renewals[id, default: 0] += units
+                        periods.values[periodKey].renewals[id, default: 0] += units
                     } else {
-                        periods[periodKey]!.inAppUnits[id, default: 0] += units
+                        periods.values[periodKey].inAppUnits[id, default: 0] += units
                     }
                 }
-                var count = products[id] ?? ProductCount(product: id, units: 0)
+                let index =
+                    products.index(forKey: id)
+                    ?? {
+                        products[id] = ProductCount(product: id, units: 0)
+                        return products.index(forKey: id)!
+                    }()
+                var count = products.values[index]
                 count.units += units
                 if units < 0 { count.refunds += -units }
-                products[id] = count
+                products.values[index] = count
             } else {
                 otherTypes[type.isEmpty ? "(blank)" : type, default: 0] += units
+            }
+        }
+
+        /// A Begin or End Date (nil when the column is missing or blank, or with a warning when it is not a date).
+        /// MM/DD/YYYY is recognised from its bytes; anything else is read as text, as `parseDate` reads it.
+        mutating func readDate(_ column: Int?, name: String, fields: Fields, line: Int) -> Date? {
+            guard let column else { return nil }
+            if let bytes = fields.ascii(column), let key = Self.dateKey(bytes) {
+                if key == lastDate.key, let date = lastDate.date { return date }
+                let parsed = datesByDigits[key] ?? Self.parseDate(String(decoding: bytes, as: UTF8.self))
+                if datesByDigits.count < 100_000 { datesByDigits[key] = parsed }
+                lastDate = (key, parsed)
+                if let parsed { return parsed }
+            }
+            guard let value = fields.string(column) else { return nil }
+            let key = Substring(value)
+            let parsed = dates[key] ?? Self.parseDate(value)
+            if dates.count < 100_000 { dates[key] = parsed }
+            guard let date = parsed else {
+                warn(.invalidDate, line: line, column: name, "'\(value)' is not a date in MM/DD/YYYY form", fields: fields)
+                return nil
+            }
+            return date
+        }
+
+        /// `MM/DD/YYYY` with ASCII digits as the number YYYYMMDD, or nil for any other text.
+        static func dateKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard bytes.count == 10, bytes[2] == 0x2F, bytes[5] == 0x2F else { return nil }
+            var key = 0
+            for index in 0..<8 {
+                // Year, month, day: bytes 6 to 9, then 0 and 1, then 3 and 4.
+                let digit = bytes[index < 4 ? index + 6 : index < 6 ? index - 4 : index - 3] &- 0x30
+                guard digit < 10 else { return nil }
+                key = key * 10 + Int(digit)
+            }
+            return key
+        }
+
+        /// Texts found by their bytes with a cheap hash (eight bytes a step, not `Hasher`'s SipHash), each decoded once,
+        /// with a bit for each set already holding it. Up to `limit` texts; past that, `entry` says nil.
+        struct Interner {
+            static let appNames: UInt8 = 1
+            static let titles: UInt8 = 2
+            static let appSKUs: UInt8 = 4
+            static let products: UInt8 = 8
+            static let limit = 4_096
+
+            private(set) var strings: [String] = []
+            var flags: [UInt8] = []
+            private var hashes: [UInt64] = []
+            /// Each text's bytes, `bytes[starts[i] ..< starts[i + 1]]`.
+            private var bytes: [UInt8] = []
+            private var starts: [Int] = [0]
+            /// Open addressing: an entry's index, or -1.
+            private var slots = [Int32](repeating: -1, count: 1_024)
+
+            static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+                var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+                var index = 0
+                while index + 8 <= bytes.count {
+                    let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+                    hash ^= hash >> 29
+                    index += 8
+                }
+                var last: UInt64 = 0
+                while index < bytes.count {
+                    last = last << 8 | UInt64(bytes[index])
+                    index += 1
+                }
+                hash = (hash ^ last) &* 0xC4CE_B9FE_1A85_EC53
+                return hash ^ hash >> 32
+            }
+
+            /// Inserts a text into a set, unless its entry (if it has one) says the set holds it already.
+            mutating func insert(_ text: String, _ entry: Int?, into set: inout Set<String>, flag: UInt8) {
+                guard let entry else {
+                    set.insert(text)
+                    return
+                }
+                guard flags[entry] & flag == 0 else { return }
+                set.insert(text)
+                flags[entry] |= flag
+            }
+
+            mutating func entry(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+                let hash = Self.hash(text)
+                let mask = slots.count - 1
+                var slot = Int(truncatingIfNeeded: hash) & mask
+                while slots[slot] >= 0 {
+                    let entry = Int(slots[slot])
+                    if hashes[entry] == hash && starts[entry + 1] - starts[entry] == text.count
+                        && bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + starts[entry], text.baseAddress!, text.count) == 0 })
+                    {
+                        return entry
+                    }
+                    slot = (slot + 1) & mask
+                }
+                guard strings.count < Self.limit else { return nil }
+                strings.append(String(decoding: text, as: UTF8.self))
+                flags.append(0)
+                hashes.append(hash)
+                bytes += text
+                starts.append(bytes.count)
+                slots[slot] = Int32(strings.count - 1)
+                if strings.count * 2 > slots.count {
+                    // Twice the slots, every entry placed again.
+                    slots = [Int32](repeating: -1, count: slots.count * 2)
+                    for (index, hash) in hashes.enumerated() {
+                        var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+                        while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
+                        slots[slot] = Int32(index)
+                    }
+                }
+                return strings.count - 1
+            }
+        }
+
+        /// A row's fields as ranges of its line's bytes: field `i` is `line[bounds[i] ..< bounds[i + 1] - 1]`. What a row
+        /// reads is decoded from them; the common forms (ASCII text, whole numbers, amounts) without making a `String`.
+        struct Fields {
+            let line: UnsafeBufferPointer<UInt8>
+            let bounds: [Int]
+
+            var count: Int { bounds.count - 1 }
+
+            /// The field as text, untrimmed.
+            func text(_ index: Int) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: line[bounds[index]..<bounds[index + 1] - 1]), as: UTF8.self)
+            }
+
+            /// The field's bytes without surrounding spaces (empty when blank) when ASCII decides where it starts and ends,
+            /// or nil when a byte past ASCII is at an edge (a Unicode space, perhaps): then `string` trims as `trimmedOfSpaces`.
+            func ascii(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+                var start = bounds[index]
+                var end = bounds[index + 1] - 1
+                while start < end && line[start] == 0x20 { start += 1 }
+                while end > start && line[end - 1] == 0x20 { end -= 1 }
+                guard start == end || (line[start] < 0x80 && line[end - 1] < 0x80) else { return nil }
+                return UnsafeBufferPointer(rebasing: line[start..<end])
+            }
+
+            /// The field without surrounding spaces, or nil when that leaves nothing.
+            func string(_ index: Int) -> String? {
+                if let bytes = ascii(index) { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+                let value = Substring(text(index)).trimmedOfSpaces
+                return value.isEmpty ? nil : String(value)
+            }
+
+            /// A whole number as `Int(_:)` reads it (a sign, ASCII digits, no overflow), or nil to read the field as text.
+            func integer(_ index: Int) -> Int? {
+                guard let bytes = ascii(index), let first = bytes.first else { return nil }
+                let negative = first == 0x2D
+                var position = negative || first == 0x2B ? 1 : 0
+                guard position < bytes.count else { return nil }
+                var value = 0
+                while position < bytes.count {
+                    let digit = bytes[position] &- 0x30
+                    guard digit < 10 else { return nil }
+                    let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+                    let (sum, overflowSum) = negative ? times.subtractingReportingOverflow(Int(digit)) : times.addingReportingOverflow(Int(digit))
+                    guard !overflow && !overflowSum else { return nil }
+                    value = sum
+                    position += 1
+                }
+                return value
+            }
+
+            /// An amount in ten-thousandths as `amount(_:)` reads its plain forms (`-1.99`, `0`, `12.5`), or nil to read the
+            /// field as text (blank, grouping commas, anything else).
+            func amount(_ index: Int) -> Int64? {
+                guard let bytes = ascii(index), let first = bytes.first else { return nil }
+                let negative = first == 0x2D
+                var position = negative ? 1 : 0
+                var whole: Int64 = 0
+                let wholeStart = position
+                while position < bytes.count {
+                    let digit = bytes[position] &- 0x30
+                    guard digit < 10 else { break }
+                    whole = whole &* 10 &+ Int64(digit)
+                    position += 1
+                }
+                guard position > wholeStart, position - wholeStart <= Limits.priceWholeDigits else { return nil }
+                var fraction: Int64 = 0
+                if position < bytes.count {
+                    guard bytes[position] == 0x2E, bytes.count - position - 1 <= 4, position + 1 < bytes.count else { return nil }
+                    position += 1
+                    var scale: Int64 = 1_000
+                    while position < bytes.count {
+                        let digit = bytes[position] &- 0x30
+                        guard digit < 10 else { return nil }
+                        fraction += Int64(digit) * scale
+                        scale /= 10
+                        position += 1
+                    }
+                }
+                let value = whole * 10_000 + fraction
+                return negative ? -value : value
             }
         }
 
@@ -488,14 +884,62 @@ public enum SalesReportImporter {
         /// Adds units × a per-unit amount to a currency's total, with overflow checked: a total past 64 bits is
         /// dropped from the notes (said so) instead of trapping on a corrupt or hostile report.
         static func add(_ amount: Int64, _ units: Int, _ currency: String, to totals: inout [String: Int64], overflowed: inout Set<String>) {
-            guard !overflowed.contains(currency) else { return }
+            guard overflowed.isEmpty || !overflowed.contains(currency) else { return }
             let (product, overflow) = amount.multipliedReportingOverflow(by: Int64(units))
-            let (sum, overflowSum) = (totals[currency] ?? 0).addingReportingOverflow(product)
+            // One hash of the currency for a total already there (the common case): updated in place by its index.
+            let index = totals.index(forKey: currency)
+            let (sum, overflowSum) = (index.map { totals.values[$0] } ?? 0).addingReportingOverflow(product)
             if overflow || overflowSum {
                 overflowed.insert(currency)
                 totals[currency] = nil
+            } else if let index {
+                totals.values[index] = sum
             } else {
                 totals[currency] = sum
+            }
+        }
+
+        /// Where each currency's total is in `customerTotals` or `proceedsTotals`, by its entry in `texts`: valid while
+        /// the dictionary's `generation` is the one it was found in (a key added or removed moves the others).
+        struct TotalIndexes {
+            var generation = 0
+            var found: [(generation: Int, index: [String: Int64].Index)?] = []
+        }
+        var customerIndexes = TotalIndexes()
+        var proceedsIndexes = TotalIndexes()
+
+        /// `add(_:_:_:to:overflowed:)` for a currency with an entry in `texts`: its total found by the remembered index,
+        /// without hashing the currency.
+        static func add(
+            _ amount: Int64, _ units: Int, _ currency: String, _ entry: Int?, to totals: inout [String: Int64], indexes: inout TotalIndexes,
+            overflowed: inout Set<String>
+        ) {
+            guard let entry else {
+                add(amount, units, currency, to: &totals, overflowed: &overflowed)
+                indexes.generation += 1  // it may have added or removed a key
+                return
+            }
+            guard overflowed.isEmpty || !overflowed.contains(currency) else { return }
+            let (product, overflow) = amount.multipliedReportingOverflow(by: Int64(units))
+            if indexes.found.count <= entry { indexes.found += repeatElement(nil, count: entry + 1 - indexes.found.count) }
+            var index: [String: Int64].Index?
+            if let found = indexes.found[entry], found.generation == indexes.generation {
+                index = found.index
+            } else {
+                index = totals.index(forKey: currency)
+            }
+            let (sum, overflowSum) = (index.map { totals.values[$0] } ?? 0).addingReportingOverflow(product)
+            if overflow || overflowSum {
+                overflowed.insert(currency)
+                totals[currency] = nil
+                indexes.generation += 1
+            } else if let index {
+                totals.values[index] = sum
+                indexes.found[entry] = (indexes.generation, index)
+            } else {
+                totals[currency] = sum
+                indexes.generation += 1
+                indexes.found[entry] = (indexes.generation, totals.index(forKey: currency)!)
             }
         }
 

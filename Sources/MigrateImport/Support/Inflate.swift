@@ -12,7 +12,8 @@ public struct InflateError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A small DEFLATE (RFC 1951) and gzip (RFC 1952) decoder.
 ///
 /// Foundation on Linux has no gzip API to rely on, and shelling out to `gzip` would make the binary
-/// depend on it; sales reports are small, so a straightforward decoder is fast enough.
+/// depend on it. Sales reports reach hundreds of megabytes, so it decodes as zlib's inflate_fast does:
+/// Huffman codes by table lookup, 64 bits of input at a time, back-references copied eight bytes a step.
 public enum Inflate {
     /// True when the bytes start with the gzip magic number.
     public static func isGzip(_ bytes: [UInt8]) -> Bool {
@@ -67,7 +68,7 @@ public enum Inflate {
             }
             if flags & 0x02 != 0 { index += 2 }  // FHCRC
             var crc = CRC32()
-            var inflater = Inflater(bytes, start: index, limit: limit - produced) { chunk, offset in
+            let inflater = Inflater(bytes, start: index, limit: limit - produced) { chunk, offset in
                 crc.update(chunk)
                 return consume(chunk, offset)
             }
@@ -94,7 +95,7 @@ public enum Inflate {
     /// Decompresses a raw DEFLATE stream.
     public static func inflate(_ bytes: [UInt8], limit: Int = .max) throws(InflateError) -> [UInt8] {
         var output: [UInt8] = []
-        var inflater = Inflater(bytes, start: 0, limit: limit) { chunk, _ in
+        let inflater = Inflater(bytes, start: 0, limit: limit) { chunk, _ in
             output += chunk
             return true
         }
@@ -107,13 +108,24 @@ public enum Inflate {
     static let chunkSize = 64 << 10
 }
 
-/// CRC-32 as gzip uses it (polynomial 0xEDB88320).
+/// CRC-32 as gzip uses it (polynomial 0xEDB88320), eight bytes a step (slice-by-8).
 struct CRC32 {
-    static let table: [UInt32] = (0..<256).map { value in
-        var crc = UInt32(value)
-        for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-        return crc
-    }
+    /// `tables[k * 256 + b]`: the CRC of byte `b` followed by `k` zero bytes.
+    static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for value in 0..<256 {
+            var crc = UInt32(value)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+            tables[value] = crc
+        }
+        for value in 0..<256 {
+            for slice in 1..<8 {
+                let previous = tables[(slice - 1) * 256 + value]
+                tables[slice * 256 + value] = tables[Int(previous & 0xFF)] ^ (previous >> 8)
+            }
+        }
+        return tables
+    }()
 
     private var state: UInt32 = 0xFFFF_FFFF
 
@@ -123,8 +135,22 @@ struct CRC32 {
     mutating func update(_ bytes: ArraySlice<UInt8>) {
         var crc = state
         bytes.withUnsafeBufferPointer { bytes in
-            Self.table.withUnsafeBufferPointer { table in
-                for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+            Self.tables.withUnsafeBufferPointer { table in
+                guard var pointer = bytes.baseAddress else { return }
+                var count = bytes.count
+                while count >= 8 {
+                    let word = UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self).littleEndian
+                    let low = UInt32(truncatingIfNeeded: word) ^ crc
+                    let high = UInt32(truncatingIfNeeded: word >> 32)
+                    crc =
+                        table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                        ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
+                        ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
+                        ^ table[1 * 256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+                    pointer += 8
+                    count -= 8
+                }
+                for index in 0..<count { crc = table[Int((crc ^ UInt32(pointer[index])) & 0xFF)] ^ (crc >> 8) }
             }
         }
         state = crc
@@ -137,132 +163,234 @@ struct CRC32 {
     }
 }
 
-/// A canonical Huffman code, decoded bit by bit with per-length counts (as in zlib's puff.c).
-private struct Huffman {
-    var counts = [Int](repeating: 0, count: 16)
-    var symbols: [Int]
+/// A canonical Huffman code as lookup tables, as zlib's inflate_fast and libdeflate decode: the next
+/// `primaryBits` bits of input (least-significant first, so codes bit-reversed) index an entry that holds the
+/// symbol and its code length; a code longer than that points into a subtable indexed by the bits after them.
+///
+/// An entry (`UInt32`): bits 0–4 the code's length in bits (the primary bits for a subtable pointer), bits 5–7 its
+/// kind, bits 8–15 how many extra bits follow (a length or distance) or the subtable's index bits, bits 16–31 the
+/// value: a literal byte, a length or distance base, or a subtable's first entry.
+struct HuffmanTable {
+    static let literal: UInt32 = 0 << 5
+    static let length: UInt32 = 1 << 5
+    static let endOfBlock: UInt32 = 2 << 5
+    static let subtable: UInt32 = 3 << 5
+    /// No code: bits that no symbol's code starts with (an incomplete code).
+    static let invalid: UInt32 = 4 << 5
+    /// Length symbols 286 and 287, which the fixed code has but no stream may use.
+    static let invalidLength: UInt32 = 5 << 5
+    static let kindMask: UInt32 = 7 << 5
 
-    init(lengths: [Int]) throws(InflateError) {
-        symbols = [Int](repeating: 0, count: lengths.count)
+    var entries: [UInt32]
+    let primaryBits: Int
+
+    /// - Parameter symbol: the entry (without the code length) for each symbol.
+    init(lengths: [Int], primaryBits: Int, symbol: (Int) -> UInt32) throws(InflateError) {
+        self.primaryBits = primaryBits
+        var counts = [Int](repeating: 0, count: 16)
         for length in lengths { counts[length] += 1 }
+        counts[0] = 0
         var left = 1
         for length in 1..<16 {
             left = left * 2 - counts[length]
             if left < 0 { throw InflateError(message: "an over-subscribed Huffman code", offset: 0) }
         }
-        var offsets = [Int](repeating: 0, count: 16)
-        for length in 1..<15 { offsets[length + 1] = offsets[length] + counts[length] }
+        // The first canonical code of each length.
+        var next = [Int](repeating: 0, count: 16)
+        var code = 0
+        for length in 1..<16 {
+            code = (code + counts[length - 1]) << 1
+            next[length] = code
+        }
+        // Bits that no code starts with need all 15 bits read before they are known bad, as a bit-by-bit decoder reads them.
+        let invalidEntry = Self.invalid | 15
+        let primarySize = 1 << primaryBits
+        entries = [UInt32](repeating: invalidEntry, count: primarySize)
+        var codes = [(reversed: Int, length: Int, symbol: Int)]()
+        codes.reserveCapacity(lengths.count)
         for (symbol, length) in lengths.enumerated() where length != 0 {
-            symbols[offsets[length]] = symbol
-            offsets[length] += 1
+            var reversed = 0
+            var value = next[length]
+            next[length] += 1
+            for _ in 0..<length {
+                reversed = reversed << 1 | value & 1
+                value >>= 1
+            }
+            codes.append((reversed, length, symbol))
+        }
+        // Subtables: one per primary index that longer codes start with, wide enough for the longest of them.
+        var subtableBits = [Int](repeating: 0, count: primarySize)
+        for code in codes where code.length > primaryBits {
+            let prefix = code.reversed & (primarySize - 1)
+            subtableBits[prefix] = max(subtableBits[prefix], code.length - primaryBits)
+        }
+        for prefix in 0..<primarySize where subtableBits[prefix] > 0 {
+            entries[prefix] = Self.subtable | UInt32(primaryBits) | UInt32(subtableBits[prefix]) << 8 | UInt32(entries.count) << 16
+            entries += [UInt32](repeating: invalidEntry, count: 1 << subtableBits[prefix])
+        }
+        for code in codes {
+            let entry = symbol(code.symbol) | UInt32(code.length)
+            if code.length <= primaryBits {
+                var index = code.reversed
+                while index < primarySize {
+                    entries[index] = entry
+                    index += 1 << code.length
+                }
+            } else {
+                let pointer = entries[code.reversed & (primarySize - 1)]
+                let start = Int(pointer >> 16)
+                let size = 1 << Int((pointer >> 8) & 0xFF)
+                var index = code.reversed >> primaryBits
+                while index < size {
+                    entries[start + index] = entry
+                    index += 1 << (code.length - primaryBits)
+                }
+            }
         }
     }
+
+    static let lengthBase: [UInt32] = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+    ]
+    static let lengthExtra: [UInt32] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
+    static let distanceBase: [UInt32] = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+    ]
+    static let distanceExtra: [UInt32] = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+
+    static let literalBits = 10
+    static let distanceBits = 8
+
+    /// The literal/length code: bytes, end of block, lengths.
+    static func literals(_ lengths: [Int]) throws(InflateError) -> HuffmanTable {
+        try HuffmanTable(lengths: lengths, primaryBits: literalBits) { symbol in
+            switch symbol {
+            case 0..<256: literal | UInt32(symbol) << 16
+            case 256: endOfBlock
+            case 257..<286: length | lengthExtra[symbol - 257] << 8 | lengthBase[symbol - 257] << 16
+            default: invalidLength
+            }
+        }
+    }
+
+    /// The distance code (symbols 30 and 31 never have a code: at most 30 lengths are read).
+    static func distances(_ lengths: [Int]) throws(InflateError) -> HuffmanTable {
+        try HuffmanTable(lengths: lengths, primaryBits: distanceBits) { symbol in
+            length | distanceExtra[symbol] << 8 | distanceBase[symbol] << 16
+        }
+    }
+
+    static let fixedLiterals = try! literals((0..<288).map { $0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8 })
+    static let fixedDistances = try! distances([Int](repeating: 5, count: 30))
 }
 
-/// Inflates into a window that holds the last 32 KiB (the farthest a DEFLATE distance reaches)
-/// plus one piece; each full piece goes to `consume`, so memory does not grow with the output.
-private struct Inflater {
+/// Inflates into a buffer that holds the last 32 KiB (the farthest a DEFLATE distance reaches) plus one piece;
+/// each full piece goes to `consume`, then the last 32 KiB move to the front, so memory does not grow with the
+/// output. Bits are read 64 at a time, codes decoded by table, back-references copied eight bytes a step.
+private final class Inflater {
     let input: [UInt8]
+    /// The next input byte to load into `bitBuffer`.
     var position: Int
-    var bitBuffer = 0
+    /// Input bits loaded and not used yet, the next in the lowest bit. Bits above `bitCount` may hold the next input
+    /// bytes again (the 8-byte refill loads them early), or zeros past the end.
+    var bitBuffer: UInt64 = 0
     var bitCount = 0
-    /// The output not yet handed on, after the window's older bytes that were.
-    var output: [UInt8] = []
-    /// How many bytes at the start of `output` were handed on already (kept for back-references).
+    /// The window and the output not yet handed on: `window[0..<out]`, of which `window[handedOn..<out]` is new.
+    let window: UnsafeMutablePointer<UInt8>
+    var out = 0
     var handedOn = 0
-    /// Bytes produced so far, in all.
-    var produced = 0
+    /// Bytes of output that moved out of the front of `window`.
+    var discarded = 0
     /// The most bytes the stream may produce.
     let limit: Int
     let consume: (ArraySlice<UInt8>, Int) -> Bool
     /// `consume` asked to stop.
     var stopped = false
 
-    static let window = 32 << 10
+    static let windowSize = 32 << 10
+    /// Room for a whole piece after the window, the longest copy (258) past it, and eight bytes a copy may overrun.
+    static let capacity = windowSize + Inflate.chunkSize + 258 + 16
 
     init(_ input: [UInt8], start: Int, limit: Int, consume: @escaping (ArraySlice<UInt8>, Int) -> Bool) {
         self.input = input
         self.position = start
         self.limit = limit
         self.consume = consume
-        output.reserveCapacity(Self.window + Inflate.chunkSize + 258)
+        window = .allocate(capacity: Self.capacity)
+        window.initialize(repeating: 0, count: Self.capacity)
     }
 
-    /// Throws before `count` more bytes would take the output past the limit.
-    mutating func reserve(_ count: Int) throws(InflateError) {
-        guard count <= limit - produced else {
-            var error = fail("the data decompresses to more than \(limit) bytes")
-            error.isTooLarge = true
-            throw error
+    deinit { window.deallocate() }
+
+    /// Bytes produced so far, in all.
+    var produced: Int { discarded + out }
+
+    /// The byte after the last one the stream used (whole bytes loaded early are given back).
+    var endOfStream: Int { position - bitCount >> 3 }
+
+    func fail(_ message: String) -> InflateError { InflateError(message: message, offset: endOfStream) }
+
+    func tooLarge() -> InflateError {
+        var error = fail("the data decompresses to more than \(limit) bytes")
+        error.isTooLarge = true
+        return error
+    }
+
+    /// Hands on the new output, and keeps only what a distance can reach.
+    func flush() {
+        guard !stopped, out > handedOn else { return }
+        let piece = Array(UnsafeBufferPointer(start: window + handedOn, count: out - handedOn))
+        if !consume(piece[...], endOfStream) { stopped = true }
+        handedOn = out
+        if out > Self.windowSize {
+            (window).update(from: window + (out - Self.windowSize), count: Self.windowSize)
+            discarded += out - Self.windowSize
+            out = Self.windowSize
+            handedOn = out
         }
-        produced += count
     }
 
-    /// Hands on a full piece, and drops what no distance can reach any more.
-    mutating func flushIfFull() {
-        guard output.count - handedOn >= Inflate.chunkSize else { return }
-        flush()
-    }
-
-    mutating func flush() {
-        guard !stopped, output.count > handedOn else { return }
-        if !consume(output[handedOn...], position) { stopped = true }
-        handedOn = output.count
-        if output.count > Self.window {
-            output.removeFirst(output.count - Self.window)
-            handedOn = output.count
-        }
-    }
-
-    /// The byte after the last one the stream used.
-    var endOfStream: Int { position }
-
-    static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
-    static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    static let distanceBase = [
-        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
-    ]
-    static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
-    static let fixedLiterals = try! Huffman(lengths: (0..<288).map { $0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8 })
-    static let fixedDistances = try! Huffman(lengths: [Int](repeating: 5, count: 30))
-
-    func fail(_ message: String) -> InflateError { InflateError(message: message, offset: position) }
-
-    mutating func bits(_ count: Int) throws(InflateError) -> Int {
+    /// The next `count` bits (at most 32), least-significant first: for block headers, which are not hot.
+    func bits(_ count: Int) throws(InflateError) -> Int {
         while bitCount < count {
             guard position < input.count else { throw fail("the compressed data is truncated") }
-            bitBuffer |= Int(input[position]) << bitCount
+            bitBuffer |= UInt64(input[position]) &<< UInt64(bitCount)
             position += 1
             bitCount += 8
         }
-        let value = bitBuffer & ((1 << count) - 1)
-        bitBuffer >>= count
+        let value = Int(truncatingIfNeeded: bitBuffer & ((1 &<< UInt64(count)) &- 1))
+        bitBuffer &>>= UInt64(count)
         bitCount -= count
         return value
     }
 
-    mutating func decode(_ code: Huffman) throws(InflateError) -> Int {
-        var value = 0
-        var first = 0
-        var index = 0
-        for length in 1..<16 {
-            value |= try bits(1)
-            let count = code.counts[length]
-            if value - count < first { return code.symbols[index + (value - first)] }
-            index += count
-            first = (first + count) << 1
-            value <<= 1
+    /// One symbol of a code, for the code-length code of a dynamic block's header.
+    func decode(_ table: HuffmanTable) throws(InflateError) -> Int {
+        while bitCount < 15 && position < input.count {
+            bitBuffer |= UInt64(input[position]) &<< UInt64(bitCount)
+            position += 1
+            bitCount += 8
         }
-        throw fail("an invalid Huffman code")
+        var entry = table.entries[Int(truncatingIfNeeded: bitBuffer) & ((1 << table.primaryBits) - 1)]
+        if entry & HuffmanTable.kindMask == HuffmanTable.subtable {
+            let index = Int(truncatingIfNeeded: bitBuffer >> UInt64(table.primaryBits)) & ((1 << Int((entry >> 8) & 0xFF)) - 1)
+            entry = table.entries[Int(entry >> 16) + index]
+        }
+        let length = Int(entry & 31)
+        guard length <= bitCount else { throw fail("the compressed data is truncated") }
+        guard entry & HuffmanTable.kindMask != HuffmanTable.invalid else { throw fail("an invalid Huffman code") }
+        bitBuffer &>>= UInt64(length)
+        bitCount -= length
+        return Int(entry >> 16)
     }
 
-    mutating func run() throws(InflateError) {
+    func run() throws(InflateError) {
         var last = false
         while !last && !stopped {
             last = try bits(1) == 1
             switch try bits(2) {
             case 0: try stored()
-            case 1: try codes(Self.fixedLiterals, Self.fixedDistances)
+            case 1: try codes(HuffmanTable.fixedLiterals, HuffmanTable.fixedDistances)
             case 2:
                 let (literals, distances) = try dynamicTables()
                 try codes(literals, distances)
@@ -272,7 +400,9 @@ private struct Inflater {
         flush()
     }
 
-    mutating func stored() throws(InflateError) {
+    func stored() throws(InflateError) {
+        // The rest of the current byte is dropped; whole bytes loaded early are read again from the input.
+        position = endOfStream
         bitBuffer = 0
         bitCount = 0
         guard position + 4 <= input.count else { throw fail("the compressed data is truncated") }
@@ -281,60 +411,190 @@ private struct Inflater {
         guard length == ~complement & 0xFFFF else { throw fail("a stored block's length check does not match") }
         position += 4
         guard position + length <= input.count else { throw fail("the compressed data is truncated") }
-        try reserve(length)
-        output += input[position..<position + length]
-        position += length
-        flushIfFull()
+        guard length <= limit - produced else { throw tooLarge() }
+        var remaining = length
+        input.withUnsafeBufferPointer { input in
+            while remaining > 0 && !stopped {
+                if out - handedOn >= Inflate.chunkSize { flush() }
+                let count = min(remaining, handedOn + Inflate.chunkSize - out)
+                (window + out).update(from: input.baseAddress! + position, count: count)
+                out += count
+                position += count
+                remaining -= count
+            }
+        }
+        position += remaining  // skipped when consume asked to stop
+        if out - handedOn >= Inflate.chunkSize { flush() }
     }
 
-    mutating func dynamicTables() throws(InflateError) -> (Huffman, Huffman) {
+    static let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+
+    func dynamicTables() throws(InflateError) -> (HuffmanTable, HuffmanTable) {
         let literalCount = try bits(5) + 257
         let distanceCount = try bits(5) + 1
         let codeCount = try bits(4) + 4
         guard literalCount <= 286, distanceCount <= 30 else { throw fail("too many Huffman codes") }
-        let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
         var codeLengths = [Int](repeating: 0, count: 19)
-        for index in 0..<codeCount { codeLengths[order[index]] = try bits(3) }
-        let lengthCode = try Huffman(lengths: codeLengths)
+        for index in 0..<codeCount { codeLengths[Self.order[index]] = try bits(3) }
+        let lengthCode = try HuffmanTable(lengths: codeLengths, primaryBits: 7) { UInt32($0) << 16 }
         var lengths: [Int] = []
+        lengths.reserveCapacity(literalCount + distanceCount + 138)
         while lengths.count < literalCount + distanceCount {
             let symbol = try decode(lengthCode)
             switch symbol {
             case 0..<16: lengths.append(symbol)
             case 16:
                 guard let previous = lengths.last else { throw fail("a repeat with no previous length") }
-                lengths += [Int](repeating: previous, count: 3 + (try bits(2)))
-            case 17: lengths += [Int](repeating: 0, count: 3 + (try bits(3)))
-            default: lengths += [Int](repeating: 0, count: 11 + (try bits(7)))
+                lengths += repeatElement(previous, count: 3 + (try bits(2)))
+            case 17: lengths += repeatElement(0, count: 3 + (try bits(3)))
+            default: lengths += repeatElement(0, count: 11 + (try bits(7)))
             }
         }
         guard lengths.count == literalCount + distanceCount else { throw fail("code lengths overrun the table") }
         guard lengths[256] != 0 else { throw fail("no end-of-block code") }
-        return (try Huffman(lengths: Array(lengths[0..<literalCount])), try Huffman(lengths: Array(lengths[literalCount...])))
+        return (try HuffmanTable.literals(Array(lengths[0..<literalCount])), try HuffmanTable.distances(Array(lengths[literalCount...])))
     }
 
-    mutating func codes(_ literals: Huffman, _ distances: Huffman) throws(InflateError) {
-        while !stopped {
-            flushIfFull()
-            let symbol = try decode(literals)
-            if symbol < 256 {
-                try reserve(1)
-                output.append(UInt8(symbol))
-            } else if symbol == 256 {
-                return
-            } else {
-                let index = symbol - 257
-                guard index < 29 else { throw fail("an invalid length code") }
-                let length = Self.lengthBase[index] + (try bits(Self.lengthExtra[index]))
-                let distanceSymbol = try decode(distances)
-                guard distanceSymbol < 30 else { throw fail("an invalid distance code") }
-                let distance = Self.distanceBase[distanceSymbol] + (try bits(Self.distanceExtra[distanceSymbol]))
-                // The window keeps the last 32 KiB, as far as a distance code reaches.
-                guard distance <= output.count else { throw fail("a distance reaches before the start of the data") }
-                try reserve(length)
-                let start = output.count - distance
-                for offset in 0..<length { output.append(output[start + offset]) }
+    /// Why `decodeCodes` stopped.
+    enum Outcome {
+        case endOfBlock, stopped, truncated, invalidCode, invalidLength, distanceTooFar, tooLarge
+    }
+
+    func codes(_ literals: HuffmanTable, _ distances: HuffmanTable) throws(InflateError) {
+        let outcome = input.withUnsafeBufferPointer { input in
+            literals.entries.withUnsafeBufferPointer { literalEntries in
+                distances.entries.withUnsafeBufferPointer { distanceEntries in
+                    decodeCodes(input, literalEntries.baseAddress!, distanceEntries.baseAddress!)
+                }
             }
+        }
+        switch outcome {
+        case .endOfBlock, .stopped: return
+        case .truncated: throw fail("the compressed data is truncated")
+        case .invalidCode: throw fail("an invalid Huffman code")
+        case .invalidLength: throw fail("an invalid length code")
+        case .distanceTooFar: throw fail("a distance reaches before the start of the data")
+        case .tooLarge: throw tooLarge()
+        }
+    }
+
+    /// The hot loop: the state lives in locals (a class's stored properties would be checked for exclusive access
+    /// at every use) and goes back to the properties before anything else runs.
+    func decodeCodes(_ input: UnsafeBufferPointer<UInt8>, _ literals: UnsafePointer<UInt32>, _ distances: UnsafePointer<UInt32>) -> Outcome {
+        let bytes = input.baseAddress!
+        let count = input.count
+        let window = self.window
+        var bitBuffer = self.bitBuffer
+        var bitCount = self.bitCount
+        var position = self.position
+        var out = self.out
+        var flushAt = handedOn + Inflate.chunkSize
+        // The window position past which the output passes the limit (never further than the buffer reaches).
+        var limitAt = out + min(limit - produced, Self.capacity)
+        defer {
+            self.bitBuffer = bitBuffer
+            self.bitCount = bitCount
+            self.position = position
+            self.out = out
+        }
+        let literalMask = UInt64(1 << HuffmanTable.literalBits - 1)
+        let distanceMask = UInt64(1 << HuffmanTable.distanceBits - 1)
+        while true {
+            if out >= flushAt {
+                self.bitBuffer = bitBuffer
+                self.bitCount = bitCount
+                self.position = position
+                self.out = out
+                flush()
+                if stopped { return .stopped }
+                out = self.out
+                flushAt = handedOn + Inflate.chunkSize
+                limitAt = out + min(limit - produced, Self.capacity)
+            }
+            // Refill to at least 56 bits: enough for a length code, its extra bits, a distance code and its extra bits.
+            if position + 8 <= count {
+                bitBuffer |= UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self).littleEndian &<< UInt64(bitCount)
+                position += (63 - bitCount) >> 3
+                bitCount |= 56
+            } else {
+                while bitCount <= 56 && position < count {
+                    bitBuffer |= UInt64(bytes[position]) &<< UInt64(bitCount)
+                    position += 1
+                    bitCount += 8
+                }
+            }
+            var entry = literals[Int(truncatingIfNeeded: bitBuffer & literalMask)]
+            if entry & HuffmanTable.kindMask == HuffmanTable.subtable {
+                let index = Int(truncatingIfNeeded: bitBuffer &>> UInt64(HuffmanTable.literalBits)) & (1 << Int((entry >> 8) & 0xFF) - 1)
+                entry = literals[Int(entry >> 16) + index]
+            }
+            var length = Int(entry & 31)
+            guard length <= bitCount else { return .truncated }
+            let kind = entry & HuffmanTable.kindMask
+            if kind == HuffmanTable.literal {
+                bitBuffer &>>= UInt64(length)
+                bitCount -= length
+                guard out < limitAt else { return .tooLarge }
+                window[out] = UInt8(truncatingIfNeeded: entry >> 16)
+                out += 1
+                continue
+            }
+            guard kind == HuffmanTable.length else {
+                if kind == HuffmanTable.endOfBlock {
+                    bitBuffer &>>= UInt64(length)
+                    bitCount -= length
+                    return .endOfBlock
+                }
+                return kind == HuffmanTable.invalidLength ? .invalidLength : .invalidCode
+            }
+            bitBuffer &>>= UInt64(length)
+            bitCount -= length
+            var extra = Int((entry >> 8) & 0xFF)
+            guard extra <= bitCount else { return .truncated }
+            let copyLength = Int(entry >> 16) + Int(truncatingIfNeeded: bitBuffer & (1 &<< UInt64(extra) &- 1))
+            bitBuffer &>>= UInt64(extra)
+            bitCount -= extra
+
+            entry = distances[Int(truncatingIfNeeded: bitBuffer & distanceMask)]
+            if entry & HuffmanTable.kindMask == HuffmanTable.subtable {
+                let index = Int(truncatingIfNeeded: bitBuffer &>> UInt64(HuffmanTable.distanceBits)) & (1 << Int((entry >> 8) & 0xFF) - 1)
+                entry = distances[Int(entry >> 16) + index]
+            }
+            length = Int(entry & 31)
+            guard length <= bitCount else { return .truncated }
+            guard entry & HuffmanTable.kindMask == HuffmanTable.length else { return .invalidCode }
+            bitBuffer &>>= UInt64(length)
+            bitCount -= length
+            extra = Int((entry >> 8) & 0xFF)
+            guard extra <= bitCount else { return .truncated }
+            let distance = Int(entry >> 16) + Int(truncatingIfNeeded: bitBuffer & (1 &<< UInt64(extra) &- 1))
+            bitBuffer &>>= UInt64(extra)
+            bitCount -= extra
+
+            // The window keeps the last 32 KiB, as far as a distance code reaches.
+            guard distance <= out else { return .distanceTooFar }
+            guard copyLength <= limitAt - out else { return .tooLarge }
+            var target = window + out
+            var source = target - distance
+            let end = target + copyLength
+            if distance >= 8 {
+                // Eight bytes a step, each from at least eight bytes back: already written even when the copy overlaps
+                // itself. The last step may write up to 7 bytes past the end, into room the buffer keeps for it.
+                repeat {
+                    UnsafeMutableRawPointer(target).storeBytes(of: UnsafeRawPointer(source).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    target += 8
+                    source += 8
+                } while target < end
+            } else if distance == 1 {
+                target.update(repeating: source.pointee, count: copyLength)
+            } else {
+                repeat {
+                    target.pointee = source.pointee
+                    target += 1
+                    source += 1
+                } while target < end
+            }
+            out += copyLength
         }
     }
 }
