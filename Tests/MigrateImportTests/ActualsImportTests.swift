@@ -11,7 +11,7 @@ struct ActualsImportTests {
     @Test("The sales reader counts each reporting period: free downloads, in-app units, refunds and proceeds")
     func periods() throws {
         let bytes = try [UInt8](Data(contentsOf: repositoryRoot.appendingPathComponent(Self.report)))
-        let result = try SalesReportImporter.read(bytes, file: Self.report)
+        let result = try SalesReportImporter.read(bytes, file: Self.report, bySeries: true)
         // By series (provider, SKU, country, product type): the app's types 1, 3 and 7 and two in-app products, 4 months.
         #expect(result.periods.count == 20)
         #expect(
@@ -35,6 +35,16 @@ struct ActualsImportTests {
         #expect(november.proceeds == ["USD": 38_465_000])
         #expect(result.salesIdentity?.titles.contains("Tilt to Live HD") == true)
         #expect(result.periods.reduce(0) { $0 + $1.freeDownloads } == 104_580)
+        // Without series (import sales): one count per period, the same months.
+        let plain = try SalesReportImporter.read(bytes, file: Self.report)
+        #expect(plain.periods.allSatisfy { $0.series == nil })
+        #expect(
+            plain.periods
+                == months.map { period in
+                    var period = period
+                    period.origin = plain.periods.first { $0.begin == period.begin }?.origin ?? ""
+                    return period
+                })
     }
 
     static let plan = """

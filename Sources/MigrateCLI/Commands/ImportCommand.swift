@@ -133,12 +133,13 @@ enum ImportCommand {
 
     /// Runs an importer, turning its error into exit 65 or 66 with the file and place.
     /// One sales report; a report of millions of rows takes seconds, so a terminal shows how far it is.
-    static func readSales(_ file: InputFile, context: CommandContext) throws(CommandError) -> ImportResult {
+    /// `bySeries`: counts per series in each period, for `simulate --actuals` (`SalesReportImporter.read`).
+    static func readSales(_ file: InputFile, bySeries: Bool = false, context: CommandContext) throws(CommandError) -> ImportResult {
         let line = ProgressLine(output: context.standardError, label: "reading \(file.displayPath)")
         defer { line?.finish() }
         var progress: (@Sendable (Double) -> Void)?
         if let line { progress = { fraction in line.update(fraction) } }
-        return try importing { () throws(ImportError) in try SalesReportImporter.read(file.bytes, file: file.displayPath, progress: progress) }
+        return try importing { () throws(ImportError) in try SalesReportImporter.read(file.bytes, file: file.displayPath, bySeries: bySeries, progress: progress) }
     }
 
     /// Runs an importer, turning its error into the command's: bad data exits 65, a missing input 66.

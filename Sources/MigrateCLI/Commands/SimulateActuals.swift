@@ -38,7 +38,7 @@ enum SimulateActuals {
                 continue
             }
             let file = try InputFile.read(path, context: context)
-            let result = try ImportCommand.readSales(file, context: context)
+            let result = try ImportCommand.readSales(file, bySeries: true, context: context)
             context.standardError.write(DiagnosticRenderer(file: nil, style: context.style(for: context.standardError)).render(result.issues))
             try requireSameApp(result, plan: plan, file: file.displayPath)
             if !result.issues.isEmpty { incomplete.append(file.displayPath) }
