@@ -139,7 +139,9 @@ enum ImportCommand {
         defer { line?.finish() }
         var progress: (@Sendable (Double) -> Void)?
         if let line { progress = { fraction in line.update(fraction) } }
-        return try importing { () throws(ImportError) in try SalesReportImporter.read(file.bytes, file: file.displayPath, bySeries: bySeries, progress: progress) }
+        return try importing { () throws(ImportError) in
+            try SalesReportImporter.read(file.bytes, file: file.displayPath, bySeries: bySeries, progress: progress)
+        }
     }
 
     /// Runs an importer, turning its error into the command's: bad data exits 65, a missing input 66.
