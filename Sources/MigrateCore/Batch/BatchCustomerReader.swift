@@ -86,7 +86,7 @@ public struct BatchCustomerReader: Sendable {
             // Never decided by the date instead: a value that isn't a version is a garbled row (a stray quote, a
             // shifted column), and whatever the date says about it would be a guess.
             do throws(VersionError) {
-                _ = try Version(version)
+                if !Version.isValid(version) { _ = try Version(version) }
                 customer.originalAppVersion = version
             } catch {
                 problems.append(
