@@ -24,8 +24,19 @@ public enum BatchRowWarning: String, CaseIterable, Sendable, Hashable, Comparabl
     /// pages not given are missing, so offers may be wrong.
     case incompleteHistory
 
-    public static func < (left: Self, right: Self) -> Bool {
-        allCases.firstIndex(of: left)! < allCases.firstIndex(of: right)!
+    public static func < (left: Self, right: Self) -> Bool { left.position < right.position }
+
+    /// Where the warning is in `allCases`: the order rows and the summary list warnings in.
+    public var position: Int {
+        switch self {
+        case .paidButNew: 0
+        case .freeButLegacy: 1
+        case .notProduction: 2
+        case .unknownVersion: 3
+        case .undetermined: 4
+        case .beforeFirstRelease: 5
+        case .incompleteHistory: 6
+        }
     }
 
     /// What the warning means, for the manual and the summary.

@@ -29,9 +29,14 @@ public struct BatchSummary: Sendable {
     public private(set) var groups: [String: Group] = [:]
     public private(set) var environments: [StoreEnvironment: Int] = [:]
     private var productionLegacy = 0
-    /// Decided rows with each warning, and the first few places of each.
-    public private(set) var warningCounts: [BatchRowWarning: Int] = [:]
-    private var warningPlaces: [BatchRowWarning: [String]] = [:]
+    /// Decided rows with each warning, and the first few places of each, by the warning's position in `allCases`
+    /// (a list of a million counts most rows' warnings without hashing).
+    private var counts = [Int](repeating: 0, count: BatchRowWarning.allCases.count)
+    private var places = [[String]](repeating: [], count: BatchRowWarning.allCases.count)
+    /// Decided rows with each warning.
+    public var warningCounts: [BatchRowWarning: Int] {
+        Dictionary(uniqueKeysWithValues: BatchRowWarning.allCases.enumerated().filter { counts[$0.offset] > 0 }.map { ($1, counts[$0]) })
+    }
     /// Decided rows with at least one warning.
     public private(set) var rowsWithWarnings = 0
     /// Production customers whose original version matches no release in the plan, by version.
@@ -68,8 +73,9 @@ public struct BatchSummary: Sendable {
         guard !decision.warnings.isEmpty else { return }
         rowsWithWarnings += 1
         for warning in decision.warnings {
-            warningCounts[warning, default: 0] += 1
-            if warningPlaces[warning, default: []].count < Self.listedPlaces { warningPlaces[warning, default: []].append(place()) }
+            let position = warning.position
+            counts[position] += 1
+            if places[position].count < Self.listedPlaces { places[position].append(place()) }
         }
         if decision.warnings.contains(.unknownVersion), let text = customer.originalAppVersion {
             if unknownVersions[text] != nil || unknownVersions.count < Self.trackedVersions {
@@ -89,12 +95,12 @@ public struct BatchSummary: Sendable {
         func places(_ listed: [String], _ count: Int) -> String {
             listed.joined(separator: ", ") + (count > listed.count ? " and \(count - listed.count) more" : "")
         }
-        let paidButNewCount = warningCounts[.paidButNew] ?? 0
-        let freeButLegacyCount = warningCounts[.freeButLegacy] ?? 0
-        let undeterminedCount = warningCounts[.undetermined] ?? 0
-        let beforeFirstCount = warningCounts[.beforeFirstRelease] ?? 0
-        let incompleteCount = warningCounts[.incompleteHistory] ?? 0
-        func listed(_ warning: BatchRowWarning) -> String { places(warningPlaces[warning] ?? [], warningCounts[warning] ?? 0) }
+        let paidButNewCount = counts[BatchRowWarning.paidButNew.position]
+        let freeButLegacyCount = counts[BatchRowWarning.freeButLegacy.position]
+        let undeterminedCount = counts[BatchRowWarning.undetermined.position]
+        let beforeFirstCount = counts[BatchRowWarning.beforeFirstRelease.position]
+        let incompleteCount = counts[BatchRowWarning.incompleteHistory.position]
+        func listed(_ warning: BatchRowWarning) -> String { places(self.places[warning.position], counts[warning.position]) }
         if paidButNewCount > 0 {
             warnings.append(
                 "\(paidButNewCount) production \(paidButNewCount == 1 ? "customer" : "customers") bought while a paid release was on sale (by originalPurchaseDate) but \(paidButNewCount == 1 ? "is a new customer" : "are new customers") who would see a paywall (\(listed(.paidButNew))): check the plan's releases and cutoff before launch"

@@ -5,9 +5,31 @@ import MigratePlan
 /// environment, and says why.
 public struct CohortResolver: Sendable {
     public let catalog: PlanCatalog
+    /// Each build-number track's builds and marketing versions, for `doubts(about:purchased:on:)`: found once, not
+    /// once per customer of a list.
+    private let buildTracks: [Platform: BuildTrack]
+
+    private struct BuildTrack: Sendable {
+        var builds: Set<Version>
+        /// The first release with each marketing version.
+        var marketing: [Version: Int]
+        /// Every build is a single number (so a dotted version can't be one of them).
+        var buildsAreSingleNumbers: Bool
+    }
 
     public init(catalog: PlanCatalog) {
         self.catalog = catalog
+        var tracks: [Platform: BuildTrack] = [:]
+        for (platform, indices) in catalog.tracks where platform.originalVersionMeaning == .buildNumber {
+            let builds = Set(indices.compactMap { catalog.plan.releases[$0].build })
+            var marketing: [Version: Int] = [:]
+            for index in indices where marketing[catalog.plan.releases[index].version] == nil {
+                marketing[catalog.plan.releases[index].version] = index
+            }
+            tracks[platform] = BuildTrack(
+                builds: builds, marketing: marketing, buildsAreSingleNumbers: !builds.isEmpty && builds.allSatisfy { $0.components.count == 1 })
+        }
+        buildTracks = tracks
     }
 
     private var plan: MigrationPlan { catalog.plan }
@@ -229,14 +251,12 @@ public struct CohortResolver: Sendable {
                 "the purchase date \(Timestamp.format(date)) is before the first \(track) release the plan lists, \(release.displayName) (\(Timestamp.format(release.released))): a pre-order, or the plan's history starts too late; add the earlier releases"
             )
         }
-        if track.originalVersionMeaning == .buildNumber {
-            let builds = Set(releases.compactMap { plan.releases[$0].build })
-            let marketing = releases.filter { plan.releases[$0].version == version }
-            if !builds.contains(version), let match = marketing.first {
+        if let known = buildTracks[track], !known.builds.contains(version) {
+            if let match = known.marketing[version] {
                 notes.append(
                     "\(version) is the marketing version of \(plan.releases[match].displayName), not a build: on \(track) AppTransaction.originalAppVersion is the build number (CFBundleVersion); check where the value came from"
                 )
-            } else if !builds.contains(version), version.components.count > 1, !builds.isEmpty, builds.allSatisfy({ $0.components.count == 1 }) {
+            } else if version.components.count > 1, known.buildsAreSingleNumbers {
                 notes.append(
                     "\(version) looks like a marketing version, but every \(track) build in the plan is a single number: on \(track) AppTransaction.originalAppVersion is the build number (CFBundleVersion)"
                 )
