@@ -119,6 +119,7 @@ public enum PlanChecker {
                         hint: "Widen a tier's 'from'/'until' or 'platforms' to cover \(Timestamp.format(release.released)), or add a tier."))
                 continue
             }
+            diagnostics += takenAway(catalog, release: index, tier: tier)
             let dropped = catalog.ordered(Set(catalog.includes[index]).subtracting(tier.grants))
             if !dropped.isEmpty {
                 let list = dropped.map { "'\($0)'" }.joined(separator: ", ")
@@ -154,6 +155,32 @@ public enum PlanChecker {
             }
         }
         return diagnostics
+    }
+
+    /// Item 1 of issue 38: buyers of a paid release had, at the switch, every feature its free updates brought
+    /// them. A tier whose written `grants` leave one out takes it away: an error, unless the tier's `takesAway`
+    /// lists it (a paid upgrade they never got, say), and then a note, so `check` still says who loses what.
+    private static func takenAway(_ catalog: PlanCatalog, release index: Int, tier: ResolvedTier) -> [Diagnostic] {
+        guard let written = catalog.plan.tier(withID: tier.id), written.grants != nil else { return [] }
+        let release = catalog.plan.releases[index]
+        return catalog.hadAtSwitch[index].compactMap { feature in
+            guard !tier.grants.contains(feature), let update = catalog.freeUpdate(bringing: feature, toBuyersOf: index) else { return nil }
+            let acknowledged = written.takesAway.contains(feature)
+            let message =
+                "buyers of \(release.platform) \(release.displayName) have used '\(feature)' since the free update "
+                + "\(catalog.plan.releases[update].displayName); tier '\(tier.id)' takes it away"
+            let path = tier.origin.map { $0 / PlanKeys.Tier.grants }
+            if acknowledged {
+                return Diagnostic(
+                    .note, code: .freeUpdateTakenAway, message + ", as its 'takesAway' says", at: path,
+                    hint: "Keep it only if they never had it for free (a paid upgrade, a separate app); otherwise add it to 'grants'.")
+            }
+            return .error(
+                .freeUpdateTakenAway, message, at: path,
+                hint:
+                    "Add '\(feature)' to the tier's 'grants' (or leave 'grants' out: a tier keeps what its buyers had at the switch); "
+                    + "if they never had it for free, list it in the tier's 'takesAway' to say so.")
+        }
     }
 
     private static func unobtainableFeatures(_ catalog: PlanCatalog) -> [Diagnostic] {

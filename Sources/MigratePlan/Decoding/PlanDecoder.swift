@@ -354,6 +354,7 @@ public enum PlanDecoder {
         }
         let platforms = decodePlatforms(reader, key: .platforms, required: false)
         let grants = reader.strings(.grants)
+        let takesAway = reader.strings(.takesAway) ?? []
         var discounts: [Discount] = []
         for item in reader.array(.discounts) ?? [] {
             guard let discountReader = ObjectReader(item.node, at: item.path, sink: sink, describing: "A discount", keys: PlanKeys.Discount.self)
@@ -365,7 +366,8 @@ public enum PlanDecoder {
         }
         guard let id else { return nil }
         return LegacyTier(
-            id: id, name: name ?? id, from: from, until: until, platforms: platforms, grants: grants, discounts: discounts, origin: path)
+            id: id, name: name ?? id, from: from, until: until, platforms: platforms, grants: grants, takesAway: takesAway, discounts: discounts,
+            origin: path)
     }
 
     /// The mechanism that charges a discount: `promotionalOffer` or `legacyProduct`, never both. A

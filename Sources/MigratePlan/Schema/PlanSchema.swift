@@ -184,7 +184,13 @@ public enum PlanSchema {
                 "type": .string("array"), "items": .object(["$ref": .string("#/$defs/platform")]),
                 "description": .string("Only purchases first made on these platforms."),
             ])
-        case .grants: reference("featureIDs", "What the tier keeps; omitted: what its paid releases included.")
+        case .grants:
+            reference(
+                "featureIDs", "What the tier keeps; omitted: what its buyers had when the app went free, free updates included.")
+        case .takesAway:
+            reference(
+                "featureIDs",
+                "Features free updates brought the tier's buyers that 'grants' leaves out on purpose; check refuses a take-away not listed here.")
         case .discounts:
             .object([
                 "type": .string("array"), "description": .string("Legacy prices instead of (or on top of) free access."),
