@@ -26,7 +26,7 @@ public enum PlanChecker {
         diagnostics += unobtainableFeatures(catalog)
         diagnostics += sandboxCollision(catalog)
         diagnostics += futureCutoffs(catalog, now: now)
-        diagnostics += decidingDates(catalog)
+        diagnostics += decidingDates(catalog, now: now)
         diagnostics += universalPurchase(catalog)
         diagnostics += cutoffRules(catalog)
         diagnostics += policyReferences(catalog)
@@ -253,7 +253,8 @@ public enum PlanChecker {
     /// The releases whose dates decide who keeps what, dated by something that only approximates a go-live:
     /// a commit or tag says when code was written or marked, an App Store Connect record when it was made.
     /// Each is earlier than the release as a rule, so every buyer in between would become a new customer.
-    private static func decidingDates(_ catalog: PlanCatalog) -> [Diagnostic] {
+    /// A planned go-live still to come is left to `cutoff-in-future`; once its moment has passed, it is as weak as the others.
+    private static func decidingDates(_ catalog: PlanCatalog, now: Date) -> [Diagnostic] {
         let plan = catalog.plan
         var deciding: [Int: String] = [:]
         for platform in catalog.tracks.keys.sorted() {
@@ -266,6 +267,7 @@ public enum PlanChecker {
         return deciding.keys.sorted().compactMap { index in
             let release = plan.releases[index]
             guard let source = release.releasedSource, !source.isEvidence, let role = deciding[index] else { return nil }
+            if source == .planned && release.released > now { return nil }
             return .warning(
                 .weakReleaseDate,
                 "\(role), \(release.platform) \(release.displayName), is dated by \(source.phrase) (\(Timestamp.format(release.released))), "

@@ -20,7 +20,7 @@ public enum PlanBuilder {
             var imported = imported
             if index == answers.firstFree, index < answers.releases.count, let goLive = answers.freeGoLive {
                 imported.date = goLive
-                if answers.freeGoLiveConfirmed { imported.provenance = .appStore }
+                if answers.freeGoLiveConfirmed { imported.provenance = answers.freeGoLivePlanned ? .planned : .appStore }
             }
             let paid = index != answers.firstFree && (freeDate.map { imported.date < $0 } ?? true)
             var includes: [String]?

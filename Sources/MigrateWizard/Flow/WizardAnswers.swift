@@ -40,6 +40,8 @@ public struct WizardAnswers: Sendable, Hashable {
     /// confirmed from the App Store; otherwise the listed date keeps its source, and `check` warns when that
     /// source is weaker than a sale.
     public var freeGoLiveConfirmed = false
+    /// Typed, and still to come when typed: the plan records it as planned (`"releasedSource": "planned"`), not confirmed.
+    public var freeGoLivePlanned = false
     /// The first free release when it has not shipped yet (or was not found).
     public var newFreeRelease: ImportedRelease?
     public var price: Price?
