@@ -75,7 +75,8 @@ public struct QuestionKind: Sendable, Hashable {
         "grants", flag: "grants", valueName: "f1,f2", help: "What a product unlocks: features, 'all' or 'none' (repeatable).",
         form: .perItem(item: "product"))
     public static let era = QuestionKind(
-        "eras", flag: "era", valueName: "keep|everything|discount", help: "How buyers of paid era n are treated (repeatable).",
+        "eras", flag: "era", valueName: "keep|everything|discount|upgrade",
+        help: "How buyers of paid era n are treated (repeatable); 'upgrade': later features came in a paid upgrade they never got.",
         form: .perItem(item: "n"))
     public static let eraDiscount = QuestionKind(
         "eraDiscounts", flag: "era-discount", valueName: "'ID PRICE'", help: "The discounted product and price for era n (repeatable).",
