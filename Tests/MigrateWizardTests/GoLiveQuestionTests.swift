@@ -143,6 +143,10 @@ struct GoLiveQuestionTests {
         let free = try #require(done.plan.releases.last)
         #expect(free.released == Timestamp.parse(moment))
         #expect(free.releasedSource == source)
+        // The summary says the day typed, not the UTC day of its end everywhere.
+        let typedDay = String(given["newFreeRelease"]!.split(separator: " ").last!.prefix(10))
+        let summary = PlanBuilder.summary(done.answers, facts: WizardFlowTests.facts)
+        #expect(summary.contains { $0.hasPrefix("Releases") && $0.hasSuffix("on \(typedDay)") }, "\(summary)")
     }
 
     @Test(

@@ -106,7 +106,7 @@ public enum PlanBuilder {
         let paid = plan.releases.filter(\.model.isPaid)
         if let free = plan.releases.first(where: { !$0.model.isPaid }) {
             lines.append(
-                "Releases   \(paid.count) paid, free from \(free.platform) \(free.displayName) on \(String(Timestamp.format(free.released).prefix(10)))"
+                "Releases   \(paid.count) paid, free from \(free.platform) \(free.displayName) on \(Wizard.goLiveDay(free.released))"
             )
         }
         lines.append("Features   " + plan.features.map(\.id).joined(separator: ", "))

@@ -250,6 +250,13 @@ public struct Wizard: Sendable {
 
     static func day(_ date: Date) -> String { String(Timestamp.format(date).prefix(10)) }
 
+    /// The day of a go-live as it was typed: the day whose end everywhere it is, for a date typed alone (the next
+    /// day at 12:00 UTC), else its UTC day.
+    public static func goLiveDay(_ date: Date) -> String {
+        let shown = Timestamp.formatGoLive(date)
+        return shown.count == 10 ? shown : day(date)
+    }
+
     static func list(_ text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }

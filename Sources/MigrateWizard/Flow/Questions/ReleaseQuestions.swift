@@ -133,7 +133,7 @@ struct FirstFreeQuestion: WizardQuestion {
         guard let index = wizard.answers.firstFree, wizard.answers.allReleases.indices.contains(index) else { return nil }
         let release = wizard.answers.allReleases[index]
         let free = index < wizard.answers.releases.count ? wizard.answers.releases.count - index : 0
-        return "\(release.platform) \(release.displayName) \(Wizard.day(release.date))"
+        return "\(release.platform) \(release.displayName) \(Wizard.goLiveDay(release.date))"
             + (free == 0 ? " (not listed yet)" : "; makes \(free) listed \(free == 1 ? "release's" : "releases'") buyers new customers")
     }
 }
