@@ -233,15 +233,15 @@ struct TrapTests {
         #expect(diagnostics.contains { $0.code == .paidReleaseUncovered && $0.severity == .error && $0.message.contains("1.9 (9)") })
     }
 
-    @Test("Trap 6: tiered eras — older buyers don't get what later buyers got")
+    @Test("Trap 6: eras — older buyers keep what a free update brought them (csv-export in 1.2), as later buyers do")
     func trap6TieredEras() throws {
         let plan = try examplePlan("pocket-ledger")
         let advisor = Advisor(plan: plan)
         let early = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "1", originalPurchaseDate: date("2019-05-01T00:00:00Z")))
         let late = advisor.report(for: Customer(platform: .iOS, originalAppVersion: "2", originalPurchaseDate: date("2019-10-15T00:00:00Z")))
         #expect(early.decision.cohort == .legacy(tierID: "paid-1.0"))
-        #expect(!early.entitlements.has("csv-export"))
-        #expect(late.decision.cohort == .legacy(tierID: "paid-1.2"))
+        #expect(early.entitlements.has("csv-export"))
+        #expect(late.decision.cohort == .legacy(tierID: "paid-1.0"))
         #expect(late.entitlements.has("csv-export"))
     }
 

@@ -103,6 +103,53 @@ struct GoLiveQuestionTests {
     }
 
     @Test(
+        "A typed go-live still to come is recorded as planned, not confirmed; one that has passed is confirmed",
+        arguments: [
+            ("2026-12-15", "2026-12-16T12:00:00Z", ReleaseDateSource.planned),
+            ("2026-12-15T17:00:00Z", "2026-12-15T17:00:00Z", .planned),
+            ("2021-06-01", "2021-06-02T12:00:00Z", .appStore),
+        ])
+    func plannedListedGoLive(typed: String, moment: String, source: ReleaseDateSource) throws {
+        var wizard = Self.atGoLive(.commit)
+        guard case .accepted = wizard.submit(typed) else {
+            Issue.record("\(typed) refused")
+            return
+        }
+        #expect(wizard.answers.freeGoLive.map(Timestamp.format) == moment)
+        #expect(wizard.answers.freeGoLivePlanned == (source == .planned))
+        let free = try #require(Self.finish(&wizard).releases.last)
+        #expect(free.released == Timestamp.parse(moment))
+        #expect(free.releasedSource == source)
+    }
+
+    @Test(
+        "A release not listed yet, typed or given with --free-from: a date alone is the end of that day everywhere, a future one planned",
+        arguments: [
+            (["newFreeRelease": "4.0 (62) 2026-12-15"], "2026-12-16T12:00:00Z", ReleaseDateSource.planned),
+            (["newFreeRelease": "4.0 (62) 2026-12-15", "freeFrom": "2026-12-15"], "2026-12-16T12:00:00Z", .planned),
+            (["newFreeRelease": "4.0 (62) 2026-12-15", "freeFrom": "2026-12-15T17:00:00Z"], "2026-12-15T17:00:00Z", .planned),
+            (["newFreeRelease": "4.0 (62) 2026-11-01"], "2026-11-02T12:00:00Z", .appStore),
+        ])
+    func newFreeReleaseGoLive(given: [String: String], moment: String, source: ReleaseDateSource) throws {
+        var answers = given
+        answers["firstFree"] = "new"
+        guard
+            case .success(let (done, _)) = ScriptedRun.run(
+                Wizard(facts: WizardFlowTests.facts, now: WizardFlowTests.now), answers: answers, acceptDefaults: true)
+        else {
+            Issue.record("the run failed for \(given)")
+            return
+        }
+        let free = try #require(done.plan.releases.last)
+        #expect(free.released == Timestamp.parse(moment))
+        #expect(free.releasedSource == source)
+        // The summary says the day typed, not the UTC day of its end everywhere.
+        let typedDay = String(given["newFreeRelease"]!.split(separator: " ").last!.prefix(10))
+        let summary = PlanBuilder.summary(done.answers, facts: WizardFlowTests.facts)
+        #expect(summary.contains { $0.hasPrefix("Releases") && $0.hasSuffix("on \(typedDay)") }, "\(summary)")
+    }
+
+    @Test(
         "A date alone is the end of that day everywhere on Earth, so nobody who paid that day becomes a new customer",
         arguments: [("2021-06-01", "2021-06-02T12:00:00Z"), ("2021-06-01T17:00:00Z", "2021-06-01T17:00:00Z")])
     func dateAlone(typed: String, moment: String) throws {

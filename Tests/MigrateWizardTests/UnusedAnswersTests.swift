@@ -30,7 +30,7 @@ struct UnusedAnswersTests {
     }
 
     @Test(
-        "--free-from when the first free release is not listed yet is that release's go-live, confirmed",
+        "--free-from when the first free release is not listed yet is that release's go-live, planned while still to come",
         arguments: [
             (["--free-from", "2022-03-15T16:00:00Z"], "2.0 (3)", "2022-03-15T16:00:00Z"),
             (["--free-from", "2022-03-15T16:00:00Z", "--first-free", "new"], "2.0 (3)", "2022-03-15T16:00:00Z"),
@@ -40,12 +40,12 @@ struct UnusedAnswersTests {
     func freeFromForANewRelease(flags: [String], release: String, goLive: String) throws {
         let (status, context, folder) = try Self.run(Self.base + flags)
         #expect(status == .success, "\(context.standardError.text)")
-        #expect(context.standardOutput.text.contains("Free from \(release) on \(goLive.prefix(10)) (UTC)."))
+        #expect(context.standardOutput.text.contains("Free from \(release) at \(goLive), planned"))
         let plan = try Self.plan(in: folder)
         let free = try #require(plan.releases.first { !$0.model.isPaid })
         #expect(free.displayName == release)
         #expect(Timestamp.format(free.released) == goLive, "not 30 days from --now")
-        #expect(free.releasedSource == .appStore)
+        #expect(free.releasedSource == .planned, "--now is 2022-01-01: a go-live still to come is a plan")
     }
 
     @Test(

@@ -26,6 +26,10 @@ public final class PlanCatalog: Sendable {
     public let tracks: [Platform: [Int]]
     /// What each release included, after inheriting omitted `includes`.
     public let includes: [[String]]
+    /// What the buyers of each paid release had when the app went free, in the plan's feature order: what it
+    /// included and what every later paid release on its track included, up to the next free release, since
+    /// updates were free. What a tier keeps unless the plan says otherwise; empty for a free release.
+    public let hadAtSwitch: [[String]]
     /// Each product's features, including those of the products it contains (transitively).
     public let productFeatures: [String: Set<String>]
     /// Each product's contents, transitively, not including itself.
@@ -81,6 +85,19 @@ public final class PlanCatalog: Sendable {
             }
         }
         self.includes = includes
+        var hadAtSwitch = [[String]](repeating: [], count: plan.releases.count)
+        for indices in tracks.values {
+            var later = Set<String>()
+            for index in indices.reversed() {
+                guard plan.releases[index].model.isPaid else {
+                    later = []
+                    continue
+                }
+                later.formUnion(includes[index])
+                hadAtSwitch[index] = later.map { (featureOrder[$0] ?? Int.max, $0) }.sorted { $0 < $1 }.map(\.1)
+            }
+        }
+        self.hadAtSwitch = hadAtSwitch
 
         var productIndex: [String: Int] = [:]
         for (offset, product) in plan.products.enumerated() where productIndex[product.id] == nil { productIndex[product.id] = offset }
@@ -98,7 +115,7 @@ public final class PlanCatalog: Sendable {
         for track in tracks.keys { windowsByTrack[track] = Self.windows(plan, tracks: tracks, on: track) }
         self.windowsByTrack = windowsByTrack
         let (tiers, tierOfRelease) = Self.resolveTiers(
-            plan, tracks: tracks, includes: includes, featureOrder: featureOrder, windowsByTrack: windowsByTrack)
+            plan, tracks: tracks, hadAtSwitch: hadAtSwitch, featureOrder: featureOrder, windowsByTrack: windowsByTrack)
         self.tiers = tiers
         self.tierOfRelease = tierOfRelease
         var tierIndex: [String: Int] = [:]
@@ -190,6 +207,20 @@ public final class PlanCatalog: Sendable {
         return indices.last { plan.releases[$0].released <= date } ?? indices.first
     }
 
+    /// The later paid release on the track of paid release `index` that first brought `feature` to its buyers as
+    /// a free update (before the app went free), or nil when the release itself included it or no update did.
+    public func freeUpdate(bringing feature: String, toBuyersOf index: Int) -> Int? {
+        let release = plan.releases[index]
+        guard release.model.isPaid, !includes[index].contains(feature), let track = tracks[release.platform],
+            let position = track.firstIndex(of: index)
+        else { return nil }
+        for later in track[(position + 1)...] {
+            guard plan.releases[later].model.isPaid else { return nil }
+            if includes[later].contains(feature) { return later }
+        }
+        return nil
+    }
+
     /// The moments when the business model changed from paid to free on a track.
     public func freeSwitches(on platform: Platform) -> [Int] {
         guard let indices = tracks[platform] else { return [] }
@@ -266,7 +297,7 @@ public final class PlanCatalog: Sendable {
     }
 
     private static func resolveTiers(
-        _ plan: MigrationPlan, tracks: [Platform: [Int]], includes: [[String]], featureOrder: [String: Int],
+        _ plan: MigrationPlan, tracks: [Platform: [Int]], hadAtSwitch: [[String]], featureOrder: [String: Int],
         windowsByTrack: [Platform: [TierWindow]]
     ) -> ([ResolvedTier], [Int?]) {
         func ordered(_ ids: Set<String>) -> [String] {
@@ -279,10 +310,11 @@ public final class PlanCatalog: Sendable {
         }
 
         if plan.tiers.isEmpty {
-            // One tier per distinct paid offering: buyers keep exactly what their release included.
+            // One tier per distinct paid offering: buyers keep what they had when the app went free, their
+            // release's features and those its free updates brought.
             var groupOfKey: [[String]: Int] = [:]
             for index in byDate where plan.releases[index].model.isPaid {
-                let key = ordered(Set(includes[index]))
+                let key = ordered(Set(hadAtSwitch[index]))
                 if let group = groupOfKey[key] {
                     tiers[group].releases.append(index)
                 } else {
@@ -323,7 +355,7 @@ public final class PlanCatalog: Sendable {
             }
             let grants =
                 tier.grants.map { ordered(Set($0)) }
-                ?? ordered(Set(members.filter { plan.releases[$0].model.isPaid }.flatMap { includes[$0] }))
+                ?? ordered(Set(members.filter { plan.releases[$0].model.isPaid }.flatMap { hadAtSwitch[$0] }))
             tiers.append(
                 ResolvedTier(
                     id: tier.id, name: tier.name, grants: grants, discounts: tier.discounts, isDerived: false, releases: [],

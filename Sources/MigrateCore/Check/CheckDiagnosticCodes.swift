@@ -10,6 +10,8 @@ extension DiagnosticCode {
         case dateOutOfRange = "date-out-of-range"
         case discountDisplayOnly = "discount-display-only"
         case featureNeverGranted = "feature-never-granted"
+        /// A tier's `grants` leave out a feature a free update brought its buyers.
+        case freeUpdateTakenAway = "free-update-taken-away"
         case legacyFeatureDropped = "legacy-feature-dropped"
         case legacyProductGrantsLess = "legacy-product-grants-less"
         case legacyProductIsRegular = "legacy-product-is-regular"
@@ -44,6 +46,7 @@ extension DiagnosticCode {
     public static let dateOutOfRange = DiagnosticCode(Check.dateOutOfRange)
     public static let discountDisplayOnly = DiagnosticCode(Check.discountDisplayOnly)
     public static let featureNeverGranted = DiagnosticCode(Check.featureNeverGranted)
+    public static let freeUpdateTakenAway = DiagnosticCode(Check.freeUpdateTakenAway)
     public static let legacyFeatureDropped = DiagnosticCode(Check.legacyFeatureDropped)
     public static let legacyProductGrantsLess = DiagnosticCode(Check.legacyProductGrantsLess)
     public static let legacyProductIsRegular = DiagnosticCode(Check.legacyProductIsRegular)

@@ -26,7 +26,7 @@ public enum PlanChecker {
         diagnostics += unobtainableFeatures(catalog)
         diagnostics += sandboxCollision(catalog)
         diagnostics += futureCutoffs(catalog, now: now)
-        diagnostics += decidingDates(catalog)
+        diagnostics += decidingDates(catalog, now: now)
         diagnostics += universalPurchase(catalog)
         diagnostics += cutoffRules(catalog)
         diagnostics += policyReferences(catalog)
@@ -119,6 +119,7 @@ public enum PlanChecker {
                         hint: "Widen a tier's 'from'/'until' or 'platforms' to cover \(Timestamp.format(release.released)), or add a tier."))
                 continue
             }
+            diagnostics += takenAway(catalog, release: index, tier: tier)
             let dropped = catalog.ordered(Set(catalog.includes[index]).subtracting(tier.grants))
             if !dropped.isEmpty {
                 let list = dropped.map { "'\($0)'" }.joined(separator: ", ")
@@ -154,6 +155,32 @@ public enum PlanChecker {
             }
         }
         return diagnostics
+    }
+
+    /// Item 1 of issue 38: buyers of a paid release had, at the switch, every feature its free updates brought
+    /// them. A tier whose written `grants` leave one out takes it away: an error, unless the tier's `takesAway`
+    /// lists it (a paid upgrade they never got, say), and then a note, so `check` still says who loses what.
+    private static func takenAway(_ catalog: PlanCatalog, release index: Int, tier: ResolvedTier) -> [Diagnostic] {
+        guard let written = catalog.plan.tier(withID: tier.id), written.grants != nil else { return [] }
+        let release = catalog.plan.releases[index]
+        return catalog.hadAtSwitch[index].compactMap { feature in
+            guard !tier.grants.contains(feature), let update = catalog.freeUpdate(bringing: feature, toBuyersOf: index) else { return nil }
+            let acknowledged = written.takesAway.contains(feature)
+            let message =
+                "buyers of \(release.platform) \(release.displayName) have used '\(feature)' since the free update "
+                + "\(catalog.plan.releases[update].displayName); tier '\(tier.id)' takes it away"
+            let path = tier.origin.map { $0 / PlanKeys.Tier.grants }
+            if acknowledged {
+                return Diagnostic(
+                    .note, code: .freeUpdateTakenAway, message + ", as its 'takesAway' says", at: path,
+                    hint: "Keep it only if they never had it for free (a paid upgrade, a separate app); otherwise add it to 'grants'.")
+            }
+            return .error(
+                .freeUpdateTakenAway, message, at: path,
+                hint:
+                    "Add '\(feature)' to the tier's 'grants' (or leave 'grants' out: a tier keeps what its buyers had at the switch); "
+                    + "if they never had it for free, list it in the tier's 'takesAway' to say so.")
+        }
     }
 
     private static func unobtainableFeatures(_ catalog: PlanCatalog) -> [Diagnostic] {
@@ -226,7 +253,8 @@ public enum PlanChecker {
     /// The releases whose dates decide who keeps what, dated by something that only approximates a go-live:
     /// a commit or tag says when code was written or marked, an App Store Connect record when it was made.
     /// Each is earlier than the release as a rule, so every buyer in between would become a new customer.
-    private static func decidingDates(_ catalog: PlanCatalog) -> [Diagnostic] {
+    /// A planned go-live still to come is left to `cutoff-in-future`; once its moment has passed, it is as weak as the others.
+    private static func decidingDates(_ catalog: PlanCatalog, now: Date) -> [Diagnostic] {
         let plan = catalog.plan
         var deciding: [Int: String] = [:]
         for platform in catalog.tracks.keys.sorted() {
@@ -239,6 +267,7 @@ public enum PlanChecker {
         return deciding.keys.sorted().compactMap { index in
             let release = plan.releases[index]
             guard let source = release.releasedSource, !source.isEvidence, let role = deciding[index] else { return nil }
+            if source == .planned && release.released > now { return nil }
             return .warning(
                 .weakReleaseDate,
                 "\(role), \(release.platform) \(release.displayName), is dated by \(source.phrase) (\(Timestamp.format(release.released))), "

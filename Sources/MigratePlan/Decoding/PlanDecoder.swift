@@ -209,9 +209,10 @@ public enum PlanDecoder {
         }
     }
 
-    static func readDate<Key>(_ reader: ObjectReader<Key>, _ key: Key, required: Bool) -> Date? {
+    /// A date-time; for a `goLive`, a date alone is the end of that day everywhere (`Timestamp.parseGoLive`).
+    static func readDate<Key>(_ reader: ObjectReader<Key>, _ key: Key, required: Bool, goLive: Bool = false) -> Date? {
         guard let text = reader.string(key, required: required) else { return nil }
-        guard let date = Timestamp.parse(text) else {
+        guard let date = goLive ? Timestamp.parseGoLive(text) : Timestamp.parse(text) else {
             reader.sink.error(
                 .invalidDate, "'\(text)' is not an ISO 8601 date-time", at: reader.path(key),
                 hint: "Write it in UTC, such as \"2012-02-08T17:00:00Z\", or with an offset such as \"+01:00\".")
@@ -243,7 +244,7 @@ public enum PlanDecoder {
         let build = readVersion(
             reader, .build, required: platform != nil && platform != .macOS,
             meaning: "the build number, CFBundleVersion, which iOS receipts carry")
-        let released = readDate(reader, .released, required: true)
+        let released = readDate(reader, .released, required: true, goLive: true)
         let releasedSource = reader.choice(.releasedSource, from: PlanKeys.releasedSources).flatMap(ReleaseDateSource.init(rawValue:))
         let modelName = reader.choice(.model, from: PlanKeys.models, required: true)
         let price = readPrice(reader, .price, required: modelName == "paid")
@@ -354,6 +355,7 @@ public enum PlanDecoder {
         }
         let platforms = decodePlatforms(reader, key: .platforms, required: false)
         let grants = reader.strings(.grants)
+        let takesAway = reader.strings(.takesAway) ?? []
         var discounts: [Discount] = []
         for item in reader.array(.discounts) ?? [] {
             guard let discountReader = ObjectReader(item.node, at: item.path, sink: sink, describing: "A discount", keys: PlanKeys.Discount.self)
@@ -365,7 +367,8 @@ public enum PlanDecoder {
         }
         guard let id else { return nil }
         return LegacyTier(
-            id: id, name: name ?? id, from: from, until: until, platforms: platforms, grants: grants, discounts: discounts, origin: path)
+            id: id, name: name ?? id, from: from, until: until, platforms: platforms, grants: grants, takesAway: takesAway, discounts: discounts,
+            origin: path)
     }
 
     /// The mechanism that charges a discount: `promotionalOffer` or `legacyProduct`, never both. A

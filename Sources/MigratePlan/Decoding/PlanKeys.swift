@@ -37,7 +37,7 @@ public enum PlanKeys {
         case id, name, type, price, grants, contains, requires, forSale, familyShareable, subscription, trial, duration
     }
     public enum Subscription: String, PlanObjectKeys { case group, level, period }
-    public enum Tier: String, PlanObjectKeys { case id, name, from, until, platforms, grants, discounts }
+    public enum Tier: String, PlanObjectKeys { case id, name, from, until, platforms, grants, takesAway, discounts }
     public enum Discount: String, PlanObjectKeys {
         case product, price
         /// The mechanisms that charge a legacy price; a discount names exactly one.

@@ -37,6 +37,9 @@ public enum PlanValidator {
             for (index, feature) in (tier.grants ?? []).enumerated() {
                 references.append((feature, .feature, tier.origin.map { $0 / PlanKeys.Tier.grants / index }))
             }
+            for (index, feature) in tier.takesAway.enumerated() {
+                references.append((feature, .feature, tier.origin.map { $0 / PlanKeys.Tier.takesAway / index }))
+            }
             for (index, discount) in tier.discounts.enumerated() {
                 let path = tier.origin.map { $0 / PlanKeys.Tier.discounts / index }
                 references.append((discount.product, .product, path.map { $0 / PlanKeys.Discount.product }))

@@ -121,6 +121,7 @@ public enum PlanEncoder {
             (.until, tier.until.map { .string(Timestamp.format($0)) }),
             (.platforms, tier.platforms.map { .strings($0.map(\.rawValue)) }),
             (.grants, tier.grants.map { .strings($0) }),
+            (.takesAway, tier.takesAway.isEmpty ? nil : .strings(tier.takesAway)),
             (
                 .discounts,
                 tier.discounts.isEmpty

@@ -210,15 +210,19 @@ public struct LegacyTier: Sendable, Hashable {
     public var until: Date?
     /// Limits the tier to purchases first made on these platforms; nil means every platform.
     public var platforms: [Platform]?
-    /// Nil means "what the paid releases in the window included".
+    /// Nil means "what the buyers of the paid releases in the window had when the app went free": what their
+    /// releases included and what later paid releases brought them as free updates.
     public var grants: [String]?
+    /// Features the tier's buyers had (free updates brought them) that `grants` leaves out on purpose; without
+    /// this acknowledgement `check` refuses a tier that takes them away.
+    public var takesAway: [String]
     /// Cheaper prices instead of (or on top of) free access.
     public var discounts: [Discount]
     public var origin: JSONPath?
 
     public init(
         id: String, name: String, from: Date? = nil, until: Date? = nil, platforms: [Platform]? = nil,
-        grants: [String]? = nil, discounts: [Discount] = [], origin: JSONPath? = nil
+        grants: [String]? = nil, takesAway: [String] = [], discounts: [Discount] = [], origin: JSONPath? = nil
     ) {
         self.id = id
         self.name = name
@@ -226,6 +230,7 @@ public struct LegacyTier: Sendable, Hashable {
         self.until = until
         self.platforms = platforms
         self.grants = grants
+        self.takesAway = takesAway
         self.discounts = discounts
         self.origin = origin
     }

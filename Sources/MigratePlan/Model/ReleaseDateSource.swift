@@ -12,6 +12,8 @@ public enum ReleaseDateSource: String, Sendable, Hashable, CaseIterable {
     case tag
     /// A git commit's author date.
     case commit
+    /// A go-live still to come, as typed when the plan was made: a plan, not a confirmed moment.
+    case planned
 
     /// Whether the date is good enough to decide who keeps what: confirmed from the App Store or
     /// measured from sales. The others are when something happened near the release, not the release.
@@ -25,6 +27,7 @@ public enum ReleaseDateSource: String, Sendable, Hashable, CaseIterable {
         case .ascCreated: 3
         case .tag: 2
         case .commit: 1
+        case .planned: 0
         }
     }
 
@@ -36,6 +39,7 @@ public enum ReleaseDateSource: String, Sendable, Hashable, CaseIterable {
         case .ascCreated: "App Store Connect records"
         case .tag: "git tags"
         case .commit: "git commits"
+        case .planned: "planned go-lives"
         }
     }
 
@@ -47,6 +51,7 @@ public enum ReleaseDateSource: String, Sendable, Hashable, CaseIterable {
         case .ascCreated: "an App Store Connect record date"
         case .tag: "a git tag date"
         case .commit: "a git commit date"
+        case .planned: "a planned go-live"
         }
     }
 }

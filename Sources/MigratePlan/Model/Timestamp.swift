@@ -12,8 +12,29 @@ public enum Timestamp {
     /// made after it: that errs towards the customers who paid.
     public static func endOfDayEverywhere(_ midnight: Date) -> Date { midnight.addingTimeInterval(dayEndsEverywhere) }
 
+    /// A go-live as written: a date-time, or a date alone (`2021-06-01`) read as the moment that day has ended
+    /// everywhere on Earth (`2021-06-02T12:00:00Z`), so that nobody who paid on that day, wherever they were,
+    /// counts as having bought after it. The one rule for a go-live without a time: a release's `released` in
+    /// the plan, and every go-live `init` reads (the manual's "Dates" on the plan format page).
+    public static func parseGoLive(_ text: String) -> Date? {
+        guard let date = parse(text) else { return nil }
+        return isDateAlone(text) ? endOfDayEverywhere(date) : date
+    }
+
+    /// Whether `text` is a calendar date without a time, such as `2021-06-01`.
+    public static func isDateAlone(_ text: String) -> Bool {
+        text.utf8.count == 10 && parse(text) != nil
+    }
+
+    /// A go-live as `parseGoLive` reads it back: the date alone when the moment is the end of a day everywhere
+    /// (12:00 UTC the next day), else the date-time.
+    public static func formatGoLive(_ date: Date) -> String {
+        let midnight = date.addingTimeInterval(-dayEndsEverywhere)
+        return format(midnight).hasSuffix("T00:00:00Z") ? formatDate(midnight) : format(date)
+    }
+
     /// Parses `2012-02-08T17:00:00Z`, `2012-02-08T17:00:00.250+01:00` or a date alone
-    /// (`2012-02-08`, read as midnight UTC). Returns nil for anything else.
+    /// (`2012-02-08`, read as midnight UTC; a go-live reads it with `parseGoLive`). Returns nil for anything else.
     public static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0

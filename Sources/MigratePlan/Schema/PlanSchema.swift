@@ -48,7 +48,9 @@ public enum PlanSchema {
                 ]),
                 "dateTime": .object([
                     "type": .string("string"), "format": .string("date-time"),
-                    "description": .string("ISO 8601 with a zone, such as \"2012-02-08T17:00:00Z\"; a date alone means midnight UTC."),
+                    "description": .string(
+                        "ISO 8601 with a zone, such as \"2012-02-08T17:00:00Z\"; a date alone means midnight UTC, except in a go-live ('released'): the end of that day everywhere on Earth."
+                    ),
                 ]),
                 "distribution": distribution,
                 "featureIDs": .object(["type": .string("array"), "items": .object(["type": .string("string")]), "uniqueItems": .bool(true)]),
@@ -125,7 +127,8 @@ public enum PlanSchema {
         case .releasedSource:
             enumeration(
                 PlanKeys.releasedSources,
-                "Where 'released' came from: appStore (confirmed in App Store Connect), sales (first day sold), ascCreated, tag or commit.")
+                "Where 'released' came from: appStore (confirmed in App Store Connect), sales (first day sold), ascCreated, tag, commit, or planned (a go-live still to come)."
+            )
         case .model: enumeration(PlanKeys.models, "How this release was sold.")
         case .price: reference("price", "The download price of a paid release.")
         case .includes:
@@ -184,7 +187,13 @@ public enum PlanSchema {
                 "type": .string("array"), "items": .object(["$ref": .string("#/$defs/platform")]),
                 "description": .string("Only purchases first made on these platforms."),
             ])
-        case .grants: reference("featureIDs", "What the tier keeps; omitted: what its paid releases included.")
+        case .grants:
+            reference(
+                "featureIDs", "What the tier keeps; omitted: what its buyers had when the app went free, free updates included.")
+        case .takesAway:
+            reference(
+                "featureIDs",
+                "Features free updates brought the tier's buyers that 'grants' leaves out on purpose; check refuses a take-away not listed here.")
         case .discounts:
             .object([
                 "type": .string("array"), "description": .string("Legacy prices instead of (or on top of) free access."),

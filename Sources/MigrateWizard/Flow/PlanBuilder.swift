@@ -20,7 +20,7 @@ public enum PlanBuilder {
             var imported = imported
             if index == answers.firstFree, index < answers.releases.count, let goLive = answers.freeGoLive {
                 imported.date = goLive
-                if answers.freeGoLiveConfirmed { imported.provenance = .appStore }
+                if answers.freeGoLiveConfirmed { imported.provenance = answers.freeGoLivePlanned ? .planned : .appStore }
             }
             let paid = index != answers.firstFree && (freeDate.map { imported.date < $0 } ?? true)
             var includes: [String]?
@@ -46,7 +46,10 @@ public enum PlanBuilder {
                 id: "era-\(number + 1)", name: "Bought \(era.label)", from: number == 0 ? nil : era.from, until: era.until)
             switch answers.eraTreatments[number] ?? .keepWhatTheyBought {
             case .keepWhatTheyBought:
-                break
+                break  // no grants: the tier keeps what its buyers had at the switch, free updates included
+            case .paidUpgrade:
+                tier.grants = era.features
+                tier.takesAway = era.hadAtSwitch.filter { !era.features.contains($0) }
             case .everything:
                 tier.grants = features.map(\.id)
             case .discount(let product, let price):
@@ -103,7 +106,7 @@ public enum PlanBuilder {
         let paid = plan.releases.filter(\.model.isPaid)
         if let free = plan.releases.first(where: { !$0.model.isPaid }) {
             lines.append(
-                "Releases   \(paid.count) paid, free from \(free.platform) \(free.displayName) on \(String(Timestamp.format(free.released).prefix(10)))"
+                "Releases   \(paid.count) paid, free from \(free.platform) \(free.displayName) on \(Wizard.goLiveDay(free.released))"
             )
         }
         lines.append("Features   " + plan.features.map(\.id).joined(separator: ", "))
@@ -114,9 +117,13 @@ public enum PlanBuilder {
         for (number, era) in answers.eras.enumerated() {
             let treatment: String
             switch answers.eraTreatments[number] ?? .keepWhatTheyBought {
-            case .keepWhatTheyBought: treatment = "keep " + (era.features.isEmpty ? "what they bought" : era.features.joined(separator: ", "))
+            case .keepWhatTheyBought: treatment = "keep " + (era.hadAtSwitch.isEmpty ? "what they had" : era.hadAtSwitch.joined(separator: ", "))
+            case .paidUpgrade:
+                treatment =
+                    "keep " + era.features.joined(separator: ", ") + " (a paid upgrade brought "
+                    + era.hadAtSwitch.filter { !era.features.contains($0) }.joined(separator: ", ") + ")"
             case .everything: treatment = "get everything"
-            case .discount(let product, let price): treatment = "keep " + era.features.joined(separator: ", ") + ", \(product) at \(price)"
+            case .discount(let product, let price): treatment = "keep " + era.hadAtSwitch.joined(separator: ", ") + ", \(product) at \(price)"
             }
             lines.append("Era \(number + 1)      buyers of \(era.label) \(treatment)")
         }

@@ -57,7 +57,8 @@ public struct QuestionKind: Sendable, Hashable {
     public static let freeGoLive = QuestionKind(
         "freeFrom", flag: "free-from", valueName: "date-time",
         help:
-            "When the first free release went live (UTC), as App Store Connect shows it; recorded as confirmed. For one not listed yet, its go-live.")
+            "When the first free release went live (UTC), as App Store Connect shows it; recorded as confirmed, or as planned while still to come. For one not listed yet, its go-live."
+    )
     public static let newFreeRelease = QuestionKind(
         "newFreeRelease", flag: "new-free-release", valueName: "'VERSION (BUILD) DATE'", help: "The first free release when it is not listed yet.")
     public static let price = QuestionKind("price", flag: "price", valueName: "price", help: "What the download cost while paid.")
@@ -74,7 +75,8 @@ public struct QuestionKind: Sendable, Hashable {
         "grants", flag: "grants", valueName: "f1,f2", help: "What a product unlocks: features, 'all' or 'none' (repeatable).",
         form: .perItem(item: "product"))
     public static let era = QuestionKind(
-        "eras", flag: "era", valueName: "keep|everything|discount", help: "How buyers of paid era n are treated (repeatable).",
+        "eras", flag: "era", valueName: "keep|everything|discount|upgrade",
+        help: "How buyers of paid era n are treated (repeatable); 'upgrade': later features came in a paid upgrade they never got.",
         form: .perItem(item: "n"))
     public static let eraDiscount = QuestionKind(
         "eraDiscounts", flag: "era-discount", valueName: "'ID PRICE'", help: "The discounted product and price for era n (repeatable).",

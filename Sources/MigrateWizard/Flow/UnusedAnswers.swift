@@ -97,13 +97,15 @@ extension Wizard {
         if let given {
             guard case .success(let parsed) = parseRelease(given) else { return .success(given) }  // its own question says what is wrong
             release = parsed
-            let day = Timestamp.parse(freeFrom).map { Self.day($0) }
-            if Self.day(parsed.date) != day && parsed.date != goLive {
+            // The calendar days typed, compared as typed: a date alone is read as the end of that day everywhere.
+            let typedDay = { (text: String) in Timestamp.parse(text).map { Self.day($0) } }
+            let givenDay = given.split(separator: " ").last.map(String.init).flatMap(typedDay)
+            if givenDay != typedDay(freeFrom) && parsed.date != goLive {
                 return .failure(
                     UnusedAnswerConflict(
                         key: QuestionKind.newFreeRelease.key, answer: given,
                         message:
-                            "it goes live on \(Self.day(parsed.date)), but --free-from says \(freeFrom); give the same day to both, or leave the date to --free-from"
+                            "it goes live on \(givenDay ?? Self.day(parsed.date)), but --free-from says \(freeFrom); give the same day to both, or leave the date to --free-from"
                     ))
             }
         }

@@ -167,10 +167,11 @@ public struct Wizard: Sendable {
                 build = Version(1)
             }
         }
-        // A month from now, at midnight UTC: a date to correct, never a guess presented as fact.
+        // A month from now, the end of that day everywhere: a planned date to correct, never a guess presented as fact.
         let day = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 30 * 86_400)
         return ImportedRelease(
-            platform: platform, version: Version(major, 0), build: build, date: day, dateSource: "typed", provenance: .appStore, origin: "init")
+            platform: platform, version: Version(major, 0), build: build, date: Timestamp.endOfDayEverywhere(day), dateSource: "typed",
+            provenance: .planned, origin: "init")
     }
 
     // MARK: - Answers
@@ -228,26 +229,33 @@ public struct Wizard: Sendable {
             return .failure("\(platform) receipts carry the build number, so '\(text)' needs one: VERSION (BUILD) YYYY-MM-DD")
         }
         let dateText = words.last!
-        guard let date = Timestamp.parse(dateText.contains("T") ? dateText : dateText + "T00:00:00Z") else {
+        guard let date = Self.goLive(dateText) else {
             return .failure("'\(dateText)' is not a date such as 2021-06-01")
         }
+        // A moment still to come is a plan, not a confirmed go-live.
         return .success(
             ImportedRelease(
-                platform: platform, version: version, build: build, date: date, dateSource: "typed", provenance: .appStore, origin: "init"))
+                platform: platform, version: version, build: build, date: date, dateSource: "typed",
+                provenance: date > now ? .planned : .appStore, origin: "init"))
     }
 
-    /// A go-live moment as typed: a date-time, or a date alone read as the moment that day has ended everywhere,
-    /// so that nobody who paid on that day, wherever they were, counts as a new customer.
-    static func goLive(_ text: String) -> Date? {
-        guard let date = Timestamp.parse(text) else { return nil }
-        return text.contains("T") ? date : Timestamp.endOfDayEverywhere(date)
-    }
+    /// A go-live moment as typed, by the plan's one rule (`Timestamp.parseGoLive`): a date-time, or a date alone
+    /// read as the moment that day has ended everywhere, so that nobody who paid on that day counts as a new customer.
+    static func goLive(_ text: String) -> Date? { Timestamp.parseGoLive(text) }
 
+    /// `2.0 (40) 2021-06-01`, which `parseRelease` reads back as the same release and moment.
     static func text(of release: ImportedRelease) -> String {
-        release.displayName + " " + day(release.date)
+        release.displayName + " " + Timestamp.formatGoLive(release.date)
     }
 
     static func day(_ date: Date) -> String { String(Timestamp.format(date).prefix(10)) }
+
+    /// The day of a go-live as it was typed: the day whose end everywhere it is, for a date typed alone (the next
+    /// day at 12:00 UTC), else its UTC day.
+    public static func goLiveDay(_ date: Date) -> String {
+        let shown = Timestamp.formatGoLive(date)
+        return shown.count == 10 ? shown : day(date)
+    }
 
     static func list(_ text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

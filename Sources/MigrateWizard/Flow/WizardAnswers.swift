@@ -4,8 +4,13 @@ import MigratePlan
 
 /// How the buyers of one paid era are treated after the switch.
 public enum EraTreatment: Sendable, Hashable {
-    /// They keep, free, the features their purchase included.
+    /// They keep, free, what they had when the app went free: what their purchase included and what the free
+    /// updates after it brought.
     case keepWhatTheyBought
+    /// They keep only what their own releases included: a later release that added features was a paid upgrade
+    /// (a new app, or bought again), so they never had those free. Written as the tier's `grants` and
+    /// `takesAway`, the plan's explicit take-away.
+    case paidUpgrade
     /// They get every feature, including ones added later.
     case everything
     /// They keep what they bought and may buy this product at this price.
@@ -16,7 +21,11 @@ public enum EraTreatment: Sendable, Hashable {
 public struct Era: Sendable, Hashable {
     /// Indexes into the wizard's releases.
     public var releases: [Int]
+    /// What the era's own releases included.
     public var features: [String]
+    /// What its buyers had when the app went free: `features` and what every later paid release added, since
+    /// updates were free. What they keep by default.
+    public var hadAtSwitch: [String]
     public var from: Date
     /// When the next era (or the free app) began.
     public var until: Date?
@@ -40,6 +49,8 @@ public struct WizardAnswers: Sendable, Hashable {
     /// confirmed from the App Store; otherwise the listed date keeps its source, and `check` warns when that
     /// source is weaker than a sale.
     public var freeGoLiveConfirmed = false
+    /// Typed, and still to come when typed: the plan records it as planned (`"releasedSource": "planned"`), not confirmed.
+    public var freeGoLivePlanned = false
     /// The first free release when it has not shipped yet (or was not found).
     public var newFreeRelease: ImportedRelease?
     public var price: Price?
@@ -104,10 +115,13 @@ public struct WizardAnswers: Sendable, Hashable {
                 last.releases.append(index)
                 eras[eras.count - 1] = last
             } else {
-                eras.append(Era(releases: [index], features: included, from: allReleases[index].date, until: nil, label: ""))
+                eras.append(
+                    Era(releases: [index], features: included, hadAtSwitch: [], from: allReleases[index].date, until: nil, label: ""))
             }
         }
+        let atSwitch = Set(paidReleases.flatMap { includes(ofRelease: $0) })
         for position in eras.indices {
+            eras[position].hadAtSwitch = (features ?? []).map(\.id).filter(atSwitch.contains)
             eras[position].until = position + 1 < eras.count ? eras[position + 1].from : freeDate
             let first = allReleases[eras[position].releases.first!].version.text
             let last = allReleases[eras[position].releases.last!].version.text

@@ -10,20 +10,33 @@ struct EraQuestion: WizardQuestion {
 
     func ask(_ wizard: Wizard) -> Question {
         let era = wizard.answers.eras[index]
-        let bought = era.features.isEmpty ? "nothing listed" : era.features.joined(separator: ", ")
-        let choices = [
-            "keep what they bought (\(bought)), free",
+        let had = era.hadAtSwitch.isEmpty ? "nothing listed" : era.hadAtSwitch.joined(separator: ", ")
+        var choices = [
+            "keep what they had when the app went free (\(had)), free updates included",
             "everything, including features added later",
-            "keep what they bought, plus a discount on a product",
+            "keep what they had, plus a discount on a product",
         ]
+        // Only a paid upgrade (a new app, or bought again) can mean they never had what later releases added.
+        let upgraded = Self.upgraded(era)
+        if !upgraded.isEmpty {
+            choices.append(
+                "only what their own releases included (\(era.features.joined(separator: ", "))): \(upgraded.joined(separator: ", ")) came in a paid upgrade they never got"
+            )
+        }
         let fallback: String
         switch wizard.answers.eraTreatments[index] {
         case .everything: fallback = "2"
         case .discount: fallback = "3"
+        case .paidUpgrade: fallback = upgraded.isEmpty ? "1" : "4"
         default: fallback = "1"
         }
-        return Question(id: id, prompt: "How are buyers of \(era.label) treated?", choices: choices, defaultAnswer: fallback, hint: "1, 2 or 3")
+        return Question(
+            id: id, prompt: "How are buyers of \(era.label) treated?", choices: choices, defaultAnswer: fallback,
+            hint: upgraded.isEmpty ? "1, 2 or 3" : "1, 2, 3 or 4")
     }
+
+    /// What later paid releases added that the era's own releases didn't include.
+    static func upgraded(_ era: Era) -> [String] { era.hadAtSwitch.filter { !era.features.contains($0) } }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
         let era = wizard.answers.eras[index]
@@ -31,7 +44,16 @@ struct EraQuestion: WizardQuestion {
         case "1", "keep":
             wizard.answers.eraTreatments[index] = .keepWhatTheyBought
             return .accepted([
-                "Buyers of \(era.label) keep \(era.features.isEmpty ? "what they bought" : era.features.joined(separator: ", ")) and buy the rest like anyone."
+                "Buyers of \(era.label) keep \(era.hadAtSwitch.isEmpty ? "what they had" : era.hadAtSwitch.joined(separator: ", ")) and buy the rest like anyone."
+            ])
+        case "4", "upgrade", "paid-upgrade":
+            let upgraded = Self.upgraded(era)
+            guard !upgraded.isEmpty else {
+                return .invalid("buyers of \(era.label) had every feature of the paid app through free updates; answer 1, 2 or 3")
+            }
+            wizard.answers.eraTreatments[index] = .paidUpgrade
+            return .accepted([
+                "Buyers of \(era.label) keep \(era.features.joined(separator: ", ")); the plan says they never had \(upgraded.joined(separator: ", ")) (the tier's takesAway)."
             ])
         case "2", "everything", "all":
             wizard.answers.eraTreatments[index] = .everything
@@ -41,9 +63,11 @@ struct EraQuestion: WizardQuestion {
             } else {
                 wizard.answers.eraTreatments[index] = .discount(product: "", price: .zero)
             }
-            return .accepted(["Buyers of \(era.label) keep what they bought and see a cheaper price."])
+            return .accepted(["Buyers of \(era.label) keep what they had and see a cheaper price."])
         default:
-            return .invalid("answer 1, 2 or 3." + Suggestions.didYouMean(input, in: ["keep", "everything", "discount"]))
+            return .invalid(
+                (Self.upgraded(era).isEmpty ? "answer 1, 2 or 3." : "answer 1, 2, 3 or 4.")
+                    + Suggestions.didYouMean(input, in: ["keep", "everything", "discount", "upgrade"]))
         }
     }
 
@@ -54,8 +78,9 @@ struct EraQuestion: WizardQuestion {
     func summary(_ wizard: Wizard) -> String? {
         switch wizard.answers.eraTreatments[index] {
         case .everything?: return "buyers of \(wizard.answers.eras[index].label) get everything"
-        case .discount?: return "buyers of \(wizard.answers.eras[index].label) keep what they bought, with a discount"
-        default: return "buyers of \(wizard.answers.eras[index].label) keep what they bought"
+        case .discount?: return "buyers of \(wizard.answers.eras[index].label) keep what they had, with a discount"
+        case .paidUpgrade?: return "buyers of \(wizard.answers.eras[index].label) keep only their own releases' features (a paid upgrade)"
+        default: return "buyers of \(wizard.answers.eras[index].label) keep what they had at the switch"
         }
     }
 }

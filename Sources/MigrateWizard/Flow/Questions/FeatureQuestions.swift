@@ -43,7 +43,7 @@ struct FeatureSinceQuestion: WizardQuestion {
             "\(wizard.answers.allReleases[$0].version)" + (wizard.answers.allReleases[$0].build.map { " (\($0))" } ?? "")
                 + "  \(Wizard.day(wizard.answers.allReleases[$0].date))"
         }
-        choices.append("none: it is new, only sold in-app")
+        choices.append("none: sold separately (in-app), never part of the paid download")
         let fallback: Int
         if let known = wizard.answers.featureSince[feature] {
             fallback = known.flatMap { paid.firstIndex(of: $0) }.map { $0 + 1 } ?? choices.count
@@ -82,7 +82,11 @@ struct FeatureSinceQuestion: WizardQuestion {
             )
         }
         guard let index = since! else { return .accepted(["No buyer gets it free; it is sold in-app only."]) }
-        return .accepted(["Buyers from \(wizard.answers.allReleases[index].displayName) on keep it free after the switch."])
+        guard index != paid.first else { return .accepted(["Buyers of every paid release keep it free after the switch."]) }
+        // Updates were free: buyers of earlier releases had it too, and keep it unless the era question says it was a paid upgrade.
+        return .accepted([
+            "Buyers of \(wizard.answers.allReleases[index].displayName) on keep it free, and so do earlier buyers, who got it as a free update."
+        ])
     }
 
     func isAnswered(_ wizard: Wizard) -> Bool {

@@ -105,6 +105,7 @@ struct FirstFreeQuestion: WizardQuestion {
         if wizard.answers.firstFree != chosen {
             wizard.answers.freeGoLive = nil
             wizard.answers.freeGoLiveConfirmed = false
+            wizard.answers.freeGoLivePlanned = false
         }
         wizard.answers.firstFree = chosen
         if chosen == count { return .accepted(["The app goes free with a release not listed yet."]) }
@@ -132,7 +133,7 @@ struct FirstFreeQuestion: WizardQuestion {
         guard let index = wizard.answers.firstFree, wizard.answers.allReleases.indices.contains(index) else { return nil }
         let release = wizard.answers.allReleases[index]
         let free = index < wizard.answers.releases.count ? wizard.answers.releases.count - index : 0
-        return "\(release.platform) \(release.displayName) \(Wizard.day(release.date))"
+        return "\(release.platform) \(release.displayName) \(Wizard.goLiveDay(release.date))"
             + (free == 0 ? " (not listed yet)" : "; makes \(free) listed \(free == 1 ? "release's" : "releases'") buyers new customers")
     }
 }
@@ -186,9 +187,17 @@ struct FreeGoLiveQuestion: WizardQuestion {
         }
         // Return on an earlier answer keeps it as it was; Return on the listed date confirms only evidence.
         let keepsEarlier = wizard.answeringWithDefault && wizard.answers.freeGoLive == date
-        if !keepsEarlier { wizard.answers.freeGoLiveConfirmed = !wizard.answeringWithDefault }
+        if !keepsEarlier {
+            wizard.answers.freeGoLiveConfirmed = !wizard.answeringWithDefault
+            wizard.answers.freeGoLivePlanned = wizard.answers.freeGoLiveConfirmed && date > wizard.now
+        }
         wizard.answers.freeGoLive = date
         let provenance = wizard.answers.releases[index].provenance
+        if wizard.answers.freeGoLivePlanned && wizard.answers.freeGoLiveConfirmed {
+            return .accepted(
+                ["Free from \(Timestamp.format(date)), planned: it is still to come, so the plan records it as planned; confirm it once it is live."]
+                    + wizard.cutoffLines())
+        }
         if wizard.answers.freeGoLiveConfirmed { return .accepted(["Free from \(Timestamp.format(date)), confirmed."] + wizard.cutoffLines()) }
         if provenance.isEvidence { return .accepted(["Free from \(Timestamp.format(date)), \(provenance.phrase)."] + wizard.cutoffLines()) }
         return .accepted(
@@ -204,7 +213,9 @@ struct FreeGoLiveQuestion: WizardQuestion {
 
     func summary(_ wizard: Wizard) -> String? {
         guard let date = wizard.answers.freeGoLive else { return nil }
-        guard !wizard.answers.freeGoLiveConfirmed else { return Timestamp.format(date) + " (confirmed)" }
+        guard !wizard.answers.freeGoLiveConfirmed else {
+            return Timestamp.format(date) + (wizard.answers.freeGoLivePlanned ? " (planned)" : " (confirmed)")
+        }
         let listed = wizard.answers.firstFree.flatMap { wizard.answers.releases.indices.contains($0) ? wizard.answers.releases[$0].provenance : nil }
         return Timestamp.format(date) + (listed?.isEvidence == true ? " (\(listed!.phrase))" : " (as listed, not confirmed)")
     }
@@ -235,7 +246,8 @@ struct NewFreeReleaseQuestion: WizardQuestion {
                 return .invalid("it must go live after the last listed release (\(last.displayName), \(Wizard.day(last.date)))")
             }
             wizard.answers.newFreeRelease = release
-            return .accepted(["Free from \(release.displayName) on \(Wizard.day(release.date)) (UTC)."] + wizard.cutoffLines())
+            let planned = release.provenance == .planned ? ", planned: the plan records it as planned until you confirm it is live" : ""
+            return .accepted(["Free from \(release.displayName) at \(Timestamp.format(release.date))\(planned)."] + wizard.cutoffLines())
         }
     }
 
