@@ -177,6 +177,27 @@ struct CatalogQuestionTests {
         }
     }
 
+    @Test(
+        "The paid price's default comes from this app's products in the catalog, in its storefront's currency, never from a placeholder",
+        arguments: [
+            ([QuestionID: String](), "4.99", "in EUR (the storefront DEU); the default is what com.example.ledger.export costs in the .storekit"),
+            ([.sells("com.temporary.id.nonconsumable.a"): "yes"], "0.99", "what com.temporary.id.nonconsumable.a costs"),
+        ])
+    func catalogPrice(answers: [QuestionID: String], price: String, hint: String) throws {
+        let folder = try Self.project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var facts = try ProjectImport.gather(root: folder.path, scan: ProjectScanner.scan(folder.path), environment: [:])
+        facts.app = AppHints(name: "Ledger", bundleID: "com.example.ledger", platforms: [.iOS])
+        facts.releases = WizardFlowTests.facts.releases
+        var wizard = Wizard(facts: facts, now: WizardFlowTests.now)
+        while let current = wizard.current, current != .price {
+            guard case .accepted = wizard.submit(answers[current] ?? "") else { break }
+        }
+        let question = try #require(wizard.question)
+        #expect(question.defaultAnswer == price)
+        #expect(question.hint?.contains(hint) == true, "\(question.hint ?? "")")
+    }
+
     @Test("init --yes on the repository completes: placeholders and other apps' products left out, the pass's length from its id")
     func initYes() throws {
         let folder = try Self.project()

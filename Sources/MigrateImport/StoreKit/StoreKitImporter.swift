@@ -203,6 +203,8 @@ public enum StoreKitImporter {
 
         mutating func readSettings(_ settings: JSONNode?) {
             guard let settings else { return }
+            // Formats 2.0 on: the storefront Xcode tests purchases in, whose currency the displayPrices are in.
+            if let storefront = settings["_storefront"]?.stringValue, !storefront.isEmpty { result.storefront = storefront }
             // Older files: `_storeKitError` is a number, 0 for none. Newer: `_storeKitErrors[]` with `enabled`.
             if let single = settings["_storeKitError"]?.scalarText, single != "0" {
                 result.ignored.append("settings._storeKitError \(single): Xcode simulates a StoreKit error with this file")

@@ -13,6 +13,8 @@ public struct WizardFacts: Sendable, Hashable {
     public var salesFiles: [String] = []
     /// One line per source read ("3 products from Store.storekit"), and per source that could not be.
     public var notes: [String]
+    /// Product id → the storefront its `.storekit` prices it in (`DEU`), when the file says.
+    public var storefronts: [String: String] = [:]
 
     public init(
         app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [], installBase: InstallBase? = nil, notes: [String] = [],
@@ -50,11 +52,15 @@ public enum ProjectImport {
         var notes: [String] = []
         // Each .storekit's note, finished once the bundle id is known (it tells this app's products from others').
         var storeKitNotes: [(index: Int, file: String, products: [Product])] = []
+        var storefronts: [String: String] = [:]
         for file in scan.storeKitFiles {
             guard let data = FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(file)) else { continue }
             do {
                 let result = try StoreKitImporter.read(Array(data), file: file)
                 storeKitNotes.append((notes.count, file, result.products))
+                if let storefront = result.storefront {
+                    for product in result.products where storefronts[product.id] == nil { storefronts[product.id] = storefront }
+                }
                 notes.append("")
                 combined.append(result)
             } catch {
@@ -116,9 +122,11 @@ public enum ProjectImport {
             releases[first].dateSource = "first sold \(Timestamp.formatDate(sale.day)), \(sale.origin)"
         }
         releases.sort { $0.date < $1.date }
-        return WizardFacts(
+        var facts = WizardFacts(
             app: combined.app, releases: releases, products: uniqueProducts(combined.products),
             installBase: combined.installBase, notes: notes, salesFiles: sales.map(\.displayPath))
+        facts.storefronts = storefronts
+        return facts
     }
 
     /// One release per platform, version and build: the earliest date wins, App Store Connect's over git's when equal.
