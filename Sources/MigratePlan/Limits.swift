@@ -49,6 +49,10 @@ public enum Limits {
     /// The longest free trial a product may give, in days (`products[].trial`): a year.
     public static let trialDays = 366
 
+    /// The longest a purchase of a non-renewing subscription may last, in years (`products[].duration`): long
+    /// enough for a "lifetime" pass sold as one (`P100Y`), short enough for every calendar to add.
+    public static let durationYears = 100
+
     /// A sales report's size in bytes, after decompressing a .gz (256 MiB, about two million rows).
     public static let salesReportBytes = 256 << 20
     /// A sales report's line in bytes (a real one has a few hundred): the one piece of a report held whole.

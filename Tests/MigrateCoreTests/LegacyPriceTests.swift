@@ -35,7 +35,7 @@ private let legacy = Discount(product: "com.example.demo.pro", price: price("4.9
 
 private let trialSubscription: Product = {
     var product = product("com.example.demo.trial", "19.99", grants: ["pro", "extra"], kind: .autoRenewable)
-    product.trial = TrialPeriod(weeks: 1)
+    product.subscription?.introductoryOffer = IntroductoryOffer(paymentMode: .freeTrial, period: "P1W")
     return product
 }()
 
@@ -85,7 +85,7 @@ struct LegacyPriceTests {
             discount: Discount(product: "com.example.demo.trial", price: price("9.99"), charge: .introductoryOffer),
             extraProducts: [trialSubscription],
             code: "introductory-offer-taken", path: "tiers[0].discounts[0].introductoryOffer",
-            message: "'com.example.demo.trial' already has an introductory offer, its P1W free trial",
+            message: "'com.example.demo.trial' already has an introductory offer (a free trial of 1 week)",
             hint: "a separate legacy subscription"),
         CheckCase(
             name: "legacy product is the regular product",

@@ -111,4 +111,71 @@ struct TrialTests {
         #expect(document.diagnostics.filter { $0.path?.description == "products[3].duration" }.count == 1)
         #expect(document.plan?.products.first?.duration?.description == "P1Y")
     }
+
+    @Test(
+        "A non-renewing product's duration may be long (a lifetime pass), and its limit speaks of the product, not a trial",
+        arguments: [
+            ("P10Y", nil), ("P100Y", nil), ("P6M", nil), ("P36500D", nil),
+            ("P101Y", "'P101Y' is longer than the 100 years one purchase of a non-renewing subscription may last"),
+            ("P1D1M", "'P1D1M' is not how long a purchase lasts: units are Y, M, W and D"),
+        ] as [(String, String?)])
+    func longDurations(text: String, message: String?) throws {
+        let plan = """
+            {"formatVersion": 1, "app": {"name": "A", "bundleID": "a", "platforms": ["iOS"]},
+             "features": [{"id": "pro"}],
+             "releases": [{"platform": "iOS", "version": "1.0", "build": "1", "released": "2020-01-01T00:00:00Z", "model": "free"}],
+             "products": [{"id": "a.lifetime", "type": "nonRenewing", "price": "199.99", "grants": ["pro"], "duration": "\(text)"}]}
+            """
+        let document = PlanDecoder.decode(plan)
+        let diagnostics = document.diagnostics.filter { $0.code == .invalidDuration }
+        if let message {
+            #expect(diagnostics.count == 1 && diagnostics.allSatisfy { $0.message.hasPrefix(message) }, "\(diagnostics.map(\.message))")
+            #expect(!message.contains("trial"))
+        } else {
+            #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+            let product = try #require(document.plan?.products.first)
+            #expect(product.duration?.description == text)
+            // Bought today, it is still held in ten years, and `check` has no complaint about its length.
+            let errors = PlanChecker.check(try #require(document.plan), now: date("2026-01-01T00:00:00Z")).diagnostics
+                .filter { $0.severity == .error && $0.path?.description.hasPrefix("products[0]") == true }
+            #expect(errors.isEmpty, "\(errors.map(\.message))")
+        }
+    }
+
+    @Test(
+        "A subscription's introductory offer is read, written back and checked",
+        arguments: [
+            (#"{"paymentMode": "freeTrial", "period": "P3M"}"#, nil),
+            (#"{"paymentMode": "payUpFront", "period": "P3M", "price": "8.99"}"#, nil),
+            (#"{"paymentMode": "payAsYouGo", "period": "P1M", "periods": 3, "price": "2.49"}"#, nil),
+            (#"{"paymentMode": "freeTrial", "period": "P3M", "price": "1.99"}"#, "a free trial charges nothing"),
+            (#"{"paymentMode": "payUpFront", "period": "P3M"}"#, "subscription.introductoryOffer.price"),
+            (#"{"paymentMode": "payUpFront", "period": "P3M", "periods": 2, "price": "1.99"}"#, "'periods' applies only to a payAsYouGo offer"),
+            (#"{"paymentMode": "payAsYouGo", "period": "P1M", "periods": 13, "price": "1.99"}"#, "lasts 1 to 12 periods, not 13"),
+            (#"{"paymentMode": "free", "period": "P3M"}"#, "'free' is not a valid value for 'paymentMode'"),
+            (#"{"paymentMode": "freeTrial", "period": "P5D"}"#, "'P5D' is not a valid value for 'period'"),
+        ] as [(String, String?)])
+    func introductoryOffers(offer: String, problem: String?) throws {
+        let text = """
+            {"formatVersion": 1, "app": {"name": "A", "bundleID": "a", "platforms": ["iOS"]},
+             "features": [{"id": "pro"}],
+             "releases": [{"platform": "iOS", "version": "1.0", "build": "1", "released": "2020-01-01T00:00:00Z", "model": "free"}],
+             "products": [{"id": "a.monthly", "type": "autoRenewable", "price": "2.99", "grants": ["pro"],
+                           "subscription": {"group": "g", "period": "P1M", "introductoryOffer": \(offer)}}]}
+            """
+        let document = PlanDecoder.decode(text)
+        let errors = document.diagnostics.filter { $0.severity == .error }
+        if let problem {
+            #expect(
+                errors.contains { $0.message.contains(problem) || ($0.path?.description ?? "").contains(problem) },
+                "\(errors.map { "\($0.path?.description ?? ""): \($0.message)" })")
+            return
+        }
+        #expect(errors.isEmpty, "\(errors.map(\.message))")
+        let plan = try #require(document.plan)
+        let read = try #require(plan.products.first?.subscription?.introductoryOffer)
+        // Written and read again, the offer is the same.
+        let again = PlanDecoder.decode(PlanEncoder.encode(plan))
+        #expect(again.plan?.products.first?.subscription?.introductoryOffer == read)
+    }
 }

@@ -103,6 +103,39 @@ struct GoldenTests {
         #expect(monthly["introductoryOffer"].map { if case .null = $0.value { true } else { false } } == true)
     }
 
+    @Test(
+        "A subscription's own introductory offer is written into Products.storekit as Xcode writes one (the keys of the real files)",
+        arguments: [
+            (IntroductoryOffer(paymentMode: .freeTrial, period: "P3M"), ["internalID", "paymentMode", "subscriptionPeriod"], "free"),
+            (
+                IntroductoryOffer(paymentMode: .payUpFront, period: "P3M", price: try! Price("8.99")),
+                ["displayPrice", "internalID", "numberOfPeriods", "paymentMode", "subscriptionPeriod"], "payUpFront"
+            ),
+            (
+                IntroductoryOffer(paymentMode: .payAsYouGo, period: "P1M", periods: 3, price: try! Price("2.49")),
+                ["displayPrice", "internalID", "numberOfPeriods", "paymentMode", "subscriptionPeriod"], "payAsYouGo"
+            ),
+        ] as [(IntroductoryOffer, [String], String)])
+    func storeKitOwnIntroductoryOffer(offer: IntroductoryOffer, keys: [String], mode: String) throws {
+        var plan = try examplePlan("quill-writer")
+        let index = try #require(plan.products.firstIndex { $0.id == "com.example.quill.monthly" && $0.subscription != nil })
+        plan.products[index].subscription?.introductoryOffer = offer
+        let file = try #require(try Generator().generate(plan, only: [.storekit]).first)
+        let subscriptions = (try JSONParser.parse(file.body)["subscriptionGroups"]?.arrayValue ?? []).flatMap {
+            $0["subscriptions"]?.arrayValue ?? []
+        }
+        let written = try #require(subscriptions.first { $0["productID"]?.stringValue == "com.example.quill.monthly" }?["introductoryOffer"])
+        guard case .object(let members) = written.value else {
+            Issue.record("no introductory offer")
+            return
+        }
+        #expect(members.map(\.key) == keys)
+        #expect(written["paymentMode"]?.stringValue == mode)
+        #expect(written["subscriptionPeriod"]?.stringValue == offer.period)
+        #expect(written["displayPrice"]?.stringValue == offer.price?.description)
+        if offer.paymentMode != .freeTrial { #expect(written["numberOfPeriods"]?.value == .number(String(offer.periods))) }
+    }
+
     @Test("Promotional offers are declared under their subscription as Xcode writes them; legacy products are ordinary products")
     func storeKitPromotionalOffers() throws {
         let fixture = try #require(

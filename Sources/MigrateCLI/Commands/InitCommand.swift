@@ -41,8 +41,9 @@ enum InitCommand {
             version change, --tagged-only insists on tags). The first free release's go-live is asked with the \
             evidence at hand; a date only a git commit gives is never the default (--free-from). Without a \
             terminal, answers come from flags or --answers FILE (JSON with the keys appName, bundleID, \
-            platforms, universalPurchase, releases, firstFree, freeFrom, newFreeRelease, price, features, featureSince \
-            {feature: version}, product, grants {product: [features]}, eras {"1": "keep"|"everything"|"discount"|"upgrade"}, \
+            platforms, universalPurchase, releases, firstFree, freeFrom, newFreeRelease, sells {product: yes|no}, price, \
+            features, featureSince {feature: version}, product, durations {product: "P1Y"}, grants {product: [features]}, \
+            eras {"1": "keep"|"everything"|"discount"|"upgrade"}, \
             eraDiscounts {"1": "PRODUCT PRICE"}, nonProduction, verificationFailure, familySharing, \
             paidDownloadsPerMonth) and --yes takes the defaults (on a terminal too); a missing answer exits 64 \
             naming its flag, and so does an answer no question of the run asks, saying why. \

@@ -375,13 +375,15 @@ public enum PlanChecker {
                     if regular.kind != .autoRenewable {
                         diagnostics.append(
                             Self.offerNotSubscription(regular, "introductory", key: .introductoryOffer, price: price, tier: tier.id, at: path))
-                    } else if let trial = regular.trial {
+                    } else if let offer = regular.subscription?.introductoryOffer {
                         diagnostics.append(
                             .error(
                                 .introductoryOfferTaken,
-                                "'\(regular.id)' already has an introductory offer, its \(trial) free trial, and a subscription has one introductory offer: it can't also charge tier '\(tier.id)' \(price)",
+                                "'\(regular.id)' already has an introductory offer (\(offer.spoken)), and a subscription has one introductory offer a storefront: it can't also charge tier '\(tier.id)' \(price); the tier's buyers would get the \(offer.paymentMode == .freeTrial ? "free trial" : "regular offer") or the legacy price, not both",
                                 at: path / PlanKeys.Discount.introductoryOffer,
-                                hint: Self.legacySubscriptionFix(regular, price: price, tier: tier.id)))
+                                hint:
+                                    "Keep '\(regular.id)''s introductory offer for new subscribers and sell tier '\(tier.id)' a separate legacy subscription: a product such as '\(regular.id).legacy' (autoRenewable, at \(price), granting what '\(regular.id)' grants) in a subscription group of its own, named by \"\(PlanKeys.Discount.legacyProduct)\". Or remove the subscription's \"\(PlanKeys.Subscription.introductoryOffer)\"."
+                            ))
                     }
                 case .legacyProduct(let id):
                     diagnostics += legacyProduct(

@@ -46,14 +46,24 @@ extension GenerationContext {
                 }
                 members["promotionalOffers"] = withCommas(offers)
                 // The introductory offer that charges a tier's legacy price: one period paid up front, as in App Store Connect.
+                // Otherwise the subscription's own (a free trial, or paid up front or as you go), so Xcode offers it too.
                 let introductory = catalog.tiers.flatMap(\.discounts).first { $0.product == product.id && $0.charge == .introductoryOffer }
-                members["introductoryOffer"] =
-                    introductory.map { discount in
-                        [
-                            "price": json(discount.price.description), "internalID": internalID("introductory \(product.id)"),
-                            "period": json(product.subscription!.period),
-                        ]
-                    } ?? false
+                if let discount = introductory {
+                    members["introductoryOffer"] = [
+                        "price": json(discount.price.description), "internalID": internalID("introductory \(product.id)"),
+                        "period": json(product.subscription!.period), "priced": .bool(true), "numberOfPeriods": .string("1"),
+                        "paymentMode": json("payUpFront"),
+                    ]
+                } else if let offer = product.subscription?.introductoryOffer {
+                    members["introductoryOffer"] = [
+                        "price": json(offer.price?.description ?? "0"), "internalID": internalID("introductory \(product.id)"),
+                        "period": json(offer.period), "priced": .bool(offer.paymentMode != .freeTrial),
+                        "numberOfPeriods": .string(String(offer.periods)),
+                        "paymentMode": json(offer.paymentMode == .freeTrial ? "free" : offer.paymentMode.rawValue),
+                    ]
+                } else {
+                    members["introductoryOffer"] = false
+                }
                 members["level"] = .string(String(product.subscription!.level))
                 members["period"] = json(product.subscription!.period)
                 members["groupID"] = groupID

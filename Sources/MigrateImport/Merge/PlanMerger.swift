@@ -85,6 +85,11 @@ public enum PlanMerger {
     static func mergeProducts(_ products: [Product], into plan: inout MigrationPlan, options: MergeOptions, report: inout MergeReport) {
         for product in products {
             guard let index = plan.products.firstIndex(where: { $0.id == product.id }) else {
+                // Xcode's placeholders, Apple's samples and other apps' products are never added: the app doesn't sell them.
+                if let reason = ProductOwnership.of(product.id, bundleID: plan.app.bundleID).reason {
+                    report.ignored.append("product \(product.id): \(reason); not added (write it into the plan if the app sells it)")
+                    continue
+                }
                 plan.products.append(product)
                 report.added.append("product \(product.id) (\(product.kind.rawValue), \(product.price))")
                 continue
@@ -102,7 +107,36 @@ public enum PlanMerger {
             compare("type", \.kind) { $0.rawValue }
             compare("price", \.price) { $0.description }
             compare("familyShareable", \.familyShareable) { String($0) }
-            compare("subscription", \.subscription) { $0.map { "\($0.group) level \($0.level) \($0.period)" } ?? "none" }
+            // The introductory offer is compared on its own: one the plan lacks is added, never a conflict.
+            var incoming = product
+            if let offer = product.subscription?.introductoryOffer, existing.subscription != nil, existing.subscription?.introductoryOffer == nil {
+                existing.subscription?.introductoryOffer = offer
+                report.changed.append("product \(product.id): introductory offer \(offer.spoken)")
+            }
+            if existing.subscription != nil, incoming.subscription != nil, incoming.subscription?.introductoryOffer == nil {
+                incoming.subscription?.introductoryOffer = existing.subscription?.introductoryOffer
+            }
+            let offerBefore = existing.subscription?.introductoryOffer
+            if existing.subscription?.introductoryOffer != incoming.subscription?.introductoryOffer, existing.subscription != nil,
+                incoming.subscription != nil
+            {
+                conflict(
+                    "product \(product.id): introductory offer", plan: offerBefore?.spoken ?? "none",
+                    source: incoming.subscription?.introductoryOffer?.spoken ?? "none", overwrite: options.overwrite, report: &report)
+                if options.overwrite { existing.subscription?.introductoryOffer = incoming.subscription?.introductoryOffer }
+            }
+            let withoutOffer = { (info: SubscriptionInfo?) in info.map { SubscriptionInfo(group: $0.group, level: $0.level, period: $0.period) } }
+            if withoutOffer(existing.subscription) != withoutOffer(incoming.subscription) {
+                conflict(
+                    "product \(product.id): subscription", plan: existing.subscription.map { "\($0.group) level \($0.level) \($0.period)" } ?? "none",
+                    source: incoming.subscription.map { "\($0.group) level \($0.level) \($0.period)" } ?? "none", overwrite: options.overwrite,
+                    report: &report)
+                if options.overwrite {
+                    let offer = existing.subscription?.introductoryOffer
+                    existing.subscription = incoming.subscription
+                    if existing.subscription?.introductoryOffer == nil { existing.subscription?.introductoryOffer = offer }
+                }
+            }
             plan.products[index] = existing
             if existing == before && report.conflicts.allSatisfy({ !$0.hasPrefix("product \(product.id):") }) {
                 report.ignored.append("product \(product.id): already in the plan, unchanged")

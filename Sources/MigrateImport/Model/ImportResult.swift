@@ -23,6 +23,8 @@ public struct ImportResult: Sendable, Hashable {
     public var periods: [SalesPeriod] = []
     /// Sales reports only: the titles, SKUs and products the report names.
     public var salesIdentity: SalesReportIdentity?
+    /// `.storekit` files only: the storefront its prices are in (`settings._storefront`, such as `DEU`), when it says.
+    public var storefront: String?
 
     public init(
         source: String, app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [],

@@ -99,13 +99,15 @@ public enum StoreKitImporter {
                     return
                 }
                 let level = node["groupNumber"]?.scalarText.flatMap { Int($0) } ?? 1
-                subscription = SubscriptionInfo(group: group ?? "subscriptions", level: max(1, level), period: period)
+                subscription = SubscriptionInfo(
+                    group: group ?? "subscriptions", level: max(1, level), period: period,
+                    introductoryOffer: readIntroductoryOffer(node, at: path, id: id))
             }
             result.products.append(
                 Product(
                     id: id, name: displayName(node) ?? id, kind: kind, price: price,
                     familyShareable: node["familyShareable"]?.boolValue ?? false, subscription: subscription))
-            noteOffers(node, id: id)
+            noteOffers(node, id: id, kind: kind)
         }
 
         /// The en_US display name, else the first non-empty one, else the reference name.
@@ -137,12 +139,62 @@ public enum StoreKitImporter {
             }
         }
 
-        mutating func noteOffers(_ node: JSONNode, id: String) {
-            var offers = 0
-            // Formats up to 4.0: one `introductoryOffer`, an object or null. 5.0: `introductoryOffers[]`.
-            if let offer = node["introductoryOffer"], offer.objectValue != nil { offers += 1 }
-            offers += node["introductoryOffers"]?.arrayValue?.count ?? 0
-            if offers > 0 { result.ignored.append("\(id): \(offers) introductory offer\(offers == 1 ? "" : "s")") }
+        /// The subscription's introductory offer. Formats up to 4.0 hold one `introductoryOffer`, an object or null;
+        /// 5.0 `introductoryOffers[]`, of which the first is read (App Store Connect runs one at a time per storefront).
+        /// `paymentMode` is `free`, `payUpFront` or `payAsYouGo`; `displayPrice` is absent for a free trial, and
+        /// `numberOfPeriods` counts pay-as-you-go periods.
+        mutating func readIntroductoryOffer(_ node: JSONNode, at path: JSONPath, id: String) -> IntroductoryOffer? {
+            var candidates: [(JSONNode, JSONPath)] = []
+            if let offer = node["introductoryOffer"], offer.objectValue != nil { candidates.append((offer, path / "introductoryOffer")) }
+            for (index, offer) in (node["introductoryOffers"]?.arrayValue ?? []).enumerated() where offer.objectValue != nil {
+                candidates.append((offer, path / "introductoryOffers" / index))
+            }
+            guard let (offer, offerPath) = candidates.first else { return nil }
+            if candidates.count > 1 {
+                result.ignored.append("\(id): \(candidates.count - 1) more introductory offer\(candidates.count == 2 ? "" : "s") (the first is read)")
+            }
+            let modeText = offer["paymentMode"]?.stringValue ?? ""
+            let mode: IntroductoryOffer.PaymentMode
+            switch modeText {
+            case "free", "freeTrial": mode = .freeTrial
+            case "payUpFront": mode = .payUpFront
+            case "payAsYouGo": mode = .payAsYouGo
+            default:
+                warn(
+                    .entrySkipped, offer["paymentMode"] ?? offer, offerPath / "paymentMode",
+                    "'\(id)': introductory offer with payment mode '\(modeText)'; the offer is skipped",
+                    hint: "Known payment modes: free, payUpFront, payAsYouGo.")
+                return nil
+            }
+            let period = offer["subscriptionPeriod"]?.stringValue ?? ""
+            guard PlanKeys.introductoryPeriods.contains(period) else {
+                warn(
+                    .unsupportedPeriod, offer["subscriptionPeriod"] ?? offer, offerPath / "subscriptionPeriod",
+                    "'\(id)': introductory offer period '\(period)' is not one App Store Connect offers (\(PlanKeys.introductoryPeriods.joined(separator: ", "))); the offer is skipped"
+                )
+                return nil
+            }
+            var price: Price?
+            if mode != .freeTrial {
+                guard let read = readPrice(offer["displayPrice"], at: offerPath / "displayPrice", id: "\(id)'s introductory offer") else {
+                    return nil
+                }
+                price = read
+            }
+            let count = offer["numberOfPeriods"]?.scalarText.flatMap { Int($0) } ?? 1
+            let periods =
+                mode == .payAsYouGo ? min(max(count, PlanKeys.introductoryPeriodCounts.lowerBound), PlanKeys.introductoryPeriodCounts.upperBound) : 1
+            return IntroductoryOffer(paymentMode: mode, period: period, periods: periods, price: price)
+        }
+
+        mutating func noteOffers(_ node: JSONNode, id: String, kind: Product.Kind) {
+            if kind != .autoRenewable {
+                // Only an auto-renewable subscription has introductory offers; anywhere else one is not read.
+                var offers = 0
+                if let offer = node["introductoryOffer"], offer.objectValue != nil { offers += 1 }
+                offers += node["introductoryOffers"]?.arrayValue?.count ?? 0
+                if offers > 0 { result.ignored.append("\(id): \(offers) introductory offer\(offers == 1 ? "" : "s")") }
+            }
             for key in ["codeOffers", "adHocOffers", "promotionalOffers", "winBackOffers"] {
                 let count = node[key]?.arrayValue?.count ?? 0
                 if count > 0 { result.ignored.append("\(id): \(count) \(key)") }
@@ -151,6 +203,8 @@ public enum StoreKitImporter {
 
         mutating func readSettings(_ settings: JSONNode?) {
             guard let settings else { return }
+            // Formats 2.0 on: the storefront Xcode tests purchases in, whose currency the displayPrices are in.
+            if let storefront = settings["_storefront"]?.stringValue, !storefront.isEmpty { result.storefront = storefront }
             // Older files: `_storeKitError` is a number, 0 for none. Newer: `_storeKitErrors[]` with `enabled`.
             if let single = settings["_storeKitError"]?.scalarText, single != "0" {
                 result.ignored.append("settings._storeKitError \(single): Xcode simulates a StoreKit error with this file")

@@ -291,15 +291,18 @@ public enum PlanDecoder {
             if kind != nil && kind != .autoRenewable {
                 sink.error(.invalidValue, "'subscription' applies only to products of type 'autoRenewable'", at: reader.path(.subscription))
             }
+            let offer = subscriptionReader.object(.introductoryOffer, as: PlanKeys.IntroductoryOffer.self).flatMap {
+                decodeIntroductoryOffer($0, sink)
+            }
             if let group, let period {
-                subscription = SubscriptionInfo(group: group, level: level, period: period)
+                subscription = SubscriptionInfo(group: group, level: level, period: period, introductoryOffer: offer)
             }
         }
         /// The ISO 8601 period `text` read at `key`, reported with `code` and `hint` when it doesn't parse.
         func period(_ text: String?, at key: PlanKeys.Product, _ code: DiagnosticCode, hint: String) -> TrialPeriod? {
             guard let text else { return nil }
             do {
-                return try TrialPeriod(text)
+                return try TrialPeriod(text, for: key == .duration ? .purchase : .trial)
             } catch {
                 sink.error(code, error.message, at: reader.path(key), hint: hint)
                 return nil
@@ -342,6 +345,40 @@ public enum PlanDecoder {
         return Product(
             id: id, name: name ?? id, kind: kind, price: price ?? .zero, grants: grants, contains: contains, requires: requires,
             forSale: forSale, familyShareable: familyShareable, subscription: subscription, trial: trial, duration: duration, origin: path)
+    }
+
+    /// A subscription's introductory offer: a free trial has no price, the paid ones need one, and only a
+    /// pay-as-you-go offer lasts several periods.
+    static func decodeIntroductoryOffer(_ reader: ObjectReader<PlanKeys.IntroductoryOffer>, _ sink: DiagnosticSink) -> IntroductoryOffer? {
+        let mode = reader.choice(.paymentMode, from: PlanKeys.paymentModes, required: true).flatMap(IntroductoryOffer.PaymentMode.init(rawValue:))
+        let period = reader.choice(.period, from: PlanKeys.introductoryPeriods, required: true)
+        let periods = reader.integer(.periods)
+        let price = readPrice(reader, .price, required: mode == .payUpFront || mode == .payAsYouGo)
+        if let periods {
+            if mode != nil && mode != .payAsYouGo {
+                sink.error(
+                    .invalidIntroductoryOffer, "'periods' applies only to a payAsYouGo offer; a \(mode!.rawValue) offer lasts its 'period'",
+                    at: reader.path(.periods), hint: "Remove 'periods', or make the offer payAsYouGo.")
+            } else if !PlanKeys.introductoryPeriodCounts.contains(periods) {
+                sink.error(
+                    .invalidIntroductoryOffer,
+                    "a pay-as-you-go offer lasts \(PlanKeys.introductoryPeriodCounts.lowerBound) to \(PlanKeys.introductoryPeriodCounts.upperBound) periods, not \(periods)",
+                    at: reader.path(.periods))
+            }
+        }
+        if mode == .freeTrial, let price, !price.isZero {
+            sink.error(
+                .invalidIntroductoryOffer, "a free trial charges nothing, but 'price' is \(price)", at: reader.path(.price),
+                hint: "Remove 'price', or make the offer payUpFront or payAsYouGo.")
+        }
+        if mode != nil && mode != .freeTrial, let price, price.isZero {
+            sink.error(
+                .invalidIntroductoryOffer, "a \(mode!.rawValue) offer at 0 is a free trial", at: reader.path(.price),
+                hint: "Write \"paymentMode\": \"freeTrial\" and remove 'price'.")
+        }
+        guard let mode, let period else { return nil }
+        return IntroductoryOffer(
+            paymentMode: mode, period: period, periods: mode == .payAsYouGo ? (periods ?? 1) : 1, price: mode == .freeTrial ? nil : price)
     }
 
     static func decodeTier(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> LegacyTier? {

@@ -20,6 +20,7 @@ extension DiagnosticCode {
         case invalidPrice = "invalid-price"
         case invalidTrial = "invalid-trial"
         case invalidDuration = "invalid-duration"
+        case invalidIntroductoryOffer = "invalid-introductory-offer"
         case invalidUTF8 = "invalid-utf8"
         case invalidValue = "invalid-value"
         case invalidVersion = "invalid-version"
@@ -55,6 +56,7 @@ extension DiagnosticCode {
     public static let invalidPrice = DiagnosticCode(Plan.invalidPrice)
     public static let invalidTrial = DiagnosticCode(Plan.invalidTrial)
     public static let invalidDuration = DiagnosticCode(Plan.invalidDuration)
+    public static let invalidIntroductoryOffer = DiagnosticCode(Plan.invalidIntroductoryOffer)
     public static let invalidUTF8 = DiagnosticCode(Plan.invalidUTF8)
     public static let invalidValue = DiagnosticCode(Plan.invalidValue)
     public static let invalidVersion = DiagnosticCode(Plan.invalidVersion)

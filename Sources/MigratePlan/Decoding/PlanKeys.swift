@@ -36,7 +36,8 @@ public enum PlanKeys {
     public enum Product: String, PlanObjectKeys {
         case id, name, type, price, grants, contains, requires, forSale, familyShareable, subscription, trial, duration
     }
-    public enum Subscription: String, PlanObjectKeys { case group, level, period }
+    public enum Subscription: String, PlanObjectKeys { case group, level, period, introductoryOffer }
+    public enum IntroductoryOffer: String, PlanObjectKeys { case paymentMode, period, periods, price }
     public enum Tier: String, PlanObjectKeys { case id, name, from, until, platforms, grants, takesAway, discounts }
     public enum Discount: String, PlanObjectKeys {
         case product, price
@@ -62,6 +63,12 @@ public enum PlanKeys {
     public static let productTypes = ProductKind.allCases.map(\.rawValue)
     public static let models = ["paid", "free"]
     public static let subscriptionPeriods = ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
+    /// The lengths App Store Connect offers for an introductory offer (a free trial from 3 days, a pay-up-front
+    /// offer from a month, one period of a pay-as-you-go offer).
+    public static let introductoryPeriods = ["P3D", "P1W", "P2W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
+    public static let paymentModes = MigratePlan.IntroductoryOffer.PaymentMode.allCases.map(\.rawValue)
+    /// How many periods a pay-as-you-go introductory offer may last.
+    public static let introductoryPeriodCounts: ClosedRange<Int> = 1...12
     public static let nonProductionChoices = ["newCustomer", "tier"]
     public static let verificationFailureChoices = ["deny", "keepLastVerified"]
     /// The days `keepLastVerified` may keep a verified result: the one bound the decoder, the schema,

@@ -105,11 +105,23 @@ public enum PlanEncoder {
             (
                 .subscription,
                 product.subscription.map {
-                    PlanKeys.Subscription.object([.group: .string($0.group), .level: .integer($0.level), .period: .string($0.period)])
+                    PlanKeys.Subscription.members([
+                        (.group, .string($0.group)), (.level, .integer($0.level)), (.period, .string($0.period)),
+                        (.introductoryOffer, $0.introductoryOffer.map { offer in json(offer) }),
+                    ])
                 }
             ),
             (.trial, product.trial.map { .string($0.description) }),
             (.duration, product.duration.map { .string($0.description) }),
+        ])
+    }
+
+    static func json(_ offer: IntroductoryOffer) -> JSONValue {
+        PlanKeys.IntroductoryOffer.members([
+            (.paymentMode, .string(offer.paymentMode.rawValue)),
+            (.period, .string(offer.period)),
+            (.periods, offer.paymentMode == .payAsYouGo ? .integer(offer.periods) : nil),
+            (.price, offer.price.map { .string($0.description) }),
         ])
     }
 

@@ -192,11 +192,54 @@ public struct SubscriptionInfo: Sendable, Hashable {
     public var level: Int
     /// An ISO 8601 duration: P1W, P1M, P2M, P3M, P6M or P1Y.
     public var period: String
+    /// The introductory offer new subscribers of the group get (a free trial, or a price paid up front or
+    /// per period), as set up in App Store Connect.
+    public var introductoryOffer: IntroductoryOffer?
 
-    public init(group: String, level: Int, period: String) {
+    public init(group: String, level: Int, period: String, introductoryOffer: IntroductoryOffer? = nil) {
         self.group = group
         self.level = level
         self.period = period
+        self.introductoryOffer = introductoryOffer
+    }
+}
+
+/// An auto-renewable subscription's introductory offer: what a customer new to its group pays first, as
+/// StoreKit's `Product.SubscriptionOffer.PaymentMode` names it. The App Store gives it once per group.
+public struct IntroductoryOffer: Sendable, Hashable {
+    public enum PaymentMode: String, Sendable, Hashable, CaseIterable {
+        /// Nothing, for `period`.
+        case freeTrial
+        /// `price` once, for `period`.
+        case payUpFront
+        /// `price` each period (the subscription's own) for `periods` periods.
+        case payAsYouGo
+    }
+
+    public var paymentMode: PaymentMode
+    /// An ISO 8601 duration (`PlanKeys.introductoryPeriods`): how long the free trial or the paid-up-front offer
+    /// lasts, or one period of a pay-as-you-go offer.
+    public var period: String
+    /// How many periods a pay-as-you-go offer lasts; 1 for the others.
+    public var periods: Int
+    /// What it charges (per period, pay as you go); nil for a free trial.
+    public var price: Price?
+
+    public init(paymentMode: PaymentMode, period: String, periods: Int = 1, price: Price? = nil) {
+        self.paymentMode = paymentMode
+        self.period = period
+        self.periods = periods
+        self.price = price
+    }
+
+    /// "a 3-month free trial", "3 periods of P1M at 2.49", for messages and summaries.
+    public var spoken: String {
+        let length = (try? TrialPeriod(period)).map(\.spoken) ?? period
+        switch paymentMode {
+        case .freeTrial: return "a free trial of \(length)"
+        case .payUpFront: return "\(length) for \(price?.description ?? "?") up front"
+        case .payAsYouGo: return "\(price?.description ?? "?") a period for \(periods) period\(periods == 1 ? "" : "s") of \(length)"
+        }
     }
 }
 

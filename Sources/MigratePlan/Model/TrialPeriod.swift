@@ -22,8 +22,41 @@ public struct TrialPeriod: Sendable, Hashable, CustomStringConvertible {
         public var message: String
     }
 
+    /// What a length is read for: the limit and the words of its messages.
+    public enum Use: Sendable, Hashable {
+        /// A free trial (`products[].trial`): at most `Limits.trialDays`.
+        case trial
+        /// How long one purchase of a non-renewing subscription lasts (`products[].duration`): at most
+        /// `Limits.durationYears`, so a "lifetime" pass sold as one can be written (`P10Y`, `P100Y`).
+        case purchase
+
+        /// The most days it may span.
+        public var longestDays: Int {
+            switch self {
+            case .trial: Limits.trialDays
+            case .purchase: Limits.durationYears * 366
+            }
+        }
+
+        /// "the 366 days a trial may last", "the 100 years one purchase of a non-renewing subscription may last".
+        var limitText: String {
+            switch self {
+            case .trial: "the \(Limits.trialDays) days a trial may last"
+            case .purchase: "the \(Limits.durationYears) years one purchase of a non-renewing subscription may last (P\(Limits.durationYears)Y)"
+            }
+        }
+
+        var what: String {
+            switch self {
+            case .trial: "a trial period"
+            case .purchase: "how long a purchase lasts"
+            }
+        }
+    }
+
     /// Reads `P14D`, `P1M2W`, `P1Y`: time parts (`PT12H`) are refused, since App Store dates are compared per day.
-    public init(_ text: String) throws(ParseError) {
+    /// `use` sets the longest length accepted and what messages call it.
+    public init(_ text: String, for use: Use = .trial) throws(ParseError) {
         var rest = Substring(text)
         guard rest.first == "P" else {
             throw ParseError(message: "'\(text)' is not an ISO 8601 duration: it must start with 'P', as in \"P14D\" (14 days)")
@@ -39,16 +72,16 @@ public struct TrialPeriod: Sendable, Hashable, CustomStringConvertible {
                 throw ParseError(message: "'\(text)' is not a duration of whole years, months, weeks and days, such as \"P14D\" or \"P1M\"")
             }
             rest = rest.dropFirst()
-            guard digits.count <= 4, let value = Int(digits) else {
-                throw ParseError(message: "'\(text)' is longer than the \(Limits.trialDays) days a trial may last")
+            guard digits.count <= 5, let value = Int(digits) else {
+                throw ParseError(message: "'\(text)' is longer than \(use.limitText)")
             }
             let order = "YMWD"
             guard let position = order.firstIndex(of: unit), !seen.contains(unit),
                 seen.last.map({ order.firstIndex(of: $0)! < position }) ?? true
             else {
                 let hint =
-                    unit == "T" ? "hours and minutes are not used (a trial is counted in days)" : "units are Y, M, W and D, in that order, each once"
-                throw ParseError(message: "'\(text)' is not a trial period: \(hint)")
+                    unit == "T" ? "hours and minutes are not used (it is counted in days)" : "units are Y, M, W and D, in that order, each once"
+                throw ParseError(message: "'\(text)' is not \(use.what): \(hint)")
             }
             seen.append(unit)
             switch unit {
@@ -59,8 +92,8 @@ public struct TrialPeriod: Sendable, Hashable, CustomStringConvertible {
             }
         }
         guard parts.longestDays > 0 else { throw ParseError(message: "'\(text)' lasts no time at all") }
-        guard parts.longestDays <= Limits.trialDays else {
-            throw ParseError(message: "'\(text)' is longer than the \(Limits.trialDays) days a trial may last")
+        guard parts.longestDays <= use.longestDays else {
+            throw ParseError(message: "'\(text)' is longer than \(use.limitText)")
         }
         self = parts
     }

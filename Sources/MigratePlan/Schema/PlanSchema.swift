@@ -158,9 +158,9 @@ public enum PlanSchema {
             ])
         case .duration:
             .object([
-                "type": .string("string"), "pattern": .string("^P(?:[0-9]{1,4}Y)?(?:[0-9]{1,4}M)?(?:[0-9]{1,4}W)?(?:[0-9]{1,4}D)?$"),
+                "type": .string("string"), "pattern": .string("^P(?:[0-9]{1,5}Y)?(?:[0-9]{1,5}M)?(?:[0-9]{1,5}W)?(?:[0-9]{1,5}D)?$"),
                 "description": .string(
-                    "How long one purchase of a nonRenewing subscription lasts (ISO 8601, such as \"P1Y\"): it grants for this long after its purchase date, then no more."
+                    "How long one purchase of a nonRenewing subscription lasts (ISO 8601, such as \"P1Y\"; at most P100Y, for a lifetime pass): it grants for this long after its purchase date, then no more."
                 ),
             ])
         case .forSale: .object(["type": .string("boolean"), "description": .string("False for retired products, which keep entitling.")])
@@ -171,6 +171,27 @@ public enum PlanSchema {
                 case .group: string("The subscription group.")
                 case .level: .object(["type": .string("integer"), "minimum": .integer(1), "description": .string("1 is the highest level.")])
                 case .period: enumeration(PlanKeys.subscriptionPeriods, "The renewal period.")
+                case .introductoryOffer:
+                    object(
+                        PlanKeys.IntroductoryOffer.self, required: [.paymentMode, .period],
+                        "The introductory offer new subscribers of the group get, as in App Store Connect."
+                    ) { key in
+                        switch key {
+                        case .paymentMode:
+                            enumeration(
+                                PlanKeys.paymentModes,
+                                "freeTrial (nothing for 'period'), payUpFront ('price' once for 'period') or payAsYouGo ('price' a period for 'periods' periods)."
+                            )
+                        case .period: enumeration(PlanKeys.introductoryPeriods, "How long it lasts; for payAsYouGo, one period.")
+                        case .periods:
+                            .object([
+                                "type": .string("integer"), "minimum": .integer(PlanKeys.introductoryPeriodCounts.lowerBound),
+                                "maximum": .integer(PlanKeys.introductoryPeriodCounts.upperBound),
+                                "description": .string("payAsYouGo: how many periods. Default 1."),
+                            ])
+                        case .price: reference("price", "What it charges (payUpFront, payAsYouGo); none for a free trial.")
+                        }
+                    }
                 }
             }
         }

@@ -13,6 +13,8 @@ public struct WizardFacts: Sendable, Hashable {
     public var salesFiles: [String] = []
     /// One line per source read ("3 products from Store.storekit"), and per source that could not be.
     public var notes: [String]
+    /// Product id → the storefront its `.storekit` prices it in (`DEU`), when the file says.
+    public var storefronts: [String: String] = [:]
 
     public init(
         app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [], installBase: InstallBase? = nil, notes: [String] = [],
@@ -48,11 +50,18 @@ public enum ProjectImport {
     ) throws(ImportError) -> WizardFacts {
         var combined = ImportResult(source: "init")
         var notes: [String] = []
+        // Each .storekit's note, finished once the bundle id is known (it tells this app's products from others').
+        var storeKitNotes: [(index: Int, file: String, products: [Product])] = []
+        var storefronts: [String: String] = [:]
         for file in scan.storeKitFiles {
             guard let data = FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(file)) else { continue }
             do {
                 let result = try StoreKitImporter.read(Array(data), file: file)
-                notes.append("\(count(result.products.count, "product")) from \(file)")
+                storeKitNotes.append((notes.count, file, result.products))
+                if let storefront = result.storefront {
+                    for product in result.products where storefronts[product.id] == nil { storefronts[product.id] = storefront }
+                }
+                notes.append("")
                 combined.append(result)
             } catch {
                 notes.append("skipped \(error.description)")
@@ -73,6 +82,9 @@ public enum ProjectImport {
             } catch {
                 notes.append("skipped \(error.description)")
             }
+        }
+        for note in storeKitNotes {
+            notes[note.index] = storeKitNote(note.products, file: note.file, bundleID: combined.app.bundleID)
         }
         if let repository = scan.gitRepository, !(scan.projectFiles.isEmpty && scan.infoPlists.isEmpty) {
             do {
@@ -110,9 +122,11 @@ public enum ProjectImport {
             releases[first].dateSource = "first sold \(Timestamp.formatDate(sale.day)), \(sale.origin)"
         }
         releases.sort { $0.date < $1.date }
-        return WizardFacts(
+        var facts = WizardFacts(
             app: combined.app, releases: releases, products: uniqueProducts(combined.products),
             installBase: combined.installBase, notes: notes, salesFiles: sales.map(\.displayPath))
+        facts.storefronts = storefronts
+        return facts
     }
 
     /// One release per platform, version and build: the earliest date wins, App Store Connect's over git's when equal.
@@ -133,6 +147,25 @@ public enum ProjectImport {
     static func uniqueProducts(_ products: [Product]) -> [Product] {
         var seen = Set<String>()
         return products.filter { seen.insert($0.id).inserted }
+    }
+
+    /// "7 products from Store.storekit; 2 with a free trial; not this app's by their ids: 2 Xcode placeholders".
+    static func storeKitNote(_ products: [Product], file: String, bundleID: String?) -> String {
+        var note = "\(count(products.count, "product")) from \(file)"
+        let offers = products.compactMap { $0.subscription?.introductoryOffer }
+        let trials = offers.filter { $0.paymentMode == .freeTrial }.count
+        if trials > 0 { note += "; \(trials) with a free trial" }
+        if offers.count > trials { note += "; \(offers.count - trials) with a paid introductory offer" }
+        var doubtful: [String] = []
+        let kinds = products.map { ProductOwnership.of($0.id, bundleID: bundleID) }
+        let placeholders = kinds.filter { $0 == .placeholder }.count
+        let samples = kinds.filter { $0 == .sample }.count
+        let others = kinds.filter { if case .otherApp = $0 { true } else { false } }.count
+        if placeholders > 0 { doubtful.append("\(placeholders) Xcode placeholder\(placeholders == 1 ? "" : "s")") }
+        if samples > 0 { doubtful.append("\(samples) Apple sample\(samples == 1 ? "" : "s")") }
+        if others > 0 { doubtful.append("\(count(others, "product")) of another app") }
+        if !doubtful.isEmpty { note += "; not this app's by their ids (asked, left out by default): " + doubtful.joined(separator: ", ") }
+        return note
     }
 
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }

@@ -38,6 +38,7 @@ public enum PlanBuilder {
         var products = answers.products
         for index in products.indices {
             if let grants = answers.grants[products[index].id] { products[index].grants = grants }
+            if let duration = answers.durations[products[index].id] { products[index].duration = duration }
         }
         let eras = answers.eras
         var tiers: [LegacyTier] = []
@@ -111,9 +112,15 @@ public enum PlanBuilder {
         }
         lines.append("Features   " + plan.features.map(\.id).joined(separator: ", "))
         for product in plan.products where product.kind != .consumable {
+            var terms = ""
+            if let duration = product.duration { terms += ", one purchase lasting \(duration.spoken)," }
+            if let offer = product.subscription?.introductoryOffer { terms += " (first \(offer.spoken))" }
             lines.append(
-                "Product    \(product.id) \(product.price) unlocks \(product.grants.isEmpty ? "nothing" : product.grants.joined(separator: ", "))")
+                "Product    \(product.id) \(product.price)\(terms) unlocks \(product.grants.isEmpty ? "nothing" : product.grants.joined(separator: ", "))"
+            )
         }
+        let leftOut = facts.products.filter { answers.sells[$0.id] == false }.map(\.id)
+        if !leftOut.isEmpty { lines.append("Left out   " + leftOut.joined(separator: ", ") + " (not this app's; not sold)") }
         for (number, era) in answers.eras.enumerated() {
             let treatment: String
             switch answers.eraTreatments[number] ?? .keepWhatTheyBought {

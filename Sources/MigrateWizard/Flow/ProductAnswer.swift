@@ -31,13 +31,16 @@ enum ProductAnswer {
         let name = "Pro"
         if rest.first == "non-renewing" || rest.first == "nonrenewing" {
             // StoreKit never ends a non-renewing subscription: the plan must say how long one lasts.
-            let text = rest.count == 2 ? periodWords[rest[1]] ?? rest[1].uppercased() : nil
-            guard let text, let duration = try? TrialPeriod(text) else {
+            guard rest.count == 2 else {
                 return .failure(
                     Message(
-                        "a non-renewing subscription needs how long one purchase lasts, such as \(id) non-renewing yearly \(price) (or P3M, P6M…)"))
+                        "a non-renewing subscription needs how long one purchase lasts, such as \(id) non-renewing yearly \(price) (or P3M, P10Y, lifetime…)"
+                    ))
             }
-            return .success(Product(id: id, name: name, kind: .nonRenewing, price: price, duration: duration))
+            switch DurationQuestion.parse(rest[1]) {
+            case .failure(let message): return .failure(Message("\(id): \(message.text)"))
+            case .success(let duration): return .success(Product(id: id, name: name, kind: .nonRenewing, price: price, duration: duration))
+            }
         }
         let subscription = rest.first == "subscription" || rest.first == "auto-renewable"
         if subscription { rest.removeFirst() }

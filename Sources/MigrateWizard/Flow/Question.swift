@@ -16,8 +16,12 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
     case features
     /// Feature id: which paid release first included it.
     case featureSince(String)
+    /// Product id: whether this app sells a product whose id says it is a placeholder, a sample or another app's.
+    case sells(String)
     /// Asked only when no product was imported: the product that will unlock the paid features.
     case newProduct
+    /// Product id: how long one purchase of an imported non-renewing subscription lasts.
+    case duration(String)
     /// Product id: which features it grants.
     case grants(String)
     /// Era number (0-based): how its buyers are treated.
@@ -45,7 +49,9 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
         case .price: "Paid price"
         case .features: "Features"
         case .featureSince(let id): "First paid release with \(id)"
+        case .sells(let id): "Sold by this app: \(id)"
         case .newProduct: "Product that unlocks the features"
+        case .duration(let id): "How long \(id) lasts"
         case .grants(let id): "What \(id) unlocks"
         case .era(let index): "Paid era \(index + 1)"
         case .eraDiscount(let index): "Era \(index + 1)'s discount"

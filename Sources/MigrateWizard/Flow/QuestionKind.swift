@@ -71,6 +71,16 @@ public struct QuestionKind: Sendable, Hashable {
         "product", flag: "product", valueName: "'ID [KIND] PRICE'",
         help: "The product that unlocks the features (KIND: non-consumable, non-renewing, weekly, monthly, yearly…); added beside .storekit products."
     )
+    public static let sells = QuestionKind(
+        "sells", flag: "sells", valueName: "yes|no",
+        help:
+            "Whether the app sells a .storekit product whose id is Xcode's placeholder's, Apple's sample's or another app's; default no: left out (repeatable).",
+        form: .perItem(item: "product"))
+    public static let duration = QuestionKind(
+        "durations", flag: "duration", valueName: "P1Y|lifetime",
+        help:
+            "How long one purchase of a non-renewing product lasts: P1M, P1Y, P10Y… (at most P100Y), or weekly, monthly, quarterly, yearly, lifetime (repeatable).",
+        form: .perItem(item: "product"))
     public static let grants = QuestionKind(
         "grants", flag: "grants", valueName: "f1,f2", help: "What a product unlocks: features, 'all' or 'none' (repeatable).",
         form: .perItem(item: "product"))
@@ -92,8 +102,8 @@ public struct QuestionKind: Sendable, Hashable {
 
     /// Every kind of question a flag or an answers file can answer, in the order the wizard asks them.
     public static let all: [QuestionKind] = [
-        appName, bundleID, platforms, universalPurchase, releases, firstFree, freeGoLive, newFreeRelease, price, features, featureSince, newProduct,
-        grants, era, eraDiscount, nonProduction, verificationFailure, familySharing, paidDownloads,
+        appName, bundleID, platforms, universalPurchase, releases, firstFree, freeGoLive, newFreeRelease, sells, price, features, featureSince,
+        newProduct, duration, grants, era, eraDiscount, nonProduction, verificationFailure, familySharing, paidDownloads,
     ]
 }
 
@@ -112,7 +122,9 @@ extension QuestionID {
         case .price: .price
         case .features: .features
         case .featureSince: .featureSince
+        case .sells: .sells
         case .newProduct: .newProduct
+        case .duration: .duration
         case .grants: .grants
         case .era: .era
         case .eraDiscount: .eraDiscount
@@ -128,7 +140,7 @@ extension QuestionID {
     var item: String? {
         switch self {
         case .featureSince(let feature): feature
-        case .grants(let product): product
+        case .grants(let product), .sells(let product), .duration(let product): product
         case .era(let index), .eraDiscount(let index): String(index + 1)
         default: nil
         }

@@ -63,6 +63,17 @@ extension Wizard {
                 return "'\(item ?? "")' is a consumable, which unlocks no feature"
             }
             return "there is no product '\(item ?? "")' (the products are \(list(products)))\(guess(item, products))"
+        case .sells?:
+            let doubtful = doubtfulProducts.map(\.id)
+            return
+                "'\(item ?? "")' is not a .storekit product whose id says it may be another app's (those asked about: \(list(doubtful)))\(guess(item, doubtful))"
+        case .duration?:
+            if let item, answers.sells[item] == false {
+                return "'\(item)' is left out of the plan (it is not this app's), so its length is not asked"
+            }
+            let asked = answers.products.filter { asksDuration($0.id) }.map(\.id)
+            return
+                "'\(item ?? "")' is not a non-renewing subscription found in a .storekit (those asked about: \(list(asked)))\(guess(item, asked)); give a typed product's length in --product"
         case .era?:
             return "there is no paid era \(item ?? "") (there \(answers.eras.count == 1 ? "is 1" : "are \(answers.eras.count)"))"
         case .eraDiscount?:

@@ -42,7 +42,7 @@ public struct Wizard: Sendable {
 
     /// Whether the imported products leave the plan with nothing to sell that unlocks a feature
     /// (none, or only consumables such as a tip jar), so the product question is asked.
-    public var needsProduct: Bool { asksForProduct || !facts.products.contains(where: \.canUnlockFeaturesForSale) }
+    public var needsProduct: Bool { asksForProduct || !facts.products.contains { $0.canUnlockFeaturesForSale && sells($0.id) } }
 
     public var isFinished: Bool { current == nil }
 
@@ -58,10 +58,14 @@ public struct Wizard: Sendable {
         list.append(.firstFree)
         if let firstFree = answers.firstFree, firstFree < answers.releases.count { list.append(.freeGoLive) }
         if answers.firstFree == answers.releases.count { list.append(.newFreeRelease) }
+        list += doubtfulProducts.map { .sells($0.id) }
         list += [.price, .features]
         list += (answers.features ?? []).map { .featureSince($0.id) }
         if needsProduct { list.append(.newProduct) }
-        list += answers.products.filter { $0.kind != .consumable }.map { .grants($0.id) }
+        for product in answers.products where product.kind != .consumable && sells(product.id) {
+            if asksDuration(product.id) { list.append(.duration(product.id)) }
+            list.append(.grants(product.id))
+        }
         for (index, _) in answers.eras.enumerated() {
             list.append(.era(index))
             if case .discount = answers.eraTreatments[index] { list.append(.eraDiscount(index)) }
@@ -138,8 +142,9 @@ public struct Wizard: Sendable {
     // MARK: - Defaults
 
     func defaultFeatures() -> [Feature] {
-        let unlocking = facts.products.filter { $0.kind == .nonConsumable }
-        if !unlocking.isEmpty && unlocking.count == facts.products.count {
+        let sold = facts.products.filter { sells($0.id) }
+        let unlocking = sold.filter { $0.kind == .nonConsumable }
+        if !unlocking.isEmpty && unlocking.count == sold.count {
             return unlocking.map { Feature(id: Self.slug($0.name), name: $0.name) }
         }
         return [Feature(id: "pro", name: "Pro features")]

@@ -61,6 +61,11 @@ public struct WizardAnswers: Sendable, Hashable {
     public var products: [Product] = []
     /// The product typed because no imported one unlocks features (or `--product` was given).
     public var newProduct: Product?
+    /// Product id → whether the app sells it, for imported products whose id says they may be someone else's
+    /// (a placeholder, a sample, another app's); those answered false are left out of `products`.
+    public var sells: [String: Bool] = [:]
+    /// Product id → how long one purchase of an imported non-renewing subscription lasts.
+    public var durations: [String: TrialPeriod] = [:]
     /// Product id → the features it grants, once answered.
     public var grants: [String: [String]] = [:]
     public var eraTreatments: [Int: EraTreatment] = [:]
