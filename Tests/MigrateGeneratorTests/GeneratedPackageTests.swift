@@ -54,11 +54,12 @@ struct GeneratedPackageTests {
     /// Each guard of the StoreKit layer, and the generated test that proves it.
     static let layerMutants: [LayerMutant] = [
         // The journeys through the App Store model, each against the behaviour its issue reported.
+        // A plan of the subscriber's group counted as charging twice is withheld as adding nothing, not as a switch.
         LayerMutant(
             name: "SwitchRefused", example: "quill-writer", file: "Entitlements.swift",
             find: "    if let group = Catalog.subscriptionGroups[product] { return holderGroup != group }\n",
             replace: "    if Catalog.subscriptionGroups[product] != nil { return true }\n",
-            test: "Journey: a subscriber switches to another plan of the group"),
+            test: "Journey: a plan of the group that adds nothing is a switch, not an upgrade"),
         LayerMutant(
             name: "LegacyPriceUncharged", example: "quill-writer", file: "Upsell.swift",
             find: "          legacyCharge = .legacyProduct(candidate.product)\n", replace: "          legacyCharge = nil\n",
