@@ -21,11 +21,7 @@ struct FuzzTests {
         var codes: [Int32: Int] = [:]
         for fuzzCase in fuzzer.cases(seed: Self.seed, count: Self.count) {
             let scratch = try Scratch()
-            for (path, bytes) in fuzzCase.files {
-                let url = scratch.url.appendingPathComponent(path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(bytes).write(to: url)
-            }
+            try Self.write(fuzzCase, into: scratch.url)
             let start = Date()
             let run = Run(arguments: fuzzCase.arguments, directory: scratch.url)
             let elapsed = Date().timeIntervalSince(start)
@@ -54,11 +50,7 @@ struct FuzzTests {
             guard fuzzCase.isCustomerList else { continue }
             checked += 1
             let scratch = try Scratch()
-            for (path, bytes) in fuzzCase.files {
-                let url = scratch.url.appendingPathComponent(path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(bytes).write(to: url)
-            }
+            try Self.write(fuzzCase, into: scratch.url)
             let start = Date()
             let run = Run(arguments: fuzzCase.arguments, directory: scratch.url)
             #expect(Date().timeIntervalSince(start) < Self.bound, "\(fuzzCase.name)")
@@ -85,5 +77,14 @@ struct FuzzTests {
         }
         #expect(describe(7) == describe(7))
         #expect(describe(7) != describe(8))
+    }
+
+    /// Writes a case's files, in their folders.
+    static func write(_ fuzzCase: FuzzCase, into folder: URL) throws {
+        for (path, bytes) in fuzzCase.files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
     }
 }

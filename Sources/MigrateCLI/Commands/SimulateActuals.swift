@@ -47,9 +47,7 @@ enum SimulateActuals {
                     begin: period.begin, end: period.end, freeDownloads: period.freeDownloads, paidDownloads: period.paidDownloads,
                     inAppUnits: period.inAppUnits, inAppRefunds: period.inAppRefunds, renewals: period.renewals,
                     proceeds: period.proceeds.mapValues { Double($0) / 10_000 }, origin: period.origin, file: file.displayPath,
-                    series: period.series.map {
-                        ActualSeries(provider: $0.provider, sku: $0.sku, country: $0.country, productType: $0.productType)
-                    })
+                    series: period.series)
             }
         }
         let report: ActualsReport

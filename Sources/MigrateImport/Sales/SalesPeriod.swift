@@ -1,4 +1,5 @@
 import Foundation
+import MigratePlan
 
 /// What a sales report says about one reporting period (its `Begin Date` and `End Date`): a day, a week, a
 /// month or a year. `simulate --actuals` puts these periods beside the forecast month by month; `import sales`
@@ -55,7 +56,11 @@ public struct SalesPeriod: Sendable, Hashable {
     /// Date order, then series order: the same order on every run.
     public static func inOrder(_ left: SalesPeriod, _ right: SalesPeriod) -> Bool {
         if (left.begin, left.end) != (right.begin, right.end) { return (left.begin, left.end) < (right.begin, right.end) }
-        return (left.series?.sortKey ?? []).lexicographicallyPrecedes(right.series?.sortKey ?? [])
+        switch (left.series, right.series) {
+        case (let left?, let right?): return left < right
+        case (nil, _?): return true
+        default: return false
+        }
     }
 
     struct Key: Hashable {
@@ -63,25 +68,6 @@ public struct SalesPeriod: Sendable, Hashable {
         var end: Date
         var series: SalesSeries?
     }
-}
-
-/// The rows of a report that say the same thing of different days: a provider's SKU (the app's, or an in-app
-/// product's id) in one country and of one product type. Two reports that count one series over overlapping
-/// days count the same sales.
-public struct SalesSeries: Sendable, Hashable {
-    public var provider: String
-    public var sku: String
-    public var country: String
-    public var productType: String
-
-    public init(provider: String, sku: String, country: String, productType: String) {
-        self.provider = provider
-        self.sku = sku
-        self.country = country
-        self.productType = productType
-    }
-
-    var sortKey: [String] { [sku, country, productType, provider] }
 }
 
 /// Who a sales report is about, to tell a report of another app from this one's.

@@ -56,32 +56,9 @@ public struct ActualPeriod: Sendable, Hashable {
     }
 }
 
-/// The rows of a sales report that count the same thing on different days: a provider's SKU in one country, of
-/// one product type (the importer's `SalesSeries`).
-public struct ActualSeries: Sendable, Hashable, Comparable {
-    public var provider: String
-    public var sku: String
-    public var country: String
-    public var productType: String
-
-    public init(provider: String, sku: String, country: String, productType: String) {
-        self.provider = provider
-        self.sku = sku
-        self.country = country
-        self.productType = productType
-    }
-
-    public static func < (left: ActualSeries, right: ActualSeries) -> Bool {
-        [left.sku, left.country, left.productType, left.provider].lexicographicallyPrecedes([
-            right.sku, right.country, right.productType, right.provider,
-        ])
-    }
-
-    /// `SKU 'tilttolivehd' (US, type 1)`.
-    public var description: String {
-        "SKU '\(sku)' (\([country.isEmpty ? nil : country, "type \(productType)", provider.isEmpty ? nil : "provider \(provider)"].compactMap { $0 }.joined(separator: ", ")))"
-    }
-}
+/// The rows of a sales report that count the same thing on different days (`SalesSeries`, declared once with the
+/// plan's model so the importer and the comparison share it).
+public typealias ActualSeries = SalesSeries
 
 /// What the reports say about one calendar month after the switch.
 public struct ActualMonth: Sendable, Hashable {
