@@ -211,7 +211,7 @@ final class ExplainBatch {
     func drain() {
         guard !pending.isEmpty else { return }
         let rows = pending
-        var results = [RowResult](repeating: .skipped(place: "", message: "", raw: []), count: rows.count)
+        var results = [RowResult](repeating: .skipped(place: .name(""), message: "", raw: []), count: rows.count)
         results.withUnsafeMutableBufferPointer { buffer in
             let shares = Shares(workers: workers, rows: rows, results: buffer)
             DispatchQueue.concurrentPerform(iterations: workers.count) { share in shares.run(share) }
@@ -265,7 +265,7 @@ final class ExplainBatch {
                 let count = record.fields.count
                 enqueue(
                     .skipped(
-                        place: "line \(record.line)",
+                        place: .line(record.line),
                         message:
                             "\(count) \(count == 1 ? "field" : "fields"), but the header has \(header.count); a separator or quote too many or too few",
                         raw: record.raw))
@@ -286,7 +286,7 @@ final class ExplainBatch {
             let column = error.column.map { column in
                 "column \(column)" + (column <= names.count ? " (\(names[column - 1].trimmingCharacters(in: .whitespaces)))" : "") + ": "
             }
-            enqueue(.skipped(place: "line \(error.line)", message: (column ?? "") + error.message, raw: error.raw))
+            enqueue(.skipped(place: .line(error.line), message: (column ?? "") + error.message, raw: error.raw))
         }
         try source.chunks { chunk in
             csv.feed(chunk, record: record, failure: failure)
@@ -371,7 +371,7 @@ final class ExplainBatch {
             if tooLong {
                 enqueue(
                     .skipped(
-                        place: "line \(number)", message: "longer than \(Limits.customerListRecordBytes) bytes, migrate's limit for one customer",
+                        place: .line(number), message: "longer than \(Limits.customerListRecordBytes) bytes, migrate's limit for one customer",
                         raw: bytes))
             } else {
                 // Parsed by the workers, with the rest of the row.
@@ -413,13 +413,14 @@ final class ExplainBatch {
                 }
             }
             if let problem {
-                enqueue(.skipped(place: name, message: problem, raw: Array(name.utf8)))
+                enqueue(.skipped(place: .name(name), message: problem, raw: Array(name.utf8)))
                 continue
             }
             guard let facts else {
                 enqueue(
                     .skipped(
-                        place: name, message: "an empty folder: expected App Store Server API responses or compact JWS files", raw: Array(name.utf8)))
+                        place: .name(name), message: "an empty folder: expected App Store Server API responses or compact JWS files",
+                        raw: Array(name.utf8)))
                 continue
             }
             let doubts: [BatchRowWarning] =
@@ -489,8 +490,8 @@ final class ExplainBatch {
 
     // MARK: - Reporting
 
-    func skip(_ place: String, _ message: String, raw: [UInt8]) {
-        summary.skip(place, message)
+    func skip(_ place: RowPlace, _ message: String, raw: [UInt8]) {
+        summary.skip(place.description, message)
         rejected?.add(place: place, reason: message, raw: raw)
         if summary.skippedCount <= BatchSummary.listedSkips {
             context.standardError.write("\(display): \(place): skipped: \(message)\n")

@@ -56,7 +56,7 @@ enum PendingRow {
     /// leave in doubt (an incomplete history).
     case customer(Customer, fields: [String], place: String, doubts: [BatchRowWarning])
     /// A row that couldn't be read, kept in its place so messages come in the order of the list.
-    case skipped(place: String, message: String, raw: [UInt8])
+    case skipped(place: RowPlace, message: String, raw: [UInt8])
 }
 
 /// Where a row is: a line of a file, or a file or folder's name.
@@ -76,7 +76,7 @@ enum RowPlace: CustomStringConvertible {
 enum RowResult {
     /// `newKeys`: keys carried through that this worker had not seen before (to warn about misspellings).
     case decided(Customer, BatchDecision, place: RowPlace, bytes: [UInt8], newKeys: [String] = [])
-    case skipped(place: String, message: String, raw: [UInt8])
+    case skipped(place: RowPlace, message: String, raw: [UInt8])
 }
 
 /// Decides rows and writes them as text; one per thread, each with tables of its own.
@@ -107,24 +107,24 @@ final class BatchWorker {
                 let decision = decider.decide(customer)
                 return .decided(customer, decision, place: .line(line), bytes: Array(csvRow(fields, decision).utf8))
             } catch {
-                return .skipped(place: "line \(line)", message: error.message, raw: raw)
+                return .skipped(place: .line(line), message: error.message, raw: raw)
             }
         case .jsonLine(let raw, let line):
             let root: JSONNode
             do {
                 root = try JSONParser.parse(bytes: raw)
             } catch {
-                return .skipped(place: "line \(line)", message: "column \(error.location.column): \(error.message)", raw: raw)
+                return .skipped(place: .line(line), message: "column \(error.location.column): \(error.message)", raw: raw)
             }
             guard let members = root.objectValue else {
                 return .skipped(
-                    place: "line \(line)", message: "expected a JSON object, one customer per line, found \(root.value.kindName)", raw: raw)
+                    place: .line(line), message: "expected a JSON object, one customer per line, found \(root.value.kindName)", raw: raw)
             }
             var values: [BatchColumn: BatchValue] = [:]
             var newKeys: [String] = []
             for member in members {
                 if BatchOutputColumn(rawValue: member.key) != nil {
-                    return .skipped(place: "line \(line)", message: "'\(member.key)' is a key explain --batch adds; rename it", raw: raw)
+                    return .skipped(place: .line(line), message: "'\(member.key)' is a key explain --batch adds; rename it", raw: raw)
                 }
                 guard let column = BatchColumn(key: member.key) else {
                     // Bounded, so a list with a new key on every line can't grow it without end.
@@ -147,7 +147,7 @@ final class BatchWorker {
                 let decision = decider.decide(customer)
                 return .decided(customer, decision, place: .line(line), bytes: jsonRow(members, raw: raw, line: line, decision), newKeys: newKeys)
             } catch {
-                return .skipped(place: "line \(line)", message: error.message, raw: raw)
+                return .skipped(place: .line(line), message: error.message, raw: raw)
             }
         case .customer(let customer, let fields, let place, let doubts):
             let decision = decider.decide(customer, doubts: doubts)
@@ -280,20 +280,16 @@ final class RejectedRows {
     init(file: StreamedFile, input: Input) {
         self.file = file
         buffer.append(contentsOf: (input == .folder ? "entry,reason\n" : "line,reason,record\n").utf8)
-        self.input = input
     }
 
-    let input: Input
-
-    /// Adds a skipped row: `place` is `line N` or an entry's name, `raw` the row as read.
-    func add(place: String, reason: String, raw: [UInt8]) {
-        switch input {
-        case .lines:
-            let line = place.hasPrefix("line ") ? String(place.dropFirst(5)) : place
-            buffer.append(contentsOf: (CSVReader.field(line) + "," + CSVReader.field(reason) + ",").utf8)
+    /// Adds a skipped row: a line of a list with the row as read, or a folder's entry.
+    func add(place: RowPlace, reason: String, raw: [UInt8]) {
+        switch place {
+        case .line(let line):
+            buffer.append(contentsOf: ("\(line)," + CSVReader.field(reason) + ",").utf8)
             buffer.append(contentsOf: CSVReader.field(bytes: raw))
-        case .folder:
-            buffer.append(contentsOf: (CSVReader.field(place) + "," + CSVReader.field(reason)).utf8)
+        case .name(let name):
+            buffer.append(contentsOf: (CSVReader.field(name) + "," + CSVReader.field(reason)).utf8)
         }
         buffer.append(10)
         if buffer.count >= 1 << 20 {
