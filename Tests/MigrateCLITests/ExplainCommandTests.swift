@@ -5,7 +5,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-@Suite("migrate explain")
+@Suite("migrate explain", .timeLimit(.minutes(10)))
 struct ExplainCommandTests {
     @Test("A production receipt with original version 31 is a legacy buyer, and the comparison is shown")
     func productionReceipt() {

@@ -4,7 +4,7 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-@Suite("Shipped examples")
+@Suite("Shipped examples", .timeLimit(.minutes(10)))
 struct ExampleTests {
     static let names = Examples.names
 

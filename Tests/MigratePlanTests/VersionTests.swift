@@ -3,7 +3,7 @@ import MigratePlan
 import MigrateSupport
 import Testing
 
-@Suite("Version arithmetic")
+@Suite("Version arithmetic", .timeLimit(.minutes(10)))
 struct VersionTests {
     @Test(
         "Versions compare numerically, component by component",

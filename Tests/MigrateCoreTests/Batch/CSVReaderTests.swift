@@ -1,7 +1,7 @@
 import MigrateSupport
 import Testing
 
-@Suite("CSV reader")
+@Suite("CSV reader", .timeLimit(.minutes(10)))
 struct CSVReaderTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
