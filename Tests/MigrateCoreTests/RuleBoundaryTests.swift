@@ -32,7 +32,8 @@ struct RuleBoundaryTests {
 
     static let disagreements: [DisagreementCase] = [
         // iOS says "free release", macOS "paid release": the generous reading keeps the tier, whichever device asks.
-        DisagreementCase(name: "asked on iOS, while only macOS was paid", platform: .iOS, purchased: "2021-06-01T00:00:00Z", cohort: .legacy(tierID: "paid")),
+        DisagreementCase(
+            name: "asked on iOS, while only macOS was paid", platform: .iOS, purchased: "2021-06-01T00:00:00Z", cohort: .legacy(tierID: "paid")),
         DisagreementCase(
             name: "asked on macOS, while only macOS was paid", platform: .macOS, purchased: "2021-06-01T00:00:00Z", cohort: .legacy(tierID: "paid")),
         DisagreementCase(name: "a second before iOS went free", platform: .iOS, purchased: "2020-12-31T23:59:59Z", cohort: .legacy(tierID: "paid")),
@@ -83,11 +84,14 @@ struct RuleBoundaryTests {
     }
 
     static let preorders: [PreorderCase] = [
-        PreorderCase(name: "a pre-order, no version", version: nil, purchased: "2019-12-01T00:00:00Z", cohort: .legacy(tierID: "paid"), notesPreorder: true),
-        PreorderCase(name: "a second before go-live", version: nil, purchased: "2019-12-31T23:59:59Z", cohort: .legacy(tierID: "paid"), notesPreorder: true),
+        PreorderCase(
+            name: "a pre-order, no version", version: nil, purchased: "2019-12-01T00:00:00Z", cohort: .legacy(tierID: "paid"), notesPreorder: true),
+        PreorderCase(
+            name: "a second before go-live", version: nil, purchased: "2019-12-31T23:59:59Z", cohort: .legacy(tierID: "paid"), notesPreorder: true),
         PreorderCase(name: "at go-live", version: nil, purchased: "2020-01-01T00:00:00Z", cohort: .legacy(tierID: "paid"), notesPreorder: false),
         PreorderCase(
-            name: "a pre-order with the first build", version: "1", purchased: "2019-12-01T00:00:00Z", cohort: .legacy(tierID: "paid"), notesPreorder: true),
+            name: "a pre-order with the first build", version: "1", purchased: "2019-12-01T00:00:00Z", cohort: .legacy(tierID: "paid"),
+            notesPreorder: true),
     ]
 
     @Test("A purchase dated before the first listed release counts as that release, and says so", arguments: preorders)
