@@ -36,7 +36,7 @@ let package = Package(
         // The generator: a Mustache renderer, the template context built from a plan, generated files and safe writing.
         // Templates/ and FreemiumStoreKit's sources reach it through the EmbedResources build-tool plugin.
         .target(
-            name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore", "MigrateMatrix", "MigrateSupport"],
+            name: "MigrateGenerator", dependencies: ["MigratePlan", "MigrateCore", "MigrateMatrix", "MigrateSupport", "FreemiumStoreKit"],
             plugins: ["EmbedResources"]),
         // Writes the embedded templates and layer sources while building (never committed).
         .executableTarget(name: "embed-resources"),

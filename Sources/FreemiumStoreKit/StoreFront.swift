@@ -3,10 +3,12 @@
 
 import Foundation
 
-/// The version of this layer. `migrate generate` records it beside a vendored copy, so `check`
-/// and `generate` can say when an app's copy is older than the installed `migrate`.
+/// The version of migrate this layer belongs to: one version for the package, the tool and every
+/// copy of the layer. `migrate --version`, the generated manifest and INTEGRATION.md read it from
+/// here, and a vendored copy carries it, so `check` and `generate` can say when an app's copy comes
+/// from another `migrate`.
 public enum StoreLayer {
-  public static let version = "3.0.0"
+  public static let version = "0.1.0"
 }
 
 /// Where the App Store's signature came from (`AppStore.Environment`). TestFlight is `sandbox`.

@@ -1,4 +1,5 @@
 import Foundation
+import MigrateGenerator
 import MigrateSupport
 
 /// The `migrate` command line, runnable in-process: `main.swift` only forwards to `run`.

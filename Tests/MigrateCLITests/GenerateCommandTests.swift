@@ -272,7 +272,7 @@ struct StoreLayerVersionTests {
             Self.flagship, String(contentsOf: repositoryRoot.appendingPathComponent("Examples/tilt-to-live-hd/migration.json"), encoding: .utf8))
         #expect(Run("generate", Self.flagship, "--output", "Gen", directory: scratch.url).status == .success)
         let copy = scratch.url.appendingPathComponent("Gen/Freemium/FreemiumStoreKit/StoreFront.swift")
-        #expect(!Run("check", Self.flagship, directory: scratch.url).output.contains("older than this migrate"))
+        #expect(!Run("check", Self.flagship, directory: scratch.url).output.contains("not this migrate"))
         let current = try String(contentsOf: copy, encoding: .utf8)
         try current.replacingOccurrences(
             of: "public static let version = \"\(StoreLayerSources.version)\"", with: "public static let version = \"1.9.0\""
@@ -281,11 +281,47 @@ struct StoreLayerVersionTests {
         let check = Run("check", Self.flagship, "--format", "json", directory: scratch.url)
         #expect(check.status == .success, "a warning, not a failure")
         #expect(check.output.contains("\"code\": \"store-layer-outdated\""), "\(check.output)")
-        #expect(check.output.contains("version 1.9.0, older than this migrate's \(StoreLayerSources.version)"))
+        #expect(check.output.contains("version 1.9.0, not this migrate's \(StoreLayerSources.version)"))
         let generate = Run("generate", Self.flagship, "--output", "Gen", "--force", directory: scratch.url)
         #expect(
             generate.output.contains(
                 "note: the StoreKit layer at Gen/Freemium/FreemiumStoreKit/StoreFront.swift was version 1.9.0, now \(StoreLayerSources.version)"))
-        #expect(!Run("check", Self.flagship, directory: scratch.url).output.contains("older than this migrate"))
+        #expect(!Run("check", Self.flagship, directory: scratch.url).output.contains("not this migrate"))
+    }
+    @Test("A copy labelled with the layer's old numbering (3.0.0) is from another migrate too")
+    func oldNumbering() throws {
+        let scratch = try Scratch()
+        try scratch.write(
+            Self.flagship, String(contentsOf: repositoryRoot.appendingPathComponent("Examples/tilt-to-live-hd/migration.json"), encoding: .utf8))
+        #expect(Run("generate", Self.flagship, "--output", "Gen", directory: scratch.url).status == .success)
+        let copy = scratch.url.appendingPathComponent("Gen/Freemium/FreemiumStoreKit/StoreFront.swift")
+        let current = try String(contentsOf: copy, encoding: .utf8)
+        try current.replacingOccurrences(of: "public static let version = \"\(StoreLayerSources.version)\"", with: "public static let version = \"3.0.0\"")
+            .write(to: copy, atomically: true, encoding: .utf8)
+        #expect(Run("check", Self.flagship, directory: scratch.url).output.contains("version 3.0.0, not this migrate's \(StoreLayerSources.version)"))
+    }
+
+    @Test("One version: the tool, the layer's copy, the generated manifest and INTEGRATION.md agree")
+    func oneVersion() throws {
+        let scratch = try Scratch()
+        try scratch.write(
+            Self.flagship, String(contentsOf: repositoryRoot.appendingPathComponent("Examples/tilt-to-live-hd/migration.json"), encoding: .utf8))
+        let version = Run("--version").output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(version.hasSuffix(StoreLayerSources.version), "\(version)")
+        let run = Run(
+            "generate", Self.flagship, "--output", "Gen", "--package", "--store-layer", "dependency", "--store-layer-package",
+            "https://example.com/migrate.git", directory: scratch.url)
+        #expect(run.status == .success, "\(run.output)")
+        let manifest = try String(contentsOf: scratch.url.appendingPathComponent("Gen/Package.swift"), encoding: .utf8)
+        #expect(manifest.contains("from: \"\(StoreLayerSources.version)\""), "\(manifest)")
+        let integration = try String(contentsOf: scratch.url.appendingPathComponent("Gen/INTEGRATION.md"), encoding: .utf8)
+        // Every version number the text names is this one.
+        let named = integration.components(separatedBy: "version ").dropFirst().compactMap { $0.split(separator: " ").first }
+            .filter { $0.first?.isNumber == true }
+        #expect(named == [Substring(StoreLayerSources.version)], "\(named)")
+        let vendored = Run("generate", Self.flagship, "--output", "Copy", directory: scratch.url)
+        #expect(vendored.status == .success)
+        let copy = try String(contentsOf: scratch.url.appendingPathComponent("Copy/Freemium/FreemiumStoreKit/StoreFront.swift"), encoding: .utf8)
+        #expect(copy.contains("public static let version = \"\(version.split(separator: " ").last ?? "")\""))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCLI
+import MigrateGenerator
 import MigrateSupport
 import MigrateTestSupport
 import Testing

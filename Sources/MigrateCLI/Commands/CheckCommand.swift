@@ -39,7 +39,7 @@ enum CheckCommand {
             report = checked
             diagnostics += checked.diagnostics.located(in: loaded.document.root)
         }
-        // Generated code beside the plan whose StoreKit layer is older than this migrate's.
+        // Generated code beside the plan whose StoreKit layer comes from another migrate.
         let folder = (context.resolve(loaded.file.displayPath) as NSString).deletingLastPathComponent
         let prefix = (loaded.file.displayPath as NSString).deletingLastPathComponent
         diagnostics += StoreLayerCopies.diagnostics(under: folder, displayPrefix: prefix)

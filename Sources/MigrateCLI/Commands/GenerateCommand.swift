@@ -188,7 +188,7 @@ enum GenerateCommand {
             let kept = !generated.contains(copy.path)
             text +=
                 "note: the StoreKit layer at \(shown(copy.path)) was \(copy.version.map { "version \($0)" } ?? "from before the library")"
-                + (kept ? "; it is still older than \(StoreLayerSources.version)\n" : ", now \(StoreLayerSources.version)\n")
+                + (kept ? "; it is still not \(StoreLayerSources.version)\n" : ", now \(StoreLayerSources.version)\n")
         }
         text += "\(written) file\(written == 1 ? "" : "s") written, \(unchanged) unchanged in \(outputDisplay).\n"
         context.standardOutput.write(text)

@@ -1,3 +1,4 @@
+import MigrateGenerator
 import MigrateSupport
 
 /// `migrate manual`: the man page, in mdoc, made from the command specs, so it names every command and option

@@ -25,6 +25,6 @@ public enum StoreLayerSources {
         path.split(separator: "/").dropLast().last.map { $0 == folder } ?? false
     }
 
-    /// The version of the layer compiled into this binary, as `StoreLayer.version` declares it.
-    public static let version: String = source(named: "StoreFront").flatMap(StoreLayerCopies.version(in:)) ?? "unknown"
+    /// The version of the layer compiled into this binary: migrate's own (`StoreLayer.version`).
+    public static let version = ToolVersion.current
 }

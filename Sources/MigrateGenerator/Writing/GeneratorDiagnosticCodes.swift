@@ -4,7 +4,7 @@ import MigrateSupport
 extension DiagnosticCode {
     /// The codes, each a case, so the list of them is complete by construction.
     public enum Generator: String, DiagnosticCodes {
-        /// A copy of the StoreKit layer older than the one this `migrate` generates.
+        /// A copy of the StoreKit layer from another `migrate` than this one.
         case storeLayerOutdated = "store-layer-outdated"
     }
 

@@ -3,7 +3,7 @@ import MigratePlan
 import MigrateSupport
 
 /// Copies of the StoreKit layer that an earlier `migrate generate` wrote into an app, found so that
-/// `check` and `generate` can say when one is older than the layer this `migrate` has: a fix to the
+/// `check` and `generate` can say when one comes from another `migrate` than this one: a fix to the
 /// layer reaches an app only when its team generates again.
 public enum StoreLayerCopies {
     /// Folders deeper than this below the searched one aren't looked into.
@@ -18,9 +18,11 @@ public enum StoreLayerCopies {
         public var version: String?
     }
 
-    /// Each copy under `folder` older than `StoreLayerSources.version`, sorted by path.
+    /// Each copy under `folder` whose version isn't `StoreLayerSources.version`, sorted by path. A copy from
+    /// a later `migrate` counts too, and so does one labelled with the layer's own numbering of earlier
+    /// releases (3.0.0, before the package, the tool and the layer had one version).
     public static func outdated(under folder: String) -> [Copy] {
-        find(under: folder).filter { copy in copy.version.map { isOlder($0, than: StoreLayerSources.version) } ?? true }
+        find(under: folder).filter { copy in copy.version.map { !isSame($0, as: StoreLayerSources.version) } ?? true }
     }
 
     /// `Diagnostic` warnings for `outdated(under:)`, each naming the copy's `StoreFront.swift`.
@@ -29,7 +31,7 @@ public enum StoreLayerCopies {
             let file = displayPrefix.isEmpty ? copy.path : (displayPrefix as NSString).appendingPathComponent(copy.path)
             return Diagnostic(
                 .warning, code: .storeLayerOutdated,
-                "the StoreKit layer generated here is \(copy.version.map { "version \($0)" } ?? "from before the library"), older than this migrate's \(StoreLayerSources.version): its fixes don't reach the app until it is generated again",
+                "the StoreKit layer generated here is \(copy.version.map { "version \($0)" } ?? "from before the library"), not this migrate's \(StoreLayerSources.version): this migrate's fixes don't reach the app until it is generated again",
                 hint: "Run migrate generate again into the same folder (then migrate generate --prune for files it no longer writes).",
                 file: file, place: "the generated StoreKit layer")
         }
@@ -72,10 +74,9 @@ public enum StoreLayerCopies {
         return String(source[start.upperBound...].prefix { $0 != "\"" })
     }
 
-    /// Compares versions numerically (`Version`); one that doesn't parse counts as older.
-    static func isOlder(_ version: String, than other: String) -> Bool {
-        guard let current = try? Version(other) else { return false }
-        guard let copy = try? Version(version) else { return true }
-        return copy < current
+    /// Compares versions numerically (`Version`); one that doesn't parse is never the same.
+    static func isSame(_ version: String, as other: String) -> Bool {
+        guard let current = try? Version(other), let copy = try? Version(version) else { return false }
+        return copy == current
     }
 }

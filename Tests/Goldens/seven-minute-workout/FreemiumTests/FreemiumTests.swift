@@ -1562,7 +1562,7 @@ private func makeMatrix() -> [MatrixCase] {
   return cases
 }
 
-@Suite("Grandfathering", .timeLimit(.minutes(10)))
+@Suite("Grandfathering")
 struct FreemiumTests {
   @Test("Cohort, features and offers match migrate's model", arguments: matrix)
   func matrixCase(_ test: MatrixCase) {
@@ -1611,7 +1611,7 @@ struct FreemiumTests {
 /// or expired transaction, a Volume Purchase install) or that need a purchase date (free trials)
 /// are left to the matrix test.
 @MainActor
-@Suite("Engine and store agree", .timeLimit(.minutes(10)))
+@Suite("Engine and store agree")
 struct AgreementTests {
   static let customers = matrix.filter { test in
     let purchase = test.purchase

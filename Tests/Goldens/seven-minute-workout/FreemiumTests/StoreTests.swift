@@ -160,7 +160,7 @@ func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
 /// The StoreKit layer against a fake App Store: never locks out a payer, never grants a forgery,
 /// never charges twice. Each test names the guard it proves.
 @MainActor
-@Suite("StoreKit layer", .timeLimit(.minutes(10)))
+@Suite("StoreKit layer")
 struct StoreTests {
   let fake = FakeStoreFront()
   let cache = InMemoryPurchaseCache()
@@ -550,7 +550,7 @@ struct StoreTests {
 /// (`AppStoreModel`, whose header cites Apple's page for each): what the store offers, the App
 /// Store must sell, and nobody is charged twice.
 @MainActor
-@Suite("Customer journeys through the App Store model", .timeLimit(.minutes(10)))
+@Suite("Customer journeys through the App Store model")
 struct JourneyTests {
   let clock = TestClock()
 
