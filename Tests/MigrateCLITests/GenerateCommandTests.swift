@@ -296,8 +296,10 @@ struct StoreLayerVersionTests {
         #expect(Run("generate", Self.flagship, "--output", "Gen", directory: scratch.url).status == .success)
         let copy = scratch.url.appendingPathComponent("Gen/Freemium/FreemiumStoreKit/StoreFront.swift")
         let current = try String(contentsOf: copy, encoding: .utf8)
-        try current.replacingOccurrences(of: "public static let version = \"\(StoreLayerSources.version)\"", with: "public static let version = \"3.0.0\"")
-            .write(to: copy, atomically: true, encoding: .utf8)
+        try current.replacingOccurrences(
+            of: "public static let version = \"\(StoreLayerSources.version)\"", with: "public static let version = \"3.0.0\""
+        )
+        .write(to: copy, atomically: true, encoding: .utf8)
         #expect(Run("check", Self.flagship, directory: scratch.url).output.contains("version 3.0.0, not this migrate's \(StoreLayerSources.version)"))
     }
 
