@@ -4,7 +4,7 @@ import Testing
 @testable import FreemiumStoreKit
 
 /// Each rule of the App Store model (its header's table), tested on the model itself.
-@Suite("App Store model", .timeLimit(.minutes(10)))
+@Suite("App Store model", .timeLimit(.minutes(20)))
 struct AppStoreModelTests {
     static let month: TimeInterval = 30 * 86_400
     static let year: TimeInterval = 365 * 86_400

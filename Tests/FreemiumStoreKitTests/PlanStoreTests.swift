@@ -120,7 +120,7 @@ final class RecordingSigner: OfferSigner, @unchecked Sendable {
 }
 
 /// `PlanStore`'s own guards, each against the App Store model: what every generated store relies on.
-@Suite("PlanStore", .timeLimit(.minutes(10)))
+@Suite("PlanStore", .timeLimit(.minutes(20)))
 @MainActor
 struct PlanStoreTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)

@@ -5,7 +5,7 @@ import Testing
 
 /// The cache of verified facts: it only extends what the App Store verified, and a record edited or
 /// damaged in any way is ignored rather than trusted or crashed on.
-@Suite("Purchase cache", .timeLimit(.minutes(10)))
+@Suite("Purchase cache", .timeLimit(.minutes(20)))
 struct PurchaseCacheTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let facts = AppTransactionFacts(

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FreemiumStoreKit
 
-@Suite("Store front values", .timeLimit(.minutes(10)))
+@Suite("Store front values", .timeLimit(.minutes(20)))
 struct StoreFrontTests {
     @Test("StoreKit's names: the platforms AppStore.Platform declares, the environments AppStore.Environment does")
     func names() {

@@ -13,7 +13,7 @@ import Testing
 #endif
 
 /// A write never leaves half a package: `generate` writes all of its files or none, the manifest last, and through symlinks.
-@Suite("generate: all-or-nothing writes, faults at every step, symlinks", .timeLimit(.minutes(10)))
+@Suite("generate: all-or-nothing writes, faults at every step, symlinks", .timeLimit(.minutes(20)))
 struct AtomicWriteTests {
     static let flagship = repositoryRoot.appendingPathComponent("Examples/tilt-to-live-hd/migration.json").path
     static let changedPlan = try! String(contentsOfFile: flagship, encoding: .utf8).replacingOccurrences(of: "\"0.99\"", with: "\"1.99\"")

@@ -8,7 +8,7 @@ import Testing
 
 /// A large catalog at the command line costs what it holds, not its square: the folded cohort preview and `--offer-states`, a 5 MB string read
 /// once, and a line of any length quoted through a window of its bytes.
-@Suite("Catalog scale: commands", .timeLimit(.minutes(10)))
+@Suite("Catalog scale: commands", .timeLimit(.minutes(20)))
 struct CatalogScaleCommandTests {
     /// A plan whose new free users are offered `count` products.
     static func plan(products count: Int, appName: String = "Many") -> String {

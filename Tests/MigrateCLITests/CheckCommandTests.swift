@@ -8,7 +8,7 @@ import Testing
 
 let examplePlanText = try! String(contentsOf: repositoryRoot.appendingPathComponent("Examples/server-pal/migration.json"), encoding: .utf8)
 
-@Suite("migrate check", .timeLimit(.minutes(10)))
+@Suite("migrate check", .timeLimit(.minutes(20)))
 struct CheckCommandTests {
     @Test("Every example checks with exit 0", arguments: Examples.names)
     func examples(name: String) {
@@ -122,7 +122,7 @@ struct CheckCommandTests {
     }
 }
 
-@Suite("Shipped schema", .timeLimit(.minutes(10)))
+@Suite("Shipped schema", .timeLimit(.minutes(20)))
 struct ShippedSchemaTests {
     @Test("Examples/migration.schema.json is what `migrate schema` prints")
     func inSync() throws {

@@ -4,7 +4,7 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-@Suite("Command line", .timeLimit(.minutes(10)))
+@Suite("Command line", .timeLimit(.minutes(20)))
 struct CommandLineTests {
     @Test("Help is laid out as OVERVIEW / USAGE / OPTIONS / SUBCOMMANDS, on stdout, exit 0")
     func rootHelp() {

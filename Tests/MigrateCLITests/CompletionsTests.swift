@@ -4,7 +4,7 @@ import MigrateTestSupport
 import Testing
 
 /// `migrate completions`: scripts made from the command tree, tried in a real bash.
-@Suite("Shell completions", .timeLimit(.minutes(10)))
+@Suite("Shell completions", .timeLimit(.minutes(20)))
 struct CompletionsTests {
     /// What bash completes for `words` (the last one being typed), with the script loaded.
     static func complete(_ words: [String], script: String) throws -> [String] {

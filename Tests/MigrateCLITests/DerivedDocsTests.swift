@@ -13,7 +13,7 @@ import Testing
 /// `MIGRATE_RECORD=1 swift test` rewrites: the diagnostic codes from their enums, the plan's keys from the JSON
 /// Schema, `init`'s flags and answers-file keys from its questions, the module table from the package graph
 /// (`swift package describe`).
-@Suite("Documentation derived from the code", .timeLimit(.minutes(10)))
+@Suite("Documentation derived from the code", .timeLimit(.minutes(20)))
 struct DerivedDocsTests {
     // MARK: - Diagnostic codes
 

@@ -10,7 +10,7 @@ import Testing
 
 /// Every diagnostic code is declared once, as a case of its module's `DiagnosticCodes` enum; the codes are what
 /// `--format json` and GitHub annotations print, so they must stay unique across modules and kebab-case.
-@Suite("Diagnostic codes", .timeLimit(.minutes(10)))
+@Suite("Diagnostic codes", .timeLimit(.minutes(20)))
 struct DiagnosticCodeTests {
     static let declared: [DiagnosticCode] =
         DiagnosticCode.Plan.allCases.map(DiagnosticCode.init) + DiagnosticCode.Check.allCases.map(DiagnosticCode.init)

@@ -6,7 +6,7 @@ import Testing
 
 /// `explain --batch` never invents or loses a customer: every row read is decided or skipped with its line and
 /// reason, the counts add up, and each row's doubts travel with it.
-@Suite("migrate explain --batch: every row accounted for", .timeLimit(.minutes(10)))
+@Suite("migrate explain --batch: every row accounted for", .timeLimit(.minutes(20)))
 struct ExplainBatchStrictTests {
     static let plan = "Examples/tilt-to-live-hd/migration.json"
     static let header = "customerID,originalAppVersion,originalPurchaseDate,environment,products"

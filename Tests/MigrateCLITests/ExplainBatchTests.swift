@@ -4,7 +4,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-@Suite("migrate explain --batch", .timeLimit(.minutes(10)))
+@Suite("migrate explain --batch", .timeLimit(.minutes(20)))
 struct ExplainBatchTests {
     static let plan = "Examples/tilt-to-live-hd/migration.json"
     static let full = "com.example.tilttolivehd.full"

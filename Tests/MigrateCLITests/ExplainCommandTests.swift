@@ -5,7 +5,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-@Suite("migrate explain", .timeLimit(.minutes(10)))
+@Suite("migrate explain", .timeLimit(.minutes(20)))
 struct ExplainCommandTests {
     @Test("A production receipt with original version 31 is a legacy buyer, and the comparison is shown")
     func productionReceipt() {

@@ -8,7 +8,7 @@ import Testing
 
 /// No mutated input crashes migrate: a bounded run of the seeded fuzzer in `swift test` (`migrate-bench fuzz N` runs many more, each in
 /// its own process). A crash ends the test process, so reaching the end is the "no crash" assertion.
-@Suite("Fuzz: mutated plans, receipts, PICT models and sales reports", .timeLimit(.minutes(10)))
+@Suite("Fuzz: mutated plans, receipts, PICT models and sales reports", .timeLimit(.minutes(20)))
 struct FuzzTests {
     static let seed: UInt64 = 12
     static let count = 60

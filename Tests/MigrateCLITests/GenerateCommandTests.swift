@@ -5,7 +5,7 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-@Suite("migrate generate", .timeLimit(.minutes(10)))
+@Suite("migrate generate", .timeLimit(.minutes(20)))
 struct GenerateCommandTests {
     static let flagship = repositoryRoot.appendingPathComponent("Examples/tilt-to-live-hd/migration.json").path
 
@@ -261,7 +261,7 @@ struct GenerateCommandTests {
     }
 }
 
-@Suite("An app's copy of the StoreKit layer", .timeLimit(.minutes(10)))
+@Suite("An app's copy of the StoreKit layer", .timeLimit(.minutes(20)))
 struct StoreLayerVersionTests {
     static let flagship = "plan.json"
 

@@ -7,7 +7,7 @@ import Testing
 @testable import MigrateCLI
 
 /// `check` on a history of a thousand releases that all lack one thing says it once.
-@Suite("Repeated diagnostics are grouped in text and GitHub output, listed whole in JSON", .timeLimit(.minutes(10)))
+@Suite("Repeated diagnostics are grouped in text and GitHub output, listed whole in JSON", .timeLimit(.minutes(20)))
 struct GroupedDiagnosticsTests {
     /// A plan of `paid` paid releases that never say what they included, then a free one.
     static func plan(paid: Int) -> String {

@@ -5,7 +5,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-@Suite("Legacy prices in check, explain and simulate", .timeLimit(.minutes(10)))
+@Suite("Legacy prices in check, explain and simulate", .timeLimit(.minutes(20)))
 struct LegacyPriceCommandTests {
     static let tally = "Examples/tally-two-switches"
     static let quill = "Examples/quill-writer"

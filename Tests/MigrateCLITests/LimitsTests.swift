@@ -6,7 +6,7 @@ import Testing
 @testable import MigrateCLI
 
 /// No input crashes migrate: every input past a limit is refused with the limit in the message; nothing traps.
-@Suite("Limits: no trap on huge numbers, dates, nesting or row counts", .timeLimit(.minutes(10)))
+@Suite("Limits: no trap on huge numbers, dates, nesting or row counts", .timeLimit(.minutes(20)))
 struct LimitsTests {
     static let flagship = try! String(contentsOf: repositoryRoot.appendingPathComponent("Examples/tilt-to-live-hd/migration.json"), encoding: .utf8)
 

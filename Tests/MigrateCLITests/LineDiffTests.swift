@@ -2,7 +2,7 @@ import Testing
 
 @testable import MigrateCLI
 
-@Suite("--dry-run's line diff", .timeLimit(.minutes(10)))
+@Suite("--dry-run's line diff", .timeLimit(.minutes(20)))
 struct LineDiffTests {
     static let plain = Style(enabled: false)
 

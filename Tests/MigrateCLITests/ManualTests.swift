@@ -7,7 +7,7 @@ import Testing
 
 /// The man page is made from the command specs: every command, argument and option of this version is in it,
 /// with its help, and every exit status.
-@Suite("migrate manual", .timeLimit(.minutes(10)))
+@Suite("migrate manual", .timeLimit(.minutes(20)))
 struct ManualTests {
     /// Every command below the root with the words that name it (`templates show`).
     static func commands(_ command: CommandSpec = Migrate.root, words: [String] = []) -> [(words: [String], spec: CommandSpec)] {

@@ -5,7 +5,7 @@ import Testing
 
 /// Every command that acts on a plan agrees with `migrate check`: a plan with errors is refused
 /// with exit 65 and the errors, never explained, simulated, generated or turned into a matrix.
-@Suite("Commands agree with check", .timeLimit(.minutes(10)))
+@Suite("Commands agree with check", .timeLimit(.minutes(20)))
 struct PlanGateTests {
     static let commands: [[String]] = [
         ["explain", "--original-version", "31"],

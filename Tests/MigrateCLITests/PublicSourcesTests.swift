@@ -7,7 +7,7 @@ import Testing
 /// internal research notes or its tracker. Everything they read must cite public sources (Apple's documentation,
 /// named articles and reports), never the internal brief ("DOMAIN.md", "DOMAIN.md §5"), the articles' internal
 /// numbers ("seed 000") or a tracker issue ("issue 12", "issue \"Scale without cliffs\"").
-@Suite("Public sources", .timeLimit(.minutes(10)))
+@Suite("Public sources", .timeLimit(.minutes(20)))
 struct PublicSourcesTests {
     /// "seed 000", "Seed 002's", "seeds 001", a path into the internal shared folder, or the brief itself. A random seed
     /// such as "(strength 2, seed 0)" in `migrate matrix` output is not a citation and does not match.

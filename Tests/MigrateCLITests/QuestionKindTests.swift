@@ -7,7 +7,7 @@ import Testing
 
 /// Each question's key and flag are declared once (`QuestionKind`): a flag and an answers-file key give the same
 /// answer, and help names every one (the init page's table is rendered from them: `DerivedDocsTests`).
-@Suite("init: every question's flag and answers-file key", .timeLimit(.minutes(10)))
+@Suite("init: every question's flag and answers-file key", .timeLimit(.minutes(20)))
 struct QuestionKindTests {
     /// One answer per kind, as typed after its flag (and as the JSON value of its key). A new kind without a sample
     /// fails `everyKindHasASample`.

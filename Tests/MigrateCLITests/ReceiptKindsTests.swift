@@ -4,7 +4,7 @@ import MigrateTestSupport
 import Testing
 
 /// `explain --receipt` reads each kind of receipt as what it is, plain or as a compact JWS.
-@Suite("explain --receipt: each kind", .timeLimit(.minutes(10)))
+@Suite("explain --receipt: each kind", .timeLimit(.minutes(20)))
 struct ReceiptKindsTests {
     struct Case: Sendable, CustomStringConvertible {
         var plan: String

@@ -9,7 +9,7 @@ private func flat(_ text: String) -> String {
     text.replacing(/\n */, with: " ")
 }
 
-@Suite("migrate simulate --actuals", .timeLimit(.minutes(10)))
+@Suite("migrate simulate --actuals", .timeLimit(.minutes(20)))
 struct SimulateActualsTests {
     static let plan = "Examples/tilt-to-live-hd"
     static let report = "Examples/tilt-to-live-hd/sales-2011-11-to-2012-02.txt"

@@ -9,7 +9,7 @@ import Testing
     import FoundationXML
 #endif
 
-@Suite("migrate simulate", .timeLimit(.minutes(10)))
+@Suite("migrate simulate", .timeLimit(.minutes(20)))
 struct SimulateCommandTests {
     static let flagship = "Examples/tilt-to-live-hd/migration.json"
 
@@ -268,7 +268,7 @@ struct SimulateCommandTests {
 
 /// The published case's README quotes `migrate simulate`'s own figures: a change to the model that moves them
 /// must update the comparison with what happened.
-@Suite("the 7 Minute Workout example", .timeLimit(.minutes(10)))
+@Suite("the 7 Minute Workout example", .timeLimit(.minutes(20)))
 struct PublishedCaseTests {
     @Test("The README's scenario table and month figures are what simulate prints")
     func readmeFigures() throws {

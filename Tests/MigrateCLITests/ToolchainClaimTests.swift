@@ -4,7 +4,7 @@ import Testing
 
 /// The toolchain the README and the install page ask for is the one this build proves. (The manifest's tools
 /// version they name is read from the package graph: `DerivedDocsTests`.)
-@Suite("Toolchain claim", .timeLimit(.minutes(10)))
+@Suite("Toolchain claim", .timeLimit(.minutes(20)))
 struct ToolchainClaimTests {
     @Test(
         "The README and the install page name the Swift version CI builds with",

@@ -12,7 +12,7 @@ import Testing
 ///   `Examples`, so a tour's `init` writes the plan its `check` reads.
 /// - A block that can't run here (a terminal session, another program's command) is preceded by
 ///   `<!-- not run: REASON -->`, which DocC and GitHub don't show.
-@Suite("Transcripts in the README and the manual", .timeLimit(.minutes(10)))
+@Suite("Transcripts in the README and the manual", .timeLimit(.minutes(20)))
 struct TranscriptTests {
     static let catalog = "Documentation/Migrate.docc"
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Each option is declared once with its type; the parser converts and checks it before a command runs, so a
 /// command reads an `Int`, an enum case or a `Date`, and a bad value is a usage error naming the option.
-@Suite("Typed arguments", .timeLimit(.minutes(10)))
+@Suite("Typed arguments", .timeLimit(.minutes(20)))
 struct TypedArgumentTests {
     enum Colour: String, CaseIterable, Sendable { case red, green }
 

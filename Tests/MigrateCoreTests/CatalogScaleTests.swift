@@ -5,7 +5,7 @@ import Testing
 
 /// Work grows with the catalog, not its square; bundles of bundles refused past a
 /// stated depth instead of costing the square of the chain everywhere.
-@Suite("Catalog scale: bundle depth, indexes, closures", .timeLimit(.minutes(10)))
+@Suite("Catalog scale: bundle depth, indexes, closures", .timeLimit(.minutes(20)))
 struct CatalogScaleTests {
     /// A chain of bundles: `chain-0` grants 'a'; each next one contains the one before.
     static func chain(_ length: Int) -> MigrationPlan {

@@ -6,7 +6,7 @@ import Testing
 /// What "charging twice" means for each pair of kinds (`UpsellPolicy.chargesTwice`): held for good
 /// counts against everything; a subscription doesn't withhold Lifetime, and another plan in its own group
 /// is a switch; a subscription in another group, or a pass, does count.
-@Suite("Charging twice, per kind", .timeLimit(.minutes(10)))
+@Suite("Charging twice, per kind", .timeLimit(.minutes(20)))
 struct ChargingTwiceTests {
     static func subscription(_ id: String, _ price: String, group: String, grants: [String] = ["pro"]) -> Product {
         Product(

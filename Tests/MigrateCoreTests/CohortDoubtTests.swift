@@ -7,7 +7,7 @@ import Testing
 
 /// What a version decision can't see for itself is said in its notes: a purchase before the plan's first release,
 /// and a marketing version where the track's original version is a build number.
-@Suite("Cohort doubts: a history that starts too late, a marketing version on a build-number track", .timeLimit(.minutes(10)))
+@Suite("Cohort doubts: a history that starts too late, a marketing version on a build-number track", .timeLimit(.minutes(20)))
 struct CohortDoubtTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String

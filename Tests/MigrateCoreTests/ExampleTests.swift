@@ -4,7 +4,7 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-@Suite("Shipped examples", .timeLimit(.minutes(10)))
+@Suite("Shipped examples", .timeLimit(.minutes(20)))
 struct ExampleTests {
     static let names = Examples.names
 

@@ -6,7 +6,7 @@ import MigrateTestSupport
 import Testing
 
 /// Issue 38, item 6: one rule for a go-live written as a date alone, and a go-live still to come is planned.
-@Suite("Go-live dates", .timeLimit(.minutes(10)))
+@Suite("Go-live dates", .timeLimit(.minutes(20)))
 struct GoLiveDateTests {
     @Test(
         "A planned go-live is left to cutoff-in-future until it passes; then it is as weak as a tag",

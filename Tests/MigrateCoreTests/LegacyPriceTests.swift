@@ -39,7 +39,7 @@ private let trialSubscription: Product = {
     return product
 }()
 
-@Suite("Legacy prices must be chargeable", .timeLimit(.minutes(10)))
+@Suite("Legacy prices must be chargeable", .timeLimit(.minutes(20)))
 struct LegacyPriceTests {
     struct CheckCase: Sendable, CustomTestStringConvertible {
         var name: String

@@ -5,7 +5,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-@Suite("Receipts and app transactions", .timeLimit(.minutes(10)))
+@Suite("Receipts and app transactions", .timeLimit(.minutes(20)))
 struct ReceiptTests {
     static let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures/receipts")
     static let now = date("2023-12-01T00:00:00Z")

@@ -12,7 +12,7 @@ func fixturePlan(_ name: String) throws -> MigrationPlan {
     return try #require(document.plan)
 }
 
-@Suite("Tier windows", .timeLimit(.minutes(10)))
+@Suite("Tier windows", .timeLimit(.minutes(20)))
 struct TierWindowTests {
     /// Server Pal, paid 1.0–1.2, free from 2.0 (2017-10-01T16:00Z), with one written tier that has no `until`.
     @Test(

@@ -5,7 +5,7 @@ import MigrateTestSupport
 import Testing
 
 /// One test (or more) for every trap in DOMAIN.md section 2 that the model decides.
-@Suite("Launch-day traps", .timeLimit(.minutes(10)))
+@Suite("Launch-day traps", .timeLimit(.minutes(20)))
 struct TrapTests {
     /// Paid builds 1…9, free from 10: the plan where `"10" < "9"` would hand the paid tier to free users.
     static let singleDigitPlan = MigrationPlan(
@@ -377,7 +377,7 @@ struct TrapTests {
     }
 }
 
-@Suite("Release dates with provenance", .timeLimit(.minutes(10)))
+@Suite("Release dates with provenance", .timeLimit(.minutes(20)))
 struct ReleaseDateSourceTests {
     /// Paid 1.0 (dated as given), free 2.0 (the cutoff) dated by `source`, and a tier that ends at 1.5's go-live.
     static func plan(freeDatedBy source: ReleaseDateSource?, tierBoundDatedBy boundSource: ReleaseDateSource? = .appStore) -> MigrationPlan {

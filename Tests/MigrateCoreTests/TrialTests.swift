@@ -5,7 +5,7 @@ import MigrateTestSupport
 import Testing
 
 /// A free trial: a non-consumable at the free price that grants for a while after its purchase date.
-@Suite("Free trials", .timeLimit(.minutes(10)))
+@Suite("Free trials", .timeLimit(.minutes(20)))
 struct TrialTests {
     static let trialID = "com.example.inkwell.trial"
     static let bought = date("2026-11-20T10:00:00Z")

@@ -5,7 +5,7 @@ import Testing
 
 /// Unknown is not new, and refunded is not unknown: a refunded download may buy anything; an original
 /// purchase that can't be verified withholds only what a legacy tier could own.
-@Suite("Unknown and refunded original purchases", .timeLimit(.minutes(10)))
+@Suite("Unknown and refunded original purchases", .timeLimit(.minutes(20)))
 struct UnknownOriginalPurchaseTests {
     static let plan = MigrationPlan(
         app: AppInfo(name: "U", bundleID: "u", platforms: [.iOS]),

@@ -13,7 +13,7 @@ import Testing
 /// list gives its `@available` ("iOS: 16.0.0 -"; "16.0.0 - 18.4.0" is a deprecation) and whose
 /// declaration gives `@backDeployed`, `@frozen`, `let`/`var`, `async`/`throws` and optionality; the
 /// Combine and Security shims do the same for `ObservableObject`/`Published` and the Keychain calls.
-@Suite("Availability", .timeLimit(.minutes(10)))
+@Suite("Availability", .timeLimit(.minutes(20)))
 struct AvailabilityTests {
     /// A client written the way the generated layer should be: AppTransaction on iOS 16, the
     /// back-deployed members unguarded, `originalPlatform` behind `#available`, and `@unknown

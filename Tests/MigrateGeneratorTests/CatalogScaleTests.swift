@@ -6,7 +6,7 @@ import Testing
 @testable import MigrateGenerator
 
 /// `generate` grows with the catalog, not its square.
-@Suite("Catalog scale: generation", .timeLimit(.minutes(10)))
+@Suite("Catalog scale: generation", .timeLimit(.minutes(20)))
 struct GenerationScaleTests {
     /// `count` products over `featureCount` features: each grants two, every 7th is a bundle of the two before,
     /// every 5th an add-on requiring what the one before grants, every 9th a consumable.

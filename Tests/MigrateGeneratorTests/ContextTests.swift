@@ -9,7 +9,7 @@ import Testing
 /// SwiftGen's context goldens: what the templates see, recorded beside what they make, so a change to the
 /// context shows in review before it shows in the output; and Templates/CONTEXT.md, the contract for custom
 /// templates, checked against the context itself.
-@Suite("Template context", .timeLimit(.minutes(10)))
+@Suite("Template context", .timeLimit(.minutes(20)))
 struct ContextTests {
     /// The context of an example as JSON with sorted keys: the golden's text.
     static func contextJSON(_ name: String) throws -> String {

@@ -20,7 +20,7 @@ struct LayerMutant: Sendable {
 /// the StoreKit, Combine and Security shims, built, tested, and linted with the toolchain's
 /// swift-format. A mutant whose versions compare as Strings (Apple's sample) must fail its generated
 /// tests, and so must each mutant of the StoreKit layer that removes one guard.
-@Suite("Generated package", .serialized, .timeLimit(.minutes(30)))
+@Suite("Generated package", .serialized, .timeLimit(.minutes(45)))
 struct GeneratedPackageTests {
     static let modules: [(example: String, module: String, access: GenerationOptions.Access)] = [
         ("tilt-to-live-hd", "Tilt", .public),

@@ -6,7 +6,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-@Suite("Generated output", .timeLimit(.minutes(10)))
+@Suite("Generated output", .timeLimit(.minutes(20)))
 struct GoldenTests {
     @Test("Each example's generated files match the golden files, and the golden folder holds no other file", arguments: exampleNames)
     func golden(name: String) throws {

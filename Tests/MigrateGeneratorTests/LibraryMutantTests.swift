@@ -7,7 +7,7 @@ import Testing
 /// `PlanStore.swift` (the same list the generated tests must catch) is a copy of the library with one
 /// guard removed, beside a copy of `PlanStoreTests`, in one small package built once. CI runs them
 /// (`.ci/mutants` sets `MIGRATE_MUTANTS=1`).
-@Suite("Library mutants", .serialized, .timeLimit(.minutes(30)))
+@Suite("Library mutants", .serialized, .timeLimit(.minutes(45)))
 struct LibraryMutantTests {
     static let mutants = GeneratedPackageTests.layerMutants.filter { $0.file == "PlanStore.swift" }
     static let testFile = repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/PlanStoreTests.swift")

@@ -4,7 +4,7 @@ import MigrateTestSupport
 import Testing
 
 /// `migrate generate --package`: a Swift package whose `swift test` runs the generated tests.
-@Suite("Generated Swift package", .serialized, .timeLimit(.minutes(30)))
+@Suite("Generated Swift package", .serialized, .timeLimit(.minutes(45)))
 struct PackageLayoutTests {
     @Test(
         "--package --store-layer dependency writes Package.swift depending on migrate's FreemiumStoreKit, Sources/MODULE and Tests/MODULETests, and swift test passes in it"

@@ -11,7 +11,7 @@ import Testing
 /// The same runs from an app's package that depends on this one by path (`DependentPackage`) compile
 /// `migrate` a second time, about 50 s of CPU, the largest single part of a cold `swift test`: CI runs
 /// them (`MIGRATE_PLUGIN_CONSUMER=1`, in `.ci/run`), as it runs the layer's mutants.
-@Suite("SwiftPM plugin", .serialized, .timeLimit(.minutes(30)))
+@Suite("SwiftPM plugin", .serialized, .timeLimit(.minutes(45)))
 struct PluginTests {
     /// A package the plugins run in: its folder, its plan and where `generate` writes (both relative to
     /// the folder: a plugin may write only into its package), and how `swift package plugin` is run there.
@@ -113,7 +113,7 @@ struct PluginTests {
     /// The same runs from an app's package that depends on this one by path, as an app's repository uses
     /// the plugins; CI only (`MIGRATE_PLUGIN_CONSUMER=1`), since that package compiles `migrate` again.
     @Suite(
-        "SwiftPM plugin from a dependent package", .serialized, .timeLimit(.minutes(30)),
+        "SwiftPM plugin from a dependent package", .serialized, .timeLimit(.minutes(45)),
         .enabled(if: PluginTests.dependentPackageEnabled, "these runs build migrate again; CI runs them with MIGRATE_PLUGIN_CONSUMER=1 (.ci/run)"))
     struct DependentPackage {
         /// A package beside its plan, reused between runs so its build is incremental.

@@ -7,7 +7,7 @@ import Testing
 
 /// Generated Swift names come from each id alone, so the app's code keeps compiling when the plan
 /// gains, loses or reorders products and features.
-@Suite("Stable Swift names", .timeLimit(.minutes(10)))
+@Suite("Stable Swift names", .timeLimit(.minutes(20)))
 struct StableNamesTests {
     /// Server Pal (bundle id com.example.serverpal) with these products.
     static func plan(products ids: [String], features featureIDs: [String]? = nil) throws -> MigrationPlan {

@@ -1,7 +1,7 @@
 import MigrateGenerator
 import Testing
 
-@Suite("Mustache renderer", .timeLimit(.minutes(10)))
+@Suite("Mustache renderer", .timeLimit(.minutes(20)))
 struct TemplateTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String

@@ -4,7 +4,7 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-@Suite("Sales periods and the refit's merge", .timeLimit(.minutes(10)))
+@Suite("Sales periods and the refit's merge", .timeLimit(.minutes(20)))
 struct ActualsImportTests {
     static let report = "Examples/tilt-to-live-hd/sales-2011-11-to-2012-02.txt"
 

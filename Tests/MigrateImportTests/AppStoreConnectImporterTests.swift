@@ -5,7 +5,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-@Suite("Import: App Store Connect API", .timeLimit(.minutes(10)))
+@Suite("Import: App Store Connect API", .timeLimit(.minutes(20)))
 struct AppStoreConnectImporterTests {
     func pages(_ names: String...) throws -> [AppStoreConnectImporter.Page] {
         try names.map { AppStoreConnectImporter.Page(file: $0, bytes: try fixture("asc/" + $0)) }

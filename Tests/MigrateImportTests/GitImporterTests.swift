@@ -4,7 +4,7 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-@Suite("Import: git history", .timeLimit(.minutes(10)))
+@Suite("Import: git history", .timeLimit(.minutes(20)))
 struct GitImporterTests {
     /// main: 1.0 (1) → 1.1 (5) → 2.0 (1), a restart; hotfix from v1.0: 1.0.1 (3), after 1.1 (5), going back.
     /// v1.0 and v1.0.1 are lightweight tags, v1.1 an annotated one; HEAD (2.0) is tagged only when asked.

@@ -4,7 +4,7 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-@Suite("migrate import: bad input, new plans, --dry-run", .timeLimit(.minutes(10)))
+@Suite("migrate import: bad input, new plans, --dry-run", .timeLimit(.minutes(20)))
 struct ImportCommandTests {
     static let badInputs: [(arguments: [String], status: Int32, message: String)] = [
         (["storekit", "storekit/truncated.storekit"], 65, "truncated.storekit:"),

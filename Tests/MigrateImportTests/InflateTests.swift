@@ -2,7 +2,7 @@ import Foundation
 import MigrateImport
 import Testing
 
-@Suite("Import: DEFLATE and gzip", .timeLimit(.minutes(10)))
+@Suite("Import: DEFLATE and gzip", .timeLimit(.minutes(20)))
 struct InflateTests {
     @Test("Stored, fixed-Huffman and dynamic-Huffman blocks", arguments: ["deflate-stored.bin", "deflate-fixed.bin", "deflate-dynamic.bin"])
     func blocks(name: String) throws {
@@ -24,7 +24,7 @@ struct InflateTests {
     }
 }
 
-@Suite("Import: decompressed-size limit", .timeLimit(.minutes(10)))
+@Suite("Import: decompressed-size limit", .timeLimit(.minutes(20)))
 struct InflateLimitTests {
     @Test("gunzip stops as soon as the output passes the limit; the sales importer says so with the limit")
     func limit() throws {
@@ -241,7 +241,7 @@ private func gzipMember(_ deflate: [UInt8], of plain: [UInt8]) -> [UInt8] {
     return [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3] + deflate + [crc, size].flatMap { value in (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
 }
 
-@Suite("Import: DEFLATE decoded by table", .timeLimit(.minutes(10)))
+@Suite("Import: DEFLATE decoded by table", .timeLimit(.minutes(20)))
 struct InflateTableTests {
     @Test("Fixed-Huffman blocks: every length and distance code, overlapping copies (distance below length)", arguments: [1, 2, 3] as [UInt64])
     func fixedBlocks(seed: UInt64) throws {

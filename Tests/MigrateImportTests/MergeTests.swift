@@ -3,7 +3,7 @@ import MigrateImport
 import MigratePlan
 import Testing
 
-@Suite("Import: merging into a plan", .timeLimit(.minutes(10)))
+@Suite("Import: merging into a plan", .timeLimit(.minutes(20)))
 struct MergeTests {
     func plan() throws -> MigrationPlan {
         try #require(PlanDecoder.decode(handWrittenPlan).plan)

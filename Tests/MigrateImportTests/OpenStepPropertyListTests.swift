@@ -5,7 +5,7 @@ import Testing
 
 @testable import MigrateImport
 
-@Suite("Import: project.pbxproj read at its real line and column", .timeLimit(.minutes(10)))
+@Suite("Import: project.pbxproj read at its real line and column", .timeLimit(.minutes(20)))
 struct OpenStepPropertyListTests {
     @Test(
         "A project Xcode wrote reads as Foundation reads it",

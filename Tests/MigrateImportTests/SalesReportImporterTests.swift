@@ -4,7 +4,7 @@ import MigratePlan
 import MigrateSupport
 import Testing
 
-@Suite("Import: Sales and Trends reports", .timeLimit(.minutes(10)))
+@Suite("Import: Sales and Trends reports", .timeLimit(.minutes(20)))
 struct SalesReportImporterTests {
     @Test(
         "28 columns, plain and gzipped: paid and free downloads per version, refunds, in-app units, money per unit",
@@ -61,7 +61,7 @@ struct SalesReportImporterTests {
     }
 }
 
-@Suite("Import: release dates from the first day a version sold", .timeLimit(.minutes(10)))
+@Suite("Import: release dates from the first day a version sold", .timeLimit(.minutes(20)))
 struct FirstSaleTests {
     @Test("A daily report dates each version's first sale; its first day and multi-day rows date nothing")
     func firstSales() throws {
@@ -143,7 +143,7 @@ struct FirstSaleTests {
     }
 }
 
-@Suite("Import: sales reports of any size and content, without a trap", .timeLimit(.minutes(10)))
+@Suite("Import: sales reports of any size and content, without a trap", .timeLimit(.minutes(20)))
 struct SalesReportLimitsTests {
     static let header = [
         "Provider", "SKU", "Version", "Product Type Identifier", "Units", "Customer Price", "Customer Currency", "Begin Date", "End Date",

@@ -6,7 +6,7 @@ import Testing
 
 /// Reads every real file in ../shared/fixtures (beside the repository) with the importers.
 /// A user's clone has no such folder: the test then says so and passes.
-@Suite("Import: real files in ../shared/fixtures", .timeLimit(.minutes(10)))
+@Suite("Import: real files in ../shared/fixtures", .timeLimit(.minutes(20)))
 struct SharedFixtureConformanceTests {
     static let shared = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
 

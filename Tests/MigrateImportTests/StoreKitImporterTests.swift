@@ -5,7 +5,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-@Suite("Import: .storekit", .timeLimit(.minutes(10)))
+@Suite("Import: .storekit", .timeLimit(.minutes(20)))
 struct StoreKitImporterTests {
     @Test("Format 1.0 with numeric ids, nonRenewingSubscriptions, introductoryOffer object and null, _storeKitError")
     func formatOne() throws {

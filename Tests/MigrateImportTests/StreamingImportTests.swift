@@ -35,7 +35,7 @@ let crcTable: [UInt32] = (0..<256).map { index in
     return crc
 }
 
-@Suite("Import: sales reports read as a stream", .timeLimit(.minutes(10)))
+@Suite("Import: sales reports read as a stream", .timeLimit(.minutes(20)))
 struct StreamingImportTests {
     /// The 28-column fixture with its data rows repeated: many inflated pieces, lines across their edges.
     static func largeReport(copies: Int) throws -> [UInt8] {
@@ -122,7 +122,7 @@ struct StreamingImportTests {
     }
 }
 
-@Suite("Import: sales rows read from bytes", .timeLimit(.minutes(10)))
+@Suite("Import: sales rows read from bytes", .timeLimit(.minutes(20)))
 struct SalesRowBytesTests {
     /// Fields padded with ASCII and Unicode spaces, a sign, grouping commas, characters past ASCII and invalid UTF-8: read as
     /// text trimmed by `trimmedOfSpaces` reads them, and a warning's column counted in characters, not bytes.

@@ -4,7 +4,7 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-@Suite("Import: Info.plist, project.pbxproj and .xcconfig", .timeLimit(.minutes(10)))
+@Suite("Import: Info.plist, project.pbxproj and .xcconfig", .timeLimit(.minutes(20)))
 struct XcodeImporterTests {
     @Test("Several targets: the app target's Release settings, GENERATE_INFOPLIST_FILE, MARKETING_VERSION from an .xcconfig")
     func project() throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MigrateMatrix
 
-@Suite("Strengths 3 and 4: a cell's tuples read from the written-out table or ranked one by one", .timeLimit(.minutes(10)))
+@Suite("Strengths 3 and 4: a cell's tuples read from the written-out table or ranked one by one", .timeLimit(.minutes(20)))
 struct CellTupleTests {
     @Test(
         "Cell changes and estimates leave the same counts and missing list, in the order setting and resetting the cell would",

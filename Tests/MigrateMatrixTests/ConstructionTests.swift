@@ -17,7 +17,7 @@ struct ConstructedModel: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Constructions and lower bounds", .timeLimit(.minutes(10)))
+@Suite("Constructions and lower bounds", .timeLimit(.minutes(20)))
 struct ConstructionTests {
     /// Orthogonal arrays over prime fields and over GF(4), GF(8), GF(9) (arithmetic by polynomials),
     /// binary arrays of Kleitman and Spencer: each meets the lower bound, so no search runs.
@@ -165,7 +165,7 @@ struct ConstructionTests {
 }
 
 /// migrate's rows at the default settings before constructions and bounds were added: no model may get more.
-@Suite("No model gets more rows than before constructions", .timeLimit(.minutes(10)))
+@Suite("No model gets more rows than before constructions", .timeLimit(.minutes(20)))
 struct RowRegressionTests {
     @Test(
         "Rows at the default settings are at most the rows recorded before",

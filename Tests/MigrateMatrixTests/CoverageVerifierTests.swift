@@ -1,7 +1,7 @@
 import MigrateMatrix
 import Testing
 
-@Suite("Coverage verifier", .timeLimit(.minutes(10)))
+@Suite("Coverage verifier", .timeLimit(.minutes(20)))
 struct CoverageVerifierTests {
     /// Three binary factors; the four rows of the orthogonal array OA(4, 3, 2, 2).
     let binary = CoverageModel(levelCounts: [2, 2, 2])

@@ -33,7 +33,7 @@ func constrainedModel() -> CoverageModel {
         ])
 }
 
-@Suite("Covering-array generator", .timeLimit(.minutes(10)))
+@Suite("Covering-array generator", .timeLimit(.minutes(20)))
 struct GeneratorTests {
     @Test(
         "The greedy passes keep their settings under the work cap, and past it drop to one restart and the candidates that fit (at least 2)",

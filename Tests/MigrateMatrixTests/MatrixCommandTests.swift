@@ -4,7 +4,7 @@ import MigrateMatrix
 import MigrateTestSupport
 import Testing
 
-@Suite("migrate matrix", .timeLimit(.minutes(10)))
+@Suite("migrate matrix", .timeLimit(.minutes(20)))
 struct MatrixCommandTests {
     let modelText = "OS: iOS, macOS, tvOS\nInput: touch, mouse, remote\nNetwork: wifi, cellular\nIF [OS] = \"tvOS\" THEN [Input] = \"remote\";\n"
 

@@ -19,7 +19,7 @@ struct PICTCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("PICT compatibility", .timeLimit(.minutes(10)))
+@Suite("PICT compatibility", .timeLimit(.minutes(20)))
 struct PICTCompatibilityTests {
     static let cases: [PICTCase] = [
         // "IF [File system] = "FAT" THEN [Size] <= 4096;" and the same for FAT32 with 32000.

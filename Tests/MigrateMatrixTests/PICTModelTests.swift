@@ -2,7 +2,7 @@ import MigrateMatrix
 import MigratePlan
 import Testing
 
-@Suite("PICT model reader", .timeLimit(.minutes(10)))
+@Suite("PICT model reader", .timeLimit(.minutes(20)))
 struct PICTModelTests {
     let text = """
         # A PICT model
@@ -204,7 +204,7 @@ struct PICTModelTests {
     }
 }
 
-@Suite("PICT models: the parameter limit", .timeLimit(.minutes(10)))
+@Suite("PICT models: the parameter limit", .timeLimit(.minutes(20)))
 struct PICTParameterLimitTests {
     @Test("A model past the parameter limit is one error at the first parameter past it")
     func tooManyParameters() {

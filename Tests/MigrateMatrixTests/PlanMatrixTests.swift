@@ -19,7 +19,7 @@ let exampleMatrices: [String: (factors: PlanFactorModel, array: CoveringArray)] 
     return result
 }()
 
-@Suite("Plan matrices", .timeLimit(.minutes(10)))
+@Suite("Plan matrices", .timeLimit(.minutes(20)))
 struct PlanMatrixTests {
     @Test("Every example's matrix covers every valid pair with valid rows", arguments: exampleNames)
     func complete(name: String) throws {
@@ -97,7 +97,7 @@ struct PlanMatrixTests {
     }
 }
 
-@Suite("Plan matrices at scale", .timeLimit(.minutes(10)))
+@Suite("Plan matrices at scale", .timeLimit(.minutes(20)))
 struct LargePlanMatrixTests {
     /// A plan with `count` non-consumables and `tiers` discount tiers over `releases` paid releases.
     static func plan(products count: Int, releases: Int = 1, tiers: Int = 0) -> MigrationPlan {

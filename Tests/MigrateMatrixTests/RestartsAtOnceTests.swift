@@ -4,7 +4,7 @@ import Testing
 
 @testable import MigrateMatrix
 
-@Suite("Greedy restarts run at once, one per core", .timeLimit(.minutes(10)))
+@Suite("Greedy restarts run at once, one per core", .timeLimit(.minutes(20)))
 struct RestartsAtOnceTests {
     @Test(
         "Greedy restarts run at once give the rows they give in turn (constrained pairwise, and strengths 3 and 4)",

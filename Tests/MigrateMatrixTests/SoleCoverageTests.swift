@@ -3,7 +3,7 @@ import Testing
 
 @testable import MigrateMatrix
 
-@Suite("Tabu search's sole coverage (what changing a cell would lose), kept up to date", .timeLimit(.minutes(10)))
+@Suite("Tabu search's sole coverage (what changing a cell would lose), kept up to date", .timeLimit(.minutes(20)))
 struct SoleCoverageTests {
     /// Recounts from the cells what `coverage` keeps: the counts, the missing list, the cells by
     /// column, and per cell the pairs its row alone covers with it. Returns the problems found.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MigrateMatrix
 
-@Suite("Tabu search (the default pass for pairwise models without constraints)", .timeLimit(.minutes(10)))
+@Suite("Tabu search (the default pass for pairwise models without constraints)", .timeLimit(.minutes(20)))
 struct TabuSearchTests {
     /// A complete pairwise array for `model` from greedy search alone, with every row twice: plenty for tabu search to remove.
     static func redundantStart(_ model: CoverageModel, seed: UInt64 = 0) throws -> [[Int]] {

@@ -2,7 +2,7 @@ import MigratePlan
 import MigrateSupport
 import Testing
 
-@Suite("JSON parser", .timeLimit(.minutes(10)))
+@Suite("JSON parser", .timeLimit(.minutes(20)))
 struct JSONParserTests {
     @Test("Parses values and keeps number literals exactly")
     func values() throws {

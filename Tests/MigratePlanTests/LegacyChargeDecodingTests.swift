@@ -28,7 +28,7 @@ let legacyPricePlan = """
     }
     """
 
-@Suite("Legacy prices in the plan format", .timeLimit(.minutes(10)))
+@Suite("Legacy prices in the plan format", .timeLimit(.minutes(20)))
 struct LegacyChargeDecodingTests {
     @Test("Both mechanisms decode, and the canonical encoder writes them back")
     func decodesAndRoundTrips() throws {

@@ -16,7 +16,7 @@ let minimalPlan = """
     }
     """
 
-@Suite("Plan decoding", .timeLimit(.minutes(10)))
+@Suite("Plan decoding", .timeLimit(.minutes(20)))
 struct PlanDecoderTests {
     @Test("A minimal plan decodes without diagnostics")
     func minimal() throws {
@@ -240,7 +240,7 @@ struct PlanDecoderTests {
     }
 }
 
-@Suite("Plan: where a release date came from", .timeLimit(.minutes(10)))
+@Suite("Plan: where a release date came from", .timeLimit(.minutes(20)))
 struct ReleasedSourceDecodingTests {
     @Test("releasedSource is read, written back, and a misspelling gets a suggestion")
     func roundTrip() throws {

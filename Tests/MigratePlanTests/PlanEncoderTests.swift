@@ -4,7 +4,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-@Suite("Plan encoding", .timeLimit(.minutes(10)))
+@Suite("Plan encoding", .timeLimit(.minutes(20)))
 struct PlanEncoderTests {
     static let examples = Examples.names
 

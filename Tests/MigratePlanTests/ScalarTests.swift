@@ -2,7 +2,7 @@ import Foundation
 import MigratePlan
 import Testing
 
-@Suite("Dates and prices", .timeLimit(.minutes(10)))
+@Suite("Dates and prices", .timeLimit(.minutes(20)))
 struct ScalarTests {
     @Test(
         "ISO 8601 date-times parse to the right instant",

@@ -3,7 +3,7 @@ import MigratePlan
 import MigrateSupport
 import Testing
 
-@Suite("Version arithmetic", .timeLimit(.minutes(10)))
+@Suite("Version arithmetic", .timeLimit(.minutes(20)))
 struct VersionTests {
     @Test(
         "Versions compare numerically, component by component",

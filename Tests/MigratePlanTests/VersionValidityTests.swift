@@ -1,7 +1,7 @@
 import MigratePlan
 import Testing
 
-@Suite("Version.isValid agrees with Version(_:)", .timeLimit(.minutes(10)))
+@Suite("Version.isValid agrees with Version(_:)", .timeLimit(.minutes(20)))
 struct VersionValidityTests {
     @Test(
         "Every kind of text",

@@ -6,7 +6,7 @@ import Testing
 
 /// `simulate --actuals` never counts a sale twice (reports that overlap), never drops a currency unsaid, calls an
 /// assumption contradicted only when the refit's band misses its range, and shows the verdict the refit gives.
-@Suite("simulate --actuals: overlapping reports, currencies, contradictions and the refitted verdict", .timeLimit(.minutes(10)))
+@Suite("simulate --actuals: overlapping reports, currencies, contradictions and the refitted verdict", .timeLimit(.minutes(20)))
 struct ActualsOverlapTests {
     static func day(_ text: String) -> Date { Timestamp.parse(text)! }
 

@@ -8,7 +8,7 @@ import Testing
 /// months after the switch (2021-01-01) of 10,000, 7,000 and 5,500 free downloads, which is a launch multiple of
 /// 10 and a lasting multiple of 4 exactly (7 = 4 + 6 × 0.5, 5.5 = 4 + 6 × 0.25); 2% of them buy 'pro', which only
 /// new free users are offered; 300 legacy buyers of 1.0 buy 'extra'.
-@Suite("simulate --actuals: implied values, contradictions and the refit", .timeLimit(.minutes(10)))
+@Suite("simulate --actuals: implied values, contradictions and the refit", .timeLimit(.minutes(20)))
 struct ActualsTests {
     static func plan(conversion: String = #"{ "distribution": "uniform", "low": 0.01, "high": 0.05 }"#) throws -> MigrationPlan {
         try decode(

@@ -2,7 +2,7 @@ import MigratePlan
 import MigrateSimulation
 import Testing
 
-@Suite("Simulation section: decoding and errors", .timeLimit(.minutes(10)))
+@Suite("Simulation section: decoding and errors", .timeLimit(.minutes(20)))
 struct AssumptionDecodingTests {
     static func errors(_ assumptions: String, scenarios: String = "[]") -> [String] {
         PlanDecoder.decode(handPlan(assumptions: assumptions, scenarios: scenarios)).diagnostics.filter { $0.severity == .error }

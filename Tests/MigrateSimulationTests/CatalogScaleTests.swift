@@ -8,7 +8,7 @@ import Testing
 
 /// Simulation grows with the catalog, not its square: the cohort preview folds a cohort's many per-offer states; the revenue model sums offers once
 /// a draw; the sketch finds buckets without a logarithm, exactly as with one.
-@Suite("Catalog scale: folded preview, offers summed once, bucket table", .timeLimit(.minutes(10)))
+@Suite("Catalog scale: folded preview, offers summed once, bucket table", .timeLimit(.minutes(20)))
 struct SimulationScaleTests {
     /// One paid release and one free one; `count` products, each granting its own feature, so a new free
     /// user is offered all of them (and a paid buyer all but the first, which the paid app included).

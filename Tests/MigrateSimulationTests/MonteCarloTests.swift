@@ -6,7 +6,7 @@ import Testing
 
 @testable import MigrateSimulation
 
-@Suite("Monte Carlo and percentiles", .timeLimit(.minutes(10)))
+@Suite("Monte Carlo and percentiles", .timeLimit(.minutes(20)))
 struct MonteCarloTests {
     @Test("Point distributions: every percentile equals the deterministic run")
     func pointEqualsDeterministic() throws {

@@ -3,7 +3,7 @@ import MigratePlan
 import MigrateSimulation
 import Testing
 
-@Suite("Revenue model, worked out on paper", .timeLimit(.minutes(10)))
+@Suite("Revenue model, worked out on paper", .timeLimit(.minutes(20)))
 struct RevenueModelTests {
     static let flat = """
         { "paidDownloadsPerMonth": 1000, "legacyBuyers": 5000, "launchMultiple": 10, "lastingMultiple": 10,

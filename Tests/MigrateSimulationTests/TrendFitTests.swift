@@ -3,7 +3,7 @@ import MigratePlan
 import MigrateSimulation
 import Testing
 
-@Suite("Staying paid's trend, fitted to the install base's months", .timeLimit(.minutes(10)))
+@Suite("Staying paid's trend, fitted to the install base's months", .timeLimit(.minutes(20)))
 struct TrendFitTests {
     static func base(_ paid: [Int], from: String = "2020-01-01T00:00:00Z", until: String? = nil) -> InstallBase {
         var calendar = Calendar(identifier: .gregorian)

@@ -3,7 +3,7 @@ import MigratePlan
 import MigrateSimulation
 import Testing
 
-@Suite("Uncertainty by default, ties, the verdict, the paid trend and price response", .timeLimit(.minutes(10)))
+@Suite("Uncertainty by default, ties, the verdict, the paid trend and price response", .timeLimit(.minutes(20)))
 struct VerdictTests {
     static func prepare(_ assumptions: String, horizon: Int = 3, products: String? = nil) throws -> PreparedScenario {
         try PreparedScenario.prepare(decode(handPlan(assumptions: assumptions, horizon: horizon, products: products)), scenario: nil)

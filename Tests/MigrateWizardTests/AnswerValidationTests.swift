@@ -8,7 +8,7 @@ import MigrateWizard
 import Testing
 
 /// Each answer is checked when it is given, by the plan's own rules, and no session is lost.
-@Suite("the wizard validates each answer when it is given", .timeLimit(.minutes(10)))
+@Suite("the wizard validates each answer when it is given", .timeLimit(.minutes(20)))
 struct AnswerValidationTests {
     static var facts: WizardFacts { WizardFlowTests.facts }  // 1.0 (1), 1.1 (2), 2.0 (1), 3.0 (1)
 
@@ -120,7 +120,7 @@ struct AnswerValidationTests {
     }
 }
 
-@Suite("migrate init never loses the answers", .timeLimit(.minutes(10)))
+@Suite("migrate init never loses the answers", .timeLimit(.minutes(20)))
 struct SavedAnswersTests {
     @Test("When the plan can't be written, the answers are saved, the message says so, and --answers re-runs them")
     func savedAndRerun() throws {

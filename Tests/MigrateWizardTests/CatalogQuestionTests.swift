@@ -9,7 +9,7 @@ import Testing
 /// A repository with two `.storekit` files read whole: the app's own (Xcode's two placeholder products, a
 /// lifetime pass sold as a non-renewing subscription, a non-consumable, two subscriptions with 3-month free
 /// trials) and an SDK's demo configuration (another app's products, one non-renewing, and an Apple sample's).
-@Suite("init: real catalogs, only this app's products", .timeLimit(.minutes(10)))
+@Suite("init: real catalogs, only this app's products", .timeLimit(.minutes(20)))
 struct CatalogQuestionTests {
     static let files = ["ledger-products.storekit", "ledger-vendor-sample.storekit"]
 

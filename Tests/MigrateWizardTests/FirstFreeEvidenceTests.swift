@@ -7,7 +7,7 @@ import Testing
 
 /// The first free release's default: a release not listed yet, unless the sales reports show the app
 /// already free from a listed one (and nothing sold for money after it).
-@Suite("The first free release's default from the sales reports", .timeLimit(.minutes(10)))
+@Suite("The first free release's default from the sales reports", .timeLimit(.minutes(20)))
 struct FirstFreeEvidenceTests {
     /// 1.0 (1), 1.1 (2), 2.0 (1), 3.0 (1), with each version's paid and free downloads.
     static func wizard(_ figures: [(version: String, paid: Int, free: Int)], files: [String] = ["sales-2021.txt"]) -> Wizard {

@@ -8,7 +8,7 @@ import Testing
 
 /// Issue 38: the wizard's feature answers never turn into a take-away. Themes from 1.0, Sync from 2.0: buyers of
 /// 1.0 – 1.1 got Sync as a free update and keep it, unless the developer says 2.0 was a paid upgrade they never got.
-@Suite("init keeps what free updates brought", .timeLimit(.minutes(10)))
+@Suite("init keeps what free updates brought", .timeLimit(.minutes(20)))
 struct FreeUpdateEraTests {
     static let answers = [
         "firstFree": "3.0", "freeFrom": "2021-06-01T17:00:00Z", "features": "Themes, Sync", "featureSince.themes": "1.0",

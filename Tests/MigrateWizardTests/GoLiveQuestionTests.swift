@@ -9,7 +9,7 @@ import Testing
 
 /// The first free release's go-live: the moment the cutoff is drawn at, asked with the best evidence at hand and
 /// never defaulted to a commit date.
-@Suite("the first free release's go-live", .timeLimit(.minutes(10)))
+@Suite("the first free release's go-live", .timeLimit(.minutes(20)))
 struct GoLiveQuestionTests {
     /// 1.0 (1), 2.0 (2) and 3.0 (3), each dated at 10:00 UTC on its day by `provenance`.
     static func facts(_ provenance: ReleaseDateSource) -> WizardFacts {

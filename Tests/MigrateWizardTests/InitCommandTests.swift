@@ -2,7 +2,7 @@ import Foundation
 import MigrateCLI
 import Testing
 
-@Suite("migrate init, non-interactive", .timeLimit(.minutes(10)))
+@Suite("migrate init, non-interactive", .timeLimit(.minutes(20)))
 struct InitCommandTests {
     @Test("from a .storekit file and a tagged git history, --yes alone gives a plan that checks and simulates")
     func defaultsAlone() throws {

@@ -5,7 +5,7 @@ import MigrateTestSupport
 import Testing
 
 /// `migrate init` on a (scripted) terminal: typos, going back, EOF, declining, and a real pseudo-terminal.
-@Suite("migrate init, interactive", .timeLimit(.minutes(10)))
+@Suite("migrate init, interactive", .timeLimit(.minutes(20)))
 struct InteractiveInitTests {
     static let environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
 

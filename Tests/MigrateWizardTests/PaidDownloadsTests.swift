@@ -6,7 +6,7 @@ import MigrateWizard
 import Testing
 
 /// "How many paid downloads a month": always a range in the plan, asked whenever no sales history shows a trend.
-@Suite("the paid downloads answer", .timeLimit(.minutes(10)))
+@Suite("the paid downloads answer", .timeLimit(.minutes(20)))
 struct PaidDownloadsTests {
     @Test(
         "A number is a range around it, a typed range is every value equally likely, anything else is refused",

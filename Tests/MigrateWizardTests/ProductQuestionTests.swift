@@ -6,7 +6,7 @@ import MigrateWizard
 import Testing
 
 /// A `.storekit` with nothing that unlocks a feature (a tip jar) asks for the product that will.
-@Suite("the wizard asks for a product when the .storekit can't unlock anything", .timeLimit(.minutes(10)))
+@Suite("the wizard asks for a product when the .storekit can't unlock anything", .timeLimit(.minutes(20)))
 struct ProductQuestionTests {
     /// The tip jar fixture, read by the real importer.
     static func facts() throws -> WizardFacts {
@@ -109,7 +109,7 @@ struct ProductQuestionTests {
 }
 
 /// A history of a thousand builds shows a few releases, and any is reached by typing.
-@Suite("the wizard's long lists", .timeLimit(.minutes(10)))
+@Suite("the wizard's long lists", .timeLimit(.minutes(20)))
 struct LongListTests {
     static let builds = 1_036
 

@@ -3,7 +3,7 @@ import MigratePlan
 import MigrateWizard
 import Testing
 
-@Suite("Project discovery", .timeLimit(.minutes(10)))
+@Suite("Project discovery", .timeLimit(.minutes(20)))
 struct ProjectScannerTests {
     @Test("Discovery skips migrate's own output, so a second init doesn't read its generated Products.storekit")
     func skipsGeneratedOutput() throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// At the summary, the number of any earlier answer goes back to it; the wizard asks what the change
 /// brings in and returns to the summary with every other answer kept.
-@Suite("the wizard's summary changes any answer", .timeLimit(.minutes(10)))
+@Suite("the wizard's summary changes any answer", .timeLimit(.minutes(20)))
 struct SummaryChangeTests {
     /// Answers for a full session on `WizardFlowTests.facts` (1.0 (1), 1.1 (2), 2.0 (1), 3.0 (1)).
     static let session: [QuestionID: String] = [

@@ -5,7 +5,7 @@ import Testing
 
 /// `migrate init` on an older app's project: a placeholder Info.plist, a tip-jar-only `.storekit`,
 /// and (when git is there) a history of a thousand builds.
-@Suite("migrate init on a tip-jar project with a long history", .timeLimit(.minutes(10)))
+@Suite("migrate init on a tip-jar project with a long history", .timeLimit(.minutes(20)))
 struct TipsterInitTests {
     static let environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `migrate init` uses every flag and `--answers` key it is given, or refuses it (exit 64) naming it and saying
 /// why: nothing given is dropped in silence.
-@Suite("migrate init: every answer given is used or refused", .timeLimit(.minutes(10)))
+@Suite("migrate init: every answer given is used or refused", .timeLimit(.minutes(20)))
 struct UnusedAnswersTests {
     /// A project with nothing to import: two paid releases typed, the rest from flags and defaults.
     static let base = [

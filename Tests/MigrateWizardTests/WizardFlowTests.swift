@@ -5,7 +5,7 @@ import MigrateWizard
 import Testing
 
 /// The question flow as a state machine, with no I/O.
-@Suite("the wizard's question flow", .timeLimit(.minutes(10)))
+@Suite("the wizard's question flow", .timeLimit(.minutes(20)))
 struct WizardFlowTests {
     static let now = Date(timeIntervalSince1970: 1_795_000_000)
 

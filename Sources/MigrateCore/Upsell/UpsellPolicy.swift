@@ -33,10 +33,21 @@ extension Offer {
 /// A product that is deliberately not offered, and why.
 public struct WithheldOffer: Sendable, Hashable {
     public var productID: String
-    public var reason: String
+    /// Why, typed: what is shown is made from it.
+    public var why: WithholdReason
+    /// The sentence `explain` shows.
+    public var reason: String { why.description }
     /// The subscription of the same group the customer has, when the product is a switch from it that adds
     /// nothing they lack: for an account screen, not the paywall.
-    public var switchesFrom: String? = nil
+    public var switchesFrom: String? {
+        if case .switchAddsNothing(let current, _, _) = why { return current }
+        return nil
+    }
+
+    public init(productID: String, why: WithholdReason) {
+        self.productID = productID
+        self.why = why
+    }
 }
 
 /// What the upsell screen shows.
@@ -46,7 +57,10 @@ public struct UpsellResult: Sendable, Hashable {
     public var withheld: [WithheldOffer]
     /// False when the customer already has everything that can be had, so Restore can be hidden.
     public var showsRestore: Bool
-    public var notes: [String]
+    /// What to tell the upsell screen, typed.
+    public var remarks: [UpsellNote]
+    /// The sentences `explain` shows.
+    public var notes: [String] { remarks.map(\.description) }
 }
 
 /// The three outcomes of a Restore Purchases tap, each with its own message (App Review checks them).
@@ -147,8 +161,8 @@ public struct UpsellPolicy: Sendable {
     }
 
     /// What a switch between two plans of a group changes, for its message: ` (yearly instead of monthly, …)`.
-    private func switchChanges(from current: String, to product: Product) -> String {
-        guard let from = catalog.product(withID: current) else { return "" }
+    private func switchChanges(from current: String, to product: Product) -> [String] {
+        guard let from = catalog.product(withID: current) else { return [] }
         var changes: [String] = []
         if let old = from.subscription, let new = product.subscription {
             if old.period != new.period { changes.append("\(new.period) instead of \(old.period)") }
@@ -158,7 +172,7 @@ public struct UpsellPolicy: Sendable {
             changes.append(product.familyShareable ? "shared with the family" : "not shared with the family")
         }
         if from.price != product.price { changes.append("\(product.price) instead of \(from.price)") }
-        return changes.isEmpty ? "" : " (" + changes.joined(separator: ", ") + ")"
+        return changes
     }
 
     /// One product the customer may be offered: its index in `plan.products`, what it would add, and whether it
@@ -180,9 +194,7 @@ public struct UpsellPolicy: Sendable {
         let missingAnything = obtainableFeatures.count > owned.count || !obtainableFeatures.isSubset(of: owned)
 
         if customer.isVolumePurchase {
-            return UpsellResult(
-                offers: [], withheld: [], showsRestore: missingAnything,
-                notes: ["a Volume Purchase Program install cannot make in-app purchases, so nothing is offered"])
+            return UpsellResult(offers: [], withheld: [], showsRestore: missingAnything, remarks: [.volumePurchase])
         }
         var tier: ResolvedTier?
         if case .legacy(let id) = decision.cohort { tier = catalog.tier(withID: id) }
@@ -221,26 +233,21 @@ public struct UpsellPolicy: Sendable {
             let id = products[index].id
             if ownedProducts.contains(id) { continue }
             if products[index].trial != nil, customer.purchases.contains(where: { $0.productID == id && !$0.isRevoked }) {
-                withheld.append(WithheldOffer(productID: id, reason: "a free trial the customer has already started"))
+                withheld.append(WithheldOffer(productID: id, why: .trialTaken))
                 continue
             }
             let features = featuresAt[index]
             let against = ownedAgainst(products[index])
             if features.isSubset(of: against) {
                 if !features.isEmpty {
-                    withheld.append(WithheldOffer(productID: id, reason: "adds nothing: every feature it grants is already unlocked"))
+                    withheld.append(WithheldOffer(productID: id, why: .addsNothing))
                 }
                 continue
             }
             // Unknown is not new: withhold only what a legacy tier could already own, and sell the rest.
             if decision.rule == .noProof, !features.isDisjoint(with: tierFeatures) {
                 let ownable = catalog.ordered(features.intersection(tierFeatures))
-                withheld.append(
-                    WithheldOffer(
-                        productID: id,
-                        reason:
-                            "the original purchase can't be verified now, and a legacy tier may already own \(ownable.map { "'\($0)'" }.joined(separator: ", ")): offered once it verifies"
-                    ))
+                withheld.append(WithheldOffer(productID: id, why: .originalPurchaseUnknown(tierMayOwn: ownable)))
                 continue
             }
             var adds = features.isDisjoint(with: against) ? features : features.subtracting(against)
@@ -253,10 +260,7 @@ public struct UpsellPolicy: Sendable {
                 if lacking.isEmpty {
                     withheld.append(
                         WithheldOffer(
-                            productID: id,
-                            reason:
-                                "a switch from '\(current)' in subscription group '\(group)' that adds nothing the subscriber lacks\(switchChanges(from: current, to: products[index])): for an account screen, not the paywall",
-                            switchesFrom: current))
+                            productID: id, why: .switchAddsNothing(from: current, group: group, changes: switchChanges(from: current, to: products[index]))))
                     continue
                 }
                 adds = lacking
@@ -265,10 +269,7 @@ public struct UpsellPolicy: Sendable {
             if !requires.isEmpty {
                 let lacking = requires.filter { !owned.contains($0) }
                 if !lacking.isEmpty {
-                    withheld.append(
-                        WithheldOffer(
-                            productID: id,
-                            reason: "an add-on that requires \(lacking.map { "'\($0)'" }.joined(separator: ", ")), which the customer lacks"))
+                    withheld.append(WithheldOffer(productID: id, why: .requires(lacking)))
                     continue
                 }
             }
@@ -286,13 +287,8 @@ public struct UpsellPolicy: Sendable {
             if candidate.overlaps, candidate.adds.allSatisfy({ sellers[$0] != nil }) {
                 let overlap = catalog.ordered(featuresAt[candidate.index].intersection(candidate.owned))
                 let alternatives = Set(candidate.adds.flatMap { sellers[$0] ?? [] })
-                let names = alternatives.sorted().map { "'\($0)'" }.joined(separator: ", ")
                 withheld.append(
-                    WithheldOffer(
-                        productID: products[candidate.index].id,
-                        reason:
-                            "would charge again for \(overlap.map { "'\($0)'" }.joined(separator: ", ")), which the customer has; what it adds is sold alone as \(names)"
-                    ))
+                    WithheldOffer(productID: products[candidate.index].id, why: .wouldChargeTwice(overlap: overlap, soldAloneAs: alternatives.sorted())))
                 continue
             }
             offered.append(candidate)
@@ -358,14 +354,8 @@ public struct UpsellPolicy: Sendable {
             return lhs.productID < rhs.productID
         }
         withheld.sort { $0.productID < $1.productID }
-        var notes: [String] = []
-        if !missingAnything {
-            notes.append(
-                offers.isEmpty
-                    ? "everything is unlocked: show no paywall, and the Restore control can be hidden"
-                    : "everything is unlocked for now: show no paywall, and the Restore control can be hidden; the offers are"
-                        + " upgrades for an account screen (another plan in the group, or owning for good)")
-        }
-        return UpsellResult(offers: offers, withheld: withheld, showsRestore: missingAnything, notes: notes)
+        var remarks: [UpsellNote] = []
+        if !missingAnything { remarks.append(offers.isEmpty ? .everythingUnlocked : .everythingUnlockedUpgradesRemain) }
+        return UpsellResult(offers: offers, withheld: withheld, showsRestore: missingAnything, remarks: remarks)
     }
 }

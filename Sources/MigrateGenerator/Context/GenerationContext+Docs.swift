@@ -84,7 +84,7 @@ extension GenerationContext {
                         "`\(offer.productID)` \(offer.priceText)"
                     })
                 let withheld = Self.abbreviated(
-                    report.upsell.withheld.filter { $0.reason.hasPrefix("would charge again") }.map { "`\($0.productID)`" })
+                    report.upsell.withheld.filter(\.why.chargesTwice).map { "`\($0.productID)`" })
                 rows.append([
                     "cohort": .string(Self.markdownCell(title)),
                     "owns": .string(owning.isEmpty ? "—" : owning.map { "`\($0)`" }.joined(separator: ", ")),

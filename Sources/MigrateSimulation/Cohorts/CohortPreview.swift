@@ -125,13 +125,12 @@ public enum CohortPreview {
     ) -> CohortPreviewRow {
         var parts: [String] = [origin]
         if report.upsell.offers.isEmpty {
-            parts.append(report.upsell.notes.first.map { $0.components(separatedBy: ":").first ?? $0 } ?? "nothing offered")
+            parts.append(report.upsell.remarks.first?.summary ?? "nothing offered")
         } else {
             parts.append(report.upsell.offers.map { "\($0.name) \($0.reason)" }.joined(separator: "; "))
         }
-        for withheld in report.upsell.withheld where withheld.reason.hasPrefix("would charge again") {
-            let short = withheld.reason.components(separatedBy: ";").first ?? withheld.reason
-            parts.append("bundle withheld: it \(short)")
+        for withheld in report.upsell.withheld where withheld.why.chargesTwice {
+            parts.append("bundle withheld: it \(withheld.why.summary)")
         }
         return CohortPreviewRow(
             cohort: label, tierID: tierID, platform: customer.platform, owns: owns, size: size,

@@ -1,7 +1,7 @@
 import MigrateCore
 import Testing
 
-@Suite("Batch row warnings", .timeLimit(.minutes(10)))
+@Suite("Batch row warnings", .timeLimit(.minutes(20)))
 struct BatchRowWarningTests {
     @Test("Each warning's position is its place in allCases, the order rows and the summary list them in")
     func positions() {

@@ -5,7 +5,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-@Suite("explain --batch: deciding a list", .timeLimit(.minutes(10)))
+@Suite("explain --batch: deciding a list", .timeLimit(.minutes(20)))
 struct BatchTests {
     static func catalog(_ example: String) throws -> PlanCatalog {
         let url = repositoryRoot.appendingPathComponent("Examples/\(example)/migration.json")

@@ -1,7 +1,7 @@
 import MigrateSupport
 import Testing
 
-@Suite("CSV reader", .timeLimit(.minutes(10)))
+@Suite("CSV reader", .timeLimit(.minutes(20)))
 struct CSVReaderTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
