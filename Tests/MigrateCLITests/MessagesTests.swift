@@ -11,7 +11,8 @@ import Testing
 #endif
 
 /// A message names the real cause and the place, never a symptom of it.
-@Suite("Messages: not a regular file, invalid UTF-8, control characters, empty --output, unknown templates, scenario 'plan'", .timeLimit(.minutes(20)))
+@Suite(
+    "Messages: not a regular file, invalid UTF-8, control characters, empty --output, unknown templates, scenario 'plan'", .timeLimit(.minutes(20)))
 struct MessagesTests {
     @Test("A folder or FIFO named migration.json, and /dev/null, are 'not a regular file' (exit 66), and nothing blocks")
     func notARegularFile() throws {

@@ -260,7 +260,8 @@ public struct UpsellPolicy: Sendable {
                 if lacking.isEmpty {
                     withheld.append(
                         WithheldOffer(
-                            productID: id, why: .switchAddsNothing(from: current, group: group, changes: switchChanges(from: current, to: products[index]))))
+                            productID: id,
+                            why: .switchAddsNothing(from: current, group: group, changes: switchChanges(from: current, to: products[index]))))
                     continue
                 }
                 adds = lacking
@@ -288,7 +289,8 @@ public struct UpsellPolicy: Sendable {
                 let overlap = catalog.ordered(featuresAt[candidate.index].intersection(candidate.owned))
                 let alternatives = Set(candidate.adds.flatMap { sellers[$0] ?? [] })
                 withheld.append(
-                    WithheldOffer(productID: products[candidate.index].id, why: .wouldChargeTwice(overlap: overlap, soldAloneAs: alternatives.sorted())))
+                    WithheldOffer(
+                        productID: products[candidate.index].id, why: .wouldChargeTwice(overlap: overlap, soldAloneAs: alternatives.sorted())))
                 continue
             }
             offered.append(candidate)

@@ -23,14 +23,16 @@ public enum WithholdReason: Sendable, Hashable {
         case .requires(let lacking):
             return "an add-on that requires \(Self.quoted(lacking)), which the customer lacks"
         case .wouldChargeTwice(let overlap, let alternatives):
-            return "would charge again for \(Self.quoted(overlap)), which the customer has; what it adds is sold alone as \(Self.quoted(alternatives))"
+            return
+                "would charge again for \(Self.quoted(overlap)), which the customer has; what it adds is sold alone as \(Self.quoted(alternatives))"
         case .trialTaken:
             return "a free trial the customer has already started"
         case .originalPurchaseUnknown(let ownable):
             return "the original purchase can't be verified now, and a legacy tier may already own \(Self.quoted(ownable)): offered once it verifies"
         case .switchAddsNothing(let current, let group, let changes):
             let changed = changes.isEmpty ? "" : " (" + changes.joined(separator: ", ") + ")"
-            return "a switch from '\(current)' in subscription group '\(group)' that adds nothing the subscriber lacks\(changed): for an account screen, not the paywall"
+            return
+                "a switch from '\(current)' in subscription group '\(group)' that adds nothing the subscriber lacks\(changed): for an account screen, not the paywall"
         }
     }
 
