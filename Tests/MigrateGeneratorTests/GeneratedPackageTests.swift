@@ -106,7 +106,7 @@ struct GeneratedPackageTests {
             replace: "verification: .failed(lastVerifiedDaysAgo: age))",
             test: "Offline after a verified launch, the payer keeps the tier (unknown is not unverified)"),
         LayerMutant(
-            name: "WindowIgnored", example: "tilt-to-live-hd", file: "OriginalPurchase.swift",
+            name: "WindowIgnored", example: "tilt-to-live-hd", file: "CohortRules.swift",
             find: "guard let age = kept.age, let days = kept.limit, age <= days else {",
             replace: "guard let age = kept.age, let days = kept.limit, age <= days + 100_000 else {",
             test: "Offline for longer than the cache may extend, nothing is granted from it"),
@@ -380,7 +380,9 @@ struct GeneratedPackageTests {
 
         // The string-comparison mutant is one more module: like the layer's mutants, CI builds it (`.ci/mutants`).
         for entry in modules + (mutantsEnabled ? [("tilt-to-live-hd", mutant, .public)] : []) {
-            let storeLayer = vendored.contains(entry.module) ? GenerationOptions.StoreLayer.vendored : .dependency
+            // The string-comparison mutant changes the cutoff rules, which live in the layer: it takes its own copy.
+            let storeLayer =
+                vendored.contains(entry.module) || entry.module == mutant ? GenerationOptions.StoreLayer.vendored : .dependency
             let server = servers.contains(entry.module)
             let options = GenerationOptions(access: entry.access, module: entry.module, storeLayer: storeLayer, server: server)
             let generated = try Generator(options: options).generate(try examplePlan(entry.example), only: [.swift, .tests, .server])
@@ -398,7 +400,7 @@ struct GeneratedPackageTests {
             }
             try addModule(entry.module, files: files, from: entry.module, storeLayer: storeLayer) { name, body in
                 if entry.module == "Tilt" && name == "StoreTests.swift" { return try Self.addingProbe(to: body) }
-                guard entry.module == mutant && name == "OriginalPurchase.swift" else { return body }
+                guard entry.module == mutant && name == "CohortRules.swift" else { return body }
                 // Apple's sample code compares originalAppVersion as Strings, where "10" < "2".
                 let numeric = "    for position in 0..<max(lhs.components.count, rhs.components.count) {"
                 guard body.contains(numeric) else { throw PackageError(message: "the mutation point moved; update the test") }

@@ -161,7 +161,7 @@ final class BatchWorker {
         case .csv:
             var line = ""
             for field in fields {
-                line += CSVReader.field(field)
+                line += CSVWriter.field(field)
                 line += ","
             }
             return line + rendered(decision) + "\n"
@@ -220,7 +220,7 @@ final class BatchWorker {
                 decision.cohortName, decision.tierID ?? "", decision.rule.rawValue, decision.features.joined(separator: " "),
                 decision.offers.joined(separator: " "), decision.withheld.joined(separator: " "),
                 decision.warnings.map(\.rawValue).joined(separator: " "),
-            ].map(CSVReader.field).joined(separator: ",")
+            ].map(CSVWriter.field).joined(separator: ",")
         case .jsonLines:
             text = Self.members(decision)
         }
@@ -251,7 +251,7 @@ final class BatchOutput {
     func writeHeader(_ fields: [String]) {
         guard kind == .csv else { return }
         let names = fields + BatchOutputColumn.allCases.map(\.rawValue)
-        append(Array((names.map(CSVReader.field).joined(separator: ",") + "\n").utf8))
+        append(Array((names.map(CSVWriter.field).joined(separator: ",") + "\n").utf8))
     }
 
     func append(_ bytes: [UInt8]) {
@@ -286,10 +286,10 @@ final class RejectedRows {
     func add(place: RowPlace, reason: String, raw: [UInt8]) {
         switch place {
         case .line(let line):
-            buffer.append(contentsOf: ("\(line)," + CSVReader.field(reason) + ",").utf8)
-            buffer.append(contentsOf: CSVReader.field(bytes: raw))
+            buffer.append(contentsOf: ("\(line)," + CSVWriter.field(reason) + ",").utf8)
+            buffer.append(contentsOf: CSVWriter.field(bytes: raw))
         case .name(let name):
-            buffer.append(contentsOf: (CSVReader.field(name) + "," + CSVReader.field(reason)).utf8)
+            buffer.append(contentsOf: (CSVWriter.field(name) + "," + CSVWriter.field(reason)).utf8)
         }
         buffer.append(10)
         if buffer.count >= 1 << 20 {

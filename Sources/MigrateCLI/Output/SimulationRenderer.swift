@@ -362,9 +362,7 @@ struct SimulationRenderer {
     func csv() -> String {
         var out =
             "scenario,month,stay_paid,freemium,cumulative_paid,cumulative_freemium,cumulative_freemium_p10,cumulative_freemium_p50,cumulative_freemium_p90,monthly_freemium_p10,monthly_freemium_p90\n"
-        func field(_ text: String) -> String {
-            text.contains(",") || text.contains("\"") ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-        }
+        func field(_ text: String) -> String { CSVWriter.field(text) }
         func value(_ number: Double) -> String { String(format: "%.2f", number) }
         for result in report.scenarios {
             let series = result.deterministic

@@ -161,7 +161,7 @@ extension GenerationContext {
             "keepWhileUnreachableDays": .string(String(policies.daysKeptWhileStoreUnreachable)),
             "verificationFailureText": .string(failureText),
             "familySharingEntitles": .bool(policies.familySharing == .entitles),
-            "cutoffRuleLiteral": .string(SwiftIdentifier.stringLiteral(policies.cutoffRule.rawValue)),
+            "cutoffRuleCase": .string(policies.cutoffRule.rawValue),
         ]
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 
 // Escaping and formatting shared by every output: Swift lists, Markdown cells, CSV fields, grouped numbers.
 extension GenerationContext {
@@ -71,8 +72,6 @@ extension GenerationContext {
     }
 
     static func csvField(_ text: String) -> String {
-        let clean = oneLine(text)
-        if clean.contains(",") || clean.contains("\"") { return "\"" + clean.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        return clean
+        CSVWriter.field(oneLine(text))
     }
 }

@@ -5,13 +5,10 @@ import MigrateSupport
 /// Matrices as text: comma-separated (a header of factor names, then one row per line, RFC 4180
 /// quoting) or tab-separated as PICT prints them and reads seed rows (no quoting).
 public enum MatrixCSV {
-    /// One CSV field, quoted when it holds a comma, a quote or a line break.
-    public static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    /// One CSV field, quoted when it holds a comma, a quote or a line break (`CSVWriter`'s).
+    public static func field(_ text: String) -> String { CSVWriter.field(text) }
 
-    public static func line(_ fields: [String]) -> String { fields.map(field).joined(separator: ",") + "\n" }
+    public static func line(_ fields: [String]) -> String { CSVWriter.line(fields) }
 
     /// A cell with its position (1-based line and column), for messages.
     public struct Cell: Sendable, Hashable {

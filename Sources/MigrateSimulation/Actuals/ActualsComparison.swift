@@ -432,7 +432,7 @@ public enum ActualsComparison {
     }
 
     static func whole(_ value: Double) -> String {
-        Int(value.rounded()).formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        Limits.grouped(Int(value.rounded()))
     }
 
     static func short(_ value: Double) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// The sentence that opens `simulate --actuals`: what happened, against what the plan expected, and what it means
 /// for the decision, such as "Free downloads in the month of the switch ran at 31× the paid rate, against the 5–20×
@@ -95,6 +96,6 @@ public enum ActualsHeadline {
     }
 
     static func whole(_ value: Double) -> String {
-        Int(value.rounded()).formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        Limits.grouped(Int(value.rounded()))
     }
 }

@@ -1,0 +1,368 @@
+import Foundation
+
+/// A `CFBundleVersion` or `CFBundleShortVersionString`, compared numerically component by
+/// component, with missing components read as zero: `1.10 > 1.9`, `10 > 9`, `1 == 1.0.0`.
+///
+/// Never compare versions as Strings: there `"10" < "2"`.
+public struct BundleVersion: Comparable, Hashable, Sendable, CustomStringConvertible {
+  public let components: [UInt64]
+  public let description: String
+
+  /// Nil for anything that is not period-separated non-negative integers, such as `"2.0.1b"`.
+  public init?(_ text: String) {
+    var components: [UInt64] = []
+    for part in text.split(separator: ".", omittingEmptySubsequences: false) {
+      guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = UInt64(part)
+      else { return nil }
+      components.append(value)
+    }
+    guard !components.isEmpty else { return nil }
+    self.components = components
+    self.description = text
+  }
+
+  /// A version the plan's tables spell out already split.
+  public init(components: [UInt64], description: String) {
+    self.components = components
+    self.description = description
+  }
+
+  private var significant: ArraySlice<UInt64> {
+    var end = components.count
+    while end > 1 && components[end - 1] == 0 { end -= 1 }
+    return components[0..<end]
+  }
+
+  public static func == (lhs: BundleVersion, rhs: BundleVersion) -> Bool {
+    lhs.significant == rhs.significant
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(Array(significant))
+  }
+
+  public static func < (lhs: BundleVersion, rhs: BundleVersion) -> Bool {
+    for position in 0..<max(lhs.components.count, rhs.components.count) {
+      let left = position < lhs.components.count ? lhs.components[position] : 0
+      let right = position < rhs.components.count ? rhs.components[position] : 0
+      if left != right { return left < right }
+    }
+    return false
+  }
+}
+
+/// What the App Store says about the original purchase, as inputs that tests can set freely:
+/// the sandbox always reports `"1.0"`, so real cutoff logic can only be tried this way.
+public struct OriginalPurchaseFacts<Platform: Hashable & Sendable>: Hashable, Sendable {
+  /// `AppTransaction.originalAppVersion`.
+  public var originalAppVersion: String?
+  /// `AppTransaction.originalPurchaseDate`.
+  public var originalPurchaseDate: Date?
+  /// The platform the app runs on now.
+  public var platform: Platform
+  /// `AppTransaction.originalPlatform`, reported on iOS 18.4 and macOS 15.4 and later.
+  public var originalPlatform: Platform?
+  public var environment: StoreEnvironment
+  public var verification: Verification
+  /// The paid download itself was refunded (`AppTransaction.revocationDate` is set).
+  public var isRevoked: Bool
+
+  public init(
+    originalAppVersion: String? = nil,
+    originalPurchaseDate: Date? = nil,
+    platform: Platform,
+    originalPlatform: Platform? = nil,
+    environment: StoreEnvironment = .production,
+    verification: Verification = .verified,
+    isRevoked: Bool = false
+  ) {
+    self.originalAppVersion = originalAppVersion
+    self.originalPurchaseDate = originalPurchaseDate
+    self.platform = platform
+    self.originalPlatform = originalPlatform
+    self.environment = environment
+    self.verification = verification
+    self.isRevoked = isRevoked
+  }
+}
+
+/// Which group a customer belongs to, by the era of their original purchase.
+public enum PlanCohort<Tier: Hashable & Sendable>: Hashable, Sendable {
+  case legacy(Tier)
+  case newCustomer
+}
+
+/// How the cohort was decided.
+public enum CohortRule: String, Hashable, Sendable {
+  case buildNumber
+  case marketingVersion
+  case purchaseDate
+  case environmentPolicy
+  /// The original purchase can't be verified now: what a legacy tier could own isn't sold.
+  case noProof
+  /// The paid download was refunded: a new customer, who may buy anything.
+  case refunded
+  case undetermined
+}
+
+/// The cohort and the rule that decided it.
+public struct PlanCohortDecision<Tier: Hashable & Sendable, Platform: Hashable & Sendable>:
+  Hashable, Sendable
+{
+  public var cohort: PlanCohort<Tier>
+  public var rule: CohortRule
+  /// The platform whose releases gave the original version its meaning.
+  public var platform: Platform?
+
+  public init(cohort: PlanCohort<Tier>, rule: CohortRule, platform: Platform?) {
+    self.cohort = cohort
+    self.rule = rule
+    self.platform = platform
+  }
+}
+
+/// `policies.cutoffRule`: which of the original version and the purchase date decides.
+public enum CutoffRule: String, Hashable, Sendable {
+  /// The version where it orders the eras as the release dates do, the date elsewhere.
+  case automatic
+  case version
+  case date
+}
+
+/// The cutoff rules, the same for every plan, over a plan's tables: which release a customer's
+/// original purchase was, and which legacy tier that puts them in.
+///
+/// `migrate generate` writes only the tables (releases per platform, tier windows, policies); the
+/// rules are this type's, compiled and tested in migrate's repository.
+public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendable>: Sendable {
+  public typealias Decision = PlanCohortDecision<Tier, Platform>
+  public typealias Purchase = OriginalPurchaseFacts<Platform>
+
+  /// One release on one platform.
+  public struct Release: Sendable {
+    public let version: BundleVersion
+    public let released: Date
+    public let tier: Tier?
+    public let paid: Bool
+
+    public init(version: BundleVersion, released: Date, tier: Tier?, paid: Bool) {
+      self.version = version
+      self.released = released
+      self.tier = tier
+      self.paid = paid
+    }
+  }
+
+  /// A written tier's window of purchase dates: from (inclusive) until (exclusive).
+  public struct Window: Sendable {
+    public let tier: Tier
+    public let from: Date?
+    public let until: Date?
+
+    public init(tier: Tier, from: Date?, until: Date?) {
+      self.tier = tier
+      self.from = from
+      self.until = until
+    }
+  }
+
+  /// The plan's platforms in order: the order breaks ties between platforms.
+  public var platforms: [Platform]
+  /// Platforms whose `originalAppVersion` is the build number (every one but macOS).
+  public var buildNumberPlatforms: Set<Platform>
+  /// Releases per platform in go-live order, with the version receipts carry there.
+  public var releases: [Platform: [Release]]
+  /// The written tiers' windows per platform, in the plan's order. A purchase made outside a
+  /// window is not in that tier, even when its release went live inside it.
+  public var windows: [Platform: [Window]]
+  /// Platforms where versions order the eras the same way as release dates. Elsewhere build
+  /// numbers restart or go backwards, so the purchase date decides.
+  public var versionRuleIsSound: [Platform: Bool]
+  /// Platforms that run another platform's binary when they have no releases of their own.
+  public var fallbacks: [Platform: Platform]
+  public var isUniversalPurchase: Bool
+  public var cutoffRule: CutoffRule
+  /// `policies.nonProduction`: the cohort of sandbox, TestFlight and Xcode customers.
+  public var nonProductionCohort: PlanCohort<Tier>
+  /// `policies.verificationFailure`: days a verified result is kept when verification fails.
+  public var keepLastVerifiedDays: Int?
+  /// Days the last verified facts decide while the App Store can't be reached.
+  public var keepWhileUnreachableDays: Int
+  /// How many features each tier keeps: when platforms disagree, the more generous reading wins.
+  public var tierFeatureCounts: [Tier: Int]
+
+  public init(
+    platforms: [Platform],
+    buildNumberPlatforms: Set<Platform>,
+    releases: [Platform: [Release]],
+    windows: [Platform: [Window]],
+    versionRuleIsSound: [Platform: Bool],
+    fallbacks: [Platform: Platform],
+    isUniversalPurchase: Bool,
+    cutoffRule: CutoffRule,
+    nonProductionCohort: PlanCohort<Tier>,
+    keepLastVerifiedDays: Int?,
+    keepWhileUnreachableDays: Int,
+    tierFeatureCounts: [Tier: Int]
+  ) {
+    self.platforms = platforms
+    self.buildNumberPlatforms = buildNumberPlatforms
+    self.releases = releases
+    self.windows = windows
+    self.versionRuleIsSound = versionRuleIsSound
+    self.fallbacks = fallbacks
+    self.isUniversalPurchase = isUniversalPurchase
+    self.cutoffRule = cutoffRule
+    self.nonProductionCohort = nonProductionCohort
+    self.keepLastVerifiedDays = keepLastVerifiedDays
+    self.keepWhileUnreachableDays = keepWhileUnreachableDays
+    self.tierFeatureCounts = tierFeatureCounts
+  }
+
+  /// Days the last verified facts may decide for this verification, or nil for none.
+  public func daysKept(for verification: Verification) -> (age: Int?, limit: Int?)? {
+    switch verification {
+    case .verified: return nil
+    case .failed(let age): return (age, keepLastVerifiedDays)
+    case .unreachable(let age): return (age, keepWhileUnreachableDays)
+    }
+  }
+
+  /// The cohort of a customer, and the rule that decided it.
+  public func decide(_ purchase: Purchase) -> Decision {
+    // The sandbox and TestFlight report "1.0" for everyone: decide by environment, never by value.
+    if purchase.environment != .production {
+      return Decision(cohort: nonProductionCohort, rule: .environmentPolicy, platform: nil)
+    }
+    if purchase.isRevoked {
+      return Decision(cohort: .newCustomer, rule: .refunded, platform: nil)
+    }
+    if let kept = daysKept(for: purchase.verification) {
+      guard let age = kept.age, let days = kept.limit, age <= days else {
+        return Decision(cohort: .newCustomer, rule: .noProof, platform: nil)
+      }
+    }
+    let version = purchase.originalAppVersion.flatMap(BundleVersion.init)
+    let date = purchase.originalPurchaseDate
+    let appPlatforms = Set(platforms.compactMap(track))
+
+    // Universal purchase: the value's meaning follows the platform of the original purchase.
+    if isUniversalPurchase && purchase.originalPlatform == nil && appPlatforms.count > 1 {
+      let ordered = platforms.filter(appPlatforms.contains)
+      if let date {
+        return byDate(date, platforms: ordered, preferred: track(for: purchase.platform))
+      }
+      if let version {
+        let readings = ordered.compactMap { platform -> Decision? in
+          guard versionRuleIsSound[platform] == true else { return nil }
+          return byVersion(version, on: platform)
+        }
+        if readings.count == ordered.count, Set(readings.map(\.cohort)).count == 1 {
+          return readings[0]
+        }
+      }
+      return Decision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+    }
+
+    guard let platform = track(for: purchase.originalPlatform ?? purchase.platform) else {
+      return Decision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+    }
+    let sound = versionRuleIsSound[platform] ?? false
+    let useVersion = cutoffRule == .version || (cutoffRule == .automatic && sound)
+    if useVersion, let version {
+      return byVersion(version, on: platform, purchased: date)
+    }
+    if let date {
+      return byDate(date, platforms: [platform], preferred: platform)
+    }
+    if let version, sound {
+      return byVersion(version, on: platform)
+    }
+    return Decision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+  }
+
+  /// The platform whose releases give an original version its meaning.
+  public func track(for platform: Platform) -> Platform? {
+    if releases[platform] != nil { return platform }
+    return fallbacks[platform].flatMap { releases[$0] == nil ? nil : $0 }
+  }
+
+  /// The order that breaks ties between platforms.
+  private func order(of platform: Platform) -> Int {
+    platforms.firstIndex(of: platform) ?? 0
+  }
+
+  /// The customer's release is the one with the highest version not above theirs.
+  func byVersion(
+    _ version: BundleVersion, on platform: Platform, purchased date: Date? = nil
+  ) -> Decision {
+    let rule: CohortRule =
+      buildNumberPlatforms.contains(platform) ? .buildNumber : .marketingVersion
+    let sorted = (releases[platform] ?? []).enumerated().sorted {
+      $0.element.version != $1.element.version
+        ? $0.element.version < $1.element.version : $0.offset < $1.offset
+    }
+    guard let first = sorted.first else {
+      return Decision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+    }
+    let match = sorted.last { $0.element.version <= version } ?? first
+    // The version decides, unless a tier's window begins or ends while its release was on sale.
+    let purchased = windowSplits(match.offset, on: platform) ? date : nil
+    return Decision(
+      cohort: cohort(of: match.element, on: platform, purchased: purchased), rule: rule,
+      platform: platform)
+  }
+
+  /// The customer's release is the one on sale at the purchase date; a purchase at the very
+  /// moment a release went live counts as that release, and one before the first release (a
+  /// pre-order) as the first.
+  func byDate(_ date: Date, platforms: [Platform], preferred: Platform?) -> Decision {
+    var readings: [(platform: Platform, release: Release)] = []
+    for platform in platforms {
+      guard let list = releases[platform], let first = list.first else { continue }
+      readings.append((platform, list.last { $0.released <= date } ?? first))
+    }
+    guard var chosen = readings.first(where: { $0.platform == preferred }) ?? readings.first else {
+      return Decision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+    }
+    if Set(readings.map { $0.release.tier }).count > 1 {
+      // The platforms disagree at this moment: never take away what someone may have paid for.
+      chosen =
+        readings.max { lhs, rhs in
+          let left = lhs.release.tier.map { tierFeatureCounts[$0] ?? 0 } ?? -1
+          let right = rhs.release.tier.map { tierFeatureCounts[$0] ?? 0 } ?? -1
+          return left != right ? left < right : order(of: lhs.platform) > order(of: rhs.platform)
+        } ?? chosen
+    }
+    return Decision(
+      cohort: cohort(of: chosen.release, on: chosen.platform, purchased: date),
+      rule: .purchaseDate, platform: chosen.platform)
+  }
+
+  /// Whether a written tier's window begins or ends while release `offset` was on sale, so that
+  /// its buyers are in different tiers by purchase date.
+  func windowSplits(_ offset: Int, on platform: Platform) -> Bool {
+    guard let list = releases[platform], list.indices.contains(offset) else { return false }
+    let start = list[offset].released
+    let end = offset + 1 < list.count ? list[offset + 1].released : Date.distantFuture
+    return (windows[platform] ?? []).contains { window in
+      [window.from, window.until].contains { bound in
+        bound.map { start < $0 && $0 < end } ?? false
+      }
+    }
+  }
+
+  /// The tier of a purchase of `release`: by its written tier's window when the purchase date is
+  /// known, by the release otherwise.
+  func cohort(of release: Release, on platform: Platform, purchased date: Date?) -> PlanCohort<Tier>
+  {
+    guard let date, let list = windows[platform], !list.isEmpty else {
+      return release.tier.map(PlanCohort.legacy) ?? .newCustomer
+    }
+    let window = list.first { window in
+      (window.from.map { date >= $0 } ?? true) && (window.until.map { date < $0 } ?? true)
+        && (release.paid || release.tier == window.tier)
+    }
+    return window.map { PlanCohort.legacy($0.tier) } ?? .newCustomer
+  }
+}
