@@ -114,11 +114,11 @@ struct ReportBrowserTests {
             #expect(result.status == 0, "\(result.output.suffix(2000))")
             let bytes = try Data(contentsOf: shot)
             #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "not a PNG")
-            let kept = repositoryRoot.appendingPathComponent("Documentation/report-\(width).png")
+            let kept = repositoryRoot.appendingPathComponent("Documentation/Migrate.docc/Resources/report-\(width).png")
             if isRecording {
                 try bytes.write(to: kept)
             } else {
-                #expect(FileManager.default.fileExists(atPath: kept.path), "Documentation/report-\(width).png is missing: MIGRATE_RECORD=1")
+                #expect(FileManager.default.fileExists(atPath: kept.path), "Documentation/Migrate.docc/Resources/report-\(width).png is missing: MIGRATE_RECORD=1")
             }
         }
     }

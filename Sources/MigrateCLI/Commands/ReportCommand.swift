@@ -30,8 +30,9 @@ enum ReportCommand {
             table behind it, the assumptions in words with their sources, after launch (--actuals) the months \
             against the forecast and the refitted verdict, the launch-day traps check finds, and the cutoff rules \
             and tiers as a table to sign off. Its figures are those simulate, explain --batch and simulate \
-            --actuals print for the same plan, seed and draws; the same inputs give the same bytes.
-            Example: migrate report migration.json --batch customers.csv --output report.html
+            --actuals print for the same plan, seed and draws; the same inputs give the same bytes. A plan that \
+            can't be simulated yet (no paid downloads a month) still gets the page, which says why it has no \
+            forecast. Example: migrate report migration.json --batch customers.csv --output report.html
             """.wrappedForHelp,
         arguments: [plan, output, batch, actuals, rates, scenario, draws, seed, threads],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
