@@ -43,7 +43,8 @@ enum ReportActuals {
         body += "<h3>What the numbers imply</h3>\n"
         let implied = report.implied.map { item -> String in
             let value = ReportNumbers.number(ActualsComparison.significant(item.implied))
-            let range = "\(ReportNumbers.number(ActualsComparison.significant(item.range.lowerBound)))–"
+            let range =
+                "\(ReportNumbers.number(ActualsComparison.significant(item.range.lowerBound)))–"
                 + ReportNumbers.number(ActualsComparison.significant(item.range.upperBound))
             let verdict =
                 item.isContradicted

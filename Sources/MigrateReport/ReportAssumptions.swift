@@ -12,7 +12,9 @@ enum ReportAssumptions {
         let rows = result.scenario.assumptions.map { resolved -> [String] in
             var range = ReportNumbers.describe(resolved.distribution)
             // A legacyBuyers the plan derives (from the install base) has its value only once the model is built.
-            if resolved.assumption == .legacyBuyers && (result.scenario.assumptions.firstIndex { $0.assumption == .legacyBuyers }.map { result.scenario.medians[$0].isNaN } ?? false) {
+            if resolved.assumption == .legacyBuyers
+                && (result.scenario.assumptions.firstIndex { $0.assumption == .legacyBuyers }.map { result.scenario.medians[$0].isNaN } ?? false)
+            {
                 range = ReportNumbers.number(result.scenario.model.legacyBuyers(result.scenario.medians).rounded())
             }
             return [

@@ -5,7 +5,9 @@ import MigrateSimulation
 /// break-even figures said once each, and the table behind the chart (`simulate`'s what-if table).
 enum ReportForecast {
     static func section(_ input: ReportInput, _ result: ScenarioResult, months: Int) -> String {
-        var body = "<figure>\n" + chart(input.plan.app.name, result) + "<figcaption>\(HTML.escape(caption(result, months: months)))</figcaption>\n</figure>\n"
+        var body =
+            "<figure>\n" + chart(input.plan.app.name, result)
+            + "<figcaption>\(HTML.escape(caption(result, months: months)))</figcaption>\n</figure>\n"
         body += "<h3>Two break-even figures, two questions</h3>\n"
         var terms: [(term: String, meaning: String)] = []
         if let summary = result.monteCarlo {

@@ -32,7 +32,8 @@ struct ReportBrowserTests {
         let source = html.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
         var out = "<!DOCTYPE html><html><body style=\"margin:0\">\n"
         for width in widths {
-            out += "<iframe class=\"probe\" data-width=\"\(width)\" width=\"\(width)\" height=\"900\" style=\"border:0\" srcdoc=\"\(source)\"></iframe>\n"
+            out +=
+                "<iframe class=\"probe\" data-width=\"\(width)\" width=\"\(width)\" height=\"900\" style=\"border:0\" srcdoc=\"\(source)\"></iframe>\n"
         }
         out += """
             <script>
@@ -118,7 +119,9 @@ struct ReportBrowserTests {
             if isRecording {
                 try bytes.write(to: kept)
             } else {
-                #expect(FileManager.default.fileExists(atPath: kept.path), "Documentation/Migrate.docc/Resources/report-\(width).png is missing: MIGRATE_RECORD=1")
+                #expect(
+                    FileManager.default.fileExists(atPath: kept.path),
+                    "Documentation/Migrate.docc/Resources/report-\(width).png is missing: MIGRATE_RECORD=1")
             }
         }
     }

@@ -14,7 +14,8 @@ enum ReportCommand {
         "batch", valueName: "file-or-folder",
         help: "Count the cohorts in this customer list (CSV, JSON Lines, or a folder of App Store Server API responses), as explain --batch does.")
     static let actuals = SimulateCommand.actuals.with(help: "Add what happened after launch: a Summary Sales report (.txt or .txt.gz); repeatable.")
-    static let rates = SimulateCommand.rates.with(help: "With --actuals: one unit of a currency in the plan's currency, such as EUR=1.08; repeatable.")
+    static let rates = SimulateCommand.rates.with(
+        help: "With --actuals: one unit of a currency in the plan's currency, such as EUR=1.08; repeatable.")
     static let scenario = Argument<String?>.option("scenario", valueName: "id", help: "Report this scenario instead of the plan as written.")
     static let draws = SimulateCommand.draws
     static let seed = SimulateCommand.seed
@@ -86,7 +87,8 @@ enum ReportCommand {
             actuals = report
         }
         let input = ReportInput(
-            planName: loaded.file.displayPath, plan: plan, simulation: simulation, simulationProblem: problem, check: PlanChecker.check(catalog, now: context.now),
+            planName: loaded.file.displayPath, plan: plan, simulation: simulation, simulationProblem: problem,
+            check: PlanChecker.check(catalog, now: context.now),
             customers: customers, actuals: actuals, actualsFiles: arguments[Self.actuals])
         let html = HTMLReport.render(input)
         if outputPath == "-" {

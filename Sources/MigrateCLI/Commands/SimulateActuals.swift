@@ -88,7 +88,8 @@ enum SimulateActuals {
         rates: [String: Double], threads: Int
     ) throws(CommandError) -> ActualsReport {
         do {
-            return try ActualsComparison.compare(plan, periods: periods, scenarioID: scenarioID, draws: draws, seed: seed, rates: rates, threads: threads)
+            return try ActualsComparison.compare(
+                plan, periods: periods, scenarioID: scenarioID, draws: draws, seed: seed, rates: rates, threads: threads)
         } catch {
             if error.isUsage { throw .usage(error.message + (error.hint.map { " " + $0 } ?? "")) }
             if error.file != nil {
