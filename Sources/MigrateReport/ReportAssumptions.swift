@@ -44,7 +44,7 @@ enum ReportAssumptions {
             (
                 "half-life (burstHalfLifeMonths)",
                 "How fast the launch burst fades: after this many months, the extra downloads of the launch over the lasting level are "
-                    + "halved, and halved again after as many more. Here: \(median(.burstHalfLifeMonths)) months at its middle value."
+                    + "halved, and halved again after as many more. Here: \(median(.burstHalfLifeMonths)) \(median(.burstHalfLifeMonths) == "1" ? "month" : "months") at its middle value."
             ),
             (
                 "triangular a / b / c",
