@@ -23,7 +23,7 @@ enum ReportCohorts {
                 + "tier) and the new free users, on each platform. 'Keeps' is what each has without paying again; 'offered' is what "
                 + "the upsell screen shows them.")
         var header = ["who", "how many (estimate)"]
-        if let customers = input.customers { header.append("in \(customers.listName)") }
+        if input.customers != nil { header.append("in the list") }
         header += ["keeps", "offered", "expected sales", "range (P10–P90)"]
         let table = rows.map { row -> [String] in
             var cells = [row.who, row.estimate.map(ReportNumbers.money) ?? "—"]
@@ -45,7 +45,7 @@ enum ReportCohorts {
         if let customers = input.customers {
             let summary = customers.summary
             notes.append(
-                "In \(customers.listName): customers of the list decided as 'migrate explain --batch' decides them "
+                "In the list: the customers of \(customers.listName), decided as 'migrate explain --batch' decides them "
                     + "(\(ReportNumbers.count(summary.decided)) decided, \(ReportNumbers.count(summary.skippedCount)) skipped), "
                     + "by tier on every platform; the expected sales of a legacy tier are scaled to the list's count.")
         }
