@@ -29,8 +29,11 @@ enum HTML {
 
     /// A table with a caption and column headers; the first cell of each row heads its row. Wide tables
     /// scroll inside their own box, so the page never does. `numeric` columns are right-aligned.
-    static func table(caption: String, header: [String], rows: [[String]], numeric: Set<Int> = []) -> String {
-        var out = "<div class=\"table\" role=\"region\" aria-label=\"\(escape(caption))\" tabindex=\"0\">\n<table>\n"
+    ///
+    /// `stacked`: on a phone each row becomes a block of labelled lines instead of a table that scrolls sideways.
+    static func table(caption: String, header: [String], rows: [[String]], numeric: Set<Int> = [], stacked: Bool = false) -> String {
+        let kind = stacked ? "table stack" : "table"
+        var out = "<div class=\"\(kind)\" role=\"region\" aria-label=\"\(escape(caption))\" tabindex=\"0\">\n<table>\n"
         out += "<caption>\(escape(caption))</caption>\n<thead><tr>"
         for (index, name) in header.enumerated() {
             out += "<th scope=\"col\"\(numeric.contains(index) ? " class=\"num\"" : "")>\(escape(name))</th>"
@@ -40,7 +43,8 @@ enum HTML {
             out += "<tr>"
             for (index, cell) in row.enumerated() {
                 let align = numeric.contains(index) ? " class=\"num\"" : ""
-                out += index == 0 ? "<th scope=\"row\"\(align)>\(escape(cell))</th>" : "<td\(align)>\(escape(cell))</td>"
+                let label = stacked && index < header.count ? " data-label=\"\(escape(header[index]))\"" : ""
+                out += index == 0 ? "<th scope=\"row\"\(align)>\(escape(cell))</th>" : "<td\(align)\(label)>\(escape(cell))</td>"
             }
             out += "</tr>\n"
         }

@@ -37,7 +37,7 @@ enum ReportCohorts {
             return cells
         }
         let numeric: Set<Int> = input.customers != nil ? [1, 2, 5, 6] : [1, 4, 5]
-        body += HTML.table(caption: "The cohorts and the money at stake", header: header, rows: table, numeric: numeric)
+        body += HTML.table(caption: "The cohorts and the money at stake", header: header, rows: table, numeric: numeric, stacked: true)
         var notes = [
             "How many (estimate): the simulation's count by month \(months): legacy buyers from the plan's install base, "
                 + "new users from the forecast downloads, at the middle values of the assumptions (as 'migrate simulate' prints it)."

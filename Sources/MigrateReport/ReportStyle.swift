@@ -52,6 +52,14 @@ enum ReportStyle {
           .verdict { font-size: 1.05rem; }
           th, td { padding: 0.25rem 0.4rem; }
         }
+        @media (max-width: 40rem) {
+          .stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+          .stack table, .stack tbody, .stack tr, .stack tbody th, .stack td { display: block; min-width: 0; width: 100%; }
+          .stack tr { border-bottom: 1px solid var(--rule); padding: 0.5rem 0; }
+          .stack tbody th, .stack td { border: 0; padding: 0.1rem 0; text-align: left; white-space: normal; }
+          .stack td::before { content: attr(data-label) ": "; color: var(--muted); }
+          .stack caption { display: block; width: 100%; }
+        }
         @media print {
           :root { --ink: #000000; --muted: #333333; --paper: #ffffff; --rule: #999999; --band: #eeeeee; }
           body { font-size: 10.5pt; }

@@ -62,7 +62,9 @@ import Testing
         var checked = 0
         for match in explain.error.matches(of: /legacy: (\S+) \(.*?\)\s+(\d[\d,]*)\s/) {
             let row = html.components(separatedBy: "<tr>").first { $0.contains("(tier \(match.1))") } ?? ""
-            #expect(row.contains("<td class=\"num\">\(match.2)</td>"), "tier \(match.1): \(match.2) customers in explain --batch")
+            #expect(
+                row.contains("<td class=\"num\" data-label=\"in the list\">\(match.2)</td>"),
+                "tier \(match.1): \(match.2) customers in explain --batch")
             checked += 1
         }
         #expect(checked > 0, "no tier read from explain --batch: \(explain.error)")
