@@ -117,6 +117,18 @@ import Testing
         }
     }
 
+    @Test func skippedRowsAreListedCountedAndExit65() throws {
+        let scratch = try Scratch()
+        let list = try scratch.write("customers.csv", "customerID,originalAppVersion,originalPurchaseDate\na,20,2011-01-02T00:00:00Z\nb,21\n")
+        let page = scratch.url.appendingPathComponent("report.html").path
+        let run = Run("report", Self.flagship, "--batch", list.path, "--draws", "100", "--output", page)
+        #expect(run.status == .dataError)
+        #expect(run.output.contains("\(list.path): 1 decided, 1 skipped."), "\(run.output)")
+        #expect(run.error.contains("line 3: skipped:"), "\(run.error)")
+        #expect(run.error.contains("not counted in the report"))
+        #expect(scratch.read("report.html")?.contains("(1 decided, 1 skipped)") == true)
+    }
+
     @Test func writesTheFileAndRefusesWhatItCannotUse() throws {
         let scratch = try Scratch()
         let path = scratch.url.appendingPathComponent("report.html").path

@@ -91,12 +91,24 @@ enum ReportCommand {
             check: PlanChecker.check(catalog, now: context.now),
             customers: customers, actuals: actuals, actualsFiles: arguments[Self.actuals])
         let html = HTMLReport.render(input)
+        // The list's counts where a person reads them: every row decided or skipped (each skipped one listed above).
+        var counts = ""
+        if let customers {
+            let summary = customers.summary
+            counts = "\(customers.listName): \(Limits.grouped(summary.decided)) decided, \(Limits.grouped(summary.skippedCount)) skipped.\n"
+        }
         if outputPath == "-" {
             context.standardOutput.write(html)
-            return .success
+            context.standardError.write(counts)
+        } else {
+            let written = try AtomicFile.write(Array(html.utf8), to: context.resolve(outputPath), displayPath: outputPath)
+            context.standardOutput.write("Wrote \(written): the report for \(plan.app.name).\n" + counts)
         }
-        let written = try AtomicFile.write(Array(html.utf8), to: context.resolve(outputPath), displayPath: outputPath)
-        context.standardOutput.write("Wrote \(written): the report for \(plan.app.name).\n")
+        if let customers, customers.summary.skippedCount > 0 {
+            throw CommandError(
+                .dataError,
+                "\(customers.listName): rows that could not be read (above) are not counted in the report. Fix them, and run it again.")
+        }
         return .success
     }
 }
