@@ -140,5 +140,9 @@ import Testing
         #expect(Run("report", Self.flagship, "--rate", "EUR=1.1", "--output", "-").status == .usage)
         #expect(Run("report", Self.flagship, "--batch", "no-such.csv", "--output", "-").status == .noInput)
         #expect(Run("report", Self.flagship, "--scenario", "nope", "--output", "-").status == .usage)
+        let list = "\(Self.flagship)/customers.csv"
+        let over = Run("report", Self.flagship, "--batch", list, "--output", list)
+        #expect(over.status == .usage)
+        #expect(over.error.contains("--output names \(list), which the report reads"))
     }
 }

@@ -3,6 +3,7 @@ import MigrateCore
 import MigratePlan
 import MigrateReport
 import MigrateSimulation
+import MigrateSupport
 
 /// `migrate report PLAN --output report.html`: one HTML page for whoever decides. The figures come from the
 /// code behind `simulate`, `explain --batch`, `simulate --actuals` and `check`; MigrateReport lays them out.
@@ -47,6 +48,12 @@ enum ReportCommand {
         }
         let rates = try SimulateActuals.parseRates(arguments[Self.rates])
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
+        // The page written over a file it reads would lose that file.
+        let target = FileTransaction.resolvedTarget(context.resolve(outputPath))
+        let inputs = [loaded.file.displayPath] + [arguments[Self.batch]].compactMap { $0 } + arguments[Self.actuals]
+        if outputPath != "-", let clash = inputs.first(where: { $0 != "-" && FileTransaction.resolvedTarget(context.resolve($0)) == target }) {
+            throw .usage("--output names \(clash), which the report reads; write the page to another file, such as report.html.")
+        }
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "no report was written")
         let plan = catalog.plan
         let threads = arguments[Self.threads] ?? ProcessInfo.processInfo.activeProcessorCount
