@@ -43,6 +43,8 @@ let package = Package(
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         // What-if revenue and the cohort preview: scenarios, sweeps, Monte Carlo, the SVG chart.
         .target(name: "MigrateSimulation", dependencies: ["MigratePlan", "MigrateCore", "MigrateSupport"]),
+        // The decision report: one self-contained HTML page laid out from the simulation, the checks and a customer list.
+        .target(name: "MigrateReport", dependencies: ["MigrateSimulation", "MigrateCore", "MigratePlan", "MigrateSupport"]),
         // The `migrate init` wizard: project discovery and the question flow as a pure state machine.
         .target(name: "MigrateWizard", dependencies: ["MigratePlan", "MigrateCore", "MigrateImport", "MigrateSimulation", "MigrateSupport"]),
         // The command layer: argument parsing, help, commands with injected output.
@@ -50,7 +52,7 @@ let package = Package(
             name: "MigrateCLI",
             dependencies: [
                 "MigratePlan", "MigrateCore", "MigrateImport", "MigrateMatrix", "MigrateGenerator", "MigrateSimulation", "MigrateWizard",
-                "MigrateSupport",
+                "MigrateReport", "MigrateSupport",
             ]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCLI"]),
         // Runs the migrate executable from SwiftPM: `swift package --allow-writing-to-package-directory plugin migrate …`,
@@ -97,7 +99,7 @@ let package = Package(
             name: "MigrateCLITests",
             dependencies: [
                 "MigrateTestSupport", "MigrateCLI", "MigrateCore", "MigratePlan", "MigrateGenerator", "MigrateFuzz", "MigrateImport",
-                "MigrateSimulation",
+                "MigrateSimulation", "MigrateReport",
                 "MigrateSupport",
             ]),
         .testTarget(name: "FreemiumStoreKitTests", dependencies: ["FreemiumStoreKit"]),

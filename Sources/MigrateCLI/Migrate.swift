@@ -16,12 +16,12 @@ public enum Migrate {
                 migrate works from a migration plan (migration.json): your releases, features, products and \
                 legacy tiers. The steps, in order: init writes the plan from your project's files and a few \
                 answers (import adds more sources later); check finds launch-day traps; simulate compares \
-                staying paid with freemium; generate writes the Swift, tests and StoreKit configuration; \
+                staying paid with freemium, and report writes it as one HTML page for whoever decides; generate writes the Swift, tests and StoreKit configuration; \
                 explain says what any one customer gets, and matrix lists the customers to test.
                 """.wrappedForHelp,
             // Listed in the order a user runs them, then the helpers.
             subcommands: [
-                InitCommand.spec, CheckCommand.spec, SimulateCommand.spec, GenerateCommand.spec, ExplainCommand.spec,
+                InitCommand.spec, CheckCommand.spec, SimulateCommand.spec, ReportCommand.spec, GenerateCommand.spec, ExplainCommand.spec,
                 MatrixCommand.spec, ImportCommand.spec, TemplatesCommand.spec, SchemaCommand.spec, CompletionsCommand.spec, ManualCommand.spec,
             ])
     }

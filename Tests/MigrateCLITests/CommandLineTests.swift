@@ -26,8 +26,8 @@ struct CommandLineTests {
             run.output.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n").compactMap {
                 $0.hasPrefix("  ") && !$0.hasPrefix("   ") ? $0.split(separator: " ").first.map(String.init) : nil
             } ?? []
-        #expect(Array(listed.prefix(5)) == ["init", "check", "simulate", "generate", "explain"], "\(listed)")
-        for step in ["init", "import", "check", "simulate", "generate", "explain", "matrix"] {
+        #expect(Array(listed.prefix(6)) == ["init", "check", "simulate", "report", "generate", "explain"], "\(listed)")
+        for step in ["init", "import", "check", "simulate", "report", "generate", "explain", "matrix"] {
             #expect(run.output.contains(" \(step) "), "the overview doesn't name \(step)")
         }
     }

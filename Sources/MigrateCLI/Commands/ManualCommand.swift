@@ -19,7 +19,7 @@ enum ManualCommand {
 }
 
 /// Renders a command tree as an mdoc(7) page: NAME, SYNOPSIS, DESCRIPTION, one entry per command with its
-/// arguments and options, EXIT STATUS, ENVIRONMENT and SEE ALSO. Free text goes on text lines, one sentence a
+/// arguments and options, ENVIRONMENT, EXIT STATUS and SEE ALSO. Free text goes on text lines, one sentence a
 /// line, escaped, so nothing in a help string is read as a macro.
 public enum ManualPage {
     /// The date of the version's release, which `.Dd` names (a page must not change with the day it is printed).
@@ -48,15 +48,16 @@ public enum ManualPage {
             lines += entry(for: command, words: [command.name])
         }
         lines += [".El"]
+        // ENVIRONMENT before EXIT STATUS: mdoc(7)'s order, which mandoc -T lint checks.
+        lines += [
+            ".Sh ENVIRONMENT", ".Bl -tag -width Ds", ".It Ev NO_COLOR",
+            "When set and not empty, no colour is used; colour is used only on a terminal.", ".El",
+        ]
         lines += [".Sh EXIT STATUS", "Following", ".Xr sysexits 3 :", ".Bl -tag -width Ds"]
         for (status, meaning) in ExitCode.documented {
             lines += [".It \(status.rawValue)"] + text(meaning)
         }
         lines += [".El"]
-        lines += [
-            ".Sh ENVIRONMENT", ".Bl -tag -width Ds", ".It Ev NO_COLOR",
-            "When set and not empty, no colour is used; colour is used only on a terminal.", ".El",
-        ]
         lines += [".Sh SEE ALSO", ".Xr sysexits 3"]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -27,11 +27,40 @@ enum SimulateActuals {
 
         let loaded = try LoadedPlan.load(arguments[SimulateCommand.plan], context: context)
         let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was compared")
+        let (actual, incomplete) = try readReports(arguments[SimulateCommand.actuals], plan: plan, context: context)
+        let report = try compare(
+            plan, periods: actual, loaded: loaded, scenarioID: scenarios.first, draws: arguments[SimulateCommand.draws],
+            seed: arguments[SimulateCommand.seed], rates: rates,
+            threads: arguments[SimulateCommand.threads] ?? ProcessInfo.processInfo.activeProcessorCount)
+        // Reports that count the same sales: counted once, and said where a script sees it too.
+        for warning in report.overlaps { context.standardError.write(warning + "\n") }
+        let renderer = ActualsRenderer(report: report, style: context.style(for: context.standardOutput))
+        switch format {
+        case .json: context.standardOutput.write(renderer.json())
+        default: context.standardOutput.write(renderer.text())
+        }
+        if !incomplete.isEmpty {
+            let files = incomplete.joined(separator: ", ")
+            let written = arguments[SimulateCommand.updatePlan] ? "; \(loaded.file.displayPath) was not updated" : ""
+            throw CommandError(
+                .dataError,
+                "\(files): rows that could not be read (above) are left out of the comparison\(written). Fix them, or download the report again.")
+        }
+        guard arguments[SimulateCommand.updatePlan] else { return .success }
+        return try updatePlan(report, plan: plan, loaded: loaded, dryRun: arguments[SimulateCommand.dryRun], context: context)
+    }
+
+    /// Reads the Summary Sales reports given with `--actuals` (each once), refusing another app's; their problems
+    /// go to standard error, and the files with rows that could not be read are listed in `incomplete`.
+    /// `simulate --actuals` and `report --actuals` read them here.
+    static func readReports(_ paths: [String], plan: MigrationPlan, context: CommandContext) throws(CommandError) -> (
+        periods: [ActualPeriod], incomplete: [String]
+    ) {
         var actual: [ActualPeriod] = []
         // Files with rows the reader could not use (each reported by line): the comparison leaves them out.
         var incomplete: [String] = []
         var read = Set<String>()
-        for path in arguments[SimulateCommand.actuals] {
+        for path in paths {
             // The same path twice is one report: read once, and said.
             guard read.insert(context.resolve(path)).inserted else {
                 context.standardError.write("warning: \(path) is given twice with --actuals; it is read once.\n")
@@ -50,11 +79,17 @@ enum SimulateActuals {
                     series: period.series)
             }
         }
-        let report: ActualsReport
+        return (actual, incomplete)
+    }
+
+    /// The forecast against the periods read, its errors made command errors.
+    static func compare(
+        _ plan: MigrationPlan, periods: [ActualPeriod], loaded: LoadedPlan, scenarioID: String?, draws: Int, seed: UInt64,
+        rates: [String: Double], threads: Int
+    ) throws(CommandError) -> ActualsReport {
         do {
-            report = try ActualsComparison.compare(
-                plan, periods: actual, scenarioID: scenarios.first, draws: arguments[SimulateCommand.draws], seed: arguments[SimulateCommand.seed],
-                rates: rates, threads: arguments[SimulateCommand.threads] ?? ProcessInfo.processInfo.activeProcessorCount)
+            return try ActualsComparison.compare(
+                plan, periods: periods, scenarioID: scenarioID, draws: draws, seed: seed, rates: rates, threads: threads)
         } catch {
             if error.isUsage { throw .usage(error.message + (error.hint.map { " " + $0 } ?? "")) }
             if error.file != nil {
@@ -63,22 +98,6 @@ enum SimulateActuals {
             throw CommandError(
                 .dataError, "\(loaded.file.displayPath): cannot compare: \(error.message)" + (error.hint.map { "\n  fix: \($0)" } ?? ""))
         }
-        // Reports that count the same sales: counted once, and said where a script sees it too.
-        for warning in report.overlaps { context.standardError.write(warning + "\n") }
-        let renderer = ActualsRenderer(report: report, style: context.style(for: context.standardOutput))
-        switch format {
-        case .json: context.standardOutput.write(renderer.json())
-        default: context.standardOutput.write(renderer.text())
-        }
-        if !incomplete.isEmpty {
-            let files = incomplete.joined(separator: ", ")
-            let written = arguments[SimulateCommand.updatePlan] ? "; \(loaded.file.displayPath) was not updated" : ""
-            throw CommandError(
-                .dataError,
-                "\(files): rows that could not be read (above) are left out of the comparison\(written). Fix them, or download the report again.")
-        }
-        guard arguments[SimulateCommand.updatePlan] else { return .success }
-        return try updatePlan(report, plan: plan, loaded: loaded, dryRun: arguments[SimulateCommand.dryRun], context: context)
     }
 
     /// `--rate EUR=1.08`, repeatable: one unit of a currency in the plan's currency. A malformed rate, one at or

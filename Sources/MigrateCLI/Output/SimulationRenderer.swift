@@ -295,7 +295,14 @@ struct SimulationRenderer {
 
         out += style.bold("What-if revenue: \(name), \(report.months) months, \(commissionText(first.scenario.model.commission))") + "\n"
         table(monthlyTable(first), rightAligned: Set(0..<10))
-        out += "  Break-even: \(Self.breakEven(first.deterministic.breakEvenMonth)) (every assumption at its median)\n"
+        // Said once: the break-even here answers another question than the verdict's median break-even.
+        var breakEven = "Break-even with every assumption at its median: \(Self.breakEven(first.deterministic.breakEvenMonth))."
+        if first.monteCarlo != nil {
+            breakEven +=
+                " The verdict's median break-even is instead the month by which half the draws have broken even; the two differ"
+                + " because a middle value of each assumption does not make the middle future."
+        }
+        paragraph(breakEven, indent: "  ")
         if let summary = first.monteCarlo {
             var line =
                 "Monte Carlo: \(Self.money(Double(summary.draws))) draws, seed \(summary.seed): freemium ahead of staying paid after \(report.months) months in \(Self.percent(summary.probabilityFreemiumWins)) of draws"
@@ -327,7 +334,29 @@ struct SimulationRenderer {
         }
         out += "\n" + style.bold("Assumptions: \(name)") + "\n"
         table(assumptionTable(first))
+        for line in Self.terms(first) { paragraph(line, indent: "  ") }
         return out
+    }
+
+    /// The terms of the assumptions table a reader would otherwise look up, each said once, in words.
+    static func terms(_ result: ScenarioResult) -> [String] {
+        let used = Set(result.scenario.assumptions.map(\.assumption))
+        var lines: [String] = []
+        if used.contains(.lastingMultiple) {
+            lines.append(
+                "lastingMultiple: downloads once the launch burst has passed, as a multiple of the paid downloads (3: three times as many).")
+        }
+        if used.contains(.burstHalfLifeMonths) {
+            lines.append("burstHalfLifeMonths: the half-life of the launch burst, the months in which its extra downloads halve.")
+        }
+        let distributions = result.scenario.assumptions.map(\.distribution)
+        if distributions.contains(where: { if case .triangular = $0 { true } else { false } }) {
+            lines.append("triangular a / b / c: never below a nor above c, most likely b.")
+        }
+        if distributions.contains(where: { if case .logNormal = $0 { true } else { false } }) {
+            lines.append("log-normal, P10 a, P90 b: one draw in ten below a, one in ten above b, with a long tail of high values.")
+        }
+        return lines
     }
 
     // MARK: Markdown

@@ -1,0 +1,121 @@
+import Foundation
+import MigrateCore
+import MigratePlan
+import MigrateReport
+import MigrateSimulation
+import MigrateSupport
+
+/// `migrate report PLAN --output report.html`: one HTML page for whoever decides. The figures come from the
+/// code behind `simulate`, `explain --batch`, `simulate --actuals` and `check`; MigrateReport lays them out.
+enum ReportCommand {
+    static let plan = CommonArguments.plan
+    static let output = Argument<String?>.option(
+        "output", short: "o", valueName: "file.html", help: "Write the report to this file (whole or not at all); '-' for standard output.")
+    static let batch = Argument<String?>.option(
+        "batch", valueName: "file-or-folder",
+        help: "Count the cohorts in this customer list (CSV, JSON Lines, or a folder of App Store Server API responses), as explain --batch does.")
+    static let actuals = SimulateCommand.actuals.with(help: "Add what happened after launch: a Summary Sales report (.txt or .txt.gz); repeatable.")
+    static let rates = SimulateCommand.rates.with(
+        help: "With --actuals: one unit of a currency in the plan's currency, such as EUR=1.08; repeatable.")
+    static let scenario = Argument<String?>.option("scenario", valueName: "id", help: "Report this scenario instead of the plan as written.")
+    static let draws = SimulateCommand.draws
+    static let seed = SimulateCommand.seed
+    static let threads = SimulateCommand.threads
+
+    static let spec = CommandSpec(
+        name: "report",
+        abstract: "Write one HTML page for whoever decides: the verdict, cohorts, forecast and rules.",
+        discussion: """
+            Writes a self-contained HTML file (inline style and chart, no script, nothing fetched) that opens with \
+            the verdict in one sentence, then the cohorts (who, how many, what each keeps and is offered, and the \
+            expected sales at stake), the month-by-month forecast as a chart with its uncertainty band and the \
+            table behind it, the assumptions in words with their sources, after launch (--actuals) the months \
+            against the forecast and the refitted verdict, the launch-day traps check finds, and the cutoff rules \
+            and tiers as a table to sign off. Its figures are those simulate, explain --batch and simulate \
+            --actuals print for the same plan, seed and draws; the same inputs give the same bytes. A plan that \
+            can't be simulated yet (no paid downloads a month) still gets the page, which says why it has no \
+            forecast. Example: migrate report migration.json --batch customers.csv --output report.html
+            """.wrappedForHelp,
+        arguments: [plan, output, batch, actuals, rates, scenario, draws, seed, threads],
+        run: { arguments, context throws(CommandError) in try run(arguments, context) })
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        guard let outputPath = arguments[Self.output] else {
+            throw .usage("Name the page to write with --output, such as --output report.html ('-' for standard output).")
+        }
+        if !arguments[Self.rates].isEmpty && arguments[Self.actuals].isEmpty {
+            throw .usage("'--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.")
+        }
+        let rates = try SimulateActuals.parseRates(arguments[Self.rates])
+        let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
+        // The page written over a file it reads would lose that file.
+        let target = FileTransaction.resolvedTarget(context.resolve(outputPath))
+        let inputs = [loaded.file.displayPath] + [arguments[Self.batch]].compactMap { $0 } + arguments[Self.actuals]
+        if outputPath != "-", let clash = inputs.first(where: { $0 != "-" && FileTransaction.resolvedTarget(context.resolve($0)) == target }) {
+            throw .usage("--output names \(clash), which the report reads; write the page to another file, such as report.html.")
+        }
+        let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "no report was written")
+        let plan = catalog.plan
+        let threads = arguments[Self.threads] ?? ProcessInfo.processInfo.activeProcessorCount
+        let scenarios = arguments[Self.scenario].map { [$0] } ?? [PreparedScenario.baseID]
+        // A plan that can't be simulated (no paid downloads a month) still gets the page, which says why it has no forecast.
+        var simulation: SimulationReport?
+        var problem: String?
+        do {
+            simulation = try Simulator.run(
+                plan, options: SimulationOptions(scenarios: scenarios, draws: arguments[Self.draws], seed: arguments[Self.seed], threads: threads))
+        } catch {
+            if error.isUsage { throw .usage(error.message + (error.hint.map { " " + $0 } ?? "")) }
+            if !arguments[Self.actuals].isEmpty {
+                throw CommandError(
+                    .dataError, "\(loaded.file.displayPath): cannot compare: \(error.message)" + (error.hint.map { "\n  fix: \($0)" } ?? ""))
+            }
+            problem = error.message
+            context.standardError.write("note: \(loaded.file.displayPath): no forecast in the report: \(error.message).\n")
+        }
+        var customers: CustomerCounts?
+        if let list = arguments[Self.batch] {
+            let summary = try ExplainBatch.summarize(list, catalog: catalog, now: context.now, context: context)
+            customers = CustomerCounts(listName: list == "-" ? "standard input" : list, summary: summary)
+        }
+        var actuals: ActualsReport?
+        if !arguments[Self.actuals].isEmpty {
+            let (periods, incomplete) = try SimulateActuals.readReports(arguments[Self.actuals], plan: plan, context: context)
+            if !incomplete.isEmpty {
+                throw CommandError(
+                    .dataError,
+                    "\(incomplete.joined(separator: ", ")): rows that could not be read (above); no report was written. Fix them, or download the report again."
+                )
+            }
+            let report = try SimulateActuals.compare(
+                plan, periods: periods, loaded: loaded, scenarioID: arguments[Self.scenario], draws: arguments[Self.draws],
+                seed: arguments[Self.seed], rates: rates, threads: threads)
+            for warning in report.overlaps { context.standardError.write(warning + "\n") }
+            actuals = report
+        }
+        let input = ReportInput(
+            planName: loaded.file.displayPath, plan: plan, simulation: simulation, simulationProblem: problem,
+            check: PlanChecker.check(catalog, now: context.now),
+            customers: customers, actuals: actuals, actualsFiles: arguments[Self.actuals])
+        let html = HTMLReport.render(input)
+        // The list's counts where a person reads them: every row decided or skipped (each skipped one listed above).
+        var counts = ""
+        if let customers {
+            let summary = customers.summary
+            counts = "\(customers.listName): \(Limits.grouped(summary.decided)) decided, \(Limits.grouped(summary.skippedCount)) skipped.\n"
+        }
+        if outputPath == "-" {
+            context.standardOutput.write(html)
+            context.standardError.write(counts)
+        } else {
+            let written = try AtomicFile.write(Array(html.utf8), to: context.resolve(outputPath), displayPath: outputPath)
+            context.standardOutput.write("Wrote \(written): the report for \(plan.app.name).\n" + counts)
+        }
+        if let customers, customers.summary.skippedCount > 0 {
+            throw CommandError(
+                .dataError,
+                "\(customers.listName): rows that could not be read (above) are not counted in the report. Fix them, and run it again.")
+        }
+        return .success
+    }
+}

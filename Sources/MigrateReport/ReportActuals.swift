@@ -1,0 +1,106 @@
+import MigratePlan
+import MigrateSimulation
+import MigrateSupport
+
+/// After launch: the months the sales reports cover against the forecast, what they imply, and the verdict
+/// refitted to them; `simulate --actuals`' comparison. Before launch, how to add them.
+enum ReportActuals {
+    static func section(_ input: ReportInput) -> String {
+        guard let report = input.actuals else {
+            let body = HTML.paragraph(
+                "Not launched yet, or no sales reports given. After the switch, download the Summary Sales reports from App Store Connect and "
+                    + "run: migrate report \(input.planName) --actuals REPORT.txt --output report.html. This section then shows each "
+                    + "month against the forecast, what the numbers imply, and the verdict refitted to them.")
+            return HTML.section("after-launch", "After launch", body)
+        }
+        var body = "<p class=\"verdict\">\(HTML.escape(bottomLine(report)))</p>\n"
+        body += HTML.paragraph(report.headline)
+        let count = report.rows.count
+        body += HTML.paragraph(
+            "Free since \(Timestamp.formatDate(report.switchDate)); \(count) month\(count == 1 ? "" : "s") of sales in "
+                + input.actualsFiles.joined(separator: ", ") + "; the forecast's P10–P90 from "
+                + (report.draws == 0 ? "the median run only." : "\(ReportNumbers.count(report.draws)) simulated futures, seed \(report.seed)."))
+        var header = ["month", "free downloads", "forecast P10–P90", "in-app units", "forecast P10–P90"]
+        if report.proceeds.isCompared, let currency = report.currency {
+            header += [currency == ActualsProceeds.planCurrency ? "proceeds" : "proceeds \(currency)", "forecast P10–P90"]
+        }
+        let rows = report.rows.map { row -> [String] in
+            let partial = row.month.daysCovered < row.month.daysInMonth ? " (part)" : ""
+            var cells = [
+                row.month.label + partial, ReportNumbers.money(row.month.freeDownloads) + flag(row.downloadsPlace), band(row.downloads),
+                ReportNumbers.money(row.month.units) + flag(row.unitsPlace), band(row.units),
+            ]
+            if let actual = row.proceedsActual { cells += [ReportNumbers.money(actual) + flag(row.proceedsPlace), band(row.proceeds)] }
+            return cells
+        }
+        body += HTML.table(
+            caption: "The months after the switch against the forecast", header: header, rows: rows, numeric: Set(1..<header.count))
+        body += "<div class=\"notes\">\n"
+        body += HTML.paragraph(
+            "↑ above the forecast's P90, ↓ below its P10. A month marked (part) is covered in part by the reports; its forecast is "
+                + "scaled to the days covered.")
+        body += "</div>\n"
+        body += "<h3>What the numbers imply</h3>\n"
+        let implied = report.implied.map { item -> String in
+            let value = ReportNumbers.number(ActualsComparison.significant(item.implied))
+            let range =
+                "\(ReportNumbers.number(ActualsComparison.significant(item.range.lowerBound)))–"
+                + ReportNumbers.number(ActualsComparison.significant(item.range.upperBound))
+            let verdict =
+                item.isContradicted
+                ? "is contradicted: the actuals imply \(value), outside its range \(range) however the months vary"
+                : item.isOutside
+                    ? "is at its edge: the actuals imply \(value), outside its range \(range), but the refit still overlaps it"
+                    : "is consistent: the actuals imply \(value), within its range \(range)"
+            return "\(item.assumption.rawValue) \(verdict)."
+        }
+        body += implied.isEmpty ? HTML.paragraph("The reports imply no assumption yet.") : HTML.list(implied)
+        body += "<h3>The verdict, as planned and refitted</h3>\n"
+        var verdicts = [(term: "As the plan has it", meaning: verdictLine(report.verdictBefore, draws: report.draws))]
+        if let after = report.verdictAfter {
+            verdicts.append((term: "With the refit", meaning: verdictLine(after, draws: report.draws)))
+        }
+        body += HTML.definitions(verdicts)
+        for note in report.notes { body += HTML.paragraph(note, class: "note") }
+        return HTML.section("after-launch", "After launch", body)
+    }
+
+    /// The plain bottom line: what the refit does to the answer.
+    static func bottomLine(_ report: ActualsReport) -> String {
+        let verdict = report.verdictAfter ?? report.verdictBefore
+        let refitted = report.verdictAfter != nil
+        if let reason = verdict.cannotCompare { return "Bottom line: the comparison cannot be made: \(reason)." }
+        let what = refitted ? "With the forecast refitted to what happened" : "With nothing to refit yet"
+        guard let ahead = verdict.probabilityAhead, report.draws > 0 else {
+            let direction = verdict.medianDifference >= 0 ? "ahead of" : "behind"
+            return "Bottom line: \(what.lowercased()), going free ends \(direction) staying paid by "
+                + "\(ReportNumbers.money(abs(verdict.medianDifference))) with every assumption at its middle value."
+        }
+        let before = report.verdictBefore.probabilityAhead.map { " (the plan said \(ReportNumbers.percent($0)))" } ?? ""
+        return "Bottom line: \(what.lowercased()), going free ends ahead of staying paid in \(ReportNumbers.percent(ahead)) of the "
+            + "simulated futures\(refitted ? before : ""); median difference \(ReportNumbers.money(verdict.medianDifference))."
+    }
+
+    /// `simulate --actuals`' verdict line, word for word.
+    static func verdictLine(_ verdict: Verdict, draws: Int) -> String {
+        if let reason = verdict.cannotCompare { return "cannot compare: \(reason)." }
+        let difference = ReportNumbers.money(verdict.medianDifference)
+        if let ahead = verdict.probabilityAhead, draws > 0 {
+            var line = "freemium ahead of staying paid in \(ReportNumbers.percent(ahead)) of \(ReportNumbers.count(draws)) draws"
+            if let tie = verdict.probabilityTie, tie > 0 { line += " (level in \(ReportNumbers.percent(tie)))" }
+            return line + "; median difference \(difference); median break-even \(ReportNumbers.breakEven(verdict.breakEvenMonth))."
+        }
+        return "every assumption at its median, freemium minus staying paid is \(difference); break-even "
+            + "\(ReportNumbers.breakEven(verdict.breakEvenMonth))."
+    }
+
+    static func flag(_ place: ActualsRow.Place?) -> String {
+        switch place {
+        case .below: " ↓"
+        case .above: " ↑"
+        case .within, nil: ""
+        }
+    }
+
+    static func band(_ band: Percentiles) -> String { "\(ReportNumbers.money(band.p10))–\(ReportNumbers.money(band.p90))" }
+}

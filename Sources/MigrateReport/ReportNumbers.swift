@@ -1,0 +1,91 @@
+import Foundation
+import MigratePlan
+
+/// Numbers as the report writes them: en-US grouping, the plan's currency (which the plan doesn't name, so
+/// amounts are plain numbers "in the plan's currency"), and the same rounding as `simulate`'s text, so a
+/// figure in the report reads exactly as `simulate`, `explain --batch` and `simulate --actuals` print it.
+public enum ReportNumbers {
+    /// 12,345 whole units, "−" before a negative amount; "—" for infinity or NaN.
+    public static func money(_ value: Double) -> String {
+        guard value.isFinite else { return "—" }
+        let rounded = value.rounded()
+        return (rounded < 0 ? "−" : "") + grouped(String(format: "%.0f", abs(rounded)))
+    }
+
+    /// 1,234: a count of people or rows.
+    public static func count(_ value: Int) -> String { grouped(String(abs(value))) }
+
+    static func grouped(_ digits: String) -> String {
+        var out = ""
+        for (offset, character) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { out += "," }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// 3, 0.99, 12.5: at most four decimals, trailing zeros dropped.
+    public static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "—" }
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        var text = String(format: abs(value) >= 10 ? "%.1f" : abs(value) >= 1 ? "%.2f" : "%.4f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// 6.5%; "<0.1%" and ">99.9%" rather than a 0.0% or 100.0% that isn't so.
+    public static func percent(_ value: Double) -> String {
+        if value > 0 && value < 0.0005 { return "<0.1%" }
+        if value < 1 && value >= 0.9995 { return ">99.9%" }
+        return String(format: "%.1f%%", value * 100)
+    }
+
+    /// "month 7", or "not within the horizon".
+    public static func breakEven(_ month: Int?) -> String { month.map { "month \($0)" } ?? "not within the horizon" }
+
+    /// An assumption's value in its own units: 3.8% for a share, −1.2%/month for a trend.
+    public static func assumptionValue(_ value: Double, _ assumption: SimulationAssumption) -> String {
+        switch assumption.bound {
+        case .probability: return String(format: value < 0.1 ? "%.1f%%" : "%.0f%%", value * 100)
+        case .change: return (value < 0 ? "−" : "+") + String(format: "%.1f%%/month", abs(value) * 100)
+        case .nonNegative, .positive: return number(value >= 10 ? value.rounded() : value)
+        }
+    }
+
+    /// What an assumption is now, P10 to P90 (or its single value).
+    public static func now(_ distribution: Distribution, _ assumption: SimulationAssumption) -> String {
+        if case .point(let value) = distribution { return assumptionValue(value, assumption) }
+        let low = assumptionValue(distribution.quantile(0.1), assumption)
+        let high = assumptionValue(distribution.quantile(0.9), assumption)
+        let unit = "/month"
+        return low.hasSuffix(unit) ? String(low.dropLast(unit.count)) + " to " + high : low + " to " + high
+    }
+
+    /// A distribution as `simulate` writes it in its assumptions table: "triangular 2.21 / 3 / 3.78".
+    public static func describe(_ distribution: Distribution) -> String {
+        switch distribution {
+        case .point(let value): number(value)
+        case .uniform(let low, let high): "uniform \(number(low))–\(number(high))"
+        case .triangular(let low, let mode, let high): "triangular \(number(low)) / \(number(mode)) / \(number(high))"
+        case .logNormal(let low, let high): "log-normal, P10 \(number(low)), P90 \(number(high))"
+        }
+    }
+
+    /// The same distribution in words a reader who has never seen one follows.
+    public static func inWords(_ distribution: Distribution, _ assumption: SimulationAssumption) -> String {
+        func value(_ number: Double) -> String { assumptionValue(number, assumption) }
+        switch distribution {
+        case .point(let number):
+            return "Taken as exactly \(value(number)): no uncertainty is modelled for it."
+        case .uniform(let low, let high):
+            return "Anywhere from \(value(low)) to \(value(high)), every value in between as likely as any other."
+        case .triangular(let low, let mode, let high):
+            return "Most likely \(value(mode)), never below \(value(low)) nor above \(value(high)); the further from "
+                + "\(value(mode)), the less likely (a triangular range)."
+        case .logNormal(let low, let high):
+            return "Usually between \(value(low)) and \(value(high)) (one draw in ten falls below the first, one in ten above "
+                + "the second), with a long tail of higher values (log-normal)."
+        }
+    }
+}
