@@ -48,7 +48,9 @@ struct DirectSalesCommandTests {
 
         let assigned = Run(arguments: Self.assign, directory: scratch.url)
         #expect(assigned.status == .success, "\(assigned.error)")
-        #expect(assigned.output.contains("Codes: 0 given before, 6 given now, 0 missing, 1 left (com.example.tally.license: 1), 0 expiring within 30 days, 1 expired unused."))
+        #expect(
+            assigned.output.contains(
+                "Codes: 0 given before, 6 given now, 0 missing, 1 left (com.example.tally.license: 1), 0 expiring within 30 days, 1 expired unused."))
         #expect(assigned.output.contains("codes-pro.csv:7: skipped: 'bad code!' is not an offer code"))
         #expect(assigned.output.contains("codes-pro.csv:8: skipped: code 3FJ8VZC6YBTGDQ2E is listed again (first at codes-pro.csv:3)"))
         let mail = try #require(scratch.read("mail.csv")).split(separator: "\n").map(String.init)
@@ -85,8 +87,11 @@ struct DirectSalesCommandTests {
         // serves them without changing anyone's code.
         let short = try Self.folder()
         let first = Run(
-            arguments: ["codes", "assign", "--codes", "com.example.tally.license=codes-plain.txt", "--licenses", "gumroad-sales.csv", "--ledger", "ledger.json",
-                "--output", "mail.csv", "--now", Self.moment], directory: short.url)
+            arguments: [
+                "codes", "assign", "--codes", "com.example.tally.license=codes-plain.txt", "--licenses", "gumroad-sales.csv", "--ledger",
+                "ledger.json",
+                "--output", "mail.csv", "--now", Self.moment,
+            ], directory: short.url)
         #expect(first.status == .checkFailed)
         #expect(first.output.contains("0 given before, 2 given now, 4 missing (com.example.tally.license: 4), 0 left"))
         #expect(first.error.contains("Not every holder has a code: 4 seats without one"))
@@ -124,12 +129,38 @@ struct DirectSalesCommandTests {
     static let refusals: [(arguments: [String], status: ExitCode, message: String)] = [
         (["codes", "assign", "--licenses", "gumroad-sales.csv", "--ledger", "l.json", "--output", "m.csv"], .usage, "Give --codes FILE"),
         (["codes", "assign", "--codes", "codes-pro.csv", "--licenses", "gumroad-sales.csv", "--output", "m.csv"], .usage, "Give --ledger FILE"),
-        (["codes", "assign", "--codes", "codes-pro.csv", "--licenses", "gumroad-sales.csv", "--ledger", "x.csv", "--output", "x.csv"], .usage, "name the same file"),
-        (["codes", "assign", "--codes", "codes-pro.csv", "--licenses", "gumroad-sales.csv", "--ledger", "l.json", "--output", "gumroad-sales.csv"], .usage, "names an input"),
-        (["codes", "assign", "--codes", "codes-pro.csv", "--licenses", "gumroad-sales.csv", "--ledger", "l.json", "--output", "m.csv"], .dataError, "doesn't say which product"),
-        (["codes", "assign", "--codes", "com.example.tally.license=codes-pro.csv", "--licenses", "unknown-store.csv", "--ledger", "l.json", "--output", "m.csv"], .dataError, "no export migrate knows"),
-        (["codes", "assign", "--codes", "com.example.tally.license=absent.csv", "--licenses", "gumroad-sales.csv", "--ledger", "l.json", "--output", "m.csv"], .noInput, "absent.csv: no such file"),
-        (["codes", "assign", "--codes", "com.example.tally.license=codes-pro.csv", "--licenses", "gumroad-sales.csv", "--ledger", "plain.csv", "--output", "m.csv"], .dataError, "plain.csv:1:1: the ledger is not JSON"),
+        (
+            ["codes", "assign", "--codes", "codes-pro.csv", "--licenses", "gumroad-sales.csv", "--ledger", "x.csv", "--output", "x.csv"], .usage,
+            "name the same file"
+        ),
+        (
+            [
+                "codes", "assign", "--codes", "codes-pro.csv", "--licenses", "gumroad-sales.csv", "--ledger", "l.json", "--output",
+                "gumroad-sales.csv",
+            ], .usage, "names an input"
+        ),
+        (
+            ["codes", "assign", "--codes", "codes-pro.csv", "--licenses", "gumroad-sales.csv", "--ledger", "l.json", "--output", "m.csv"], .dataError,
+            "doesn't say which product"
+        ),
+        (
+            [
+                "codes", "assign", "--codes", "com.example.tally.license=codes-pro.csv", "--licenses", "unknown-store.csv", "--ledger", "l.json",
+                "--output", "m.csv",
+            ], .dataError, "no export migrate knows"
+        ),
+        (
+            [
+                "codes", "assign", "--codes", "com.example.tally.license=absent.csv", "--licenses", "gumroad-sales.csv", "--ledger", "l.json",
+                "--output", "m.csv",
+            ], .noInput, "absent.csv: no such file"
+        ),
+        (
+            [
+                "codes", "assign", "--codes", "com.example.tally.license=codes-pro.csv", "--licenses", "gumroad-sales.csv", "--ledger", "plain.csv",
+                "--output", "m.csv",
+            ], .dataError, "plain.csv:1:1: the ledger is not JSON"
+        ),
         (["import", "licenses", "unknown-store.csv"], .dataError, "It expected one of these sets of columns"),
         (["import", "licenses", "gumroad-sales.csv", "--plan", "absent.json"], .noInput, "create it first with 'migrate init'"),
     ]

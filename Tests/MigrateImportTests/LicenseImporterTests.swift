@@ -30,7 +30,9 @@ struct LicenseImporterTests {
 
     static let cases: [Case] = [
         Case(file: "gumroad-sales.csv", store: .gumroad, rows: 9, holders: 4, seats: 6, refunded: 2, duplicates: 1, skippedLines: [9, 10]),
-        Case(file: "paddle-classic-transactions.csv", store: .paddle, rows: 9, holders: 3, seats: 7, refunded: 1, duplicates: 1, skippedLines: [7, 8, 9, 10]),
+        Case(
+            file: "paddle-classic-transactions.csv", store: .paddle, rows: 9, holders: 3, seats: 7, refunded: 1, duplicates: 1,
+            skippedLines: [7, 8, 9, 10]),
         Case(file: "fastspring-revenue.csv", store: .fastspring, rows: 6, holders: 2, seats: 3, refunded: 2, duplicates: 1, skippedLines: [7]),
         Case(file: "plain.csv", store: .csv, rows: 5, holders: 2, seats: 3, refunded: 1, duplicates: 0, skippedLines: [5, 6]),
     ]
@@ -119,11 +121,13 @@ struct LicenseImporterTests {
         }
     }
 
-    @Test("Dates: ISO 8601 and 'YYYY-MM-DD HH:MM:SS' (UTC) are read; ambiguous forms are not", arguments: [
-        ("2019-03-14", "2019-03-14T00:00:00Z"), ("2019-03-14T09:30:00Z", "2019-03-14T09:30:00Z"),
-        ("2019-03-14 09:30:12 UTC", "2019-03-14T09:30:12Z"), ("2016-11-03 14:22:01", "2016-11-03T14:22:01Z"),
-        ("2016-11-03 14:22", "2016-11-03T14:22:00Z"), ("03/04/2017", nil), ("14.03.2019", nil), ("yesterday", nil),
-    ] as [(String, String?)])
+    @Test(
+        "Dates: ISO 8601 and 'YYYY-MM-DD HH:MM:SS' (UTC) are read; ambiguous forms are not",
+        arguments: [
+            ("2019-03-14", "2019-03-14T00:00:00Z"), ("2019-03-14T09:30:00Z", "2019-03-14T09:30:00Z"),
+            ("2019-03-14 09:30:12 UTC", "2019-03-14T09:30:12Z"), ("2016-11-03 14:22:01", "2016-11-03T14:22:01Z"),
+            ("2016-11-03 14:22", "2016-11-03T14:22:00Z"), ("03/04/2017", nil), ("14.03.2019", nil), ("yesterday", nil),
+        ] as [(String, String?)])
     func dates(_ text: String, _ expected: String?) {
         #expect(LicenseImporter.parseDate(text) == expected.flatMap(Timestamp.parse))
     }
@@ -132,7 +136,8 @@ struct LicenseImporterTests {
     func merge() throws {
         let holders = LicenseHolders([try Self.read("gumroad-sales.csv"), try Self.read("plain.csv")])
         let existing = DirectSales(editions: [
-            DirectEdition(id: "mac", name: "Tally for Mac", sources: ["Tally for Mac", "Tally for Mac (Family (5 Macs))"], tier: "t", legacyProduct: "p")
+            DirectEdition(
+                id: "mac", name: "Tally for Mac", sources: ["Tally for Mac", "Tally for Mac (Family (5 Macs))"], tier: "t", legacyProduct: "p")
         ])
         let (sales, added, updated) = holders.merged(into: existing)
         #expect(sales.stores == ["csv", "gumroad"])

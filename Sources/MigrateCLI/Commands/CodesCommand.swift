@@ -14,7 +14,8 @@ enum CodesCommand {
     static let plan = Argument<String>.option("plan", valueName: "file", help: "The migration plan.", default: "migration.json")
     static let ledger = Argument<String?>.option(
         "ledger", valueName: "file", help: "The ledger of codes given, which this command owns; created on the first run.")
-    static let output = Argument<String?>.option("output", valueName: "file", help: "The mail merge to write (CSV: name, email, product, code, url…).")
+    static let output = Argument<String?>.option(
+        "output", valueName: "file", help: "The mail merge to write (CSV: name, email, product, code, url…).")
     static let now = Argument<Date?>.date("now", help: "Judge codes' expiry at this moment instead of the clock (ISO 8601).")
 
     static let spec = CommandSpec(
@@ -41,7 +42,9 @@ enum CodesCommand {
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        guard let ledgerPath = arguments[Self.ledger] else { throw .usage("Give --ledger FILE: the record of codes given (created on the first run).") }
+        guard let ledgerPath = arguments[Self.ledger] else {
+            throw .usage("Give --ledger FILE: the record of codes given (created on the first run).")
+        }
         guard let outputPath = arguments[Self.output] else { throw .usage("Give --output FILE: the mail merge to write.") }
         let codePaths = arguments[Self.codes]
         let licensePaths = arguments[Self.licenses]
@@ -78,7 +81,9 @@ enum CodesCommand {
         for argument in codePaths {
             let (product, path) = split(argument, plan: plan)
             let file = try InputFile.read(path, context: context)
-            var read = try ImportCommand.importing { () throws(ImportError) in try OfferCodeReader.read(file.bytes, file: file.displayPath, product: product) }
+            var read = try ImportCommand.importing { () throws(ImportError) in
+                try OfferCodeReader.read(file.bytes, file: file.displayPath, product: product)
+            }
             let products = Set(plan.products.map(\.id))
             read.skipped += read.codes.filter { !products.contains($0.product) }.map {
                 SkippedLicenseRow(file: $0.file, line: $0.line, reason: "product '\($0.product)' is not in the plan")
@@ -99,7 +104,8 @@ enum CodesCommand {
         let style = context.style(for: context.standardOutput)
         var text = ImportCommand.licenseReport(holders, style: style)
         for file in codeFiles {
-            text += "\(file.file): \(file.rowsRead) row\(file.rowsRead == 1 ? "" : "s"): \(file.codes.count) code\(file.codes.count == 1 ? "" : "s"), \(file.skipped.count) skipped\n"
+            text +=
+                "\(file.file): \(file.rowsRead) row\(file.rowsRead == 1 ? "" : "s"): \(file.codes.count) code\(file.codes.count == 1 ? "" : "s"), \(file.skipped.count) skipped\n"
             for row in file.skipped.sorted(by: { $0.line < $1.line }) { text += "  \(row.place): skipped: \(row.reason)\n" }
         }
         for item in assignment.repeated { text += "  \(item.code.place): skipped: code \(item.code.code) is listed again (first at \(item.first))\n" }
@@ -123,13 +129,16 @@ enum CodesCommand {
             } catch {
                 throw CommandError(.cannotCreate, error.description + ". The ledger and the mail merge are as they were.")
             }
-            context.standardOutput.write("Wrote \(outputPath) (\(assignment.letters.count) code\(assignment.letters.count == 1 ? "" : "s")) and \(ledgerPath). Nothing was sent.\n")
+            context.standardOutput.write(
+                "Wrote \(outputPath) (\(assignment.letters.count) code\(assignment.letters.count == 1 ? "" : "s")) and \(ledgerPath). Nothing was sent.\n"
+            )
         }
         let missing = assignment.missing.values.reduce(0, +)
         if missing > 0 || !assignment.unserved.isEmpty {
             context.standardError.write(
                 "\(style.red(style.bold("Not every holder has a code:"))) \(missing) seat\(missing == 1 ? "" : "s") without one, "
-                    + "\(assignment.unserved.count) holder\(assignment.unserved.count == 1 ? "" : "s") with no product; create more codes or map the editions, then run again.\n")
+                    + "\(assignment.unserved.count) holder\(assignment.unserved.count == 1 ? "" : "s") with no product; create more codes or map the editions, then run again.\n"
+            )
             return .checkFailed
         }
         return .success

@@ -48,8 +48,11 @@ extension ImportCommand {
         }
         let holderList = holders.holders
         let seats = holderList.map(\.seats).reduce(0, +)
-        text += style.bold("Read \(holders.rowsRead) row\(holders.rowsRead == 1 ? "" : "s")") + ": \(holderList.count) holder\(holderList.count == 1 ? "" : "s") "
-        text += "(\(seats) seat\(seats == 1 ? "" : "s")), \(holders.refundedCount) refunded, \(holders.duplicateCount) duplicate\(holders.duplicateCount == 1 ? "" : "s"), "
+        text +=
+            style.bold("Read \(holders.rowsRead) row\(holders.rowsRead == 1 ? "" : "s")")
+            + ": \(holderList.count) holder\(holderList.count == 1 ? "" : "s") "
+        text +=
+            "(\(seats) seat\(seats == 1 ? "" : "s")), \(holders.refundedCount) refunded, \(holders.duplicateCount) duplicate\(holders.duplicateCount == 1 ? "" : "s"), "
         text += "\(holders.skippedRows.count) skipped.\n"
         return text
     }
@@ -73,13 +76,16 @@ extension ImportCommand {
         merged.directSales = sales
         let header = ["edition", "holders", "seats", "refunded", "sold", "tier", "legacy product"]
         let table = TextTable(
-            rows: [header] + sales.editions.map { edition in
-                let sold = [edition.soldFrom, edition.soldUntil].compactMap { $0.map(Timestamp.formatDate) }
-                return [
-                    edition.id + (added.contains(edition.id) ? " (new)" : ""), String(edition.holders), String(edition.seats), String(edition.refunded),
-                    sold.count == 2 && sold[0] != sold[1] ? "\(sold[0])–\(sold[1])" : (sold.first ?? "—"), edition.tier ?? "—", edition.legacyProduct ?? "—",
-                ]
-            }, rightAligned: [1, 2, 3])
+            rows: [header]
+                + sales.editions.map { edition in
+                    let sold = [edition.soldFrom, edition.soldUntil].compactMap { $0.map(Timestamp.formatDate) }
+                    return [
+                        edition.id + (added.contains(edition.id) ? " (new)" : ""), String(edition.holders), String(edition.seats),
+                        String(edition.refunded),
+                        sold.count == 2 && sold[0] != sold[1] ? "\(sold[0])–\(sold[1])" : (sold.first ?? "—"), edition.tier ?? "—",
+                        edition.legacyProduct ?? "—",
+                    ]
+                }, rightAligned: [1, 2, 3])
         context.standardOutput.write(style.bold("Editions") + "\n" + table.lines().map { "  " + $0 }.joined(separator: "\n") + "\n")
         let unmapped = sales.editions.filter { $0.tier == nil || $0.legacyProduct == nil }.map(\.id)
         if !unmapped.isEmpty {

@@ -61,7 +61,8 @@ public enum DirectSalesCheck {
                         code(.editionUnreached),
                         "edition '\(edition.id)' names no legacyProduct, so its \(edition.holders) holder\(edition.holders == 1 ? "" : "s") (\(edition.seats) seat\(edition.seats == 1 ? "" : "s")) can be given no code",
                         at: path,
-                        hint: "Add \"legacyProduct\": a non-consumable (free by code) that grants what the edition's buyers keep, and \"tier\" for the tier they join."
+                        hint:
+                            "Add \"legacyProduct\": a non-consumable (free by code) that grants what the edition's buyers keep, and \"tier\" for the tier they join."
                     ))
                 continue
             }
@@ -73,7 +74,8 @@ public enum DirectSalesCheck {
             case .consumable:
                 diagnostics.append(
                     .error(
-                        code(.legacyProductKind), "edition '\(edition.id)' is reached through '\(id)', a consumable: it is used up and restores nothing",
+                        code(.legacyProductKind),
+                        "edition '\(edition.id)' is reached through '\(id)', a consumable: it is used up and restores nothing",
                         at: productPath, hint: "Use a non-consumable, which the App Store restores on every device for good."))
             case .nonRenewing:
                 diagnostics.append(
@@ -87,7 +89,9 @@ public enum DirectSalesCheck {
                         code(.subscriptionCodeRenews),
                         "edition '\(edition.id)' is reached through a subscription offer code for '\(id)': after the offer's free periods it renews at full price unless the holder cancels",
                         at: productPath,
-                        hint: "A perpetual license's buyers keep what they paid for: give a non-consumable unless the edition itself was a subscription."))
+                        hint:
+                            "A perpetual license's buyers keep what they paid for: give a non-consumable unless the edition itself was a subscription."
+                    ))
             case .nonConsumable:
                 break
             }

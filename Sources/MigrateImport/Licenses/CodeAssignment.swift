@@ -71,7 +71,10 @@ public struct CodeAssignment: Sendable {
         let ordered = holders.sorted { ($0.purchased, $0.store.rawValue, $0.order) < ($1.purchased, $1.store.rawValue, $1.order) }
         for license in ordered {
             guard let edition = sales.edition(forSource: license.label) else {
-                unserved.append(Unserved(license: license, reason: "'\(license.label)' is no edition's source in the plan; run 'migrate import licenses' with this export"))
+                unserved.append(
+                    Unserved(
+                        license: license,
+                        reason: "'\(license.label)' is no edition's source in the plan; run 'migrate import licenses' with this export"))
                 continue
             }
             guard let product = edition.legacyProduct else {
@@ -96,13 +99,16 @@ public struct CodeAssignment: Sendable {
                 available[product] = queue
                 newAssignments.append(CodeLedger.Assignment(license: license.key, seat: seat, product: product, code: code.code))
                 letters.append(
-                    Letter(license: license, seat: seat, edition: edition, product: product, code: code.code, expires: code.expires, alreadyAssigned: false))
+                    Letter(
+                        license: license, seat: seat, edition: edition, product: product, code: code.code, expires: code.expires,
+                        alreadyAssigned: false))
             }
         }
         for (key, assignment) in given where !used.contains(key) { orphaned.append(assignment) }
         orphaned.sort()
         for (product, queue) in available where !queue.isEmpty { left[product] = queue.count }
-        expiringSoon = letters.filter { letter in letter.expires.map { $0 > now && $0 <= now.addingTimeInterval(Self.expiringWithin) } ?? false }.count
+        expiringSoon =
+            letters.filter { letter in letter.expires.map { $0 > now && $0 <= now.addingTimeInterval(Self.expiringWithin) } ?? false }.count
         self.ledger = CodeLedger(assignments: ledger.assignments + newAssignments)
     }
 

@@ -43,7 +43,10 @@ public struct CodeLedger: Sendable, Hashable {
                 "assignments",
                 .array(
                     assignments.sorted().map {
-                        .members([("license", .string($0.license)), ("seat", .integer($0.seat)), ("product", .string($0.product)), ("code", .string($0.code))])
+                        .members([
+                            ("license", .string($0.license)), ("seat", .integer($0.seat)), ("product", .string($0.product)),
+                            ("code", .string($0.code)),
+                        ])
                     })
             ),
         ])

@@ -158,13 +158,17 @@ public enum LicenseImporter {
             return "'\(fieldName(index, columns: columns, store: store, field: field))'"
         }
         guard let order = value(.order) else { return .failure(Reason(text: "no order id in \(header(.order))")) }
-        guard let email = value(.email) else { return .failure(Reason(text: "no e-mail address in \(header(.email)), so no code can reach the buyer")) }
+        guard let email = value(.email) else {
+            return .failure(Reason(text: "no e-mail address in \(header(.email)), so no code can reach the buyer"))
+        }
         guard isEmail(email) else { return .failure(Reason(text: "\(header(.email)) holds no e-mail address")) }
         guard let product = value(.product) else { return .failure(Reason(text: "no product in \(header(.product))")) }
         let dateText = value(.time) ?? value(.date)
         guard let dateText else { return .failure(Reason(text: "no purchase date in \(header(.date))")) }
         guard let purchased = parseDate(dateText) else {
-            return .failure(Reason(text: "'\(dateText)' in \(header(value(.time) != nil ? .time : .date)) is not a date such as 2019-03-14 or 2019-03-14T09:30:00Z"))
+            return .failure(
+                Reason(
+                    text: "'\(dateText)' in \(header(value(.time) != nil ? .time : .date)) is not a date such as 2019-03-14 or 2019-03-14T09:30:00Z"))
         }
         var seats = 1
         if let text = value(.seats) {

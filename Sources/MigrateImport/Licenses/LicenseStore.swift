@@ -58,7 +58,8 @@ public enum LicenseStore: String, CaseIterable, Sendable, Hashable {
         case .fastspring:
             [
                 .order: ["Order_ID", "Order_Reference"], .email: ["Buyer_Email"], .product: ["Product_Name", "Product_Path"],
-                .date: ["Transaction_Date", "Order_Date"], .chargeback: ["Chargeback_True_False"], .refunded: ["Refund_True_False", "Return_True_False"],
+                .date: ["Transaction_Date", "Order_Date"], .chargeback: ["Chargeback_True_False"],
+                .refunded: ["Refund_True_False", "Return_True_False"],
                 .seats: ["Quantity"],
             ]
         case .csv:

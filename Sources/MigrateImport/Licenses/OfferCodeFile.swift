@@ -42,7 +42,8 @@ public enum OfferCodeReader {
         if let fatal = failures.first(where: \.isFatal) { throw ImportError(.badData, file: file, fatal.message) }
         var result = OfferCodeFile(file: file)
         guard let first = records.first else {
-            throw ImportError(.badData, file: file, "the file holds no codes", hint: "Download the one-time-use codes from App Store Connect and give that file.")
+            throw ImportError(
+                .badData, file: file, "the file holds no codes", hint: "Download the one-time-use codes from App Store Connect and give that file.")
         }
         let names = first.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let codeIndex = names.firstIndex { codeColumns.contains($0) }
@@ -61,7 +62,8 @@ public enum OfferCodeReader {
                 .badData, file: file, "the file doesn't say which product its codes are for",
                 hint: "Name it: --codes PRODUCT=\(file) (the legacy product's id in the plan), or add a 'product' column.")
         }
-        let rows = (hasHeader ? Array(records.dropFirst()) : records).map { (line: $0.line, record: Optional($0), error: String?.none) }
+        let rows =
+            (hasHeader ? Array(records.dropFirst()) : records).map { (line: $0.line, record: Optional($0), error: String?.none) }
             + failures.map { (line: $0.line, record: CSVRecord?.none, error: Optional($0.message)) }
         for row in rows.sorted(by: { $0.line < $1.line }) {
             result.rowsRead += 1

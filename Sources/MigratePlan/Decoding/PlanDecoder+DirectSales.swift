@@ -17,7 +17,9 @@ extension PlanDecoder {
             sales.stores.append(store)
         }
         for item in reader.array(.editions) ?? [] {
-            guard let row = ObjectReader(item.node, at: item.path, sink: reader.sink, describing: "A direct-sale edition", keys: PlanKeys.DirectEdition.self)
+            guard
+                let row = ObjectReader(
+                    item.node, at: item.path, sink: reader.sink, describing: "A direct-sale edition", keys: PlanKeys.DirectEdition.self)
             else { continue }
             guard let id = row.identifier(.id) else { continue }
             var edition = DirectEdition(id: id, name: row.identifier(.name, required: false) ?? id, origin: item.path)
@@ -134,8 +136,10 @@ extension PlanSchema {
             case .name: string("The edition's name; defaults to its id.")
             case .sources:
                 JSONValue.object([
-                    "type": JSONValue.string("array"), "items": JSONValue.object(["type": JSONValue.string("string")]), "uniqueItems": JSONValue.bool(true),
-                    "description": JSONValue.string("The product labels the exports give this edition's rows (Product Name, or Item Name (Variant))."),
+                    "type": JSONValue.string("array"), "items": JSONValue.object(["type": JSONValue.string("string")]),
+                    "uniqueItems": JSONValue.bool(true),
+                    "description": JSONValue.string(
+                        "The product labels the exports give this edition's rows (Product Name, or Item Name (Variant))."),
                 ])
             case .soldFrom: reference("dateTime", "The first purchase seen.")
             case .soldUntil: reference("dateTime", "The last purchase seen.")
@@ -158,7 +162,8 @@ extension PlanValidator {
         var sources: [String: String] = [:]
         for edition in sales.editions {
             if seen[edition.id] != nil {
-                diagnostics.append(.error(.duplicateID, "edition '\(edition.id)' is listed twice", at: edition.origin.map { $0 / PlanKeys.DirectEdition.id }))
+                diagnostics.append(
+                    .error(.duplicateID, "edition '\(edition.id)' is listed twice", at: edition.origin.map { $0 / PlanKeys.DirectEdition.id }))
             }
             seen[edition.id] = edition.origin
             for (index, source) in edition.sources.enumerated() {
@@ -170,7 +175,8 @@ extension PlanValidator {
                 }
                 sources[source] = edition.id
             }
-            if let tier = edition.tier, let problem = references.check(tier, kind: .tier, at: edition.origin.map { $0 / PlanKeys.DirectEdition.tier }) {
+            if let tier = edition.tier, let problem = references.check(tier, kind: .tier, at: edition.origin.map { $0 / PlanKeys.DirectEdition.tier })
+            {
                 diagnostics.append(problem)
             }
             if let product = edition.legacyProduct,
