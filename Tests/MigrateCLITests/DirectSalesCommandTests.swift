@@ -68,6 +68,23 @@ struct DirectSalesCommandTests {
 
         let explained = Run(arguments: ["explain", "migration.json", "--original-version", "3.0", "--platform", "macOS"], directory: scratch.url)
         #expect(explained.status == .success, "\(explained.error)")
+
+        // explain --licenses decides the holders: edition, tier, product, the features it unlocks, and their codes.
+        let holders = Run(
+            arguments: ["explain", "migration.json", "--licenses", "gumroad-sales.csv", "--ledger", "ledger.json"], directory: scratch.url)
+        #expect(holders.status == .success, "\(holders.error)")
+        #expect(
+            holders.output.contains(
+                "gumroad-sales.csv:8  gumroad:e6UiL9pD5kFz2Wn8bR3t==  Tally for Mac → edition tally-for-mac, tier paid-app, redeems com.example.tally.license (counters, sync, export); codes T6D3GJ8QZV2NBY5K, W4XLC9PH7RMK2T6F, P8LZ4KQ2WR6NXT3H"
+            ), "\(holders.output)")
+        #expect(holders.output.contains("gumroad-sales.csv:4  gumroad:r9TcM1xE7uJn4Bf2kY8s==  Tally for Mac → not counted: refunded"))
+        #expect(holders.output.contains("4 holders: 4 with a code for every seat, 0 waiting; 2 refunded, 1 duplicate, 2 skipped."))
+        let csv = Run(arguments: ["explain", "migration.json", "--licenses", "gumroad-sales.csv", "--format", "csv"], directory: scratch.url)
+        #expect(csv.output.split(separator: "\n").count == 10, "a line per row read, and the header")
+        #expect(csv.output.contains(",holder,tally-for-mac,paid-app,com.example.tally.license,counters sync export,,1 of 1 seat without a code"))
+        let mixed = Run(
+            arguments: ["explain", "migration.json", "--licenses", "gumroad-sales.csv", "--original-version", "3.0"], directory: scratch.url)
+        #expect(mixed.status == .usage)
     }
 
     @Test("Rerunning codes assign changes nothing, byte for byte; more codes only serve those still waiting")
