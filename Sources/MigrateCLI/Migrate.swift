@@ -22,7 +22,8 @@ public enum Migrate {
             // Listed in the order a user runs them, then the helpers.
             subcommands: [
                 InitCommand.spec, CheckCommand.spec, SimulateCommand.spec, ReportCommand.spec, GenerateCommand.spec, ExplainCommand.spec,
-                MatrixCommand.spec, ImportCommand.spec, TemplatesCommand.spec, SchemaCommand.spec, CompletionsCommand.spec, ManualCommand.spec,
+                MatrixCommand.spec, ImportCommand.spec, CodesCommand.spec, TemplatesCommand.spec, SchemaCommand.spec, CompletionsCommand.spec,
+                ManualCommand.spec,
             ])
     }
 

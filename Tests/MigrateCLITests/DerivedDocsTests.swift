@@ -23,6 +23,7 @@ struct DerivedDocsTests {
         ("`import` and `init`", DiagnosticCode.Import.allCases.map(\.rawValue)),
         ("`simulate`", DiagnosticCode.Simulation.allCases.map(\.rawValue)),
         ("`check`, about generated code beside the plan", DiagnosticCode.Generator.allCases.map(\.rawValue)),
+        ("`check`, about direct sales and offer codes", DiagnosticCode.DirectSales.allCases.map(\.rawValue)),
     ]
 
     @Test("The traps page lists every diagnostic code, by what reports it")

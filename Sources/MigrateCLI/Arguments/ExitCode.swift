@@ -25,7 +25,10 @@ public struct ExitCode: RawRepresentable, Sendable, Hashable, CustomStringConver
     /// Every status `migrate` ends with and what it means, for the manual page; anything else is a bug.
     public static let documented: [(status: ExitCode, meaning: String)] = [
         (.success, "Success, also for --help and --version."),
-        (.checkFailed, "check found errors, or warnings with --strict; explain --batch --strict decided a row with a warning."),
+        (
+            .checkFailed,
+            "check found errors, or warnings with --strict; explain --batch --strict decided a row with a warning; codes assign left a license holder without a code."
+        ),
         (.usage, "The command line is wrong: an unknown command or option, a missing or malformed argument."),
         (
             .dataError,

@@ -76,10 +76,14 @@ enum ExplainCommand {
             read are reported with their line and skipped (--rejected FILE copies them), and the exit status \
             is then 65; with --strict a row that carries a warning makes it 1. '-' reads standard input. \
             Example: migrate explain migration.json --batch customers.csv --output decisions.csv
+
+            With --licenses, the holders of direct-sale exports: each license's edition, tier, the product \
+            its code gives and the features it unlocks, and (with --ledger) its codes; --format csv for a \
+            spreadsheet.
             """.wrappedForHelp,
         arguments: [
             plan, platform, originalVersion, originalPurchaseDate, originalPlatform, environment, owns, receipt, verification, cacheAge,
-            appRefunded, vpp, now, format, batch, output, inputFormat, rejected, strict,
+            appRefunded, vpp, now, format, batch, output, inputFormat, rejected, strict, licenses, ledger,
         ],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
@@ -89,6 +93,8 @@ enum ExplainCommand {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        if !arguments[Self.licenses].isEmpty { return try explainLicenses(arguments, context) }
+        if arguments.isSet(Self.ledger) { throw .usage("'--ledger' applies only with --licenses.") }
         if let list = arguments[Self.batch] {
             if let given = oneCustomer.first(where: { arguments.isSet($0) }) {
                 throw .usage(

@@ -48,7 +48,7 @@ enum ImportCommand {
             shows the change without writing. Exits 65 when a source cannot be read, 66 when it is missing, 64 \
             when a new plan needs a flag; the plan on disk is then unchanged.
             """.wrappedForHelp,
-        subcommands: [storekit, asc, sales, xcode, git])
+        subcommands: [storekit, asc, sales, xcode, git, licenses])
 
     static let storekit = CommandSpec(
         name: "storekit", abstract: "Products from an Xcode StoreKit configuration (.storekit, formats 1.0–5.0).",

@@ -32,6 +32,7 @@ public enum PlanChecker {
         diagnostics += policyReferences(catalog)
         diagnostics += legacyPrices(catalog)
         diagnostics += swiftNames(catalog)
+        diagnostics += DirectSalesCheck.check(catalog, now: now)
         return CheckReport(diagnostics: diagnostics, rules: catalog.trackRules, tiers: catalog.tiers)
     }
 

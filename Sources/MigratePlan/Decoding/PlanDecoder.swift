@@ -64,11 +64,12 @@ public enum PlanDecoder {
         let policies = reader.object(.policies, as: PlanKeys.Policies.self).map { decodePolicies($0) } ?? Policies()
         let installBase = reader.object(.installBase, as: PlanKeys.InstallBase.self).map { decodeInstallBase($0) }
         let simulation = reader.object(.simulation, as: PlanKeys.Simulation.self).map { decodeSimulation($0) }
+        let directSales = reader.object(.directSales, as: PlanKeys.DirectSales.self).map { decodeDirectSales($0) }
         guard let app else { return nil }
         return MigrationPlan(
             schemaReference: reader.string(.schema), formatVersion: formatVersion, app: app, features: features, releases: releases,
             products: products,
-            tiers: tiers, policies: policies, installBase: installBase, simulation: simulation)
+            tiers: tiers, policies: policies, installBase: installBase, simulation: simulation, directSales: directSales)
     }
 
     private static func decodeInstallBase(_ reader: ObjectReader<PlanKeys.InstallBase>) -> InstallBase {

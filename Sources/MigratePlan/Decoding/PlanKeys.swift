@@ -28,7 +28,7 @@ extension SimulationAssumption: PlanObjectKeys {}
 public enum PlanKeys {
     public enum Root: String, PlanObjectKeys {
         case schema = "$schema"
-        case formatVersion, app, features, releases, products, tiers, policies, installBase, simulation
+        case formatVersion, app, features, releases, products, tiers, policies, installBase, simulation, directSales
     }
     public enum App: String, PlanObjectKeys { case name, bundleID, platforms, universalPurchase }
     public enum Feature: String, PlanObjectKeys { case id, name }

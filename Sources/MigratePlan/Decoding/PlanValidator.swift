@@ -64,6 +64,7 @@ public enum PlanValidator {
         func reference(_ id: String, kind: References.Kind, at path: JSONPath?) {
             if let problem = references.check(id, kind: kind, at: path) { diagnostics.append(problem) }
         }
+        diagnostics += directSales(plan, references: references)
 
         var seenReleases: [String: JSONPath?] = [:]
         for release in plan.releases {

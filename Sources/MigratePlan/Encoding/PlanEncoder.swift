@@ -27,6 +27,7 @@ public enum PlanEncoder {
             (.policies, json(plan.policies)),
             (.installBase, plan.installBase.map(json)),
             (.simulation, plan.simulation.map(json)),
+            (.directSales, plan.directSales.map(json)),
         ])
     }
 

@@ -22,13 +22,17 @@ public struct MigrationPlan: Sendable, Hashable {
     public var installBase: InstallBase?
     /// What `migrate simulate` assumes, and the scenarios it compares.
     public var simulation: SimulationSettings?
+    /// Licenses sold outside the App Store, grandfathered through offer codes (`migrate import licenses`).
+    public var directSales: DirectSales?
 
     public init(
         schemaReference: String? = nil, formatVersion: Int = MigrationPlan.currentFormatVersion, app: AppInfo,
         features: [Feature] = [], releases: [Release] = [], products: [Product] = [], tiers: [LegacyTier] = [],
-        policies: Policies = Policies(), installBase: InstallBase? = nil, simulation: SimulationSettings? = nil
+        policies: Policies = Policies(), installBase: InstallBase? = nil, simulation: SimulationSettings? = nil,
+        directSales: DirectSales? = nil
     ) {
         self.schemaReference = schemaReference
+        self.directSales = directSales
         self.simulation = simulation
         self.installBase = installBase
         self.formatVersion = formatVersion

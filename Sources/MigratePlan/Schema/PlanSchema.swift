@@ -34,6 +34,7 @@ public enum PlanSchema {
                 case .policies: policies
                 case .installBase: installBase
                 case .simulation: simulation
+                case .directSales: directSales
                 }
             },
             "$defs": .object([
@@ -58,25 +59,25 @@ public enum PlanSchema {
         ])
     }
 
-    private static func string(_ description: String) -> JSONValue {
+    static func string(_ description: String) -> JSONValue {
         .object(["type": .string("string"), "description": .string(description)])
     }
 
-    private static func reference(_ name: String, _ description: String) -> JSONValue {
+    static func reference(_ name: String, _ description: String) -> JSONValue {
         .object(["$ref": .string("#/$defs/\(name)"), "description": .string(description)])
     }
 
-    private static func enumeration(_ values: [String], _ description: String) -> JSONValue {
+    static func enumeration(_ values: [String], _ description: String) -> JSONValue {
         .object(["type": .string("string"), "enum": .strings(values), "description": .string(description)])
     }
 
-    private static func list(_ item: JSONValue, _ description: String) -> JSONValue {
+    static func list(_ item: JSONValue, _ description: String) -> JSONValue {
         .object(["type": .string("array"), "description": .string(description), "items": item])
     }
 
     /// An object whose properties are `Key`'s cases, each described by `property`: the switch there is exhaustive, so
     /// a key the decoder accepts can't be missing from the schema.
-    private static func object<Key: PlanObjectKeys>(
+    static func object<Key: PlanObjectKeys>(
         _ keys: Key.Type, required: [Key], _ description: String, property: (Key) -> JSONValue
     ) -> JSONValue {
         .object([
