@@ -8,7 +8,7 @@ import Testing
 
 /// Direct-sale license holders end to end: `import licenses` → `check` → `codes assign` → `explain`, reruns that change
 /// nothing, and a ledger no interrupted run can break.
-@Suite("Direct sales: import licenses, check, codes assign")
+@Suite("Direct sales: import licenses, check, codes assign", .timeLimit(.minutes(20)))
 struct DirectSalesCommandTests {
     static let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures/licenses")
     static let moment = "2026-11-28T00:00:00Z"

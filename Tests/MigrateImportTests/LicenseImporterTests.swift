@@ -6,7 +6,7 @@ import Testing
 
 /// `import licenses`' reader: each store's export told by its header, every row a license or skipped with its line and
 /// reason, refunds, duplicates and seats decided the same way every time.
-@Suite("License exports: Paddle, FastSpring, Gumroad, plain CSV")
+@Suite("License exports: Paddle, FastSpring, Gumroad, plain CSV", .timeLimit(.minutes(20)))
 struct LicenseImporterTests {
     static let folder = repositoryRoot.appendingPathComponent("Tests/Fixtures/licenses")
 

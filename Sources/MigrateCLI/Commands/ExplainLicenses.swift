@@ -47,11 +47,11 @@ extension ExplainCommand {
                     decision.edition?.id ?? "", decision.edition?.tier ?? "", decision.product ?? "", decision.features.joined(separator: " "),
                     decision.codes.joined(separator: " "), decision.verdict.reason ?? decision.waiting ?? "",
                 ]
-                text += fields.map(CSVReader.field).joined(separator: ",") + "\n"
+                text += fields.map { CSVWriter.field($0) }.joined(separator: ",") + "\n"
             }
             for row in holders.skippedRows {
                 text +=
-                    [row.file, String(row.line), "", "", "skipped", "", "", "", "", "", row.reason].map(CSVReader.field).joined(separator: ",") + "\n"
+                    [row.file, String(row.line), "", "", "skipped", "", "", "", "", "", row.reason].map { CSVWriter.field($0) }.joined(separator: ",") + "\n"
             }
             context.standardOutput.write(text)
             return .success

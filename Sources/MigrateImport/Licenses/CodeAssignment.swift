@@ -132,7 +132,7 @@ public struct CodeAssignment: Sendable {
                 letter.code, Self.redemptionURL(appID: appID, code: letter.code), letter.expires.map(Timestamp.formatDate) ?? "",
                 letter.license.store.rawValue, letter.license.order,
             ]
-            text += fields.map(CSVReader.field).joined(separator: ",") + "\n"
+            text += fields.map { CSVWriter.field($0) }.joined(separator: ",") + "\n"
         }
         return Array(text.utf8)
     }
