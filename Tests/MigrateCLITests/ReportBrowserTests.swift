@@ -7,7 +7,9 @@ import Testing
 /// example's page and the test reads the DOM it built, what it logged, how wide the page laid out at phone
 /// and desktop widths, and how many pages it prints to. Skipped, with the reason, when no browser is present.
 /// `MIGRATE_RECORD=1` also writes the flagship's screenshots under Documentation/.
-@Suite(.serialized, .timeLimit(.minutes(20)), .enabled(if: Browser.path != nil, "no headless browser: install Debian's chromium (apt-get install chromium)"))
+@Suite(
+    .serialized, .timeLimit(.minutes(20)),
+    .enabled(if: Browser.path != nil, "no headless browser: install Debian's chromium (apt-get install chromium)"))
 struct ReportBrowserTests {
     static let sections = ["verdict", "cohorts", "forecast", "assumptions", "after-launch", "traps", "rules"]
 

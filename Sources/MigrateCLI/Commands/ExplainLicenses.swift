@@ -51,7 +51,8 @@ extension ExplainCommand {
             }
             for row in holders.skippedRows {
                 text +=
-                    [row.file, String(row.line), "", "", "skipped", "", "", "", "", "", row.reason].map { CSVWriter.field($0) }.joined(separator: ",") + "\n"
+                    [row.file, String(row.line), "", "", "skipped", "", "", "", "", "", row.reason].map { CSVWriter.field($0) }.joined(separator: ",")
+                    + "\n"
             }
             context.standardOutput.write(text)
             return .success
