@@ -19,7 +19,7 @@ enum ReportActuals {
         body += HTML.paragraph(
             "Free since \(Timestamp.formatDate(report.switchDate)); \(count) month\(count == 1 ? "" : "s") of sales in "
                 + input.actualsFiles.joined(separator: ", ") + "; the forecast's P10–P90 from "
-                + (report.draws == 0 ? "the median run only." : "\(ReportNumbers.count(report.draws)) simulated futures, seed \(report.seed)."))
+                + (report.draws == 0 ? "the median run only." : "\(FigureText.count(report.draws)) simulated futures, seed \(report.seed)."))
         var header = ["month", "free downloads", "forecast P10–P90", "in-app units", "forecast P10–P90"]
         if report.proceeds.isCompared, let currency = report.currency {
             header += [currency == ActualsProceeds.planCurrency ? "proceeds" : "proceeds \(currency)", "forecast P10–P90"]
@@ -27,10 +27,10 @@ enum ReportActuals {
         let rows = report.rows.map { row -> [String] in
             let partial = row.month.daysCovered < row.month.daysInMonth ? " (part)" : ""
             var cells = [
-                row.month.label + partial, ReportNumbers.money(row.month.freeDownloads) + flag(row.downloadsPlace), band(row.downloads),
-                ReportNumbers.money(row.month.units) + flag(row.unitsPlace), band(row.units),
+                row.month.label + partial, FigureText.money(row.month.freeDownloads) + flag(row.downloadsPlace), band(row.downloads),
+                FigureText.money(row.month.units) + flag(row.unitsPlace), band(row.units),
             ]
-            if let actual = row.proceedsActual { cells += [ReportNumbers.money(actual) + flag(row.proceedsPlace), band(row.proceeds)] }
+            if let actual = row.proceedsActual { cells += [FigureText.money(actual) + flag(row.proceedsPlace), band(row.proceeds)] }
             return cells
         }
         body += HTML.table(
@@ -42,10 +42,10 @@ enum ReportActuals {
         body += "</div>\n"
         body += "<h3>What the numbers imply</h3>\n"
         let implied = report.implied.map { item -> String in
-            let value = ReportNumbers.number(ActualsComparison.significant(item.implied))
+            let value = FigureText.number(ActualsComparison.significant(item.implied))
             let range =
-                "\(ReportNumbers.number(ActualsComparison.significant(item.range.lowerBound)))–"
-                + ReportNumbers.number(ActualsComparison.significant(item.range.upperBound))
+                "\(FigureText.number(ActualsComparison.significant(item.range.lowerBound)))–"
+                + FigureText.number(ActualsComparison.significant(item.range.upperBound))
             let verdict =
                 item.isContradicted
                 ? "is contradicted: the actuals imply \(value), outside its range \(range) however the months vary"
@@ -74,24 +74,24 @@ enum ReportActuals {
         guard let ahead = verdict.probabilityAhead, report.draws > 0 else {
             let direction = verdict.medianDifference >= 0 ? "ahead of" : "behind"
             return "Bottom line: \(what.lowercased()), going free ends \(direction) staying paid by "
-                + "\(ReportNumbers.money(abs(verdict.medianDifference))) with every assumption at its middle value."
+                + "\(FigureText.money(abs(verdict.medianDifference))) with every assumption at its middle value."
         }
-        let before = report.verdictBefore.probabilityAhead.map { " (the plan said \(ReportNumbers.percent($0)))" } ?? ""
-        return "Bottom line: \(what.lowercased()), going free ends ahead of staying paid in \(ReportNumbers.percent(ahead)) of the "
-            + "simulated futures\(refitted ? before : ""); median difference \(ReportNumbers.money(verdict.medianDifference))."
+        let before = report.verdictBefore.probabilityAhead.map { " (the plan said \(FigureText.percent($0)))" } ?? ""
+        return "Bottom line: \(what.lowercased()), going free ends ahead of staying paid in \(FigureText.percent(ahead)) of the "
+            + "simulated futures\(refitted ? before : ""); median difference \(FigureText.money(verdict.medianDifference))."
     }
 
     /// `simulate --actuals`' verdict line, word for word.
     static func verdictLine(_ verdict: Verdict, draws: Int) -> String {
         if let reason = verdict.cannotCompare { return "cannot compare: \(reason)." }
-        let difference = ReportNumbers.money(verdict.medianDifference)
+        let difference = FigureText.money(verdict.medianDifference)
         if let ahead = verdict.probabilityAhead, draws > 0 {
-            var line = "freemium ahead of staying paid in \(ReportNumbers.percent(ahead)) of \(ReportNumbers.count(draws)) draws"
-            if let tie = verdict.probabilityTie, tie > 0 { line += " (level in \(ReportNumbers.percent(tie)))" }
-            return line + "; median difference \(difference); median break-even \(ReportNumbers.breakEven(verdict.breakEvenMonth))."
+            var line = "freemium ahead of staying paid in \(FigureText.percent(ahead)) of \(FigureText.count(draws)) draws"
+            if let tie = verdict.probabilityTie, tie > 0 { line += " (level in \(FigureText.percent(tie)))" }
+            return line + "; median difference \(difference); median break-even \(FigureText.breakEven(verdict.breakEvenMonth))."
         }
         return "every assumption at its median, freemium minus staying paid is \(difference); break-even "
-            + "\(ReportNumbers.breakEven(verdict.breakEvenMonth))."
+            + "\(FigureText.breakEven(verdict.breakEvenMonth))."
     }
 
     static func flag(_ place: ActualsRow.Place?) -> String {
@@ -102,5 +102,5 @@ enum ReportActuals {
         }
     }
 
-    static func band(_ band: Percentiles) -> String { "\(ReportNumbers.money(band.p10))–\(ReportNumbers.money(band.p90))" }
+    static func band(_ band: Percentiles) -> String { "\(FigureText.money(band.p10))–\(FigureText.money(band.p90))" }
 }

@@ -10,16 +10,16 @@ enum ReportAssumptions {
                 + "named beside it. Each range is drawn many times to make the simulated futures; the most influential come first in "
                 + "'What would change the answer'.")
         let rows = result.scenario.assumptions.map { resolved -> [String] in
-            var range = ReportNumbers.describe(resolved.distribution)
+            var range = FigureText.describe(resolved.distribution)
             // A legacyBuyers the plan derives (from the install base) has its value only once the model is built.
             if resolved.assumption == .legacyBuyers
                 && (result.scenario.assumptions.firstIndex { $0.assumption == .legacyBuyers }.map { result.scenario.medians[$0].isNaN } ?? false)
             {
-                range = ReportNumbers.number(result.scenario.model.legacyBuyers(result.scenario.medians).rounded())
+                range = FigureText.number(result.scenario.model.legacyBuyers(result.scenario.medians).rounded())
             }
             return [
                 resolved.assumption.rawValue, range, resolved.source,
-                resolved.assumption.meaning + " " + ReportNumbers.inWords(resolved.distribution, resolved.assumption),
+                resolved.assumption.meaning + " " + FigureText.inWords(resolved.distribution, resolved.assumption),
             ]
         }
         body += HTML.table(caption: "The assumptions", header: ["assumption", "range", "source", "in words"], rows: rows)
@@ -32,7 +32,7 @@ enum ReportAssumptions {
     static func terms(_ result: ScenarioResult) -> [(term: String, meaning: String)] {
         func median(_ assumption: SimulationAssumption) -> String {
             guard let resolved = result.scenario.assumptions.first(where: { $0.assumption == assumption }) else { return "—" }
-            return ReportNumbers.assumptionValue(resolved.distribution.median, assumption)
+            return FigureText.assumptionValue(resolved.distribution.median, assumption)
         }
         return [
             (

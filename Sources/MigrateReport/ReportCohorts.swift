@@ -26,11 +26,11 @@ enum ReportCohorts {
         if input.customers != nil { header.append("in the list") }
         header += ["keeps", "offered", "expected sales", "range (P10–P90)"]
         let table = rows.map { row -> [String] in
-            var cells = [row.who, row.estimate.map(ReportNumbers.money) ?? "—"]
-            if input.customers != nil { cells.append(row.listed.map(ReportNumbers.count) ?? "—") }
+            var cells = [row.who, row.estimate.map(FigureText.money) ?? "—"]
+            if input.customers != nil { cells.append(row.listed.map(FigureText.count) ?? "—") }
             cells += [row.keeps, row.offered]
             if let sales = row.sales {
-                cells += [ReportNumbers.money(sales.mid), "\(ReportNumbers.money(sales.low))–\(ReportNumbers.money(sales.high))"]
+                cells += [FigureText.money(sales.mid), "\(FigureText.money(sales.low))–\(FigureText.money(sales.high))"]
             } else {
                 cells += ["—", "—"]
             }
@@ -46,7 +46,7 @@ enum ReportCohorts {
             let summary = customers.summary
             notes.append(
                 "In the list: the customers of \(customers.listName), decided as 'migrate explain --batch' decides them "
-                    + "(\(ReportNumbers.count(summary.decided)) decided, \(ReportNumbers.count(summary.skippedCount)) skipped), "
+                    + "(\(FigureText.count(summary.decided)) decided, \(FigureText.count(summary.skippedCount)) skipped), "
                     + "by tier on every platform; the expected sales of a legacy tier are scaled to the list's count.")
         }
         notes.append(

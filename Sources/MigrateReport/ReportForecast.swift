@@ -13,14 +13,14 @@ enum ReportForecast {
         if let summary = result.monteCarlo {
             terms.append(
                 (
-                    "Median break-even: \(ReportNumbers.breakEven(summary.breakEvenMonth(atPercentile: 0.5)))",
-                    "Of the \(ReportNumbers.count(summary.draws)) simulated futures, half have caught up with staying paid by this month. "
+                    "Median break-even: \(FigureText.breakEven(summary.breakEvenMonth(atPercentile: 0.5)))",
+                    "Of the \(FigureText.count(summary.draws)) simulated futures, half have caught up with staying paid by this month. "
                         + "It answers: how long will it probably take?"
                 ))
         }
         terms.append(
             (
-                "Break-even with every assumption at its middle value: \(ReportNumbers.breakEven(result.deterministic.breakEvenMonth))",
+                "Break-even with every assumption at its middle value: \(FigureText.breakEven(result.deterministic.breakEvenMonth))",
                 "One forecast, each assumption at its median, and the month its cumulative proceeds first pass staying paid's. It answers: "
                     + "what does the typical assumption give? The two differ because the assumptions combine unevenly: a middle value "
                     + "of each does not make the middle future."
@@ -45,7 +45,7 @@ enum ReportForecast {
     static func caption(_ result: ScenarioResult, months: Int) -> String {
         var text = "Cumulative proceeds over \(months) months: staying paid (dashed) against going free (solid)"
         if let summary = result.monteCarlo {
-            text += "; the shaded band holds the middle 80% of \(ReportNumbers.count(summary.draws)) simulated futures (P10 to P90)"
+            text += "; the shaded band holds the middle 80% of \(FigureText.count(summary.draws)) simulated futures (P10 to P90)"
         }
         return text + "."
     }
@@ -57,7 +57,7 @@ enum ReportForecast {
         let series = result.deterministic
         let cumulativePaid = series.cumulativePaid
         let cumulativeFreemium = series.cumulativeFreemium
-        let money = ReportNumbers.money
+        let money = FigureText.money
         let rows = series.paid.indices.map { month in
             var row = [
                 String(month + 1), money(series.paid[month]), money(series.freemium[month]), money(cumulativePaid[month]),
@@ -108,13 +108,13 @@ enum ReportForecast {
         func points(_ values: [Double]) -> String { values.enumerated().map { "\(f(x($0.offset))),\(f(y($0.element)))" }.joined(separator: " ") }
 
         let last = months - 1
-        let paidEnd = ReportNumbers.money(paid.mid.last ?? 0)
-        let freeEnd = ReportNumbers.money(free.mid.last ?? 0)
+        let paidEnd = FigureText.money(paid.mid.last ?? 0)
+        let freeEnd = FigureText.money(free.mid.last ?? 0)
         var description = "Line chart, months 1 to \(months). Staying paid reaches \(paidEnd) by month \(months); going free reaches \(freeEnd)"
         if result.monteCarlo != nil {
-            description += " at the median, between \(ReportNumbers.money(free.low[last])) (P10) and \(ReportNumbers.money(free.high[last])) (P90)"
+            description += " at the median, between \(FigureText.money(free.low[last])) (P10) and \(FigureText.money(free.high[last])) (P90)"
         }
-        description += ". " + (result.verdict.cannotCompare == nil ? "Break-even: \(ReportNumbers.breakEven(result.verdict.breakEvenMonth))." : "")
+        description += ". " + (result.verdict.cannotCompare == nil ? "Break-even: \(FigureText.breakEven(result.verdict.breakEvenMonth))." : "")
         let title = "\(appName): cumulative proceeds, staying paid against going free"
         var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"chart-title chart-desc\" "
         out += "xmlns=\"http://www.w3.org/2000/svg\">\n"
@@ -154,23 +154,7 @@ enum ReportForecast {
         values.indices.reversed().map { String(format: "%.1f,%.1f", x($0), y(values[$0])) }.joined(separator: " ")
     }
 
-    /// 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten, at or above `value`.
-    static func niceCeiling(_ value: Double) -> Double {
-        guard value > 0, value.isFinite else { return 1 }
-        let magnitude = pow(10, floor(log10(value)))
-        for factor in [1.0, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10] where factor * magnitude >= value { return factor * magnitude }
-        return 10 * magnitude
-    }
+    static func niceCeiling(_ value: Double) -> Double { RevenueChart.niceCeiling(value) }
 
-    /// 1.5k, 20k, 1.2M.
-    static func compact(_ value: Double) -> String {
-        func trimmed(_ number: Double) -> String {
-            let text = String(format: "%.1f", number)
-            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-        }
-        if value >= 1e9 { return trimmed(value / 1e9) + "B" }
-        if value >= 1e6 { return trimmed(value / 1e6) + "M" }
-        if value >= 1e3 { return trimmed(value / 1e3) + "k" }
-        return trimmed(value)
-    }
+    static func compact(_ value: Double) -> String { RevenueChart.compact(value) }
 }

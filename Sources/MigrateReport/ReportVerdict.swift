@@ -26,7 +26,7 @@ enum ReportVerdict {
         let verdict = result.verdict
         if let reason = verdict.cannotCompare { return "migrate cannot compare going free with staying paid: \(reason)." }
         let difference = verdict.medianDifference
-        let amount = ReportNumbers.money(abs(difference))
+        let amount = FigureText.money(abs(difference))
         if let ahead = verdict.probabilityAhead, let summary = result.monteCarlo {
             let likely: String
             switch ahead {
@@ -36,13 +36,13 @@ enum ReportVerdict {
             default: likely = "would most likely earn less than staying paid"
             }
             let direction = difference >= 0 ? "more" : "less"
-            return "Going free \(likely): over \(months) months it ends ahead in \(ReportNumbers.percent(ahead)) of "
-                + "\(ReportNumbers.count(summary.draws)) simulated futures, and in the middle one it earns \(amount) \(direction) "
-                + "(median difference \(ReportNumbers.money(difference)))."
+            return "Going free \(likely): over \(months) months it ends ahead in \(FigureText.percent(ahead)) of "
+                + "\(FigureText.count(summary.draws)) simulated futures, and in the middle one it earns \(amount) \(direction) "
+                + "(median difference \(FigureText.money(difference)))."
         }
         let direction = difference >= 0 ? "more" : "less"
         return "With every assumption at its middle value, going free would earn \(amount) \(direction) than staying paid over "
-            + "\(months) months (freemium minus staying paid: \(ReportNumbers.money(difference)))."
+            + "\(months) months (freemium minus staying paid: \(FigureText.money(difference)))."
     }
 
     /// When going free catches up, said once with what the figure means.
@@ -57,14 +57,14 @@ enum ReportVerdict {
                 ?? "Median break-even: not within the horizon. In more than half of the simulated futures, going free has not "
                 + "caught up with staying paid after \(months) months."
         }
-        return "Break-even: \(ReportNumbers.breakEven(month)), the month going free first catches up with staying paid."
+        return "Break-even: \(FigureText.breakEven(month)), the month going free first catches up with staying paid."
     }
 
     /// "conversion would have to be at least 6.3% (now 1.4% to 4.6%)".
     static func threshold(_ threshold: BreakEvenThreshold) -> String {
         let name = threshold.assumption.rawValue
-        let now = "now \(ReportNumbers.now(threshold.now, threshold.assumption))"
-        func value(_ number: Double) -> String { ReportNumbers.assumptionValue(number, threshold.assumption) }
+        let now = "now \(FigureText.now(threshold.now, threshold.assumption))"
+        func value(_ number: Double) -> String { FigureText.assumptionValue(number, threshold.assumption) }
         let from = "from \(value(threshold.domain.lowerBound)) to \(value(threshold.domain.upperBound))"
         switch threshold.outcome {
         case .atLeast(let found): return "Going free breaks even if \(name) is at least \(value(found)) (\(now))."

@@ -1,4 +1,5 @@
 import MigrateCore
+import MigrateSimulation
 
 /// The sections a plan without the figures a forecast needs still gets: why there is no verdict, the cohorts
 /// the plan defines (counted when a customer list was decided), and how to add the figures.
@@ -22,11 +23,11 @@ enum ReportWithoutForecast {
                 tier.name.isEmpty ? "paid buyers" : "\(tier.name)\(tier.id.isEmpty ? "" : " (tier \(tier.id))")",
                 tier.grants.isEmpty ? "nothing paid" : tier.grants.map { featureNames[$0] ?? $0 }.joined(separator: ", "),
             ]
-            if let customers = input.customers { row.append(ReportNumbers.count(customers.count(tierID: tier.id))) }
+            if let customers = input.customers { row.append(FigureText.count(customers.count(tierID: tier.id))) }
             return row
         }
         var newUsers = ["New free users", "what the free app gives"]
-        if let customers = input.customers { newUsers.append(ReportNumbers.count(customers.count(tierID: nil))) }
+        if let customers = input.customers { newUsers.append(FigureText.count(customers.count(tierID: nil))) }
         rows.append(newUsers)
         body += HTML.table(caption: "The cohorts", header: header, rows: rows, numeric: input.customers == nil ? [] : [2])
         out += HTML.section("cohorts", "Who is affected", body)

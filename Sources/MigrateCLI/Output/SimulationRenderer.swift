@@ -14,46 +14,17 @@ struct SimulationRenderer {
 
     // MARK: Numbers
 
-    /// 12,345 (whole units of the plan's currency), with a minus sign when negative.
-    /// Any finite amount prints in full (no Int64 conversion, so no trap past 9.2e18); infinity or NaN prints "—".
-    static func money(_ value: Double) -> String {
-        guard value.isFinite else { return "—" }
-        let rounded = value.rounded()
-        let digits = String(format: "%.0f", abs(rounded))
-        var grouped = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { grouped += "," }
-            grouped.append(character)
-        }
-        return (rounded < 0 ? "−" : "") + grouped
-    }
+    /// The figures as `FigureText` (MigrateSimulation) writes them, for `simulate` and the report alike.
+    static func money(_ value: Double) -> String { FigureText.money(value) }
 
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "—" }
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
-        var text = String(format: abs(value) >= 10 ? "%.1f" : abs(value) >= 1 ? "%.2f" : "%.4f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
+    static func number(_ value: Double) -> String { FigureText.number(value) }
 
     /// 6.5%; "<0.1%" and ">99.9%" rather than a 0.0% or 100.0% that isn't so.
-    static func percent(_ value: Double) -> String {
-        if value > 0 && value < 0.0005 { return "<0.1%" }
-        if value < 1 && value >= 0.9995 { return ">99.9%" }
-        return String(format: "%.1f%%", value * 100)
-    }
+    static func percent(_ value: Double) -> String { FigureText.percent(value) }
 
-    static func describe(_ distribution: Distribution) -> String {
-        switch distribution {
-        case .point(let value): number(value)
-        case .uniform(let low, let high): "uniform \(number(low))–\(number(high))"
-        case .triangular(let low, let mode, let high): "triangular \(number(low)) / \(number(mode)) / \(number(high))"
-        case .logNormal(let low, let high): "log-normal, P10 \(number(low)), P90 \(number(high))"
-        }
-    }
+    static func describe(_ distribution: Distribution) -> String { FigureText.describe(distribution) }
 
-    static func breakEven(_ month: Int?) -> String { month.map { "month \($0)" } ?? "not within the horizon" }
+    static func breakEven(_ month: Int?) -> String { FigureText.breakEven(month) }
 
     /// For narrow table columns: "month 7", or "none" (not within the horizon).
     static func shortBreakEven(_ month: Int?) -> String { month.map { "month \($0)" } ?? "none" }
@@ -68,20 +39,10 @@ struct SimulationRenderer {
 
     /// An assumption's value in its own units: 3.8% for a share, −1.2% a month for a trend.
     static func assumptionValue(_ value: Double, _ assumption: SimulationAssumption) -> String {
-        switch assumption.bound {
-        case .probability: return String(format: value < 0.1 ? "%.1f%%" : "%.0f%%", value * 100)
-        case .change: return (value < 0 ? "−" : "+") + String(format: "%.1f%%/month", abs(value) * 100)
-        case .nonNegative, .positive: return number(value >= 10 ? value.rounded() : value)
-        }
+        FigureText.assumptionValue(value, assumption)
     }
 
-    static func now(_ distribution: Distribution, _ assumption: SimulationAssumption) -> String {
-        if case .point(let value) = distribution { return assumptionValue(value, assumption) }
-        let low = assumptionValue(distribution.quantile(0.1), assumption)
-        let high = assumptionValue(distribution.quantile(0.9), assumption)
-        let unit = "/month"
-        return low.hasSuffix(unit) ? String(low.dropLast(unit.count)) + " to " + high : low + " to " + high
-    }
+    static func now(_ distribution: Distribution, _ assumption: SimulationAssumption) -> String { FigureText.now(distribution, assumption) }
 
     static func thresholdLine(_ threshold: BreakEvenThreshold) -> String {
         let name = threshold.assumption.rawValue

@@ -194,8 +194,8 @@ public enum RevenueChart {
             "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(f(width))\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
     }
 
-    /// 1, 2, 2.5 or 5 times a power of ten, at or above `value`.
-    static func niceCeiling(_ value: Double) -> Double {
+    /// 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten, at or above `value`.
+    public static func niceCeiling(_ value: Double) -> Double {
         guard value > 0, value.isFinite else { return 1 }
         let magnitude = pow(10, floor(log10(value)))
         for factor in [1.0, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10] where factor * magnitude >= value { return factor * magnitude }
@@ -203,7 +203,7 @@ public enum RevenueChart {
     }
 
     /// 1.5k, 20k, 1.2M.
-    static func compact(_ value: Double) -> String {
+    public static func compact(_ value: Double) -> String {
         func trimmed(_ number: Double) -> String {
             let text = String(format: "%.1f", number)
             return text.hasSuffix(".0") ? String(text.dropLast(2)) : text

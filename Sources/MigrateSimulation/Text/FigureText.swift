@@ -1,10 +1,10 @@
 import Foundation
 import MigratePlan
 
-/// Numbers as the report writes them: en-US grouping, the plan's currency (which the plan doesn't name, so
+/// Numbers as `simulate` and the report write them, in one place: en-US grouping, the plan's currency (which the plan doesn't name, so
 /// amounts are plain numbers "in the plan's currency"), and the same rounding as `simulate`'s text, so a
 /// figure in the report reads exactly as `simulate`, `explain --batch` and `simulate --actuals` print it.
-public enum ReportNumbers {
+public enum FigureText {
     /// 12,345 whole units, "−" before a negative amount; "—" for infinity or NaN.
     public static func money(_ value: Double) -> String {
         guard value.isFinite else { return "—" }
