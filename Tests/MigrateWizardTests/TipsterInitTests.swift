@@ -17,7 +17,7 @@ struct TipsterInitTests {
         let status = Migrate.run(
             [
                 "init", "--yes", "--release", "1.0 (1) 2019-03-01", "--release", "2.0 (5) 2020-03-01", "--first-free", "new", "--new-free-release",
-                "3.0 (9) 2027-01-04",
+                "3.0 (9) 2027-01-04", "--price", "2.99",
             ],
             context: context)
         let output = context.standardOutput.text
@@ -61,12 +61,12 @@ struct TipsterInitTests {
         // Return for each of the 14 questions (the go-live given as a flag: lightweight tags are dated by their commits, which are
         // no default), then at the summary: 6 (the price), 1.99, and yes.
         // The first free release is the newest build, typed: the default is one not listed yet.
-        let input = Array(repeating: "", count: 3) + ["3.5.3 (1036)"] + Array(repeating: "", count: 10) + ["6", "1.99", "yes"]
+        let input = Array(repeating: "", count: 3) + ["3.5.3 (1036)"] + Array(repeating: "", count: 9) + ["6", "1.99", "yes"]
         let context = CommandContext.testing(input: input, directory: folder.path, environment: Self.environment, terminal: true)
-        let status = Migrate.run(["init", "--all-versions", "--free-from", "2023-07-03T17:00:00Z"], context: context)
+        let status = Migrate.run(["init", "--all-versions", "--free-from", "2023-07-03T17:00:00Z", "--price", "2.99"], context: context)
         let output = context.standardOutput.text
         #expect(status == .success, "\(output.suffix(3000))\(context.standardError.text)")
-        #expect(output.contains("1036 versions from the git history of ."))
+        #expect(output.contains("1036 versions on iOS from the git history of ."))
         #expect(output.contains("  … 1,026 more, not shown (type a version or its start to find one)\n  1027. iOS 3.5.2 (1027)"))
         #expect(!output.contains("\n  500. "), "no list prints every release")
         #expect(output.split(separator: "\n").count < 250, "\(output.split(separator: "\n").count) lines")
@@ -89,11 +89,14 @@ struct TipsterInitTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
         #expect(
-            Migrate.run(["init", "--yes", "--first-free", "3.5.3 (1036)", "--free-from", "2023-07-03T17:00:00Z"] + flags, context: context)
+            Migrate.run(
+                ["init", "--yes", "--first-free", "3.5.3 (1036)", "--free-from", "2023-07-03T17:00:00Z", "--price", "2.99"] + flags,
+                context: context)
                 == .success,
             "\(context.standardError.text)")
         // A tag on every 40th build (25 of them) and on the last.
-        #expect(context.standardOutput.text.contains("26 versions from the tags of ."), "\(context.standardOutput.text.prefix(800))")
+        let read = context.standardOutput.text
+        #expect(read.contains("26 versions on iOS from the tags of .; 1010 untagged version changes left out"), "\(read.prefix(800))")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
         #expect(plan.components(separatedBy: "{ \"platform\": \"iOS\"").count - 1 == 26)
         #expect(Migrate.run(["check", "migration.json"], context: .testing(directory: folder.path)) == .success)

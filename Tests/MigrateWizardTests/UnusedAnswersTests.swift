@@ -21,7 +21,9 @@ struct UnusedAnswersTests {
         let scratch = try Scratch()
         for (name, text) in files { _ = try scratch.write(name, text) }
         let context = CommandContext.testing(input: input, directory: scratch.url.path, environment: ["NO_COLOR": "1"], terminal: terminal)
-        return (Migrate.run(arguments, context: context), context, scratch)
+        // No catalog here, so the price has no default: it is given unless the case gives its own.
+        let pricing = arguments.contains("--price") || files.values.contains { $0.contains("\"price\"") } ? [] : ["--price", "2.99"]
+        return (Migrate.run(arguments + pricing, context: context), context, scratch)
     }
 
     static func plan(in folder: Scratch) throws -> MigrationPlan {
@@ -53,7 +55,7 @@ struct UnusedAnswersTests {
         arguments: [
             (
                 ["--universal-purchase", "yes"],
-                "'--universal-purchase' is not used: it is asked only of an app on macOS and another platform, and the app is on iOS."
+                "'--universal-purchase' is not used: it is asked only of an app on platforms sold from separate App Store records, and the app is on iOS."
             ),
             (
                 ["--first-free", "1.1", "--new-free-release", "2.0 (3) 2022-03-15"],
@@ -134,7 +136,7 @@ struct UnusedAnswersTests {
         let error = context.standardError.text
         #expect(error.contains("2 answers are not used:"), "\(error)")
         #expect(error.contains(#""eras": {"4": …} in answers.json is not used: there is no paid era 4 (there is 1)."#))
-        #expect(error.contains(#""universalPurchase" in answers.json is not used: it is asked only of an app on macOS and another platform"#))
+        #expect(error.contains(#""universalPurchase" in answers.json is not used: it is asked only of an app on platforms sold"#))
 
         let (replaced, replacing, folder) = try Self.run(
             Self.base + ["--answers", "answers.json", "--price", "2.49"], files: ["answers.json": #"{ "price": "1.99" }"#])
@@ -160,7 +162,7 @@ struct UnusedAnswersTests {
         #expect(status == .usage, "\(context.standardOutput.text)")
         let output = context.standardOutput.text
         #expect(output.contains("(given) iOS 2.0 (3) 2022-03-15T16:00:00Z"), "\(output)")
-        #expect(context.standardError.text.contains("'--universal-purchase' is not used: it is asked only of an app on macOS and another platform"))
+        #expect(context.standardError.text.contains("'--universal-purchase' is not used: it is asked only of an app on platforms sold"))
         #expect(context.standardError.text.contains("Your answers were saved to migration.answers.json"))
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("migration.json").path))
     }

@@ -8,7 +8,10 @@ import MigrateWizard
 /// `migrate init`: finds what it can in the project, asks the rest, writes a plan that passes `check`.
 enum InitCommand {
     static let plan = Argument<String>.option("plan", valueName: "file", help: "The plan to create.", default: "migration.json")
-    static let project = Argument<String>.option("project", valueName: "dir", help: "The project folder to scan.", default: ".")
+    static let project = Argument<String>.option(
+        "project", valueName: "path", help: "The project folder to scan, or the app's .xcodeproj in it (the only project then read).", default: ".")
+    static let keepAnswers = Argument<Bool>.flag(
+        "keep-answers", help: "Keep the answers file an earlier run saved beside the plan; by default a successful run removes it.")
     static let force = Argument<Bool>.flag("force", help: "Replace an existing plan.")
     static let yes = Argument<Bool>.flag("yes", short: "y", help: "Take the default for every question not answered by a flag or --answers.")
     static let answersFile = Argument<String?>.option("answers", valueName: "file", help: "Answers as JSON, by question key (see above).")
@@ -41,7 +44,7 @@ enum InitCommand {
             version change, --tagged-only insists on tags). The first free release's go-live is asked with the \
             evidence at hand; a date only a git commit gives is never the default (--free-from). Without a \
             terminal, answers come from flags or --answers FILE (JSON with the keys appName, bundleID, \
-            platforms, universalPurchase, releases, firstFree, freeFrom, newFreeRelease, sells {product: yes|no}, price, \
+            platforms, universalPurchase, releases, firstFree, freeFrom, newFreeRelease, newFreeReleases {platform: "2.0 (1) 2026-12-15"}, sells {product: yes|no}, price, \
             features, featureSince {feature: version}, product, durations {product: "P1Y"}, grants {product: [features]}, \
             eras {"1": "keep"|"everything"|"discount"|"upgrade"}, \
             eraDiscounts {"1": "PRODUCT PRICE"}, nonProduction, verificationFailure, familySharing, \
@@ -49,7 +52,8 @@ enum InitCommand {
             naming its flag, and so does an answer no question of the run asks, saying why. \
             The plan is checked before it is written (exit 1 with errors) and never overwritten without --force.
             """.wrappedForHelp,
-        arguments: [plan, project, force, yes, answersFile, asc, sales] + GitVersionsFlags.arguments + questionOptions.map(\.argument) + [now],
+        arguments: [plan, project, force, yes, answersFile, keepAnswers, asc, sales] + GitVersionsFlags.arguments + questionOptions.map(\.argument)
+            + [now],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
@@ -66,12 +70,22 @@ enum InitCommand {
         for line in collected.replaced { out.write("  \(line)\n") }
 
         let projectPath = arguments[Self.project]
-        let root = context.resolve(projectPath)
+        var root = context.resolve(projectPath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandError(.noInput, "\(projectPath): no such folder (--project).")
         }
-        let scan = ProjectScanner.scan(root)
+        // An .xcodeproj names the app's project: its folder is scanned, and no other project in it is read.
+        var onlyProject: String?
+        if (root as NSString).pathExtension == "xcodeproj" {
+            guard FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent("project.pbxproj")) else {
+                throw CommandError(.noInput, "\(projectPath): no project.pbxproj inside (--project); name an Xcode project or a folder.")
+            }
+            onlyProject = (root as NSString).lastPathComponent + "/project.pbxproj"
+            root = (root as NSString).deletingLastPathComponent
+        }
+        var scan = ProjectScanner.scan(root)
+        if let onlyProject { scan.projectFiles = [onlyProject] }
         let asc = try arguments[Self.asc].map { (path) throws(CommandError) in
             let file = try InputFile.read(path, context: context)
             return ProjectImport.File(displayPath: file.displayPath, bytes: file.bytes)
@@ -142,7 +156,30 @@ enum InitCommand {
             out.write("\n")
             for line in PlanBuilder.summary(wizard.answers, facts: facts) { out.write("  \(line)\n") }
         }
-        return try write(wizard.plan, to: planFile, displayPath: planPath, now: now, context: context, style: style, wizard: wizard)
+        let code = try write(wizard.plan, to: planFile, displayPath: planPath, now: now, context: context, style: style, wizard: wizard)
+        if code == .success && !arguments[Self.keepAnswers] { removeSavedAnswers(displayPath: planPath, context: context) }
+        return code
+    }
+
+    /// The answers file a run saves beside the plan when the plan can't be written: `migration.answers.json`.
+    static func savedAnswersPath(displayPath: String) -> String {
+        let name = ((displayPath as NSString).lastPathComponent as NSString).deletingPathExtension + ".answers.json"
+        let folder = (displayPath as NSString).deletingLastPathComponent
+        return folder.isEmpty ? name : folder + "/" + name
+    }
+
+    /// Once the plan is written, the answers an earlier run saved beside it have done their job: they are removed
+    /// (and the removal said), unless `--keep-answers`. A file that can't be removed is said too.
+    static func removeSavedAnswers(displayPath: String, context: CommandContext) {
+        let shown = savedAnswersPath(displayPath: displayPath)
+        let file = context.resolve(shown)
+        guard FileManager.default.fileExists(atPath: file) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: file)
+            context.standardOutput.write("Removed \(shown), the answers saved by an earlier run (--keep-answers keeps it).\n")
+        } catch {
+            context.standardOutput.write("Could not remove \(shown), the answers saved by an earlier run: \(error.localizedDescription)\n")
+        }
     }
 
     /// Every answer given that no question asked, with why: a flag's or the answers file's, as it was given.
@@ -180,6 +217,10 @@ enum InitCommand {
             }
             if let answer = given.removeValue(forKey: question.id.key) {
                 used.insert(question.id.key)
+                if let problem = Wizard.positionProblem(question.id, answer: answer) {
+                    out.write("  " + style.yellow("Sorry: ") + problem + "\n")
+                    continue
+                }
                 out.write("\(question.prompt) \(style.dim("(given)")) \(answer)\n")
                 if report(wizard.submit(answer), out: out, style: style) { continue }
             }
@@ -266,9 +307,9 @@ enum InitCommand {
     static func saveAnswers(_ wizard: Wizard, nextTo path: String, displayPath: String, context: CommandContext) -> String {
         let text = JSONWriter().string(from: answersJSON(wizard))
         let name = ((displayPath as NSString).lastPathComponent as NSString).deletingPathExtension + ".answers.json"
-        let folder = (displayPath as NSString).deletingLastPathComponent
+        let besidePlan = savedAnswersPath(displayPath: displayPath)
         let candidates = [
-            (context.resolve(folder.isEmpty ? name : folder + "/" + name), folder.isEmpty ? name : folder + "/" + name),
+            (context.resolve(besidePlan), besidePlan),
             (
                 (NSTemporaryDirectory() as NSString).appendingPathComponent("migrate-" + name),
                 (NSTemporaryDirectory() as NSString).appendingPathComponent("migrate-" + name)
@@ -335,7 +376,7 @@ enum InitCommand {
                 for value in values {
                     guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
                         throw .usage(
-                            "The value '\(value)' is invalid for '--\(kind.flag)'. Expected \(item)=\(kind.valueName), such as \(kind.flag == "era" ? "1=keep" : "themes=1.0")."
+                            "The value '\(value)' is invalid for '--\(kind.flag)'. Expected \(item)=\(kind.valueName), such as \(kind.flag == "era" ? "1=keep" : kind.flag == QuestionKind.platformFreeRelease.flag ? "macOS='2.0 2026-12-15'" : "themes=1.0")."
                         )
                     }
                     let name = String(value[..<equals])

@@ -35,6 +35,8 @@ extension DiagnosticCode {
         case swiftNameCollision = "swift-name-collision"
         case tierOverlap = "tier-overlap"
         case universalPurchaseMixed = "universal-purchase-mixed"
+        /// One bundle id on several platforms, with universal purchase off: a buyer on one is new on the others.
+        case universalPurchaseOff = "universal-purchase-off"
         case unknownReceipt = "unknown-receipt"
         case versionRuleAmbiguous = "version-rule-ambiguous"
         case versionRuleUnsound = "version-rule-unsound"
@@ -69,6 +71,7 @@ extension DiagnosticCode {
     public static let swiftNameCollision = DiagnosticCode(Check.swiftNameCollision)
     public static let tierOverlap = DiagnosticCode(Check.tierOverlap)
     public static let universalPurchaseMixed = DiagnosticCode(Check.universalPurchaseMixed)
+    public static let universalPurchaseOff = DiagnosticCode(Check.universalPurchaseOff)
     public static let unknownReceipt = DiagnosticCode(Check.unknownReceipt)
     public static let versionRuleAmbiguous = DiagnosticCode(Check.versionRuleAmbiguous)
     public static let versionRuleUnsound = DiagnosticCode(Check.versionRuleUnsound)

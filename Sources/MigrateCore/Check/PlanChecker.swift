@@ -281,10 +281,29 @@ public enum PlanChecker {
         }
     }
 
-    /// Trap 3: one App Store record for iOS and macOS mixes build numbers and marketing versions.
+    /// Apple's page on selling one bundle id on several platforms as one purchase.
+    public static let universalPurchasePage = "https://developer.apple.com/support/universal-purchase/"
+
+    /// Trap 3: one App Store record for iOS and macOS mixes build numbers and marketing versions. And one bundle
+    /// id on several platforms said not to be a universal purchase: a buyer on one platform is new on the others.
     private static func universalPurchase(_ catalog: PlanCatalog) -> [Diagnostic] {
         let plan = catalog.plan
-        guard plan.app.universalPurchase else { return [] }
+        guard plan.app.universalPurchase else {
+            let platforms = Set(plan.app.platforms + plan.releases.map(\.platform))
+            guard Platform.spansStores(platforms) else { return [] }
+            let names = platforms.sorted().map(\.rawValue).joined(separator: ", ")
+            return [
+                .warning(
+                    .universalPurchaseOff,
+                    "\(plan.app.bundleID) ships on \(names) under one bundle id, but the plan says it is not a universal purchase: "
+                        + "someone who paid on one platform would be a new customer on another",
+                    at: .root / PlanKeys.Root.app / PlanKeys.App.universalPurchase,
+                    hint:
+                        "One bundle id on several platforms is one App Store record and one purchase (Apple's \"Offering a universal purchase\", "
+                        + "\(universalPurchasePage)): set \"universalPurchase\": true, unless each platform really has its own App Store record "
+                        + "and bundle id; then plan each app separately.")
+            ]
+        }
         let meanings = Set(catalog.tracks.keys.map(\.originalVersionMeaning))
         guard meanings.count > 1 else { return [] }
         return [

@@ -55,6 +55,9 @@ public enum GitImporter {
         public var current: GitVersionChange?
         /// The releases are the tagged versions (the project tags its releases, or tags were asked for).
         public var fromTags: Bool
+        /// Versions and builds the history changed to that no tag marks, left out because the releases are the
+        /// tagged versions (`--all-versions` takes them); 0 when every version change was read.
+        public var untaggedLeftOut: Int = 0
     }
 
     public static func read(repository: String, displayPath: String, options: Options = Options()) throws(ImportError) -> History {

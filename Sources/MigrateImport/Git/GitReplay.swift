@@ -175,6 +175,7 @@ extension GitImporter {
             }
 
             var seen = Set<String>()
+            var untaggedLeftOut = 0
             var releases: [(version: Version, build: Version?, date: Date, source: String, provenance: ReleaseDateSource, origin: String)] = []
             let fromTags = taggedOnly ?? !versionTags.isEmpty
             if fromTags {
@@ -191,6 +192,7 @@ extension GitImporter {
                     }
                 }
                 let untagged = Set(changes.map { key($0.version, $0.build) }).subtracting(seen)
+                untaggedLeftOut = untagged.count
                 if !untagged.isEmpty {
                     result.ignored.append(
                         "\(Limits.grouped(untagged.count)) untagged version\(untagged.count == 1 ? "" : "s") left out (TestFlight builds or work in progress)"
@@ -230,7 +232,7 @@ extension GitImporter {
                             dateSource: release.source, provenance: release.provenance, origin: release.origin))
                 }
             }
-            return History(changes: changes, result: result, current: current, fromTags: fromTags)
+            return History(changes: changes, result: result, current: current, fromTags: fromTags, untaggedLeftOut: untaggedLeftOut)
         }
     }
 }

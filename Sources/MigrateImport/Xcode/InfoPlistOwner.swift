@@ -9,12 +9,15 @@ struct InfoPlistOwner {
     /// How messages name the project.pbxproj, relative like the Info.plist's display path.
     var displayPath: String
     var target: String
+    /// Whether the target is the app itself; false for an app extension, a widget or another target whose own
+    /// Info.plist this is.
+    var isApplication: Bool = true
 
     /// How many folders above the Info.plist's own are searched for a `.xcodeproj`.
     static let foldersUp = 4
 
-    /// Looks in the Info.plist's folder and the folders above it for a `.xcodeproj` with an application
-    /// target whose `INFOPLIST_FILE` (in the configuration that ships) is this file; nil when none.
+    /// Looks in the Info.plist's folder and the folders above it for a `.xcodeproj` with a target whose
+    /// `INFOPLIST_FILE` (in the configuration that ships) is this file, the app's target first; nil when none.
     static func find(infoPlist path: String, displayPath: String) -> InfoPlistOwner? {
         let fileManager = FileManager.default
         let plist = ((path as NSString).standardizingPath as NSString).resolvingSymlinksInPath
@@ -29,13 +32,15 @@ struct InfoPlistOwner {
                 guard let data = fileManager.contents(atPath: file), let project = try? XcodeProject.parse(Array(data), file: shown) else { continue }
                 let root = folder
                 let lookup: XcodeImporter.FileLookup = { fileManager.contents(atPath: (root as NSString).appendingPathComponent($0)).map(Array.init) }
-                for target in project.targets where target.isApplication {
+                // The app's target first: an Info.plist it uses is the app's. Then any other target (an extension's).
+                for target in project.targets.filter(\.isApplication) + project.targets.filter({ !$0.isApplication }) {
                     // Only the path is compared here; no file is read but the target's .xcconfig.
                     let named = try? XcodeImporter.resolve(project: project, projectFile: shown, targetName: target.name) { relative in
                         relative.hasSuffix(".xcconfig") ? lookup(relative) : nil
                     }
                     if let used = named?.infoPlist, (used as NSString).standardizingPath == relative {
-                        return InfoPlistOwner(project: project, root: root, displayPath: shown, target: target.name)
+                        return InfoPlistOwner(
+                            project: project, root: root, displayPath: shown, target: target.name, isApplication: target.isApplication)
                     }
                 }
             }

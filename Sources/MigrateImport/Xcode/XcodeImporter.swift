@@ -204,6 +204,16 @@ public enum XcodeImporter {
         // An Info.plist alone says little since Xcode 11 moved the version into build settings: read it
         // through the project whose app target uses it, when one sits beside it.
         if let owner = InfoPlistOwner.find(infoPlist: path, displayPath: shown) {
+            guard owner.isApplication else {
+                // An extension's version is its own (it must match the app's to ship, but it is not the app's record).
+                throw ImportError(
+                    .badData, file: shown,
+                    "the Info.plist of the target '\(owner.target)' in \(owner.displayPath), not of the app (an extension or another "
+                        + "bundle): its version is its own; the app's version, build and bundle id are read from that project's app target",
+                    hint:
+                        "Nothing to do. With several projects, name the app's .xcodeproj: 'migrate import xcode PATH' or 'migrate init --project PATH'."
+                )
+            }
             return try resolve(project: owner.project, projectFile: owner.displayPath, targetName: owner.target) { relative in
                 FileManager.default.contents(atPath: (owner.root as NSString).appendingPathComponent(relative)).map(Array.init)
             }

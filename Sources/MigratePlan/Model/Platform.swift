@@ -43,6 +43,15 @@ public enum Platform: String, Sendable, Hashable, CaseIterable, Comparable, Cust
         }
     }
 
+    /// The platform whose App Store record an app on this one is sold from: an iPad app is the iOS app.
+    public var storeRecord: Platform { self == .iPadOS ? .iOS : self }
+
+    /// Whether one bundle id on these platforms is sold from more than one platform's record, so that universal
+    /// purchase decides whether a purchase on one counts on the others (Apple's "Offering a universal purchase").
+    public static func spansStores(_ platforms: some Sequence<Platform>) -> Bool {
+        Set(platforms.map(\.storeRecord)).count > 1
+    }
+
     public var description: String { rawValue }
 
     public static func < (lhs: Platform, rhs: Platform) -> Bool {

@@ -91,8 +91,15 @@ public enum ProjectImport {
                 let history = try GitImporter.read(
                     repository: (root as NSString).appendingPathComponent(repository), displayPath: repository,
                     options: GitImporter.Options(taggedOnly: taggedOnly, environment: environment))
-                notes.append(
-                    "\(count(history.result.releases.count, "version")) from the \(history.fromTags ? "tags" : "git history") of \(repository)")
+                var note =
+                    "\(perPlatform(history.result.releases)) from the \(history.fromTags ? "tags" : "git history") of \(repository)"
+                if history.untaggedLeftOut > 0 {
+                    // Never left out silently: how many, and the flag that takes them.
+                    note +=
+                        "; \(count(history.untaggedLeftOut, "untagged version change")) left out (TestFlight builds or work in progress;"
+                        + (taggedOnly == true ? " leave out --tagged-only and" : "") + " give --all-versions to take them)"
+                }
+                notes.append(note)
                 combined.append(history.result)
             } catch {
                 notes.append("skipped the git history: \(error.description)")
@@ -100,7 +107,8 @@ public enum ProjectImport {
         }
         if !asc.isEmpty {
             let result = try AppStoreConnectImporter.read(asc.map { AppStoreConnectImporter.Page(file: $0.displayPath, bytes: $0.bytes) })
-            notes.append("\(count(result.releases.count, "release")) from App Store Connect (\(asc.map(\.displayPath).joined(separator: ", ")))")
+            let files = asc.map(\.displayPath).joined(separator: ", ")
+            notes.append("\(perPlatform(result.releases, noun: "release")) from App Store Connect (\(files))")
             combined.append(result)
         }
         for file in sales {
@@ -166,6 +174,21 @@ public enum ProjectImport {
         if others > 0 { doubtful.append("\(count(others, "product")) of another app") }
         if !doubtful.isEmpty { note += "; not this app's by their ids (asked, left out by default): " + doubtful.joined(separator: ", ") }
         return note
+    }
+
+    /// Versions counted per platform, each named: "32 versions on iOS", "182 versions on each of iOS, macOS, visionOS",
+    /// "12 versions on iOS and 3 on macOS"; never one version counted once per platform.
+    public static func perPlatform(_ releases: [ImportedRelease], noun: String = "version") -> String {
+        let platforms = Array(Set(releases.map(\.platform))).sorted()
+        guard !platforms.isEmpty else { return count(0, noun) }
+        let counts = platforms.map { platform in releases.filter { $0.platform == platform }.count }
+        if Set(counts).count == 1 {
+            let each = platforms.count == 1 ? "on \(platforms[0])" : "on each of " + platforms.map(\.rawValue).joined(separator: ", ")
+            return "\(count(counts[0], noun)) \(each)"
+        }
+        return zip(counts, platforms).enumerated().map { index, pair in
+            index == 0 ? "\(count(pair.0, noun)) on \(pair.1)" : "\(pair.0) on \(pair.1)"
+        }.joined(separator: ", ")
     }
 
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }

@@ -12,17 +12,18 @@ public enum PlanBuilder {
         let app = AppInfo(
             name: answers.appName ?? facts.app.name ?? "App", bundleID: answers.bundleID ?? facts.app.bundleID ?? "com.example.app",
             platforms: platforms.isEmpty ? Array(Set(answers.allReleases.map(\.platform))).sorted() : platforms,
-            universalPurchase: answers.universalPurchase ?? false)
-        let price = answers.price ?? Price(tenThousandths: 29_900)
+            // Asked whenever the platforms span several records; unanswered (a draft), one bundle id is one purchase.
+            universalPurchase: answers.universalPurchase ?? Platform.spansStores(platforms))
+        // Asked before any plan is written; only a draft (the cutoff lines) is built before it, and its price says nothing.
+        let price = answers.price ?? Price(tenThousandths: 0)
         var releases: [Release] = []
-        let freeDate = answers.freeDate
         for (index, imported) in answers.allReleases.enumerated() {
             var imported = imported
             if index == answers.firstFree, index < answers.releases.count, let goLive = answers.freeGoLive {
                 imported.date = goLive
                 if answers.freeGoLiveConfirmed { imported.provenance = answers.freeGoLivePlanned ? .planned : .appStore }
             }
-            let paid = index != answers.firstFree && (freeDate.map { imported.date < $0 } ?? true)
+            let paid = answers.isPaid(index)
             var includes: [String]?
             if paid {
                 includes = answers.includes(ofRelease: index)
@@ -104,11 +105,16 @@ public enum PlanBuilder {
         lines.append(
             "App        \(plan.app.name) (\(plan.app.bundleID)) on \(plan.app.platforms.map(\.rawValue).joined(separator: ", "))\(plan.app.universalPurchase ? ", universal purchase" : "")"
         )
-        let paid = plan.releases.filter(\.model.isPaid)
-        if let free = plan.releases.first(where: { !$0.model.isPaid }) {
-            lines.append(
-                "Releases   \(paid.count) paid, free from \(free.platform) \(free.displayName) on \(Wizard.goLiveDay(free.released))"
-            )
+        // Counted per platform with its name, never one version once per platform; each platform's own free release.
+        let paid = answers.paidReleases.map { answers.allReleases[$0] }
+        let frees = answers.firstFreeReleases.enumerated().map { position, free in
+            // The first is dated by its go-live as answered (a listed release's own date may be a tag's).
+            let date = position == 0 ? answers.freeDate ?? free.date : free.date
+            return "\(free.platform) \(free.displayName) on \(Wizard.goLiveDay(date))"
+        }
+        if !frees.isEmpty {
+            let counted = paid.isEmpty ? "no paid releases" : ProjectImport.perPlatform(paid, noun: "paid release")
+            lines.append("Releases   \(counted); free from \(frees.joined(separator: ", "))")
         }
         lines.append("Features   " + plan.features.map(\.id).joined(separator: ", "))
         for product in plan.products where product.kind != .consumable {

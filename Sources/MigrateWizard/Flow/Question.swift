@@ -1,4 +1,5 @@
 import Foundation
+import MigratePlan
 
 /// Every question the wizard can ask. Per-item questions carry the item they are about.
 public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
@@ -12,6 +13,8 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
     /// When the first free release (a listed one) went live: the moment the cutoff is drawn at.
     case freeGoLive
     case newFreeRelease
+    /// The first free release on another platform the app ships on, with its own go-live.
+    case platformFreeRelease(Platform)
     case price
     case features
     /// Feature id: which paid release first included it.
@@ -46,6 +49,7 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
         case .firstFree: "First free release"
         case .freeGoLive: "It went live"
         case .newFreeRelease: "The new free release"
+        case .platformFreeRelease(let platform): "The new free release on \(platform)"
         case .price: "Paid price"
         case .features: "Features"
         case .featureSince(let id): "First paid release with \(id)"

@@ -49,7 +49,8 @@ public struct QuestionKind: Sendable, Hashable {
         "platforms", flag: "platform", valueName: "platform", help: "A platform (repeatable).", form: .list,
         choices: Platform.allCases.map(\.rawValue))
     public static let universalPurchase = QuestionKind(
-        "universalPurchase", flag: "universal-purchase", valueName: "yes|no", help: "Whether iOS and macOS share one purchase.")
+        "universalPurchase", flag: "universal-purchase", valueName: "yes|no",
+        help: "Whether the platforms are one purchase (default yes: one bundle id on several platforms is one App Store record).")
     public static let releases = QuestionKind(
         "releases", flag: "release", valueName: "'VERSION (BUILD) DATE'", help: "A release, when no history is found (repeatable).", form: .list)
     public static let firstFree = QuestionKind(
@@ -61,6 +62,11 @@ public struct QuestionKind: Sendable, Hashable {
     )
     public static let newFreeRelease = QuestionKind(
         "newFreeRelease", flag: "new-free-release", valueName: "'VERSION (BUILD) DATE'", help: "The first free release when it is not listed yet.")
+    public static let platformFreeRelease = QuestionKind(
+        "newFreeReleases", flag: "new-free-release-on", valueName: "'VERSION (BUILD) DATE'",
+        help:
+            "The first free release on each other platform the app ships on, with its own go-live (repeatable; default: the new free release's version on the same day).",
+        form: .perItem(item: "platform"))
     public static let price = QuestionKind("price", flag: "price", valueName: "price", help: "What the download cost while paid.")
     public static let features = QuestionKind("features", flag: "feature", valueName: "name", help: "A feature (repeatable).", form: .list)
     public static let featureSince = QuestionKind(
@@ -102,7 +108,8 @@ public struct QuestionKind: Sendable, Hashable {
 
     /// Every kind of question a flag or an answers file can answer, in the order the wizard asks them.
     public static let all: [QuestionKind] = [
-        appName, bundleID, platforms, universalPurchase, releases, firstFree, freeGoLive, newFreeRelease, sells, price, features, featureSince,
+        appName, bundleID, platforms, universalPurchase, releases, firstFree, freeGoLive, newFreeRelease, platformFreeRelease, sells, price, features,
+        featureSince,
         newProduct, duration, grants, era, eraDiscount, nonProduction, verificationFailure, familySharing, paidDownloads,
     ]
 }
@@ -119,6 +126,7 @@ extension QuestionID {
         case .firstFree: .firstFree
         case .freeGoLive: .freeGoLive
         case .newFreeRelease: .newFreeRelease
+        case .platformFreeRelease: .platformFreeRelease
         case .price: .price
         case .features: .features
         case .featureSince: .featureSince
@@ -140,6 +148,7 @@ extension QuestionID {
     var item: String? {
         switch self {
         case .featureSince(let feature): feature
+        case .platformFreeRelease(let platform): platform.rawValue
         case .grants(let product), .sells(let product), .duration(let product): product
         case .era(let index), .eraDiscount(let index): String(index + 1)
         default: nil

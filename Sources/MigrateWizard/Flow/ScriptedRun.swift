@@ -37,6 +37,9 @@ public enum ScriptedRun {
                 }
                 used.formUnion([id.key, QuestionKind.freeGoLive.key])
             } else if let given = answers[id.key] {
+                if let problem = Wizard.positionProblem(id, answer: given) {
+                    return .failure(.invalid(id, answer: given, message: problem))
+                }
                 text = given
                 used.insert(id.key)
             } else if acceptDefaults, question.defaultAnswer != nil {

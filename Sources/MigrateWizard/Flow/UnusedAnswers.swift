@@ -48,12 +48,21 @@ extension Wizard {
                 "the version history was found (\(facts.releases.count) release\(facts.releases.count == 1 ? "" : "s")), so the releases are not asked"
         case .universalPurchase?:
             let platforms = (answers.platforms ?? []).map(\.rawValue).joined(separator: ", ")
-            return "it is asked only of an app on macOS and another platform, and the app is on \(platforms.isEmpty ? "no platform" : platforms)"
+            return
+                "it is asked only of an app on platforms sold from separate App Store records (an iPad app is the iOS app), and the app is on \(platforms.isEmpty ? "no platform" : platforms)"
         case .freeGoLive?:
             return "the first free release's go-live was not asked"
         case .newFreeRelease?:
             let listed = answers.firstFree.flatMap { answers.releases.indices.contains($0) ? answers.releases[$0].displayName : nil }
             return "the first free release is a listed one (\(listed ?? "?")), so no new release is asked; give --first-free new to add one"
+        case .platformFreeRelease?:
+            guard answers.firstFree == answers.releases.count else {
+                return "the first free release is a listed one, so no new release is asked on any platform; give --first-free new to add one"
+            }
+            let asked = otherFreePlatforms.map(\.rawValue)
+            return
+                "'\(item ?? "")' is not another platform the app ships on that needs its own free release (those asked: \(list(asked)))"
+                + guess(item, asked)
         case .featureSince?:
             let ids = (answers.features ?? []).map(\.id)
             return "there is no feature '\(item ?? "")' (the features are \(list(ids)), by id)\(guess(item, ids))"

@@ -53,11 +53,14 @@ public struct Wizard: Sendable {
     public func sequence() -> [QuestionID] {
         var list: [QuestionID] = [.appName, .bundleID, .platforms]
         let platforms = answers.platforms ?? []
-        if platforms.contains(.macOS) && platforms.contains(where: { $0 != .macOS }) { list.append(.universalPurchase) }
+        if Platform.spansStores(platforms) { list.append(.universalPurchase) }
         if facts.releases.isEmpty { list.append(.releases) }
         list.append(.firstFree)
         if let firstFree = answers.firstFree, firstFree < answers.releases.count { list.append(.freeGoLive) }
-        if answers.firstFree == answers.releases.count { list.append(.newFreeRelease) }
+        if answers.firstFree == answers.releases.count {
+            list.append(.newFreeRelease)
+            list += otherFreePlatforms.map { .platformFreeRelease($0) }
+        }
         list += doubtfulProducts.map { .sells($0.id) }
         list += [.price, .features]
         list += (answers.features ?? []).map { .featureSince($0.id) }
@@ -110,7 +113,7 @@ public struct Wizard: Sendable {
         let result = apply(input, to: id)
         switch result {
         case .accepted:
-            if id != .confirm { answers.typed[id.key] = answeringWithDefault ? listAnswer(for: id, default: input) : input }
+            if id != .confirm { answers.typed[id.key] = savedAnswer(for: id, typed: input) }
             history.append(id)
             let list = sequence()
             if returnsToSummary {
@@ -160,9 +163,41 @@ public struct Wizard: Sendable {
         return features.map(\.id)
     }
 
+    /// The platforms besides the new free release's own that need a first free release of their own: each the app
+    /// ships on, unless it only runs the main platform's binary (an iPad or Apple Vision Pro running the iPhone app,
+    /// with no releases of its own listed).
+    public var otherFreePlatforms: [Platform] {
+        guard answers.firstFree == answers.releases.count else { return [] }
+        let main = answers.newFreeRelease?.platform ?? suggestedFreeRelease().platform
+        return (answers.platforms ?? []).filter { platform in
+            guard platform != main else { return false }
+            let listed = answers.releases.contains { $0.platform == platform }
+            return listed || !(platform.fallbackPlatforms.contains(main) || platform.storeRecord == main.storeRecord)
+        }
+    }
+
+    /// The first free release suggested on another platform: the new free release's version, going live the same
+    /// moment, with the platform's next build when its receipts carry one.
+    func suggestedFreeRelease(on platform: Platform) -> ImportedRelease {
+        let main = answers.newFreeRelease ?? suggestedFreeRelease()
+        var build: Version?
+        if platform.originalVersionMeaning == .buildNumber {
+            let last = answers.releases.last { $0.platform == platform }
+            if let lastBuild = last?.build, lastBuild.components.count == 1 {
+                build = Version(lastBuild.components[0] + 1)
+            } else {
+                build = main.build ?? Version(1)
+            }
+        }
+        return ImportedRelease(
+            platform: platform, version: main.version, build: build, date: main.date, dateSource: main.dateSource, provenance: main.provenance,
+            origin: "init")
+    }
+
     func suggestedFreeRelease() -> ImportedRelease {
-        let last = answers.releases.last
-        let platform = last?.platform ?? answers.platforms?.first ?? .iOS
+        // The first platform the app ships on (the one typed releases default to), its own last release.
+        let platform = answers.platforms?.first ?? answers.releases.last?.platform ?? .iOS
+        let last = answers.releases.last { $0.platform == platform } ?? answers.releases.last
         let major = (last?.version.components.first ?? 0) + 1
         var build: Version?
         if platform.originalVersionMeaning == .buildNumber {
@@ -200,11 +235,44 @@ public struct Wizard: Sendable {
 
     // MARK: - Parsing helpers
 
-    /// A default saved for a re-run: the list item as `#N`, which can never be read as a version.
-    func listAnswer(for id: QuestionID, default text: String) -> String {
+    /// An answer saved for a re-run: a release chosen from a list by what it is (its version, or version and build
+    /// when several builds share it, or with its platform), never by its position, which shifts when a release is added.
+    func savedAnswer(for id: QuestionID, typed: String) -> String {
         switch id {
-        case .firstFree, .featureSince: Int(text) != nil ? "#" + text : text
-        default: text
+        case .firstFree:
+            guard let index = answers.firstFree else { return typed }
+            if index == answers.releases.count { return "new" }
+            return Self.name(of: index, among: answers.releases.indices.map { ($0, answers.releases[$0]) }) ?? typed
+        case .featureSince(let feature):
+            guard let since = answers.featureSince[feature] else { return typed }
+            guard let index = since else { return "none" }
+            return Self.name(of: index, among: answers.paidReleases.map { ($0, answers.allReleases[$0]) }) ?? typed
+        default:
+            return typed
+        }
+    }
+
+    /// The shortest text that names one release among a list and reads back as it (`choose`): its version, its
+    /// version and build, or those with its platform; never a bare number, which would be read as a position.
+    static func name(of index: Int, among versions: [(index: Int, release: ImportedRelease)]) -> String? {
+        guard let release = versions.first(where: { $0.index == index })?.release else { return nil }
+        let candidates = [release.version.text, release.displayName, "\(release.platform) \(release.displayName)"]
+        return candidates.first { text in
+            Int(text) == nil && matches(text, in: versions).map(\.index) == [index]
+        }
+    }
+
+    /// Why an answer given by a flag or an answers file can't be taken as it is: a list position (`#33`), which
+    /// shifts when a release is added, for a question that chooses a release. Nil when it can.
+    public static func positionProblem(_ id: QuestionID, answer: String) -> String? {
+        switch id {
+        case .firstFree, .featureSince:
+            guard answer.hasPrefix("#"), Int(answer.dropFirst()) != nil else { return nil }
+            return
+                "'\(answer)' is a position in the list of releases, which shifts when a release is tagged or added; give the release's version "
+                + "instead, such as '1.2.0' or '1.2.0 (62)'\(id == .firstFree ? ", or 'new'" : ", or 'none'")"
+        default:
+            return nil
         }
     }
 

@@ -53,6 +53,8 @@ public struct WizardAnswers: Sendable, Hashable {
     public var freeGoLivePlanned = false
     /// The first free release when it has not shipped yet (or was not found).
     public var newFreeRelease: ImportedRelease?
+    /// The first free release on each other platform the app ships on (not listed yet either), each with its own go-live.
+    public var platformFreeReleases: [Platform: ImportedRelease] = [:]
     public var price: Price?
     public var features: [Feature]?
     /// Feature id → index into `releases` of the first paid release that included it; nil for none.
@@ -84,7 +86,12 @@ public struct WizardAnswers: Sendable, Hashable {
     /// The releases including a not-yet-listed first free one, oldest first.
     public var allReleases: [ImportedRelease] {
         var all = releases
-        if let newFreeRelease, firstFree == releases.count { all.append(newFreeRelease) }
+        if let newFreeRelease, firstFree == releases.count {
+            all.append(newFreeRelease)
+            // After it, so that `firstFree` still points at it.
+            let shipped = Set(platforms ?? Platform.allCases).subtracting([newFreeRelease.platform])
+            all += platformFreeReleases.keys.sorted().filter(shipped.contains).compactMap { platformFreeReleases[$0] }
+        }
         return all
     }
 
@@ -95,11 +102,35 @@ public struct WizardAnswers: Sendable, Hashable {
         return allReleases.indices.contains(firstFree) ? allReleases[firstFree].date : nil
     }
 
+    /// When the app goes free on one platform: its own first free release's go-live when it has one, else `freeDate`.
+    public func freeDate(on platform: Platform) -> Date? {
+        if firstFree == releases.count, platform != newFreeRelease?.platform, let own = platformFreeReleases[platform],
+            platforms?.contains(platform) ?? true
+        {
+            return own.date
+        }
+        return freeDate
+    }
+
+    /// Whether a release (an index into `allReleases`) was paid: a listed one before its platform went free. A
+    /// release not listed yet is a free one; with no free release answered yet, every listed one counts as paid.
+    public func isPaid(_ index: Int) -> Bool {
+        guard index < releases.count, index != firstFree else { return false }
+        guard let free = freeDate(on: releases[index].platform) else { return true }
+        return releases[index].date < free
+    }
+
+    /// The first free release on each platform that has one, the first free release's own platform first.
+    public var firstFreeReleases: [ImportedRelease] {
+        guard let firstFree, allReleases.indices.contains(firstFree) else { return [] }
+        return [allReleases[firstFree]] + (firstFree == releases.count ? Array(allReleases[(firstFree + 1)...]) : [])
+    }
+
     /// Indexes of the paid releases (before the first free one), oldest first.
     public var paidReleases: [Int] {
-        guard let freeDate else { return [] }
+        guard freeDate != nil else { return [] }
         // The first free release itself is listed before its go-live when its date is a commit's or a tag's.
-        return allReleases.indices.filter { $0 != firstFree && allReleases[$0].date < freeDate }
+        return allReleases.indices.filter(isPaid)
     }
 
     /// The features each paid release included, by `featureSince`.

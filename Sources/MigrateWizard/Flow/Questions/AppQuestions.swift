@@ -68,8 +68,8 @@ struct PlatformsQuestion: WizardQuestion {
         }
         guard !platforms.isEmpty else { return .invalid("name at least one platform") }
         wizard.answers.platforms = platforms.sorted()
-        // Universal purchase is a question only with macOS and another platform; otherwise it is no.
-        if !(platforms.contains(.macOS) && platforms.contains(where: { $0 != .macOS })) { wizard.answers.universalPurchase = nil }
+        // Universal purchase is a question only when the platforms are sold from more than one record (an iPad app is the iOS app).
+        if !Platform.spansStores(platforms) { wizard.answers.universalPurchase = nil }
         let meanings = wizard.answers.platforms!.map { "\($0) receipts carry the \($0.originalVersionMeaning.displayName)" }
         return .accepted([meanings.joined(separator: "; ") + "."])
     }
@@ -87,9 +87,15 @@ struct UniversalPurchaseQuestion: WizardQuestion {
     var id: QuestionID { .universalPurchase }
 
     func ask(_ wizard: Wizard) -> Question {
+        let platforms = (wizard.answers.platforms ?? []).map(\.rawValue)
+        let named = platforms.count == 2 ? platforms.joined(separator: " and ") : platforms.joined(separator: ", ")
+        // One bundle id on several platforms is one record and one purchase unless the developer says otherwise.
         return Question(
-            id: id, prompt: "Do iOS and macOS share one App Store record (universal purchase)?",
-            defaultAnswer: wizard.answers.universalPurchase.map { $0 ? "yes" : "no" } ?? "no", hint: "yes or no")
+            id: id, prompt: "Is the app one purchase on \(named) (universal purchase)?",
+            defaultAnswer: wizard.answers.universalPurchase.map { $0 ? "yes" : "no" } ?? "yes",
+            hint:
+                "yes or no; one bundle id on several platforms is one App Store record, so yes unless each platform is a separate app "
+                + "with its own record (see Apple's \"Offering a universal purchase\")")
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
@@ -97,8 +103,8 @@ struct UniversalPurchaseQuestion: WizardQuestion {
         wizard.answers.universalPurchase = yes
         return .accepted([
             yes
-                ? "One purchase covers both; the original version means whatever the platform it was first bought on put there."
-                : "Each platform is sold, and its buyers grandfathered, separately."
+                ? "One purchase covers every platform: whoever paid on one keeps what they bought on the others."
+                : "Each platform is sold, and its buyers grandfathered, separately: someone who paid on one is a new customer on another; check warns."
         ])
     }
 

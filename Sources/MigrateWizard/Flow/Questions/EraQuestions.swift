@@ -43,8 +43,11 @@ struct EraQuestion: WizardQuestion {
         switch input.lowercased() {
         case "1", "keep":
             wizard.answers.eraTreatments[index] = .keepWhatTheyBought
+            // "The rest" only when there is a rest: a feature they didn't have at the switch.
+            let rest = (wizard.answers.features ?? []).map(\.id).filter { !era.hadAtSwitch.contains($0) }
             return .accepted([
-                "Buyers of \(era.label) keep \(era.hadAtSwitch.isEmpty ? "what they had" : era.hadAtSwitch.joined(separator: ", ")) and buy the rest like anyone."
+                "Buyers of \(era.label) keep \(era.hadAtSwitch.isEmpty ? "what they had" : era.hadAtSwitch.joined(separator: ", "))"
+                    + (rest.isEmpty ? ": every feature the plan lists." : " and buy the rest (\(rest.joined(separator: ", "))) like anyone.")
             ])
         case "4", "upgrade", "paid-upgrade":
             let upgraded = Self.upgraded(era)

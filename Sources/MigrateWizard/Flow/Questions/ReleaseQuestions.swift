@@ -177,12 +177,14 @@ struct FreeGoLiveQuestion: WizardQuestion {
         guard let date = Wizard.goLive(input) else {
             return .invalid("'\(input)' is not a date-time; write it in UTC, such as 2024-11-20T17:00:00Z, or a date such as 2024-11-20")
         }
-        if index > 0, date <= wizard.answers.releases[index - 1].date {
-            let previous = wizard.answers.releases[index - 1]
+        // Compared with the releases on the same platform: another platform's twin of a release is no bound.
+        let platform = wizard.answers.releases[index].platform
+        let before = wizard.answers.releases[..<index].last { $0.platform == platform }
+        let after = wizard.answers.releases[(index + 1)...].first { $0.platform == platform }
+        if let previous = before, date <= previous.date {
             return .invalid("it must be after the release before it (\(previous.displayName), \(Timestamp.format(previous.date)))")
         }
-        if index + 1 < wizard.answers.releases.count, date >= wizard.answers.releases[index + 1].date {
-            let next = wizard.answers.releases[index + 1]
+        if let next = after, date >= next.date {
             return .invalid("it must be before the release after it (\(next.displayName), \(Timestamp.format(next.date)))")
         }
         // Return on an earlier answer keeps it as it was; Return on the listed date confirms only evidence.
@@ -258,13 +260,63 @@ struct NewFreeReleaseQuestion: WizardQuestion {
     func summary(_ wizard: Wizard) -> String? { FirstFreeQuestion().summary(wizard) }
 }
 
+/// The first free release on another platform the app ships on: every platform goes free with a release of its own,
+/// each with its own go-live, so that a buyer on that platform is never new before the free version is out there.
+struct PlatformFreeReleaseQuestion: WizardQuestion {
+    let platform: Platform
+    var id: QuestionID { .platformFreeRelease(platform) }
+
+    func ask(_ wizard: Wizard) -> Question {
+        let release = wizard.answers.platformFreeReleases[platform] ?? wizard.suggestedFreeRelease(on: platform)
+        return Question(
+            id: id, prompt: "The first free release on \(platform): version, build and the day it goes live there (UTC)",
+            defaultAnswer: Wizard.text(of: release),
+            hint: "VERSION (BUILD) YYYY-MM-DD; its own go-live: until it is out on \(platform), buyers there are still paying customers")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        var text = input
+        if let first = input.split(separator: " ").first, let named = Platform(named: String(first)) {
+            guard named == platform else { return .invalid("this is the release on \(platform), not \(named)") }
+        } else {
+            text = platform.rawValue + " " + input
+        }
+        switch wizard.parseRelease(text) {
+        case .failure(let message): return .invalid(message)
+        case .success(let release):
+            let key = Release.identity(platform: release.platform, version: release.version, build: release.build)
+            if let same = wizard.answers.releases.first(where: {
+                Release.identity(platform: $0.platform, version: $0.version, build: $0.build) == key
+            }) {
+                return .invalid(
+                    "\(same.platform) \(same.displayName) is already listed (\(Wizard.day(same.date))); give the new release's own version and build")
+            }
+            if let last = wizard.answers.releases.last(where: { $0.platform == platform }), release.date <= last.date {
+                return .invalid("it must go live after the last listed \(platform) release (\(last.displayName), \(Wizard.day(last.date)))")
+            }
+            wizard.answers.platformFreeReleases[platform] = release
+            let planned = release.provenance == .planned ? ", planned" : ""
+            return .accepted(["Free on \(platform) from \(release.displayName) at \(Timestamp.format(release.date))\(planned)."])
+        }
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.platformFreeReleases[platform] != nil
+    }
+
+    func summary(_ wizard: Wizard) -> String? {
+        guard let release = wizard.answers.platformFreeReleases[platform] else { return nil }
+        return "\(release.platform) \(release.displayName) \(Wizard.goLiveDay(release.date))"
+    }
+}
+
 struct PriceQuestion: WizardQuestion {
     var id: QuestionID { .price }
 
     func ask(_ wizard: Wizard) -> Question {
-        // The catalog's price, in its storefront's currency, when it has one; otherwise the old placeholder.
+        // The catalog's price, in its storefront's currency, when it has one; otherwise it is asked: no constant is a default.
         let catalog = wizard.catalogPrice
-        var hint = "a price such as 2.99, in your main currency"
+        var hint = "a price such as 2.99, in your main currency; no .storekit of the app's prices a non-consumable, so there is no default"
         if let catalog {
             let currency = catalog.storefront.flatMap { storefront in
                 Storefront.currency(of: storefront).map { "\($0) (the storefront \(storefront))" } ?? "the currency of the storefront \(storefront)"
@@ -274,7 +326,7 @@ struct PriceQuestion: WizardQuestion {
         }
         return Question(
             id: id, prompt: "What did the download cost while the app was paid?",
-            defaultAnswer: (wizard.answers.price ?? catalog?.price ?? Price(tenThousandths: 29_900)).description, hint: hint)
+            defaultAnswer: (wizard.answers.price ?? catalog?.price)?.description, hint: hint)
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {

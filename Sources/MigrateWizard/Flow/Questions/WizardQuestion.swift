@@ -31,6 +31,7 @@ extension QuestionID {
         case .firstFree: FirstFreeQuestion()
         case .freeGoLive: FreeGoLiveQuestion()
         case .newFreeRelease: NewFreeReleaseQuestion()
+        case .platformFreeRelease(let platform): PlatformFreeReleaseQuestion(platform: platform)
         case .price: PriceQuestion()
         case .features: FeaturesQuestion()
         case .featureSince(let feature): FeatureSinceQuestion(feature: feature)

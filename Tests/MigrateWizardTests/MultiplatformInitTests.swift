@@ -1,0 +1,108 @@
+import Foundation
+import MigrateCore
+import MigrateImport
+import MigratePlan
+import MigrateWizard
+import Testing
+
+/// One bundle id on iOS and macOS, as a multiplatform target's tags give it: every version once per platform.
+@Suite("init on an app that ships on several platforms")
+struct MultiplatformInitTests {
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)
+
+    static func release(_ platform: Platform, _ version: String, _ build: String?, _ day: String) -> ImportedRelease {
+        ImportedRelease(
+            platform: platform, version: try! Version(version), build: build.map { try! Version($0) },
+            date: Timestamp.parse(day + "T10:00:00Z")!, dateSource: "git tag date", provenance: .tag, origin: "git")
+    }
+
+    static var facts: WizardFacts {
+        let days = ["2019-03-01", "2020-06-01", "2021-06-01"]
+        let versions = ["1.0", "1.1", "2.0"]
+        var releases: [ImportedRelease] = []
+        for (index, day) in days.enumerated() {
+            releases.append(release(.iOS, versions[index], String(index + 1), day))
+            releases.append(release(.macOS, versions[index], String(index + 1), day))
+        }
+        return WizardFacts(
+            app: AppHints(name: "Shelf", bundleID: "com.example.shelf", platforms: [.iOS, .macOS]), releases: releases,
+            products: [Product(id: "com.example.shelf.pro", name: "Pro", kind: .nonConsumable, price: try! Price("4.99"))])
+    }
+
+    static func finished(_ answers: [String: String] = [:]) -> Wizard {
+        var wizard = Wizard(facts: facts, now: now)
+        while let question = wizard.question {
+            guard case .accepted = wizard.submit(answers[question.id.key] ?? "") else {
+                Issue.record("the answer to \(question.id) was refused: \(wizard.submit(""))")
+                break
+            }
+        }
+        return wizard
+    }
+
+    @Test("defaults: one purchase on both platforms, a free release on each with its own go-live, versions counted per platform")
+    func defaults() throws {
+        var wizard = Wizard(facts: Self.facts, now: Self.now)
+        var asked: [QuestionID] = []
+        while let question = wizard.question {
+            asked.append(question.id)
+            if question.id == .universalPurchase { #expect(question.defaultAnswer == "yes") }
+            let answer = question.id == .platformFreeRelease(.macOS) ? "3.0 (4) 2026-12-20" : ""
+            guard case .accepted = wizard.submit(answer) else {
+                Issue.record("the answer to \(question.id) was refused: \(wizard.submit(""))")
+                return
+            }
+        }
+        #expect(asked.contains(.universalPurchase) && asked.contains(.platformFreeRelease(.macOS)))
+        let plan = wizard.plan
+        #expect(plan.app.universalPurchase)
+        let free = plan.releases.filter { !$0.model.isPaid }
+        #expect(free.map(\.platform) == [.iOS, .macOS])
+        #expect(free[1].released == Timestamp.parseGoLive("2026-12-20"), "macOS has its own go-live")
+        #expect(free[0].released != free[1].released)
+        #expect(plan.releases.filter(\.model.isPaid).count == 6)
+        let summary = PlanBuilder.summary(wizard.answers, facts: wizard.facts)
+        let releasesLine = summary.first { $0.hasPrefix("Releases   ") } ?? ""
+        #expect(releasesLine.hasPrefix("Releases   3 paid releases on each of iOS, macOS; free from iOS 3.0 (4) on "), "\(releasesLine)")
+        #expect(releasesLine.contains(", macOS 3.0 (4) on 2026-12-20"), "\(releasesLine)")
+        #expect(ProjectImport.perPlatform(Self.facts.releases) == "3 versions on each of iOS, macOS")
+        #expect(!PlanChecker.check(plan, now: Self.now).diagnostics.contains { $0.code == .universalPurchaseOff })
+    }
+
+    @Test("saying no is kept, and check warns citing Apple's page")
+    func no() {
+        let wizard = Self.finished(["universalPurchase": "no"])
+        #expect(!wizard.plan.app.universalPurchase)
+        let warning = PlanChecker.check(wizard.plan, now: Self.now).diagnostics.first { $0.code == .universalPurchaseOff }
+        #expect(warning?.severity == .warning)
+        #expect(warning?.hint?.contains("Offering a universal purchase") == true)
+        #expect(warning?.message.contains("ships on iOS, macOS under one bundle id") == true)
+    }
+
+    @Test("answers are saved by version, never by position; a position given is refused with the fix")
+    func savedByVersion() {
+        let wizard = Self.finished(["firstFree": "iOS 2.0 (3)", "freeFrom": "2021-06-01T17:00:00Z"])
+        #expect(wizard.answers.typed["firstFree"] == "iOS 2.0 (3)")
+        #expect(wizard.answers.typed["featureSince.pro"] == "iOS 1.0 (1)")
+        #expect(Wizard.positionProblem(.firstFree, answer: "#3")?.contains("give the release's version") == true)
+        #expect(Wizard.positionProblem(.firstFree, answer: "2.0") == nil)
+        let scripted = ScriptedRun.run(Wizard(facts: Self.facts, now: Self.now), answers: ["firstFree": "#3"], acceptDefaults: true)
+        guard case .failure(.invalid(.firstFree, let answer, let message)) = scripted else {
+            Issue.record("a position was taken: \(scripted)")
+            return
+        }
+        #expect(answer == "#3" && message.contains("shifts when a release is tagged or added"))
+    }
+
+    @Test("no price default without a catalog: the price is asked")
+    func priceAsked() {
+        var facts = Self.facts
+        facts.products = []
+        let wizard = Wizard(facts: facts, now: Self.now)
+        let result = ScriptedRun.run(wizard, answers: ["universalPurchase": "yes"], acceptDefaults: true)
+        guard case .failure(.missing(.price, _)) = result else {
+            Issue.record("a price was assumed: \(String(describing: result).prefix(300))")
+            return
+        }
+    }
+}
