@@ -15,9 +15,7 @@ struct AnswerValidationTests {
     /// Takes defaults up to `question`.
     static func wizard(at question: QuestionID, answering earlier: [QuestionID: String] = [:]) -> Wizard {
         var wizard = Wizard(facts: facts, now: WizardFlowTests.now)
-        while let current = wizard.current, current != question {
-            _ = wizard.submit(earlier[current] ?? "")
-        }
+        wizard.walk(to: question, answers: earlier)
         return wizard
     }
 
@@ -59,7 +57,7 @@ struct AnswerValidationTests {
     func duplicateTypedReleases() {
         var wizard = Wizard(
             facts: WizardFacts(app: AppHints(name: "Tally", bundleID: "com.example.tally", platforms: [.iOS])), now: WizardFlowTests.now)
-        while let current = wizard.current, current != .releases { _ = wizard.submit("") }
+        wizard.walk(to: .releases)
         guard case .invalid(let text) = wizard.submit("1.0 (1) 2019-03-01, 2.0 (5) 2020-01-01, 1.0 (1) 2019-04-01") else {
             Issue.record("accepted")
             return

@@ -101,7 +101,7 @@ struct CatalogQuestionTests {
     func placeholderKept() throws {
         let id = "com.temporary.id.nonconsumable.a"
         var wizard = Wizard(facts: try Self.facts(), now: WizardFlowTests.now)
-        while let current = wizard.current, current != .sells(id) { _ = wizard.submit("") }
+        wizard.walk(to: .sells(id))
         let question = try #require(wizard.question)
         #expect(question.prompt.contains("looks like a placeholder Xcode's StoreKit template writes. Does this app sell it?"))
         #expect(question.defaultAnswer == "no")
@@ -131,7 +131,7 @@ struct CatalogQuestionTests {
     func duration(answer: String, expected: String) throws {
         var wizard = Wizard(facts: try Self.facts(), now: WizardFlowTests.now)
         let id = QuestionID.duration("com.example.ledger.lifetime")
-        while let current = wizard.current, current != id { _ = wizard.submit("") }
+        wizard.walk(to: id)
         #expect(wizard.question?.prompt.contains("How long does one purchase of Ledger Lifetime (com.example.ledger.lifetime) last?") == true)
         #expect(wizard.question?.defaultAnswer == "lifetime")
         switch wizard.submit(answer) {
@@ -157,7 +157,7 @@ struct CatalogQuestionTests {
             return renamed
         }
         var wizard = Wizard(facts: facts, now: WizardFlowTests.now)
-        while let current = wizard.current, current != .duration("com.example.ledger.pass") { _ = wizard.submit("") }
+        wizard.walk(to: .duration("com.example.ledger.pass"))
         #expect(wizard.question?.defaultAnswer == nil)
     }
 

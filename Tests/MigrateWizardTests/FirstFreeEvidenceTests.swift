@@ -16,7 +16,7 @@ struct FirstFreeEvidenceTests {
             downloads: figures.map { DownloadCount(platform: .iOS, version: try! Version($0.version), paid: $0.paid, free: $0.free) })
         facts.salesFiles = files
         var wizard = Wizard(facts: facts, now: WizardFlowTests.now)
-        while let current = wizard.current, current != .firstFree { _ = wizard.submit("") }
+        wizard.walk(to: .firstFree)
         return wizard
     }
 

@@ -182,7 +182,7 @@ struct GoLiveQuestionTests {
     func keptAtSummary() throws {
         var wizard = Self.atGoLive(.tag)
         guard case .accepted = wizard.submit("2021-06-01T17:00:00Z") else { return }
-        while let current = wizard.current, current != .confirm { _ = wizard.submit("") }
+        wizard.walk(to: .confirm)
         #expect(wizard.submit(try SummaryChangeTests.number(of: .freeGoLive, in: wizard)) == .wentBack)
         #expect(wizard.question?.defaultAnswer == "2021-06-01T17:00:00Z")
         guard case .accepted = wizard.submit("") else { return }

@@ -6,7 +6,7 @@ import MigrateWizard
 import Testing
 
 /// One bundle id on iOS and macOS, as a multiplatform target's tags give it: every version once per platform.
-@Suite("init on an app that ships on several platforms")
+@Suite("init on an app that ships on several platforms", .timeLimit(.minutes(20)))
 struct MultiplatformInitTests {
     static let now = Date(timeIntervalSince1970: 1_795_000_000)
 

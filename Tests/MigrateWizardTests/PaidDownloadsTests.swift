@@ -48,7 +48,7 @@ struct PaidDownloadsTests {
     @Test("Reports too short to show a trend: asked, with their average as the default, and the answer is written beside them")
     func shortHistory() throws {
         var wizard = Self.wizard(installBase: Self.installBase(months: 3))
-        while let current = wizard.current, current != .paidDownloads, current != .confirm { _ = wizard.submit("") }
+        wizard.walk(until: { $0 == .paidDownloads || $0 == .confirm })
         let question = try #require(wizard.question)
         #expect(question.id == .paidDownloads)
         #expect(question.prompt.hasPrefix("The sales reports cover 3.0 months, too few to show a trend."), "\(question.prompt)")
@@ -60,7 +60,7 @@ struct PaidDownloadsTests {
             return
         }
         #expect(lines == ["migrate simulate starts from 200–260 paid downloads a month, each as likely, in simulation.assumptions; edit it there."])
-        while wizard.current != nil { _ = wizard.submit("") }
+        wizard.walk()
         let plan = wizard.plan
         #expect(plan.installBase != nil)
         #expect(plan.simulation?.assumptions.first { $0.name == "paidDownloadsPerMonth" }?.distribution == .uniform(low: 200, high: 260))
@@ -71,11 +71,7 @@ struct PaidDownloadsTests {
     @Test("Reports that show a trend measure the rate: not asked, nothing written over them")
     func longHistory() {
         var wizard = Self.wizard(installBase: Self.installBase(months: 6))
-        var asked: [QuestionID] = []
-        while let current = wizard.current {
-            asked.append(current)
-            _ = wizard.submit("")
-        }
+        let asked = wizard.walk()
         #expect(!asked.contains(.paidDownloads))
         #expect(wizard.plan.simulation == nil)
     }

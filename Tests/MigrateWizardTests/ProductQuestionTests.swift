@@ -20,7 +20,7 @@ struct ProductQuestionTests {
 
     static func atProduct(_ facts: WizardFacts, asksForProduct: Bool = false) -> Wizard {
         var wizard = Wizard(facts: facts, now: WizardFlowTests.now, asksForProduct: asksForProduct)
-        while let current = wizard.current, current != .newProduct { _ = wizard.submit("") }
+        wizard.walk(to: .newProduct, answers: [.price: "2.99"])
         return wizard
     }
 
@@ -58,7 +58,7 @@ struct ProductQuestionTests {
         let product = try #require(wizard.answers.newProduct)
         #expect(product.kind == kind && product.subscription?.period == period)
         #expect(wizard.current == .grants(product.id), "what it unlocks is asked next")
-        while wizard.current != nil { _ = wizard.submit("") }
+        wizard.walk()
         let plan = wizard.plan
         #expect(plan.products.map(\.id) == ["com.example.tipster.tip.coffee", product.id], "the tip jar is kept")
         let errors = PlanChecker.check(plan, now: WizardFlowTests.now).diagnostics.filter { $0.severity == .error }

@@ -55,7 +55,7 @@ struct UnusedAnswersTests {
         arguments: [
             (
                 ["--universal-purchase", "yes"],
-                "'--universal-purchase' is not used: it is asked only of an app on platforms sold from separate App Store records, and the app is on iOS."
+                "'--universal-purchase' is not used: it is asked only of an app on platforms sold from separate App Store records (an iPad app is the iOS app), and the app is on iOS."
             ),
             (
                 ["--first-free", "1.1", "--new-free-release", "2.0 (3) 2022-03-15"],

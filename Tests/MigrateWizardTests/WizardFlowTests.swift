@@ -91,7 +91,7 @@ struct WizardFlowTests {
         ])
     func typos(question: QuestionID, answer: String, expected: String) {
         var wizard = Wizard(facts: Self.facts, now: Self.now)
-        while wizard.current != question && wizard.current != nil { _ = wizard.submit("") }
+        wizard.walk(to: question)
         guard case .invalid(let message) = wizard.submit(answer) else {
             Issue.record("'\(answer)' was accepted for \(question)")
             return
@@ -115,7 +115,7 @@ struct WizardFlowTests {
         ])
     func refusals(question: QuestionID, answer: String, expected: String) {
         var wizard = Wizard(facts: Self.facts, now: Self.now)
-        while wizard.current != question && wizard.current != nil { _ = wizard.submit("") }
+        wizard.walk(to: question)
         guard case .invalid(let message) = wizard.submit(answer) else {
             Issue.record("'\(answer)' was accepted for \(question)")
             return
@@ -184,7 +184,7 @@ struct WizardFlowTests {
     @Test("the first paid release must have bought something")
     func firstPaidReleaseIncludesSomething() {
         var wizard = Wizard(facts: Self.facts, now: Self.now)
-        while wizard.current != .featureSince("pro") && wizard.current != nil { _ = wizard.submit("") }
+        wizard.walk(to: .featureSince("pro"))
         guard case .invalid(let message) = wizard.submit("none") else {
             Issue.record("accepted")
             return
