@@ -17,6 +17,7 @@ struct PlanGateTests {
     static let plans: [(file: String, message: String)] = [
         ("Tests/Fixtures/plans/no-free-release.json", "no free release follows a paid one"),
         ("Tests/Fixtures/plans/tier-overlap.json", "tiers 'early' and 'late' both cover iOS"),
+        ("Tests/Fixtures/plans/introductory-offer-paid-era.json", "as 'com.example.tally.pro.yearly''s introductory offer"),
     ]
 
     @Test("A plan that check rejects is refused with exit 65 and check's errors", arguments: commands, plans.indices)

@@ -120,6 +120,28 @@ struct ChargingTwiceTests {
         #expect(owned == ["studio_monthly"], "the cheapest plan, then the upgrade that adds something, then nothing: \(owned)")
     }
 
+    @Test(
+        "A family member's shared subscription is the organizer's: never switched from, never to be cancelled; their own is",
+        arguments: [(OwnedProduct.Ownership.familyShared, true), (.purchased, false)])
+    func familyMember(ownership: OwnedProduct.Ownership, sharedOnly: Bool) throws {
+        var plan = Self.plan
+        for index in plan.products.indices { plan.products[index].familyShareable = true }
+        let customer = Customer(platform: .iOS, originalAppVersion: "2", purchases: [OwnedProduct(productID: "monthly", ownership: ownership)])
+        let report = Advisor(plan: plan).report(for: customer)
+        #expect(report.entitlements.has("pro"))
+        #expect(report.entitlements.familySharedOnly == (sharedOnly ? ["monthly"] : []))
+        let yearly = try #require(report.upsell.withheld.first { $0.productID == "yearly" })
+        let lifetime = try #require(report.upsell.offers.first { $0.productID == "lifetime" })
+        if sharedOnly {
+            // Another plan adds nothing the member lacks; it is no switch from a subscription that isn't theirs.
+            #expect(yearly.why == .addsNothing)
+            #expect(lifetime.keepsRenewing.isEmpty && !lifetime.reason.contains("cancel"), "\(lifetime.reason)")
+        } else {
+            #expect(yearly.switchesFrom == "monthly")
+            #expect(lifetime.keepsRenewing == ["monthly"] && lifetime.reason.contains("cancel it in Settings"), "\(lifetime.reason)")
+        }
+    }
+
     @Test("Each pair's rule, stated once")
     func pairs() throws {
         let policy = UpsellPolicy(catalog: PlanCatalog(Self.plan))

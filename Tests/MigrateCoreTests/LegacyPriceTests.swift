@@ -84,8 +84,8 @@ struct LegacyPriceTests {
             name: "introductory offer on a subscription whose introductory offer is its free trial",
             discount: Discount(product: "com.example.demo.trial", price: price("9.99"), charge: .introductoryOffer),
             extraProducts: [trialSubscription],
-            code: "introductory-offer-taken", path: "tiers[0].discounts[0].introductoryOffer",
-            message: "'com.example.demo.trial' already has an introductory offer (a free trial of 1 week)",
+            code: "introductory-offer-for-everyone", path: "tiers[0].discounts[0].introductoryOffer",
+            message: "as 'com.example.demo.trial''s introductory offer (and it already has one: a free trial of 1 week)",
             hint: "a separate legacy subscription"),
         CheckCase(
             name: "legacy product is the regular product",
@@ -124,12 +124,16 @@ struct LegacyPriceTests {
         #expect(diagnostic.hint?.contains(input.hint) == true, "\(diagnostic.hint ?? "no hint")")
     }
 
-    @Test("An introductory offer charges paid-app buyers a subscription's legacy price: check passes, the offer says so")
+    @Test("A legacy price charged as an introductory offer is refused: the App Store gives that offer to every new subscriber")
     func introductoryOfferForPaidAppBuyers() throws {
         let plan = try examplePlan("Tests/Fixtures/plans/introductory-offer-paid-era.json")
-        let report = PlanChecker.check(plan, now: date("2026-01-01T00:00:00Z"))
-        #expect(report.diagnostics.filter { $0.severity == .error }.isEmpty, "\(report.diagnostics.map(\.message))")
         #expect(plan.tiers[0].discounts.map(\.charge) == [.introductoryOffer])
+        let report = PlanChecker.check(plan, now: date("2026-01-01T00:00:00Z"))
+        let errors = report.diagnostics.filter { $0.severity == .error }
+        #expect(errors.map(\.code) == [.introductoryOfferForEveryone], "\(report.diagnostics.map(\.message))")
+        let error = try #require(errors.first)
+        #expect(error.message.contains("every customer who never subscribed in its group"), "\(error.message)")
+        #expect(error.hint?.contains("\"legacyProduct\"") == true && error.hint?.contains("introductoryOffer") == false, "\(error.hint ?? "")")
     }
 
     @Test("A promotional offer passes for a tier of the free era, whose customers could have subscribed")

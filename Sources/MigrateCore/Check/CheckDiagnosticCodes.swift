@@ -27,7 +27,7 @@ extension DiagnosticCode {
         case paidFeatureUnobtainable = "paid-feature-unobtainable"
         /// A legacy subscription price for paid-app buyers through a promotional offer, which needs a subscription history.
         case promotionalOfferIneligible = "promotional-offer-ineligible"
-        case introductoryOfferTaken = "introductory-offer-taken"
+        case introductoryOfferForEveryone = "introductory-offer-for-everyone"
         case paidReleaseIncludesNothing = "paid-release-includes-nothing"
         case paidReleaseUncovered = "paid-release-uncovered"
         case receiptStatus = "receipt-status"
@@ -63,7 +63,7 @@ extension DiagnosticCode {
     public static let offerNotSubscription = DiagnosticCode(Check.offerNotSubscription)
     public static let paidFeatureUnobtainable = DiagnosticCode(Check.paidFeatureUnobtainable)
     public static let promotionalOfferIneligible = DiagnosticCode(Check.promotionalOfferIneligible)
-    public static let introductoryOfferTaken = DiagnosticCode(Check.introductoryOfferTaken)
+    public static let introductoryOfferForEveryone = DiagnosticCode(Check.introductoryOfferForEveryone)
     public static let paidReleaseIncludesNothing = DiagnosticCode(Check.paidReleaseIncludesNothing)
     public static let paidReleaseUncovered = DiagnosticCode(Check.paidReleaseUncovered)
     public static let receiptStatus = DiagnosticCode(Check.receiptStatus)

@@ -395,15 +395,8 @@ public enum PlanChecker {
                     if regular.kind != .autoRenewable {
                         diagnostics.append(
                             Self.offerNotSubscription(regular, "introductory", key: .introductoryOffer, price: price, tier: tier.id, at: path))
-                    } else if let offer = regular.subscription?.introductoryOffer {
-                        diagnostics.append(
-                            .error(
-                                .introductoryOfferTaken,
-                                "'\(regular.id)' already has an introductory offer (\(offer.spoken)), and a subscription has one introductory offer a storefront: it can't also charge tier '\(tier.id)' \(price); the tier's buyers would get the \(offer.paymentMode == .freeTrial ? "free trial" : "regular offer") or the legacy price, not both",
-                                at: path / PlanKeys.Discount.introductoryOffer,
-                                hint:
-                                    "Keep '\(regular.id)''s introductory offer for new subscribers and sell tier '\(tier.id)' a separate legacy subscription: a product such as '\(regular.id).legacy' (autoRenewable, at \(price), granting what '\(regular.id)' grants) in a subscription group of its own, named by \"\(PlanKeys.Discount.legacyProduct)\". Or remove the subscription's \"\(PlanKeys.Subscription.introductoryOffer)\"."
-                            ))
+                    } else {
+                        diagnostics.append(Self.introductoryOfferForEveryone(regular, price: price, tier: tier.id, at: path))
                     }
                 case .legacyProduct(let id):
                     diagnostics += legacyProduct(
@@ -412,6 +405,26 @@ public enum PlanChecker {
             }
         }
         return diagnostics
+    }
+
+    /// A legacy price charged as a subscription's introductory offer: refused, because the App Store gives that offer
+    /// to every customer new to the group, not only to the tier.
+    ///
+    /// A signed eligibility (`Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`) can withhold it per
+    /// purchase, but only from purchases that carry one: a server that is down, an app version without the layer, a
+    /// purchase started on the App Store page before the app handles it, each leaves a new subscriber eligible
+    /// ("Implementing introductory offers in your app"; `Product.SubscriptionInfo.isEligibleForIntroOffer`). The paywall
+    /// would show the regular price and charge the legacy one. A product of the tier's own, in a group of its own, is
+    /// sold only to whom the app offers it.
+    static func introductoryOfferForEveryone(_ regular: Product, price: Price, tier: String, at path: JSONPath) -> Diagnostic {
+        let existing = regular.subscription?.introductoryOffer.map { " (and it already has one: \($0.spoken))" } ?? ""
+        return .error(
+            .introductoryOfferForEveryone,
+            "tier '\(tier)' would pay \(price) as '\(regular.id)''s introductory offer\(existing), but the App Store gives a subscription's introductory offer to every customer who never subscribed in its group (\"Implementing introductory offers in your app\"): a signed eligibility can withhold it only from purchases that carry one, so new subscribers buying without it (the server unreachable, an older app version, a purchase begun on the App Store page) would be charged \(price) while the paywall shows the regular price",
+            at: path / PlanKeys.Discount.introductoryOffer,
+            hint:
+                "Sell tier '\(tier)' a separate legacy subscription: a product such as '\(regular.id).legacy' (autoRenewable, at \(price), granting what '\(regular.id)' grants) in a subscription group of its own, named by \"\(PlanKeys.Discount.legacyProduct)\"; '\(regular.id)' keeps its introductory offer for new subscribers. A promotional offer (\"\(PlanKeys.Discount.promotionalOffer)\") fits a tier that was already subscribed."
+        )
     }
 
     /// An offer (`kind`: promotional or introductory) named for a product that isn't an auto-renewable subscription.
@@ -488,7 +501,7 @@ public enum PlanChecker {
     static func legacySubscriptionFix(_ regular: Product, price: Price, tier: String) -> String {
         let group = regular.subscription?.group ?? "its group"
         return
-            "Sell tier '\(tier)' a separate legacy subscription: a product such as '\(regular.id).legacy' (autoRenewable, at \(price), granting what '\(regular.id)' grants) in a subscription group of its own (such as \"\(group) (\(tier))\"), named by \"\(PlanKeys.Discount.legacyProduct)\". For the first periods only, \"\(PlanKeys.Discount.introductoryOffer)\": true works too: '\(regular.id)''s introductory offer at \(price), whose eligibility your server grants per purchase with a signed JWS (App Store Server Library, IntroductoryOfferEligibilitySignatureCreator). A promotional offer fits a tier that was already subscribed."
+            "Sell tier '\(tier)' a separate legacy subscription: a product such as '\(regular.id).legacy' (autoRenewable, at \(price), granting what '\(regular.id)' grants) in a subscription group of its own (such as \"\(group) (\(tier))\"), named by \"\(PlanKeys.Discount.legacyProduct)\". A promotional offer fits a tier that was already subscribed."
     }
 
     private static func policyReferences(_ catalog: PlanCatalog) -> [Diagnostic] {

@@ -23,6 +23,7 @@ public struct EntitlementResolver: Sendable {
         }
 
         var active: [String] = []
+        var bought: Set<String> = []
         var ignored: [IgnoredPurchase] = []
         var notes: [String] = []
         var cacheAge: Int?
@@ -59,6 +60,7 @@ public struct EntitlementResolver: Sendable {
                 }
             }
             if !active.contains(product.id) { active.append(product.id) }
+            if purchase.ownership != .familyShared { bought.insert(product.id) }
         }
 
         for id in active.sorted() {
@@ -70,7 +72,9 @@ public struct EntitlementResolver: Sendable {
         }
 
         let features = catalog.ordered(sources.keys).map { FeatureGrant(featureID: $0, sources: sources[$0]!) }
-        return Entitlements(features: features, activeProducts: active.sorted(), ignored: ignored, notes: notes)
+        return Entitlements(
+            features: features, activeProducts: active.sorted(), ignored: ignored, notes: notes,
+            familySharedOnly: active.filter { !bought.contains($0) }.sorted())
     }
 
     private func reasonToIgnore(_ purchase: OwnedProduct, product: Product, cacheAge: Int?, now: Date?) -> String? {

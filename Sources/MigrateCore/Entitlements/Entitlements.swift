@@ -49,6 +49,9 @@ public struct Entitlements: Sendable, Hashable {
     public var activeProducts: [String]
     public var ignored: [IgnoredPurchase]
     public var notes: [String]
+    /// Of `activeProducts`, those the customer holds only through Family Sharing, sorted: the organizer's purchase,
+    /// which the customer can neither switch nor cancel ("Supporting Family Sharing in your app").
+    public var familySharedOnly: [String] = []
 
     public var featureIDs: Set<String> { Set(features.map(\.featureID)) }
 

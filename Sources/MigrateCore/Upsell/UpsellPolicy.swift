@@ -207,19 +207,29 @@ public struct UpsellPolicy: Sendable {
         // What counts as owned against each product: a feature counts when one of its grants would be charged
         // again (`chargesTwice`); what a running trial lends never counts.
         let held = entitlements.features.map { grant in (grant.featureID, grant.sources.filter { !$0.isLent(byTrials: trials) }) }
+        // A plan of the group of a subscription only shared with the customer is no switch: it would be a subscription of
+        // their own, charged beside the organizer's ("Supporting Family Sharing in your app").
+        let sharedOnly = Set(entitlements.familySharedOnly)
+        func countsAgainst(_ product: Product, _ source: GrantSource) -> Bool {
+            if chargesTwice(product, for: source) { return true }
+            guard case .product(let holder) = source, sharedOnly.contains(holder) else { return false }
+            return product.kind == .autoRenewable && groups[holder] == groups[product.id]
+        }
         // `chargesTwice` depends on the product's kind and group alone: each is worked out once per run.
         var ownedByKind: [String: Set<String>] = [:]
         func ownedAgainst(_ product: Product) -> Set<String> {
             let key = product.kind == .autoRenewable ? "group " + (groups[product.id] ?? "") : product.kind.rawValue
             if let known = ownedByKind[key] { return known }
-            let result = Set(held.filter { _, sources in sources.contains { chargesTwice(product, for: $0) } }.map(\.0))
+            let result = Set(held.filter { _, sources in sources.contains { countsAgainst(product, $0) } }.map(\.0))
             ownedByKind[key] = result
             return result
         }
         func overlaps(_ index: Int, owning owned: Set<String>) -> Bool {
             !featuresAt[index].isDisjoint(with: owned) || !contentsAt[index].isDisjoint(with: ownedProducts)
         }
-        let activeSubscriptions = entitlements.activeProducts.filter { groups[$0] != nil }
+        // Only the customer's own subscriptions are switched or left renewing: a family member's shared one is the
+        // organizer's, and buying a plan of its group is a purchase of their own ("Supporting Family Sharing in your app").
+        let activeSubscriptions = entitlements.activeProducts.filter { groups[$0] != nil && !entitlements.familySharedOnly.contains($0) }
 
         // Candidates: sold, not consumable, not owned, adds something, and the customer has what it requires.
         var candidates: [Candidate] = []

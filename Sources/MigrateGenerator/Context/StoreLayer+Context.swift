@@ -231,7 +231,9 @@ extension GenerationContext {
             value["pass"] = productReference(pass.id)
             value["passPastDays"] = .string(String(duration.longestDays + 1))
         }
-        let shared = plan.products.first { $0.familyShareable && $0.forSale && $0.kind != .consumable && $0.trial == nil }
+        // A shared subscription first: its journey also proves a family member is never told to switch or cancel it.
+        let shareable = plan.products.filter { $0.familyShareable && $0.forSale && $0.kind != .consumable && $0.trial == nil }
+        let shared = shareable.first { $0.kind == .autoRenewable } ?? shareable.first
         value["hasFamilyShared"] = .bool(shared != nil && newCustomer != nil)
         if let shared {
             value["familyShared"] = productReference(shared.id)

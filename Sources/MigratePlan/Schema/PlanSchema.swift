@@ -240,7 +240,7 @@ public enum PlanSchema {
                         .object([
                             "type": .string("boolean"),
                             "description": .string(
-                                "For an autoRenewable product: its introductory offer (at the legacy price) charges it, the app's server signing the tier's eligibility per purchase. First periods only. Give one mechanism."
+                                "Refused by check (introductory-offer-for-everyone): the App Store gives a subscription's introductory offer to every customer new to its group, so the legacy price would reach new subscribers. Use legacyProduct."
                             ),
                         ])
                     }
