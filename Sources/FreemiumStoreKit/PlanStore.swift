@@ -164,6 +164,9 @@ public final class PlanStore<Plan: StorePlan> {
   private var latestRead = 0
   private var appliedRead = 0
   private var listener: Task<Void, Never>?
+  /// The next time the store asks the App Store again, while the original purchase is unknown.
+  private var recheck: Task<Void, Never>?
+  private var recheckCount = 0
   /// Consumables being delivered now: `Transaction.updates` and `Transaction.unfinished` may hand
   /// the same one over twice, and it is delivered once.
   private var delivering: Set<UInt64> = []
@@ -189,6 +192,42 @@ public final class PlanStore<Plan: StorePlan> {
 
   deinit {
     listener?.cancel()
+    recheck?.cancel()
+  }
+
+  /// True while the customer can't be decided yet: the App Store couldn't be reached and nothing it
+  /// verified is kept, as at a paid-era buyer's first launch of the free build offline
+  /// (`AppTransaction.shared` may need the network). Meanwhile nothing a legacy tier may own is
+  /// granted or sold (the plan's `noProof` rule): show that the purchase is being checked, such as
+  /// "Checking your purchase with the App Store…". The store asks again on its own
+  /// (`recheckDelays`), so the customer is recognised as soon as the App Store answers.
+  public var isCheckingOriginalPurchase: Bool {
+    state.isLoaded && state.proof == .unknown
+  }
+
+  /// The seconds the store waits before each new attempt while `isCheckingOriginalPurchase`; the
+  /// last repeats. StoreKit sends no event when `AppTransaction.shared` becomes reachable, and
+  /// `refresh()` at each return to the foreground also asks.
+  public var recheckDelays: [TimeInterval] = [5, 15, 60, 300]
+
+  /// Asks the App Store again after the next delay while the original purchase is unknown; stops
+  /// once it is known.
+  private func scheduleRecheck() {
+    guard state.proof == .unknown else {
+      recheck?.cancel()
+      recheck = nil
+      recheckCount = 0
+      return
+    }
+    guard recheck == nil, let last = recheckDelays.last else { return }
+    let delay = recheckCount < recheckDelays.count ? recheckDelays[recheckCount] : last
+    recheckCount += 1
+    recheck = Task { [weak self] in
+      try? await Task.sleep(nanoseconds: UInt64(max(0, delay) * 1_000_000_000))
+      guard !Task.isCancelled else { return }
+      self?.recheck = nil
+      await self?.refresh()
+    }
   }
 
   /// What the customer may use.
@@ -464,6 +503,7 @@ public final class PlanStore<Plan: StorePlan> {
       entitlements: Plan.resolve(purchase, decision: decision, owned: owned, now: trustedNow),
       proof: proof,
       isLoaded: true)
+    scheduleRecheck()
   }
 
   private func cachedRecord(now: Date) -> VerifiedPurchaseRecord? {

@@ -240,6 +240,38 @@ struct PlanStoreTests {
         #expect(relaunched.decision.isLegacy)
     }
 
+    @Test("First launch offline, nothing cached: the purchase is being checked, and recognised when the App Store answers, no relaunch")
+    func firstLaunchOffline() async {
+        let model = Self.model(Self.legacyBuyer)
+        model.isOnline = false
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        #expect(!store.isCheckingOriginalPurchase, "nothing read yet is loading, not checking")
+        store.recheckDelays = [0.001]
+        await store.refresh()
+        #expect(store.isCheckingOriginalPurchase)
+        #expect(store.state.proof == .unknown && !store.decision.isLegacy)
+        model.isOnline = true
+        var recognised = false
+        for _ in 0..<2_000 where !recognised {
+            try? await Task.sleep(nanoseconds: 1_000_000)
+            recognised = store.decision.isLegacy
+        }
+        #expect(recognised, "the store asked again on its own")
+        #expect(!store.isCheckingOriginalPurchase && store.state.proof == .verified)
+    }
+
+    @Test("Checking stops once the App Store has answered: a verified customer isn't asked again")
+    func noRecheckOnceKnown() async {
+        let model = Self.model(Self.legacyBuyer)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        store.recheckDelays = [0.001]
+        await store.refresh()
+        #expect(!store.isCheckingOriginalPurchase)
+        model.isOnline = false
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        #expect(store.state.proof == .verified, "verified in this process: still the App Store's answer")
+    }
+
     @Test("The facts cached for one Apple Account never decide for another")
     func cacheOfAnotherAccount() async {
         let cache = InMemoryPurchaseCache()

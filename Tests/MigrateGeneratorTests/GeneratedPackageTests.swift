@@ -64,6 +64,11 @@ struct GeneratedPackageTests {
             name: "LegacyPriceUncharged", example: "quill-writer", file: "Upsell.swift",
             find: "          legacyCharge = .legacyProduct(candidate.product)\n", replace: "          legacyCharge = nil\n",
             test: "Journey: a paid-app buyer who never subscribed buys every legacy price offered"),
+        // Offline at the first launch, nothing cached: the store must ask again on its own, or the buyer stays unknown.
+        LayerMutant(
+            name: "FirstLaunchNeverRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            find: "      isLoaded: true)\n    scheduleRecheck()\n", replace: "      isLoaded: true)\n",
+            test: "First launch offline, nothing cached: checking the purchase, then recognised"),
         LayerMutant(
             name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      if transaction.isVerified { await transaction.finish() }\n", replace: "",
