@@ -30,6 +30,29 @@ struct DirectSalesCommandTests {
         FileManager.default.contents(atPath: scratch.url.appendingPathComponent(name).path).map { [UInt8]($0) }
     }
 
+    @Test(
+        "Spreadsheet-safe fields: a leading formula character becomes text",
+        arguments: [
+            ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"), ("+1 555", "'+1 555"), ("-2", "'-2"), ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tname", "'\tname"), ("Ada Lovelace", "Ada Lovelace"), ("ada@example.com", "ada@example.com"), ("", ""),
+        ])
+    func spreadsheetSafe(value: String, expected: String) {
+        #expect(CSVWriter.spreadsheetSafe(value) == expected)
+    }
+
+    @Test("A buyer named like a formula reaches the mail merge as text, never as a formula")
+    func formulaInjection() throws {
+        let scratch = try Self.folder()
+        let sales = scratch.url.appendingPathComponent("gumroad-sales.csv")
+        let original = try String(contentsOf: sales, encoding: .utf8)
+        try original.replacingOccurrences(of: "Ada Lovelace", with: "=1+2").write(to: sales, atomically: true, encoding: .utf8)
+        #expect(Run(arguments: ["import", "licenses", "gumroad-sales.csv"], directory: scratch.url).status == .success)
+        let assigned = Run(arguments: Self.assign, directory: scratch.url)
+        #expect(assigned.status == .success, "\(assigned.error)")
+        let mail = try #require(scratch.read("mail.csv")).split(separator: "\n").map(String.init)
+        #expect(mail.count > 1 && mail[1].hasPrefix("'=1+2,ada@example.com,"), "\(mail.prefix(2))")
+    }
+
     @Test("import → check → codes assign → explain, as a new user would: counts in the plan, a code per seat, nothing personal in the plan")
     func endToEnd() throws {
         let scratch = try Self.folder()

@@ -124,13 +124,16 @@ public struct CodeAssignment: Sendable {
     public static let mailMergeColumns = ["name", "email", "edition", "product", "seat", "seats", "code", "url", "expires", "store", "order"]
 
     /// The mail merge as CSV: a header, then a line per code given, in the order holders were served. Nothing is sent.
+    /// What the stores' exports say of a holder (name, e-mail, order) is made spreadsheet-safe: a buyer who named
+    /// themselves `=HYPERLINK(…)` is text in the mail tool, never a formula.
     public func mailMerge(appID: String) -> [UInt8] {
         var text = Self.mailMergeColumns.joined(separator: ",") + "\n"
         for letter in letters {
             let fields = [
-                letter.license.name, letter.license.email, letter.edition.name, letter.product, String(letter.seat), String(letter.license.seats),
+                CSVWriter.spreadsheetSafe(letter.license.name), CSVWriter.spreadsheetSafe(letter.license.email), letter.edition.name, letter.product,
+                String(letter.seat), String(letter.license.seats),
                 letter.code, Self.redemptionURL(appID: appID, code: letter.code), letter.expires.map(Timestamp.formatDate) ?? "",
-                letter.license.store.rawValue, letter.license.order,
+                letter.license.store.rawValue, CSVWriter.spreadsheetSafe(letter.license.order),
             ]
             text += fields.map { CSVWriter.field($0) }.joined(separator: ",") + "\n"
         }

@@ -31,6 +31,17 @@ public enum CSVWriter {
         byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 10 || byte == 13
     }
 
+    /// `value` made safe for a spreadsheet to open: a leading `=`, `+`, `-`, `@`, tab or carriage return gets an
+    /// apostrophe before it, so Excel, Numbers or Google Sheets shows it as text instead of running it as a formula
+    /// (OWASP, "CSV Injection"). For files a person opens in a spreadsheet whose fields come from someone else, such
+    /// as a buyer's name in a store's export; never for files migrate reads back.
+    public static func spreadsheetSafe(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first, Self.formulaStarts.contains(first) else { return value }
+        return "'" + value
+    }
+
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
     /// One record: the fields, quoted where they must be, separated by commas, ended by a line feed.
     public static func line(_ fields: [String]) -> String { fields.map(field).joined(separator: ",") + "\n" }
 }
