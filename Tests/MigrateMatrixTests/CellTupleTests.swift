@@ -10,15 +10,15 @@ struct CellTupleTests {
         arguments: [([3, 3, 3, 3, 3, 3], 3), ([4, 3, 2, 2, 3, 2, 2], 3), ([3, 3, 2, 2, 2, 2], 4), ([2, 3, 2, 4, 2], 4)])
     func sameChanges(levels: [Int], strength: Int) throws {
         let problem = try CoverageProblem(model: CoverageModel(levelCounts: levels), strength: strength)
-        let written = Annealer.Tables(problem: problem)
-        let ranked = Annealer.Tables(problem: problem, writesCellTuples: false)
+        let written = CoverageTables(problem: problem)
+        let ranked = CoverageTables(problem: problem, writesCellTuples: false)
         #expect(written.cellTuples != nil)
         #expect(ranked.cellTuples == nil)
         let rows = try CoveringArrayGenerator(model: CoverageModel(levelCounts: levels), options: GeneratorOptions(strength: strength, polish: false))
             .generate().rows
         // The third sets the cell and sets it back where the others estimate: an estimate must leave
         // the missing list as that would.
-        let states = [written, ranked, written].map { Annealer.State(tables: $0, capacity: rows.count, frozenRows: 0) }
+        let states = [written, ranked, written].map { CoverageState(tables: $0, capacity: rows.count, frozenRows: 0) }
         for state in states { state.load(rows) }
         var random = SeededGenerator(seed: UInt64(levels.count * 10 + strength))
         for step in 0..<400 {

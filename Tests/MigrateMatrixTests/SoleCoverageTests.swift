@@ -7,7 +7,7 @@ import Testing
 struct SoleCoverageTests {
     /// Recounts from the cells what `coverage` keeps: the counts, the missing list, the cells by
     /// column, and per cell the pairs its row alone covers with it. Returns the problems found.
-    static func mismatches(_ coverage: Annealer.SoleCoverage, _ state: Annealer.State, problem: CoverageProblem) -> [String] {
+    static func mismatches(_ coverage: Annealer.SoleCoverage, _ state: CoverageState, problem: CoverageProblem) -> [String] {
         let k = state.k
         let tables = state.tables
         func pairID(_ factor: Int, _ level: Int, _ other: Int, _ otherLevel: Int) -> Int {
@@ -57,7 +57,7 @@ struct SoleCoverageTests {
         // Twice greedy's rows: pairs covered once, twice and more from the start.
         let start = greedy + greedy.prefix(greedy.count / 2)
         let annealer = Annealer(problem: problem, frozen: [])
-        let state = Annealer.State(tables: annealer.tables, capacity: start.count, frozenRows: 0)
+        let state = CoverageState(tables: annealer.tables, capacity: start.count, frozenRows: 0)
         state.load(start)
         let coverage = Annealer.SoleCoverage(state: state, capacity: start.count)
         #expect(Self.mismatches(coverage, state, problem: problem).isEmpty)

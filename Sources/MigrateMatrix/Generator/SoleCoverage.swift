@@ -8,10 +8,10 @@ extension Annealer {
     /// rows while rows move up after a removal.
     ///
     /// Strength 2 only. It changes the counts and the missing list in the same order as
-    /// `State.setCell` and `State.removeRow`, so a search over it makes the same choices.
+    /// `CoverageState.setCell` and `CoverageState.removeRow`, so a search over it makes the same choices.
     final class SoleCoverage {
-        let state: State
-        let tables: Tables
+        let state: CoverageState
+        let tables: CoverageTables
         let k: Int
         let capacity: Int
         /// The cells, column by column: `factor * capacity + row`.
@@ -25,7 +25,7 @@ extension Annealer {
         private let rowOfID: UnsafeMutablePointer<Int32>
 
         /// Starts from `state`'s rows; `state` holds no more than `capacity` rows from now on.
-        init(state: State, capacity: Int) {
+        init(state: CoverageState, capacity: Int) {
             precondition(state.tables.strength == 2, "sole coverage is kept for pairs")
             self.state = state
             self.tables = state.tables
@@ -85,7 +85,7 @@ extension Annealer {
             return cells / 2
         }
 
-        /// Sets `factor` to `new` in `row`, as `State.setCell` does, keeping the sole counts.
+        /// Sets `factor` to `new` in `row`, as `CoverageState.setCell` does, keeping the sole counts.
         @inline(__always)
         func setCell(_ row: Int, _ factor: Int, to new: Int) {
             let cells = state.cells + row * k
@@ -140,7 +140,7 @@ extension Annealer {
             columns[factor * capacity + row] = Int32(new)
         }
 
-        /// Removes `row` as `State.removeRow` does; the rows after it move up one place.
+        /// Removes `row` as `CoverageState.removeRow` does; the rows after it move up one place.
         func removeRow(_ row: Int) {
             let id = ids[row]
             let counts = state.counts
@@ -150,8 +150,8 @@ extension Annealer {
                 // Covered twice before: the other row now covers it alone.
                 if counts[tuple] == 1 {
                     let survivor = soleRow(tuple)
-                    sole[Int(pairs[tuple &* 4]) * capacity + survivor] &+= 1
-                    sole[Int(pairs[tuple &* 4 + 2]) * capacity + survivor] &+= 1
+                    sole[Int(pairs[tuple &* PairEntry.width + PairEntry.factorA]) * capacity + survivor] &+= 1
+                    sole[Int(pairs[tuple &* PairEntry.width + PairEntry.factorB]) * capacity + survivor] &+= 1
                 }
             }
             let rowCount = state.rowCount

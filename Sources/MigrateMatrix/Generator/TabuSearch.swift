@@ -35,7 +35,7 @@ extension Annealer {
         precondition(problem.strength == 2, "tabu moves are written for pairs")
         var best = rows
         guard !rows.isEmpty else { return best }
-        let state = State(tables: tables, capacity: rows.count, frozenRows: frozen.count)
+        let state = CoverageState(tables: tables, capacity: rows.count, frozenRows: frozen.count)
         state.load(rows)
         guard state.missingCount == 0 else { return best }
         let k = state.k
@@ -87,11 +87,11 @@ extension Annealer {
                 moves += 1
                 move += 1
                 let target = state.missing[Int(random.next() % UInt64(state.missingCount))]
-                let entry = pairs + target &* 4
-                let f = Int(entry[0])
-                let a = Int(entry[1])
-                let g = Int(entry[2])
-                let b = Int(entry[3])
+                let entry = pairs + target &* PairEntry.width
+                let f = Int(entry[PairEntry.factorA])
+                let a = Int(entry[PairEntry.levelA])
+                let g = Int(entry[PairEntry.factorB])
+                let b = Int(entry[PairEntry.levelB])
                 var bestRow = -1
                 // One move in twenty goes to a random row: the tabu list alone can cycle.
                 if random.next() % 20 == 0 {
@@ -107,8 +107,10 @@ extension Annealer {
                     let g32 = Int32(g)
                     let b32 = Int32(b)
                     for index in 0..<state.missingCount {
-                        let pair = pairs + state.missing[index] &* 4
-                        let (x, levelX, y, levelY) = (pair[0], pair[1], pair[2], pair[3])
+                        let pair = pairs + state.missing[index] &* PairEntry.width
+                        let (x, levelX, y, levelY) = (
+                            pair[PairEntry.factorA], pair[PairEntry.levelA], pair[PairEntry.factorB], pair[PairEntry.levelB]
+                        )
                         if x == f32 && levelX == a32 && y != g32 {
                             count(gainF, y, levelY, rows: rowCount)
                         } else if y == f32 && levelY == a32 && x != g32 {
