@@ -355,7 +355,11 @@ struct GeneratedPackageTests {
                 try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/\(shim)Shim/\(shim).swift"), encoding: .utf8),
                 to: sources.appendingPathComponent("\(shim)/\(shim).swift"))
             let imports = shim == "StoreKit" ? #", dependencies: ["UIKit"]"# : ""
-            targets.append(#"    .target(name: "\#(shim)"\#(imports)),"#)
+            // The SDK's module version, which `#if canImport(StoreKit, _version:)` reads.
+            let version = AvailabilityChecker.Module(rawValue: shim)?.userModuleVersion.map {
+                #", swiftSettings: [.unsafeFlags(["-user-module-version", "\#($0)"])]"#
+            } ?? ""
+            targets.append(#"    .target(name: "\#(shim)"\#(imports)\#(version)),"#)
         }
         let shimDependencies = shims.map { "\"\($0)\"" }.joined(separator: ", ")
         // The library, as an app that depends on it gets it: its own module, built once for every
