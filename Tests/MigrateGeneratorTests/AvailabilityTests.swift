@@ -156,9 +156,10 @@ struct AvailabilityTests {
         }
         // Every SDK branch of the library is one the SDK generations above turn off.
         let library = StoreLayerSources.names.map { StoreLayerSources.source(named: $0) ?? "" }.joined()
-        let branches = Set(library.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-            $0.hasPrefix("#if compiler") || $0.contains("_version:")
-        })
+        let branches = Set(
+            library.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                $0.hasPrefix("#if compiler") || $0.contains("_version:")
+            })
         #expect(branches.isSubset(of: Set(Self.sdks.flatMap(\.replacements.keys))), "\(branches)")
     }
 

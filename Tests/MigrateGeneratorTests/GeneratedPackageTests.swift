@@ -356,9 +356,10 @@ struct GeneratedPackageTests {
                 to: sources.appendingPathComponent("\(shim)/\(shim).swift"))
             let imports = shim == "StoreKit" ? #", dependencies: ["UIKit"]"# : ""
             // The SDK's module version, which `#if canImport(StoreKit, _version:)` reads.
-            let version = AvailabilityChecker.Module(rawValue: shim)?.userModuleVersion.map {
-                #", swiftSettings: [.unsafeFlags(["-user-module-version", "\#($0)"])]"#
-            } ?? ""
+            let version =
+                AvailabilityChecker.Module(rawValue: shim)?.userModuleVersion.map {
+                    #", swiftSettings: [.unsafeFlags(["-user-module-version", "\#($0)"])]"#
+                } ?? ""
             targets.append(#"    .target(name: "\#(shim)"\#(imports)\#(version)),"#)
         }
         let shimDependencies = shims.map { "\"\($0)\"" }.joined(separator: ", ")

@@ -27,7 +27,7 @@ extension GenerationContext {
         var customer = test.customer
         customer.isAppPurchaseRevoked = false
         return GeneratedTestCase(
-            name: test.name + " (unseen by the server, which keeps the tier)", customer: customer,
+            name: test.name + " (server keeps tier)", customer: customer,
             expected: Advisor(catalog: catalog).report(for: customer))
     }
 
