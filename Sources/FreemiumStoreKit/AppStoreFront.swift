@@ -262,11 +262,14 @@
       StorePlatform(rawValue: name)
     }
 
-    /// `AppTransaction.revocationDate` is back-deployed to iOS 16 and macOS 13 by the 27 SDKs
-    /// (Xcode 27, Swift 6.4). With an older Xcode a refunded paid download can't be seen on the
-    /// device.
+    /// `AppTransaction.revocationDate` is back-deployed to iOS 16 and macOS 13 by the 27 SDKs,
+    /// which are the first to declare it. The check follows the SDK, not the compiler (a newer
+    /// Swift can build against an older SDK): StoreKit's module version, 816 from the 27 SDKs and
+    /// lower before. Apple doesn't document module versions; this one is the SDK's own
+    /// (`-user-module-version` in StoreKit's interface). With an older SDK a refunded paid download
+    /// can't be seen on the device, and the customer keeps the tier.
     private static func isRevoked(_ transaction: StoreKit.AppTransaction) -> Bool {
-      #if compiler(>=6.4)
+      #if canImport(StoreKit, _version: 816)
         return transaction.revocationDate != nil
       #else
         return false

@@ -93,7 +93,7 @@ public enum PlanCohort<Tier: Hashable & Sendable>: Hashable, Sendable {
 }
 
 /// How the cohort was decided.
-public enum CohortRule: String, Hashable, Sendable {
+public enum CohortRule: String, Codable, Hashable, Sendable {
   case buildNumber
   case marketingVersion
   case purchaseDate
@@ -120,6 +120,11 @@ public struct PlanCohortDecision<Tier: Hashable & Sendable, Platform: Hashable &
     self.platform = platform
   }
 }
+
+// Codable where the app's own types are, so a server returns its decisions as they are.
+extension OriginalPurchaseFacts: Codable where Platform: Codable {}
+extension PlanCohort: Codable where Tier: Codable {}
+extension PlanCohortDecision: Codable where Tier: Codable, Platform: Codable {}
 
 /// `policies.cutoffRule`: which of the original version and the purchase date decides.
 public enum CutoffRule: String, Hashable, Sendable {

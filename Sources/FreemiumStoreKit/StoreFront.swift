@@ -12,7 +12,7 @@ public enum StoreLayer {
 }
 
 /// Where the App Store's signature came from (`AppStore.Environment`). TestFlight is `sandbox`.
-public enum StoreEnvironment: String, CaseIterable, Sendable {
+public enum StoreEnvironment: String, CaseIterable, Codable, Sendable {
   case production
   case sandbox
   case xcode

@@ -67,7 +67,7 @@ public enum OfferTerms<Withheld: Hashable & Sendable>: Hashable, Sendable {
 }
 
 /// Whether `AppTransaction` verified, and if not, how old the last verified result is.
-public enum Verification: Hashable, Sendable {
+public enum Verification: Codable, Hashable, Sendable {
   case verified
   /// The signature did not verify: `policies.verificationFailure` decides.
   case failed(lastVerifiedDaysAgo: Int?)

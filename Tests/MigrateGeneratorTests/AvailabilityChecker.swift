@@ -40,6 +40,14 @@ enum AvailabilityChecker {
             let folder = repositoryRoot.appendingPathComponent("Tests/Fixtures/\(rawValue)Shim")
             return folder.appendingPathComponent("\(rawValue).swift")
         }
+
+        /// The module version an SDK gives the module (`-user-module-version`), which
+        /// `#if canImport(Module, _version: N)` reads. The StoreKit shim mirrors the 27 SDKs
+        /// (`AppTransaction.revocationDate`), whose StoreKit is 816. A module built without one makes
+        /// every versioned `canImport` true, with a warning.
+        var userModuleVersion: String? {
+            self == .storeKit ? "816" : nil
+        }
     }
 
     /// An OS and its oldest supported version.

@@ -71,12 +71,16 @@ struct AvailabilityTests {
         diagnostics.filter { $0.severity == .error }
     }
 
-    /// What each SDK generation sees: the newest (Xcode 27: `compiler(>=6.4)` on), the toolchain's
-    /// own, and the oldest the layer supports (Xcode 16: the 6.1 and 6.2 branches off).
+    /// What each SDK generation sees: the shims' own (the 27 SDKs: StoreKit 816, so the versioned
+    /// `canImport` is on), and the oldest the layer supports (Xcode 16: that and the 6.1 and 6.2
+    /// branches off). Between them, Xcode 26 turns only the versioned `canImport` off.
     static let sdks: [(name: String, replacements: [String: String])] = [
-        ("Xcode 27", ["#if compiler(>=6.4)": "#if true"]),
-        ("this toolchain", [:]),
-        ("Xcode 16", ["#if compiler(>=6.1)": "#if false", "#if compiler(>=6.2)": "#if false", "#if compiler(>=6.4)": "#if false"]),
+        ("this toolchain, Xcode 27's StoreKit", [:]),
+        ("Xcode 26", ["#if canImport(StoreKit, _version: 816)": "#if false"]),
+        (
+            "Xcode 16",
+            ["#if compiler(>=6.1)": "#if false", "#if compiler(>=6.2)": "#if false", "#if canImport(StoreKit, _version: 816)": "#if false"]
+        ),
     ]
 
     /// An example's generated Swift: with the layer's sources copied in (`vendored`, the default), or importing the library.
@@ -140,7 +144,7 @@ struct AvailabilityTests {
         }
     }
 
-    @Test("Only the library's sources branch on the SDK (#if compiler), so one example stands for all on each SDK")
+    @Test("Only the library's sources branch on the SDK (#if compiler, a versioned canImport), so one example stands for all on each SDK")
     func onlyTheLibraryBranchesOnTheSDK() throws {
         let templates = repositoryRoot.appendingPathComponent("Templates")
         let paths = try #require(FileManager.default.subpaths(atPath: templates.path)).filter { $0.hasSuffix(".mustache") }
@@ -148,7 +152,41 @@ struct AvailabilityTests {
         for path in paths {
             let text = try String(contentsOf: templates.appendingPathComponent(path), encoding: .utf8)
             #expect(!text.contains("#if compiler"), "\(path) branches on the SDK: check every example on every SDK again")
+            #expect(!text.contains("_version:"), "\(path) branches on the SDK: check every example on every SDK again")
         }
+        // Every SDK branch of the library is one the SDK generations above turn off.
+        let library = StoreLayerSources.names.map { StoreLayerSources.source(named: $0) ?? "" }.joined()
+        let branches = Set(
+            library.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                $0.hasPrefix("#if compiler") || $0.contains("_version:")
+            })
+        #expect(branches.isSubset(of: Set(Self.sdks.flatMap(\.replacements.keys))), "\(branches)")
+    }
+
+    @Test("A versioned canImport follows the StoreKit shim's module version, the 27 SDKs' 816, without a warning")
+    func versionedCanImportFollowsTheShim() async throws {
+        func client(_ version: String) -> String {
+            """
+            import Foundation
+            import StoreKit
+
+            @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+            func revoked(_ transaction: AppTransaction) -> Bool {
+              #if canImport(StoreKit, _version: \(version))
+                return transaction.revocationDate != nil && transaction.unknownMember
+              #else
+                return false
+              #endif
+            }
+
+            """
+        }
+        let on = try await AvailabilityChecker.check(
+            sources: [.init(name: "Revoked.swift", text: client("816"))], deploymentTarget: .iOS16, languageModes: [.swift6])
+        #expect(on.map(\.line) == [7], "\(on)")
+        let off = try await AvailabilityChecker.check(
+            sources: [.init(name: "Revoked.swift", text: client("817"))], deploymentTarget: .iOS16, languageModes: [.swift6])
+        #expect(off.isEmpty, "\(off)")
     }
 
     @Test("The flagship's generated Swift also type-checks for tvOS 16, watchOS 9 and visionOS 1")

@@ -41,6 +41,9 @@ struct GeneratedPackageTests {
     /// The modules also generated with `--server`: vendored and imported layers, universal purchase
     /// (original platforms), promotional and introductory legacy prices.
     static let servers: Set<String> = ["Tilt", "Inkwell", "FreeEra", "IntroOffer"]
+    /// The server module whose tests also take Apple's App Store Server Library types, through the one-line
+    /// conformances SERVER.md shows, type-checked against a shim of the library's declarations.
+    static let libraryServer = "Tilt"
     /// The modules generated with the layer's sources copied in (`--store-layer vendored`, the default);
     /// the rest import the library (`--store-layer dependency`), which is built once for all of them.
     static let vendored: Set<String> = ["Tilt", "PocketLedger"]
@@ -357,7 +360,12 @@ struct GeneratedPackageTests {
                 try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/\(shim)Shim/\(shim).swift"), encoding: .utf8),
                 to: sources.appendingPathComponent("\(shim)/\(shim).swift"))
             let imports = shim == "StoreKit" ? #", dependencies: ["UIKit"]"# : ""
-            targets.append(#"    .target(name: "\#(shim)"\#(imports)),"#)
+            // The SDK's module version, which `#if canImport(StoreKit, _version:)` reads.
+            let version =
+                AvailabilityChecker.Module(rawValue: shim)?.userModuleVersion.map {
+                    #", swiftSettings: [.unsafeFlags(["-user-module-version", "\#($0)"])]"#
+                } ?? ""
+            targets.append(#"    .target(name: "\#(shim)"\#(imports)\#(version)),"#)
         }
         let shimDependencies = shims.map { "\"\($0)\"" }.joined(separator: ", ")
         // The library, as an app that depends on it gets it: its own module, built once for every
@@ -402,6 +410,20 @@ struct GeneratedPackageTests {
                 targets.append(
                     #"    .testTarget(name: "\#(entry.module)ServerTests", dependencies: ["\#(entry.module)Server", "\#(entry.module)"\#(library)]),"#
                 )
+                if entry.module == libraryServer {
+                    let shim = repositoryRoot.appendingPathComponent("Tests/Fixtures/AppStoreServerLibraryShim")
+                    for (file, folder) in [
+                        ("AppStoreServerLibrary.swift", sources.appendingPathComponent("AppStoreServerLibrary")),
+                        ("LibraryConformanceTests.swift", tests.appendingPathComponent("\(entry.module)ServerLibraryTests")),
+                    ] {
+                        try write(
+                            try String(contentsOf: shim.appendingPathComponent(file), encoding: .utf8), to: folder.appendingPathComponent(file))
+                    }
+                    targets.append(#"    .target(name: "AppStoreServerLibrary"),"#)
+                    targets.append(
+                        #"    .testTarget(name: "\#(entry.module)ServerLibraryTests", dependencies: ["AppStoreServerLibrary", "\#(entry.module)Server", "\#(entry.module)"]),"#
+                    )
+                }
             }
             try addModule(entry.module, files: files, from: entry.module, storeLayer: storeLayer) { name, body in
                 if entry.module == "Tilt" && name == "StoreTests.swift" { return try Self.addingProbe(to: body) }
@@ -549,6 +571,7 @@ struct GeneratedPackageTests {
         var expected = 0
         for entry in Self.modules { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(entry.module)Tests")) }
         for module in Self.servers { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(module)ServerTests")) }
+        expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(Self.libraryServer)ServerLibraryTests"))
         Self.expectEveryTestRan(run.output, declared: expected)
         #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
     }

@@ -63,6 +63,7 @@ actor ShimBuilds {
                     // A shim may import one built before it (StoreKit imports UIKit).
                     "-I", modules.path,
                 ]
+                    + (shim.module.userModuleVersion.map { ["-user-module-version", $0] } ?? [])
                     + AvailabilityChecker.commonFlags(domains: domains) + mode.flags + [source.path])
             diagnostics += AvailabilityChecker.parse(run.output, names: [source.path: shim.name], mode: mode)
             if run.status != 0 && !diagnostics.contains(where: { $0.severity == .error }) {

@@ -196,7 +196,8 @@ public struct AppTransaction: Sendable, Hashable {
 
   /// apptransaction/revocationdate.md (SDK 27): `@backDeployed(before: iOS 27.0, macOS 27.0,
   /// tvOS 27.0, watchOS 27.0, visionOS 27.0) var revocationDate: Date? { get }`, available from
-  /// iOS 16.0. Older SDKs don't declare it: guard its use with `#if compiler(>=…)`.
+  /// iOS 16.0. Older SDKs don't declare it: guard its use with
+  /// `#if canImport(StoreKit, _version: 816)`, the 27 SDKs' StoreKit module version.
   @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
   @backDeployed(before: iOS 27.0, macOS 27.0, tvOS 27.0, watchOS 27.0, visionOS 27.0)
   public var revocationDate: Date? { fatalError("StoreKit shim") }
