@@ -108,7 +108,12 @@ public struct PreparedScenario: Sendable {
                     let (months, charges) = periodMonths(period)
                     spec.periodMonths = months
                     spec.chargesPerPeriod = charges
-                    let key = "\(offer.productID)@\(offer.price)"
+                    // The App Store gives a subscription's introductory offer to whoever is new to its group (every
+                    // cohort here, the app having been paid), unless a promotional offer is applied instead.
+                    if let introductory = product?.subscription?.introductoryOffer, !offer.isPromotional {
+                        spec.introductory = IntroductorySchedule(introductory, price: spec.price)
+                    }
+                    let key = "\(offer.productID)@\(offer.price)" + (spec.introductory == nil ? "" : "+introductory")
                     if let slot = slots[key] {
                         spec.slot = slot
                     } else {
@@ -275,5 +280,13 @@ public struct PreparedScenario: Sendable {
             result[index].sensitivityRange = (value * 0.5)...(value * 1.5)
         }
         return result
+    }
+}
+
+extension Offer {
+    /// Charged through a promotional offer, which the App Store applies instead of the introductory offer.
+    fileprivate var isPromotional: Bool {
+        if case .promotionalOffer? = charge { return true }
+        return false
     }
 }

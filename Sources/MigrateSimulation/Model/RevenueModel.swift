@@ -15,6 +15,8 @@ public struct OfferSpec: Sendable, Hashable {
     public var referencePrice: Double
     /// This offer's share of its cohort's buyers (`splitWeights`).
     public var weight: Double = 1
+    /// For a subscription whose introductory offer its buyers get: when, and at what share of the price, they pay.
+    public var introductory: IntroductorySchedule? = nil
 
     /// How a cohort's buyers split over the offers it is shown, in the order shown (cheapest useful first):
     /// offer i (from 0) weighs `1 / (i + 1) × cheapest price / its price`, and the weights add up to 1.
@@ -65,6 +67,8 @@ public struct RevenueCohort: Sendable, Hashable {
 ///   the offer, split the same way;
 /// - subscriptions: each month's new subscribers renew every period, `(1 − monthlyChurn)` of them staying
 ///   each month; Apple takes the commission in a subscriber's first paid year and 15% after it;
+/// - introductory offers (`IntroductorySchedule`): the offer's charges first, then the regular price every period
+///   from its end, churn and the first paid year counted from the first payment;
 /// - every sale keeps `(1 − refundRate)`: a refund returns the whole price, and Apple its commission.
 public struct RevenueModel: Sendable {
     public var months: Int
@@ -91,6 +95,7 @@ public struct RevenueModel: Sendable {
     struct RenewalGroup: Sendable, Hashable {
         var periodMonths: Int
         var chargesPerPeriod: Double
+        var introductory: IntroductorySchedule? = nil
     }
 
     /// The offers summed ahead of any draw. An offer at the plan's own price (most of them: every one but a
@@ -149,7 +154,8 @@ public struct RevenueModel: Sendable {
         var groups: [RenewalGroup] = []
         var index: [RenewalGroup: Int] = [:]
         let ofSlot = subscriptions.map { offer -> Int in
-            let group = RenewalGroup(periodMonths: offer.periodMonths ?? 1, chargesPerPeriod: offer.chargesPerPeriod)
+            let group = RenewalGroup(
+                periodMonths: offer.periodMonths ?? 1, chargesPerPeriod: offer.chargesPerPeriod, introductory: offer.introductory)
             if let known = index[group] { return known }
             index[group] = groups.count
             groups.append(group)
@@ -231,6 +237,11 @@ public struct RevenueModel: Sendable {
             }
         }
         for (group, renewal) in renewalGroups.enumerated() {
+            if let introductory = renewal.introductory {
+                chargeIntroductory(
+                    introductory, renewal, ledger: ledger, group: group, staying: staying, cut: cut, laterCut: laterCut, into: &freemium)
+                continue
+            }
             for start in 0..<months {
                 let charged = ledger[group * months + start]
                 guard charged > 0 else { continue }
@@ -246,6 +257,31 @@ public struct RevenueModel: Sendable {
             }
         }
         for month in 0..<months { freemium[month] *= keep }
+    }
+
+    /// A renewal group whose subscribers get an introductory offer: the offer's charges, then the regular price
+    /// every period from the offer's end. Churn and Apple's first paid year count from the first payment (a free
+    /// trial's days are not paid service); the subscribers `conversion` counts all reach it.
+    private func chargeIntroductory(
+        _ schedule: IntroductorySchedule, _ renewal: RenewalGroup, ledger: [Double], group: Int, staying: Double, cut: Double, laterCut: Double,
+        into freemium: inout [Double]
+    ) {
+        for start in 0..<months {
+            let charged = ledger[group * months + start]
+            guard charged > 0 else { continue }
+            for charge in schedule.charges where start + charge.offset < months {
+                let alive = charged * pow(staying, Double(charge.paidMonths))
+                freemium[start + charge.offset] += alive * charge.share * (1 - (charge.afterFirstYear ? laterCut : cut))
+            }
+            for first in schedule.regular {
+                // Whole periods after the first regular charge; the paid months before it are the same for each.
+                for month in stride(from: start + first.offset, to: months, by: renewal.periodMonths) {
+                    let paid = schedule.paidMonthsAtRegular + Double(month - start - first.offset)
+                    let alive = charged * first.share * pow(staying, paid.rounded(.down))
+                    freemium[month] += alive * renewal.chargesPerPeriod * (1 - (paid >= 12 ? laterCut : cut))
+                }
+            }
+        }
     }
 
     /// Per renewal group, the ledger of first charges by month and the charges per new and per legacy buyer.
