@@ -51,14 +51,15 @@ extension GenerationContext {
                 if let discount = introductory {
                     members["introductoryOffer"] = [
                         "price": json(discount.price.description), "internalID": internalID("introductory \(product.id)"),
-                        "period": json(product.subscription!.period), "priced": .bool(true), "numberOfPeriods": .string("1"),
+                        "period": json(product.subscription!.period), "priced": .bool(true), "counted": .bool(false),
                         "paymentMode": json("payUpFront"),
                     ]
                 } else if let offer = product.subscription?.introductoryOffer {
                     members["introductoryOffer"] = [
                         "price": json(offer.price?.description ?? "0"), "internalID": internalID("introductory \(product.id)"),
                         "period": json(offer.period), "priced": .bool(offer.paymentMode != .freeTrial),
-                        "numberOfPeriods": .string(String(offer.periods)),
+                        // Xcode counts periods only for pay as you go; a free trial or a payment up front lasts its period.
+                        "counted": .bool(offer.paymentMode == .payAsYouGo), "numberOfPeriods": .string(String(offer.periods)),
                         "paymentMode": json(offer.paymentMode == .freeTrial ? "free" : offer.paymentMode.rawValue),
                     ]
                 } else {
