@@ -94,6 +94,41 @@ struct MultiplatformInitTests {
         #expect(answer == "#3" && message.contains("shifts when a release is tagged or added"))
     }
 
+    @Test("a listed first free release: each other platform's own listed one is free, with its own go-live asked and recorded")
+    func listedFreeReleaseOnEachPlatform() throws {
+        let answers = ["firstFree": "iOS 2.0 (3)", "freeFrom": "2021-06-01T17:00:00Z", "freeFromOn.macOS": "2021-06-03T12:00:00Z"]
+        var wizard = Wizard(facts: Self.facts, now: Self.now)
+        var asked: [QuestionID] = []
+        while let question = wizard.question, asked.count < 100 {
+            asked.append(question.id)
+            guard case .accepted = wizard.submit(answers[question.id.key] ?? "") else {
+                Issue.record("the answer to \(question.id) was refused: \(wizard.submit(""))")
+                return
+            }
+        }
+        #expect(asked.contains(.platformGoLive(.macOS)) && !asked.contains(.platformGoLive(.iOS)))
+        let free = wizard.plan.releases.filter { !$0.model.isPaid }
+        #expect(free.map(\.platform) == [.iOS, .macOS], "macOS 2.0, tagged before iOS went free, is macOS's first free release")
+        #expect(free.first { $0.platform == .iOS }?.released == Timestamp.parse("2021-06-01T17:00:00Z"))
+        let mac = try #require(free.first { $0.platform == .macOS })
+        #expect(mac.released == Timestamp.parse("2021-06-03T12:00:00Z"), "macOS has its own go-live")
+        #expect(mac.releasedSource == .appStore, "typed: confirmed")
+        #expect(wizard.plan.releases.filter(\.model.isPaid).count == 4)
+        #expect(wizard.answers.typed["freeFromOn.macOS"] == "2021-06-03T12:00:00Z")
+        // Before its listed twin, or after the next macOS release, is no go-live for it.
+        var early = Wizard(facts: Self.facts, now: Self.now)
+        for _ in 0..<100 {
+            guard let question = early.question, question.id != .platformGoLive(.macOS) else { break }
+            guard case .accepted = early.submit(answers[question.id.key] ?? "") else { break }
+        }
+        #expect(early.question?.id == .platformGoLive(.macOS))
+        guard case .invalid(let message) = early.submit("2020-05-01T00:00:00Z") else {
+            Issue.record("a go-live before the macOS release before it was taken")
+            return
+        }
+        #expect(message.contains("after the release before it on macOS"))
+    }
+
     @Test("no price default without a catalog: the price is asked")
     func priceAsked() {
         var facts = Self.facts

@@ -376,7 +376,7 @@ enum InitCommand {
                 for value in values {
                     guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
                         throw .usage(
-                            "The value '\(value)' is invalid for '--\(kind.flag)'. Expected \(item)=\(kind.valueName), such as \(kind.flag == "era" ? "1=keep" : kind.flag == QuestionKind.platformFreeRelease.flag ? "macOS='2.0 2026-12-15'" : "themes=1.0")."
+                            "The value '\(value)' is invalid for '--\(kind.flag)'. Expected \(item)=\(kind.valueName), such as \(kind.flag == "era" ? "1=keep" : kind.flag == QuestionKind.platformFreeRelease.flag ? "macOS='2.0 2026-12-15'" : kind.flag == QuestionKind.platformGoLive.flag ? "macOS=2021-06-02T17:00:00Z" : "themes=1.0")."
                         )
                     }
                     let name = String(value[..<equals])

@@ -23,6 +23,12 @@ public enum PlanBuilder {
                 imported.date = goLive
                 if answers.freeGoLiveConfirmed { imported.provenance = answers.freeGoLivePlanned ? .planned : .appStore }
             }
+            if index < answers.releases.count, index == answers.listedFreeRelease(on: imported.platform),
+                let own = answers.platformGoLives[imported.platform]
+            {
+                imported.date = own.date
+                if own.confirmed { imported.provenance = own.planned ? .planned : .appStore }
+            }
             let paid = answers.isPaid(index)
             var includes: [String]?
             if paid {

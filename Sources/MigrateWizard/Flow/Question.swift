@@ -15,6 +15,8 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
     case newFreeRelease
     /// The first free release on another platform the app ships on, with its own go-live.
     case platformFreeRelease(Platform)
+    /// When the first free release (a listed one) went live on another platform that lists its own.
+    case platformGoLive(Platform)
     case price
     case features
     /// Feature id: which paid release first included it.
@@ -50,6 +52,7 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
         case .freeGoLive: "It went live"
         case .newFreeRelease: "The new free release"
         case .platformFreeRelease(let platform): "The new free release on \(platform)"
+        case .platformGoLive(let platform): "It went live on \(platform)"
         case .price: "Paid price"
         case .features: "Features"
         case .featureSince(let id): "First paid release with \(id)"

@@ -67,6 +67,11 @@ public struct QuestionKind: Sendable, Hashable {
         help:
             "The first free release on each other platform the app ships on, with its own go-live (repeatable; default: the new free release's version on the same day).",
         form: .perItem(item: "platform"))
+    public static let platformGoLive = QuestionKind(
+        "freeFromOn", flag: "free-from-on", valueName: "date-time",
+        help:
+            "When the first free release (a listed one) went live on each other platform that lists its own, as App Store Connect shows it (repeatable).",
+        form: .perItem(item: "platform"))
     public static let price = QuestionKind("price", flag: "price", valueName: "price", help: "What the download cost while paid.")
     public static let features = QuestionKind("features", flag: "feature", valueName: "name", help: "A feature (repeatable).", form: .list)
     public static let featureSince = QuestionKind(
@@ -108,7 +113,8 @@ public struct QuestionKind: Sendable, Hashable {
 
     /// Every kind of question a flag or an answers file can answer, in the order the wizard asks them.
     public static let all: [QuestionKind] = [
-        appName, bundleID, platforms, universalPurchase, releases, firstFree, freeGoLive, newFreeRelease, platformFreeRelease, sells, price, features,
+        appName, bundleID, platforms, universalPurchase, releases, firstFree, freeGoLive, newFreeRelease, platformFreeRelease, platformGoLive, sells,
+        price, features,
         featureSince,
         newProduct, duration, grants, era, eraDiscount, nonProduction, verificationFailure, familySharing, paidDownloads,
     ]
@@ -127,6 +133,7 @@ extension QuestionID {
         case .freeGoLive: .freeGoLive
         case .newFreeRelease: .newFreeRelease
         case .platformFreeRelease: .platformFreeRelease
+        case .platformGoLive: .platformGoLive
         case .price: .price
         case .features: .features
         case .featureSince: .featureSince
@@ -148,7 +155,7 @@ extension QuestionID {
     var item: String? {
         switch self {
         case .featureSince(let feature): feature
-        case .platformFreeRelease(let platform): platform.rawValue
+        case .platformFreeRelease(let platform), .platformGoLive(let platform): platform.rawValue
         case .grants(let product), .sells(let product), .duration(let product): product
         case .era(let index), .eraDiscount(let index): String(index + 1)
         default: nil

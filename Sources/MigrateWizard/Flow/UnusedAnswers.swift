@@ -63,6 +63,10 @@ extension Wizard {
             return
                 "'\(item ?? "")' is not another platform the app ships on that needs its own free release (those asked: \(list(asked)))"
                 + guess(item, asked)
+        case .platformGoLive?:
+            let asked = (answers.platforms ?? []).filter { answers.listedFreeRelease(on: $0) != nil }.map(\.rawValue)
+            return
+                "'\(item ?? "")' is not another platform that lists its own first free release (those asked: \(list(asked)))" + guess(item, asked)
         case .featureSince?:
             let ids = (answers.features ?? []).map(\.id)
             return "there is no feature '\(item ?? "")' (the features are \(list(ids)), by id)\(guess(item, ids))"

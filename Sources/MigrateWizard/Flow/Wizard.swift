@@ -56,7 +56,10 @@ public struct Wizard: Sendable {
         if Platform.spansStores(platforms) { list.append(.universalPurchase) }
         if facts.releases.isEmpty { list.append(.releases) }
         list.append(.firstFree)
-        if let firstFree = answers.firstFree, firstFree < answers.releases.count { list.append(.freeGoLive) }
+        if let firstFree = answers.firstFree, firstFree < answers.releases.count {
+            list.append(.freeGoLive)
+            list += (answers.platforms ?? []).filter { answers.listedFreeRelease(on: $0) != nil }.map { .platformGoLive($0) }
+        }
         if answers.firstFree == answers.releases.count {
             list.append(.newFreeRelease)
             list += otherFreePlatforms.map { .platformFreeRelease($0) }

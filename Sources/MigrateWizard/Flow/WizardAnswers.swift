@@ -55,6 +55,9 @@ public struct WizardAnswers: Sendable, Hashable {
     public var newFreeRelease: ImportedRelease?
     /// The first free release on each other platform the app ships on (not listed yet either), each with its own go-live.
     public var platformFreeReleases: [Platform: ImportedRelease] = [:]
+    /// When the first free release went live on each other platform, when the first free release is a listed one and
+    /// that platform lists its own (its twin: the same version or the next): each platform with its own go-live.
+    public var platformGoLives: [Platform: PlatformGoLive] = [:]
     public var price: Price?
     public var features: [Feature]?
     /// Feature id → index into `releases` of the first paid release that included it; nil for none.
@@ -109,13 +112,24 @@ public struct WizardAnswers: Sendable, Hashable {
         {
             return own.date
         }
+        if listedFreeRelease(on: platform) != nil, let own = platformGoLives[platform] { return own.date }
         return freeDate
+    }
+
+    /// When the first free release is a listed one, the listed release that is the first free one on another
+    /// platform: the first there of the same version or later (a multiplatform target's tag lists each version once
+    /// per platform). Nil on the first free release's own platform, or when that platform lists none.
+    public func listedFreeRelease(on platform: Platform) -> Int? {
+        guard let firstFree, firstFree < releases.count else { return nil }
+        let main = releases[firstFree]
+        guard platform != main.platform, platforms?.contains(platform) ?? true else { return nil }
+        return releases.indices.first { releases[$0].platform == platform && releases[$0].version >= main.version }
     }
 
     /// Whether a release (an index into `allReleases`) was paid: a listed one before its platform went free. A
     /// release not listed yet is a free one; with no free release answered yet, every listed one counts as paid.
     public func isPaid(_ index: Int) -> Bool {
-        guard index < releases.count, index != firstFree else { return false }
+        guard index < releases.count, index != firstFree, index != listedFreeRelease(on: releases[index].platform) else { return false }
         guard let free = freeDate(on: releases[index].platform) else { return true }
         return releases[index].date < free
     }
@@ -123,7 +137,11 @@ public struct WizardAnswers: Sendable, Hashable {
     /// The first free release on each platform that has one, the first free release's own platform first.
     public var firstFreeReleases: [ImportedRelease] {
         guard let firstFree, allReleases.indices.contains(firstFree) else { return [] }
-        return [allReleases[firstFree]] + (firstFree == releases.count ? Array(allReleases[(firstFree + 1)...]) : [])
+        guard firstFree == releases.count else {
+            let others = (platforms ?? []).compactMap(listedFreeRelease(on:)).sorted().map { releases[$0] }
+            return [allReleases[firstFree]] + others
+        }
+        return [allReleases[firstFree]] + Array(allReleases[(firstFree + 1)...])
     }
 
     /// Indexes of the paid releases (before the first free one), oldest first.
@@ -164,5 +182,20 @@ public struct WizardAnswers: Sendable, Hashable {
             eras[position].label = first == last ? first : "\(first) – \(last)"
         }
         return eras
+    }
+}
+
+/// A platform's own go-live for its listed first free release, as answered.
+public struct PlatformGoLive: Sendable, Hashable {
+    public var date: Date
+    /// Typed (not the listed date taken with Return): the plan records it as confirmed from the App Store.
+    public var confirmed: Bool
+    /// Typed and still to come: recorded as planned.
+    public var planned: Bool
+
+    public init(date: Date, confirmed: Bool, planned: Bool) {
+        self.date = date
+        self.confirmed = confirmed
+        self.planned = planned
     }
 }

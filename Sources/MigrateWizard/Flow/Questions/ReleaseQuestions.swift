@@ -223,6 +223,58 @@ struct FreeGoLiveQuestion: WizardQuestion {
     }
 }
 
+/// The go-live on another platform of its listed first free release, when the first free release is a listed one:
+/// each platform's free version went live there on its own day, and until it did, buyers there were paying customers.
+struct PlatformGoLiveQuestion: WizardQuestion {
+    let platform: Platform
+    var id: QuestionID { .platformGoLive(platform) }
+
+    func ask(_ wizard: Wizard) -> Question {
+        let index = wizard.answers.listedFreeRelease(on: platform) ?? 0
+        let release = wizard.answers.releases[index]
+        // A commit date says when code was written, never when Apple released it: no default.
+        let listed = release.provenance == .commit ? nil : Timestamp.format(release.date)
+        return Question(
+            id: id,
+            prompt: "When did \(release.displayName) go live on the App Store on \(platform) (UTC)? "
+                + "App Store Connect shows it in the version's history",
+            defaultAnswer: wizard.answers.platformGoLives[platform].map { Timestamp.format($0.date) } ?? listed,
+            hint: "a date-time such as 2024-11-20T17:00:00Z (a date alone counts as the end of that day everywhere on Earth); "
+                + "until it went live on \(platform), buyers there were paying customers; the list's date is \(release.provenance.phrase)")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        guard let index = wizard.answers.listedFreeRelease(on: platform) else { return .invalid("choose the first free release first") }
+        guard let date = Wizard.goLive(input) else {
+            return .invalid("'\(input)' is not a date-time; write it in UTC, such as 2024-11-20T17:00:00Z, or a date such as 2024-11-20")
+        }
+        let releases = wizard.answers.releases
+        if let previous = releases[..<index].last(where: { $0.platform == platform }), date <= previous.date {
+            return .invalid("it must be after the release before it on \(platform) (\(previous.displayName), \(Timestamp.format(previous.date)))")
+        }
+        if let next = releases[(index + 1)...].first(where: { $0.platform == platform }), date >= next.date {
+            return .invalid("it must be before the release after it on \(platform) (\(next.displayName), \(Timestamp.format(next.date)))")
+        }
+        // Return on an earlier answer keeps it as it was; Return on the listed date confirms nothing.
+        let earlier = wizard.answers.platformGoLives[platform]
+        let confirmed = wizard.answeringWithDefault && earlier?.date == date ? earlier!.confirmed : !wizard.answeringWithDefault
+        let goLive = PlatformGoLive(date: date, confirmed: confirmed, planned: confirmed && date > wizard.now)
+        wizard.answers.platformGoLives[platform] = goLive
+        let state = goLive.planned ? "planned" : goLive.confirmed ? "confirmed" : releases[index].provenance.phrase
+        return .accepted(["Free on \(platform) from \(releases[index].displayName) at \(Timestamp.format(date)), \(state)."] + wizard.cutoffLines())
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.platformGoLives[platform] != nil
+    }
+
+    func summary(_ wizard: Wizard) -> String? {
+        guard let goLive = wizard.answers.platformGoLives[platform], let index = wizard.answers.listedFreeRelease(on: platform) else { return nil }
+        let state = goLive.planned ? " (planned)" : goLive.confirmed ? " (confirmed)" : " (as listed)"
+        return "\(platform) \(wizard.answers.releases[index].displayName) \(Timestamp.format(goLive.date))\(state)"
+    }
+}
+
 struct NewFreeReleaseQuestion: WizardQuestion {
     var id: QuestionID { .newFreeRelease }
 

@@ -32,6 +32,7 @@ extension QuestionID {
         case .freeGoLive: FreeGoLiveQuestion()
         case .newFreeRelease: NewFreeReleaseQuestion()
         case .platformFreeRelease(let platform): PlatformFreeReleaseQuestion(platform: platform)
+        case .platformGoLive(let platform): PlatformGoLiveQuestion(platform: platform)
         case .price: PriceQuestion()
         case .features: FeaturesQuestion()
         case .featureSince(let feature): FeatureSinceQuestion(feature: feature)
