@@ -44,7 +44,8 @@ enum InitCommand {
             version change, --tagged-only insists on tags). The first free release's go-live is asked with the \
             evidence at hand; a date only a git commit gives is never the default (--free-from). Without a \
             terminal, answers come from flags or --answers FILE (JSON with the keys appName, bundleID, \
-            platforms, universalPurchase, releases, firstFree, freeFrom, newFreeRelease, newFreeReleases {platform: "2.0 (1) 2026-12-15"}, sells {product: yes|no}, price, \
+            platforms, universalPurchase, releases, firstFree, freeFrom, newFreeRelease, newFreeReleases {platform: "2.0 (1) 2026-12-15"}, \
+            freeFromOn {platform: date-time}, sells {product: yes|no}, price, \
             features, featureSince {feature: version}, product, durations {product: "P1Y"}, grants {product: [features]}, \
             eras {"1": "keep"|"everything"|"discount"|"upgrade"}, \
             eraDiscounts {"1": "PRODUCT PRICE"}, nonProduction, verificationFailure, familySharing, \
