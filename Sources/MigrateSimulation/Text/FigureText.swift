@@ -12,11 +12,9 @@ public enum FigureText {
     /// 12,345 whole units, "−" before a negative amount; "—" for infinity or NaN. With a currency: $12,345, 12.345 €.
     public static func money(_ value: Double) -> String { style.amount(value, fraction: 0) }
 
-    /// A price to its currency's minor digits ($2.99, 2,99 €, ¥300); without a currency, as the plan writes it (2.99).
-    public static func price(_ value: Double) -> String {
-        guard style.currency != nil || style.locale.decimal != "." else { return number(value) }
-        return style.amount(value, fraction: style.currency?.minorDigits ?? 2)
-    }
+    /// A price to its currency's minor digits ($2.99, 2,99 €, ¥300); without a currency, to two decimals as the plan writes
+    /// prices (24.99, 5.00).
+    public static func price(_ value: Double) -> String { style.amount(value, fraction: style.currency?.minorDigits ?? 2) }
 
     /// 12,345 people: an estimated count, to whole units with the locale's grouping and never a currency symbol.
     public static func people(_ value: Double) -> String { FigureStyle(locale: style.locale, currency: nil).amount(value, fraction: 0) }
