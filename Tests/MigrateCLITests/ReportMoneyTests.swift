@@ -120,16 +120,17 @@ import Testing
 
 /// `FigureText` writes amounts for a reader from a fixed table: the same bytes on every system.
 @Suite(.timeLimit(.minutes(20))) struct FigureStyleTests {
-    @Test(arguments: [
-        ("en-US", nil, "−1,234,568", "2.99", "1,234"),
-        ("en-US", "USD", "−$1,234,568", "$2.99", "1,234"),
-        ("en-GB", "GBP", "−£1,234,568", "£2.99", "1,234"),
-        ("de-DE", "EUR", "−1.234.568\u{00A0}€", "2,99\u{00A0}€", "1.234"),
-        ("de-DE", nil, "−1.234.568", "2,99", "1.234"),
-        ("fr-FR", "EUR", "−1\u{202F}234\u{202F}568\u{00A0}€", "2,99\u{00A0}€", "1\u{202F}234"),
-        ("ja-JP", "JPY", "−¥1,234,568", "¥3", "1,234"),
-        ("en-US", "CHF", "−CHF\u{00A0}1,234,568", "CHF\u{00A0}2.99", "1,234"),
-    ] as [(String, String?, String, String, String)])
+    @Test(
+        arguments: [
+            ("en-US", nil, "−1,234,568", "2.99", "1,234"),
+            ("en-US", "USD", "−$1,234,568", "$2.99", "1,234"),
+            ("en-GB", "GBP", "−£1,234,568", "£2.99", "1,234"),
+            ("de-DE", "EUR", "−1.234.568\u{00A0}€", "2,99\u{00A0}€", "1.234"),
+            ("de-DE", nil, "−1.234.568", "2,99", "1.234"),
+            ("fr-FR", "EUR", "−1\u{202F}234\u{202F}568\u{00A0}€", "2,99\u{00A0}€", "1\u{202F}234"),
+            ("ja-JP", "JPY", "−¥1,234,568", "¥3", "1,234"),
+            ("en-US", "CHF", "−CHF\u{00A0}1,234,568", "CHF\u{00A0}2.99", "1,234"),
+        ] as [(String, String?, String, String, String)])
     func separatorsSymbolsAndMinorDigits(_ locale: String, _ currency: String?, _ money: String, _ price: String, _ count: String) throws {
         let style = try FigureStyle(localeTag: locale, currencyCode: currency)
         FigureText.$style.withValue(style) {

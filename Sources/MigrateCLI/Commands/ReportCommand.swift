@@ -73,10 +73,12 @@ enum ReportCommand {
         let plan = catalog.plan
         // A price with cents in a currency without them (2.99 taken as yen) is not in that currency: every amount would be wrong.
         if let currency = figures.currency {
-            let prices = plan.products.map(\.price) + plan.releases.compactMap { release -> Price? in
-                if case .paid(let price) = release.model { return price }
-                return nil
-            }
+            let prices =
+                plan.products.map(\.price)
+                + plan.releases.compactMap { release -> Price? in
+                    if case .paid(let price) = release.model { return price }
+                    return nil
+                }
             var unit = 1
             for _ in 0..<(4 - currency.minorDigits) { unit *= 10 }
             if let odd = prices.first(where: { $0.tenThousandths % Int64(unit) != 0 }) {
