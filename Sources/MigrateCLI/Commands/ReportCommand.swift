@@ -34,7 +34,8 @@ enum ReportCommand {
         discussion: """
             Writes a self-contained HTML file (inline style and chart, no script, nothing fetched) that opens with \
             the verdict in one sentence, then the cohorts (who, how many, what each keeps and is offered, and the \
-            expected sales at stake), the month-by-month forecast as a chart with its uncertainty band and the \
+            money at stake: what legacy buyers paid and keep, what would charge anyone again, and the expected \
+            first purchases), the month-by-month forecast as a chart with its uncertainty band and the \
             table behind it, the assumptions in words with their sources, after launch (--actuals) the months \
             against the forecast and the refitted verdict, the launch-day traps check finds, and the cutoff rules \
             and tiers as a table to sign off. Amounts are plain numbers in the plan's currency unless --currency \
