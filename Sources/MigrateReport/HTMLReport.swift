@@ -10,7 +10,12 @@ public enum HTMLReport {
     /// The sections, in order: their ids are the page's anchors, and the browser tests look for each.
     public static let sectionIDs = ["verdict", "cohorts", "forecast", "assumptions", "after-launch", "traps", "rules"]
 
+    /// Amounts and counts are written for `input.figures`: the whole page within it, so every figure follows it.
     public static func render(_ input: ReportInput) -> String {
+        FigureText.$style.withValue(input.figures) { page(input) }
+    }
+
+    static func page(_ input: ReportInput) -> String {
         let app = input.plan.app.name
         var body = "<header>\n<p class=\"kicker\">migrate report</p>\n"
         body += "<h1>\(HTML.escape(app)): should it go free?</h1>\n"
@@ -31,8 +36,8 @@ public enum HTMLReport {
         body += "</main>\n<footer>\n"
         body += HTML.paragraph(
             "Made by migrate from the files named above. Amounts are proceeds "
-                + "after Apple's commission and refunds, in the plan's currency, unless a table says otherwise; counts and amounts "
-                + "are written as 'migrate simulate' prints them.")
+                + "after Apple's commission and refunds, \(currencyNote(input.figures)), unless a table says otherwise; counts and "
+                + "amounts are rounded as 'migrate simulate' rounds them.")
         body += "</footer>\n"
         return """
             <!DOCTYPE html>
@@ -50,6 +55,13 @@ public enum HTMLReport {
             </html>
 
             """
+    }
+
+    /// "in the plan's currency", or the currency and locale the reader asked for.
+    static func currencyNote(_ style: FigureStyle) -> String {
+        let locale = style.locale.tag == FigureStyle.plain.locale.tag ? "" : ", written for \(style.locale.tag)"
+        guard let currency = style.currency else { return "in the plan's currency" + locale }
+        return "in \(currency.code) (the plan's prices taken as \(currency.code))" + locale
     }
 
     static func scenarioNote(_ input: ReportInput) -> String {

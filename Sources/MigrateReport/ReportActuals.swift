@@ -27,10 +27,12 @@ enum ReportActuals {
         let rows = report.rows.map { row -> [String] in
             let partial = row.month.daysCovered < row.month.daysInMonth ? " (part)" : ""
             var cells = [
-                row.month.label + partial, FigureText.money(row.month.freeDownloads) + flag(row.downloadsPlace), band(row.downloads),
-                FigureText.money(row.month.units) + flag(row.unitsPlace), band(row.units),
+                row.month.label + partial, FigureText.people(row.month.freeDownloads) + flag(row.downloadsPlace),
+                band(row.downloads, FigureText.people), FigureText.people(row.month.units) + flag(row.unitsPlace), band(row.units, FigureText.people),
             ]
-            if let actual = row.proceedsActual { cells += [FigureText.money(actual) + flag(row.proceedsPlace), band(row.proceeds)] }
+            // Proceeds in another currency than the plan's (no --rate) are plain numbers: the plan's symbol would misname them.
+            let amount = report.currency == ActualsProceeds.planCurrency ? FigureText.money : FigureText.people
+            if let actual = row.proceedsActual { cells += [amount(actual) + flag(row.proceedsPlace), band(row.proceeds, amount)] }
             return cells
         }
         body += HTML.table(
@@ -102,5 +104,5 @@ enum ReportActuals {
         }
     }
 
-    static func band(_ band: Percentiles) -> String { "\(FigureText.money(band.p10))–\(FigureText.money(band.p90))" }
+    static func band(_ band: Percentiles, _ figure: (Double) -> String) -> String { "\(figure(band.p10))–\(figure(band.p90))" }
 }

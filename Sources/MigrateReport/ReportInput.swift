@@ -19,12 +19,15 @@ public struct ReportInput: Sendable {
     /// `ActualsComparison.compare` over the sales reports (`--actuals`), and their names.
     public var actuals: ActualsReport?
     public var actualsFiles: [String]
+    /// The reader's locale and currency for amounts and counts (`report --locale --currency`).
+    public var figures: FigureStyle
 
     public init(
         planName: String, plan: MigrationPlan, simulation: SimulationReport?, simulationProblem: String? = nil, check: CheckReport,
         customers: CustomerCounts? = nil,
-        actuals: ActualsReport? = nil, actualsFiles: [String] = []
+        actuals: ActualsReport? = nil, actualsFiles: [String] = [], figures: FigureStyle = .plain
     ) {
+        self.figures = figures
         self.planName = planName
         self.plan = plan
         self.simulation = simulation

@@ -18,6 +18,12 @@ enum ReportCommand {
     static let rates = SimulateCommand.rates.with(
         help: "With --actuals: one unit of a currency in the plan's currency, such as EUR=1.08; repeatable.")
     static let scenario = Argument<String?>.option("scenario", valueName: "id", help: "Report this scenario instead of the plan as written.")
+    static let locale = Argument<String?>.option(
+        "locale", valueName: "tag",
+        help: "Write amounts and counts for this reader: en-US (the default), en-GB, de-DE, fr-FR or ja-JP.")
+    static let currency = Argument<String?>.option(
+        "currency", valueName: "code",
+        help: "Write amounts with this currency's symbol and minor digits (USD, EUR, GBP, JPY, CHF, CAD, AUD): the plan's prices are in it.")
     static let draws = SimulateCommand.draws
     static let seed = SimulateCommand.seed
     static let threads = SimulateCommand.threads
@@ -28,15 +34,18 @@ enum ReportCommand {
         discussion: """
             Writes a self-contained HTML file (inline style and chart, no script, nothing fetched) that opens with \
             the verdict in one sentence, then the cohorts (who, how many, what each keeps and is offered, and the \
-            expected sales at stake), the month-by-month forecast as a chart with its uncertainty band and the \
+            money at stake: what legacy buyers paid and keep, what would charge anyone again, and the expected \
+            first purchases), the month-by-month forecast as a chart with its uncertainty band and the \
             table behind it, the assumptions in words with their sources, after launch (--actuals) the months \
             against the forecast and the refitted verdict, the launch-day traps check finds, and the cutoff rules \
-            and tiers as a table to sign off. Its figures are those simulate, explain --batch and simulate \
+            and tiers as a table to sign off. Amounts are plain numbers in the plan's currency unless --currency \
+            names it; --locale writes them for a reader elsewhere, from a fixed table so the bytes are the same on \
+            every system. Its figures are those simulate, explain --batch and simulate \
             --actuals print for the same plan, seed and draws; the same inputs give the same bytes. A plan that \
             can't be simulated yet (no paid downloads a month) still gets the page, which says why it has no \
             forecast. Example: migrate report migration.json --batch customers.csv --output report.html
             """.wrappedForHelp,
-        arguments: [plan, output, batch, actuals, rates, scenario, draws, seed, threads],
+        arguments: [plan, output, batch, actuals, rates, scenario, locale, currency, draws, seed, threads],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
@@ -47,6 +56,13 @@ enum ReportCommand {
             throw .usage("'--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.")
         }
         let rates = try SimulateActuals.parseRates(arguments[Self.rates])
+        let figures: FigureStyle
+        do {
+            figures = try FigureStyle(localeTag: arguments[Self.locale], currencyCode: arguments[Self.currency])
+        } catch {
+            let flag = arguments[Self.locale].map { tag in FigureStyle.locales.contains { $0.tag == tag } } == false ? "--locale" : "--currency"
+            throw .usage("\(flag): \(error.description).")
+        }
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         // The page written over a file it reads would lose that file.
         let target = FileTransaction.resolvedTarget(context.resolve(outputPath))
@@ -56,6 +72,22 @@ enum ReportCommand {
         }
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "no report was written")
         let plan = catalog.plan
+        // A price with cents in a currency without them (2.99 taken as yen) is not in that currency: every amount would be wrong.
+        if let currency = figures.currency {
+            let prices =
+                plan.products.map(\.price)
+                + plan.releases.compactMap { release -> Price? in
+                    if case .paid(let price) = release.model { return price }
+                    return nil
+                }
+            var unit = 1
+            for _ in 0..<(4 - currency.minorDigits) { unit *= 10 }
+            if let odd = prices.first(where: { $0.tenThousandths % Int64(unit) != 0 }) {
+                throw .usage(
+                    "--currency \(currency.code): the plan's price \(odd) has more decimals than \(currency.code) has (\(currency.minorDigits)); "
+                        + "name the currency the plan's prices are in.")
+            }
+        }
         let threads = arguments[Self.threads] ?? ProcessInfo.processInfo.activeProcessorCount
         let scenarios = arguments[Self.scenario].map { [$0] } ?? [PreparedScenario.baseID]
         // A plan that can't be simulated (no paid downloads a month) still gets the page, which says why it has no forecast.
@@ -96,7 +128,7 @@ enum ReportCommand {
         let input = ReportInput(
             planName: loaded.file.displayPath, plan: plan, simulation: simulation, simulationProblem: problem,
             check: PlanChecker.check(catalog, now: context.now),
-            customers: customers, actuals: actuals, actualsFiles: arguments[Self.actuals])
+            customers: customers, actuals: actuals, actualsFiles: arguments[Self.actuals], figures: figures)
         let html = HTMLReport.render(input)
         // The list's counts where a person reads them: every row decided or skipped (each skipped one listed above).
         var counts = ""

@@ -25,7 +25,8 @@ public struct PreparedScenario: Sendable {
         }
     }
 
-    static let derivedMarker = "derived:"
+    /// How the source of an assumption worked out from others begins (`legacyBuyers` from the paid downloads).
+    public static let derivedMarker = "derived:"
 
     /// Applies `scenario` (nil: the plan as written) and resolves every assumption.
     public static func prepare(

@@ -1,28 +1,26 @@
 import Foundation
 import MigratePlan
 
-/// Numbers as `simulate` and the report write them, in one place: en-US grouping, the plan's currency (which the plan doesn't name, so
-/// amounts are plain numbers "in the plan's currency"), and the same rounding as `simulate`'s text, so a
-/// figure in the report reads exactly as `simulate`, `explain --batch` and `simulate --actuals` print it.
+/// Numbers as `simulate` and the report write them, in one place: the same rounding as `simulate`'s text, so a figure in
+/// the report reads exactly as `simulate`, `explain --batch` and `simulate --actuals` print it. Amounts and counts follow
+/// `style`: `simulate`'s en-US grouping with no currency symbol (amounts "in the plan's currency") unless a caller, such as
+/// `report --locale --currency`, renders within `$style.withValue(…)`.
 public enum FigureText {
-    /// 12,345 whole units, "−" before a negative amount; "—" for infinity or NaN.
-    public static func money(_ value: Double) -> String {
-        guard value.isFinite else { return "—" }
-        let rounded = value.rounded()
-        return (rounded < 0 ? "−" : "") + grouped(String(format: "%.0f", abs(rounded)))
-    }
+    /// The reader's locale and currency for amounts and counts written within `$style.withValue(…)`; `simulate`'s by default.
+    @TaskLocal public static var style = FigureStyle.plain
+
+    /// 12,345 whole units, "−" before a negative amount; "—" for infinity or NaN. With a currency: $12,345, 12.345 €.
+    public static func money(_ value: Double) -> String { style.amount(value, fraction: 0) }
+
+    /// A price to its currency's minor digits ($2.99, 2,99 €, ¥300); without a currency, to two decimals as the plan writes
+    /// prices (24.99, 5.00).
+    public static func price(_ value: Double) -> String { style.amount(value, fraction: style.currency?.minorDigits ?? 2) }
+
+    /// 12,345 people: an estimated count, to whole units with the locale's grouping and never a currency symbol.
+    public static func people(_ value: Double) -> String { FigureStyle(locale: style.locale, currency: nil).amount(value, fraction: 0) }
 
     /// 1,234: a count of people or rows.
-    public static func count(_ value: Int) -> String { grouped(String(abs(value))) }
-
-    static func grouped(_ digits: String) -> String {
-        var out = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { out += "," }
-            out.append(character)
-        }
-        return out
-    }
+    public static func count(_ value: Int) -> String { style.grouped(Substring(String(abs(value)))) }
 
     /// 3, 0.99, 12.5: at most four decimals, trailing zeros dropped.
     public static func number(_ value: Double) -> String {
