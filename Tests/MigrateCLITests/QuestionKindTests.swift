@@ -21,6 +21,7 @@ struct QuestionKindTests {
         "freeFrom": (["2021-06-01T17:00:00Z"], #""2021-06-01T17:00:00Z""#),
         "newFreeRelease": (["3.0 (50) 2027-01-01"], #""3.0 (50) 2027-01-01""#),
         "newFreeReleases": (["macOS=3.0 2027-01-02"], #"{ "macOS": "3.0 2027-01-02" }"#),
+        "freeFromOn": (["macOS=2021-06-03T12:00:00Z"], #"{ "macOS": "2021-06-03T12:00:00Z" }"#),
         "sells": (["com.temporary.id.nonconsumable.a=no"], #"{ "com.temporary.id.nonconsumable.a": "no" }"#),
         "price": (["1.99"], #""1.99""#),
         "features": (["Themes", "Sync"], #"["Themes", "Sync"]"#),
