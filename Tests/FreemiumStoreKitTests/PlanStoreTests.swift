@@ -107,15 +107,20 @@ enum TinyPlan<Pricing: LegacyPricing>: StorePlan {
     }
 }
 
-/// Signs every request, and remembers who asked.
+/// Signs every request with the server it is given, and remembers who asked.
 final class RecordingSigner: OfferSigner, @unchecked Sendable {
     private let lock = NSLock()
     private var seen: [OfferRequest] = []
+    private let server: (any OfferSigner)?
     var requests: [OfferRequest] { lock.withLock { seen } }
+
+    init(signing server: (any OfferSigner)? = nil) {
+        self.server = server
+    }
 
     func compactJWS(for request: OfferRequest) async throws -> String {
         lock.withLock { seen.append(request) }
-        return "signed"
+        return try await server?.compactJWS(for: request) ?? "signed"
     }
 }
 
@@ -202,7 +207,7 @@ struct PlanStoreTests {
     func signedOffer() async throws {
         let model = Self.model(Self.legacyBuyer)
         let store = Self.store(TinyPlan<SignedPrice>.self, model)
-        let signer = RecordingSigner()
+        let signer = RecordingSigner(signing: model.offerSigner())
         store.offerSigner = signer
         await store.refresh()
         // Never subscribed in the group: the App Store refuses the promotional offer, and nothing is charged.
@@ -347,8 +352,9 @@ struct PlanStoreTests {
         let store = Self.store(TinyPlan<OwnPrice>.self, model, now: later.addingTimeInterval(86_400))
         await store.refresh()
         #expect(await store.purchase(.yearly) == .purchased(.yearly))
-        model.now = later
-        model.failRenewal("yearly", gracePeriod: true)
+        model.billingGracePeriod = 16 * 86_400
+        model.paymentFails = true
+        model.now = Self.start.addingTimeInterval(366 * 86_400)  // the renewal failed a day ago
         await store.refresh()
         #expect(store.entitlements.products == ["yearly"])
     }
@@ -465,6 +471,8 @@ final class ScriptedStoreFront: StoreFront, @unchecked Sendable {
     func purchase(productID: String, offer: SignedOffer?) async throws -> PurchaseAttempt {
         throw StoreFrontError(message: "not sold here")
     }
+
+    func subscriptionStatuses(for productID: String) async throws -> [SubscriptionStatus] { [] }
 
     func transactionUpdates() -> AsyncStream<StoreTransaction> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
