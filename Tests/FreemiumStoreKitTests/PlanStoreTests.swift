@@ -292,6 +292,44 @@ struct PlanStoreTests {
         #expect(delivered.count == 1, "a finished consumable isn't delivered again")
     }
 
+    @Test("A naive delivery hook credits a consumable once: a refresh overlapping its delivery, then a relaunch, hand it over again")
+    func consumableCreditedOnce() async throws {
+        let model = Self.model()
+        let cache = InMemoryPurchaseCache()
+        let store = Self.store(TinyPlan<OwnPrice>.self, model, cache: cache)
+        await store.refresh()
+        let credits = Box(0)
+        let released = Box(false)
+        store.deliverConsumable = { _ in
+            credits.set(credits.value + 1)  // naive: no dedupe of its own
+            for _ in 0..<1_000 where !released.value { await Task.yield() }  // a slow write
+            return true
+        }
+        let bought = try #require(model.purchaseElsewhere("coins"))  // arrives through Transaction.updates
+        await Self.settle()
+        #expect(credits.value == 1)
+        let refreshing = Task { await store.refresh() }  // the app comes to the foreground meanwhile
+        await Self.settle()
+        released.set(true)
+        await refreshing.value
+        await Self.settle()
+        #expect(credits.value == 1, "credited again by the overlapping refresh")
+        #expect(model.records.first?.isFinished == true)
+        // The app crashed before the App Store recorded the finish: it sends the transaction again at the next launch.
+        let unfinished = StoreTransaction(productID: "coins", id: bought.id, purchaseDate: Self.start)
+        for launch in [cache, InMemoryPurchaseCache()] {
+            let relaunched = Self.store(TinyPlan<OwnPrice>.self, model, cache: launch)
+            await relaunched.refresh()
+            relaunched.deliverConsumable = { _ in
+                credits.set(credits.value + 1)
+                return true
+            }
+            #expect(await relaunched.complete(.success(unfinished), for: .coins) == .purchased(.coins))
+        }
+        // Only the launch without the cache (a new device's empty Keychain) credits it again.
+        #expect(credits.value == 2, "the cache kept the delivered id across the relaunch")
+    }
+
     @Test("Ask to Buy: pending, then approved through Transaction.updates, unlocked and finished")
     func askToBuy() async {
         let model = Self.model()

@@ -211,10 +211,17 @@ struct GeneratedPackageTests {
             test: "Restore asks the App Store for the app transaction again when it was unavailable"),
         LayerMutant(
             name: "UndeliveredFinished", example: "tally-two-switches", file: "PlanStore.swift",
-            find:
-                "        guard let deliver = deliverConsumable, await deliver(delivery) else {\n          return .awaitingDelivery(product)\n        }\n",
-            replace: "        _ = (deliverConsumable, delivery)\n",
+            find: "      guard let deliver = deliverConsumable, await deliver(delivery) else { return false }\n",
+            replace: "      _ = (deliverConsumable, delivery)\n",
             test: "A consumable is finished only once the app has delivered it"),
+        LayerMutant(
+            name: "OverlapDeliversTwice", example: "tally-two-switches", file: "PlanStore.swift",
+            find: "    if let running = deliveries[transaction.id] { return await running.value }\n", replace: "",
+            test: "Journey: a naive delivery hook credits a consumable once, however often it is handed over"),
+        LayerMutant(
+            name: "RelaunchDeliversTwice", example: "tally-two-switches", file: "PlanStore.swift",
+            find: "    if !delivered.contains(transaction.id) {\n", replace: "    if true {\n",
+            test: "Journey: a naive delivery hook credits a consumable once, however often it is handed over"),
         LayerMutant(
             name: "DeliveryWithoutID", example: "tally-two-switches", file: "PlanStore.swift",
             find: "ConsumableDelivery(product: product, transactionID: transaction.id)",
