@@ -380,7 +380,8 @@ public final class PlanStore<Plan: StorePlan> {
     return delivered
   }
 
-  private func deliverOnce(_ transaction: StoreTransaction, as product: Plan.Product) async -> Bool {
+  private func deliverOnce(_ transaction: StoreTransaction, as product: Plan.Product) async -> Bool
+  {
     // Delivered before (a relaunch, or the App Store sending it again before it was finished):
     // finish it without crediting again.
     if !delivered.contains(transaction.id) {
