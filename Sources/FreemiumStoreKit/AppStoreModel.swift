@@ -241,7 +241,8 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
 
   // MARK: - Driving the model
 
-  /// The model's clock. Setting a later time runs the lifecycle up to it, as `advance(by:)` does.
+  /// The model's clock. Setting a later time runs the lifecycle up to it, as `advance(by:)` does;
+  /// the clock never goes back, as the App Store's doesn't (set the device's clock in the store).
   public var now: Date {
     get { withState { $0.now } }
     set { advance(to: newValue) }
