@@ -210,7 +210,7 @@ struct AppStoreModelTests {
     @Test("Renewals: a year of monthly renewals, each a new transaction of the same subscription, sent through updates, in milliseconds")
     func renewals() async throws {
         let model = Self.model()
-        var updates = model.transactionUpdates().makeAsyncIterator()
+        let received = Received(model)
         let first = try #require(try await Self.buy(model, "basic"))
         let elapsed = ContinuousClock().measure { model.advance(by: Self.year) }
         #expect(elapsed < .seconds(1))
@@ -221,7 +221,7 @@ struct AppStoreModelTests {
             #expect(record.expirationDate == Self.start.addingTimeInterval(Self.month * Double(index + 1)))
         }
         #expect(model.charges.filter(\.isRenewal).count == 12)
-        #expect(await updates.next()?.id == chain[1].id)
+        #expect(await received.first(12).map(\.id) == chain.dropFirst().map(\.id))
         #expect(await model.currentEntitlements().map(\.id) == [chain[12].id])
     }
 
@@ -405,22 +405,23 @@ struct AppStoreModelTests {
                 product.isFamilyShareable = product.id != "monthly"
                 return product
             }, appTransaction: Self.buyer, now: Self.start)
-        var updates = model.transactionUpdates().makeAsyncIterator()
+        let received = Received(model)
         #expect(model.shareFromFamily(product) == shared)
         guard shared else {
             #expect(model.records.isEmpty)
             return
         }
-        #expect(await updates.next()?.ownership == .familyShared)
+        #expect(await received.first(1).map(\.ownership) == [.familyShared])
         #expect(await model.currentEntitlements().map(\.ownership) == [.familyShared])
         if product == "basic" {
             model.advance(by: Self.month + 1)  // a shared subscription renews with the organizer's, at no charge to the member
-            #expect(await updates.next()?.purchaseDate == Self.start.addingTimeInterval(Self.month))
+            #expect(await received.first(2).last?.purchaseDate == Self.start.addingTimeInterval(Self.month))
             #expect(await model.currentEntitlements().map(\.ownership) == [.familyShared])
         }
         #expect(model.charges.isEmpty)
+        let sent = await received.first(0).count
         model.stopFamilySharing(product)
-        #expect(await updates.next()?.isRevoked == true)
+        #expect(await received.first(sent + 1).last?.isRevoked == true)
         #expect(await Self.entitled(model).isEmpty)
     }
 
@@ -475,5 +476,30 @@ extension PurchaseAttempt {
         case (.success(let left), .success(let right)): left.id == right.id
         default: false
         }
+    }
+}
+
+/// What the model sends through `Transaction.updates`, collected as it arrives, so a test that misses
+/// one fails after a bounded wait instead of waiting forever.
+final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [StoreTransaction] = []
+    private var listener: Task<Void, Never>?
+
+    init(_ model: AppStoreModel) {
+        let updates = model.transactionUpdates()
+        listener = Task { [weak self] in
+            for await transaction in updates { self?.append(transaction) }
+        }
+    }
+
+    deinit { listener?.cancel() }
+
+    private func append(_ transaction: StoreTransaction) { lock.withLock { items.append(transaction) } }
+
+    /// What arrived, once `count` have or after a bounded wait.
+    func first(_ count: Int) async -> [StoreTransaction] {
+        for _ in 0..<1_000 where lock.withLock({ items.count }) < count { await Task.yield() }
+        return lock.withLock { items }
     }
 }
