@@ -70,8 +70,8 @@ struct GeneratedPackageTests {
             test: "Journey: Ask to Buy, approved while the app was closed, unlocks at the next launch"),
         LayerMutant(
             name: "HandOffNotUnlocked", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "      } else {\n        await read(appTransaction: nil, including: transaction)\n      }\n",
-            replace: "      } else {\n      }\n",
+            find: "      }\n      await read(appTransaction: nil, including: transaction)\n      await transaction.finish()\n",
+            replace: "      }\n      await transaction.finish()\n",
             test: "Journey: a PurchaseAction purchase is handed to the store, unlocked, then finished"),
         LayerMutant(
             name: "JourneyRefundedCantBuy", example: "tilt-to-live-hd", file: "PlanStore.swift",
@@ -140,8 +140,8 @@ struct GeneratedPackageTests {
             test: "A billing grace period keeps the subscriber: the device clock is never consulted"),
         LayerMutant(
             name: "FinishBeforeUnlock", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "        await read(appTransaction: nil, including: transaction)\n",
-            replace: "        await transaction.finish()\n        await read(appTransaction: nil, including: transaction)\n",
+            find: "      await read(appTransaction: nil, including: transaction)\n",
+            replace: "      await transaction.finish()\n      await read(appTransaction: nil, including: transaction)\n",
             test: "Purchase: verified, then unlocked, and only then finished"),
         LayerMutant(
             name: "UnverifiedPurchase", example: "tilt-to-live-hd", file: "PlanStore.swift",
