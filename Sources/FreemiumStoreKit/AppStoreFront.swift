@@ -122,6 +122,68 @@
       return try Self.attempt(from: result)
     }
 
+    public func subscriptionStatuses(for productID: String) async throws -> [SubscriptionStatus] {
+      let statuses: [StoreKit.Product.SubscriptionInfo.Status]
+      do {
+        // `Product.SubscriptionInfo.status(for:)` takes a group id but needs iOS 17; a product of
+        // the group answers the same from iOS 15.
+        guard let product = try await StoreKit.Product.products(for: [productID]).first else {
+          throw StoreFrontError(message: StoreFrontError.notInStorefront)
+        }
+        statuses = try await product.subscription?.status ?? []
+      } catch {
+        throw Self.storeFrontError(error)
+      }
+      return statuses.map(Self.status)
+    }
+
+    private static func status(_ status: StoreKit.Product.SubscriptionInfo.Status)
+      -> SubscriptionStatus
+    {
+      // Read from either payload whatever it says; `isVerified` tells the store to trust neither.
+      let (transaction, transactionVerified): (StoreKit.Transaction, Bool)
+      switch status.transaction {
+      case .verified(let value): (transaction, transactionVerified) = (value, true)
+      case .unverified(let value, _): (transaction, transactionVerified) = (value, false)
+      }
+      let (info, infoVerified): (StoreKit.Product.SubscriptionInfo.RenewalInfo, Bool)
+      switch status.renewalInfo {
+      case .verified(let value): (info, infoVerified) = (value, true)
+      case .unverified(let value, _): (info, infoVerified) = (value, false)
+      }
+      let state: SubscriptionStatus.State
+      switch status.state {
+      case .subscribed: state = .subscribed
+      case .inGracePeriod: state = .inGracePeriod
+      case .inBillingRetryPeriod: state = .inBillingRetryPeriod
+      case .revoked: state = .revoked
+      default: state = .expired
+      }
+      return SubscriptionStatus(
+        state: state, productID: transaction.productID, transactionID: transaction.id,
+        originalID: transaction.originalID,
+        ownership: transaction.ownershipType == .familyShared ? .familyShared : .purchased,
+        expirationDate: transaction.expirationDate,
+        renewalInfo: SubscriptionRenewalInfo(
+          currentProductID: info.currentProductID, willAutoRenew: info.willAutoRenew,
+          autoRenewPreference: info.autoRenewPreference, isInBillingRetry: info.isInBillingRetry,
+          gracePeriodExpirationDate: info.gracePeriodExpirationDate,
+          expirationReason: info.expirationReason.map(expirationReason)),
+        isVerified: transactionVerified && infoVerified)
+    }
+
+    private static func expirationReason(
+      _ reason: StoreKit.Product.SubscriptionInfo.RenewalInfo.ExpirationReason
+    ) -> SubscriptionRenewalInfo.ExpirationReason {
+      switch reason {
+      case .autoRenewDisabled: .autoRenewDisabled
+      case .billingError: .billingError
+      case .didNotConsentToPriceIncrease: .didNotConsentToPriceIncrease
+      case .productUnavailable: .productUnavailable
+      default: .unknown
+      }
+    }
+
     // MARK: - Purchases the app makes itself
 
     /// What `purchaseOptions(offer:)` gives: the options of one purchase.

@@ -3,50 +3,82 @@
 
 import Foundation
 
-/// A model of the App Store for tests: a `StoreFront` that sells, refuses, refunds and redelivers
-/// as the App Store does, so a store proven against it is proven against Apple's rules, not against
-/// what each test says. Drive your own paywall tests with it.
+/// A model of the App Store for tests: a `StoreFront` that sells, renews, refuses, refunds and
+/// redelivers as the App Store does, so a store proven against it is proven against Apple's rules,
+/// not against what each test says. Drive your own paywall tests with it. Its clock is the test's:
+/// `advance(by:)` runs every renewal, billing retry and lapse due in between, so a year of monthly
+/// renewals takes milliseconds.
 ///
 /// The rules, each with the Apple page it comes from:
 ///
 /// - **Promotional offers**: only for a customer with a subscription history in the product's
-///   group, with an offer id the product declares, and signed; otherwise nothing is charged and the
-///   purchase throws `isOfferRejected` (`ineligibleForOffer`, `invalidOfferIdentifier`,
-///   `invalidOfferSignature`). App Store Connect API `SubscriptionPromotionalOffer` ("eligible
-///   existing or former subscribers"); "Implementing promotional offers in your app";
+///   group, with an offer id the product declares, and a signature the app's server made for this
+///   product, this offer and this `appAccountToken` (the model's `offerSigner`); otherwise nothing
+///   is charged and the purchase throws `isOfferRejected` (`ineligibleForOffer`,
+///   `invalidOfferIdentifier`, `invalidOfferSignature`). App Store Connect API
+///   `SubscriptionPromotionalOffer` ("eligible existing or former subscribers"); "Implementing
+///   promotional offers in your app"; "Generating JWS to sign App Store requests";
 ///   `Product.PurchaseError`.
 /// - **Introductory offers**: once per subscription group; only a customer who never subscribed in
 ///   the group gets one. `Product.SubscriptionInfo.isEligibleForIntroOffer`. A purchase with a
 ///   signed eligibility (`Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`) gets it
-///   whatever the history, as the server decided; the model reads any non-empty signature as
-///   `allowIntroductoryOffer` true ("Generating JWS to sign App Store requests"). Apple doesn't say
-///   what the option does for a product without an introductory offer: the model refuses and charges
-///   nothing, rather than charge the full price to a customer promised a lower one.
-/// - **Subscription groups**: one active subscription per group. A higher level starts at once and
-///   ends the old one (`isUpgraded`); a lower level, or another duration at the same level, starts
-///   at the next renewal; the same duration at the same level starts at once. "Auto-renewable
-///   subscriptions" (ranking, upgrades, downgrades, crossgrades).
+///   when the signature says `allowIntroductoryOffer` true and pays the regular price when it says
+///   false, whatever the history ("Generating JWS to sign App Store requests"); a signature made for
+///   another product is refused. Apple doesn't say what the option does for a product without an
+///   introductory offer: the model refuses and charges nothing, rather than charge the full price
+///   to a customer promised a lower one.
+/// - **Subscription groups**: one active subscription per group, one `originalID` for all its
+///   renewals and plan changes. A higher level starts at once, charged now, and the old transaction
+///   is marked `isUpgraded`; a lower level, or another duration at the same level, charges nothing
+///   now and creates no transaction: it becomes the renewal preference
+///   (`Product.SubscriptionInfo.RenewalInfo.autoRenewPreference`) and the next renewal starts it;
+///   the same duration at the same level starts at once. "Auto-renewable subscriptions" (ranking,
+///   upgrades, downgrades, crossgrades). Apple doesn't say what `purchase` returns for a deferred
+///   change: the model returns the current plan's transaction, so a layer that takes the result for
+///   the new plan is wrong.
+/// - **Renewals**: at each period's end, while auto-renew is on, the App Store charges again and
+///   sends a new transaction (same `originalID`, the next `expirationDate`) through
+///   `Transaction.updates`. "Auto-renewable subscriptions"; `Transaction.updates`.
+/// - **Cancellation**: turning auto-renew off (`cancel(_:)`) keeps the subscription active until its
+///   period ends; then it lapses (`expirationReason` `autoRenewDisabled`). "Auto-renewable
+///   subscriptions"; `RenewalInfo.willAutoRenew`. Apple doesn't say what buying the active plan
+///   again does: the model charges nothing, returns it and turns auto-renew back on (what the
+///   subscription management page does), and clears a pending plan change.
+/// - **Billing retry and grace period**: a renewal the payment method can't pay
+///   (`paymentFails`) puts the subscription in billing retry (`isInBillingRetry`) for up to 60 days.
+///   With a billing grace period (`billingGracePeriod`, set in App Store Connect: 3, 16 or 28 days)
+///   service continues until `gracePeriodExpirationDate`, and the transaction stays in current
+///   entitlements; after it, or without one, it doesn't. A recovered payment (`recoverPayment`)
+///   renews: within the grace period from the old period's end, so no paid day is lost; later from
+///   the day of recovery. Retry that ends unpaid lapses (`billingError`). "Reducing involuntary
+///   subscriber churn" ("Enable billing grace period"); `RenewalInfo.gracePeriodExpirationDate`.
 /// - **Buying again**: a non-consumable the customer owns isn't charged again; the existing
-///   transaction comes back. In-App Purchase, non-consumables. Apple doesn't say what buying the
-///   active subscription again does: the model charges nothing and returns it.
+///   transaction comes back. In-App Purchase, non-consumables.
 /// - **Lifetime and subscriptions**: buying a non-consumable doesn't end a subscription; it renews
 ///   until the customer cancels it. "Auto-renewable subscriptions".
 /// - **Current entitlements**: the latest transaction of each non-consumable, non-renewing
 ///   subscription and active auto-renewable subscription, family-shared ones included; never a
 ///   consumable, a revoked or upgraded transaction, or a lapsed subscription outside a billing
 ///   grace period. `Transaction.currentEntitlements`; `RenewalInfo.gracePeriodExpirationDate`.
-/// - **Updates**: Ask to Buy approvals, refunds, Family Sharing changes, purchases on other devices
-///   and, at each launch, the unfinished transactions arrive through `Transaction.updates`; a
-///   purchase made here comes back only as its result. `Transaction.updates`.
+/// - **Subscription status**: per group, one status for what the customer bought and one for what
+///   the family shares, each with its state and renewal info. `Product.SubscriptionInfo.Status`.
+/// - **Updates**: Ask to Buy approvals, renewals, refunds, Family Sharing changes, purchases on
+///   other devices and, at each launch, the unfinished transactions arrive through
+///   `Transaction.updates`; a purchase made here comes back only as its result.
+///   `Transaction.updates`.
 /// - **Unfinished**: a transaction stays in `Transaction.unfinished` until `finish()`.
-/// - **Family Sharing**: a family member gets only family-shareable products, as `familyShared`;
-///   when sharing stops the transaction is revoked and sent through `updates`. "Supporting Family
-///   Sharing in your app".
+/// - **Family Sharing**: a family member gets only a product marked family-shareable, and only a
+///   non-consumable or an auto-renewable subscription (the types "Supporting Family Sharing in your
+///   app" lists; a consumable or non-renewing subscription marked shareable isn't shared), as
+///   `familyShared`; a shared subscription renews with the organizer's and is never charged to the
+///   member; when sharing stops the transaction is revoked and sent through `updates`.
 /// - **Refunds**: a refunded transaction gets a `revocationDate` and leaves current entitlements; a
-///   refunded paid download sets the app transaction's. `Transaction.revocationDate`,
-///   `AppTransaction.revocationDate`.
+///   refunded subscription stops renewing. A refunded paid download sets the app transaction's.
+///   `Transaction.revocationDate`, `AppTransaction.revocationDate`.
 /// - **Ask to Buy**: the purchase is `.pending`; nothing is charged or owned until a parent approves,
-///   then the transaction arrives through `updates`. `Product.PurchaseResult.pending`.
+///   then the transaction arrives through `updates`. Asking again for a product already waiting
+///   adds no request: approval charges once. "Ask to Buy" (`Product.PurchaseResult.pending`);
+///   Apple states the consolidation on its developer forums, not in the documentation.
 /// - **Prompts**: `AppStore.sync()` and `AppTransaction.refresh()` ask the customer to sign in, and
 ///   the customer may cancel; `AppTransaction.shared` never asks. `AppStore.sync()`.
 /// - **Offline**: the app transaction is unavailable (it throws), products and purchases fail.
@@ -67,6 +99,8 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     public var kind: Kind
     public var displayName: String
     public var displayPrice: String
+    /// Marked shareable in App Store Connect. Only non-consumables and auto-renewable
+    /// subscriptions are shared whatever this says.
     public var isFamilyShareable: Bool
     /// The promotional offer ids declared for it.
     public var promotionalOffers: Set<String>
@@ -90,15 +124,23 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
       if case .autoRenewable(let group, _, _) = kind { return group }
       return nil
     }
+
+    var period: TimeInterval? {
+      if case .autoRenewable(_, _, let period) = kind { return period }
+      return nil
+    }
   }
 
   /// One transaction the App Store holds for the customer.
   public struct Record: Hashable, Sendable {
     public var id: UInt64
+    /// `Transaction.originalID`: for a subscription, the same for every renewal and plan change
+    /// in its group.
+    public var originalID: UInt64
     public var productID: String
     public var ownership: TransactionOwnership
     public var purchaseDate: Date
-    /// For an auto-renewable subscription: when the current period ends.
+    /// For an auto-renewable subscription: when this period ends.
     public var expirationDate: Date?
     public var revocationDate: Date?
     public var isFinished: Bool
@@ -108,8 +150,6 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     public var offerID: String?
     /// Bought with the group's introductory offer.
     public var isIntroductory: Bool
-    /// A renewal failed and the billing grace period keeps the service on.
-    public var isInGracePeriod: Bool
   }
 
   /// What the customer paid for, in order: the product and the offer, if any.
@@ -117,24 +157,68 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     public var productID: String
     public var offerID: String?
     public var isIntroductory: Bool
+    /// An automatic renewal, not a purchase.
+    public var isRenewal = false
   }
 
-  private struct State {
+  /// The App Store's renewal state of one subscription group, for the customer's own subscription
+  /// or for the one a family member shares.
+  struct Renewal: Hashable, Sendable {
+    var group: String
+    var ownership: TransactionOwnership
+    var originalID: UInt64
+    var willAutoRenew = true
+    /// The plan the next renewal starts.
+    var preference: String
+    /// When the renewal that couldn't be paid was due: billing retry began then.
+    var retryStarted: Date?
+    var expirationReason: SubscriptionRenewalInfo.ExpirationReason?
+  }
+
+  /// What an offer signature was made for: what the model's `offerSigner` was asked to sign.
+  public struct SignedClaims: Hashable, Sendable {
+    public var kind: SignedOffer.Kind
+    public var productID: String
+    public var appAccountToken: UUID?
+    /// For an introductory offer's eligibility: the `allowIntroductoryOffer` claim.
+    public var allowIntroductoryOffer: Bool
+
+    public init(
+      kind: SignedOffer.Kind, productID: String, appAccountToken: UUID? = nil,
+      allowIntroductoryOffer: Bool = true
+    ) {
+      self.kind = kind
+      self.productID = productID
+      self.appAccountToken = appAccountToken
+      self.allowIntroductoryOffer = allowIntroductoryOffer
+    }
+  }
+
+  struct State {
     var now: Date
     var isOnline = true
     var appTransaction: AppTransactionFacts?
     var appTransactionVerifies = true
     var askToBuy = false
     var cancelsPrompts = false
+    var paymentFails = false
+    var gracePeriod: TimeInterval?
+    var appAccountToken: UUID?
     var records: [Record] = []
+    var renewals: [Renewal] = []
     var pending: [String] = []
     var charges: [Charge] = []
+    var signatures: [String: SignedClaims] = [:]
     var prompts = 0
     var calls: [String] = []
     var nextID: UInt64 = 1_000
     var listeners: [Int: AsyncStream<StoreTransaction>.Continuation] = [:]
     var nextListener = 0
   }
+
+  /// How long the App Store retries a failed renewal: up to 60 days ("Reducing involuntary
+  /// subscriber churn").
+  public static let billingRetryDuration: TimeInterval = 60 * 86_400
 
   public let products: [String: Product]
   private let lock = NSLock()
@@ -149,7 +233,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     state = State(now: now, appTransaction: appTransaction)
   }
 
-  private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&state)
@@ -157,10 +241,17 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
 
   // MARK: - Driving the model
 
-  /// The model's clock: subscriptions expire by it.
+  /// The model's clock. Setting a later time runs the lifecycle up to it, as `advance(by:)` does;
+  /// the clock never goes back, as the App Store's doesn't (set the device's clock in the store).
   public var now: Date {
     get { withState { $0.now } }
-    set { withState { $0.now = newValue } }
+    set { advance(to: newValue) }
+  }
+
+  /// Moves the clock on by `interval`: every renewal, billing retry and lapse due meanwhile happens,
+  /// in order, and each renewal's transaction is sent through `Transaction.updates`.
+  public func advance(by interval: TimeInterval) {
+    advance(to: now.addingTimeInterval(interval))
   }
 
   /// False: the App Store can't be reached.
@@ -187,6 +278,24 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     set { withState { $0.cancelsPrompts = newValue } }
   }
 
+  /// True: the customer's payment method can't pay renewals, which go into billing retry.
+  public var paymentFails: Bool {
+    get { withState { $0.paymentFails } }
+    set { withState { $0.paymentFails = newValue } }
+  }
+
+  /// The billing grace period turned on in App Store Connect (3, 16 or 28 days); nil: off.
+  public var billingGracePeriod: TimeInterval? {
+    get { withState { $0.gracePeriod } }
+    set { withState { $0.gracePeriod = newValue } }
+  }
+
+  /// The `appAccountToken` the app's purchases carry. `StoreFront.purchase` passes none, so nil.
+  public var appAccountToken: UUID? {
+    get { withState { $0.appAccountToken } }
+    set { withState { $0.appAccountToken = newValue } }
+  }
+
   /// Every transaction the App Store holds for the customer.
   public var records: [Record] { withState { $0.records } }
   /// What the customer was charged for, in order.
@@ -202,6 +311,26 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
   /// need, and what ends introductory-offer eligibility.
   public func hasSubscriptionHistory(in group: String) -> Bool {
     withState { state in state.records.contains { products[$0.productID]?.group == group } }
+  }
+
+  /// The app's server as the model knows it: it signs what it is asked for, and the model accepts
+  /// only the signatures it made, for what they were made for.
+  ///
+  /// - Parameter allowsIntroductoryOffer: the `allowIntroductoryOffer` claim the server signs for
+  ///   an introductory offer's eligibility.
+  public func offerSigner(
+    allowsIntroductoryOffer: @escaping @Sendable (OfferRequest) -> Bool = { _ in true }
+  ) -> some OfferSigner {
+    ModelOfferSigner(model: self, allowsIntroductoryOffer: allowsIntroductoryOffer)
+  }
+
+  /// A signature the app's server made for `claims`, as its compact JWS.
+  public func sign(_ claims: SignedClaims) -> String {
+    withState { state in
+      let jws = "model-signature-\(state.signatures.count + 1)"
+      state.signatures[jws] = claims
+      return jws
+    }
   }
 
   /// A purchase made outside the app (another device, the App Store, an offer code): it arrives
@@ -234,7 +363,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
   }
 
   /// Apple refunds the newest transaction for `productID`: it is revoked and sent through
-  /// `Transaction.updates`.
+  /// `Transaction.updates`; a refunded subscription stops renewing.
   public func refund(_ productID: String) {
     let record: Record? = withState { state in
       guard let index = state.records.lastIndex(where: { $0.productID == productID }) else {
@@ -251,11 +380,46 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     withState { state in state.appTransaction?.isRevoked = true }
   }
 
+  /// The customer turns auto-renew off for the subscription of `productID`'s group (in Settings, or
+  /// the subscription management page): it stays active until its period ends, then lapses.
+  public func cancel(_ productID: String) {
+    guard let group = products[productID]?.group else { return }
+    withState { state in
+      guard
+        let index = state.renewals.firstIndex(where: {
+          $0.group == group && $0.ownership == .purchased
+        })
+      else { return }
+      state.renewals[index].willAutoRenew = false
+    }
+  }
+
+  /// The customer's payment goes through again: a subscription in billing retry renews at once
+  /// (from the old period's end within the grace period, from now after it) and is sent through
+  /// `Transaction.updates`. Payments succeed from now on.
+  public func recoverPayment() {
+    let renewed: [Record] = withState { state in
+      state.paymentFails = false
+      var renewed: [Record] = []
+      for index in state.renewals.indices {
+        guard let started = state.renewals[index].retryStarted else { continue }
+        let inGrace = state.gracePeriod.map { state.now < started.addingTimeInterval($0) } ?? false
+        state.renewals[index].retryStarted = nil
+        if let record = renew(at: index, from: inGrace ? started : state.now, in: &state) {
+          renewed.append(record)
+        }
+      }
+      return renewed
+    }
+    for record in renewed { emit(record) }
+  }
+
   /// A family organizer's purchase reaches this customer through Family Sharing, if the product
-  /// is family-shareable; it arrives through `Transaction.updates`. False when it can't be shared.
+  /// is marked family-shareable and is of a type Apple shares; it arrives through
+  /// `Transaction.updates`. False when it can't be shared.
   @discardableResult
   public func shareFromFamily(_ productID: String) -> Bool {
-    guard let product = products[productID], product.isFamilyShareable else { return false }
+    guard let product = products[productID], Self.isShared(product) else { return false }
     let record = withState { state in
       add(product, to: &state, offerID: nil, ownership: .familyShared)
     }
@@ -279,18 +443,6 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
       return revoked
     }
     for record in revoked { emit(record) }
-  }
-
-  /// A renewal fails: with a billing grace period the subscription keeps its service until the
-  /// grace period ends; without one it is in billing retry and no longer entitles.
-  public func failRenewal(_ productID: String, gracePeriod: Bool) {
-    withState { state in
-      guard let index = state.records.lastIndex(where: { $0.productID == productID }) else {
-        return
-      }
-      state.records[index].expirationDate = state.now
-      state.records[index].isInGracePeriod = gracePeriod
-    }
   }
 
   /// The app launches again: the unfinished transactions are sent through `Transaction.updates`.
@@ -320,7 +472,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     let records: [Record] = withState { state in
       state.calls.append("currentEntitlements")
       var latest: [String: Record] = [:]
-      for record in state.records where isEntitling(record, at: state.now) {
+      for record in state.records where isEntitling(record, in: state) {
         latest[record.productID] = record
       }
       return latest.values.sorted { $0.id < $1.id }
@@ -365,6 +517,16 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     }
   }
 
+  public func subscriptionStatuses(for productID: String) async throws -> [SubscriptionStatus] {
+    guard isOnline else { throw Self.offline }
+    guard let group = products[productID]?.group else { return [] }
+    return withState { state in
+      state.calls.append("status \(productID)")
+      return state.renewals.indices.filter { state.renewals[$0].group == group }
+        .compactMap { status(of: $0, in: state) }
+    }
+  }
+
   public func purchase(productID: String, offer: SignedOffer?) async throws
     -> PurchaseAttempt
   {
@@ -374,21 +536,20 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
       guard let product = products[productID] else {
         throw StoreFrontError(message: StoreFrontError.notInStorefront)
       }
-      if let offer { try check(offer, for: product, in: state) }
-      if let owned = alreadyOwned(product, in: state) { return owned }
+      let introductory = try offer.map { try check($0, for: product, in: state) } ?? nil
+      if let owned = alreadyOwned(product, in: &state) { return owned }
       if state.askToBuy {
-        state.pending.append(productID)
+        // One request per product: asking again while it waits adds nothing.
+        if !state.pending.contains(productID) { state.pending.append(productID) }
         return nil
       }
-      return add(
-        product, to: &state, offerID: offer?.offerID,
-        grantsIntroductory: offer?.kind == .introductory)
+      return add(product, to: &state, offerID: offer?.offerID, introductory: introductory)
     }
     guard let record else { return .pending }
     return .success(transaction(record))
   }
 
-  // MARK: - The rules
+  // MARK: - Helpers
 
   static let offline = StoreFrontError(message: "The App Store can't be reached.")
 
@@ -397,101 +558,15 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     return state.appTransactionVerifies ? .verified(facts) : .unverified(claimed: facts)
   }
 
-  /// A signed discount. A promotional offer: declared for this product, signed, and for a customer
-  /// with a subscription history in its group. An introductory offer's eligibility: signed, for a
-  /// subscription that has one. Nothing is charged when it is refused.
-  private func check(_ offer: SignedOffer, for product: Product, in state: State) throws {
-    switch offer.kind {
-    case .promotional(let id):
-      guard let group = product.group, product.promotionalOffers.contains(id) else {
-        throw StoreFrontError(isOfferRejected: true, message: "invalidOfferIdentifier")
-      }
-      guard !offer.compactJWS.isEmpty else {
-        throw StoreFrontError(isOfferRejected: true, message: "invalidOfferSignature")
-      }
-      guard state.records.contains(where: { products[$0.productID]?.group == group }) else {
-        throw StoreFrontError(isOfferRejected: true, message: "ineligibleForOffer")
-      }
-    case .introductory:
-      guard product.group != nil, product.hasIntroductoryOffer else {
-        throw StoreFrontError(isOfferRejected: true, message: "invalidOfferIdentifier")
-      }
-      guard !offer.compactJWS.isEmpty else {
-        throw StoreFrontError(isOfferRejected: true, message: "invalidOfferSignature")
-      }
-    }
-  }
-
-  /// What buying `product` again returns without a charge: a non-consumable the customer owns,
-  /// or the subscription already active.
-  private func alreadyOwned(_ product: Product, in state: State) -> Record? {
+  /// Only non-consumables and auto-renewable subscriptions are shared, when marked shareable.
+  static func isShared(_ product: Product) -> Bool {
     switch product.kind {
-    case .nonConsumable, .autoRenewable:
-      return state.records.last {
-        $0.productID == product.id && $0.ownership == .purchased && isEntitling($0, at: state.now)
-      }
-    case .consumable, .nonRenewing:
-      return nil
+    case .nonConsumable, .autoRenewable: product.isFamilyShareable
+    case .consumable, .nonRenewing: false
     }
   }
 
-  private func isEntitling(_ record: Record, at now: Date) -> Bool {
-    guard let product = products[record.productID], record.revocationDate == nil, !record.isUpgraded
-    else { return false }
-    switch product.kind {
-    case .consumable: return false
-    case .nonConsumable, .nonRenewing: return true
-    case .autoRenewable:
-      guard record.purchaseDate <= now else { return false }
-      return record.isInGracePeriod || (record.expirationDate ?? .distantFuture) > now
-    }
-  }
-
-  /// Charges for `product` and records its transaction, applying the group's rules.
-  private func add(
-    _ product: Product, to state: inout State, offerID: String?, grantsIntroductory: Bool = false,
-    ownership: TransactionOwnership = .purchased
-  ) -> Record {
-    state.nextID += 1
-    var record = Record(
-      id: state.nextID, productID: product.id, ownership: ownership, purchaseDate: state.now,
-      expirationDate: nil, revocationDate: nil, isFinished: false, isUpgraded: false,
-      offerID: offerID, isIntroductory: false, isInGracePeriod: false)
-    if case .autoRenewable(let group, let level, let period) = product.kind {
-      let history = state.records.filter { record in
-        products[record.productID]?.group == group
-      }
-      record.isIntroductory =
-        product.hasIntroductoryOffer && (grantsIntroductory || (history.isEmpty && offerID == nil))
-      var starts = state.now
-      let now = state.now
-      if let current = history.last(where: {
-        $0.revocationDate == nil && !$0.isUpgraded
-          && ($0.isInGracePeriod || ($0.expirationDate ?? .distantFuture) > now)
-      }), let index = state.records.firstIndex(of: current),
-        case .autoRenewable(_, let currentLevel, let currentPeriod)? =
-          products[current.productID]?.kind
-      {
-        if level < currentLevel || (level == currentLevel && period == currentPeriod) {
-          // An upgrade, or a crossgrade of the same duration: at once, ending the current one.
-          state.records[index].isUpgraded = true
-        } else {
-          // A downgrade, or a crossgrade to another duration: at the next renewal.
-          starts = current.expirationDate ?? now
-        }
-      }
-      record.purchaseDate = starts
-      record.expirationDate = starts.addingTimeInterval(period)
-    }
-    if ownership == .purchased {
-      state.charges.append(
-        Charge(productID: product.id, offerID: offerID, isIntroductory: record.isIntroductory))
-    }
-    state.records.append(record)
-    return record
-  }
-
-  private func transaction(_ record: Record) -> StoreTransaction {
+  func transaction(_ record: Record) -> StoreTransaction {
     StoreTransaction(
       productID: record.productID, id: record.id, ownership: record.ownership,
       isRevoked: record.revocationDate != nil, isVerified: true,
@@ -506,8 +581,22 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
       })
   }
 
-  private func emit(_ record: Record) {
+  func emit(_ record: Record) {
     let transaction = transaction(record)
     for listener in withState({ Array($0.listeners.values) }) { listener.yield(transaction) }
+  }
+}
+
+/// The model's stand-in for the app's server: signs each request and tells the model what it
+/// signed, so a signature is good only for the product, offer and account it was made for.
+struct ModelOfferSigner: OfferSigner {
+  let model: AppStoreModel
+  let allowsIntroductoryOffer: @Sendable (OfferRequest) -> Bool
+
+  func compactJWS(for request: OfferRequest) async throws -> String {
+    model.sign(
+      .init(
+        kind: request.kind, productID: request.productID, appAccountToken: model.appAccountToken,
+        allowIntroductoryOffer: allowsIntroductoryOffer(request)))
   }
 }

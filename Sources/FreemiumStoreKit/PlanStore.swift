@@ -118,8 +118,10 @@ public final class PlanStore<Plan: StorePlan> {
   }
 
   /// A consumable to deliver. `transactionID` is the App Store's id for this purchase: the same
-  /// each time it is sent again (after a crash between delivering and finishing, or on another
-  /// device), so record it with what you credit, in the same write, and credit each id once.
+  /// each time it is sent again. The store hands each id over at most once, whatever overlaps
+  /// (a refresh, `Transaction.updates`, a relaunch): it keeps the ids delivered in its cache. Only a
+  /// crash between your hook's return and that save can bring one back, so an app whose credit must
+  /// be exact records the id with what it credits, in the same write.
   public struct ConsumableDelivery: Hashable, Sendable {
     public var product: Plan.Product
     public var transactionID: UInt64
@@ -142,8 +144,8 @@ public final class PlanStore<Plan: StorePlan> {
   /// Signs promotional offers on the app's server; legacy subscription prices need it.
   public var offerSigner: (any OfferSigner)?
 
-  /// Delivers a consumable; return true once delivered, or when its `transactionID` was delivered
-  /// before (return true then without crediting again). A consumable is finished only then.
+  /// Delivers a consumable; return true once delivered. Called at most once per `transactionID`
+  /// that it accepted; a consumable is finished only then, and one it refused (false) comes back.
   /// Setting it delivers what waited for it (`deliverUnfinishedConsumables()`), without a relaunch.
   public var deliverConsumable: (@MainActor (ConsumableDelivery) async -> Bool)? {
     didSet {
@@ -167,9 +169,12 @@ public final class PlanStore<Plan: StorePlan> {
   /// The next time the store asks the App Store again, while the original purchase is unknown.
   private var recheck: Task<Void, Never>?
   private var recheckCount = 0
-  /// Consumables being delivered now: `Transaction.updates` and `Transaction.unfinished` may hand
-  /// the same one over twice, and it is delivered once.
-  private var delivering: Set<UInt64> = []
+  /// Consumables being delivered now, by transaction id: `Transaction.updates`,
+  /// `Transaction.unfinished` and a purchase's result may hand the same one over at once, and the
+  /// later ones wait for the first delivery's answer.
+  private var deliveries: [UInt64: Task<Bool, Never>] = [:]
+  /// The consumables delivered, in this process and before it (read from the cache once).
+  private lazy var delivered = DeliveredConsumables.decode(cache.loadDelivered())
 
   public init(
     platform: Plan.Platform,
@@ -359,13 +364,11 @@ public final class PlanStore<Plan: StorePlan> {
       // Unverified: neither unlocked nor finished, so the App Store delivers it again.
       guard transaction.isVerified else { return .unverified }
       if isConsumable {
-        let delivery = ConsumableDelivery(product: product, transactionID: transaction.id)
-        guard let deliver = deliverConsumable, await deliver(delivery) else {
-          return .awaitingDelivery(product)
-        }
-      } else {
-        await read(appTransaction: nil, including: transaction)
+        // Delivered and finished there, once, whoever else hands it over meanwhile.
+        guard await deliver(transaction, as: product) else { return .awaitingDelivery(product) }
+        return .purchased(product)
       }
+      await read(appTransaction: nil, including: transaction)
       await transaction.finish()
       return .purchased(product)
     }
@@ -400,16 +403,34 @@ public final class PlanStore<Plan: StorePlan> {
     await deliver(transaction, as: product)
   }
 
-  /// Delivers one verified consumable through `deliverConsumable`, and finishes it only once the
-  /// app says it was delivered; otherwise it stays unfinished and comes back.
-  private func deliver(_ transaction: StoreTransaction, as product: Plan.Product) async {
-    guard transaction.isVerified, let deliver = deliverConsumable,
-      delivering.insert(transaction.id).inserted
-    else { return }
-    defer { delivering.remove(transaction.id) }
-    let delivery = ConsumableDelivery(product: product, transactionID: transaction.id)
-    guard await deliver(delivery) else { return }
+  /// Delivers one verified consumable through `deliverConsumable` at most once per transaction id,
+  /// and finishes it only once the app says it was delivered; otherwise it stays unfinished and
+  /// comes back. True when it is delivered, now or before.
+  @discardableResult
+  private func deliver(_ transaction: StoreTransaction, as product: Plan.Product) async -> Bool {
+    guard transaction.isVerified else { return false }
+    if let running = deliveries[transaction.id] { return await running.value }
+    let delivery = Task { @MainActor [weak self] in
+      await self?.deliverOnce(transaction, as: product) ?? false
+    }
+    deliveries[transaction.id] = delivery
+    let delivered = await delivery.value
+    deliveries[transaction.id] = nil
+    return delivered
+  }
+
+  private func deliverOnce(_ transaction: StoreTransaction, as product: Plan.Product) async -> Bool
+  {
+    // Delivered before (a relaunch, or the App Store sending it again before it was finished):
+    // finish it without crediting again.
+    if !delivered.contains(transaction.id) {
+      let delivery = ConsumableDelivery(product: product, transactionID: transaction.id)
+      guard let deliver = deliverConsumable, await deliver(delivery) else { return false }
+      delivered.insert(transaction.id)
+      if let data = delivered.encoded() { cache.saveDelivered(data) }
+    }
     await transaction.finish()
+    return true
   }
 
   private func read(appTransaction given: AppTransactionRead?, including extra: StoreTransaction?)

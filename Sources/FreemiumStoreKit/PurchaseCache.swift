@@ -91,17 +91,61 @@ public struct VerifiedPurchaseRecord: Codable, Hashable, Sendable {
   }
 }
 
-/// Where the record of the last verified facts lives: the Keychain in the app, memory in tests.
+/// The consumable transactions the app's delivery hook was given and accepted, newest last, so
+/// none is credited twice: `Transaction.updates`, `Transaction.unfinished` and a purchase's result
+/// may each hand over the same one, in one process or after a relaunch.
+///
+/// Bounded: it keeps the newest `maximumIDs`. A delivered transaction is finished at once, and the
+/// App Store sends a finished one no more, so only one delivered just before a crash (unfinished)
+/// comes back, at the next launch: far fewer than the bound.
+public struct DeliveredConsumables: Codable, Hashable, Sendable {
+  /// `Transaction.id`s, oldest first.
+  public private(set) var ids: [UInt64]
+
+  static let maximumIDs = 1_000
+
+  public init(ids: [UInt64] = []) {
+    self.ids = Array(ids.suffix(Self.maximumIDs))
+  }
+
+  public func contains(_ id: UInt64) -> Bool { ids.contains(id) }
+
+  /// Records `id`, dropping the oldest beyond the bound.
+  public mutating func insert(_ id: UInt64) {
+    guard !contains(id) else { return }
+    ids.append(id)
+    if ids.count > Self.maximumIDs { ids.removeFirst(ids.count - Self.maximumIDs) }
+  }
+
+  /// The list in `data`; empty when there is none or it is malformed.
+  public static func decode(_ data: Data?) -> DeliveredConsumables {
+    guard let data, data.count <= VerifiedPurchaseRecord.maximumBytes,
+      let list = try? JSONDecoder().decode(DeliveredConsumables.self, from: data)
+    else { return DeliveredConsumables() }
+    return DeliveredConsumables(ids: list.ids)
+  }
+
+  public func encoded() -> Data? { try? JSONEncoder().encode(self) }
+}
+
+/// Where the record of the last verified facts lives, and the consumables already delivered: the
+/// Keychain in the app, memory in tests.
 public protocol PurchaseCacheStore: Sendable {
   func load() -> Data?
   func save(_ data: Data)
+  /// Forgets the verified facts; the delivered consumables stay.
   func clear()
+  /// `DeliveredConsumables`, as `saveDelivered(_:)` left them.
+  func loadDelivered() -> Data?
+  func saveDelivered(_ data: Data)
 }
 
 /// A cache in memory, for tests and previews.
 public final class InMemoryPurchaseCache: PurchaseCacheStore, @unchecked Sendable {
   private let lock = NSLock()
   private var data: Data?
+
+  private var delivered: Data?
 
   public init(data: Data? = nil) {
     self.data = data
@@ -124,6 +168,18 @@ public final class InMemoryPurchaseCache: PurchaseCacheStore, @unchecked Sendabl
     defer { lock.unlock() }
     data = nil
   }
+
+  public func loadDelivered() -> Data? {
+    lock.lock()
+    defer { lock.unlock() }
+    return delivered
+  }
+
+  public func saveDelivered(_ data: Data) {
+    lock.lock()
+    defer { lock.unlock() }
+    delivered = data
+  }
 }
 
 #if canImport(Security)
@@ -142,7 +198,15 @@ public final class InMemoryPurchaseCache: PurchaseCacheStore, @unchecked Sendabl
       self.account = account
     }
 
-    private var query: [String: Any] {
+    private var query: [String: Any] { itemQuery(account: account) }
+
+    /// The delivered consumables live beside the record, under their own account, so clearing the
+    /// record keeps them.
+    private var deliveredQuery: [String: Any] {
+      itemQuery(account: account + ".deliveredConsumables")
+    }
+
+    private func itemQuery(account: String) -> [String: Any] {
       [
         kSecClass as String: kSecClassGenericPassword,
         kSecAttrService as String: service,
@@ -153,8 +217,16 @@ public final class InMemoryPurchaseCache: PurchaseCacheStore, @unchecked Sendabl
       ]
     }
 
-    public func load() -> Data? {
-      var query = self.query
+    public func load() -> Data? { load(query) }
+
+    public func save(_ data: Data) { save(data, query) }
+
+    public func loadDelivered() -> Data? { load(deliveredQuery) }
+
+    public func saveDelivered(_ data: Data) { save(data, deliveredQuery) }
+
+    private func load(_ query: [String: Any]) -> Data? {
+      var query = query
       query[kSecReturnData as String] = true
       query[kSecMatchLimit as String] = kSecMatchLimitOne
       var result: CFTypeRef?
@@ -162,7 +234,7 @@ public final class InMemoryPurchaseCache: PurchaseCacheStore, @unchecked Sendabl
       return result as? Data
     }
 
-    public func save(_ data: Data) {
+    private func save(_ data: Data, _ query: [String: Any]) {
       let attributes: [String: Any] = [
         kSecValueData as String: data,
         kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,

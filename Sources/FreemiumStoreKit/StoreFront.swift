@@ -279,4 +279,9 @@ public protocol StoreFront: Sendable {
   func products(for identifiers: [String]) async throws -> [StoreProduct]
   /// `Product.purchase(options:)`, with the signed discount when one applies.
   func purchase(productID: String, offer: SignedOffer?) async throws -> PurchaseAttempt
+  /// `Product.SubscriptionInfo.status` of the subscription group `productID` belongs to: the
+  /// customer's subscription and a family member's shared one, each with its renewal info (a
+  /// cancellation, a plan change waiting for the next renewal, billing retry). Empty for a product
+  /// that isn't an auto-renewable subscription. Never prompts.
+  func subscriptionStatuses(for productID: String) async throws -> [SubscriptionStatus]
 }

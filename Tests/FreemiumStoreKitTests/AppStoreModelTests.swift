@@ -20,8 +20,8 @@ struct AppStoreModelTests {
                 .init(id: "premium", kind: .autoRenewable(group: "pro", level: 1, period: month)),
                 .init(id: "basic", kind: .autoRenewable(group: "pro", level: 3, period: month)),
                 .init(id: "lifetime", kind: .nonConsumable, isFamilyShareable: true),
-                .init(id: "coins", kind: .consumable),
-                .init(id: "pass", kind: .nonRenewing),
+                .init(id: "coins", kind: .consumable, isFamilyShareable: true),
+                .init(id: "pass", kind: .nonRenewing, isFamilyShareable: true),
             ],
             appTransaction: buyer, now: start)
         model.asksToBuy = asks
@@ -40,13 +40,15 @@ struct AppStoreModelTests {
     @Test("Promotional offers: refused without a subscription history in the group, sold to a former subscriber")
     func promotionalOfferEligibility() async throws {
         let model = Self.model()
-        let offer = SignedOffer(.promotional(offerID: "legacy.yearly"), compactJWS: "signed")
+        let offer = SignedOffer(
+            .promotional(offerID: "legacy.yearly"), compactJWS: model.sign(.init(kind: .promotional(offerID: "legacy.yearly"), productID: "yearly")))
         await #expect(throws: StoreFrontError(isOfferRejected: true, message: "ineligibleForOffer")) {
             try await Self.buy(model, "yearly", offer: offer)
         }
         #expect(model.charges.isEmpty)
         _ = try await Self.buy(model, "monthly")
-        model.now = Self.start.addingTimeInterval(Self.month * 2)  // lapsed: a former subscriber
+        model.cancel("monthly")
+        model.advance(by: Self.month * 2)  // lapsed: a former subscriber
         #expect(model.hasSubscriptionHistory(in: "pro"))
         #expect(try await Self.buy(model, "yearly", offer: offer)?.productID == "yearly")
         #expect(model.charges.last == .init(productID: "yearly", offerID: "legacy.yearly", isIntroductory: false))
@@ -72,39 +74,241 @@ struct AppStoreModelTests {
         let model = Self.model()
         _ = try await Self.buy(model, "monthly")
         #expect(model.charges.last?.isIntroductory == true)
-        model.now = Self.start.addingTimeInterval(Self.month * 3)
+        model.cancel("monthly")
+        model.advance(by: Self.month * 3)
         _ = try await Self.buy(model, "monthly")
-        #expect(model.charges.last?.isIntroductory == false)
+        #expect(model.charges.last == .init(productID: "monthly", offerID: nil, isIntroductory: false))
     }
 
-    @Test("Introductory offers: a signed eligibility grants it whatever the history; unsigned or without an offer, nothing is charged")
-    func introductoryOfferEligibilitySigned() async throws {
+    @Test(
+        "Introductory offers: a signed eligibility decides both ways, whatever the history",
+        arguments: [(true, false), (true, true), (false, false), (false, true)])
+    func introductoryOfferEligibilitySigned(allowed: Bool, subscribedBefore: Bool) async throws {
         let model = Self.model()
-        _ = try await Self.buy(model, "monthly")
-        model.now = Self.start.addingTimeInterval(Self.month * 3)  // a former subscriber: no longer eligible by history
-        let granted = SignedOffer(.introductory, compactJWS: "signed")
-        _ = try await Self.buy(model, "monthly", offer: granted)
-        #expect(model.charges.last == .init(productID: "monthly", offerID: nil, isIntroductory: true))
-        for (product, offer) in [("monthly", SignedOffer(.introductory, compactJWS: "")), ("premium", granted), ("lifetime", granted)] {
-            await #expect(throws: StoreFrontError.self, "\(product)") { try await Self.buy(model, product, offer: offer) }
+        if subscribedBefore {
+            _ = try await Self.buy(model, "basic")
+            model.cancel("basic")
+            model.advance(by: Self.month * 2)
         }
-        #expect(model.charges.count == 2)
+        let charged = model.charges.count
+        let signer = model.offerSigner { _ in allowed }
+        let request = OfferRequest(kind: .introductory, productID: "monthly", appTransactionJWS: nil)
+        let jws = try await signer.compactJWS(for: request)
+        _ = try await Self.buy(model, "monthly", offer: SignedOffer(.introductory, compactJWS: jws))
+        #expect(model.charges.last == .init(productID: "monthly", offerID: nil, isIntroductory: allowed))
+        #expect(model.charges.count == charged + 1)
     }
 
-    @Test("Subscription groups: an upgrade at once, a downgrade and a crossgrade to another duration at the next renewal")
-    func oneSubscriptionPerGroup() async throws {
+    @Test("Introductory offers: an eligibility unsigned, signed for another product, or for a product without the offer charges nothing")
+    func introductoryOfferEligibilityRefused() async throws {
+        let model = Self.model()
+        let forMonthly = model.sign(.init(kind: .introductory, productID: "monthly"))
+        let cases = [
+            ("monthly", SignedOffer(.introductory, compactJWS: "")), ("monthly", .init(.introductory, compactJWS: "forged")),
+            ("yearly", .init(.introductory, compactJWS: forMonthly)), ("premium", .init(.introductory, compactJWS: forMonthly)),
+            ("lifetime", .init(.introductory, compactJWS: forMonthly)),
+        ]
+        for (product, offer) in cases {
+            await #expect(throws: StoreFrontError.self, "\(product) \(offer.compactJWS)") { try await Self.buy(model, product, offer: offer) }
+        }
+        #expect(model.charges.isEmpty)
+    }
+
+    @Test(
+        "Offer signatures: good only for the product, offer and appAccountToken the app's server was asked to sign",
+        arguments: ["product", "offer", "token", "forged", "none"])
+    func offerSignatures(mismatch: String) async throws {
         let model = Self.model()
         _ = try await Self.buy(model, "monthly")
-        _ = try await Self.buy(model, "premium")  // a higher level: at once
+        model.cancel("monthly")
+        model.advance(by: Self.month * 2)
+        let token = UUID()
+        model.appAccountToken = token
+        var claims = AppStoreModel.SignedClaims(kind: .promotional(offerID: "legacy.yearly"), productID: "yearly", appAccountToken: token)
+        switch mismatch {
+        case "product": claims.productID = "monthly"
+        case "offer": claims.kind = .promotional(offerID: "other")
+        case "token": claims.appAccountToken = UUID()
+        default: break
+        }
+        let jws = mismatch == "forged" ? "model-signature-1" : model.sign(claims)
+        let offer = SignedOffer(.promotional(offerID: "legacy.yearly"), compactJWS: jws)
+        if mismatch == "none" {
+            #expect(try await Self.buy(model, "yearly", offer: offer)?.productID == "yearly")
+        } else {
+            await #expect(throws: StoreFrontError(isOfferRejected: true, message: "invalidOfferSignature")) {
+                try await Self.buy(model, "yearly", offer: offer)
+            }
+            #expect(model.charges.count == 1)
+        }
+    }
+
+    @Test("Offer signatures: the model's signer signs what the layer asks, for the account the purchase carries")
+    func modelSigner() async throws {
+        let model = Self.model()
+        _ = try await Self.buy(model, "monthly")
+        model.cancel("monthly")
+        model.advance(by: Self.month * 2)
+        let request = OfferRequest(kind: .promotional(offerID: "legacy.yearly"), productID: "yearly", appTransactionJWS: "app")
+        let jws = try await model.offerSigner().compactJWS(for: request)
+        #expect(try await Self.buy(model, "yearly", offer: SignedOffer(request.kind, compactJWS: jws))?.productID == "yearly")
+    }
+
+    @Test("Subscription groups: an upgrade starts at once, charged, and the old transaction is marked upgraded")
+    func upgradeAtOnce() async throws {
+        let model = Self.model()
+        let monthly = try #require(try await Self.buy(model, "monthly"))
+        let premium = try #require(try await Self.buy(model, "premium"))
         #expect(await Self.entitled(model) == ["premium"])
-        _ = try await Self.buy(model, "basic")  // a lower level: at the next renewal
-        #expect(await Self.entitled(model) == ["premium"])
-        model.now = Self.start.addingTimeInterval(Self.month + 60)
+        #expect(model.records.first { $0.id == monthly.id }?.isUpgraded == true)
+        #expect(model.charges.map(\.productID) == ["monthly", "premium"])
+        let statuses = try await model.subscriptionStatuses(for: "monthly")
+        #expect(statuses.map(\.productID) == ["premium"] && statuses.first?.transactionID == premium.id)
+        #expect(statuses.first?.originalID == monthly.id)
+    }
+
+    @Test(
+        "Subscription groups: a downgrade or another duration charges nothing, adds no subscription, starts at renewal (autoRenewPreference)",
+        arguments: [("basic", Self.month), ("yearly", Self.year)])
+    func deferredPlanChange(to product: String, period: TimeInterval) async throws {
+        let model = Self.model()
+        let monthly = try #require(try await Self.buy(model, "monthly"))
+        let answer = try #require(try await Self.buy(model, product))
+        #expect(answer.productID == "monthly", "the purchase returns the plan still in use")
+        #expect(model.charges.map(\.productID) == ["monthly"])
+        #expect(model.records.count == 1)
+        #expect(await Self.entitled(model) == ["monthly"])
+        let pending = try #require(try await model.subscriptionStatuses(for: "monthly").first)
+        #expect(pending.state == .subscribed && pending.productID == "monthly")
+        #expect(pending.renewalInfo.autoRenewPreference == product && pending.renewalInfo.currentProductID == "monthly")
+        model.advance(by: Self.month + 60)
+        #expect(await Self.entitled(model) == [product])
+        let renewed = try #require(model.records.last)
+        #expect(renewed.originalID == monthly.id && renewed.productID == product)
+        #expect(renewed.expirationDate == Self.start.addingTimeInterval(Self.month + period))
+        #expect(model.charges.last == .init(productID: product, offerID: nil, isIntroductory: false, isRenewal: true))
+    }
+
+    @Test("Subscription groups: the same level and duration is a crossgrade at once; buying the plan in use again drops a pending change")
+    func crossgradeAtOnce() async throws {
+        let model = AppStoreModel(
+            products: [
+                .init(id: "a", kind: .autoRenewable(group: "g", level: 1, period: Self.month)),
+                .init(id: "b", kind: .autoRenewable(group: "g", level: 1, period: Self.month)),
+                .init(id: "c", kind: .autoRenewable(group: "g", level: 2, period: Self.month)),
+            ], appTransaction: Self.buyer, now: Self.start)
+        _ = try await Self.buy(model, "a")
+        _ = try await Self.buy(model, "b")
+        #expect(await Self.entitled(model) == ["b"])
+        _ = try await Self.buy(model, "c")
+        _ = try await Self.buy(model, "b")
+        model.advance(by: Self.month + 1)
+        #expect(await Self.entitled(model) == ["b"])
+        #expect(model.charges.map(\.productID) == ["a", "b", "b"])
+    }
+
+    @Test("Renewals: a year of monthly renewals, each a new transaction of the same subscription, sent through updates, in milliseconds")
+    func renewals() async throws {
+        let model = Self.model()
+        let received = Received(model)
+        let first = try #require(try await Self.buy(model, "basic"))
+        let elapsed = ContinuousClock().measure { model.advance(by: Self.year) }
+        #expect(elapsed < .seconds(1))
+        let chain = model.records.filter { $0.productID == "basic" }
+        #expect(chain.count == 13)  // 365 days hold 12 whole 30-day periods after the first
+        #expect(Set(chain.map(\.originalID)) == [first.id])
+        for (index, record) in chain.enumerated() {
+            #expect(record.expirationDate == Self.start.addingTimeInterval(Self.month * Double(index + 1)))
+        }
+        #expect(model.charges.filter(\.isRenewal).count == 12)
+        #expect(await received.first(12).map(\.id) == chain.dropFirst().map(\.id))
+        #expect(await model.currentEntitlements().map(\.id) == [chain[12].id])
+    }
+
+    @Test("Cancellation: auto-renew off keeps the subscription to its period's end, then it lapses unrenewed")
+    func cancellation() async throws {
+        let model = Self.model()
+        _ = try await Self.buy(model, "basic")
+        model.advance(by: 10 * 86_400)
+        model.cancel("basic")
+        let cancelled = try #require(try await model.subscriptionStatuses(for: "basic").first)
+        #expect(cancelled.state == .subscribed && !cancelled.renewalInfo.willAutoRenew)
+        model.advance(by: Self.month - 10 * 86_400 - 1)
         #expect(await Self.entitled(model) == ["basic"])
-        let switched = Self.model()
-        _ = try await Self.buy(switched, "monthly")
-        _ = try await Self.buy(switched, "yearly")  // the same level, another duration: at the next renewal
-        #expect(await Self.entitled(switched) == ["monthly"])
+        model.advance(by: 2)
+        #expect(await Self.entitled(model).isEmpty)
+        let lapsed = try #require(try await model.subscriptionStatuses(for: "basic").first)
+        #expect(lapsed.state == .expired && lapsed.renewalInfo.expirationReason == .autoRenewDisabled)
+        model.advance(by: Self.year)
+        #expect(model.charges.count == 1 && model.records.count == 1)
+    }
+
+    struct BillingCase: Sendable, CustomTestStringConvertible {
+        var grace: TimeInterval?
+        /// Days after the failed renewal when payment recovers; nil: never.
+        var recoversAfter: Double?
+        var testDescription: String {
+            "grace \(grace.map { "\(Int($0 / 86_400))d" } ?? "off"), recovers \(recoversAfter.map { "day \($0)" } ?? "never")"
+        }
+    }
+
+    @Test(
+        "Billing retry: a grace period keeps access until gracePeriodExpirationDate, then retry; recovered it renews, else it lapses",
+        arguments: [
+            BillingCase(grace: 16 * 86_400, recoversAfter: nil), BillingCase(grace: 16 * 86_400, recoversAfter: 5),
+            BillingCase(grace: 16 * 86_400, recoversAfter: 30), BillingCase(grace: nil, recoversAfter: nil),
+            BillingCase(grace: nil, recoversAfter: 5),
+        ])
+    func billingRetry(_ billing: BillingCase) async throws {
+        let day: TimeInterval = 86_400
+        let model = Self.model()
+        model.billingGracePeriod = billing.grace
+        _ = try await Self.buy(model, "basic")
+        model.paymentFails = true
+        model.advance(by: Self.month + day)
+        let failedAt = Self.start.addingTimeInterval(Self.month)
+        let failed = try #require(try await model.subscriptionStatuses(for: "basic").first)
+        #expect(failed.renewalInfo.isInBillingRetry)
+        if let grace = billing.grace {
+            #expect(failed.state == .inGracePeriod)
+            #expect(failed.renewalInfo.gracePeriodExpirationDate == failedAt.addingTimeInterval(grace))
+            #expect(await Self.entitled(model) == ["basic"])
+        } else {
+            #expect(failed.state == .inBillingRetryPeriod && failed.renewalInfo.gracePeriodExpirationDate == nil)
+            #expect(await Self.entitled(model).isEmpty)
+        }
+        #expect(model.charges.count == 1)
+        if let recovers = billing.recoversAfter {
+            model.advance(by: (recovers - 1) * day)
+            model.recoverPayment()
+            let inGrace = billing.grace.map { recovers * day < $0 } ?? false
+            let start = inGrace ? failedAt : failedAt.addingTimeInterval(recovers * day)
+            #expect(model.records.last?.expirationDate == start.addingTimeInterval(Self.month))
+            #expect(try await model.subscriptionStatuses(for: "basic").first?.state == .subscribed)
+            #expect(await Self.entitled(model) == ["basic"])
+            #expect(model.charges.count == 2)
+        } else {
+            if let grace = billing.grace {
+                model.advance(by: grace)
+                #expect(try await model.subscriptionStatuses(for: "basic").first?.state == .inBillingRetryPeriod)
+                #expect(await Self.entitled(model).isEmpty)
+            }
+            model.advance(by: AppStoreModel.billingRetryDuration)
+            let lapsed = try #require(try await model.subscriptionStatuses(for: "basic").first)
+            #expect(lapsed.state == .expired && lapsed.renewalInfo.expirationReason == .billingError)
+            #expect(await Self.entitled(model).isEmpty)
+            #expect(model.charges.count == 1)
+        }
+    }
+
+    @Test("Ask to Buy: asking again for a product already waiting is the same request; approval charges once")
+    func askToBuyConsolidated() async throws {
+        let model = Self.model(asks: true)
+        for _ in 0..<3 { #expect(try await model.purchase(productID: "coins", offer: nil) == .pending) }
+        #expect(model.pendingApprovals == ["coins"])
+        #expect(model.approve("coins") != nil)
+        #expect(model.approve("coins") == nil)
+        #expect(model.charges.map(\.productID) == ["coins"])
     }
 
     @Test("Buying again: an owned non-consumable or an active subscription isn't charged; the transaction comes back")
@@ -130,19 +334,29 @@ struct AppStoreModelTests {
         #expect(await Self.entitled(model) == ["lifetime", "monthly"])
     }
 
-    @Test("Current entitlements: never a consumable, a refund, or a lapsed subscription; a grace period keeps it, billing retry doesn't")
+    @Test("Current entitlements: never a consumable, a refund, or a lapsed subscription")
     func currentEntitlements() async throws {
         let model = Self.model()
         _ = try await Self.buy(model, "coins")
         _ = try await Self.buy(model, "pass")
         _ = try await Self.buy(model, "monthly")
         #expect(await Self.entitled(model) == ["monthly", "pass"])
-        model.failRenewal("monthly", gracePeriod: true)
-        #expect(await Self.entitled(model) == ["monthly", "pass"])
-        model.failRenewal("monthly", gracePeriod: false)
+        model.cancel("monthly")
+        model.advance(by: Self.month)
         #expect(await Self.entitled(model) == ["pass"])
         model.refund("pass")
         #expect(await Self.entitled(model).isEmpty)
+    }
+
+    @Test("Refunds: a refunded subscription leaves current entitlements, is revoked, and never renews")
+    func refundedSubscription() async throws {
+        let model = Self.model()
+        _ = try await Self.buy(model, "basic")
+        model.refund("basic")
+        #expect(await Self.entitled(model).isEmpty)
+        #expect(try await model.subscriptionStatuses(for: "basic").first?.state == .revoked)
+        model.advance(by: Self.year)
+        #expect(model.charges.count == 1)
     }
 
     @Test("Updates: a purchase here comes back only as its result; Ask to Buy, refunds and relaunches arrive through updates")
@@ -181,17 +395,33 @@ struct AppStoreModelTests {
         #expect(await model.unfinishedTransactions().isEmpty)
     }
 
-    @Test("Family Sharing: only a shareable product, as familyShared; revoked and sent when sharing stops")
-    func familySharing() async throws {
-        let model = Self.model()
-        var updates = model.transactionUpdates().makeAsyncIterator()
-        #expect(!model.shareFromFamily("monthly"))
-        #expect(model.shareFromFamily("lifetime"))
-        #expect(await updates.next()?.ownership == .familyShared)
+    @Test(
+        "Family Sharing: only a non-consumable or an auto-renewable subscription marked shareable, as familyShared; revoked when sharing stops",
+        arguments: [("lifetime", true), ("basic", true), ("monthly", false), ("coins", false), ("pass", false)])
+    func familySharing(product: String, shared: Bool) async throws {
+        let model = AppStoreModel(
+            products: Self.model().products.values.map { product in
+                var product = product
+                product.isFamilyShareable = product.id != "monthly"
+                return product
+            }, appTransaction: Self.buyer, now: Self.start)
+        let received = Received(model)
+        #expect(model.shareFromFamily(product) == shared)
+        guard shared else {
+            #expect(model.records.isEmpty)
+            return
+        }
+        #expect(await received.first(1).map(\.ownership) == [.familyShared])
         #expect(await model.currentEntitlements().map(\.ownership) == [.familyShared])
+        if product == "basic" {
+            model.advance(by: Self.month + 1)  // a shared subscription renews with the organizer's, at no charge to the member
+            #expect(await received.first(2).last?.purchaseDate == Self.start.addingTimeInterval(Self.month))
+            #expect(await model.currentEntitlements().map(\.ownership) == [.familyShared])
+        }
         #expect(model.charges.isEmpty)
-        model.stopFamilySharing("lifetime")
-        #expect(await updates.next()?.isRevoked == true)
+        let sent = await received.first(0).count
+        model.stopFamilySharing(product)
+        #expect(await received.first(sent + 1).last?.isRevoked == true)
         #expect(await Self.entitled(model).isEmpty)
     }
 
@@ -246,5 +476,30 @@ extension PurchaseAttempt {
         case (.success(let left), .success(let right)): left.id == right.id
         default: false
         }
+    }
+}
+
+/// What the model sends through `Transaction.updates`, collected as it arrives, so a test that misses
+/// one fails after a bounded wait instead of waiting forever.
+final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [StoreTransaction] = []
+    private var listener: Task<Void, Never>?
+
+    init(_ model: AppStoreModel) {
+        let updates = model.transactionUpdates()
+        listener = Task { [weak self] in
+            for await transaction in updates { self?.append(transaction) }
+        }
+    }
+
+    deinit { listener?.cancel() }
+
+    private func append(_ transaction: StoreTransaction) { lock.withLock { items.append(transaction) } }
+
+    /// What arrived, once `count` have or after a bounded wait.
+    func first(_ count: Int) async -> [StoreTransaction] {
+        for _ in 0..<1_000 where lock.withLock({ items.count }) < count { await Task.yield() }
+        return lock.withLock { items }
     }
 }

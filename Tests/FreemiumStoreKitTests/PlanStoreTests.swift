@@ -107,15 +107,20 @@ enum TinyPlan<Pricing: LegacyPricing>: StorePlan {
     }
 }
 
-/// Signs every request, and remembers who asked.
+/// Signs every request with the server it is given, and remembers who asked.
 final class RecordingSigner: OfferSigner, @unchecked Sendable {
     private let lock = NSLock()
     private var seen: [OfferRequest] = []
+    private let server: (any OfferSigner)?
     var requests: [OfferRequest] { lock.withLock { seen } }
+
+    init(signing server: (any OfferSigner)? = nil) {
+        self.server = server
+    }
 
     func compactJWS(for request: OfferRequest) async throws -> String {
         lock.withLock { seen.append(request) }
-        return "signed"
+        return try await server?.compactJWS(for: request) ?? "signed"
     }
 }
 
@@ -202,7 +207,7 @@ struct PlanStoreTests {
     func signedOffer() async throws {
         let model = Self.model(Self.legacyBuyer)
         let store = Self.store(TinyPlan<SignedPrice>.self, model)
-        let signer = RecordingSigner()
+        let signer = RecordingSigner(signing: model.offerSigner())
         store.offerSigner = signer
         await store.refresh()
         // Never subscribed in the group: the App Store refuses the promotional offer, and nothing is charged.
@@ -319,6 +324,44 @@ struct PlanStoreTests {
         #expect(delivered.count == 1, "a finished consumable isn't delivered again")
     }
 
+    @Test("A naive delivery hook credits a consumable once: a refresh overlapping its delivery, then a relaunch, hand it over again")
+    func consumableCreditedOnce() async throws {
+        let model = Self.model()
+        let cache = InMemoryPurchaseCache()
+        let store = Self.store(TinyPlan<OwnPrice>.self, model, cache: cache)
+        await store.refresh()
+        let credits = Box(0)
+        let released = Box(false)
+        store.deliverConsumable = { _ in
+            credits.set(credits.value + 1)  // naive: no dedupe of its own
+            for _ in 0..<1_000 where !released.value { await Task.yield() }  // a slow write
+            return true
+        }
+        let bought = try #require(model.purchaseElsewhere("coins"))  // arrives through Transaction.updates
+        await Self.settle()
+        #expect(credits.value == 1)
+        let refreshing = Task { await store.refresh() }  // the app comes to the foreground meanwhile
+        await Self.settle()
+        released.set(true)
+        await refreshing.value
+        await Self.settle()
+        #expect(credits.value == 1, "credited again by the overlapping refresh")
+        #expect(model.records.first?.isFinished == true)
+        // The app crashed before the App Store recorded the finish: it sends the transaction again at the next launch.
+        let unfinished = StoreTransaction(productID: "coins", id: bought.id, purchaseDate: Self.start)
+        for launch in [cache, InMemoryPurchaseCache()] {
+            let relaunched = Self.store(TinyPlan<OwnPrice>.self, model, cache: launch)
+            await relaunched.refresh()
+            relaunched.deliverConsumable = { _ in
+                credits.set(credits.value + 1)
+                return true
+            }
+            #expect(await relaunched.complete(.success(unfinished), for: .coins) == .purchased(.coins))
+        }
+        // Only the launch without the cache (a new device's empty Keychain) credits it again.
+        #expect(credits.value == 2, "the cache kept the delivered id across the relaunch")
+    }
+
     @Test("Ask to Buy: pending, then approved through Transaction.updates, unlocked and finished")
     func askToBuy() async {
         let model = Self.model()
@@ -379,8 +422,9 @@ struct PlanStoreTests {
         let store = Self.store(TinyPlan<OwnPrice>.self, model, now: later.addingTimeInterval(86_400))
         await store.refresh()
         #expect(await store.purchase(.yearly) == .purchased(.yearly))
-        model.now = later
-        model.failRenewal("yearly", gracePeriod: true)
+        model.billingGracePeriod = 16 * 86_400
+        model.paymentFails = true
+        model.now = Self.start.addingTimeInterval(366 * 86_400)  // the renewal failed a day ago
         await store.refresh()
         #expect(store.entitlements.products == ["yearly"])
     }
@@ -497,6 +541,8 @@ final class ScriptedStoreFront: StoreFront, @unchecked Sendable {
     func purchase(productID: String, offer: SignedOffer?) async throws -> PurchaseAttempt {
         throw StoreFrontError(message: "not sold here")
     }
+
+    func subscriptionStatuses(for productID: String) async throws -> [SubscriptionStatus] { [] }
 
     func transactionUpdates() -> AsyncStream<StoreTransaction> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)

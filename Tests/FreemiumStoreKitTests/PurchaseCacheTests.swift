@@ -70,4 +70,20 @@ struct PurchaseCacheTests {
         cache.clear()
         #expect(cache.load() == nil)
     }
+
+    @Test("Delivered consumables: kept apart from the record, bounded to the newest, and nothing when damaged")
+    func deliveredConsumables() throws {
+        var delivered = DeliveredConsumables()
+        for id in 1...UInt64(DeliveredConsumables.maximumIDs + 5) { delivered.insert(id) }
+        delivered.insert(9)  // already there: not moved, not doubled
+        #expect(delivered.ids.count == DeliveredConsumables.maximumIDs)
+        #expect(!delivered.contains(5) && delivered.contains(6) && delivered.contains(UInt64(DeliveredConsumables.maximumIDs + 5)))
+        let cache = InMemoryPurchaseCache()
+        cache.saveDelivered(try #require(delivered.encoded()))
+        cache.clear()  // forgetting the verified facts keeps what was delivered
+        #expect(DeliveredConsumables.decode(cache.loadDelivered()) == delivered)
+        for damaged in [Data("{".utf8), Data(#"{"ids":["x"]}"#.utf8), Data(count: VerifiedPurchaseRecord.maximumBytes + 1)] {
+            #expect(DeliveredConsumables.decode(damaged).ids.isEmpty)
+        }
+    }
 }

@@ -78,8 +78,8 @@ struct GeneratedPackageTests {
             test: "Journey: Ask to Buy, approved while the app was closed, unlocks at the next launch"),
         LayerMutant(
             name: "HandOffNotUnlocked", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "      } else {\n        await read(appTransaction: nil, including: transaction)\n      }\n",
-            replace: "      } else {\n      }\n",
+            find: "      }\n      await read(appTransaction: nil, including: transaction)\n      await transaction.finish()\n",
+            replace: "      }\n      await transaction.finish()\n",
             test: "Journey: a PurchaseAction purchase is handed to the store, unlocked, then finished"),
         LayerMutant(
             name: "JourneyRefundedCantBuy", example: "tilt-to-live-hd", file: "PlanStore.swift",
@@ -148,8 +148,8 @@ struct GeneratedPackageTests {
             test: "A billing grace period keeps the subscriber: the device clock is never consulted"),
         LayerMutant(
             name: "FinishBeforeUnlock", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "        await read(appTransaction: nil, including: transaction)\n",
-            replace: "        await transaction.finish()\n        await read(appTransaction: nil, including: transaction)\n",
+            find: "      await read(appTransaction: nil, including: transaction)\n",
+            replace: "      await transaction.finish()\n      await read(appTransaction: nil, including: transaction)\n",
             test: "Purchase: verified, then unlocked, and only then finished"),
         LayerMutant(
             name: "UnverifiedPurchase", example: "tilt-to-live-hd", file: "PlanStore.swift",
@@ -219,10 +219,17 @@ struct GeneratedPackageTests {
             test: "Restore asks the App Store for the app transaction again when it was unavailable"),
         LayerMutant(
             name: "UndeliveredFinished", example: "tally-two-switches", file: "PlanStore.swift",
-            find:
-                "        guard let deliver = deliverConsumable, await deliver(delivery) else {\n          return .awaitingDelivery(product)\n        }\n",
-            replace: "        _ = (deliverConsumable, delivery)\n",
+            find: "      guard let deliver = deliverConsumable, await deliver(delivery) else { return false }\n",
+            replace: "      _ = (deliverConsumable, delivery)\n",
             test: "A consumable is finished only once the app has delivered it"),
+        LayerMutant(
+            name: "OverlapDeliversTwice", example: "tally-two-switches", file: "PlanStore.swift",
+            find: "    if let running = deliveries[transaction.id] { return await running.value }\n", replace: "",
+            test: "Journey: a naive delivery hook credits a consumable once, however often it is handed over"),
+        LayerMutant(
+            name: "RelaunchDeliversTwice", example: "tally-two-switches", file: "PlanStore.swift",
+            find: "    if !delivered.contains(transaction.id) {\n", replace: "    if true {\n",
+            test: "Journey: a naive delivery hook credits a consumable once, however often it is handed over"),
         LayerMutant(
             name: "DeliveryWithoutID", example: "tally-two-switches", file: "PlanStore.swift",
             find: "ConsumableDelivery(product: product, transactionID: transaction.id)",

@@ -489,6 +489,30 @@ public struct Product: Identifiable, Hashable, Sendable {
       /// product/subscriptioninfo/renewalinfo/graceperiodexpirationdate.md:
       /// `let gracePeriodExpirationDate: Date?`, iOS 15.0.
       public let gracePeriodExpirationDate: Date?
+      /// product/subscriptioninfo/renewalinfo/autorenewpreference.md: `let autoRenewPreference: String?`
+      public let autoRenewPreference: String?
+      /// product/subscriptioninfo/renewalinfo/expirationreason-swift.property.md:
+      /// `let expirationReason: Product.SubscriptionInfo.RenewalInfo.ExpirationReason?`
+      public let expirationReason: Product.SubscriptionInfo.RenewalInfo.ExpirationReason?
+
+      /// product/subscriptioninfo/renewalinfo/expirationreason-swift.struct.md: `struct
+      /// ExpirationReason`; RawRepresentable (`init(rawValue: Int)`), Hashable, Sendable; each
+      /// constant iOS 15.0. Apple doesn't document the raw values: these follow the App Store Server
+      /// API's `expirationIntent` (1 to 5), and the layer compares the constants, never the numbers.
+      public struct ExpirationReason: RawRepresentable, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// .../expirationreason-swift.struct/autorenewdisabled.md
+        public static let autoRenewDisabled = ExpirationReason(rawValue: 1)
+        /// .../expirationreason-swift.struct/billingerror.md
+        public static let billingError = ExpirationReason(rawValue: 2)
+        /// .../expirationreason-swift.struct/didnotconsenttopriceincrease.md
+        public static let didNotConsentToPriceIncrease = ExpirationReason(rawValue: 3)
+        /// .../expirationreason-swift.struct/productunavailable.md
+        public static let productUnavailable = ExpirationReason(rawValue: 4)
+        /// .../expirationreason-swift.struct/unknown.md
+        public static let unknown = ExpirationReason(rawValue: 5)
+      }
     }
 
     /// product/subscriptioninfo/renewalstate.md: `struct RenewalState`; RawRepresentable,
