@@ -99,4 +99,28 @@ struct DirectSaleSimulationTests {
         #expect(row["expected first purchases (P10–P90)"]?.contains("at most \(FigureText.money(bound)) in sales") == true)
         #expect(run.output.contains("License holders: people who bought a license outside the App Store"))
     }
+
+    @Test("explain --batch with --licenses: one summary counts the list and the holders, every export row accounted for")
+    func batchWithLicenses() throws {
+        let scratch = try Self.imported()
+        _ = try scratch.write("customers.csv", "originalAppVersion,platform\n3.0,macOS\n4.0,macOS\n")
+        let run = Run(
+            arguments: ["explain", "migration.json", "--batch", "customers.csv", "--licenses", "gumroad-sales.csv", "--output", "out.csv"],
+            directory: scratch.url)
+        #expect(run.status == .success, "\(run.error)")
+        #expect(run.output.contains("Read 2 rows from customers.csv: 2 decided"))
+        // 4 holders + 2 refunded + 1 duplicate + 2 skipped = the export's 9 rows.
+        #expect(
+            run.output.contains("License holders: 9 rows read from gumroad-sales.csv\n  4 holders (6 seats), 2 refunded, 1 duplicate, 2 skipped\n"))
+        #expect(run.output.contains("  tally-for-mac, tier paid-app, redeems com.example.tally.license: 4 holders, 6 seats\n"))
+        #expect(scratch.read("out.csv")?.contains("gumroad") == false, "the decisions file holds the list's rows only")
+
+        let alone = Run(arguments: ["explain", "migration.json", "--batch", "customers.csv", "--output", "out.csv"], directory: scratch.url)
+        #expect(!alone.output.contains("License holders"))
+        let ledgerAlone = Run(arguments: ["explain", "migration.json", "--batch", "customers.csv", "--ledger", "l.json"], directory: scratch.url)
+        #expect(ledgerAlone.status == .usage && ledgerAlone.error.contains("'--ledger' applies only with --licenses"))
+        let strayOutput = Run(
+            arguments: ["explain", "migration.json", "--licenses", "gumroad-sales.csv", "--output", "o.csv"], directory: scratch.url)
+        #expect(strayOutput.status == .usage && strayOutput.error.contains("or add --batch LIST"))
+    }
 }
