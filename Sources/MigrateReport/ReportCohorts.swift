@@ -22,6 +22,8 @@ enum ReportCohorts {
         var chargedAgain: String
         /// Expected first purchases of offers that add only what the cohort lacks, at list price.
         var sales: Range?
+        /// Said instead of the expected first purchases (direct-sale holders: what their free code can cost).
+        var note: String? = nil
     }
 
     static func section(_ input: ReportInput, _ result: ScenarioResult, months: Int) -> String {
@@ -37,7 +39,7 @@ enum ReportCohorts {
             var cells = [row.who, row.estimate.map(FigureText.people) ?? "—"]
             if input.customers != nil { cells.append(row.listed.map(FigureText.count) ?? "—") }
             cells += [row.keeps, row.offered, row.alreadyPaid ?? "new users paid nothing", row.chargedAgain]
-            cells.append(row.sales.map(text) ?? "nothing offered")
+            cells.append(row.note ?? row.sales.map(text) ?? "nothing offered")
             return cells
         }
         let numeric: Set<Int> = input.customers != nil ? [1, 2] : [1]
@@ -66,6 +68,12 @@ enum ReportCohorts {
                 + "downloads the app would no longer sell are not split by cohort, so no cohort's loss is shown here, and the "
                 + "verdict above says what going free gains or loses in total.",
         ]
+        if rows.contains(where: { $0.note != nil }) {
+            notes.insert(
+                "License holders: people who bought a license outside the App Store (the plan's directSales), counted by "
+                    + "seat, each seat given a one-time offer code; how many redeem is the seats × codeRedemptionRate, its median "
+                    + "(P10–P90), as 'migrate simulate' prints it.", at: notes.count - 1)
+        }
         body += "<div class=\"notes\">\n" + notes.map { HTML.paragraph($0) }.joined() + "</div>\n"
         return HTML.section("cohorts", "Who is affected", body)
     }
@@ -93,11 +101,11 @@ enum ReportCohorts {
         let preview = result.cohorts
         // The estimated size of each tier over its platforms, to share a list's count out.
         var tierSizes: [String: Double] = [:]
-        for row in preview where row.owns.isEmpty && row.folded == nil {
+        for row in preview where row.owns.isEmpty && row.folded == nil && row.directSale == nil {
             if let tier = row.tierID { tierSizes[tier, default: 0] += row.size ?? 0 }
         }
         var rows: [Row] = []
-        for (index, row) in preview.enumerated() where row.owns.isEmpty && row.folded == nil {
+        for (index, row) in preview.enumerated() where row.owns.isEmpty && row.folded == nil && row.directSale == nil {
             let who: String
             if let tierID = row.tierID {
                 who = "\(catalog.tier(withID: tierID)?.name ?? tierID) (tier \(tierID)), \(row.platform.rawValue)"
@@ -112,7 +120,7 @@ enum ReportCohorts {
             // Expected buyers of each offer: the states that bought it, which follow the cohort's own row.
             var buyers: [String: Double] = [:]
             for later in preview[(index + 1)...] {
-                if later.owns.isEmpty && later.folded == nil { break }
+                if (later.owns.isEmpty && later.folded == nil) || later.directSale != nil { break }
                 if let folded = later.folded, folded.kind == .offers {
                     for choice in folded.choices { buyers[choice.productID, default: 0] += choice.size ?? 0 }
                 } else if later.owns.count == 1, row.offers.contains(where: { $0.productID == later.owns[0] }) {
@@ -154,7 +162,22 @@ enum ReportCohorts {
                     who: who, estimate: row.size, listed: listed, keeps: keeps, offered: offered, alreadyPaid: paid,
                     chargedAgain: chargedAgain, sales: sales))
         }
-        return rows
+        return rows + preview.compactMap { row in directSaleRow(row, featureNames: featureNames, catalog: catalog) }
+    }
+
+    /// A direct-sale edition's holders as the simulation sizes them: who redeems (a range), what they keep and are
+    /// offered, and what the free code can cost, as the bound it is.
+    static func directSaleRow(_ row: CohortPreviewRow, featureNames: [String: String], catalog: PlanCatalog) -> Row? {
+        guard let sale = row.directSale else { return nil }
+        let keeps = row.entitlements.isEmpty ? "nothing paid" : row.entitlements.map { featureNames[$0] ?? $0 }.joined(separator: ", ")
+        let offered = row.offers.isEmpty ? "nothing" : row.offers.map { "\($0.name) at \(priceText($0))" }.joined(separator: "; ")
+        let product = row.owns.first.map { catalog.product(withID: $0)?.name ?? $0 }
+        return Row(
+            who: "License holders of \(sale.editionName) (edition \(sale.editionID))" + (row.tierID.map { ", tier \($0)" } ?? ""),
+            estimate: row.size, listed: nil, keeps: keeps, offered: offered,
+            alreadyPaid: "paid outside the App Store, at prices the plan doesn't hold; \(sale.redeemText)",
+            chargedAgain: "\(FigureText.money(0)): " + (product.map { "the code gives \($0) free" } ?? "no legacy product yet"),
+            sales: nil, note: "redeemers pay nothing; what it can cost: \(sale.costText)")
     }
 
     /// A price as the report writes it: the reader's currency when one is set, else as `simulate` prints it.

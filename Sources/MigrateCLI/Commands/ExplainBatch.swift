@@ -60,6 +60,8 @@ final class ExplainBatch {
         var outputPath: String?
         var rejectedPath: String?
         var strict = false
+        /// With `--licenses`: the direct-sale holders' summary, said after the list's.
+        var licenses: String?
     }
 
     static func run(_ path: String, catalog: PlanCatalog, options: Options, now: Date, context: CommandContext) throws(CommandError) -> ExitCode {
@@ -158,7 +160,8 @@ final class ExplainBatch {
             rejected?.abandon()
             throw CommandError(.noInput, "\(display): \(error).")
         }
-        let report = batch.summaryText(outputPath: options.outputPath, rejectedPath: options.rejectedPath, strict: options.strict)
+        let report =
+            batch.summaryText(outputPath: options.outputPath, rejectedPath: options.rejectedPath, strict: options.strict) + (options.licenses ?? "")
         // The decisions own standard output unless they went to a file.
         (options.outputPath == nil ? context.standardError : context.standardOutput).write(report)
         if batch.summary.skippedCount > 0 { return .dataError }

@@ -79,7 +79,8 @@ enum ExplainCommand {
 
             With --licenses, the holders of direct-sale exports: each license's edition, tier, the product \
             its code gives and the features it unlocks, and (with --ledger) its codes; --format csv for a \
-            spreadsheet.
+            spreadsheet. With --batch as well, the list's summary is followed by the holders' counts, every \
+            row of both accounted for.
             """.wrappedForHelp,
         arguments: [
             plan, platform, originalVersion, originalPurchaseDate, originalPlatform, environment, owns, receipt, verification, cacheAge,
@@ -93,8 +94,9 @@ enum ExplainCommand {
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        if !arguments[Self.licenses].isEmpty { return try explainLicenses(arguments, context) }
-        if arguments.isSet(Self.ledger) { throw .usage("'--ledger' applies only with --licenses.") }
+        let withLicenses = !arguments[Self.licenses].isEmpty
+        if withLicenses && !arguments.isSet(Self.batch) { return try explainLicenses(arguments, context) }
+        if arguments.isSet(Self.ledger) && !withLicenses { throw .usage("'--ledger' applies only with --licenses.") }
         if let list = arguments[Self.batch] {
             if let given = oneCustomer.first(where: { arguments.isSet($0) }) {
                 throw .usage(
@@ -106,9 +108,11 @@ enum ExplainCommand {
             }
             let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
             let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was explained")
-            let options = ExplainBatch.Options(
+            var options = ExplainBatch.Options(
                 format: arguments[Self.format], inputFormat: arguments[Self.inputFormat], outputPath: arguments[Self.output],
                 rejectedPath: arguments[Self.rejected], strict: arguments[Self.strict])
+            // Read and decided before the list, so a wrong export stops the run before anything is written.
+            if withLicenses { options.licenses = try licenseSummary(arguments, loaded: loaded, catalog: catalog, context: context) }
             return try ExplainBatch.run(list, catalog: catalog, options: options, now: arguments[Self.now] ?? context.now, context: context)
         }
         if arguments.isSet(Self.output) { throw .usage("'--output' applies only with --batch; one customer's explanation goes to standard output.") }

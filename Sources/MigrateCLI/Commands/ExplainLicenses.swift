@@ -9,13 +9,17 @@ import MigrateSupport
 extension ExplainCommand {
     static let licenses = Argument<[String]>.options(
         "licenses", valueName: "file",
-        help: "Decide direct-sale license holders instead: a customer export (Paddle, FastSpring, Gumroad or plain CSV). Repeatable.")
+        help:
+            "Decide direct-sale license holders: a customer export (Paddle, FastSpring, Gumroad or plain CSV); with --batch, counted after the list's summary. Repeatable."
+    )
     static let ledger = Argument<String?>.option(
         "ledger", valueName: "file", help: "With --licenses: the ledger of 'codes assign', to say each holder's code.")
 
     static func explainLicenses(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        if let given = (oneCustomer + [batch, output, inputFormat, rejected, strict]).first(where: { arguments.isSet($0) }) {
-            throw .usage("'--\(given.spec.name)' describes an App Store customer; --licenses decides the holders of the exports. Leave one out.")
+        if let given = (oneCustomer + [output, inputFormat, rejected, strict]).first(where: { arguments.isSet($0) }) {
+            throw .usage(
+                "'--\(given.spec.name)' describes an App Store customer; --licenses decides the holders of the exports. Leave one out, "
+                    + "or add --batch LIST to decide a customer list and the holders in one summary.")
         }
         let format = arguments[Self.format]
         guard format == .text || format == .csv else {
@@ -84,5 +88,43 @@ extension ExplainCommand {
             "\(holders.refundedCount) refunded, \(holders.duplicateCount) duplicate\(holders.duplicateCount == 1 ? "" : "s"), \(holders.skippedRows.count) skipped.\n"
         context.standardOutput.write(text)
         return .success
+    }
+
+    /// `explain --batch LIST --licenses FILE…`: the holders of the exports, decided as `--licenses` decides them, counted
+    /// after the list's summary so every row of both is accounted for. Each license's own line is `--licenses` alone.
+    static func licenseSummary(
+        _ arguments: ParsedArguments, loaded: LoadedPlan, catalog: PlanCatalog, context: CommandContext
+    ) throws(CommandError) -> String {
+        guard let sales = catalog.plan.directSales else {
+            throw CommandError(.dataError, "\(loaded.file.displayPath) has no directSales. Run 'migrate import licenses' with the exports first.")
+        }
+        let holders = try ImportCommand.readLicenses(arguments[Self.licenses], context: context)
+        var ledger: CodeLedger?
+        if let path = arguments[Self.ledger] {
+            let file = try InputFile.read(path, context: context)
+            ledger = try ImportCommand.importing { () throws(ImportError) in try CodeLedger.read(file.bytes, file: file.displayPath) }
+        }
+        let decisions = LicenseDecision.decide(holders, catalog: catalog, ledger: ledger, now: arguments[Self.now] ?? context.now)
+        let holding = decisions.filter { $0.verdict == .holder }
+        let rows = decisions.count + holders.skippedRows.count
+        let files = holders.exports.map(\.file).joined(separator: ", ")
+        func plural(_ count: Int, _ word: String) -> String { "\(Limits.grouped(count)) \(word)\(count == 1 ? "" : "s")" }
+        var text = "\nLicense holders: \(plural(rows, "row")) read from \(files)\n"
+        text += "  \(plural(holding.count, "holder")) (\(plural(holding.reduce(0) { $0 + $1.license.seats }, "seat"))), "
+        text += "\(Limits.grouped(holders.refundedCount)) refunded, \(plural(holders.duplicateCount, "duplicate")), "
+        text += "\(Limits.grouped(holders.skippedRows.count)) skipped\n"
+        for edition in sales.editions {
+            let members = holding.filter { $0.edition?.id == edition.id }
+            guard !members.isEmpty else { continue }
+            let seats = members.reduce(0) { $0 + $1.license.seats }
+            text += "  \(edition.id)" + (edition.tier.map { ", tier \($0)" } ?? "") + (edition.legacyProduct.map { ", redeems \($0)" } ?? "")
+            text += ": \(plural(members.count, "holder")), \(plural(seats, "seat"))"
+            if ledger != nil { text += "; \(members.filter { $0.waiting == nil }.count) with a code for every seat" }
+            text += "\n"
+        }
+        let unmapped = holding.filter { $0.edition == nil }.count
+        if unmapped > 0 { text += "  \(plural(unmapped, "holder")) of no edition in the plan: run 'migrate import licenses' with the export\n" }
+        text += "  each license's line, with its reason: explain with --licenses and without --batch\n"
+        return text
     }
 }

@@ -93,7 +93,7 @@ struct SimulationRenderer {
                 return [
                     row.cohort, row.platform.rawValue,
                     row.owns.isEmpty ? "nothing" : row.owns.map { catalog.product(withID: $0)?.name ?? $0 }.joined(separator: ", "),
-                    Self.size(row.size), row.entitlements.isEmpty ? "—" : row.entitlements.joined(separator: ", "),
+                    row.directSale?.redeemersText ?? Self.size(row.size), row.entitlements.isEmpty ? "—" : row.entitlements.joined(separator: ", "),
                     row.offers.isEmpty ? "none" : row.offers.map { "\($0.name) \($0.priceText)" }.joined(separator: ", "), row.reason,
                 ]
             }
@@ -246,6 +246,10 @@ struct SimulationRenderer {
                 paragraph((position == 0 ? "offers: " : "") + offer, indent: position == 0 ? "      " : "              ")
             }
             paragraph("why: \(row[6])", indent: "      ")
+            if let sale = first.cohorts[index].directSale {
+                paragraph("redeem: \(sale.redeemText)", indent: "      ")
+                paragraph("cost: \(sale.costText)", indent: "      ")
+            }
         }
         for line in TextTable.wrap(
             "size: people in each state by month \(report.months) (legacy buyers, new downloads, expected buyers of each offer)", width: width - 2)
@@ -500,6 +504,7 @@ struct SimulationRenderer {
                                 ),
                                 ("withheld", .strings(row.withheld.map(\.productID))),
                                 ("reason", .string(row.reason)),
+                                ("directSale", row.directSale.map { Self.json($0, number) }),
                             ])
                         })
                 ),

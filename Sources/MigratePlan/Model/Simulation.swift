@@ -114,6 +114,8 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
     case refundRate
     case paidTrendPerMonth
     case priceElasticity
+    /// Used only when the plan has `directSales`: it sizes the license holders' cohort and moves no proceeds.
+    case codeRedemptionRate
 
     public enum Bound: Sendable, Hashable {
         /// 0 or more.
@@ -130,7 +132,7 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .paidDownloadsPerMonth, .paidPrice, .legacyBuyers, .launchMultiple, .lastingMultiple: .nonNegative
         case .burstHalfLifeMonths: .positive
-        case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate: .probability
+        case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate, .codeRedemptionRate: .probability
         case .paidTrendPerMonth: .change
         case .priceElasticity: .nonNegative
         }
@@ -145,7 +147,7 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
         case .launchMultiple, .lastingMultiple: Limits.multiple
         case .burstHalfLifeMonths: Limits.halfLifeMonths
         case .priceElasticity: Limits.priceElasticity
-        case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate, .paidTrendPerMonth: nil
+        case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate, .paidTrendPerMonth, .codeRedemptionRate: nil
         }
     }
 
@@ -164,6 +166,7 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
         case .refundRate: "The share of revenue refunded."
         case .paidTrendPerMonth: "If the app stays paid, how its paid downloads change each month (−0.02: 2% fewer each month)."
         case .priceElasticity: "How much buying falls as an offer's price rises: the price elasticity of conversion at the plan's own price."
+        case .codeRedemptionRate: "The share of direct-sale license seats whose offer code is redeemed (directSales)."
         }
     }
 }

@@ -80,6 +80,12 @@ public enum AssumptionDefaults {
             return AssumptionDefault(
                 assumption: assumption, distribution: .uniform(low: 0.5, high: 2), derivation: nil,
                 source: "judgement: no published figure for in-app unlocks; 0.5–2 spans inelastic to elastic, so sweep it with the price")
+        case .codeRedemptionRate:
+            return AssumptionDefault(
+                assumption: assumption, distribution: .uniform(low: 0.2, high: 0.8), derivation: nil,
+                source:
+                    "judgement: no public figure for how many license holders redeem a one-time offer code; 20–80% spans holders who no longer use the app to most redeeming, so set it from your own redemptions once the codes are out"
+            )
         }
     }
 }

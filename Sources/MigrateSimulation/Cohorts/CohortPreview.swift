@@ -20,6 +20,9 @@ public struct CohortPreviewRow: Sendable, Hashable {
     /// `entitlements` are then what every one of them keeps (each adds what its product grants), and
     /// `offers` and `withheld` are empty: what each leaves on offer is listed only with `perOffer`.
     public var folded: FoldedStates?
+    /// Set on a direct-sale edition's row: its license holders who redeem their code (`size` is the median), and
+    /// what that can cost.
+    public var directSale: DirectSaleFigures?
 }
 
 /// Ownership states folded into one row: owning one of a cohort's many offers, or one of many products
@@ -117,7 +120,7 @@ public enum CohortPreview {
                 }
             }
         }
-        return rows
+        return rows + directSaleRows(for: scenario)
     }
 
     static func row(

@@ -192,12 +192,21 @@ public struct PreparedScenario: Sendable {
         return weights.values.reduce(0, +) > 0 ? weights : nil
     }
 
+    /// Whether the plan has license holders to size (`directSales`), or sets `codeRedemptionRate` itself.
+    static func usesCodeRedemption(_ plan: MigrationPlan, settings: SimulationSettings, scenario: SimulationScenario?) -> Bool {
+        let name = SimulationAssumption.codeRedemptionRate.rawValue
+        return !(plan.directSales?.editions.isEmpty ?? true) || settings.assumptions.contains { $0.name == name }
+            || (scenario?.assumptions.contains { $0.name == name } ?? false)
+    }
+
     static func resolveAssumptions(
         _ plan: MigrationPlan, settings: SimulationSettings, scenario: SimulationScenario?, overrides: [SimulationAssumption: Double],
         catalog: PlanCatalog
     ) throws(SimulationError) -> [ResolvedAssumption] {
         var result: [ResolvedAssumption] = []
         for assumption in SimulationAssumption.allCases {
+            // The last case, so leaving it out keeps every other assumption's index (and each draw's uniforms) as they were.
+            if assumption == .codeRedemptionRate, !usesCodeRedemption(plan, settings: settings, scenario: scenario) { continue }
             let known = AssumptionDefaults.of(assumption)
             var distribution: Distribution?
             var source = ""

@@ -40,6 +40,11 @@ public struct SweepSpec: Sendable, Hashable {
             }
             target = .price(productID: id)
         } else if let assumption = SimulationAssumption(rawValue: name) {
+            guard assumption != .codeRedemptionRate else {
+                throw SimulationError(
+                    "--sweep codeRedemptionRate: redeemers pay nothing for their code, so it moves no proceeds; the cohort preview gives the license holders who redeem as a range",
+                    isUsage: true)
+            }
             target = .assumption(assumption)
         } else {
             let names = SimulationAssumption.names + plan.products.map { "price.\($0.id)" }
@@ -111,7 +116,8 @@ public enum Sensitivity {
         var rows: [SensitivityRow] = []
         for (index, resolved) in scenario.assumptions.enumerated() {
             let range = resolved.sensitivityRange
-            guard range.lowerBound < range.upperBound else { continue }
+            // Redeemers pay nothing for their code: the rate sizes their cohort, not the proceeds.
+            guard range.lowerBound < range.upperBound, resolved.assumption != .codeRedemptionRate else { continue }
             func advantage(_ value: Double) -> Double {
                 var values = medians
                 values[index] = value
