@@ -36,6 +36,9 @@ struct GeneratedPackageTests {
         ("Tests/Fixtures/plans/introductory-offer-paid-era.json", "IntroOffer", .public),
         // Tier windows that end while a release is on sale: the generated code compares purchase dates as the engine does.
         ("Tests/Fixtures/plans/tier-window-mid-release.json", "TierWindows", .public),
+        // What `init --yes` writes for a real-shaped repository (ReaderInitTests keeps it byte for byte): four
+        // subscriptions' worth of plans at one level with free trials, a lifetime pass, three paid eras.
+        ("Tests/Fixtures/plans/reader-init.json", "Reader", .public),
     ]
     static let mutant = "TiltMutant"
     /// The modules also generated with `--server`: vendored and imported layers, universal purchase

@@ -2,6 +2,7 @@ import Foundation
 import MigrateCLI
 import MigrateCore
 import MigratePlan
+import MigrateTestSupport
 import Testing
 
 /// `migrate init --yes` on `ReaderProject`, the shape of a real subscription app's repository, accepting every default.
@@ -12,6 +13,9 @@ struct ReaderInitTests {
     static let initArguments = [
         "init", "--yes", "--first-free", "new", "--new-free-release", "3.0 (4) 2027-01-04", "--duration", "com.example.reader.lifetime=lifetime",
     ]
+
+    /// What `init --yes` writes for this repository, which the generated package test builds.
+    static let fixture = "Tests/Fixtures/plans/reader-init.json"
 
     /// Features that came in free updates: buyers of 1.0 got 'groups' in 1.1 and 'cloud' in 2.0.
     static let features = [
@@ -37,6 +41,13 @@ struct ReaderInitTests {
         #expect(!output.contains("skipped NSE/Info.plist"), "the extension's Info.plist is read with its project")
 
         let text = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
+        // The plan is kept as a fixture, byte for byte, so GeneratedPackageTests builds and runs the generated package of
+        // exactly what init writes for this repository (its journeys: nothing sold twice, same-level plans no ping-pong).
+        let fixture = repositoryRoot.appendingPathComponent(Self.fixture)
+        if ProcessInfo.processInfo.environment["MIGRATE_RECORD"] == "1" { try text.write(to: fixture, atomically: true, encoding: .utf8) }
+        #expect(
+            text == (try? String(contentsOf: fixture, encoding: .utf8)),
+            "init's plan for this repository differs from \(Self.fixture); re-record with MIGRATE_RECORD=1")
         let plan = try #require(PlanDecoder.decode(text).plan)
         let sold = Set(plan.products.map(\.id))
         #expect(
