@@ -512,7 +512,9 @@ public final class PlanStore<Plan: StorePlan> {
     var changes: [Plan.Product: PendingChange] = [:]
     var groups: Set<UInt64> = []
     for productID in subscriptions.sorted() {
-      guard let statuses = try? await storeFront.subscriptionStatuses(for: productID) else { continue }
+      guard let statuses = try? await storeFront.subscriptionStatuses(for: productID) else {
+        continue
+      }
       for status in statuses
       where status.isVerified && status.ownership == .purchased
         && groups.insert(status.originalID).inserted

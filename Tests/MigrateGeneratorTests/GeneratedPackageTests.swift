@@ -67,11 +67,11 @@ struct GeneratedPackageTests {
         LayerMutant(
             name: "PendingSwitchSoldAgain", example: "quill-writer", file: "PlanStore.swift",
             find: "    if let change = pendingChange(to: product) { return .refused(.alreadySwitched(change)) }\n", replace: "",
-            test: "Journey: a plan change waits for the renewal, is never sold again, shows its date, then holds"),
+            test: "Journey: a plan change waits for the renewal, is never sold again, then holds"),
         LayerMutant(
             name: "PendingSwitchOffered", example: "tally-two-switches", file: "PlanStore.swift",
             find: "    return switched.isEmpty ? upsell : Plan.upsell(upsell, without: switched)\n", replace: "    return upsell\n",
-            test: "Journey: a plan change waits for the renewal, is never sold again, shows its date, then holds"),
+            test: "Journey: a plan change waits for the renewal, is never sold again, then holds"),
         LayerMutant(
             name: "LegacyPriceUncharged", example: "quill-writer", file: "Upsell.swift",
             find: "          legacyCharge = .legacyProduct(candidate.product)\n", replace: "          legacyCharge = nil\n",
