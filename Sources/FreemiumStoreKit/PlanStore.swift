@@ -24,6 +24,10 @@ import Foundation
 ///   keeps access whatever the device clock says.
 /// - `purchase(_:)` reads what is owned first and refuses to charge twice; it unlocks, and only
 ///   then finishes.
+/// - It reads the subscription status of the customer's own subscriptions
+///   (`Product.SubscriptionInfo.status`), so a plan change waiting for the next renewal
+///   (`RenewalInfo.autoRenewPreference`) is never sold again. A status that can't be read is no
+///   pending change: nothing is locked or refused for it.
 /// - It listens to `Transaction.updates` from the moment it is created until it goes away.
 @MainActor
 public final class PlanStore<Plan: StorePlan> {
@@ -39,6 +43,21 @@ public final class PlanStore<Plan: StorePlan> {
     case lastVerified(daysAgo: Int)
   }
 
+  /// A plan change the App Store starts at the next renewal: a downgrade, or another duration in
+  /// the same group (`RenewalInfo.autoRenewPreference`). Until then the current plan stays.
+  public struct PendingChange: Hashable, Sendable {
+    /// The plan the next renewal starts.
+    public var product: Plan.Product
+    /// When: the current period's end (`Status.transaction`'s `expirationDate`); nil when the App
+    /// Store didn't say.
+    public var date: Date?
+
+    public init(product: Plan.Product, date: Date?) {
+      self.product = product
+      self.date = date
+    }
+  }
+
   /// What the store knows about the customer now.
   public struct State: Hashable, Sendable {
     public var purchase: Plan.Purchase
@@ -47,16 +66,20 @@ public final class PlanStore<Plan: StorePlan> {
     public var proof: Proof
     /// False until the first refresh has finished.
     public var isLoaded: Bool
+    /// The plan changes waiting for the next renewal, by the plan in use now: for "Yearly from
+    /// 12 March". Empty when none is pending or the subscription status couldn't be read.
+    public var pendingChanges: [Plan.Product: PendingChange]
 
     public init(
       purchase: Plan.Purchase, decision: Plan.Decision, entitlements: Plan.Entitlements,
-      proof: Proof, isLoaded: Bool
+      proof: Proof, isLoaded: Bool, pendingChanges: [Plan.Product: PendingChange] = [:]
     ) {
       self.purchase = purchase
       self.decision = decision
       self.entitlements = entitlements
       self.proof = proof
       self.isLoaded = isLoaded
+      self.pendingChanges = pendingChanges
     }
 
     /// Nothing read yet: a new customer with nothing, proof unknown.
@@ -74,6 +97,8 @@ public final class PlanStore<Plan: StorePlan> {
     case ownershipUnknown
     /// The upsell withholds it from this customer, for this reason.
     case withheld(Plan.Withheld)
+    /// The customer already switched to it: the next renewal starts it, on the change's date.
+    case alreadySwitched(PendingChange)
     /// Not on sale to this customer.
     case notOffered
     /// The legacy price needs a discount signed by the app's server (a promotional offer, or the
@@ -96,6 +121,10 @@ public final class PlanStore<Plan: StorePlan> {
   public enum Outcome: Hashable, Sendable {
     /// Bought, verified, unlocked and finished.
     case purchased(Plan.Product)
+    /// A downgrade or a change of duration in the same group: nothing was charged now, and the
+    /// App Store starts it at the next renewal, on `from` (nil when it didn't say when). The
+    /// current plan stays until then.
+    case scheduled(Plan.Product, from: Date?)
     /// Waiting for approval (Ask to Buy): it unlocks through `Transaction.updates`.
     case pending
     /// The customer cancelled: show nothing.
@@ -245,7 +274,15 @@ public final class PlanStore<Plan: StorePlan> {
   /// a price for something already paid for.
   public var upsell: Plan.Upsell {
     guard knowsOwnership else { return Plan.noOffers }
-    return Plan.upsell(for: state.entitlements, decision: state.decision)
+    let upsell = Plan.upsell(for: state.entitlements, decision: state.decision)
+    // A plan the customer already switched to is theirs at the next renewal: never sold again.
+    let switched = Set(state.pendingChanges.values.map(\.product))
+    return switched.isEmpty ? upsell : Plan.upsell(upsell, without: switched)
+  }
+
+  /// The change waiting for the next renewal that starts `product`, if the customer made one.
+  public func pendingChange(to product: Plan.Product) -> PendingChange? {
+    state.pendingChanges.values.first { $0.product == product }
   }
 
   /// Whether buying `product` now is right. False until what the customer owns is known, and
@@ -253,6 +290,7 @@ public final class PlanStore<Plan: StorePlan> {
   public func mayBuy(_ product: Plan.Product) -> Bool {
     guard knowsOwnership else { return false }
     if Plan.consumables.contains(product) { return Plan.sells(product) }
+    if pendingChange(to: product) != nil { return false }
     return Plan.mayBuy(product, entitlements: state.entitlements, decision: state.decision)
   }
 
@@ -334,6 +372,7 @@ public final class PlanStore<Plan: StorePlan> {
     if Plan.consumables.contains(product) {
       return Plan.sells(product) ? .ready(offer: nil) : .refused(.notOffered)
     }
+    if let change = pendingChange(to: product) { return .refused(.alreadySwitched(change)) }
     let kind: SignedOffer.Kind
     switch Plan.terms(of: product, in: upsell) {
     case .notOffered: return .refused(.notOffered)
@@ -370,6 +409,12 @@ public final class PlanStore<Plan: StorePlan> {
       }
       await read(appTransaction: nil, including: transaction)
       await transaction.finish()
+      // A downgrade or another duration waits for the renewal: the App Store charged nothing and
+      // answered with the current plan's transaction, or says the product is the one pending.
+      let change = pendingChange(to: product)
+      if transaction.productID != product.rawValue || change != nil {
+        return .scheduled(product, from: change?.date ?? transaction.expirationDate)
+      }
       return .purchased(product)
     }
   }
@@ -446,13 +491,49 @@ public final class PlanStore<Plan: StorePlan> {
     }
     var transactions = await storeFront.currentEntitlements()
     if let extra { transactions.append(extra) }
+    let pending = await readPendingChanges(of: transactions)
     // Reads overlap at each await: an older answer must never land after a newer one.
     guard ticket > appliedRead else { return }
     appliedRead = ticket
-    apply(appTransaction, transactions)
+    apply(appTransaction, transactions, pending: pending)
   }
 
-  private func apply(_ appTransaction: AppTransactionRead, _ transactions: [StoreTransaction]) {
+  /// The plan changes waiting for the next renewal, from the status of each group the customer
+  /// subscribes to with their own Apple Account (a family member can't change the organizer's).
+  /// Never prompts. A status that throws or doesn't verify adds nothing: unknown is treated as
+  /// nothing pending, as before the store read it, so it never locks anyone out or blocks a purchase.
+  private func readPendingChanges(of transactions: [StoreTransaction]) async
+    -> [Plan.Product: PendingChange]
+  {
+    let subscriptions = Set(
+      transactions.filter {
+        $0.isVerified && !$0.isRevoked && $0.ownership == .purchased && $0.expirationDate != nil
+      }.map(\.productID))
+    var changes: [Plan.Product: PendingChange] = [:]
+    var groups: Set<UInt64> = []
+    for productID in subscriptions.sorted() {
+      guard let statuses = try? await storeFront.subscriptionStatuses(for: productID) else {
+        continue
+      }
+      for status in statuses
+      where status.isVerified && status.ownership == .purchased
+        && groups.insert(status.originalID).inserted
+      {
+        let info = status.renewalInfo
+        guard status.state != .expired, status.state != .revoked, info.willAutoRenew,
+          let next = info.autoRenewPreference.flatMap(Plan.Product.init(rawValue:)),
+          let current = Plan.Product(rawValue: status.productID), next != current
+        else { continue }
+        changes[current] = PendingChange(product: next, date: status.expirationDate)
+      }
+    }
+    return changes
+  }
+
+  private func apply(
+    _ appTransaction: AppTransactionRead, _ transactions: [StoreTransaction],
+    pending: [Plan.Product: PendingChange]
+  ) {
     let now = self.now()
     let purchase: Plan.Purchase
     var kept: VerifiedPurchaseRecord?
@@ -523,7 +604,8 @@ public final class PlanStore<Plan: StorePlan> {
       decision: decision,
       entitlements: Plan.resolve(purchase, decision: decision, owned: owned, now: trustedNow),
       proof: proof,
-      isLoaded: true)
+      isLoaded: true,
+      pendingChanges: pending)
     scheduleRecheck()
   }
 

@@ -46,6 +46,9 @@ public protocol StorePlan {
   static func upsell(for entitlements: Entitlements, decision: Decision) -> Upsell
   /// Whether buying a product that is not a consumable is right for this customer.
   static func mayBuy(_ product: Product, entitlements: Entitlements, decision: Decision) -> Bool
+  /// `upsell` without `products`, neither offered nor withheld: the plans the customer already
+  /// switched to, which the next renewal starts.
+  static func upsell(_ upsell: Upsell, without products: Set<Product>) -> Upsell
   /// The products offered, in offer order.
   static func offeredProducts(in upsell: Upsell) -> [Product]
   /// How `product` is sold in `upsell`, or why it isn't.

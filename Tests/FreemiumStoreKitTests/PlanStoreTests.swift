@@ -22,7 +22,7 @@ enum SignedPrice: LegacyPricing {
 /// `PlanStore` itself.
 enum TinyPlan<Pricing: LegacyPricing>: StorePlan {
     enum Product: String, CaseIterable, Sendable {
-        case pro, yearly, coins
+        case pro, yearly, coins, monthly
     }
 
     struct Purchase: Hashable, Sendable {
@@ -93,6 +93,10 @@ enum TinyPlan<Pricing: LegacyPricing>: StorePlan {
         upsell(for: entitlements, decision: decision).offers.contains(product)
     }
 
+    static func upsell(_ upsell: Upsell, without products: Set<Product>) -> Upsell {
+        Upsell(offers: upsell.offers.filter { !products.contains($0) }, withheld: upsell.withheld.filter { !products.contains($0.key) })
+    }
+
     static func offeredProducts(in upsell: Upsell) -> [Product] { upsell.offers }
 
     static func terms(of product: Product, in upsell: Upsell) -> OfferTerms<Withheld> {
@@ -142,6 +146,7 @@ struct PlanStoreTests {
                     id: "yearly", kind: .autoRenewable(group: "plus", level: 1, period: 365 * 86_400),
                     promotionalOffers: [TinyPlan<OwnPrice>.legacyOffer]),
                 .init(id: "coins", kind: .consumable),
+                .init(id: "monthly", kind: .autoRenewable(group: "plus", level: 1, period: 30 * 86_400)),
             ],
             appTransaction: facts, now: start)
     }
@@ -482,6 +487,46 @@ struct PlanStoreTests {
         #expect(front.listening == 0)
     }
 
+    @Test("A change of duration waits for the renewal: scheduled, never sold again, shown with its date, then held")
+    func pendingChangeIsSeen() async {
+        let model = Self.model()
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        model.purchaseElsewhere("monthly")
+        await store.refresh()
+        let renewal = Self.start.addingTimeInterval(30 * 86_400)
+        // The App Store charges nothing now and answers with the monthly transaction.
+        #expect(await store.purchase(.yearly) == .scheduled(.yearly, from: renewal))
+        #expect(model.charges.map(\.productID) == ["monthly"])
+        await store.refresh()
+        let change = TinyPlan<OwnPrice>.Store.PendingChange(product: .yearly, date: renewal)
+        #expect(store.state.pendingChanges == [.monthly: change])
+        #expect(store.pendingChange(to: .yearly) == change)
+        #expect(!store.upsell.offers.contains(.yearly))
+        #expect(!store.mayBuy(.yearly))
+        #expect(await store.purchase(.yearly) == .refused(.alreadySwitched(change)))
+        #expect(model.calls.filter { $0 == "purchase yearly" }.count == 1, "the refusal reached the App Store")
+        model.now = renewal.addingTimeInterval(1)
+        await store.refresh()
+        #expect(store.entitlements.products == ["yearly"])
+        #expect(store.state.pendingChanges.isEmpty)
+        #expect(model.charges.map(\.productID) == ["monthly", "yearly"])
+    }
+
+    @Test("A subscription status that can't be read is nothing pending: offered and bought as before, never blocked")
+    func unreadableStatusFailsSafe() async {
+        let model = Self.model()
+        let store = Self.store(TinyPlan<OwnPrice>.self, StatusUnreadable(model: model))
+        model.purchaseElsewhere("monthly")
+        await store.refresh()
+        #expect(store.state.isLoaded && store.state.proof == .verified)
+        #expect(store.state.pendingChanges.isEmpty)
+        #expect(store.upsell.offers == [.pro, .yearly])
+        // The App Store still says what it did: the current plan's transaction, so not bought now.
+        let renewal = Self.start.addingTimeInterval(30 * 86_400)
+        #expect(await store.purchase(.yearly) == .scheduled(.yearly, from: renewal))
+        #expect(await store.purchase(.pro) == .purchased(.pro))
+    }
+
     @Test("Trials are judged at the later of the clock and the newest moment the App Store signed")
     func signedMomentBeatsClock() async {
         let model = Self.model()
@@ -491,6 +536,31 @@ struct PlanStoreTests {
         await store.refresh()
         #expect(await store.purchase(.pro) == .purchased(.pro))
         #expect(store.entitlements.now == signed)
+    }
+}
+
+extension TinyPlan {
+    typealias Store = PlanStore<TinyPlan>
+}
+
+/// The App Store model whose `Product.SubscriptionInfo.status` always throws.
+struct StatusUnreadable: StoreFront {
+    let model: AppStoreModel
+
+    func appTransaction() async -> AppTransactionRead { await model.appTransaction() }
+    func refreshAppTransaction() async -> AppTransactionRead { await model.refreshAppTransaction() }
+    func currentEntitlements() async -> [StoreTransaction] { await model.currentEntitlements() }
+    func transactionUpdates() -> AsyncStream<StoreTransaction> { model.transactionUpdates() }
+    func unfinishedTransactions() async -> [StoreTransaction] { await model.unfinishedTransactions() }
+    func sync() async throws { try await model.sync() }
+    func products(for identifiers: [String]) async throws -> [StoreProduct] { try await model.products(for: identifiers) }
+
+    func purchase(productID: String, offer: SignedOffer?) async throws -> PurchaseAttempt {
+        try await model.purchase(productID: productID, offer: offer)
+    }
+
+    func subscriptionStatuses(for productID: String) async throws -> [SubscriptionStatus] {
+        throw StoreFrontError(message: "status unavailable")
     }
 }
 

@@ -66,6 +66,15 @@ struct GeneratedPackageTests {
             find: "    if let group = Catalog.subscriptionGroups[product] { return holderGroup != group }\n",
             replace: "    if Catalog.subscriptionGroups[product] != nil { return true }\n",
             test: "Journey: a plan of the group that adds nothing is a switch, not an upgrade"),
+        // A plan change waiting for the renewal sold again: the guard that refuses it, and the upsell that hides it.
+        LayerMutant(
+            name: "PendingSwitchSoldAgain", example: "quill-writer", file: "PlanStore.swift",
+            find: "    if let change = pendingChange(to: product) { return .refused(.alreadySwitched(change)) }\n", replace: "",
+            test: "Journey: a plan change waits for the renewal, is never sold again, then holds"),
+        LayerMutant(
+            name: "PendingSwitchOffered", example: "tally-two-switches", file: "PlanStore.swift",
+            find: "    return switched.isEmpty ? upsell : Plan.upsell(upsell, without: switched)\n", replace: "    return upsell\n",
+            test: "Journey: a plan change waits for the renewal, is never sold again, then holds"),
         LayerMutant(
             name: "LegacyPriceUncharged", example: "quill-writer", file: "Upsell.swift",
             find: "          legacyCharge = .legacyProduct(candidate.product)\n", replace: "          legacyCharge = nil\n",
@@ -73,7 +82,7 @@ struct GeneratedPackageTests {
         // Offline at the first launch, nothing cached: the store must ask again on its own, or the buyer stays unknown.
         LayerMutant(
             name: "FirstLaunchNeverRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "      isLoaded: true)\n    scheduleRecheck()\n", replace: "      isLoaded: true)\n",
+            find: "      pendingChanges: pending)\n    scheduleRecheck()\n", replace: "      pendingChanges: pending)\n",
             test: "First launch offline, nothing cached: checking the purchase, then recognised"),
         LayerMutant(
             name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",

@@ -10,6 +10,7 @@ extension GenerationContext {
     /// words: the generated Swift and INTEGRATION.md read them from here.
     static let purchaseMessages: KeyValuePairs<String, String> = [
         "purchased": "Thank you! Your purchase is unlocked.",
+        "scheduled": "Your new plan starts at your next renewal. Until then, you keep your current plan.",
         "pending": "Waiting for approval. It unlocks as soon as the purchase is approved.",
         "ownershipUnknown": "Couldn't check what you already own, so nothing was charged. Try again when you're online.",
         "addsNothing": "You already have everything this includes.",
@@ -19,6 +20,7 @@ extension GenerationContext {
         "originalPurchaseUnknown":
             "Couldn't confirm when you first got the app, and you may already own this, so nothing was charged. Try again when you're online.",
         "switchAddsNothing": "You already have everything this plan includes. To change your plan, go to your subscriptions in Settings.",
+        "alreadySwitched": "You've already switched to this plan. It starts at your next renewal, and nothing more is charged now.",
         "notOffered": "This isn't available to buy.",
         "offerNotSigned": "Your price couldn't be confirmed with the App Store, so nothing was charged. Try again later.",
         "offerRejected": "The App Store didn't accept your price for this Apple Account, so nothing was charged.",
@@ -211,6 +213,25 @@ extension GenerationContext {
                     "switchWithheld": switchWithheld.map { productReference($0.productID) } ?? false,
                 ]
                 break
+            }
+        }
+        // A plan change the App Store defers to the renewal (a lower level, or another duration at the same
+        // level, in the group): the subscriber picks it, and the layer must not sell it again.
+        value["hasPendingSwitch"] = false
+        if let newCustomer {
+            let offered = Set(newCustomer.expected.upsell.offers.map(\.productID))
+            let subscriptions = plan.products.filter { $0.kind == .autoRenewable && $0.forSale && $0.trial == nil }
+            let pair = subscriptions.lazy.compactMap { from -> (Product, Product)? in
+                guard offered.contains(from.id), let current = from.subscription else { return nil }
+                let next = subscriptions.first { other in
+                    guard other.id != from.id, let info = other.subscription, info.group == current.group else { return false }
+                    return info.level > current.level || (info.level == current.level && info.period != current.period)
+                }
+                return next.map { (from, $0) }
+            }.first
+            if let (from, to) = pair {
+                value["hasPendingSwitch"] = true
+                value["pendingSwitch"] = ["from": productReference(from.id), "to": productReference(to.id)]
             }
         }
         // App Review's fresh sandbox account: in the plan's tier for testers, buying that tier's legacy price.
