@@ -17,6 +17,7 @@ extension DiagnosticCode {
         case codesAppID = "offer-codes-app-id"
         case codesPerSeat = "offer-codes-per-seat"
         case codesRedemption = "offer-codes-redemption"
+        case redemptionRateUnused = "code-redemption-rate-unused"
     }
 }
 
@@ -44,7 +45,7 @@ public enum DirectSalesCheck {
     static func code(_ code: DiagnosticCode.DirectSales) -> DiagnosticCode { DiagnosticCode(code) }
 
     public static func check(_ catalog: PlanCatalog, now: Date) -> [Diagnostic] {
-        guard let sales = catalog.plan.directSales else { return [] }
+        guard let sales = catalog.plan.directSales, !sales.editions.isEmpty else { return redemptionRateUnused(catalog.plan) }
         let plan = catalog.plan
         let root = JSONPath.root / PlanKeys.Root.directSales
         var diagnostics: [Diagnostic] = []
@@ -166,4 +167,22 @@ public enum DirectSalesCheck {
         }
         return diagnostics
     }
+
+    /// `codeRedemptionRate` given where no direct-sale edition could use it: the simulation prints it among the
+    /// assumptions but nothing reads it, so say so instead of letting it look like it counts.
+    static func redemptionRateUnused(_ plan: MigrationPlan) -> [Diagnostic] {
+        let name = SimulationAssumption.codeRedemptionRate.rawValue
+        let settings = plan.simulation
+        let given = (settings?.assumptions ?? []) + (settings?.scenarios.flatMap(\.assumptions) ?? [])
+        return given.filter { $0.name == name }.map { value in
+            .warning(
+                code(.redemptionRateUnused),
+                "'\(name)' is set, but the plan has no direct-sale editions for it to apply to: the simulation lists it and nothing uses it",
+                at: value.origin,
+                hint:
+                    "Remove it, or add the license holders with 'migrate import licenses' (the plan's \"\(PlanKeys.Root.directSales)\"), whose seats it sizes."
+            )
+        }
+    }
+
 }
