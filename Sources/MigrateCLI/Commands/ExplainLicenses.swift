@@ -27,16 +27,7 @@ extension ExplainCommand {
         }
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was explained")
-        guard catalog.plan.directSales != nil else {
-            throw CommandError(.dataError, "\(loaded.file.displayPath) has no directSales. Run 'migrate import licenses' with the exports first.")
-        }
-        let holders = try ImportCommand.readLicenses(arguments[Self.licenses], context: context)
-        var ledger: CodeLedger?
-        if let path = arguments[Self.ledger] {
-            let file = try InputFile.read(path, context: context)
-            ledger = try ImportCommand.importing { () throws(ImportError) in try CodeLedger.read(file.bytes, file: file.displayPath) }
-        }
-        let decisions = LicenseDecision.decide(holders, catalog: catalog, ledger: ledger, now: arguments[Self.now] ?? context.now)
+        let (_, holders, decisions) = try decideLicenses(arguments, loaded: loaded, catalog: catalog, context: context)
         if format == .csv {
             var text = "file,line,store,order,verdict,edition,tier,product,features,codes,reason\n"
             for decision in decisions {
@@ -92,9 +83,10 @@ extension ExplainCommand {
 
     /// `explain --batch LIST --licenses FILE…`: the holders of the exports, decided as `--licenses` decides them, counted
     /// after the list's summary so every row of both is accounted for. Each license's own line is `--licenses` alone.
-    static func licenseSummary(
+    /// The plan's direct sales, the holders read from `--licenses`, and each one's decision (with `--ledger`'s codes).
+    static func decideLicenses(
         _ arguments: ParsedArguments, loaded: LoadedPlan, catalog: PlanCatalog, context: CommandContext
-    ) throws(CommandError) -> String {
+    ) throws(CommandError) -> (sales: DirectSales, holders: LicenseHolders, decisions: [LicenseDecision]) {
         guard let sales = catalog.plan.directSales else {
             throw CommandError(.dataError, "\(loaded.file.displayPath) has no directSales. Run 'migrate import licenses' with the exports first.")
         }
@@ -105,6 +97,13 @@ extension ExplainCommand {
             ledger = try ImportCommand.importing { () throws(ImportError) in try CodeLedger.read(file.bytes, file: file.displayPath) }
         }
         let decisions = LicenseDecision.decide(holders, catalog: catalog, ledger: ledger, now: arguments[Self.now] ?? context.now)
+        return (sales, holders, decisions)
+    }
+
+    static func licenseSummary(
+        _ arguments: ParsedArguments, loaded: LoadedPlan, catalog: PlanCatalog, context: CommandContext
+    ) throws(CommandError) -> String {
+        let (sales, holders, decisions) = try decideLicenses(arguments, loaded: loaded, catalog: catalog, context: context)
         let holding = decisions.filter { $0.verdict == .holder }
         let rows = decisions.count + holders.skippedRows.count
         let files = holders.exports.map(\.file).joined(separator: ", ")
@@ -119,7 +118,7 @@ extension ExplainCommand {
             let seats = members.reduce(0) { $0 + $1.license.seats }
             text += "  \(edition.id)" + (edition.tier.map { ", tier \($0)" } ?? "") + (edition.legacyProduct.map { ", redeems \($0)" } ?? "")
             text += ": \(plural(members.count, "holder")), \(plural(seats, "seat"))"
-            if ledger != nil { text += "; \(members.filter { $0.waiting == nil }.count) with a code for every seat" }
+            if arguments[Self.ledger] != nil { text += "; \(members.filter { $0.waiting == nil }.count) with a code for every seat" }
             text += "\n"
         }
         let unmapped = holding.filter { $0.edition == nil }.count
