@@ -129,6 +129,23 @@ struct MultiplatformInitTests {
         #expect(message.contains("after the release before it on macOS"))
     }
 
+    @Test("A listed first free release on iOS, with no macOS release of that version: macOS's own free release is asked")
+    func listedFreeReleaseMissingOnAPlatform() throws {
+        var facts = Self.facts
+        facts.releases.removeAll { $0.platform == .macOS && $0.version == (try! Version("2.0")) }
+        var wizard = Wizard(facts: facts, now: Self.now)
+        let asked = wizard.walk(answers: [.firstFree: "iOS 2.0 (3)", .freeGoLive: "2021-06-01T17:00:00Z"])
+        #expect(asked.contains(.platformFreeRelease(.macOS)), "\(asked)")
+        #expect(!asked.contains(.platformGoLive(.macOS)))
+        let plan = wizard.plan
+        let mac = try #require(plan.releases.first { $0.platform == .macOS && !$0.model.isPaid }, "macOS has a free release")
+        #expect(mac.version == (try Version("2.0")), "the default is the listed first free release's version")
+        #expect(mac.released == Timestamp.parse("2021-06-01T17:00:00Z"), "going live when the app went free, by default")
+        #expect(plan.releases.filter { $0.platform == .macOS && $0.model.isPaid }.count == 2, "macOS 1.0 and 1.1 were paid")
+        let errors = PlanChecker.check(plan, now: Self.now).diagnostics.filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(errors.map(\.message))")
+    }
+
     @Test("no price default without a catalog: the price is asked")
     func priceAsked() {
         var facts = Self.facts

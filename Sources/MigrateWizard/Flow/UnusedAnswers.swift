@@ -56,10 +56,9 @@ extension Wizard {
             let listed = answers.firstFree.flatMap { answers.releases.indices.contains($0) ? answers.releases[$0].displayName : nil }
             return "the first free release is a listed one (\(listed ?? "?")), so no new release is asked; give --first-free new to add one"
         case .platformFreeRelease?:
-            guard answers.firstFree == answers.releases.count else {
-                return "the first free release is a listed one, so no new release is asked on any platform; give --first-free new to add one"
-            }
-            let asked = otherFreePlatforms.map(\.rawValue)
+            let asked =
+                answers.firstFree == answers.releases.count
+                ? otherFreePlatforms.map(\.rawValue) : (answers.platforms ?? []).filter(answers.needsOwnFreeRelease).map(\.rawValue)
             return
                 "'\(item ?? "")' is not another platform the app ships on that needs its own free release (those asked: \(list(asked)))"
                 + guess(item, asked)

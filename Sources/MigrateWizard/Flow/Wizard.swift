@@ -59,6 +59,7 @@ public struct Wizard: Sendable {
         if let firstFree = answers.firstFree, firstFree < answers.releases.count {
             list.append(.freeGoLive)
             list += (answers.platforms ?? []).filter { answers.listedFreeRelease(on: $0) != nil }.map { .platformGoLive($0) }
+            list += (answers.platforms ?? []).filter(answers.needsOwnFreeRelease).map { .platformFreeRelease($0) }
         }
         if answers.firstFree == answers.releases.count {
             list.append(.newFreeRelease)
@@ -182,7 +183,12 @@ public struct Wizard: Sendable {
     /// The first free release suggested on another platform: the new free release's version, going live the same
     /// moment, with the platform's next build when its receipts carry one.
     func suggestedFreeRelease(on platform: Platform) -> ImportedRelease {
-        let main = answers.newFreeRelease ?? suggestedFreeRelease()
+        var main = answers.newFreeRelease ?? suggestedFreeRelease()
+        if let firstFree = answers.firstFree, firstFree < answers.releases.count {
+            // A listed first free release: its version, going live when the app went free.
+            main = answers.releases[firstFree]
+            if let goLive = answers.freeGoLive { main.date = goLive }
+        }
         var build: Version?
         if platform.originalVersionMeaning == .buildNumber {
             let last = answers.releases.last { $0.platform == platform }

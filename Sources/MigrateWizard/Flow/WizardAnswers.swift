@@ -94,6 +94,10 @@ public struct WizardAnswers: Sendable, Hashable {
             // After it, so that `firstFree` still points at it.
             let shipped = Set(platforms ?? Platform.allCases).subtracting([newFreeRelease.platform])
             all += platformFreeReleases.keys.sorted().filter(shipped.contains).compactMap { platformFreeReleases[$0] }
+        } else {
+            // A listed first free release: a platform that lists no release of that version or later goes free with a
+            // release of its own, not listed yet.
+            all += platformFreeReleases.keys.sorted().filter(needsOwnFreeRelease).compactMap { platformFreeReleases[$0] }
         }
         return all
     }
@@ -113,6 +117,7 @@ public struct WizardAnswers: Sendable, Hashable {
             return own.date
         }
         if listedFreeRelease(on: platform) != nil, let own = platformGoLives[platform] { return own.date }
+        if needsOwnFreeRelease(platform), let own = platformFreeReleases[platform] { return own.date }
         return freeDate
     }
 
@@ -124,6 +129,15 @@ public struct WizardAnswers: Sendable, Hashable {
         let main = releases[firstFree]
         guard platform != main.platform, platforms?.contains(platform) ?? true else { return nil }
         return releases.indices.first { releases[$0].platform == platform && releases[$0].version >= main.version }
+    }
+
+    /// When the first free release is a listed one: whether `platform` lists releases but none of that version or later,
+    /// so its own first free release is still to come (asked as `platformFreeRelease`). Without one its buyers would
+    /// stay paying customers with no free release at all.
+    public func needsOwnFreeRelease(_ platform: Platform) -> Bool {
+        guard let firstFree, firstFree < releases.count, platform != releases[firstFree].platform else { return false }
+        guard platforms?.contains(platform) ?? true, releases.contains(where: { $0.platform == platform }) else { return false }
+        return listedFreeRelease(on: platform) == nil
     }
 
     /// Whether a release (an index into `allReleases`) was paid: a listed one before its platform went free. A
@@ -139,7 +153,7 @@ public struct WizardAnswers: Sendable, Hashable {
         guard let firstFree, allReleases.indices.contains(firstFree) else { return [] }
         guard firstFree == releases.count else {
             let others = (platforms ?? []).compactMap(listedFreeRelease(on:)).sorted().map { releases[$0] }
-            return [allReleases[firstFree]] + others
+            return [allReleases[firstFree]] + others + Array(allReleases[releases.count...])
         }
         return [allReleases[firstFree]] + Array(allReleases[(firstFree + 1)...])
     }
