@@ -511,10 +511,14 @@ public final class PlanStore<Plan: StorePlan> {
       }.map(\.productID))
     var changes: [Plan.Product: PendingChange] = [:]
     var groups: Set<UInt64> = []
-    for productID in subscriptions.sorted() {
+    // One read per group: a status lists the group's subscriptions, so a product it already named
+    // needs no second read.
+    var covered: Set<String> = []
+    for productID in subscriptions.sorted() where !covered.contains(productID) {
       guard let statuses = try? await storeFront.subscriptionStatuses(for: productID) else {
         continue
       }
+      covered.formUnion(statuses.map(\.productID))
       for status in statuses
       where status.isVerified && status.ownership == .purchased
         && groups.insert(status.originalID).inserted

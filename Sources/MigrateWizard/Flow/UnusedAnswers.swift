@@ -56,9 +56,7 @@ extension Wizard {
             let listed = answers.firstFree.flatMap { answers.releases.indices.contains($0) ? answers.releases[$0].displayName : nil }
             return "the first free release is a listed one (\(listed ?? "?")), so no new release is asked; give --first-free new to add one"
         case .platformFreeRelease?:
-            let asked =
-                answers.firstFree == answers.releases.count
-                ? otherFreePlatforms.map(\.rawValue) : (answers.platforms ?? []).filter(answers.needsOwnFreeRelease).map(\.rawValue)
+            let asked = otherFreePlatforms.map(\.rawValue)
             return
                 "'\(item ?? "")' is not another platform the app ships on that needs its own free release (those asked: \(list(asked)))"
                 + guess(item, asked)

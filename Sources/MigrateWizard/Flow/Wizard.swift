@@ -59,7 +59,7 @@ public struct Wizard: Sendable {
         if let firstFree = answers.firstFree, firstFree < answers.releases.count {
             list.append(.freeGoLive)
             list += (answers.platforms ?? []).filter { answers.listedFreeRelease(on: $0) != nil }.map { .platformGoLive($0) }
-            list += (answers.platforms ?? []).filter(answers.needsOwnFreeRelease).map { .platformFreeRelease($0) }
+            list += otherFreePlatforms.map { .platformFreeRelease($0) }
         }
         if answers.firstFree == answers.releases.count {
             list.append(.newFreeRelease)
@@ -167,11 +167,14 @@ public struct Wizard: Sendable {
         return features.map(\.id)
     }
 
-    /// The platforms besides the new free release's own that need a first free release of their own: each the app
-    /// ships on, unless it only runs the main platform's binary (an iPad or Apple Vision Pro running the iPhone app,
-    /// with no releases of its own listed).
+    /// The platforms besides the first free release's own that need a first free release of their own (asked as
+    /// `platformFreeRelease`). With a new free release: each the app ships on, unless it only runs the main platform's
+    /// binary (an iPad or Apple Vision Pro running the iPhone app, with no releases of its own listed). With a listed
+    /// one: each that lists releases but none of its version or later.
     public var otherFreePlatforms: [Platform] {
-        guard answers.firstFree == answers.releases.count else { return [] }
+        guard let firstFree = answers.firstFree else { return [] }
+        // A listed first free release: the platforms that list no release of its version or later.
+        guard firstFree == answers.releases.count else { return (answers.platforms ?? []).filter(answers.needsOwnFreeRelease) }
         let main = answers.newFreeRelease?.platform ?? suggestedFreeRelease().platform
         return (answers.platforms ?? []).filter { platform in
             guard platform != main else { return false }
