@@ -25,7 +25,7 @@ let package = Package(
         // The spec model: JSON with source positions, versions, the plan and its structural validation.
         .target(name: "MigratePlan", dependencies: ["MigrateSupport"]),
         // The engine: cutoff rules, cohorts, entitlements, upsells, receipts and plan checks.
-        .target(name: "MigrateCore", dependencies: ["MigratePlan", "MigrateSupport"]),
+        .target(name: "MigrateCore", dependencies: ["MigratePlan", "MigrateSupport", "FreemiumStoreKit"]),
         // Importers: .storekit, App Store Connect JSON, sales reports, Xcode projects and git history.
         .target(name: "MigrateImport", dependencies: ["MigratePlan", "MigrateCore", "MigrateSupport"]),
         // Test matrices: constrained t-wise covering arrays, a coverage verifier, the factor model of a plan.

@@ -62,9 +62,9 @@ struct GeneratedPackageTests {
         // The journeys through the App Store model, each against the behaviour its issue reported.
         // A plan of the subscriber's group counted as charging twice is withheld as adding nothing, not as a switch.
         LayerMutant(
-            name: "SwitchRefused", example: "quill-writer", file: "Entitlements.swift",
-            find: "    if let group = Catalog.subscriptionGroups[product] { return holderGroup != group }\n",
-            replace: "    if Catalog.subscriptionGroups[product] != nil { return true }\n",
+            name: "SwitchRefused", example: "quill-writer", file: "CatalogRules.swift",
+            find: "    if let group = subscriptionGroups[product] { return holderGroup != group }\n",
+            replace: "    if subscriptionGroups[product] != nil { return true }\n",
             test: "Journey: a plan of the group that adds nothing is a switch, not an upgrade"),
         // A plan change waiting for the renewal sold again: the guard that refuses it, and the upsell that hides it.
         LayerMutant(
@@ -76,8 +76,8 @@ struct GeneratedPackageTests {
             find: "    return switched.isEmpty ? upsell : Plan.upsell(upsell, without: switched)\n", replace: "    return upsell\n",
             test: "Journey: a plan change waits for the renewal, is never sold again, then holds"),
         LayerMutant(
-            name: "LegacyPriceUncharged", example: "quill-writer", file: "Upsell.swift",
-            find: "          legacyCharge = .legacyProduct(candidate.product)\n", replace: "          legacyCharge = nil\n",
+            name: "LegacyPriceUncharged", example: "quill-writer", file: "CatalogUpsell.swift",
+            find: "          offer.legacyCharge = .legacyProduct(candidate.product)\n", replace: "          offer.legacyCharge = nil\n",
             test: "Journey: a paid-app buyer who never subscribed buys every legacy price offered"),
         // Offline at the first launch, nothing cached: the store must ask again on its own, or the buyer stays unknown.
         LayerMutant(
@@ -107,13 +107,13 @@ struct GeneratedPackageTests {
             find: "      Task { [weak self] in await self?.deliverUnfinishedConsumables() }\n", replace: "",
             test: "Journey: a consumable bought before the delivery hook is ready is delivered, no relaunch"),
         LayerMutant(
-            name: "TesterLegacyPriceUncharged", example: "tally-two-switches", file: "Upsell.swift",
-            find: "          legacyCharge = .legacyProduct(candidate.product)\n", replace: "          legacyCharge = nil\n",
+            name: "TesterLegacyPriceUncharged", example: "tally-two-switches", file: "CatalogUpsell.swift",
+            find: "          offer.legacyCharge = .legacyProduct(candidate.product)\n", replace: "          offer.legacyCharge = nil\n",
             test: "Journey: a sandbox tester (App Review's fresh account) buys the testers' legacy price"),
         LayerMutant(
-            name: "FamilyPolicyIgnored", example: "inkwell-universal", file: "Entitlements.swift",
-            find: "if owned.ownership == .familyShared && !Catalog.familySharingEntitles { continue }",
-            replace: "if owned.ownership == .familyShared && Catalog.familySharingEntitles { continue }",
+            name: "FamilyPolicyIgnored", example: "inkwell-universal", file: "CatalogEntitlements.swift",
+            find: "if owned.ownership == .familyShared && !familySharingEntitles { return .familySharingIgnored }",
+            replace: "if owned.ownership == .familyShared && familySharingEntitles { return .familySharingIgnored }",
             test: "Journey: a family member gets what is shared, as the plan says, until sharing stops"),
         LayerMutant(
             name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "FreemiumStore.swift",
@@ -198,14 +198,14 @@ struct GeneratedPackageTests {
             find: "      Task { [weak self] in await self?.deliverUnfinishedConsumables() }\n", replace: "",
             test: "A consumable bought before the delivery hook is ready is delivered without a relaunch"),
         LayerMutant(
-            name: "PeriodHeldForGood", example: "quill-writer", file: "Entitlements.swift",
-            find: "    guard holderGroup != nil || Catalog.nonRenewing.contains(holder) else { return true }\n",
+            name: "PeriodHeldForGood", example: "quill-writer", file: "CatalogRules.swift",
+            find: "    guard holderGroup != nil || nonRenewing.contains(holder) else { return true }\n",
             replace: "    guard holderGroup == nil && false else { return true }\n",
             test: "Journey: a subscriber buys Lifetime, and is told the subscription keeps renewing"),
         LayerMutant(
-            name: "PassNeverEnds", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "Entitlements.swift",
-            find: "      if let period = Catalog.passes[product], let now, let start = owned.purchaseDate,\n",
-            replace: "      if let period = Catalog.passes[product], false, let now, let start = owned.purchaseDate,\n",
+            name: "PassNeverEnds", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "CatalogEntitlements.swift",
+            find: "    if let period = passes[product], let now, let start = owned.purchaseDate,\n",
+            replace: "    if let period = passes[product], false, let now, let start = owned.purchaseDate,\n",
             test: "A non-renewing pass grants from its purchase date, and ends after its duration"),
         LayerMutant(
             name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "PlanStore.swift",
@@ -271,9 +271,9 @@ struct GeneratedPackageTests {
             replace: "",
             test: "An offer the App Store refuses is a refusal: nothing unlocked, no retry at the full price"),
         LayerMutant(
-            name: "TrialNeverEnds", example: "inkwell-universal", file: "Entitlements.swift",
-            find: "let end = Catalog.trialEnd(from: start, lasting: period), now < end\n",
-            replace: "let end = Catalog.trialEnd(from: start, lasting: period), now < end || true\n",
+            name: "TrialNeverEnds", example: "inkwell-universal", file: "CatalogEntitlements.swift",
+            find: "      if now >= end { return .trialEnded(end) }\n",
+            replace: "      if now >= end && false { return .trialEnded(end) }\n",
             test: "A free trial grants from its purchase date until it ends, then no more"),
         LayerMutant(
             name: "TrialDeviceClock", example: "inkwell-universal", file: "PlanStore.swift",
@@ -281,17 +281,17 @@ struct GeneratedPackageTests {
             replace: "    let trustedNow = signed.reduce(now) { first, _ in first }\n",
             test: "A clock set back doesn't lengthen a trial past a moment the App Store has signed"),
         LayerMutant(
-            name: "TrialUnverified", example: "inkwell-universal", file: "Entitlements.swift",
-            find: "        guard owned.isVerified, let now, let start = owned.purchaseDate,\n",
-            replace: "        guard let now, let start = owned.purchaseDate,\n",
+            name: "TrialUnverified", example: "inkwell-universal", file: "CatalogEntitlements.swift",
+            find: "      guard owned.isVerified else { return .trialUnverified }\n",
+            replace: "",
             test: "An unverified trial grants nothing, even for a trial verified before"),
         LayerMutant(
-            name: "TrialLentIsOwned", example: "inkwell-universal", file: "Upsell.swift",
-            find: "    let held = entitlements.features.mapValues { $0.filter { !$0.isTrial } }\n",
-            replace: "    let held = entitlements.features\n",
+            name: "TrialLentIsOwned", example: "inkwell-universal", file: "CatalogUpsell.swift",
+            find: "    let held = entitlements.features.mapValues { $0.filter { !isLent($0) } }.filter {\n",
+            replace: "    let held = entitlements.features.mapValues { $0.filter { _ in true } }.filter {\n",
             test: "During a trial the unlock is offered, and a trial once started is never offered again"),
         LayerMutant(
-            name: "TrialOfferedAgain", example: "inkwell-universal", file: "Upsell.swift",
+            name: "TrialOfferedAgain", example: "inkwell-universal", file: "CatalogUpsell.swift",
             find: "      if entitlements.takenTrials.contains(product) {\n",
             replace: "      if entitlements.takenTrials.contains(product) && false {\n",
             test: "During a trial the unlock is offered, and a trial once started is never offered again"),

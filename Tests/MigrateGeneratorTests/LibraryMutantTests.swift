@@ -3,14 +3,17 @@ import MigrateGenerator
 import MigrateTestSupport
 import Testing
 
-/// The StoreKit layer's guards in the library, proven by the library's own tests: each mutant of
-/// `PlanStore.swift` (the same list the generated tests must catch) is a copy of the library with one
-/// guard removed, beside a copy of `PlanStoreTests`, in one small package built once. CI runs them
-/// (`.ci/mutants` sets `MIGRATE_MUTANTS=1`).
+/// The StoreKit layer's guards and rules in the library, proven by the library's own tests: each mutant of
+/// `PlanStore.swift` and of the catalog rules (the same list the generated tests must catch) is a copy of the
+/// library with one guard removed, beside copies of `PlanStoreTests` and `CatalogRulesTests`, in one small
+/// package built once. CI runs them (`.ci/mutants` sets `MIGRATE_MUTANTS=1`).
 @Suite("Library mutants", .serialized, .timeLimit(.minutes(45)))
 struct LibraryMutantTests {
-    static let mutants = GeneratedPackageTests.layerMutants.filter { $0.file == "PlanStore.swift" }
-    static let testFile = repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/PlanStoreTests.swift")
+    static let files: Set<String> = ["PlanStore.swift", "CatalogRules.swift", "CatalogEntitlements.swift", "CatalogUpsell.swift"]
+    static let mutants = GeneratedPackageTests.layerMutants.filter { files.contains($0.file) }
+    static let testFiles = ["PlanStoreTests.swift", "CatalogRulesTests.swift"].map {
+        repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/\($0)")
+    }
 
     /// Builds the package once; the tests below share it.
     static let package = GeneratedPackageTests.PackageBuild { try await makePackage() }
@@ -18,7 +21,7 @@ struct LibraryMutantTests {
     static func makePackage() async throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "migrate-library-mutants-\(Checksum.of(repositoryRoot.path))")
-        let tests = try String(contentsOf: testFile, encoding: .utf8)
+        let tests = try testFiles.map { ($0.lastPathComponent, try String(contentsOf: $0, encoding: .utf8)) }
         var written: Set<String> = []
         func write(_ text: String, to url: URL) throws {
             written.insert(url.standardizedFileURL.path)
@@ -38,9 +41,11 @@ struct LibraryMutantTests {
                 }
                 try write(text, to: root.appendingPathComponent("Sources/\(module)/\(name).swift"))
             }
-            let imported = tests.replacingOccurrences(
-                of: "@testable import \(StoreLayerSources.folder)\n", with: "@testable import \(module)\n")
-            try write(imported, to: root.appendingPathComponent("Tests/\(module)Tests/PlanStoreTests.swift"))
+            for (file, text) in tests {
+                let imported = text.replacingOccurrences(
+                    of: "@testable import \(StoreLayerSources.folder)\n", with: "@testable import \(module)\n")
+                try write(imported, to: root.appendingPathComponent("Tests/\(module)Tests/\(file)"))
+            }
             targets.append(#"    .target(name: "\#(module)"),"#)
             targets.append(#"    .testTarget(name: "\#(module)Tests", dependencies: ["\#(module)"]),"#)
         }
@@ -48,20 +53,21 @@ struct LibraryMutantTests {
         return root
     }
 
-    @Test("The library's PlanStore mutants are the generated tests' mutants of the same file, and there are some")
+    @Test("The library's mutants are the generated tests' mutants of the same files, and there are some of each")
     func mutantsListed() {
-        #expect(Self.mutants.count >= 20)
+        #expect(Self.mutants.count >= 30)
+        #expect(Set(Self.mutants.map(\.file)) == Self.files)
         #expect(Set(Self.mutants.map(\.name)).count == Self.mutants.count)
     }
 
     @Test(
-        "Each guard of PlanStore, removed, fails the library's own tests",
+        "Each guard of PlanStore and each catalog rule, removed, fails the library's own tests",
         .enabled(if: GeneratedPackageTests.mutantsEnabled, "the mutants run with MIGRATE_MUTANTS=1 (.ci/mutants)"),
         arguments: mutants.map(\.name))
     func libraryMutantFails(name: String) async throws {
         let root = try await Self.package.get()
         let run = try await shell(ScratchBuild.swift("test", ["--skip-build", "--filter", "Mutant\(name)Tests\\."]), in: root)
-        #expect(run.status != 0, "\(name): PlanStoreTests passed with the guard removed")
+        #expect(run.status != 0, "\(name): the library's tests passed with the guard removed")
         #expect(run.output.contains("✘ Test \""), "\(name): no test failed:\n\(run.output.suffix(1_000))")
     }
 }

@@ -45,7 +45,9 @@ enum GenerateCommand {
         name: "generate",
         abstract: "Generate Swift code, tests, tables and a StoreKit configuration from a plan.",
         discussion: """
-            Writes \(Generator.outputs(module: "MODULE").map(\.path).joined(separator: ", ")). \
+            Writes \(Generator.outputs(module: "MODULE").map(\.path).filter { !StoreLayerSources.isCopy($0) }.joined(separator: ", ")), \
+            and the StoreKit layer's library, its sources copied into MODULE/FreemiumStoreKit/ \
+            (none with --store-layer dependency). \
             INTEGRATION.md says which file goes into which target and how to wire the StoreKit layer. \
             Output is byte-identical for the same plan. Each file carries a checksum; a file you edited \
             is kept unless you pass --force. Every file is written to a temporary next to it and renamed \

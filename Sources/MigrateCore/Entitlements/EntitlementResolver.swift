@@ -1,112 +1,103 @@
 import Foundation
+import FreemiumStoreKit
 import MigratePlan
 import MigrateSupport
 
-/// Turns a cohort decision and a customer's transactions into features, with reasons.
+/// Turns a cohort decision and a customer's transactions into features, with reasons: the layer's rules
+/// (`CatalogRules.resolve`) over the plan's tables, with what they decided put in words.
 public struct EntitlementResolver: Sendable {
     public let catalog: PlanCatalog
+    public let rules: PlanRules
 
     public init(catalog: PlanCatalog) {
+        self.init(catalog: catalog, rules: catalog.makeRules())
+    }
+
+    public init(catalog: PlanCatalog, rules: PlanRules) {
         self.catalog = catalog
+        self.rules = rules
     }
 
     public func resolve(_ customer: Customer, decision: CohortDecision) -> Entitlements {
-        let plan = catalog.plan
-        var sources: [String: [GrantSource]] = [:]
-        func grant(_ feature: String, _ source: GrantSource) {
-            if !(sources[feature]?.contains(source) ?? false) { sources[feature, default: []].append(source) }
-        }
-
-        for feature in catalog.freeFeatures(on: customer.platform) { grant(feature, .free) }
-        if case .legacy(let id) = decision.cohort, let tier = catalog.tier(withID: id) {
-            for feature in tier.grants { grant(feature, .tier(id)) }
-        }
-
-        var active: [String] = []
-        var bought: Set<String> = []
-        var ignored: [IgnoredPurchase] = []
-        var notes: [String] = []
+        var tier: String?
+        if case .legacy(let id) = decision.cohort, catalog.tier(withID: id) != nil { tier = id }
         var cacheAge: Int?
         if case .failed(let age) = customer.appTransaction { cacheAge = age }
+        var limit: Int?
+        if case .keepLastVerified(let days) = catalog.plan.policies.verificationFailure { limit = days }
+        let resolution = rules.resolve(
+            tier: tier, freeOn: catalog.trackPlatform(for: customer.platform), purchases: customer.purchases.map(\.storeKit),
+            kept: (cacheAge, limit), now: customer.now)
 
-        for purchase in customer.purchases {
-            guard let product = catalog.product(withID: purchase.productID) else {
-                let suggestion = Suggestions.didYouMean(purchase.productID, in: plan.products.map(\.id))
-                ignored.append(IgnoredPurchase(productID: purchase.productID, reason: "not a product in the plan.\(suggestion)"))
-                continue
-            }
-            if let reason = reasonToIgnore(purchase, product: product, cacheAge: cacheAge, now: customer.now) {
-                ignored.append(IgnoredPurchase(productID: product.id, reason: reason))
-                continue
-            }
-            if purchase.ownership == .familyShared && !product.familyShareable {
-                notes.append(
-                    "'\(product.id)' arrived family-shared but the plan marks it not family shareable; it entitles anyway (check App Store Connect)")
-            }
-            if !purchase.isVerified {
-                notes.append(
-                    "'\(product.id)' did not verify; the cached result (\(cacheAge ?? 0) days old) keeps it, as policies.verificationFailure allows")
-            }
-            if let trial = product.trial, let start = purchase.purchaseDate, let end = trial.end(after: start) {
-                notes.append("'\(product.id)' is a trial of \(trial.spoken), from \(Timestamp.format(start)) until \(Timestamp.format(end))")
-            }
-            if let duration = product.duration {
-                if let start = purchase.purchaseDate, let end = duration.end(after: start) {
-                    notes.append(
-                        "'\(product.id)' lasts \(duration.spoken), from \(Timestamp.format(start)) until \(Timestamp.format(end))"
-                            + (customer.now == nil ? "; the time now is unknown, so it is kept" : ""))
-                } else {
-                    notes.append("'\(product.id)' lasts \(duration.spoken); its purchase date is unknown, so it is kept")
-                }
-            }
-            if !active.contains(product.id) { active.append(product.id) }
-            if purchase.ownership != .familyShared { bought.insert(product.id) }
+        let resolved = resolution.entitlements
+        let features = catalog.ordered(resolved.features.keys).map { id in
+            FeatureGrant(featureID: id, sources: resolved.features[id]!.map(GrantSource.init))
         }
-
-        for id in active.sorted() {
-            guard let product = catalog.product(withID: id) else { continue }
-            for feature in product.grants { grant(feature, .product(id)) }
-            for inner in (catalog.productContents[id] ?? []).sorted() {
-                for feature in catalog.product(withID: inner)?.grants ?? [] { grant(feature, .bundle(id, via: inner)) }
-            }
-        }
-
-        let features = catalog.ordered(sources.keys).map { FeatureGrant(featureID: $0, sources: sources[$0]!) }
         return Entitlements(
-            features: features, activeProducts: active.sorted(), ignored: ignored, notes: notes,
-            familySharedOnly: active.filter { !bought.contains($0) }.sorted())
+            features: features, activeProducts: resolved.activeProducts.map(\.rawValue).sorted(),
+            ignored: resolution.ignored.map { IgnoredPurchase(productID: $0.productID, reason: text($0.reason, $0.productID)) },
+            notes: resolution.notes.map { text($0.note, $0.product.rawValue, now: customer.now) },
+            familySharedOnly: resolved.familySharedOnly.map(\.rawValue).sorted())
     }
 
-    private func reasonToIgnore(_ purchase: OwnedProduct, product: Product, cacheAge: Int?, now: Date?) -> String? {
-        if product.kind == .consumable { return "a consumable; consumables never entitle" }
-        if purchase.isRevoked { return "refunded or revoked (revocationDate is set)" }
-        if purchase.isExpired { return "expired" }
-        if let trial = product.trial {
-            // A trial is free: when its time can't be told, it ends, and no one who paid loses anything.
-            guard purchase.isVerified else { return "a trial whose signature did not verify: its dates can't be trusted" }
-            guard let start = purchase.purchaseDate, let end = trial.end(after: start) else {
-                return "a trial of \(trial.spoken) whose purchase date is unknown, so it can't be told whether it is still running"
-            }
-            guard let now else { return "a trial of \(trial.spoken), and the time now is unknown" }
-            if now >= end { return "a trial of \(trial.spoken) that ended \(Timestamp.format(end))" }
+    /// Why a transaction doesn't entitle, as `explain` says it.
+    private func text(_ reason: IgnoreReason, _ id: String) -> String {
+        let product = catalog.product(withID: id)
+        let trial = product?.trial?.spoken ?? ""
+        switch reason {
+        case .unknownProduct:
+            return "not a product in the plan.\(Suggestions.didYouMean(id, in: catalog.plan.products.map(\.id)))"
+        case .consumable: return "a consumable; consumables never entitle"
+        case .revoked: return "refunded or revoked (revocationDate is set)"
+        case .expired: return "expired"
+        case .trialUnverified: return "a trial whose signature did not verify: its dates can't be trusted"
+        case .trialStartUnknown:
+            return "a trial of \(trial) whose purchase date is unknown, so it can't be told whether it is still running"
+        case .trialTimeUnknown: return "a trial of \(trial), and the time now is unknown"
+        case .trialEnded(let end): return "a trial of \(trial) that ended \(Timestamp.format(end))"
+        case .passEnded(let end):
+            return "a non-renewing subscription of \(product?.duration?.spoken ?? "") that ended \(Timestamp.format(end))"
+        case .familySharingIgnored: return "family-shared, and policies.familySharing is \"ignored\""
+        case .unverified(let limit?): return "its signature did not verify, and no verified result from the last \(limit) days is cached"
+        case .unverified(nil): return "its signature did not verify, and policies.verificationFailure is \"deny\""
         }
-        if let duration = product.duration, let start = purchase.purchaseDate, let end = duration.end(after: start), let now, now >= end {
-            // A paid pass: it ends only when its dates say so. Unknown dates keep it, so no payer is locked out.
-            return "a non-renewing subscription of \(duration.spoken) that ended \(Timestamp.format(end))"
+    }
+
+    /// What was noticed about a transaction that entitles, as `explain` says it.
+    private func text(_ note: EntitlementNote, _ id: String, now: Date?) -> String {
+        let product = catalog.product(withID: id)
+        switch note {
+        case .sharedThoughNotShareable:
+            return "'\(id)' arrived family-shared but the plan marks it not family shareable; it entitles anyway (check App Store Connect)"
+        case .keptUnverified(let age):
+            return "'\(id)' did not verify; the cached result (\(age ?? 0) days old) keeps it, as policies.verificationFailure allows"
+        case .trialRunning(let start, let end):
+            return "'\(id)' is a trial of \(product?.trial?.spoken ?? ""), from \(Timestamp.format(start)) until \(Timestamp.format(end))"
+        case .pass(let start?, let end?):
+            return "'\(id)' lasts \(product?.duration?.spoken ?? ""), from \(Timestamp.format(start)) until \(Timestamp.format(end))"
+                + (now == nil ? "; the time now is unknown, so it is kept" : "")
+        case .pass:
+            return "'\(id)' lasts \(product?.duration?.spoken ?? ""); its purchase date is unknown, so it is kept"
         }
-        if purchase.ownership == .familyShared && catalog.plan.policies.familySharing == .ignored {
-            return "family-shared, and policies.familySharing is \"ignored\""
+    }
+}
+
+extension GrantSource {
+    init(_ grant: PlanGrant<ProductKey, String>) {
+        switch grant {
+        case .free: self = .free
+        case .tier(let id): self = .tier(id)
+        case .product(let id): self = .product(id.rawValue)
+        case .bundle(let id, let via): self = .bundle(id.rawValue, via: via.rawValue)
         }
-        if !purchase.isVerified {
-            switch catalog.plan.policies.verificationFailure {
-            case .deny:
-                return "its signature did not verify, and policies.verificationFailure is \"deny\""
-            case .keepLastVerified(let days):
-                guard let cacheAge, cacheAge <= days else {
-                    return "its signature did not verify, and no verified result from the last \(days) days is cached"
-                }
-            }
-        }
-        return nil
+    }
+}
+
+extension OwnedProduct {
+    /// The transaction as the layer's rules read it.
+    var storeKit: FreemiumStoreKit.OwnedProduct {
+        FreemiumStoreKit.OwnedProduct(
+            productID: productID, ownership: ownership == .familyShared ? .familyShared : .purchased, isRevoked: isRevoked,
+            isExpired: isExpired, isVerified: isVerified, purchaseDate: purchaseDate)
     }
 }

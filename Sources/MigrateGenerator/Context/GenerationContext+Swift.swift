@@ -81,23 +81,15 @@ extension GenerationContext {
             "grants": .list(tier.grants.map(featureReference)),
             "grantsList": featureList(tier.grants),
             "hasDiscounts": .bool(!tier.discounts.isEmpty),
-            "promotionalOffersList": .string(
-                promotionalOffers(of: tier).map {
-                    ".\(productCases[$0.product] ?? SwiftIdentifier.make($0.product)): \(SwiftIdentifier.stringLiteral($0.offer))"
-                }
-                .joined(separator: ", ")),
-            "introductoryOffersList": .string(
-                introductoryOffers(of: tier).map { ".\(productCases[$0] ?? SwiftIdentifier.make($0))" }.joined(separator: ", ")),
-            "legacyProductsList": .string(
-                legacyProducts(of: tier).map {
-                    ".\(productCases[$0.regular] ?? SwiftIdentifier.make($0.regular)): .\(productCases[$0.legacy] ?? SwiftIdentifier.make($0.legacy))"
-                }.joined(separator: ", ")),
-            "discountsList": .string(
-                tier.discounts.sorted { $0.product < $1.product }.map { discount in
-                    let product = productCases[discount.product] ?? SwiftIdentifier.make(discount.product)
-                    return
-                        ".\(product): (\(SwiftIdentifier.stringLiteral(discount.price.description)), \(Self.grouped(discount.price.tenThousandths)))"
-                }.joined(separator: ", ")),
+            "legacyPrices": Self.swiftList(
+                legacyPrices(of: tier).map { product, price in
+                    [
+                        "product": .string(productCases[product] ?? SwiftIdentifier.make(product)),
+                        "priceLiteral": .string(SwiftIdentifier.stringLiteral(price.display)),
+                        "priceUnits": .string(Self.grouped(Int64(price.units))),
+                        "charge": .string(chargeExpression(price.charge)),
+                    ]
+                }),
             "discounts": .list(
                 tier.discounts.sorted { $0.product < $1.product }.map { discount in
                     [

@@ -1,4 +1,5 @@
 import Foundation
+import FreemiumStoreKit
 import MigrateCore
 import MigratePlan
 import MigrateSupport
@@ -92,31 +93,15 @@ public struct GenerationContext {
 
     var plan: MigrationPlan { catalog.plan }
 
-    /// A tier's promotional offers that charge a legacy price, as the engine applies them
-    /// (only below the regular price): product id and offer identifier, by product id.
-    func promotionalOffers(of tier: ResolvedTier) -> [(product: String, offer: String)] {
-        appliedDiscounts(of: tier).compactMap { discount -> (product: String, offer: String)? in
-            guard case .promotionalOffer(let id) = discount.charge else { return nil }
-            return (discount.product, id)
-        }
+    /// A tier's legacy prices as the layer's rules apply them (below the regular price, a legacy product only
+    /// where it exists), by regular product id.
+    func legacyPrices(of tier: ResolvedTier) -> [(product: String, price: PlanRules.LegacyPrice)] {
+        (upsell.rules.legacyPrices[tier.id] ?? [:]).map { ($0.key.rawValue, $0.value) }.sorted { $0.product < $1.product }
     }
 
-    /// A tier's discounts the engine applies (only below the regular price), by product id.
-    private func appliedDiscounts(of tier: ResolvedTier) -> [Discount] {
-        tier.discounts.filter { discount in catalog.product(withID: discount.product).map { discount.price < $0.price } ?? false }
-            .sorted { $0.product < $1.product }
-    }
-
-    /// The legacy products a tier buys instead of regular ones, as the engine substitutes them.
-    func legacyProducts(of tier: ResolvedTier) -> [(regular: String, legacy: String)] {
-        plan.products.compactMap { product in upsell.legacyTwin(of: product, in: tier).map { (product.id, $0.id) } }
-            .sorted { $0.regular < $1.regular }
-    }
-
-    /// A tier's products whose introductory offer charges its legacy price (only below the regular
-    /// price), by product id.
-    func introductoryOffers(of tier: ResolvedTier) -> [String] {
-        appliedDiscounts(of: tier).filter { $0.charge == .introductoryOffer }.map(\.product)
+    /// Whether some tier's legacy price is charged as `matches` says.
+    func anyLegacyPrice(_ matches: (PlanRules.LegacyPrice.Charge) -> Bool) -> Bool {
+        upsell.rules.legacyPrices.values.contains { $0.values.contains { matches($0.charge) } }
     }
 
     /// A Swift expression for how an offer is charged: `nil`, `.promotionalOffer(id: "…")` or `.legacyProduct(.case)`.
@@ -125,6 +110,16 @@ public struct GenerationContext {
         case nil: "nil"
         case .promotionalOffer(let id): ".promotionalOffer(id: \(SwiftIdentifier.stringLiteral(id)))"
         case .legacyProduct(let id): ".legacyProduct(.\(productCases[id] ?? SwiftIdentifier.make(id)))"
+        case .introductoryOffer: ".introductoryOffer"
+        }
+    }
+
+    /// A Swift expression for how a legacy price is charged, as the rules' tables write it.
+    func chargeExpression(_ charge: PlanRules.LegacyPrice.Charge) -> String {
+        switch charge {
+        case .displayOnly: ".displayOnly"
+        case .promotionalOffer(let id): ".promotionalOffer(id: \(SwiftIdentifier.stringLiteral(id)))"
+        case .legacyProduct(let id): ".legacyProduct(.\(productCases[id.rawValue] ?? SwiftIdentifier.make(id.rawValue)))"
         case .introductoryOffer: ".introductoryOffer"
         }
     }
@@ -159,7 +154,8 @@ public struct GenerationContext {
             "features": .list(features),
             "products": Self.swiftList(plan.products.map(productValue)),
             "productsWithRequires": Self.swiftList(plan.products.filter { !$0.requires.isEmpty }.map(productValue)),
-            "tiersWithDiscounts": Self.swiftList(catalog.tiers.filter { !$0.discounts.isEmpty }.map(tierValue)),
+            "tiersWithLegacyPrices": Self.swiftList(catalog.tiers.filter { !legacyPrices(of: $0).isEmpty }.map(tierValue)),
+            "anyLegacyPrices": .bool(!upsell.rules.legacyPrices.isEmpty),
             "consumablesList": productList(plan.products.filter { $0.kind == .consumable }.map(\.id)),
             "subscriptions": Self.swiftList(
                 plan.products.filter { $0.kind == .autoRenewable }.map { product in
@@ -193,14 +189,9 @@ public struct GenerationContext {
             "forSaleList": productList(plan.products.filter(\.forSale).map(\.id)),
             "anyRequires": .bool(plan.products.contains { !$0.requires.isEmpty }),
             "tiers": Self.swiftList(catalog.tiers.map(tierValue)),
-            "anyDiscounts": .bool(catalog.tiers.contains { !$0.discounts.isEmpty }),
-            "tiersWithPromotionalOffers": Self.swiftList(catalog.tiers.filter { !promotionalOffers(of: $0).isEmpty }.map(tierValue)),
-            "anyPromotionalOffers": .bool(catalog.tiers.contains { !promotionalOffers(of: $0).isEmpty }),
-            "tiersWithIntroductoryOffers": Self.swiftList(catalog.tiers.filter { !introductoryOffers(of: $0).isEmpty }.map(tierValue)),
-            "anyIntroductoryOffers": .bool(catalog.tiers.contains { !introductoryOffers(of: $0).isEmpty }),
-            "tiersWithLegacyProducts": Self.swiftList(catalog.tiers.filter { !legacyProducts(of: $0).isEmpty }.map(tierValue)),
-            "anyLegacyProducts": .bool(catalog.tiers.contains { !legacyProducts(of: $0).isEmpty }),
-            "legacyOnlyList": productList(plan.products.map(\.id).filter { upsell.legacyProductTiers[$0] != nil }),
+            "anyPromotionalOffers": .bool(anyLegacyPrice { if case .promotionalOffer = $0 { true } else { false } }),
+            "anyIntroductoryOffers": .bool(anyLegacyPrice { $0 == .introductoryOffer }),
+            "legacyOnlyList": productList(plan.products.map(\.id).filter { upsell.rules.legacyOnly.contains(ProductKey($0)) }),
             "tracks": Self.swiftList(catalog.tracks.keys.sorted().map(trackValue)),
             "fallbacks": Self.swiftList(
                 platforms.compactMap { platform -> TemplateValue? in

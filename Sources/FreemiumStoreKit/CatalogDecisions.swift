@@ -1,0 +1,181 @@
+import Foundation
+
+/// Why a customer has a feature.
+public enum PlanGrant<Product: Hashable & Sendable, Tier: Hashable & Sendable>: Hashable, Sendable {
+  /// Free to everyone in the newest release.
+  case free
+  /// A legacy tier of paid buyers.
+  case tier(Tier)
+  /// A product the customer holds.
+  case product(Product)
+  /// A bundle the customer holds that contains the product granting it.
+  case bundle(Product, via: Product)
+}
+
+/// What a customer is entitled to, with every reason, and what was read but doesn't count.
+public struct PlanEntitlements<
+  Product: Hashable & Sendable, Feature: Hashable & Sendable, Tier: Hashable & Sendable
+>: Hashable, Sendable {
+  /// Each feature, with its reasons in the order they were granted: free, tier, then products.
+  public var features: [Feature: [PlanGrant<Product, Tier>]]
+  /// Products whose transactions count.
+  public var activeProducts: Set<Product>
+  /// Free trials the customer has started, running or ended: never offered again.
+  public var takenTrials: Set<Product>
+  /// Of `activeProducts`, those held only through Family Sharing: the organizer's, which the
+  /// customer can neither switch nor cancel ("Supporting Family Sharing in your app").
+  public var familySharedOnly: Set<Product>
+
+  public init(
+    features: [Feature: [PlanGrant<Product, Tier>]], activeProducts: Set<Product>,
+    takenTrials: Set<Product> = [], familySharedOnly: Set<Product> = []
+  ) {
+    self.features = features
+    self.activeProducts = activeProducts
+    self.takenTrials = takenTrials
+    self.familySharedOnly = familySharedOnly
+  }
+
+  public func contains(_ feature: Feature) -> Bool {
+    features[feature] != nil
+  }
+}
+
+/// Why a transaction the customer has doesn't entitle.
+public enum IgnoreReason: Hashable, Sendable {
+  /// Its product id is not in the plan.
+  case unknownProduct
+  /// A consumable: consumables never entitle.
+  case consumable
+  /// Refunded or revoked: `Transaction.revocationDate` is set.
+  case revoked
+  /// An expired subscription.
+  case expired
+  /// A free trial whose signature did not verify: its dates can't be trusted.
+  case trialUnverified
+  /// A free trial whose purchase date is unknown, so whether it runs can't be told.
+  case trialStartUnknown
+  /// A free trial, and the time now is unknown.
+  case trialTimeUnknown
+  /// A free trial that ended at this moment.
+  case trialEnded(Date)
+  /// A pass that ended at this moment.
+  case passEnded(Date)
+  /// Family-shared, and the plan doesn't let family-shared transactions entitle.
+  case familySharingIgnored
+  /// Its signature did not verify, and no verified result is kept: `limit` is how many days one is
+  /// kept for, or nil when none is.
+  case unverified(limit: Int?)
+}
+
+/// What the rules noticed about a transaction that does entitle.
+public enum EntitlementNote: Hashable, Sendable {
+  /// Family-shared, though the plan marks the product not shareable: it entitles anyway.
+  case sharedThoughNotShareable
+  /// Its signature did not verify; a verified result this many days old keeps it.
+  case keptUnverified(age: Int?)
+  /// A free trial running from `start` until `end`.
+  case trialRunning(start: Date, end: Date)
+  /// A pass from `start` until `end` (nil when its purchase date is unknown), kept while they can't
+  /// say it ended.
+  case pass(start: Date?, end: Date?)
+}
+
+/// How the App Store charges a legacy price.
+public enum PlanLegacyCharge<Product: Hashable & Sendable>: Hashable, Sendable {
+  /// A promotional offer on the subscription; the app's server signs it.
+  case promotionalOffer(id: String)
+  /// A separate product sold only to this tier.
+  case legacyProduct(Product)
+  /// The subscription's introductory offer, for the first periods only; the app's server signs the
+  /// tier's eligibility (`Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`).
+  case introductoryOffer
+}
+
+/// A product the customer may be shown.
+public struct PlanOffer<Product: Hashable & Sendable, Feature: Hashable & Sendable>: Hashable,
+  Sendable
+{
+  /// What is bought: for a legacy product, the legacy product itself.
+  public var product: Product
+  /// The features it would add.
+  public var adds: Set<Feature>
+  /// The legacy price from the customer's tier, in the app's main storefront, if one applies.
+  public var legacyPrice: String?
+  /// How the App Store charges `legacyPrice`: buy `product` with
+  /// `Product.PurchaseOption.promotionalOffer(_:compactJWS:)` (your server signs the JWS with an
+  /// In-App Purchase key, never shipped in the app), or buy the legacy product. Nil at the usual
+  /// price, or for a legacy price that is shown only.
+  public var legacyCharge: PlanLegacyCharge<Product>?
+  /// The subscription in the same group it replaces: the App Store switches plans and charges for
+  /// one (an upgrade at once, a downgrade or crossgrade at the next renewal).
+  public var switchesFrom: Product?
+  /// Subscriptions the customer has that grant some of what this unlocks for good: buying it
+  /// doesn't stop them, so tell the customer to cancel them in Settings.
+  public var keepsRenewing: Set<Product>
+  /// Features it grants that the customer already has: offered anyway because nothing smaller sells
+  /// what it adds.
+  public var overlap: Set<Feature>
+
+  public init(
+    product: Product, adds: Set<Feature>, legacyPrice: String? = nil,
+    legacyCharge: PlanLegacyCharge<Product>? = nil, switchesFrom: Product? = nil,
+    keepsRenewing: Set<Product> = [], overlap: Set<Feature> = []
+  ) {
+    self.product = product
+    self.adds = adds
+    self.legacyPrice = legacyPrice
+    self.legacyCharge = legacyCharge
+    self.switchesFrom = switchesFrom
+    self.keepsRenewing = keepsRenewing
+    self.overlap = overlap
+  }
+}
+
+/// Why a product is deliberately not offered.
+public enum PlanWithholdReason<Product: Hashable & Sendable, Feature: Hashable & Sendable>:
+  Hashable, Sendable
+{
+  /// Every feature it grants is already unlocked.
+  case addsNothing
+  /// An add-on for customers who already have these features.
+  case requires(Set<Feature>)
+  /// It would charge again for features the customer has; what it adds is sold alone.
+  case wouldChargeTwice(overlap: Set<Feature>, soldAloneAs: Set<Product>)
+  /// A free trial the customer has already started.
+  case trialTaken
+  /// The original purchase can't be verified now, and a legacy tier may already own these
+  /// features: offered once it verifies.
+  case originalPurchaseUnknown(tierMayOwn: Set<Feature>)
+  /// Another plan of the group the customer subscribes to that adds nothing they lack (another
+  /// period, family sharing or price): a switch for an account screen, never an upgrade.
+  case switchAddsNothing(from: Product)
+}
+
+/// What the upsell screen shows.
+public struct PlanUpsell<Product: Hashable & Sendable, Feature: Hashable & Sendable>: Hashable,
+  Sendable
+{
+  /// Cheapest useful first.
+  public var offers: [PlanOffer<Product, Feature>]
+  public var withheld: [Product: PlanWithholdReason<Product, Feature>]
+  /// False when everything that can be had is unlocked, so Restore can be hidden.
+  public var showsRestore: Bool
+
+  public init(
+    offers: [PlanOffer<Product, Feature>],
+    withheld: [Product: PlanWithholdReason<Product, Feature>], showsRestore: Bool
+  ) {
+    self.offers = offers
+    self.withheld = withheld
+    self.showsRestore = showsRestore
+  }
+}
+
+// Codable where the app's own types are, so a server returns its decisions as they are.
+extension PlanGrant: Codable where Product: Codable, Tier: Codable {}
+extension PlanEntitlements: Codable where Product: Codable, Feature: Codable, Tier: Codable {}
+extension PlanLegacyCharge: Codable where Product: Codable {}
+extension PlanOffer: Codable where Product: Codable, Feature: Codable {}
+extension PlanWithholdReason: Codable where Product: Codable, Feature: Codable {}
+extension PlanUpsell: Codable where Product: Codable, Feature: Codable {}
