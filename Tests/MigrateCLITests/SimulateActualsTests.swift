@@ -190,7 +190,7 @@ struct SimulateActualsTests {
         let run = Run("simulate", "tilt", "--actuals", "tilt/sales-2011-11-to-2012-02.txt", "--update-plan", directory: scratch.url)
         #expect(run.status == .success, "\(run.error)")
         #expect(
-            run.output.contains(
+            flat(run.output).contains(
                 "simulation.assumptions.lastingMultiple: triangular 5–10–20 → triangular 2.21–3–3.78"))
         #expect(run.output.contains("Wrote tilt/migration.json."))
         let after = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)

@@ -112,16 +112,19 @@ struct TranscriptTests {
         return (text, next)
     }
 
-    /// What to write for `expected` when the command printed `actual`: its lines, keeping the shape of a single
-    /// `…` (as many lines before and after it as the transcript shows); nil when the transcript has several.
+    /// What to write for `expected` when the command printed `actual`: its lines, keeping a single `…` where the
+    /// transcript has it: the printed lines up to the one the transcript shows just before it, and from the one
+    /// just after it (or as many lines as the transcript shows, when that line is no longer printed); nil when
+    /// the transcript has several.
     static func recorded(expected: [String], actual: [String]) -> [String]? {
         let gaps = expected.indices.filter { expected[$0] == "…" }
         guard let gap = gaps.first else { return actual }
         guard gaps.count == 1 else { return nil }
-        let head = gap
-        let tail = expected.count - gap - 1
-        guard head + tail <= actual.count else { return actual }
-        return Array(actual.prefix(head)) + ["…"] + Array(actual.suffix(tail))
+        let headEnd = gap == 0 ? 0 : actual.lastIndex(of: expected[gap - 1]).map { $0 + 1 } ?? gap
+        let tailCount = expected.count - gap - 1
+        let tailStart = tailCount == 0 ? actual.count : actual.firstIndex(of: expected[gap + 1]) ?? actual.count - tailCount
+        guard headEnd <= tailStart else { return actual }
+        return Array(actual[..<headEnd]) + ["…"] + Array(actual[tailStart...])
     }
 
     @Test("The manual's catalog has pages, and the README and the catalog have transcripts")
@@ -222,6 +225,7 @@ struct TranscriptTests {
         arguments: [
             (["a", "b"], ["x", "y", "z"], ["x", "y", "z"]), (["a", "…", "d"], ["w", "x", "y", "z"], ["w", "…", "z"]),
             (["a", "b", "…", "d"], ["w", "x"], ["w", "x"]), (["…", "b", "…"], ["x"], nil),
+            (["a", "…", "c", "d"], ["a", "b", "x", "c", "e", "d"], ["a", "…", "c", "e", "d"]),
         ])
     func recording(expected: [String], actual: [String], recorded: [String]?) {
         #expect(Self.recorded(expected: expected, actual: actual) == recorded)

@@ -65,20 +65,12 @@ struct TextTable {
         String(line.reversed().drop { $0 == " " }.reversed())
     }
 
-    /// Words onto lines of at most `width` characters; a word longer than that is cut.
+    /// Words onto lines of at most `width` characters; a word longer than that (a path, a product id) stands
+    /// whole on a line of its own, so it can still be copied and searched for.
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            var word = Substring(word)
-            while word.count > width {
-                if !current.isEmpty {
-                    lines.append(current)
-                    current = ""
-                }
-                lines.append(String(word.prefix(width)))
-                word = word.dropFirst(width)
-            }
             if current.isEmpty {
                 current = String(word)
             } else if current.count + 1 + word.count <= width {
