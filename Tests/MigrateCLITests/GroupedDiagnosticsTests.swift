@@ -43,7 +43,7 @@ struct GroupedDiagnosticsTests {
         #expect(run.output.components(separatedBy: Self.message).count - 1 == 1, "said once")
         #expect(run.output.contains("plan.json:6:5: error: releases[0].includes: paid release iOS 1.0 (1) \(Self.message)"))
         #expect(
-            run.output.contains("  …and 1,035 more releases with the same error: releases[1…1035], lines 7–1041 (--format json lists each)\n"),
+            run.output.contains("  …and 1,035 more releases with the same error: releases[1…1035], lines 7–1041\n    (--format json lists each)\n"),
             "\(run.output)")
         #expect(run.output.contains("✗ 1036 errors"), "the count is every diagnostic")
         #expect(run.output.split(separator: "\n").count < 30)

@@ -76,7 +76,7 @@ struct LegacyPriceCommandTests {
     func simulate() throws {
         let text = Run("simulate", Self.quill, "--draws", "0", "--scenario", "plan")
         #expect(text.status == .success, "\(text.error)")
-        // Text wraps at 100 columns: join the wrapped lines before looking.
+        // Text wraps at 80 columns: join the wrapped lines before looking.
         let unwrapped = text.output.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
         #expect(unwrapped.contains("Quill (yearly, license holders) 29.99 (was 39.99) via legacy product com.example.quill.yearly.legacy"))
         #expect(unwrapped.contains("Quill Lifetime (license holders) 49.99 (was 99.99) via legacy product com.example.quill.lifetime.legacy"))

@@ -8,6 +8,9 @@ import Testing
 ///
 /// - A line starting with `$ migrate ` is a command; the lines after it, up to the next `$ `, are what it
 ///   prints (standard output, then standard error). A line that is only `…` stands for any number of lines.
+/// - A command line ending in ` \` goes on on the next line, as in a shell, so a long command fits the page.
+/// - `MIGRATE_RECORD=1` writes what each command printed over a transcript that differs, keeping the lines
+///   before and after a single `…`; a transcript with several `…` is left for a person to edit.
 /// - The commands of one page run in order in one scratch folder outside any git repository, holding a copy of
 ///   `Examples`, so a tour's `init` writes the plan its `check` reads.
 /// - A block that can't run here (a terminal session, another program's command) is preceded by
@@ -97,6 +100,33 @@ struct TranscriptTests {
         return "expected \(expected.count) lines, got \(actual.count)"
     }
 
+    /// The command that starts at `start` of a block's lines, joining lines that end in ` \`, and the index of
+    /// the first line after it.
+    static func command(_ lines: [String], at start: Int, end: Int) -> (text: String, next: Int) {
+        var text = lines[start]
+        var next = start + 1
+        while text.hasSuffix(" \\") && next < end {
+            text = text.dropLast(2) + " " + lines[next].drop { $0 == " " }
+            next += 1
+        }
+        return (text, next)
+    }
+
+    /// What to write for `expected` when the command printed `actual`: its lines, keeping a single `…` where the
+    /// transcript has it: the printed lines up to the one the transcript shows just before it, and from the one
+    /// just after it (or as many lines as the transcript shows, when that line is no longer printed); nil when
+    /// the transcript has several.
+    static func recorded(expected: [String], actual: [String]) -> [String]? {
+        let gaps = expected.indices.filter { expected[$0] == "…" }
+        guard let gap = gaps.first else { return actual }
+        guard gaps.count == 1 else { return nil }
+        let headEnd = gap == 0 ? 0 : actual.lastIndex(of: expected[gap - 1]).map { $0 + 1 } ?? gap
+        let tailCount = expected.count - gap - 1
+        let tailStart = tailCount == 0 ? actual.count : actual.firstIndex(of: expected[gap + 1]) ?? actual.count - tailCount
+        guard headEnd <= tailStart else { return actual }
+        return Array(actual[..<headEnd]) + ["…"] + Array(actual[tailStart...])
+    }
+
     @Test("The manual's catalog has pages, and the README and the catalog have transcripts")
     func found() throws {
         #expect(Self.pages.count > 10)
@@ -109,6 +139,9 @@ struct TranscriptTests {
     @Test("Each transcript is what migrate prints", arguments: pages)
     func transcripts(page: String) throws {
         let text = try String(contentsOf: repositoryRoot.appendingPathComponent(page), encoding: .utf8)
+        let recording = ProcessInfo.processInfo.environment["MIGRATE_RECORD"] == "1"
+        // Lines of the page to replace when recording: the range of a command's output, and what it printed.
+        var replacements: [(range: Range<Int>, lines: [String])] = []
         let scratch = try Scratch()
         try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Examples"), to: scratch.url.appendingPathComponent("Examples"))
         for block in Self.blocks(in: text) {
@@ -118,22 +151,30 @@ struct TranscriptTests {
                 continue
             }
             #expect(!commands.isEmpty, "\(page):\(block.line): a console block without a command")
-            for (position, (offset, line)) in commands.enumerated() {
+            for (position, (offset, _)) in commands.enumerated() {
+                let end = position + 1 < commands.count ? commands[position + 1].offset : block.text.count
+                let (line, next) = Self.command(block.text, at: offset, end: end)
                 let words = Self.words(String(line.dropFirst(2)))
                 guard words.first == "migrate" else {
                     Issue.record("\(page):\(block.line + 1 + offset): not a migrate command; mark the block <!-- not run: REASON -->")
                     continue
                 }
-                let end = position + 1 < commands.count ? commands[position + 1].offset : block.text.count
-                let expected = Array(block.text[(offset + 1)..<end])
+                let expected = Array(block.text[next..<end])
                 let run = Run(arguments: Array(words.dropFirst()), directory: scratch.url)
                 let printed = (run.output + run.error).components(separatedBy: "\n")
                 let actual = printed.last == "" ? Array(printed.dropLast()) : printed
-                if let difference = Self.mismatch(expected: expected, actual: actual) {
-                    Issue.record("\(page):\(block.line + 1 + offset): \(line)\n\(difference)\nprinted:\n\(actual.joined(separator: "\n"))")
+                guard let difference = Self.mismatch(expected: expected, actual: actual) else { continue }
+                if recording, let lines = Self.recorded(expected: expected, actual: actual) {
+                    // `block.line` is the fence's line (from 1), so the block's lines start at that index (from 0).
+                    replacements.append(((block.line + next)..<(block.line + end), lines))
                 }
+                Issue.record("\(page):\(block.line + 1 + offset): \(line)\n\(difference)\nprinted:\n\(actual.joined(separator: "\n"))")
             }
         }
+        guard !replacements.isEmpty else { return }
+        var lines = text.components(separatedBy: "\n")
+        for replacement in replacements.reversed() { lines.replaceSubrange(replacement.range, with: replacement.lines) }
+        try lines.joined(separator: "\n").write(to: repositoryRoot.appendingPathComponent(page), atomically: true, encoding: .utf8)
     }
 
     /// The matrix page quotes CI's `migrate-bench matrix` run as printed; its times vary by machine, but its rows
@@ -165,6 +206,29 @@ struct TranscriptTests {
         ])
     func ellipsis(expected: [String], actual: [String], matches: Bool) {
         #expect((Self.mismatch(expected: expected, actual: actual) == nil) == matches)
+    }
+
+    @Test(
+        "A command line ending in ` \\` goes on on the next",
+        arguments: [
+            (["$ migrate a \\", "    --b c", "out"], "$ migrate a --b c", 2), (["$ migrate a", "out \\", "more"], "$ migrate a", 1),
+            (["$ migrate a \\"], "$ migrate a \\", 1),
+        ])
+    func continuation(lines: [String], command: String, next: Int) {
+        let found = Self.command(lines, at: 0, end: lines.count)
+        #expect(found.text == command)
+        #expect(found.next == next)
+    }
+
+    @Test(
+        "Recording keeps the lines around a single …, and leaves several to a person",
+        arguments: [
+            (["a", "b"], ["x", "y", "z"], ["x", "y", "z"]), (["a", "…", "d"], ["w", "x", "y", "z"], ["w", "…", "z"]),
+            (["a", "b", "…", "d"], ["w", "x"], ["w", "x"]), (["…", "b", "…"], ["x"], nil),
+            (["a", "…", "c", "d"], ["a", "b", "x", "c", "e", "d"], ["a", "…", "c", "e", "d"]),
+        ])
+    func recording(expected: [String], actual: [String], recorded: [String]?) {
+        #expect(Self.recorded(expected: expected, actual: actual) == recorded)
     }
 }
 

@@ -77,9 +77,9 @@ struct AppStoreConnectImporterTests {
             directory: scratch.url)
         #expect(run.status == .success, "\(run.error)")
         #expect(
-            run.output.contains(
+            flat(run.output).contains(
                 "! release iOS 1.0 (14): released: the plan says 2019-04-01T17:00:00Z, the source says 2019-03-28T16:15:02.123Z (createdDate)"))
-        #expect(run.output.contains("+ release iOS 1.1 (22), paid 2.99, released 2019-06-10T15:00:00Z (earliestReleaseDate)"))
+        #expect(flat(run.output).contains("+ release iOS 1.1 (22), paid 2.99, released 2019-06-10T15:00:00Z (earliestReleaseDate)"))
         #expect(run.output.contains("iOS restarted: 2.0 (1) restarts the build numbers (after 1.1 (22))"))
         #expect(run.output.contains("Wrote migration.json."))
         let text = try #require(scratch.read("migration.json"))

@@ -53,3 +53,8 @@ public enum Examples {
         return entries.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent("\($0)/migration.json").path) }.sorted()
     }()
 }
+
+/// Text as one line: paragraphs wrapped at the terminal's width are joined back, so a sentence reads whole.
+public func flat(_ text: String) -> String {
+    text.replacing(/\n */, with: " ")
+}

@@ -1,11 +1,13 @@
 /// Renders help in the OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS layout.
 public enum HelpFormatter {
     static let labelWidth = 24
-    static let lineWidth = 80
+    static let lineWidth = TerminalWidth.columns
 
     public static func help(for path: [CommandSpec], toolName: String) -> String {
         let command = path.last!
-        var text = "OVERVIEW: \(command.abstract)\n"
+        // A long abstract goes on under itself, so the line fits and only headings start at the margin.
+        let overview = wrap(command.abstract, width: lineWidth - "OVERVIEW: ".count)
+        var text = "OVERVIEW: " + overview.joined(separator: "\n" + String(repeating: " ", count: "OVERVIEW: ".count)) + "\n"
         if let discussion = command.discussion {
             text += "\n" + discussion + "\n"
         }

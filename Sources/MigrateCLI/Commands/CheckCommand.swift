@@ -87,7 +87,9 @@ enum CheckCommand {
             })
         for (line, rule) in zip(table.lines(), report.rules) {
             text += "  " + line + "\n"
-            text += "  " + style.dim("  because " + rule.reason) + "\n"
+            for (index, piece) in TextTable.wrap("because " + rule.reason, width: TerminalWidth.columns - 6).enumerated() {
+                text += (index == 0 ? "    " : "      ") + style.dim(piece) + "\n"
+            }
             for change in rule.switches { text += "  " + style.dim("  " + change) + "\n" }
         }
         text += style.bold("Legacy tiers") + (report.tiers.first?.isDerived == true ? style.dim(" (derived from the paid releases)") : "") + "\n"

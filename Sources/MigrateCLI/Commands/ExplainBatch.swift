@@ -560,20 +560,39 @@ extension ExplainBatch {
             return a < b
         }
         if !ordered.isEmpty {
-            var rows = [["cohort", "customers", "share", "offered", "decided by"]]
+            // The rules that decided each cohort go under its row: beside a tier's name they would pass 80 columns.
+            var rows = [["cohort", "customers", "share", "offered"]]
+            var decidedBy: [String] = []
             for group in ordered {
                 let name = group.tierID.map { id in "legacy: \(id)" + (catalog.tier(withID: id).map { " (\($0.name))" } ?? "") } ?? "new customers"
                 let rules = group.rules.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.rawValue < $1.key.rawValue }
                     .map { "\($0.key.rawValue) \(Limits.grouped($0.value))" }.joined(separator: ", ")
                 let share = String(format: "%.1f%%", Double(group.count) * 100 / Double(total))
-                rows.append([name, Limits.grouped(group.count), share, Limits.grouped(group.offered), rules])
+                rows.append([name, Limits.grouped(group.count), share, Limits.grouped(group.offered)])
+                decidedBy.append(rules)
             }
-            text += "\n" + TextTable(rows: rows, rightAligned: [1, 2, 3]).lines().map { "  " + $0 }.joined(separator: "\n") + "\n"
-            text += style.dim("  offered: customers the upsell offers at least one product; the others own everything they can buy") + "\n"
+            text += "\n"
+            for (index, line) in TextTable(rows: rows, rightAligned: [1, 2, 3]).lines().enumerated() {
+                text += "  " + line + "\n"
+                if index > 0 {
+                    for (position, piece) in TextTable.wrap("decided by " + decidedBy[index - 1], width: TerminalWidth.columns - 6).enumerated() {
+                        text += (position == 0 ? "    " : "      ") + style.dim(piece) + "\n"
+                    }
+                }
+            }
+            let legend = "offered: customers the upsell offers at least one product; the others own everything they can buy"
+            for (index, line) in TextTable.wrap(legend, width: TerminalWidth.columns - 4).enumerated() {
+                text += (index == 0 ? "  " : "    ") + style.dim(line) + "\n"
+            }
         }
         let warnings = summary.warnings
         if !warnings.isEmpty { text += "\n" }
-        for warning in warnings { text += style.yellow("warning: ") + warning + "\n" }
+        // Wrapped at the terminal's width, its later lines indented under the first.
+        for warning in warnings {
+            for (index, line) in TextTable.wrap("warning: " + warning, width: TerminalWidth.columns - 2).enumerated() {
+                text += index == 0 ? style.yellow("warning: ") + line.dropFirst("warning: ".count) + "\n" : "  " + line + "\n"
+            }
+        }
         return text
     }
 }

@@ -100,7 +100,13 @@ enum ImportCommand {
             if let marketing = version.version {
                 let target = version.target.map { " (target \($0))" } ?? ""
                 context.standardOutput.write("Current version\(target): \(marketing)\(version.build.map { " (\($0))" } ?? "")\n")
-                for source in version.sources { context.standardOutput.write("  \(source)\n") }
+                // Where each value came from, wrapped at the terminal's width under itself.
+                for source in version.sources {
+                    let fits = source.count + 2 <= TerminalWidth.columns
+                    for (index, piece) in (fits ? [source] : TextTable.wrap(source, width: TerminalWidth.columns - 4)).enumerated() {
+                        context.standardOutput.write((index == 0 ? "  " : "    ") + piece + "\n")
+                    }
+                }
             }
             result.source = "xcode"
             return try merge(result, arguments, context)

@@ -175,7 +175,14 @@ enum SimulateActuals {
                     + problems.map { "  \($0.path.map { "\($0): " } ?? "")\($0.message)" }.joined(separator: "\n"))
         }
         out.write("\nThe refit in \(path) (nothing else changes):\n")
-        for line in merge.changed + merge.added { out.write("  \(line)\n") }
+        // A change wider than the terminal goes on under itself from its arrow.
+        for line in merge.changed + merge.added {
+            if line.count + 2 > TerminalWidth.columns, let arrow = line.range(of: " → ") {
+                out.write("  \(line[..<arrow.lowerBound])\n    → \(line[arrow.upperBound...])\n")
+            } else {
+                out.write("  \(line)\n")
+            }
+        }
         for line in merge.conflicts { out.write("  kept: \(line)\n") }
         for line in merge.ignored { out.write("  unchanged: \(line)\n") }
         let bytes = Array(text.utf8)

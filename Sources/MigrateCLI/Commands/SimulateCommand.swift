@@ -91,9 +91,10 @@ enum SimulateCommand {
         }
         progress?.finish()
 
-        // 100 columns off a terminal; a terminal's own width when the shell exports COLUMNS.
+        // `TerminalWidth` off a terminal; a terminal's own width when the shell exports COLUMNS.
         let columns = context.standardOutput.isTerminal ? context.environment["COLUMNS"].flatMap { Int($0) } : nil
-        let renderer = SimulationRenderer(report: report, style: context.style(for: context.standardOutput), width: max(60, columns ?? 100))
+        let renderer = SimulationRenderer(
+            report: report, style: context.style(for: context.standardOutput), width: max(60, columns ?? TerminalWidth.columns))
         if let path = arguments[Self.chart] {
             try AtomicFile.write(RevenueChart.svg(report), to: context.resolve(path), displayPath: path)
         }

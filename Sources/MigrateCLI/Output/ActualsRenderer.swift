@@ -9,7 +9,7 @@ import MigrateSupport
 struct ActualsRenderer {
     var report: ActualsReport
     var style: Style
-    var width = 100
+    var width = TerminalWidth.columns
 
     static func flag(_ place: ActualsRow.Place?) -> String {
         switch place {
@@ -26,7 +26,7 @@ struct ActualsRenderer {
     func text() -> String {
         var out = ""
         func paragraph(_ text: String, indent: String = "  ", hanging: String? = nil) {
-            for (index, line) in TextTable.wrap(text, width: width - indent.count).enumerated() {
+            for (index, line) in TextTable.wrap(text, width: width - max(indent.count, (hanging ?? indent).count)).enumerated() {
                 out += (index == 0 ? indent : hanging ?? indent) + line + "\n"
             }
         }
@@ -56,8 +56,9 @@ struct ActualsRenderer {
             }
             rows.append(cells)
         }
-        let lines = TextTable(rows: [header] + rows, rightAligned: Set(1..<header.count)).lines()
-        for (index, line) in lines.enumerated() { out += "  " + (index == 0 ? style.bold(line) : line) + "\n" }
+        let stacked = TextTable.stacked(header, over: rows)
+        let lines = TextTable(rows: stacked + rows, rightAligned: Set(1..<header.count)).lines()
+        for (index, line) in lines.enumerated() { out += "  " + (index < stacked.count ? style.bold(TextTable.trimmed(line)) : line) + "\n" }
         var legend = "↑ above the forecast's P90, ↓ below its P10."
         if report.rows.contains(where: { $0.month.daysCovered < $0.month.daysInMonth }) {
             legend += " * the reports cover part of the month (from the switch, or until they stop); its forecast is scaled to the days covered."
@@ -97,9 +98,14 @@ struct ActualsRenderer {
             paragraph("Nothing to refit: the reports need free downloads in the month of the switch.")
         } else {
             let refitRows = report.refits.map { refit in
-                [refit.assumption.rawValue, PlanMerger.describe(refit.before), "→", PlanMerger.describe(refit.after), refit.spread]
+                [refit.assumption.rawValue, PlanMerger.describe(refit.before), "→", PlanMerger.describe(refit.after)]
             }
-            for line in TextTable(rows: refitRows, maxWidth: width - 2).lines() { out += "  " + line + "\n" }
+            // Each refit's spread under its before-and-after, which fill the line.
+            let under = String(repeating: " ", count: 4 + (refitRows.map { $0[0].count }.max() ?? 0))
+            for (refit, lines) in zip(report.refits, TextTable(rows: refitRows, maxWidth: width - 2).rowLines()) {
+                for line in lines { out += "  " + line + "\n" }
+                paragraph(refit.spread, indent: under)
+            }
             paragraph(
                 "Low and high: the mode ± 40% ÷ √(the months that inform it), or ± the month-to-month variation where larger (variable); the launch multiple, measured once, ± 10%. '--update-plan' writes these into simulation.assumptions, and nothing else."
             )

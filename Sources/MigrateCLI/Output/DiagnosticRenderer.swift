@@ -68,16 +68,24 @@ struct DiagnosticRenderer {
             if let file, diagnostic.file == nil, let location = diagnostic.location, location.line >= 1, location.line <= lines.count {
                 let number = String(location.line)
                 let gutter = String(repeating: " ", count: number.count)
-                let (window, caretColumn) = Self.window(file.bytes[lines[location.line - 1]], column: location.column)
+                // The quoted line fits the terminal with its gutter and the ellipses where it was cut.
+                let width = TerminalWidth.columns - " \(number) | ".count - 2
+                let (window, caretColumn) = Self.window(file.bytes[lines[location.line - 1]], column: location.column, width: width)
                 let shown = window.replacingOccurrences(of: "\t", with: " ")
                 text += style.dim(" \(number) | ") + shown + "\n"
                 text += style.dim(" \(gutter) | ") + String(repeating: " ", count: caretColumn) + style.green("^") + "\n"
             }
+            // The first line stays whole, however long: editors and CI read the message from it. What follows is
+            // for a person, so it wraps at the terminal's width.
             if let hint = diagnostic.hint {
-                text += "  \(style.cyan("fix:")) \(hint)\n"
+                for (index, line) in TextTable.wrap(hint, width: TerminalWidth.columns - 7).enumerated() {
+                    text += (index == 0 ? "  \(style.cyan("fix:")) " : "       ") + line + "\n"
+                }
             }
             if let summary = group.summary {
-                text += "  " + style.dim(summary + " (--format json lists each)") + "\n"
+                for (index, line) in TextTable.wrap(summary + " (--format json lists each)", width: TerminalWidth.columns - 4).enumerated() {
+                    text += (index == 0 ? "  " : "    ") + style.dim(line) + "\n"
+                }
             }
         }
         return text

@@ -45,16 +45,24 @@ struct ExplainRenderer {
 
         text += "\n" + style.bold("Features") + "\n"
         var rows: [[String]] = []
+        // A feature's sellers, one a line under its row: product ids are long, and a list of them wrapped in the
+        // last column would break inside its parentheses.
+        var sellersOf: [Int: [String]] = [:]
         let grants = Dictionary(report.entitlements.features.map { ($0.featureID, $0) }, uniquingKeysWith: { first, _ in first })
         for feature in plan.features {
             if let grant = grants[feature.id] {
                 rows.append([style.green("✓"), feature.id, feature.name, grant.sources.map(\.description).joined(separator: "; ")])
             } else {
                 let sellers = catalog.products(granting: feature.id).filter(\.forSale).map { "\($0.id) (\($0.price))" }
-                rows.append([style.red("✗"), feature.id, feature.name, sellers.isEmpty ? "not sold" : "sold in " + sellers.joined(separator: ", ")])
+                if sellers.count > 0 { sellersOf[rows.count] = sellers }
+                rows.append([style.red("✗"), feature.id, feature.name, sellers.isEmpty ? "not sold" : "sold in"])
             }
         }
-        text += rows.isEmpty ? "  (the plan lists no features)\n" : TextTable(rows: rows).lines().map { "  " + $0 + "\n" }.joined()
+        if rows.isEmpty { text += "  (the plan lists no features)\n" }
+        for (index, lines) in TextTable(rows: rows, maxWidth: TerminalWidth.columns - 2).rowLines().enumerated() {
+            for line in lines { text += "  " + line + "\n" }
+            for seller in sellersOf[index] ?? [] { text += "       " + seller + "\n" }
+        }
         for ignored in report.entitlements.ignored {
             text += "  " + style.dim("ignored \(ignored.productID): \(ignored.reason)") + "\n"
         }
@@ -68,14 +76,21 @@ struct ExplainRenderer {
             let offerRows = upsell.offers.enumerated().map { index, offer -> [String] in
                 return ["\(index + 1).", offer.productID, offer.name, offer.priceText, offer.reason]
             }
-            for line in TextTable(rows: offerRows).lines() { text += "  " + line + "\n" }
+            for line in TextTable(rows: offerRows, maxWidth: TerminalWidth.columns - 2).lines() { text += "  " + line + "\n" }
         }
         for withheld in upsell.withheld {
-            text += "  " + style.dim("withheld \(withheld.productID): \(withheld.reason)") + "\n"
+            text += Self.dimParagraph("withheld \(withheld.productID): \(withheld.reason)", style: style)
         }
         for note in upsell.notes { text += "  " + style.dim("note: " + note) + "\n" }
         text += "  Restore Purchases: " + (upsell.showsRestore ? "shown" : "can be hidden (everything is unlocked)") + "\n"
         return text
+    }
+
+    /// A dim line that wraps at `TerminalWidth`, its continuation lines indented under its first word.
+    static func dimParagraph(_ text: String, style: Style) -> String {
+        TextTable.wrap(text, width: TerminalWidth.columns - 4).enumerated().map { index, line in
+            (index == 0 ? "  " : "    ") + style.dim(line) + "\n"
+        }.joined()
     }
 
     private func indented(_ rows: [[String]]) -> String {
@@ -83,7 +98,7 @@ struct ExplainRenderer {
         let labelWidth = (rows.map { $0[0].count }.max() ?? 0) + 2
         var text = ""
         for row in rows {
-            let lines = HelpFormatter.wrap(row[1], width: max(40, 96 - labelWidth))
+            let lines = HelpFormatter.wrap(row[1], width: max(40, TerminalWidth.columns - 2 - labelWidth))
             text += "  " + row[0] + String(repeating: " ", count: labelWidth - row[0].count) + (lines.first ?? "") + "\n"
             for line in lines.dropFirst() { text += String(repeating: " ", count: labelWidth + 2) + line + "\n" }
         }

@@ -5,10 +5,17 @@ import MigratePlan
 enum ImportReportRenderer {
     static func report(_ report: MergeReport, analysis: BuildNumberAnalysis?, source: String, style: Style) -> String {
         var text = ""
+        // An item wider than the terminal wraps, its later lines indented under its text.
+        func item(_ line: String, first: String) {
+            let fits = first.count + line.count <= TerminalWidth.columns
+            for (index, piece) in (fits ? [line] : TextTable.wrap(line, width: TerminalWidth.columns - 4)).enumerated() {
+                text += (index == 0 ? first : "    ") + piece + "\n"
+            }
+        }
         func section(_ title: String, _ marker: String, _ lines: [String], colour: (String) -> String) {
             guard !lines.isEmpty else { return }
             text += style.bold(title) + "\n"
-            for line in lines { text += "  " + colour(marker) + " " + line + "\n" }
+            for line in lines { item(line, first: "  " + colour(marker) + " ") }
         }
         section("Added", "+", report.added, colour: style.green)
         section("Changed", "~", report.changed, colour: style.yellow)
@@ -19,18 +26,18 @@ enum ImportReportRenderer {
             text += style.bold("Versions and build numbers") + "\n"
             if analysis.findings.isEmpty { text += "  no restarts, no versions or builds going backwards, no large gaps\n" }
             for finding in analysis.findings {
-                text += "  \(finding.platform) \(finding.kind.rawValue): \(finding.message)\n"
+                item("\(finding.platform) \(finding.kind.rawValue): \(finding.message)", first: "  ")
             }
             for verdict in analysis.verdicts where verdict.platform.originalVersionMeaning == .buildNumber {
                 let restarts = analysis.findings.contains { $0.platform == verdict.platform && [.restarted, .backwards].contains($0.kind) }
                 if verdict.usesBuildRule {
-                    var line = "  \(verdict.platform): the build rule applies: \(verdict.reason)"
+                    var line = "\(verdict.platform): the build rule applies: \(verdict.reason)"
                     if restarts {
                         line += "; once the first free release is marked, the restarts or backward builds above make `check` use the date rule"
                     }
-                    text += line + "\n"
+                    item(line, first: "  ")
                 } else {
-                    text += "  \(verdict.platform): the date rule applies (originalPurchaseDate): \(verdict.reason)\n"
+                    item("\(verdict.platform): the date rule applies (originalPurchaseDate): \(verdict.reason)", first: "  ")
                 }
             }
         }

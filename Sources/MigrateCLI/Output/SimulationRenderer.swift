@@ -10,7 +10,7 @@ struct SimulationRenderer {
     var report: SimulationReport
     var style: Style
     /// The widest a text line may be: the long last columns (reasons, sources) wrap to fit.
-    var width: Int = 100
+    var width: Int = TerminalWidth.columns
 
     // MARK: Numbers
 
@@ -209,18 +209,23 @@ struct SimulationRenderer {
     func text() -> String {
         guard let first = report.scenarios.first else { return "" }
         var out = ""
+        // Headers stand on two lines (`TextTable.stacked`), so the columns are only as wide as their figures.
         func table(_ content: (header: [String], rows: [[String]]), rightAligned: Set<Int> = []) {
-            let lines = TextTable(rows: [content.header] + content.rows, rightAligned: rightAligned, maxWidth: width - 2).lines()
+            let header = TextTable.stacked(content.header, over: content.rows)
+            let lines = TextTable(rows: header + content.rows, rightAligned: rightAligned, maxWidth: width - 2).lines()
             for (index, line) in lines.enumerated() {
-                out += "  " + (index == 0 ? style.bold(line) : line) + "\n"
+                out += "  " + (index < header.count ? style.bold(TextTable.trimmed(line)) : line) + "\n"
             }
+        }
+        func heading(_ text: String) {
+            for line in TextTable.wrap(text, width: width) { out += style.bold(line) + "\n" }
         }
         let name = first.scenario.id == PreparedScenario.baseID ? "the plan as written" : "scenario '\(first.scenario.id)'"
         func paragraph(_ text: String, indent: String = "") {
             for line in TextTable.wrap(text, width: width - indent.count) { out += indent + line + "\n" }
         }
         let verdict = verdictLines(first)
-        out += style.bold("Verdict: \(report.appName), \(name)") + "\n"
+        heading("Verdict: \(report.appName), \(name)")
         paragraph(verdict.verdict, indent: "  ")
         if let notice = verdict.notice { paragraph(notice, indent: "  ") }
         if let header = verdict.header {
@@ -228,11 +233,23 @@ struct SimulationRenderer {
             for line in verdict.thresholds { paragraph(line, indent: "    ") }
         }
         out += "\n"
-        out += style.bold("Cohort preview: \(report.appName), \(name)") + "\n"
+        heading("Cohort preview: \(report.appName), \(name)")
         // One block per state, so the long columns wrap instead of running off the line.
         let cohorts = cohortTable(first)
         for (index, row) in cohorts.rows.enumerated() {
-            out += "  " + style.bold(row[0]) + " · \(row[1]) · owns \(row[2]) · size \(row[3])\n"
+            // The state's line breaks between its parts when it would pass the width, indented less than the details.
+            var title = "  " + style.bold(row[0])
+            var used = 2 + row[0].count
+            for part in [row[1], "owns \(row[2])", "size \(row[3])"] {
+                if used + 3 + part.count > width {
+                    title += "\n    " + part
+                    used = 4 + part.count
+                } else {
+                    title += " · " + part
+                    used += 3 + part.count
+                }
+            }
+            out += title + "\n"
             paragraph("keeps: \(row[4])", indent: "      ")
             if let folded = first.cohorts[index].folded {
                 paragraph("each: \(Self.foldedChoices(folded))", indent: "      ")
@@ -258,8 +275,11 @@ struct SimulationRenderer {
         }
         out += "\n"
 
-        out += style.bold("What-if revenue: \(name), \(report.months) months, \(commissionText(first.scenario.model.commission))") + "\n"
-        table(monthlyTable(first), rightAligned: Set(0..<10))
+        heading("What-if revenue: \(name), \(report.months) months, \(commissionText(first.scenario.model.commission))")
+        // "free" for freemium, as the legend below has it: "cum. freemium" would widen its column past the figures.
+        var monthly = monthlyTable(first)
+        monthly.header = monthly.header.map { $0.replacingOccurrences(of: "freemium", with: "free") }
+        table(monthly, rightAligned: Set(0..<10))
         // Said once: the break-even here answers another question than the verdict's median break-even.
         var breakEven = "Break-even with every assumption at its median: \(Self.breakEven(first.deterministic.breakEvenMonth))."
         if first.monteCarlo != nil {
@@ -279,26 +299,34 @@ struct SimulationRenderer {
         }
         out += "  " + style.dim("Proceeds after commission and refunds, in the plan's currency.") + "\n\n"
 
-        out += style.bold("Scenarios compared after \(report.months) months") + "\n"
-        table(comparisonTable(), rightAligned: first.monteCarlo != nil ? [1, 2, 3, 4, 5, 6] : [1, 2])
+        heading("Scenarios compared after \(report.months) months")
+        // "P ahead" stands as "P" over "ahead", as narrow as its percentages.
+        var comparison = comparisonTable()
+        comparison.header = comparison.header.map { $0.replacingOccurrences(of: "P(", with: "P ").replacingOccurrences(of: ")", with: "") }
+        table(comparison, rightAligned: first.monteCarlo != nil ? [1, 2, 3, 4, 5, 6] : [1, 2])
         out += "  " + style.dim("Cumulative proceeds at month \(report.months); break-even none: not within the horizon.") + "\n"
-        if first.monteCarlo != nil { out += "  " + style.dim("P(ahead), P(level): draws where freemium ends ahead, or level.") + "\n" }
+        if first.monteCarlo != nil { out += "  " + style.dim("P ahead, P level: draws where freemium ends ahead, or level.") + "\n" }
         out += "\n"
-        out += style.bold("Sensitivity: freemium minus staying paid after \(report.months) months, each assumption over its range") + "\n"
+        heading("Sensitivity: freemium minus staying paid after \(report.months) months, each assumption over its range")
         table(sensitivityTable(first), rightAligned: [1, 2, 3, 4, 5])
         if let sweep = report.sweep {
-            out +=
-                "\n"
-                + style.bold(
-                    "Sweep over \(sweep.specs.map(\.target.description).joined(separator: " × ")) (\(sweep.points.count) settings, scenario '\(sweep.scenarioID)'), best first"
-                ) + "\n"
+            out += "\n"
+            heading(
+                "Sweep over \(sweep.specs.map(\.target.description).joined(separator: " × ")) (\(sweep.points.count) settings, scenario '\(sweep.scenarioID)'), best first"
+            )
             table(sweepTable(sweep, limit: 10), rightAligned: Set(0..<(sweep.specs.count + 3)))
             if let best = sweep.points.first {
                 out += "  Best: " + best.settings.map { "\($0.0) = \(Self.number($0.1))" }.joined(separator: ", ") + "\n"
             }
         }
-        out += "\n" + style.bold("Assumptions: \(name)") + "\n"
-        table(assumptionTable(first))
+        out += "\n"
+        heading("Assumptions: \(name)")
+        // Each value with its source under it: a source (a citation, a plan key) needs the line's width.
+        let assumptions = assumptionTable(first)
+        for (row, line) in zip(assumptions.rows, TextTable(rows: assumptions.rows.map { Array($0.prefix(2)) }).lines()) {
+            out += "  " + line + "\n"
+            paragraph(row[2], indent: "      ")
+        }
         for line in Self.terms(first) { paragraph(line, indent: "  ") }
         return out
     }
