@@ -144,18 +144,68 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
   public typealias Purchase = OriginalPurchaseFacts<Platform>
 
   /// One release on one platform.
-  public struct Release: Sendable {
-    public let version: BundleVersion
+  public struct Release: Hashable, Sendable {
+    /// The version receipts carry on this platform, or nil when the plan doesn't know it: such a
+    /// release still decides by its date.
+    public let version: BundleVersion?
     public let released: Date
     public let tier: Tier?
     public let paid: Bool
+    /// Whatever names the release where the tables came from (`migrate` uses the plan's index).
+    public let id: Int?
 
-    public init(version: BundleVersion, released: Date, tier: Tier?, paid: Bool) {
+    public init(version: BundleVersion?, released: Date, tier: Tier?, paid: Bool, id: Int? = nil) {
       self.version = version
       self.released = released
       self.tier = tier
       self.paid = paid
+      self.id = id
     }
+  }
+
+  /// How a decision was reached, for whoever explains it: the steps taken, the release that
+  /// decided, and whether the platforms' histories disagreed.
+  public struct Trace: Hashable, Sendable {
+    public enum Step: Hashable, Sendable {
+      /// Sandbox, TestFlight or Xcode: the plan's policy for testers decides.
+      case nonProduction
+      /// The paid download was refunded.
+      case refunded
+      /// Verification failed and no verified result young enough is kept.
+      case unverified
+      /// Verification failed; a verified result within the kept days decides.
+      case keptFromCache
+      /// Universal purchase, original platform unknown, several platforms: the date decides.
+      case universalByDate
+      /// The same, without a date: every platform's reading of the version agrees.
+      case universalReadingsAgree
+      /// The same, without a date: the version alone can't tell.
+      case universalUndetermined
+      /// Universal purchase first made on another platform than the one running.
+      case originalPlatform(Platform)
+      /// The plan has no releases for this platform.
+      case noReleases(Platform)
+      /// The version decides.
+      case byVersion
+      /// The version would decide, but there is no usable one: the date decides.
+      case noVersionByDate
+      /// The version would decide, but there is neither a usable version nor a date.
+      case noVersionNoDate
+      /// The date decides.
+      case byDate
+      /// The date would decide, but there is none: the version decides.
+      case noDateByVersion
+      /// The date would decide, but there is none, and the version can't.
+      case noDateUndetermined
+      /// No release of the platform has a version to compare with.
+      case noVersionedReleases
+    }
+
+    public var steps: [Step] = []
+    /// The release whose buyers the customer is among, on the decision's platform.
+    public var release: Release?
+    /// The platforms' histories disagreed at the purchase date: the more generous reading won.
+    public var disagreed = false
   }
 
   /// A written tier's window of purchase dates: from (inclusive) until (exclusive).
@@ -235,17 +285,33 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
 
   /// The cohort of a customer, and the rule that decided it.
   public func decide(_ purchase: Purchase) -> Decision {
+    decideTraced(purchase).decision
+  }
+
+  /// The cohort of a customer, the rule that decided it, and how.
+  public func decideTraced(_ purchase: Purchase) -> (decision: Decision, trace: Trace) {
+    var trace = Trace()
+    func done(_ decision: Decision, _ step: Trace.Step) -> (Decision, Trace) {
+      trace.steps.append(step)
+      return (decision, trace)
+    }
+    func undetermined(_ step: Trace.Step) -> (Decision, Trace) {
+      done(Decision(cohort: .newCustomer, rule: .undetermined, platform: nil), step)
+    }
     // The sandbox and TestFlight report "1.0" for everyone: decide by environment, never by value.
     if purchase.environment != .production {
-      return Decision(cohort: nonProductionCohort, rule: .environmentPolicy, platform: nil)
+      return done(
+        Decision(cohort: nonProductionCohort, rule: .environmentPolicy, platform: nil),
+        .nonProduction)
     }
     if purchase.isRevoked {
-      return Decision(cohort: .newCustomer, rule: .refunded, platform: nil)
+      return done(Decision(cohort: .newCustomer, rule: .refunded, platform: nil), .refunded)
     }
     if let kept = daysKept(for: purchase.verification) {
       guard let age = kept.age, let days = kept.limit, age <= days else {
-        return Decision(cohort: .newCustomer, rule: .noProof, platform: nil)
+        return done(Decision(cohort: .newCustomer, rule: .noProof, platform: nil), .unverified)
       }
+      trace.steps.append(.keptFromCache)
     }
     let version = purchase.originalAppVersion.flatMap(BundleVersion.init)
     let date = purchase.originalPurchaseDate
@@ -255,35 +321,54 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
     if isUniversalPurchase && purchase.originalPlatform == nil && appPlatforms.count > 1 {
       let ordered = platforms.filter(appPlatforms.contains)
       if let date {
-        return byDate(date, platforms: ordered, preferred: track(for: purchase.platform))
+        let (decision, release, disagreed) = byDate(
+          date, platforms: ordered, preferred: track(for: purchase.platform))
+        trace.release = release
+        trace.disagreed = disagreed
+        return done(decision, .universalByDate)
       }
       if let version {
-        let readings = ordered.compactMap { platform -> Decision? in
+        let readings = ordered.compactMap { platform -> (Decision, Release?)? in
           guard versionRuleIsSound[platform] == true else { return nil }
-          return byVersion(version, on: platform)
+          let reading = byVersion(version, on: platform)
+          return reading.release == nil ? nil : reading
         }
-        if readings.count == ordered.count, Set(readings.map(\.cohort)).count == 1 {
-          return readings[0]
+        if readings.count == ordered.count, Set(readings.map(\.0.cohort)).count == 1 {
+          trace.release = readings[0].1
+          return done(readings[0].0, .universalReadingsAgree)
         }
       }
-      return Decision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+      return undetermined(.universalUndetermined)
     }
 
-    guard let platform = track(for: purchase.originalPlatform ?? purchase.platform) else {
-      return Decision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+    if isUniversalPurchase, let original = purchase.originalPlatform, original != purchase.platform
+    {
+      trace.steps.append(.originalPlatform(original))
     }
+    let origin = purchase.originalPlatform ?? purchase.platform
+    guard let platform = track(for: origin) else { return undetermined(.noReleases(origin)) }
     let sound = versionRuleIsSound[platform] ?? false
     let useVersion = cutoffRule == .version || (cutoffRule == .automatic && sound)
-    if useVersion, let version {
-      return byVersion(version, on: platform, purchased: date)
+    func versionDecides(purchased: Date?, _ step: Trace.Step) -> (Decision, Trace) {
+      let (decision, release) = byVersion(version!, on: platform, purchased: purchased)
+      guard release != nil else { return undetermined(.noVersionedReleases) }
+      trace.release = release
+      return done(decision, step)
     }
-    if let date {
-      return byDate(date, platforms: [platform], preferred: platform)
+    func dateDecides(_ date: Date, _ step: Trace.Step) -> (Decision, Trace) {
+      let (decision, release, disagreed) = byDate(date, platforms: [platform], preferred: platform)
+      trace.release = release
+      trace.disagreed = disagreed
+      return done(decision, step)
     }
-    if let version, sound {
-      return byVersion(version, on: platform)
+    if useVersion {
+      if version != nil { return versionDecides(purchased: date, .byVersion) }
+      if let date { return dateDecides(date, .noVersionByDate) }
+      return undetermined(.noVersionNoDate)
     }
-    return Decision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+    if let date { return dateDecides(date, .byDate) }
+    if version != nil, sound { return versionDecides(purchased: nil, .noDateByVersion) }
+    return undetermined(.noDateUndetermined)
   }
 
   /// The platform whose releases give an original version its meaning.
@@ -297,40 +382,47 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
     platforms.firstIndex(of: platform) ?? 0
   }
 
-  /// The customer's release is the one with the highest version not above theirs.
+  /// The customer's release is the one with the highest version not above theirs, or the first
+  /// for a version below every release's; releases without a version take no part.
   func byVersion(
     _ version: BundleVersion, on platform: Platform, purchased date: Date? = nil
-  ) -> Decision {
+  ) -> (decision: Decision, release: Release?) {
     let rule: CohortRule =
       buildNumberPlatforms.contains(platform) ? .buildNumber : .marketingVersion
-    let sorted = (releases[platform] ?? []).enumerated().sorted {
-      $0.element.version != $1.element.version
-        ? $0.element.version < $1.element.version : $0.offset < $1.offset
+    let versioned = (releases[platform] ?? []).enumerated().compactMap { offset, release in
+      release.version.map { (offset: offset, version: $0, release: release) }
+    }
+    let sorted = versioned.sorted {
+      $0.version != $1.version ? $0.version < $1.version : $0.offset < $1.offset
     }
     guard let first = sorted.first else {
-      return Decision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+      return (Decision(cohort: .newCustomer, rule: .undetermined, platform: nil), nil)
     }
-    let match = sorted.last { $0.element.version <= version } ?? first
+    let match = sorted.last { $0.version <= version } ?? first
     // The version decides, unless a tier's window begins or ends while its release was on sale.
     let purchased = windowSplits(match.offset, on: platform) ? date : nil
-    return Decision(
-      cohort: cohort(of: match.element, on: platform, purchased: purchased), rule: rule,
+    let decision = Decision(
+      cohort: cohort(of: match.release, on: platform, purchased: purchased), rule: rule,
       platform: platform)
+    return (decision, match.release)
   }
 
   /// The customer's release is the one on sale at the purchase date; a purchase at the very
   /// moment a release went live counts as that release, and one before the first release (a
   /// pre-order) as the first.
-  func byDate(_ date: Date, platforms: [Platform], preferred: Platform?) -> Decision {
+  func byDate(_ date: Date, platforms: [Platform], preferred: Platform?) -> (
+    decision: Decision, release: Release?, disagreed: Bool
+  ) {
     var readings: [(platform: Platform, release: Release)] = []
     for platform in platforms {
       guard let list = releases[platform], let first = list.first else { continue }
       readings.append((platform, list.last { $0.released <= date } ?? first))
     }
     guard var chosen = readings.first(where: { $0.platform == preferred }) ?? readings.first else {
-      return Decision(cohort: .newCustomer, rule: .undetermined, platform: nil)
+      return (Decision(cohort: .newCustomer, rule: .undetermined, platform: nil), nil, false)
     }
-    if Set(readings.map { $0.release.tier }).count > 1 {
+    let disagreed = Set(readings.map { $0.release.tier }).count > 1
+    if disagreed {
       // The platforms disagree at this moment: never take away what someone may have paid for.
       chosen =
         readings.max { lhs, rhs in
@@ -339,9 +431,10 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
           return left != right ? left < right : order(of: lhs.platform) > order(of: rhs.platform)
         } ?? chosen
     }
-    return Decision(
+    let decision = Decision(
       cohort: cohort(of: chosen.release, on: chosen.platform, purchased: date),
       rule: .purchaseDate, platform: chosen.platform)
+    return (decision, chosen.release, disagreed)
   }
 
   /// Whether a written tier's window begins or ends while release `offset` was on sale, so that

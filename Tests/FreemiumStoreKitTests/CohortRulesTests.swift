@@ -154,4 +154,31 @@ struct CohortRulesTests {
     func notVersions(text: String) {
         #expect(BundleVersion(text) == nil)
     }
+
+    @Test("A release whose version the plan doesn't know still decides by its date, and takes no part in the version rule")
+    func unversionedRelease() {
+        // iOS: build 1 paid (2020), a paid release without a build number (2021), build 3 free (2022).
+        let rules = Rules(
+            platforms: [.iOS], buildNumberPlatforms: [.iOS],
+            releases: [
+                .iOS: [
+                    .init(version: Self.version("1"), released: Self.day("2020-01-01"), tier: .early, paid: true, id: 0),
+                    .init(version: nil, released: Self.day("2021-01-01"), tier: .paid, paid: true, id: 1),
+                    .init(version: Self.version("3"), released: Self.day("2022-01-01"), tier: nil, paid: false, id: 2),
+                ]
+            ],
+            windows: [:], versionRuleIsSound: [.iOS: false], fallbacks: [:], isUniversalPurchase: false, cutoffRule: .automatic,
+            nonProductionCohort: .newCustomer, keepLastVerifiedDays: nil, keepWhileUnreachableDays: 30, tierFeatureCounts: [.paid: 2, .early: 1])
+        let byDate = rules.decideTraced(.init(originalAppVersion: "1", originalPurchaseDate: Self.day("2021-06-01"), platform: .iOS))
+        #expect(byDate.decision.cohort == .legacy(.paid))
+        #expect(byDate.trace.release?.id == 1)
+        #expect(byDate.trace.steps == [.byDate])
+        let forced = Rules(
+            platforms: [.iOS], buildNumberPlatforms: [.iOS], releases: rules.releases, windows: [:], versionRuleIsSound: [.iOS: false],
+            fallbacks: [:], isUniversalPurchase: false, cutoffRule: .version, nonProductionCohort: .newCustomer, keepLastVerifiedDays: nil,
+            keepWhileUnreachableDays: 30, tierFeatureCounts: [:])
+        let byVersion = forced.decideTraced(.init(originalAppVersion: "2", platform: .iOS))
+        #expect(byVersion.decision.cohort == .legacy(.early))
+        #expect(byVersion.trace.release?.id == 0)
+    }
 }

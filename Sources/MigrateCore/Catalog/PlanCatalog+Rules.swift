@@ -84,3 +84,51 @@ extension PlanCatalog {
             legacyPrices: legacyPrices, legacyOnly: legacyOnly)
     }
 }
+
+/// The layer's cutoff rules over a plan's release tables, keyed by tier id: the rules the generated app runs.
+public typealias PlanCohortRules = CohortRules<String, Platform>
+
+extension PlanCatalog {
+    /// The plan's platforms in migrate's order: the order that breaks ties between platforms, in the app as here.
+    public var rulePlatforms: [Platform] { Set(plan.app.platforms).union(tracks.keys).sorted() }
+
+    /// The plan's release tables as the cutoff rules read them: every release of each track with the version its
+    /// receipts carry (or none), its tier and its index in the plan (`Release.id`); the written tiers' windows; the
+    /// policies.
+    public func makeCohortRules() -> PlanCohortRules {
+        var releases: [Platform: [PlanCohortRules.Release]] = [:]
+        var windows: [Platform: [PlanCohortRules.Window]] = [:]
+        var sound: [Platform: Bool] = [:]
+        for (platform, indices) in tracks {
+            let meaning = platform.originalVersionMeaning
+            releases[platform] = indices.map { index in
+                let release = plan.releases[index]
+                let version = release.receiptVersion(meaning).map { BundleVersion(components: $0.components, description: $0.text) }
+                return PlanCohortRules.Release(
+                    version: version, released: release.released, tier: tier(ofRelease: index)?.id, paid: release.model.isPaid, id: index)
+            }
+            windows[platform] = self.windows(on: platform).map { PlanCohortRules.Window(tier: tiers[$0.tier].id, from: $0.from, until: $0.until) }
+            sound[platform] = cutoffs[platform]?.isVersionRuleSound ?? false
+        }
+        var fallbacks: [Platform: Platform] = [:]
+        for platform in rulePlatforms where tracks[platform] == nil {
+            if let fallback = trackPlatform(for: platform) { fallbacks[platform] = fallback }
+        }
+        var nonProduction = PlanCohort<String>.newCustomer
+        if case .tier(let id) = plan.policies.nonProduction, tier(withID: id) != nil { nonProduction = .legacy(id) }
+        var keepDays: Int?
+        if case .keepLastVerified(let days) = plan.policies.verificationFailure { keepDays = days }
+        let cutoffRule: CutoffRule
+        switch plan.policies.cutoffRule {
+        case .automatic: cutoffRule = .automatic
+        case .version: cutoffRule = .version
+        case .date: cutoffRule = .date
+        }
+        return PlanCohortRules(
+            platforms: rulePlatforms, buildNumberPlatforms: Set(rulePlatforms.filter { $0.originalVersionMeaning == .buildNumber }),
+            releases: releases, windows: windows, versionRuleIsSound: sound, fallbacks: fallbacks,
+            isUniversalPurchase: plan.app.universalPurchase, cutoffRule: cutoffRule, nonProductionCohort: nonProduction,
+            keepLastVerifiedDays: keepDays, keepWhileUnreachableDays: plan.policies.daysKeptWhileStoreUnreachable,
+            tierFeatureCounts: Dictionary(tiers.map { ($0.id, $0.grants.count) }, uniquingKeysWith: { first, _ in first }))
+    }
+}

@@ -1,10 +1,13 @@
 import Foundation
+import FreemiumStoreKit
 import MigratePlan
 
 /// Decides a customer's cohort from their original version, purchase date, platform and
-/// environment, and says why.
+/// environment, and says why: the layer's cutoff rules (`CohortRules`, what the generated app runs) over the
+/// plan's tables decide, and their trace is put in words here.
 public struct CohortResolver: Sendable {
     public let catalog: PlanCatalog
+    public let rules: PlanCohortRules
     /// Each build-number track's builds and marketing versions, for `doubts(about:purchased:on:)`: found once, not
     /// once per customer of a list.
     private let buildTracks: [Platform: BuildTrack]
@@ -19,6 +22,7 @@ public struct CohortResolver: Sendable {
 
     public init(catalog: PlanCatalog) {
         self.catalog = catalog
+        rules = catalog.makeCohortRules()
         var tracks: [Platform: BuildTrack] = [:]
         for (platform, indices) in catalog.tracks where platform.originalVersionMeaning == .buildNumber {
             let builds = Set(indices.compactMap { catalog.plan.releases[$0].build })
@@ -39,49 +43,65 @@ public struct CohortResolver: Sendable {
         if let preorder = customer.preorderDate {
             notes.append("pre-ordered on \(Timestamp.format(preorder)); a purchase date before the first release counts as the first release")
         }
-
-        if customer.environment != .production {
+        let (decided, trace) = rules.decideTraced(purchase(of: customer))
+        switch trace.steps.first {
+        case .nonProduction?:
             var decision = nonProductionDecision(customer)
             decision.notes = notes + decision.notes
             return decision
-        }
-        if customer.isAppPurchaseRevoked {
+        case .refunded?:
             return CohortDecision(
                 cohort: .newCustomer, rule: .refunded,
                 reasons: ["the paid download was refunded (AppTransaction.revocationDate is set), so no legacy tier applies"],
                 notes: notes)
-        }
-        var fromCache = false
-        if case .failed(let age) = customer.appTransaction {
-            switch plan.policies.verificationFailure {
-            case .deny:
+        case .unverified?:
+            guard case .keepLastVerified(let days) = plan.policies.verificationFailure else {
                 return CohortDecision(
                     cohort: .newCustomer, rule: .noProof,
                     reasons: [
                         "the app transaction did not verify and policies.verificationFailure is \"deny\", so no legacy tier is granted",
                         "this is not proof of cracking: the next successful verification restores the tier",
                     ], notes: notes)
-            case .keepLastVerified(let days):
-                guard let age, age <= days else {
-                    let detail = age.map { "the last verified result is \($0) days old" } ?? "no verified result is cached"
-                    return CohortDecision(
-                        cohort: .newCustomer, rule: .noProof,
-                        reasons: [
-                            "the app transaction did not verify and \(detail); policies.verificationFailure keeps one for at most \(days) days"
-                        ],
-                        notes: notes)
-                }
-                fromCache = true
+            }
+            var age: Int?
+            if case .failed(let days) = customer.appTransaction { age = days }
+            let detail = age.map { "the last verified result is \($0) days old" } ?? "no verified result is cached"
+            return CohortDecision(
+                cohort: .newCustomer, rule: .noProof,
+                reasons: ["the app transaction did not verify and \(detail); policies.verificationFailure keeps one for at most \(days) days"],
+                notes: notes)
+        case .keptFromCache?:
+            if case .failed(let age?) = customer.appTransaction, case .keepLastVerified(let days) = plan.policies.verificationFailure {
                 notes.append(
                     "the app transaction did not verify; the last verified result (\(age) days old, within \(days)) decides, as policies.verificationFailure allows"
                 )
             }
+        default:
+            break
         }
-
-        var decision = productionDecision(customer)
+        var decision = productionDecision(customer, decided: decided, trace: trace)
         decision.notes = notes + decision.notes
-        decision.fromCache = fromCache
+        decision.fromCache = trace.steps.contains(.keptFromCache)
         return decision
+    }
+
+    /// The customer as the layer's rules read an app transaction.
+    private func purchase(of customer: Customer) -> OriginalPurchaseFacts<Platform> {
+        let environment: FreemiumStoreKit.StoreEnvironment
+        switch customer.environment {
+        case .production: environment = .production
+        case .sandbox: environment = .sandbox
+        case .xcode: environment = .xcode
+        }
+        let verification: Verification
+        switch customer.appTransaction {
+        case .verified: verification = .verified
+        case .failed(let age): verification = .failed(lastVerifiedDaysAgo: age)
+        }
+        return OriginalPurchaseFacts(
+            originalAppVersion: customer.originalAppVersion, originalPurchaseDate: customer.originalPurchaseDate,
+            platform: customer.platform, originalPlatform: customer.originalPlatform, environment: environment,
+            verification: verification, isRevoked: customer.isAppPurchaseRevoked)
     }
 
     // MARK: - Sandbox, TestFlight and Xcode
@@ -121,73 +141,57 @@ public struct CohortResolver: Sendable {
 
     // MARK: - Production
 
-    private enum Interpretation {
-        case version(Version)
-        case unparseable(String, VersionError)
-        case missing
-    }
-
-    private func productionDecision(_ customer: Customer) -> CohortDecision {
-        let interpretation: Interpretation
-        if let text = customer.originalAppVersion {
-            do {
-                interpretation = .version(try Version(text))
-            } catch {
-                interpretation = .unparseable(text, error)
-            }
-        } else {
-            interpretation = .missing
-        }
-
-        let appPlatforms = Set(plan.app.platforms.compactMap { catalog.trackPlatform(for: $0) })
+    /// What the rules decided, in words: each step of the trace, the release, and the doubts the rules don't see.
+    private func productionDecision(_ customer: Customer, decided: PlanCohortRules.Decision, trace: PlanCohortRules.Trace)
+        -> CohortDecision
+    {
         var reasons: [String] = []
         var notes: [String] = []
-        if case .unparseable(_, let error) = interpretation {
-            notes.append("\(error.description); it can't be compared")
+        var version: Version?
+        if let text = customer.originalAppVersion {
+            do {
+                version = try Version(text)
+            } catch {
+                notes.append("\(error.description); it can't be compared")
+            }
         }
+        let date = customer.originalPurchaseDate
+        let steps = trace.steps.filter { $0 != .keptFromCache }
 
         // Universal purchase: the value's meaning follows the platform of the *original* purchase.
-        if plan.app.universalPurchase, customer.originalPlatform == nil, appPlatforms.count > 1 {
+        if let first = steps.first, [.universalByDate, .universalReadingsAgree, .universalUndetermined].contains(first) {
+            let appPlatforms = Set(plan.app.platforms.compactMap { catalog.trackPlatform(for: $0) })
             let meanings = Set(appPlatforms.map(\.originalVersionMeaning))
             let kinds = meanings.count > 1 ? "a build number (iOS) or a marketing version (macOS)" : "a build number of any of its platforms"
             reasons.append(
                 "universal purchase: the original platform is unknown (AppTransaction.originalPlatform needs iOS 18.4 / macOS 15.4), so the original version could be \(kinds)"
             )
-            if let date = customer.originalPurchaseDate {
+            switch first {
+            case .universalByDate:
                 reasons.append("so the purchase date decides")
-                var decision = dateDecision(date, tracks: appPlatforms.sorted(), preferred: catalog.trackPlatform(for: customer.platform))
-                decision.reasons = reasons + decision.reasons
-                decision.notes = notes + decision.notes
-                return decision
+                return dateDecision(date, decided: decided, trace: trace, reasons: reasons, notes: notes)
+            case .universalReadingsAgree:
+                reasons.append(
+                    "no purchase date was given, but every platform's reading of \(version.map(\.description) ?? "") gives the same cohort")
+                return versionDecision(version, decided: decided, trace: trace, purchased: nil, reasons: reasons, notes: notes)
+            default:
+                reasons.append("no purchase date was given, and the version alone can't tell")
+                return undetermined(reasons: reasons, notes: notes)
             }
-            // No date: accept the version only if every platform's reading agrees.
-            if case .version(let version) = interpretation {
-                let readings = appPlatforms.sorted().compactMap { platform -> (Platform, TrackCutoff.Lookup)? in
-                    guard let cutoff = catalog.cutoffs[platform], cutoff.isVersionRuleSound, let lookup = cutoff.lookup(version) else { return nil }
-                    return (platform, lookup)
-                }
-                let tiers = Set(readings.map { catalog.tier(ofRelease: $0.1.release)?.id ?? "" })
-                if readings.count == appPlatforms.count, tiers.count == 1, let first = readings.first {
-                    reasons.append("no purchase date was given, but every platform's reading of \(version) gives the same cohort")
-                    return versionDecision(first.1, platform: first.0, purchased: nil, reasons: reasons, notes: notes)
-                }
-            }
-            reasons.append("no purchase date was given, and the version alone can't tell")
-            return undetermined(reasons: reasons, notes: notes)
         }
 
-        let originPlatform = customer.originalPlatform ?? customer.platform
-        if plan.app.universalPurchase, let original = customer.originalPlatform, original != customer.platform {
-            reasons.append(
-                "universal purchase first made on \(original): the original version is its \(original.originalVersionMeaning.displayName) (\(original.originalVersionMeaning.infoPlistKey)), although the app now runs on \(customer.platform)"
-            )
+        for step in steps {
+            if case .originalPlatform(let original) = step {
+                reasons.append(
+                    "universal purchase first made on \(original): the original version is its \(original.originalVersionMeaning.displayName) (\(original.originalVersionMeaning.infoPlistKey)), although the app now runs on \(customer.platform)"
+                )
+            }
         }
-        guard let track = catalog.trackPlatform(for: originPlatform), let cutoff = catalog.cutoffs[track] else {
-            reasons.append("the plan has no releases for \(originPlatform)")
+        let origin = customer.originalPlatform ?? customer.platform
+        guard let track = catalog.trackPlatform(for: origin), let cutoff = catalog.cutoffs[track] else {
+            reasons.append("the plan has no releases for \(origin)")
             return undetermined(reasons: reasons, notes: notes)
         }
-
-        let useVersion = cutoff.usesVersionRule(under: plan.policies.cutoffRule)
         switch plan.policies.cutoffRule {
         case .date:
             reasons.append("policies.cutoffRule is \"date\"")
@@ -196,48 +200,36 @@ public struct CohortResolver: Sendable {
                 notes.append("policies.cutoffRule forces the version rule although it is ambiguous on \(track): \(cutoff.problems[0].message)")
             }
         case .automatic:
-            if !useVersion {
+            if !cutoff.isVersionRuleSound {
                 reasons.append("the \(cutoff.meaning.displayName) can't be trusted on \(track): \(cutoff.problems[0].message)")
             }
         }
 
-        if useVersion {
-            switch interpretation {
-            case .version(let version):
-                guard let lookup = cutoff.lookup(version) else {
-                    reasons.append("the plan has no \(track) releases with a \(cutoff.meaning.displayName)")
-                    return undetermined(reasons: reasons, notes: notes)
-                }
-                notes += doubts(about: version, purchased: customer.originalPurchaseDate, on: track)
-                return versionDecision(lookup, platform: track, purchased: customer.originalPurchaseDate, reasons: reasons, notes: notes)
-            case .missing, .unparseable:
-                guard let date = customer.originalPurchaseDate else {
-                    reasons.append("there is no usable original version and no purchase date")
-                    return undetermined(reasons: reasons, notes: notes)
-                }
-                reasons.append("there is no usable original version, so the purchase date decides")
-                var decision = dateDecision(date, tracks: [track], preferred: track)
-                decision.reasons = reasons + decision.reasons
-                decision.notes = notes + decision.notes
-                return decision
+        switch steps.last {
+        case .byVersion?:
+            if let version { notes += doubts(about: version, purchased: date, on: track) }
+            return versionDecision(version, decided: decided, trace: trace, purchased: date, reasons: reasons, notes: notes)
+        case .noVersionedReleases?:
+            reasons.append("the plan has no \(track) releases with a \(cutoff.meaning.displayName)")
+            return undetermined(reasons: reasons, notes: notes)
+        case .noVersionByDate?:
+            reasons.append("there is no usable original version, so the purchase date decides")
+            return dateDecision(date, decided: decided, trace: trace, reasons: reasons, notes: notes)
+        case .noVersionNoDate?:
+            reasons.append("there is no usable original version and no purchase date")
+            return undetermined(reasons: reasons, notes: notes)
+        case .noDateByVersion?:
+            reasons.append("no purchase date was given, so the original version decides")
+            return versionDecision(version, decided: decided, trace: trace, purchased: nil, reasons: reasons, notes: notes)
+        case .byDate?:
+            if !reasons.isEmpty && plan.policies.cutoffRule == .automatic {
+                reasons.append("so the purchase date decides")
             }
-        }
-
-        guard let date = customer.originalPurchaseDate else {
-            if case .version(let version) = interpretation, cutoff.isVersionRuleSound, let lookup = cutoff.lookup(version) {
-                reasons.append("no purchase date was given, so the original version decides")
-                return versionDecision(lookup, platform: track, purchased: nil, reasons: reasons, notes: notes)
-            }
+            return dateDecision(date, decided: decided, trace: trace, reasons: reasons, notes: notes)
+        default:
             reasons.append("no purchase date was given, and the original version can't decide")
             return undetermined(reasons: reasons, notes: notes)
         }
-        if !reasons.isEmpty && plan.policies.cutoffRule == .automatic {
-            reasons.append("so the purchase date decides")
-        }
-        var decision = dateDecision(date, tracks: [track], preferred: track)
-        decision.reasons = reasons + decision.reasons
-        decision.notes = notes + decision.notes
-        return decision
     }
 
     /// What the version decision can't see for itself: a purchase date before the track's first listed release
@@ -271,54 +263,53 @@ public struct CohortResolver: Sendable {
             reasons: reasons + ["no legacy tier can be proven, so only purchased products entitle"], notes: notes)
     }
 
-    private func versionDecision(
-        _ lookup: TrackCutoff.Lookup, platform: Platform, purchased date: Date?, reasons: [String], notes: [String]
-    ) -> CohortDecision {
-        // The version decides, unless a tier's window begins or ends while its release was on sale.
-        let date = catalog.windowSplits(release: lookup.release) ? date : nil
-        let tier = catalog.tier(ofRelease: lookup.release, purchasedAt: date)
-        let release = plan.releases[lookup.release]
-        var reasons = reasons
-        reasons.append(describe(release: release, tier: tier))
-        var notes = notes
-        if let window = windowNote(release: lookup.release, purchased: date, tier: tier) { notes.append(window) }
-        return CohortDecision(
-            cohort: tier.map { .legacy(tierID: $0.id) } ?? .newCustomer,
-            rule: platform.originalVersionMeaning == .buildNumber ? .buildNumber : .marketingVersion,
-            trackPlatform: platform, originalRelease: lookup.release, comparisons: lookup.comparisons, reasons: reasons,
-            notes: notes + (lookup.note.map { [$0] } ?? []))
+    /// The tier the rules decided, as the plan names it.
+    private func tier(of decided: PlanCohortRules.Decision) -> ResolvedTier? {
+        if case .legacy(let id) = decided.cohort { return catalog.tier(withID: id) }
+        return nil
     }
 
-    private func dateDecision(_ date: Date, tracks: [Platform], preferred: Platform?) -> CohortDecision {
-        let readings = tracks.compactMap { track -> (platform: Platform, release: Int)? in
-            catalog.release(liveAt: date, on: track).map { (track, $0) }
+    private func versionDecision(
+        _ version: Version?, decided: PlanCohortRules.Decision, trace: PlanCohortRules.Trace, purchased date: Date?, reasons: [String],
+        notes: [String]
+    ) -> CohortDecision {
+        guard let platform = decided.platform, let index = trace.release?.id, let version else {
+            return undetermined(reasons: reasons, notes: notes)
         }
-        guard !readings.isEmpty else {
-            return undetermined(reasons: ["the plan has no releases to compare the purchase date with"], notes: [])
+        let lookup = catalog.cutoffs[platform]?.lookup(version)
+        // The version decides, unless a tier's window begins or ends while its release was on sale.
+        let date = catalog.windowSplits(release: index) ? date : nil
+        let tier = tier(of: decided)
+        var reasons = reasons
+        reasons.append(describe(release: plan.releases[index], tier: tier))
+        var notes = notes
+        if let window = windowNote(release: index, purchased: date, tier: tier) { notes.append(window) }
+        return CohortDecision(
+            cohort: tier.map { .legacy(tierID: $0.id) } ?? .newCustomer, rule: decided.rule == .marketingVersion ? .marketingVersion : .buildNumber,
+            trackPlatform: platform, originalRelease: index, comparisons: lookup?.comparisons ?? [], reasons: reasons,
+            notes: notes + (lookup?.note.map { [$0] } ?? []))
+    }
+
+    private func dateDecision(
+        _ date: Date?, decided: PlanCohortRules.Decision, trace: PlanCohortRules.Trace, reasons: [String], notes: [String]
+    ) -> CohortDecision {
+        guard let date, let platform = decided.platform, let index = trace.release?.id else {
+            return undetermined(reasons: reasons + ["the plan has no releases to compare the purchase date with"], notes: notes)
         }
-        var notes: [String] = []
-        var chosen = readings.first { $0.platform == preferred } ?? readings[0]
-        let tierIDs = Set(readings.map { catalog.tier(ofRelease: $0.release)?.id ?? "" })
-        if tierIDs.count > 1 {
-            // The platforms disagree at this moment; never take away what someone may have paid for.
-            chosen = readings.max { lhs, rhs in
-                let left = catalog.tier(ofRelease: lhs.release)?.grants.count ?? -1
-                let right = catalog.tier(ofRelease: rhs.release)?.grants.count ?? -1
-                return left != right ? left < right : lhs.platform > rhs.platform
-            }!
-            notes.append(
-                "the platforms' histories disagree at \(Timestamp.format(date)); the more generous reading (\(chosen.platform)) was chosen")
+        var notes = notes
+        if trace.disagreed {
+            notes.append("the platforms' histories disagree at \(Timestamp.format(date)); the more generous reading (\(platform)) was chosen")
         }
-        let release = plan.releases[chosen.release]
-        let tier = catalog.tier(ofRelease: chosen.release, purchasedAt: date)
-        if let window = windowNote(release: chosen.release, purchased: date, tier: tier) { notes.append(window) }
+        let release = plan.releases[index]
+        let tier = tier(of: decided)
+        if let window = windowNote(release: index, purchased: date, tier: tier) { notes.append(window) }
         if date < release.released {
-            notes.append("the purchase date is before the first \(chosen.platform) release, \(release.displayName), as for a pre-order")
+            notes.append("the purchase date is before the first \(platform) release, \(release.displayName), as for a pre-order")
         }
         return CohortDecision(
-            cohort: tier.map { .legacy(tierID: $0.id) } ?? .newCustomer, rule: .purchaseDate, trackPlatform: chosen.platform,
-            originalRelease: chosen.release, comparisons: dateComparisons(date, release: chosen.release, on: chosen.platform),
-            reasons: [describe(release: release, tier: tier)], notes: notes)
+            cohort: tier.map { .legacy(tierID: $0.id) } ?? .newCustomer, rule: .purchaseDate, trackPlatform: platform,
+            originalRelease: index, comparisons: dateComparisons(date, release: index, on: platform),
+            reasons: reasons + [describe(release: release, tier: tier)], notes: notes)
     }
 
     private func dateComparisons(_ date: Date, release: Int, on platform: Platform) -> [String] {

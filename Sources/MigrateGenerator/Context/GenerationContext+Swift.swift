@@ -104,13 +104,17 @@ extension GenerationContext {
 
     func trackValue(_ platform: Platform) -> TemplateValue {
         let meaning = platform.originalVersionMeaning
-        let releases = (catalog.tracks[platform] ?? []).compactMap { index -> TemplateValue? in
+        // Every release, with or without the version receipts carry: one without still decides by its date.
+        let releases = (catalog.tracks[platform] ?? []).map { index -> TemplateValue in
             let release = plan.releases[index]
-            guard let key = release.receiptVersion(meaning) else { return nil }
+            let key = release.receiptVersion(meaning)
             let tier = catalog.tier(ofRelease: index).map { ".\(tierCases[$0.id]!)" } ?? "nil"
             return [
-                "versionLiteral": .string(SwiftIdentifier.stringLiteral(key.text)),
-                "components": .string(key.components.map { Self.grouped(Int64(clamping: $0)) }.joined(separator: ", ")),
+                "version": .string(
+                    key.map { key in
+                        let components = key.components.map { Self.grouped(Int64(clamping: $0)) }.joined(separator: ", ")
+                        return "BundleVersion(components: [\(components)], description: \(SwiftIdentifier.stringLiteral(key.text)))"
+                    } ?? "nil"),
                 "timestamp": .string(Self.grouped(Int64(release.released.timeIntervalSince1970.rounded(.down)))),
                 "iso": .string(Timestamp.format(release.released)),
                 "tier": .string(tier),
