@@ -82,7 +82,7 @@ struct GeneratedPackageTests {
         // Offline at the first launch, nothing cached: the store must ask again on its own, or the buyer stays unknown.
         LayerMutant(
             name: "FirstLaunchNeverRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "      pendingChanges: pending)\n    scheduleRecheck()\n", replace: "      pendingChanges: pending)\n",
+            find: "      redeemedCodes: redeemed)\n    scheduleRecheck()\n", replace: "      redeemedCodes: redeemed)\n",
             test: "First launch offline, nothing cached: checking the purchase, then recognised"),
         LayerMutant(
             name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",
