@@ -111,7 +111,9 @@ extension AppStoreModel {
       state.intentListeners[state.nextListener] = continuation
       return state.nextListener
     }
-    continuation.onTermination = { [weak self] _ in self?.withState { $0.intentListeners[id] = nil } }
+    continuation.onTermination = { [weak self] _ in
+      self?.withState { $0.intentListeners[id] = nil }
+    }
     return stream
   }
 

@@ -420,7 +420,8 @@ public final class PlanStore<Plan: StorePlan> {
     }
     await refresh()
     let redeemed = state.redeemedCodes.filter { before[$0.key] != $0.value }.keys
-    return redeemed.isEmpty ? .nothingRedeemed : .redeemed(redeemed.sorted { $0.rawValue < $1.rawValue })
+      .sorted { $0.rawValue < $1.rawValue }
+    return redeemed.isEmpty ? .nothingRedeemed : .redeemed(redeemed)
   }
 
   /// Buys `product`: reads what is owned first and refuses what would charge twice; on a verified

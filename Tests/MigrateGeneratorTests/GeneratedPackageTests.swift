@@ -275,31 +275,31 @@ struct GeneratedPackageTests {
             name: "CodeUntold", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      guard let offer = transaction.offer, offer.kind == .code,\n",
             replace: "      guard let offer = transaction.offer, offer.kind != .code,\n",
-            test: "Journey: an offer code redeemed in the App Store grants the product's features, is said, and isn't offered again"),
+            test: "Journey: a code redeemed in the App Store grants its features, is said, not offered again"),
         LayerMutant(
             name: "CodeOfAnyone", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    where transaction.isVerified && !transaction.isRevoked && transaction.ownership == .purchased {\n",
             replace: "    where !transaction.productID.isEmpty {\n",
-            test: "An offer code's redemption is the customer's only when verified, unrefunded and their own"),
+            test: "A redeemed code is the customer's only when verified, unrefunded and their own"),
         LayerMutant(
             name: "CodeRedeemedTwice", example: "tilt-to-live-hd", file: "AppStoreModelCodes.swift",
             find: "      guard !state.spentCodes.contains(code) else { return .failure(.alreadyRedeemed) }\n", replace: "",
-            test: "Journey: an offer code redeemed in the App Store grants the product's features, is said, and isn't offered again"),
+            test: "Journey: a code redeemed in the App Store grants its features, is said, not offered again"),
         LayerMutant(
             name: "CodeSharedUnshareable", example: "tilt-to-live-hd", file: "AppStoreModel.swift",
             find: "    case .nonConsumable, .autoRenewable: product.isFamilyShareable\n",
             replace: "    case .nonConsumable, .autoRenewable: true\n",
-            test: "Journey: what an organizer redeemed reaches a family member only when it is family-shareable"),
+            test: "Journey: an organizer's redeemed product reaches the family only if family-shareable"),
         LayerMutant(
             name: "IntentBypassesGate", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    let outcome = await purchase(product)\n",
             replace: "    let attempt = (try? await storeFront.purchase(productID: product.rawValue, offer: nil)) ?? .userCancelled\n"
                 + "    let outcome = await complete(attempt, for: product)\n",
-            test: "Journey: a purchase started on the App Store passes the paywall's gate: an overlap refused, a fitting one bought"),
+            test: "Journey: an App Store purchase intent passes the gate: overlap refused, a fit bought"),
         LayerMutant(
             name: "IntentsIgnored", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "        await self?.handle(intent)\n", replace: "        _ = intent\n",
-            test: "Journey: a purchase started on the App Store passes the paywall's gate: an overlap refused, a fitting one bought"),
+            test: "Journey: an App Store purchase intent passes the gate: overlap refused, a fit bought"),
         LayerMutant(
             name: "TrialNeverEnds", example: "inkwell-universal", file: "Entitlements.swift",
             find: "let end = Catalog.trialEnd(from: start, lasting: period), now < end\n",
