@@ -17,13 +17,13 @@ struct GenerateCommandTests {
         let first = Run("generate", Self.flagship, "--output", "out", directory: scratch.url)
         #expect(first.status == .success, "\(first.error)")
         #expect(first.output.contains("created  out/Freemium/OriginalPurchase.swift"))
-        #expect(first.output.hasSuffix("20 files written, 0 unchanged in out.\n"))
+        #expect(first.output.hasSuffix("21 files written, 0 unchanged in out.\n"))
         let written = files(in: scratch.url.appendingPathComponent("out"))
         #expect(
             written.keys.sorted() == [
                 ".migrate-generated.json", "ENTITLEMENTS.md", "Freemium/Entitlements.swift", "Freemium/FreemiumStore.swift",
                 "Freemium/FreemiumStoreKit/AppStoreFront.swift", "Freemium/FreemiumStoreKit/AppStoreModel.swift",
-                "Freemium/FreemiumStoreKit/AppStoreModelRules.swift", "Freemium/FreemiumStoreKit/CohortRules.swift",
+                "Freemium/FreemiumStoreKit/AppStoreModelCodes.swift", "Freemium/FreemiumStoreKit/AppStoreModelRules.swift", "Freemium/FreemiumStoreKit/CohortRules.swift",
                 "Freemium/FreemiumStoreKit/PlanStore.swift", "Freemium/FreemiumStoreKit/PurchaseCache.swift",
                 "Freemium/FreemiumStoreKit/StoreFront.swift", "Freemium/FreemiumStoreKit/StorePlan.swift",
                 "Freemium/FreemiumStoreKit/SubscriptionStatus.swift", "Freemium/OriginalPurchase.swift",
@@ -36,7 +36,7 @@ struct GenerateCommandTests {
         #expect(written["Freemium/FreemiumStoreKit/StoreFront.swift"]?.hasPrefix("// FreemiumStoreKit: ") == true)
         #expect(written[".migrate-generated.json"]?.contains("\"Freemium/FreemiumStoreKit/StoreFront.swift\"") == true)
         let second = Run("generate", Self.flagship, "--output", "out", directory: scratch.url)
-        #expect(second.output == "0 files written, 20 unchanged in out.\n")
+        #expect(second.output == "0 files written, 21 unchanged in out.\n")
         #expect(files(in: scratch.url.appendingPathComponent("out")) == written)
     }
 
@@ -178,7 +178,7 @@ struct GenerateCommandTests {
             written.keys.sorted() == [
                 ".migrate-generated.json", "Products.storekit", "Store/Entitlements.swift", "Store/FreemiumStore.swift",
                 "Store/FreemiumStoreKit/AppStoreFront.swift", "Store/FreemiumStoreKit/AppStoreModel.swift",
-                "Store/FreemiumStoreKit/AppStoreModelRules.swift", "Store/FreemiumStoreKit/CohortRules.swift",
+                "Store/FreemiumStoreKit/AppStoreModelCodes.swift", "Store/FreemiumStoreKit/AppStoreModelRules.swift", "Store/FreemiumStoreKit/CohortRules.swift",
                 "Store/FreemiumStoreKit/PlanStore.swift", "Store/FreemiumStoreKit/PurchaseCache.swift",
                 "Store/FreemiumStoreKit/StoreFront.swift", "Store/FreemiumStoreKit/StorePlan.swift",
                 "Store/FreemiumStoreKit/SubscriptionStatus.swift", "Store/OriginalPurchase.swift",
