@@ -17,7 +17,7 @@ import Testing
 
     /// Lines wider than `width` in each page's code blocks today; a page not listed has none.
     static let wider: [String: Int] = [
-        "CheckCommand.md": 14, "DirectSales.md": 23, "ExplainCommand.md": 26, "GenerateCommand.md": 11,
+        "CheckCommand.md": 14, "DirectSales.md": 23, "ExplainCommand.md": 26, "GenerateCommand.md": 12,
         "ImportCommand.md": 15, "InitCommand.md": 26, "Installing.md": 1, "LaunchDay.md": 3, "MatrixCommand.md": 34,
         "ReportCommand.md": 2, "Server.md": 1, "SimulateCommand.md": 94, "StoreKitLayer.md": 1,
     ]
