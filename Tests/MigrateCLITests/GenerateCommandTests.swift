@@ -23,7 +23,8 @@ struct GenerateCommandTests {
             written.keys.sorted() == [
                 ".migrate-generated.json", "ENTITLEMENTS.md", "Freemium/Entitlements.swift", "Freemium/FreemiumStore.swift",
                 "Freemium/FreemiumStoreKit/AppStoreFront.swift", "Freemium/FreemiumStoreKit/AppStoreModel.swift",
-                "Freemium/FreemiumStoreKit/AppStoreModelCodes.swift", "Freemium/FreemiumStoreKit/AppStoreModelRules.swift", "Freemium/FreemiumStoreKit/CohortRules.swift",
+                "Freemium/FreemiumStoreKit/AppStoreModelCodes.swift", "Freemium/FreemiumStoreKit/AppStoreModelRules.swift",
+                "Freemium/FreemiumStoreKit/CohortRules.swift",
                 "Freemium/FreemiumStoreKit/PlanStore.swift", "Freemium/FreemiumStoreKit/PurchaseCache.swift",
                 "Freemium/FreemiumStoreKit/StoreFront.swift", "Freemium/FreemiumStoreKit/StorePlan.swift",
                 "Freemium/FreemiumStoreKit/SubscriptionStatus.swift", "Freemium/OriginalPurchase.swift",
@@ -178,7 +179,8 @@ struct GenerateCommandTests {
             written.keys.sorted() == [
                 ".migrate-generated.json", "Products.storekit", "Store/Entitlements.swift", "Store/FreemiumStore.swift",
                 "Store/FreemiumStoreKit/AppStoreFront.swift", "Store/FreemiumStoreKit/AppStoreModel.swift",
-                "Store/FreemiumStoreKit/AppStoreModelCodes.swift", "Store/FreemiumStoreKit/AppStoreModelRules.swift", "Store/FreemiumStoreKit/CohortRules.swift",
+                "Store/FreemiumStoreKit/AppStoreModelCodes.swift", "Store/FreemiumStoreKit/AppStoreModelRules.swift",
+                "Store/FreemiumStoreKit/CohortRules.swift",
                 "Store/FreemiumStoreKit/PlanStore.swift", "Store/FreemiumStoreKit/PurchaseCache.swift",
                 "Store/FreemiumStoreKit/StoreFront.swift", "Store/FreemiumStoreKit/StorePlan.swift",
                 "Store/FreemiumStoreKit/SubscriptionStatus.swift", "Store/OriginalPurchase.swift",
