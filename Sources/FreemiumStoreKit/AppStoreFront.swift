@@ -137,6 +137,44 @@
       return statuses.map(Self.status)
     }
 
+    /// `AppStore.presentOfferCodeRedeemSheet(in:)` in `confirmationScene`'s window scene (iOS 16,
+    /// visionOS). Elsewhere, and without a window scene, it throws: on macOS show SwiftUI's
+    /// `offerCodeRedemption(isPresented:onCompletion:)` (macOS 15) instead. What is redeemed arrives
+    /// through `Transaction.updates`, wherever the customer redeemed it.
+    public func presentOfferCodeRedemption() async throws {
+      #if canImport(UIKit) && !os(watchOS) && !os(macOS) && !os(tvOS)
+        guard let scene = await scene() as? UIWindowScene else {
+          throw StoreFrontError(message: StoreFrontError.offerCodesUnavailable)
+        }
+        do {
+          try await StoreKit.AppStore.presentOfferCodeRedeemSheet(in: scene)
+        } catch {
+          throw Self.storeFrontError(error)
+        }
+      #else
+        throw StoreFrontError(message: StoreFrontError.offerCodesUnavailable)
+      #endif
+    }
+
+    /// `PurchaseIntent.intents` from iOS 16.4 and macOS 14.4 (StoreKit has none on tvOS, watchOS
+    /// or visionOS): a promoted In-App Purchase the customer started on the App Store.
+    public func purchaseIntents() -> AsyncStream<StorePurchaseIntent> {
+      #if !os(tvOS) && !os(watchOS) && !os(visionOS)
+        if #available(iOS 16.4, macOS 14.4, *) {
+          return AsyncStream { continuation in
+            let task = Task {
+              for await intent in StoreKit.PurchaseIntent.intents {
+                continuation.yield(StorePurchaseIntent(productID: intent.product.id))
+              }
+              continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+          }
+        }
+      #endif
+      return AsyncStream { $0.finish() }
+    }
+
     private static func status(_ status: StoreKit.Product.SubscriptionInfo.Status)
       -> SubscriptionStatus
     {
@@ -275,7 +313,26 @@
         expirationDate: transaction.expirationDate,
         purchaseDate: transaction.purchaseDate,
         signedDate: result.signedDate,
+        offer: offer(of: transaction),
         finish: { if isVerified { await transaction.finish() } })
+    }
+
+    /// `Transaction.offer` from iOS 17.2 and macOS 14.2; before them, `offerType` and `offerID`.
+    private static func offer(of transaction: StoreKit.Transaction) -> TransactionOffer? {
+      if #available(iOS 17.2, macOS 14.2, tvOS 17.2, watchOS 10.2, visionOS 1.1, *) {
+        return transaction.offer.map { TransactionOffer(offerKind($0.type), id: $0.id) }
+      }
+      return transaction.offerType.map { TransactionOffer(offerKind($0), id: transaction.offerID) }
+    }
+
+    private static func offerKind(_ type: StoreKit.Transaction.OfferType) -> TransactionOffer.Kind {
+      switch type {
+      case .introductory: .introductory
+      case .promotional: .promotional
+      case .code: .code
+      case .winBack: .winBack
+      default: .other
+      }
     }
 
     private static func environment(_ environment: StoreKit.AppStore.Environment)

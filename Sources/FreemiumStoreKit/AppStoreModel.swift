@@ -81,6 +81,19 @@ import Foundation
 ///   Apple states the consolidation on its developer forums, not in the documentation.
 /// - **Prompts**: `AppStore.sync()` and `AppTransaction.refresh()` ask the customer to sign in, and
 ///   the customer may cancel; `AppTransaction.shared` never asks. `AppStore.sync()`.
+/// - **Offer codes**: a code is redeemed for one product of any type, in the app's redemption sheet
+///   (`presentOfferCodeRedemption()`) or in the App Store (`redeem(code:for:)`); either way the
+///   transaction (`Transaction.OfferType.code`, the offer's reference name as its id) arrives through
+///   `Transaction.updates` and entitles the customer as a purchase does. A one-time-use code redeems
+///   once; the second redemption is refused. A redeemed non-consumable or auto-renewable subscription
+///   reaches a family member only when the product is family-shareable (Family Sharing's rule).
+///   "Supporting offer codes in your app"; "Set up offer codes"; `Transaction.OfferType.code`. The
+///   model's codes are free, and two cases Apple leaves to App Store Connect's eligibility or doesn't
+///   describe are refused without spending the code: a non-consumable the customer owns, and a
+///   subscription of a group the customer is subscribed to now.
+/// - **Purchase intents**: a purchase started on the App Store's product page (a promoted In-App
+///   Purchase) reaches the app as a `PurchaseIntent`, for the app to buy; nothing is charged until
+///   it does (`PurchaseIntent.intents`).
 /// - **Offline**: the app transaction is unavailable (it throws), products and purchases fail.
 ///   Apple doesn't say what `currentEntitlements` answers offline: the model answers from the
 ///   device, so no payer is locked out.
@@ -150,6 +163,8 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     public var offerID: String?
     /// Bought with the group's introductory offer.
     public var isIntroductory: Bool
+    /// Redeemed with an offer code: the offer's reference name.
+    public var offerCode: String? = nil
   }
 
   /// What the customer paid for, in order: the product and the offer, if any.
@@ -214,6 +229,11 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     var nextID: UInt64 = 1_000
     var listeners: [Int: AsyncStream<StoreTransaction>.Continuation] = [:]
     var nextListener = 0
+    /// One-time-use offer codes already redeemed.
+    var spentCodes: Set<String> = []
+    /// What the customer types in the redemption sheet.
+    var codeInSheet: OfferCodeEntry?
+    var intentListeners: [Int: AsyncStream<StorePurchaseIntent>.Continuation] = [:]
   }
 
   /// How long the App Store retries a failed renewal: up to 60 days ("Reducing involuntary
@@ -571,7 +591,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
       productID: record.productID, id: record.id, ownership: record.ownership,
       isRevoked: record.revocationDate != nil, isVerified: true,
       expirationDate: record.expirationDate, purchaseDate: record.purchaseDate,
-      signedDate: withState { $0.now },
+      signedDate: withState { $0.now }, offer: Self.offer(of: record),
       finish: { [weak self] in
         self?.withState { state in
           if let index = state.records.firstIndex(where: { $0.id == record.id }) {

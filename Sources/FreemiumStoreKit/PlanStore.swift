@@ -28,7 +28,11 @@ import Foundation
 ///   (`Product.SubscriptionInfo.status`), so a plan change waiting for the next renewal
 ///   (`RenewalInfo.autoRenewPreference`) is never sold again. A status that can't be read is no
 ///   pending change: nothing is locked or refused for it.
-/// - It listens to `Transaction.updates` from the moment it is created until it goes away.
+/// - It listens to `Transaction.updates` from the moment it is created until it goes away, and so
+///   to `PurchaseIntent.intents`: a purchase started on the App Store goes through the same
+///   never-charge-twice gate as the paywall's.
+/// - It tells an offer code's redemption from a purchase (`Transaction.OfferType.code`), wherever
+///   the customer redeemed it, so the app can thank them (`State.redeemedCodes`).
 @MainActor
 public final class PlanStore<Plan: StorePlan> {
   /// Where the facts that decide the cohort come from.
@@ -58,6 +62,21 @@ public final class PlanStore<Plan: StorePlan> {
     }
   }
 
+  /// A product the customer holds through an offer code they redeemed (`Transaction.OfferType.code`),
+  /// in the app's redemption sheet, in the App Store or through a redemption URL.
+  public struct RedeemedCode: Hashable, Sendable {
+    /// The offer's reference name in App Store Connect (`Transaction.Offer.id`), if the App Store
+    /// said it.
+    public var referenceName: String?
+    /// The App Store's id for the redemption (`Transaction.id`).
+    public var transactionID: UInt64
+
+    public init(referenceName: String?, transactionID: UInt64) {
+      self.referenceName = referenceName
+      self.transactionID = transactionID
+    }
+  }
+
   /// What the store knows about the customer now.
   public struct State: Hashable, Sendable {
     public var purchase: Plan.Purchase
@@ -69,10 +88,16 @@ public final class PlanStore<Plan: StorePlan> {
     /// The plan changes waiting for the next renewal, by the plan in use now: for "Yearly from
     /// 12 March". Empty when none is pending or the subscription status couldn't be read.
     public var pendingChanges: [Plan.Product: PendingChange]
+    /// The products the customer holds now through an offer code they redeemed themselves, for
+    /// "Thanks for redeeming your code". A redemption grants as a purchase does: this only says
+    /// where it came from. A refunded redemption leaves it; a subscription's renewal after the
+    /// code's period is a purchase again.
+    public var redeemedCodes: [Plan.Product: RedeemedCode]
 
     public init(
       purchase: Plan.Purchase, decision: Plan.Decision, entitlements: Plan.Entitlements,
-      proof: Proof, isLoaded: Bool, pendingChanges: [Plan.Product: PendingChange] = [:]
+      proof: Proof, isLoaded: Bool, pendingChanges: [Plan.Product: PendingChange] = [:],
+      redeemedCodes: [Plan.Product: RedeemedCode] = [:]
     ) {
       self.purchase = purchase
       self.decision = decision
@@ -80,6 +105,7 @@ public final class PlanStore<Plan: StorePlan> {
       self.proof = proof
       self.isLoaded = isLoaded
       self.pendingChanges = pendingChanges
+      self.redeemedCodes = redeemedCodes
     }
 
     /// Nothing read yet: a new customer with nothing, proof unknown.
@@ -139,6 +165,29 @@ public final class PlanStore<Plan: StorePlan> {
     case failed(String)
   }
 
+  /// What came of the offer code redemption sheet.
+  public enum RedemptionOutcome: Hashable, Sendable {
+    /// Redeemed: the products the customer got through it, unlocked. Thank them.
+    case redeemed([Plan.Product])
+    /// The sheet closed and nothing new was redeemed: show nothing.
+    case nothingRedeemed
+    /// The sheet couldn't be shown here (macOS: SwiftUI's `offerCodeRedemption`; tvOS, watchOS: the
+    /// App Store), or it failed, for this reason.
+    case unavailable(String)
+  }
+
+  /// A purchase the customer started on the App Store (`PurchaseIntent`), and what came of it.
+  public struct PurchaseIntentOutcome: Hashable, Sendable {
+    /// The product the intent asked for; nil when this build's plan doesn't know it.
+    public var product: Plan.Product?
+    public var outcome: Outcome
+
+    public init(product: Plan.Product?, outcome: Outcome) {
+      self.product = product
+      self.outcome = outcome
+    }
+  }
+
   /// The three outcomes of a Restore Purchases tap, each with its own message.
   public enum RestoreOutcome: String, CaseIterable, Sendable {
     case failed
@@ -163,6 +212,16 @@ public final class PlanStore<Plan: StorePlan> {
 
   /// What the store knows now.
   public private(set) var state: State {
+    willSet {
+      #if canImport(Combine)
+        objectWillChange.send()
+      #endif
+    }
+  }
+
+  /// The last purchase the customer started on the App Store (`PurchaseIntent`), bought or refused by
+  /// the same rules as the paywall's: show its `outcome`'s message. Nil until one arrives.
+  public private(set) var lastPurchaseIntent: PurchaseIntentOutcome? {
     willSet {
       #if canImport(Combine)
         objectWillChange.send()
@@ -195,6 +254,7 @@ public final class PlanStore<Plan: StorePlan> {
   private var latestRead = 0
   private var appliedRead = 0
   private var listener: Task<Void, Never>?
+  private var intentListener: Task<Void, Never>?
   /// The next time the store asks the App Store again, while the original purchase is unknown.
   private var recheck: Task<Void, Never>?
   private var recheckCount = 0
@@ -222,10 +282,17 @@ public final class PlanStore<Plan: StorePlan> {
         await self?.handleUpdate(transaction)
       }
     }
+    let intents = storeFront.purchaseIntents()
+    intentListener = Task { [weak self] in
+      for await intent in intents {
+        await self?.handle(intent)
+      }
+    }
   }
 
   deinit {
     listener?.cancel()
+    intentListener?.cancel()
     recheck?.cancel()
   }
 
@@ -337,6 +404,26 @@ public final class PlanStore<Plan: StorePlan> {
     return .nothingRestored
   }
 
+  /// Shows the App Store's offer code redemption sheet; a user action only (a Redeem Code button).
+  /// Reads what the customer owns when it closes, so a redemption unlocks at once. On macOS, present
+  /// SwiftUI's `offerCodeRedemption(isPresented:onCompletion:)` instead and call `refresh()` in its
+  /// completion. A code redeemed in the App Store needs nothing: it arrives through
+  /// `Transaction.updates`, and `state.redeemedCodes` says so.
+  public func redeemOfferCode() async -> RedemptionOutcome {
+    let before = state.redeemedCodes
+    do {
+      try await storeFront.presentOfferCodeRedemption()
+    } catch {
+      let failure = error as? StoreFrontError
+      if failure?.isUserCancellation == true { return .nothingRedeemed }
+      return .unavailable(failure?.message ?? error.localizedDescription)
+    }
+    await refresh()
+    let redeemed = state.redeemedCodes.filter { before[$0.key] != $0.value }.keys
+      .sorted { $0.rawValue < $1.rawValue }
+    return redeemed.isEmpty ? .nothingRedeemed : .redeemed(redeemed)
+  }
+
   /// Buys `product`: reads what is owned first and refuses what would charge twice; on a verified
   /// purchase unlocks it and only then finishes the transaction.
   public func purchase(_ product: Plan.Product) async -> Outcome {
@@ -433,6 +520,17 @@ public final class PlanStore<Plan: StorePlan> {
   /// transactions read, and the upsell withholds only what a legacy tier could own.
   private var knowsOwnership: Bool {
     state.isLoaded && state.proof != .unknown
+  }
+
+  /// A purchase started on the App Store: bought as the paywall buys, so a product overlapping what
+  /// the customer owns is refused, for its reason, and nothing is charged.
+  private func handle(_ intent: StorePurchaseIntent) async {
+    guard let product = Plan.Product(rawValue: intent.productID) else {
+      lastPurchaseIntent = PurchaseIntentOutcome(product: nil, outcome: .refused(.notOffered))
+      return
+    }
+    let outcome = await purchase(product)
+    lastPurchaseIntent = PurchaseIntentOutcome(product: product, outcome: outcome)
   }
 
   private func handleUpdate(_ transaction: StoreTransaction) async {
@@ -603,13 +701,23 @@ public final class PlanStore<Plan: StorePlan> {
     let signed = transactions.filter(\.isVerified).compactMap(\.signedDate)
     let trustedNow = signed.reduce(now) { max($0, $1) }
     let decision = Plan.decide(purchase)
+    // Redeemed by the customer themselves: a family member's shared copy is the organizer's code.
+    var redeemed: [Plan.Product: RedeemedCode] = [:]
+    for transaction in transactions
+    where transaction.isVerified && !transaction.isRevoked && transaction.ownership == .purchased {
+      guard let offer = transaction.offer, offer.kind == .code,
+        let product = Plan.Product(rawValue: transaction.productID)
+      else { continue }
+      redeemed[product] = RedeemedCode(referenceName: offer.id, transactionID: transaction.id)
+    }
     state = State(
       purchase: purchase,
       decision: decision,
       entitlements: Plan.resolve(purchase, decision: decision, owned: owned, now: trustedNow),
       proof: proof,
       isLoaded: true,
-      pendingChanges: pending)
+      pendingChanges: pending,
+      redeemedCodes: redeemed)
     scheduleRecheck()
   }
 

@@ -91,6 +91,34 @@ public struct AppTransactionFacts: Hashable, Sendable {
   }
 }
 
+/// The offer a transaction was bought or redeemed with (`Transaction.Offer`).
+public struct TransactionOffer: Hashable, Sendable {
+  /// `Transaction.OfferType`.
+  public enum Kind: Hashable, Sendable {
+    /// A subscription's introductory offer.
+    case introductory
+    /// A promotional offer the app's server signed.
+    case promotional
+    /// An offer code (`Transaction.OfferType.code`), redeemed in the app's redemption sheet, in the
+    /// App Store or through a redemption URL: it entitles the customer to the product as a purchase does.
+    case code
+    /// A win-back offer for a lapsed subscriber.
+    case winBack
+    /// A type this version of the layer doesn't know.
+    case other
+  }
+
+  public var kind: Kind
+  /// `Transaction.Offer.id`: for an offer code, the reference name set up in App Store Connect; nil
+  /// for an introductory offer.
+  public var id: String?
+
+  public init(_ kind: Kind, id: String? = nil) {
+    self.kind = kind
+    self.id = id
+  }
+}
+
 /// One transaction from `Transaction.currentEntitlements`, `Transaction.updates` or a purchase.
 public struct StoreTransaction: Sendable {
   public var productID: String
@@ -111,6 +139,8 @@ public struct StoreTransaction: Sendable {
   /// When the App Store signed this transaction (`VerificationResult.signedDate`). For a verified
   /// one, a moment that has certainly passed, whatever the device clock says.
   public var signedDate: Date?
+  /// `Transaction.offer`: the offer it was bought or redeemed with; nil for none.
+  public var offer: TransactionOffer?
   /// `Transaction.finish()`: tells the App Store the purchase was delivered.
   public var finish: @Sendable () async -> Void
 
@@ -123,6 +153,7 @@ public struct StoreTransaction: Sendable {
     expirationDate: Date? = nil,
     purchaseDate: Date? = nil,
     signedDate: Date? = nil,
+    offer: TransactionOffer? = nil,
     finish: @escaping @Sendable () async -> Void = {}
   ) {
     self.productID = productID
@@ -133,6 +164,7 @@ public struct StoreTransaction: Sendable {
     self.expirationDate = expirationDate
     self.purchaseDate = purchaseDate
     self.signedDate = signedDate
+    self.offer = offer
     self.finish = finish
   }
 }
@@ -170,6 +202,8 @@ public struct StoreFrontError: Error, Hashable, Sendable {
   public static let offersNeedNewerSDK = "This price needs an app built with Xcode 26 or later."
   public static let introductoryOffersNeedNewerSDK =
     "This price needs an app built with Xcode 16.3 or later."
+  public static let offerCodesUnavailable =
+    "Offer codes can't be redeemed in this app here. Redeem the code in the App Store."
   public static let visionOSNeedsScene =
     "On visionOS, give AppStoreFront a confirmation scene, or buy with SwiftUI's purchase action."
 }
@@ -284,4 +318,34 @@ public protocol StoreFront: Sendable {
   /// cancellation, a plan change waiting for the next renewal, billing retry). Empty for a product
   /// that isn't an auto-renewable subscription. Never prompts.
   func subscriptionStatuses(for productID: String) async throws -> [SubscriptionStatus]
+  /// Shows the App Store's sheet to redeem an offer code (`AppStore.presentOfferCodeRedeemSheet(in:)`)
+  /// and returns when it closes. What the customer redeems arrives through `Transaction.updates`.
+  /// Throws where the sheet can't be shown; a user action only.
+  func presentOfferCodeRedemption() async throws
+  /// `PurchaseIntent.intents`: purchases the customer started on the App Store (a promoted In-App
+  /// Purchase), for the app to complete. Empty where StoreKit has none.
+  func purchaseIntents() -> AsyncStream<StorePurchaseIntent>
+}
+
+/// A purchase the customer started outside the app, on the App Store (`PurchaseIntent`).
+public struct StorePurchaseIntent: Hashable, Sendable {
+  /// `PurchaseIntent.product`'s id.
+  public var productID: String
+
+  public init(productID: String) {
+    self.productID = productID
+  }
+}
+
+extension StoreFront {
+  /// Where no sheet can be shown: the customer redeems the code in the App Store, and it arrives
+  /// through `Transaction.updates`.
+  public func presentOfferCodeRedemption() async throws {
+    throw StoreFrontError(message: StoreFrontError.offerCodesUnavailable)
+  }
+
+  /// None: a store front without `PurchaseIntent`.
+  public func purchaseIntents() -> AsyncStream<StorePurchaseIntent> {
+    AsyncStream { $0.finish() }
+  }
 }

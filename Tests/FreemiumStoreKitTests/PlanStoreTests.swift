@@ -537,6 +537,80 @@ struct PlanStoreTests {
         #expect(await store.purchase(.pro) == .purchased(.pro))
         #expect(store.entitlements.now == signed)
     }
+
+    /// Waits, boundedly, for what arrives through `Transaction.updates` or a purchase intent.
+    static func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
+        for _ in 0..<500 where !condition() { try? await Task.sleep(nanoseconds: 2_000_000) }
+        return condition()
+    }
+
+    @Test("An offer code redeemed in the App Store unlocks through the updates, says so, isn't sold again; refunded, it's gone")
+    func offerCodeFromTheAppStore() async {
+        let model = Self.model()
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        await store.refresh()
+        guard case .success(let redeemed) = model.redeem(code: "ONCE-1", for: "pro", referenceName: "welcome-back") else {
+            Issue.record("the code was refused")
+            return
+        }
+        #expect(await Self.eventually { store.entitlements.products.contains("pro") })
+        #expect(store.state.redeemedCodes == [.pro: .init(referenceName: "welcome-back", transactionID: redeemed.id)])
+        #expect(await store.purchase(.pro) == .refused(.withheld(.owned)))
+        // A purchase is no redemption.
+        #expect(await store.purchase(.yearly) == .purchased(.yearly))
+        #expect(store.state.redeemedCodes.keys.sorted { $0.rawValue < $1.rawValue } == [.pro])
+        #expect(model.charges.map(\.productID) == ["yearly"])
+        model.refund("pro")
+        #expect(await Self.eventually { !store.entitlements.products.contains("pro") })
+        #expect(store.state.redeemedCodes[.pro] == nil)
+    }
+
+    @Test("The redemption sheet: what the customer redeems there is unlocked when it closes; closed empty, nothing; no sheet, said")
+    func offerCodeSheet() async {
+        let model = Self.model()
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        await store.refresh()
+        model.codeInSheet = .init(code: "ONCE-2", productID: "pro")
+        #expect(await store.redeemOfferCode() == .redeemed([.pro]))
+        #expect(store.entitlements.products.contains("pro"))
+        #expect(await store.redeemOfferCode() == .nothingRedeemed)
+        #expect(model.calls.filter { $0 == "offerCodeSheet" }.count == 2)
+        let elsewhere = Self.store(TinyPlan<OwnPrice>.self, ScriptedStoreFront(appTransactions: [(.verified(Self.newCustomer), 0)]))
+        #expect(await elsewhere.redeemOfferCode() == .unavailable(StoreFrontError.offerCodesUnavailable))
+    }
+
+    @Test("Only the customer's own verified, unrefunded redemption is a redeemed code")
+    func offerCodeOnlyTheCustomers() async {
+        let code = TransactionOffer(.code, id: "welcome")
+        let front = ScriptedStoreFront(
+            appTransactions: [(.verified(Self.newCustomer), 0)],
+            entitlements: [
+                StoreTransaction(productID: "pro", id: 1, isVerified: false, offer: code),
+                StoreTransaction(productID: "yearly", id: 2, isRevoked: true, offer: code),
+                StoreTransaction(productID: "monthly", id: 3, ownership: .familyShared, offer: code),
+            ])
+        let store = Self.store(TinyPlan<OwnPrice>.self, front)
+        await store.refresh()
+        #expect(store.state.redeemedCodes.isEmpty)
+    }
+
+    @Test("A purchase started on the App Store passes the paywall's gate: what the customer owns is refused, a fitting one is bought")
+    func purchaseIntentGate() async {
+        let model = Self.model(Self.legacyBuyer)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        await store.refresh()
+        model.startPurchaseOnAppStore("pro")
+        #expect(await Self.eventually { store.lastPurchaseIntent != nil })
+        #expect(store.lastPurchaseIntent == .init(product: .pro, outcome: .refused(.withheld(.owned))))
+        #expect(model.charges.isEmpty)
+        model.startPurchaseOnAppStore("yearly")
+        #expect(await Self.eventually { store.lastPurchaseIntent?.product == .yearly })
+        #expect(store.lastPurchaseIntent?.outcome == .purchased(.yearly))
+        #expect(model.charges.map(\.productID) == ["yearly"])
+        model.startPurchaseOnAppStore("gift")
+        #expect(await Self.eventually { store.lastPurchaseIntent?.product == nil })
+        #expect(store.lastPurchaseIntent?.outcome == .refused(.notOffered))
+    }
 }
 
 extension TinyPlan {

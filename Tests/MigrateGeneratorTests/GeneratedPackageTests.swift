@@ -82,7 +82,7 @@ struct GeneratedPackageTests {
         // Offline at the first launch, nothing cached: the store must ask again on its own, or the buyer stays unknown.
         LayerMutant(
             name: "FirstLaunchNeverRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "      pendingChanges: pending)\n    scheduleRecheck()\n", replace: "      pendingChanges: pending)\n",
+            find: "      redeemedCodes: redeemed)\n    scheduleRecheck()\n", replace: "      redeemedCodes: redeemed)\n",
             test: "First launch offline, nothing cached: checking the purchase, then recognised"),
         LayerMutant(
             name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",
@@ -270,6 +270,36 @@ struct GeneratedPackageTests {
             find: "      if signed != nil, failure?.isOfferRejected == true { return .refused(.offerRejected) }\n",
             replace: "",
             test: "An offer the App Store refuses is a refusal: nothing unlocked, no retry at the full price"),
+        // Offer codes and purchases started on the App Store.
+        LayerMutant(
+            name: "CodeUntold", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            find: "      guard let offer = transaction.offer, offer.kind == .code,\n",
+            replace: "      guard let offer = transaction.offer, offer.kind != .code,\n",
+            test: "Journey: a code redeemed in the App Store grants its features, is said, not offered again"),
+        LayerMutant(
+            name: "CodeOfAnyone", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            find: "    where transaction.isVerified && !transaction.isRevoked && transaction.ownership == .purchased {\n",
+            replace: "    where !transaction.productID.isEmpty {\n",
+            test: "A redeemed code is the customer's only when verified, unrefunded and their own"),
+        LayerMutant(
+            name: "CodeRedeemedTwice", example: "tilt-to-live-hd", file: "AppStoreModelCodes.swift",
+            find: "      guard !state.spentCodes.contains(code) else { return .failure(.alreadyRedeemed) }\n", replace: "",
+            test: "Journey: a code redeemed in the App Store grants its features, is said, not offered again"),
+        LayerMutant(
+            name: "CodeSharedUnshareable", example: "tilt-to-live-hd", file: "AppStoreModel.swift",
+            find: "    case .nonConsumable, .autoRenewable: product.isFamilyShareable\n",
+            replace: "    case .nonConsumable, .autoRenewable: true\n",
+            test: "Journey: an organizer's redeemed product reaches the family only if family-shareable"),
+        LayerMutant(
+            name: "IntentBypassesGate", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            find: "    let outcome = await purchase(product)\n",
+            replace: "    let attempt = (try? await storeFront.purchase(productID: product.rawValue, offer: nil)) ?? .userCancelled\n"
+                + "    let outcome = await complete(attempt, for: product)\n",
+            test: "Journey: an App Store purchase intent passes the gate: overlap refused, a fit bought"),
+        LayerMutant(
+            name: "IntentsIgnored", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            find: "        await self?.handle(intent)\n", replace: "        _ = intent\n",
+            test: "Journey: an App Store purchase intent passes the gate: overlap refused, a fit bought"),
         LayerMutant(
             name: "TrialNeverEnds", example: "inkwell-universal", file: "CatalogEntitlements.swift",
             find: "      if now >= end { return .trialEnded(end) }\n",

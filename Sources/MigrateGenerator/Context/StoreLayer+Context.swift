@@ -27,6 +27,8 @@ extension GenerationContext {
         "unverified": "The App Store's answer couldn't be verified. If you were charged, tap Restore Purchases.",
         "awaitingDelivery": "Your purchase is being delivered.",
         "failedPrefix": "The purchase couldn't be completed: ",
+        "codeRedeemed": "Thanks for redeeming your code! It's unlocked.",
+        "codeUnavailablePrefix": "The code couldn't be redeemed here: ",
     ]
 
     /// The OS a binary is built for, and the plan platform its purchases count as.
@@ -260,6 +262,34 @@ extension GenerationContext {
             value["familyShared"] = productReference(shared.id)
             value["familySharingEntitles"] = .bool(plan.policies.familySharing == .entitles)
         }
+        // An offer code: for the product a direct sale's license holders redeem, else for what a new customer may buy.
+        let codeProduct =
+            plan.directSales?.editions.lazy.compactMap(\.legacyProduct).compactMap { self.catalog.product(withID: $0) }
+            .first { $0.kind == .nonConsumable || $0.kind == .autoRenewable } ?? sellable.flatMap { catalog.product(withID: $0.productID) }
+        value["hasOfferCode"] = .bool(codeProduct != nil && sellable != nil && newCustomer != nil)
+        if let codeProduct {
+            value["codeProduct"] = productReference(codeProduct.id)
+            value["codeShareable"] = .bool(AppStoreModelRules.isShared(codeProduct))
+            value["codeForSale"] = .bool(newCustomer?.expected.upsell.offers.contains { $0.productID == codeProduct.id } ?? false)
+        }
+        // A lapsed subscriber: a subscription a new customer may buy, without a free trial.
+        let lapse = newCustomer.flatMap { customer in
+            customer.expected.upsell.offers.first { offer in
+                catalog.product(withID: offer.productID).map { $0.kind == .autoRenewable && $0.trial == nil } ?? false
+            }
+        }
+        value["hasLapseJourney"] = .bool(lapse != nil)
+        if let lapse { value["lapse"] = productReference(lapse.productID) }
+        // A purchase started on the App Store: the legacy buyer's overlap, and a product that fits them, at its own price.
+        let fits = refusal.flatMap { refusal in
+            refusal.test.expected.upsell.offers.first { offer in
+                guard let product = catalog.product(withID: offer.productID), product.kind != .consumable, product.trial == nil else { return false }
+                if case .legacyProduct? = offer.charge { return true }
+                return offer.charge == nil
+            }
+        }
+        value["hasIntentJourney"] = .bool(fits != nil)
+        if let fits { value["intentFits"] = productReference(fits.productID) }
         value["hasPromo"] = .bool(promo != nil)
         if let promo, case .promotionalOffer(let id)? = promo.offer.charge {
             value["promo"] = customerValue(promo.test)
@@ -317,6 +347,14 @@ extension GenerationContext {
         let inner = String(repeating: " ", count: indent + 2)
         if inner.count + packed.count + 2 <= 100 { return "\(name)(\n\(inner)\(packed))" }
         return "\(name)(\n" + arguments.map { inner + $0 }.joined(separator: ",\n") + ")"
+    }
+
+    /// What `AppStoreModel` shares with a family member: a non-consumable or an auto-renewable
+    /// subscription marked shareable.
+    enum AppStoreModelRules {
+        static func isShared(_ product: Product) -> Bool {
+            product.familyShareable && (product.kind == .nonConsumable || product.kind == .autoRenewable)
+        }
     }
 
     /// Days in one renewal of the periods App Store Connect offers.

@@ -94,6 +94,21 @@ public enum AppStore {
   /// from a Restore Purchases button.
   public static func sync() async throws { fatalError("StoreKit shim") }
 
+  #if canImport(UIKit)
+    /// appstore/presentoffercoderedeemsheet(in:).md: `@MainActor static func
+    /// presentOfferCodeRedeemSheet(in scene: UIWindowScene) async throws`; availability "iOS: 16.0.0 -
+    /// 27.0.0", Mac Catalyst 16.0 - 27.0, "visionOS: 1.0.0 - 27.0.0" (no macOS, tvOS or watchOS).
+    @available(iOS, introduced: 16.0, deprecated: 27.0)
+    @available(visionOS, introduced: 1.0, deprecated: 27.0)
+    @available(macOS, unavailable)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
+    @MainActor
+    public static func presentOfferCodeRedeemSheet(in scene: UIWindowScene) async throws {
+      fatalError("StoreKit shim")
+    }
+  #endif
+
   /// appstore/environment.md: `struct Environment`, iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0,
   /// visionOS 1.0; RawRepresentable, Hashable, Sendable.
   @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
@@ -234,6 +249,60 @@ public struct Transaction: Identifiable, Hashable, Sendable {
 
   /// transaction/finish().md: `func finish() async`
   public func finish() async {}
+
+  /// transaction/offer-swift.property.md: `let offer: Transaction.Offer?`, iOS 17.2, macOS 14.2,
+  /// tvOS 17.2, watchOS 10.2, visionOS 1.1. (A stored `let` can't carry a newer availability in
+  /// source, so the shim declares a computed property with Apple's availability.)
+  @available(iOS 17.2, macOS 14.2, tvOS 17.2, watchOS 10.2, visionOS 1.1, *)
+  public var offer: Transaction.Offer? { fatalError("StoreKit shim") }
+
+  /// transaction/offertype-swift.property.md: `var offerType: Transaction.OfferType? { get }`;
+  /// availability "iOS: 15.0.0 - 17.2.0", macOS 12.0 - 14.2, tvOS 15.0 - 17.2, watchOS 8.0 - 10.2,
+  /// visionOS 1.0 - 1.1.
+  @available(iOS, introduced: 15.0, deprecated: 17.2)
+  @available(macOS, introduced: 12.0, deprecated: 14.2)
+  @available(tvOS, introduced: 15.0, deprecated: 17.2)
+  @available(watchOS, introduced: 8.0, deprecated: 10.2)
+  @available(visionOS, introduced: 1.0, deprecated: 1.1)
+  public var offerType: Transaction.OfferType? { fatalError("StoreKit shim") }
+
+  /// transaction/offerid.md: `var offerID: String? { get }`; availability "iOS: 15.0.0 - 17.2.0",
+  /// macOS 12.0 - 14.2, tvOS 15.0 - 17.2, watchOS 8.0 - 10.2, visionOS 1.0 - 1.1.
+  @available(iOS, introduced: 15.0, deprecated: 17.2)
+  @available(macOS, introduced: 12.0, deprecated: 14.2)
+  @available(tvOS, introduced: 15.0, deprecated: 17.2)
+  @available(watchOS, introduced: 8.0, deprecated: 10.2)
+  @available(visionOS, introduced: 1.0, deprecated: 1.1)
+  public var offerID: String? { fatalError("StoreKit shim") }
+
+  /// transaction/offertype-swift.struct.md: `struct OfferType`, iOS 15.0, macOS 12.0, tvOS 15.0,
+  /// watchOS 8.0, visionOS 1.0; RawRepresentable (`init(rawValue: Int)`), Hashable, Sendable. Each
+  /// constant's page gives its raw value.
+  public struct OfferType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// transaction/offertype-swift.struct/introductory.md: `static let introductory`
+    public static let introductory = OfferType(rawValue: 1)
+    /// transaction/offertype-swift.struct/promotional.md: `static let promotional`
+    public static let promotional = OfferType(rawValue: 2)
+    /// transaction/offertype-swift.struct/code.md: `static let code`, raw value 3.
+    public static let code = OfferType(rawValue: 3)
+    /// transaction/offertype-swift.struct/winback.md: `@backDeployed(before: iOS 18.0, macOS 15.0,
+    /// tvOS 18.0, watchOS 11.0, visionOS 2.0) static var winBack: Transaction.OfferType { get }`,
+    /// available from iOS 15.0; raw value 4.
+    @backDeployed(before: iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0)
+    public static var winBack: Transaction.OfferType { OfferType(rawValue: 4) }
+  }
+
+  /// transaction/offer-swift.struct.md: `struct Offer`, iOS 17.2, macOS 14.2, tvOS 17.2,
+  /// watchOS 10.2, visionOS 1.1 (only what this shim needs).
+  @available(iOS 17.2, macOS 14.2, tvOS 17.2, watchOS 10.2, visionOS 1.1, *)
+  public struct Offer: Hashable, Sendable {
+    /// transaction/offer-swift.struct/type.md: `let type: Transaction.OfferType`
+    public let type: Transaction.OfferType
+    /// transaction/offer-swift.struct/id.md: `let id: String?` (an offer code's reference name).
+    public let id: String?
+  }
 
   /// transaction/ownershiptype-swift.struct.md: `struct OwnershipType`; RawRepresentable,
   /// Hashable, Sendable.
@@ -550,6 +619,34 @@ public struct Product: Identifiable, Hashable, Sendable {
 /// product/purchaseresult.md: Sendable.
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 extension Product.PurchaseResult: Sendable {}
+
+// MARK: - PurchaseIntent
+
+/// purchaseintent.md: `struct PurchaseIntent`, iOS 16.4, iPadOS 16.4, Mac Catalyst 16.4, macOS 14.4
+/// (no tvOS, watchOS or visionOS). Only what this shim needs.
+@available(iOS 16.4, macOS 14.4, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+@available(visionOS, unavailable)
+public struct PurchaseIntent {
+  /// purchaseintent/product.md: `let product: Product`
+  public let product: Product
+
+  /// purchaseintent/intents.md: `static var intents: PurchaseIntent.PurchaseIntents { get }`
+  public static var intents: PurchaseIntent.PurchaseIntents { PurchaseIntents() }
+
+  /// purchaseintent/purchaseintents.md: `struct PurchaseIntents`; AsyncSequence.
+  public struct PurchaseIntents: AsyncSequence {
+    public typealias Element = PurchaseIntent
+    /// `struct AsyncIterator` with `mutating func next() async -> PurchaseIntent.PurchaseIntents.Element?`
+    public struct AsyncIterator: AsyncIteratorProtocol {
+      public typealias Element = PurchaseIntent
+      public mutating func next() async -> PurchaseIntent? { nil }
+    }
+    /// `func makeAsyncIterator() -> PurchaseIntent.PurchaseIntents.AsyncIterator`
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+  }
+}
 
 // MARK: - Product.PurchaseError
 

@@ -11,3 +11,12 @@
 @MainActor
 open class UIScene {
 }
+
+/// uiwindowscene.md: `@MainActor class UIWindowScene`; iOS 13.0, iPadOS 13.0, Mac Catalyst 13.1,
+/// tvOS 13.0, visionOS 1.0 (no macOS, no watchOS). A `UIScene` subclass.
+@available(iOS 13.0, tvOS 13.0, visionOS 1.0, *)
+@available(macOS, unavailable)
+@available(watchOS, unavailable)
+@MainActor
+open class UIWindowScene: UIScene {
+}
