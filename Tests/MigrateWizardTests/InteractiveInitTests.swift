@@ -80,7 +80,7 @@ struct InteractiveInitTests {
 
     /// The manual's session (`InitCommand.md`): a typo, a missing answer, going back, changing an answer at the summary.
     static let manualSession = [
-        "", "", "iSO", "", "4", "", "2021-06-01T17:00:00Z", "", "", "", "2.0", "", "", "<", "", "", "", "", "", "", "", "250", "13", "2", "yes",
+        "", "", "iSO", "", "4", "", "2021-06-01T17:00:00Z", "", "", "", "2.0", "", "", "<", "", "", "", "", "", "", "250", "13", "2", "yes",
     ]
 
     @Test("every line of a session fits 80 columns, in colour too, and wrapping loses no word", arguments: [false, true])
@@ -120,6 +120,7 @@ struct InteractiveInitTests {
         let policies = try #require(lines.firstIndex { $0.hasPrefix("  Policies   testers") })
         #expect(lines[policies + 1].hasPrefix(String(repeating: " ", count: 13)) && lines[policies + 1].dropFirst(13).first?.isLetter == true)
         #expect(shown.contains("\n  4. only what their own releases included (themes): sync came in a paid upgrade\n     they never got"))
+        #expect(shown.contains("Era 2      buyers of 2.0 get everything"), "the session changed an answer at the summary")
         // What a person types follows the default on its own line, whole.
         #expect(shown.contains("\n> [com.example.tally] \n"))
     }
