@@ -176,12 +176,14 @@ enum InitCommand {
         let shown = savedAnswersPath(displayPath: displayPath)
         let file = context.resolve(shown)
         guard FileManager.default.fileExists(atPath: file) else { return }
+        let said: String
         do {
             try FileManager.default.removeItem(atPath: file)
-            context.standardOutput.write("Removed \(shown), the answers saved by an earlier run (--keep-answers keeps it).\n")
+            said = "Removed \(shown), the answers saved by an earlier run (--keep-answers keeps it)."
         } catch {
-            context.standardOutput.write("Could not remove \(shown), the answers saved by an earlier run: \(error.localizedDescription)\n")
+            said = "Could not remove \(shown), the answers saved by an earlier run: \(error.localizedDescription)"
         }
+        for line in TextTable.paragraph(said, first: "", rest: "  ") { context.standardOutput.write(line + "\n") }
     }
 
     /// Every answer given that no question asked, with why: a flag's or the answers file's, as it was given.
