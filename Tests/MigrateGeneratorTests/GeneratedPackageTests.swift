@@ -116,7 +116,7 @@ struct GeneratedPackageTests {
             replace: "if owned.ownership == .familyShared && familySharingEntitles { return .familySharingIgnored }",
             test: "Journey: a family member gets what is shared, as the plan says, until sharing stops"),
         LayerMutant(
-            name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "FreemiumStore.swift",
+            name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "CatalogPlan.swift",
             find: "    case .introductoryOffer?: return .offered(signing: .introductory)\n",
             replace: "    case .introductoryOffer?: return .offered(signing: nil)\n",
             test: "Journey: a paid-app buyer who subscribed before gets the introductory offer"),
@@ -181,7 +181,7 @@ struct GeneratedPackageTests {
             find: "async -> Preparation {\n    await refresh()\n", replace: "async -> Preparation {\n",
             test: "Purchase reads what is owned first: bought on another device, it isn't sold again"),
         LayerMutant(
-            name: "RefundedCantBuy", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "RefundedCantBuy", example: "tilt-to-live-hd", file: "CatalogPlan.swift",
             find: "      isRevoked: facts.isRevoked)\n", replace: "      isRevoked: false)\n",
             test: "A refunded paid download is a new customer, who may buy"),
         LayerMutant(

@@ -151,5 +151,14 @@ struct SavedAnswersTests {
         let again = CommandContext.testing(directory: folder.path)
         #expect(Migrate.run(["check", "plan.json"], context: again) == .success)
         #expect(try String(contentsOf: folder.appendingPathComponent("plan.json"), encoding: .utf8).contains("\"days\": 30"))
+
+        // Once the plan they were saved for is written, the saved answers are removed, and that is said in 80 columns.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("migration.json"))
+        let written = CommandContext.testing(directory: folder.path, environment: environment)
+        #expect(Migrate.run(["init", "--answers", "migration.answers.json"], context: written) == .success, "\(written.standardError.text)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.answers.json").path))
+        let said = written.standardOutput.text
+        #expect(said.unwrapped.contains("Removed migration.answers.json, the answers saved by an earlier run (--keep-answers keeps it)."), "\(said)")
+        #expect(said.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(said)")
     }
 }

@@ -209,7 +209,7 @@ struct CatalogQuestionTests {
                 "--release", "1.0 (1) 2019-03-01", "--release", "2.0 (5) 2021-06-01", "--first-free", "2.0", "--free-from", "2021-06-01T17:00:00Z",
                 "--duration", "com.example.ledger.lifetime=P10Y", "--sells", "com.vendorkit.demo.pro=no",
             ], context: context)
-        let output = context.standardOutput.text
+        let output = context.standardOutput.text.unwrapped
         #expect(status == .success, "\(output)\(context.standardError.text)")
         #expect(
             output.contains(

@@ -23,7 +23,7 @@ struct InitCommandTests {
         #expect(output.contains("so purchases are dated instead"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
         // An Xcode project with no package of its own: the generated code is suggested as a package.
-        #expect(output.contains("migrate generate migration.json --package   the entitlement code and its tests, as a Swift package"))
+        #expect(output.unwrapped.contains("migrate generate migration.json --package   the entitlement code and its tests, as a Swift package"))
 
         let check = CommandContext.testing(directory: folder.path)
         #expect(Migrate.run(["check", "migration.json"], context: check) == .success)

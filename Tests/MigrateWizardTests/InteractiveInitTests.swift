@@ -78,6 +78,53 @@ struct InteractiveInitTests {
         #expect(plan.contains("\"familySharing\": \"ignored\""))
     }
 
+    /// The manual's session (`InitCommand.md`): a typo, a missing answer, going back, changing an answer at the summary.
+    static let manualSession = [
+        "", "", "iSO", "", "4", "", "2021-06-01T17:00:00Z", "", "", "", "2.0", "", "", "<", "", "", "", "", "", "", "250", "13", "2", "yes",
+    ]
+
+    @Test("every line of a session fits 80 columns, in colour too, and wrapping loses no word", arguments: [false, true])
+    func sessionFitsTheTerminal(colour: Bool) throws {
+        guard DemoProject.gitAvailable else {
+            print("skipped: git is not installed")
+            return
+        }
+        let folder = try DemoProject.make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment =
+            colour ? ProcessInfo.processInfo.environment.filter { $0.key != "NO_COLOR" }.merging(["TERM": "xterm"]) { $1 } : Self.environment
+        let context = CommandContext.testing(input: Self.manualSession, directory: folder.path, environment: environment, terminal: true)
+        let status = Migrate.run(["init"], context: context)
+        let output = context.standardOutput.text
+        #expect(status == .success, "\(output)\(context.standardError.text)")
+        #expect(output.contains("\u{1B}[") == colour)
+        // What a terminal shows: the colour codes take no columns, and the Return typed after `> [default] ` ends its line.
+        let shown = output.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "(?m)^(> (\\[[^\\]\\n]*\\] )?)", with: "$1\n", options: .regularExpression)
+        for line in shown.split(separator: "\n") {
+            #expect(line.count <= 80, "\(line.count) columns: \(line)")
+        }
+        // Joined again, the wrapped lines read as the wizard's whole sentences.
+        let joined = shown.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
+        for sentence in [
+            "the list only has a git commit date, which is when code was written, not when Apple released it: anyone who paid in between",
+            "→ Cutoff rule on iOS: build number 1 is used by 1.0 (1) and by 3.0 (1), whose buyers are treated differently, so purchases are dated",
+            "Policies   testers as new customers; unverified: keep last verified for 7 days; family sharing entitles",
+            "4. only what their own releases included (themes): sync came in a paid upgrade they never got",
+            "warning: releases[0].build: the first paid iOS release has build number 1, the value the sandbox and TestFlight report",
+        ] {
+            #expect(joined.contains(sentence), "\(sentence)")
+        }
+        // Continuations stand under their text: a summary value under its column, a choice under its words.
+        let lines = shown.components(separatedBy: "\n")
+        let policies = try #require(lines.firstIndex { $0.hasPrefix("  Policies   testers") })
+        #expect(lines[policies + 1].hasPrefix(String(repeating: " ", count: 13)) && lines[policies + 1].dropFirst(13).first?.isLetter == true)
+        #expect(shown.contains("\n  4. only what their own releases included (themes): sync came in a paid upgrade\n     they never got"))
+        #expect(shown.contains("Era 2      buyers of 2.0 get everything"), "the session changed an answer at the summary")
+        // What a person types follows the default on its own line, whole.
+        #expect(shown.contains("\n> [com.example.tally] \n"))
+    }
+
     @Test("input ending mid-way writes nothing and exits 1")
     func endOfInput() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-init-eof-\(UUID().uuidString)")

@@ -161,7 +161,7 @@ struct UnusedAnswersTests {
         let (status, context, folder) = try Self.run(arguments, terminal: true, input: input)
         #expect(status == .usage, "\(context.standardOutput.text)")
         let output = context.standardOutput.text
-        #expect(output.contains("(given) iOS 2.0 (3) 2022-03-15T16:00:00Z"), "\(output)")
+        #expect(output.unwrapped.contains("(given) iOS 2.0 (3) 2022-03-15T16:00:00Z"), "\(output)")
         #expect(context.standardError.text.contains("'--universal-purchase' is not used: it is asked only of an app on platforms sold"))
         #expect(context.standardError.text.contains("Your answers were saved to migration.answers.json"))
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("migration.json").path))

@@ -66,9 +66,10 @@ enum InitCommand {
             throw CommandError(.cannotCreate, "\(planPath) already exists; give --force to replace it, or --plan to write another file.")
         }
         let now = arguments[Self.now] ?? context.now
+        let renderer = WizardRenderer(style: style)
         let collected = try answers(from: arguments, context: context)
         var given = collected.answers
-        for line in collected.replaced { out.write("  \(line)\n") }
+        for line in collected.replaced { out.write(renderer.note(line)) }
 
         let projectPath = arguments[Self.project]
         var root = context.resolve(projectPath)
@@ -113,7 +114,7 @@ enum InitCommand {
         }
         out.write(style.bold(scan.isEmpty ? "Found nothing to import in \(projectPath)" : "Found in \(projectPath):") + "\n")
         for line in scan.lines { out.write("  \(line)\n") }
-        for note in facts.notes { out.write("  " + style.dim("read: \(note)") + "\n") }
+        for note in facts.notes { out.write(renderer.note("read: \(note)", styled: style.dim)) }
         out.write("\n")
 
         // --product is honoured beside a .storekit too: it adds the product that unlocks the features.
@@ -123,7 +124,7 @@ enum InitCommand {
         if interactive {
             let keys = Set(given.keys)
             var used = Set<String>()
-            let finished = ask(&wizard, given: &given, used: &used, context: context, style: style)
+            let finished = ask(&wizard, given: &given, used: &used, context: context, renderer: renderer)
             guard finished else {
                 out.write("\nInput ended before the plan was complete; nothing was written.\n")
                 return .checkFailed
@@ -141,7 +142,7 @@ enum InitCommand {
             switch ScriptedRun.run(wizard, answers: given, acceptDefaults: arguments[Self.yes]) {
             case .success(let (done, lines)):
                 wizard = done
-                for line in lines { out.write("  \(line)\n") }
+                out.write(renderer.consequences(lines, marker: false))
             case .failure(.missing(let id, let prompt)):
                 throw .usage(
                     "init needs an answer to \"\(prompt)\" and input is not a terminal. Give \(id.flag) (or \"\(id.key.split(separator: ".").first!)\" in --answers)"
@@ -155,7 +156,7 @@ enum InitCommand {
                 throw .usage(unusedMessage(unused, fromFile: collected.fromFile))
             }
             out.write("\n")
-            for line in PlanBuilder.summary(wizard.answers, facts: facts) { out.write("  \(line)\n") }
+            out.write(renderer.summary(PlanBuilder.summary(wizard.answers, facts: facts)))
         }
         let code = try write(wizard.plan, to: planFile, displayPath: planPath, now: now, context: context, style: style, wizard: wizard)
         if code == .success && !arguments[Self.keepAnswers] { removeSavedAnswers(displayPath: planPath, context: context) }
@@ -175,12 +176,14 @@ enum InitCommand {
         let shown = savedAnswersPath(displayPath: displayPath)
         let file = context.resolve(shown)
         guard FileManager.default.fileExists(atPath: file) else { return }
+        let said: String
         do {
             try FileManager.default.removeItem(atPath: file)
-            context.standardOutput.write("Removed \(shown), the answers saved by an earlier run (--keep-answers keeps it).\n")
+            said = "Removed \(shown), the answers saved by an earlier run (--keep-answers keeps it)."
         } catch {
-            context.standardOutput.write("Could not remove \(shown), the answers saved by an earlier run: \(error.localizedDescription)\n")
+            said = "Could not remove \(shown), the answers saved by an earlier run: \(error.localizedDescription)"
         }
+        for line in TextTable.paragraph(said, first: "", rest: "  ") { context.standardOutput.write(line + "\n") }
     }
 
     /// Every answer given that no question asked, with why: a flag's or the answers file's, as it was given.
@@ -196,16 +199,17 @@ enum InitCommand {
 
     /// The question loop on a terminal. False when input ended before the last answer.
     static func ask(
-        _ wizard: inout Wizard, given: inout [String: String], used: inout Set<String>, context: CommandContext, style: Style
+        _ wizard: inout Wizard, given: inout [String: String], used: inout Set<String>, context: CommandContext, renderer: WizardRenderer
     ) -> Bool {
         let out = context.standardOutput
-        out.write(style.dim("Press Return to take the [default]; type '<' or 'back' for the previous question.") + "\n\n")
+        let style = renderer.style
+        out.write(style.dim("Press Return to take the [default]; '<' or 'back' goes to the previous question.") + "\n\n")
         while let question = wizard.question {
             if question.id == .confirm {
                 out.write(style.bold("Summary") + "\n")
-                for line in PlanBuilder.summary(wizard.answers, facts: wizard.facts) { out.write("  \(line)\n") }
+                out.write(renderer.summary(PlanBuilder.summary(wizard.answers, facts: wizard.facts)))
                 let problems = PlanChecker.check(wizard.plan, now: wizard.now).diagnostics.filter { $0.severity == .error }
-                for problem in problems { out.write("  " + style.red("error: ") + problem.message + "\n") }
+                for problem in problems { out.write(renderer.note(style.red("error: ") + problem.message)) }
                 out.write("\n")
             }
             if question.id == .newFreeRelease, let freeFrom = given.removeValue(forKey: QuestionKind.freeGoLive.key) {
@@ -213,47 +217,38 @@ enum InitCommand {
                 used.insert(QuestionKind.freeGoLive.key)
                 switch wizard.newFreeRelease(given: given[question.id.key], freeFrom: freeFrom) {
                 case .success(let answer): given[question.id.key] = answer
-                case .failure(let conflict): out.write("  " + style.yellow("Sorry: ") + conflict.message + "\n")
+                case .failure(let conflict): out.write(renderer.sorry(conflict.message))
                 }
             }
             if let answer = given.removeValue(forKey: question.id.key) {
                 used.insert(question.id.key)
                 if let problem = Wizard.positionProblem(question.id, answer: answer) {
-                    out.write("  " + style.yellow("Sorry: ") + problem + "\n")
+                    out.write(renderer.sorry(problem))
                     continue
                 }
-                out.write("\(question.prompt) \(style.dim("(given)")) \(answer)\n")
-                if report(wizard.submit(answer), out: out, style: style) { continue }
+                out.write(renderer.given(question, answer: answer))
+                if report(wizard.submit(answer), out: out, renderer: renderer) { continue }
             }
-            out.write(style.bold(question.prompt) + "\n")
-            for choice in question.visibleChoices {
-                if choice.hiddenBefore > 0 {
-                    out.write(
-                        "  " + style.dim("… \(Limits.grouped(choice.hiddenBefore)) more, not shown (type a version or its start to find one)") + "\n")
-                }
-                out.write("  \(choice.number). \(choice.text)\n")
-            }
-            if let hint = question.hint { out.write("  " + style.dim(hint) + "\n") }
-            out.write("> " + (question.defaultAnswer.map { "[\($0)] " } ?? ""))
+            out.write(renderer.question(question))
+            out.write(renderer.answerLine(question))
             guard let line = context.standardInput.readLine() else { return false }
-            _ = report(wizard.submit(line), out: out, style: style)
+            _ = report(wizard.submit(line), out: out, renderer: renderer)
         }
         return true
     }
 
     /// Prints what an answer did; true when it moved the wizard on (or back).
     @discardableResult
-    static func report(_ outcome: WizardOutcome, out: TextOutput, style: Style) -> Bool {
+    static func report(_ outcome: WizardOutcome, out: TextOutput, renderer: WizardRenderer) -> Bool {
         switch outcome {
         case .accepted(let lines):
-            for line in lines { out.write("  " + style.green("→ ") + line + "\n") }
-            out.write("\n")
+            out.write(renderer.consequences(lines) + "\n")
             return true
         case .invalid(let message):
-            out.write("  " + style.yellow("Sorry: ") + message + "\n")
+            out.write(renderer.sorry(message))
             return false
         case .wentBack:
-            out.write("  " + style.dim("(back)") + "\n\n")
+            out.write("  " + renderer.style.dim("(back)") + "\n\n")
             return true
         case .cancelled:
             return true
@@ -271,11 +266,8 @@ enum InitCommand {
         if let reread = decoded.plan, !decoded.hasErrors { diagnostics += PlanChecker.check(reread, now: now).diagnostics }
         diagnostics = diagnostics.sortedForDisplay()
         if !diagnostics.isEmpty { out.write("\n") }
-        for diagnostic in diagnostics {
-            let label = diagnostic.severity == .error ? style.red("error") : style.yellow(diagnostic.severity.rawValue)
-            out.write("  \(label): \(diagnostic.path.map { "\($0): " } ?? "")\(diagnostic.message)\n")
-            if let hint = diagnostic.hint { out.write("    " + style.dim("fix: " + hint) + "\n") }
-        }
+        let renderer = WizardRenderer(style: style)
+        for diagnostic in diagnostics { out.write(renderer.diagnostic(diagnostic)) }
         if diagnostics.contains(where: { $0.severity == .error }) {
             let saved = wizard.map { saveAnswers($0, nextTo: path, displayPath: displayPath, context: context) } ?? ""
             context.standardError.write(
@@ -290,14 +282,18 @@ enum InitCommand {
             throw CommandError(error.exitCode, error.message + "." + saved)
         }
         out.write("\n" + style.green("Created \(written.plan)" + (written.schema.map { " and \($0)" } ?? "") + ".") + " Next steps:\n")
-        out.write("  migrate check \(displayPath)      the cutoff rules and tiers, and any trap left\n")
-        out.write("  migrate simulate \(displayPath)   the cohorts, and staying paid against freemium\n")
+        // The descriptions line up after the longest of `check` and `simulate`.
+        let column = "  migrate simulate \(displayPath)   ".count
+        out.write(renderer.step("migrate check \(displayPath)", "the cutoff rules and tiers, any trap left", descriptionColumn: column))
+        out.write(renderer.step("migrate simulate \(displayPath)", "the cohorts, staying paid against freemium", descriptionColumn: column))
         // Without a package of its own beside the plan, the generated code is best a package the app adds.
         let folder = (path as NSString).deletingLastPathComponent
         if FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("Package.swift")) {
-            out.write("  migrate generate \(displayPath)   the entitlement code for your app\n")
+            out.write(renderer.step("migrate generate \(displayPath)", "the entitlement code for your app", descriptionColumn: column))
         } else {
-            out.write("  migrate generate \(displayPath) --package   the entitlement code and its tests, as a Swift package\n")
+            out.write(
+                renderer.step(
+                    "migrate generate \(displayPath) --package", "the entitlement code and its tests, as a Swift package", descriptionColumn: column))
         }
         return .success
     }

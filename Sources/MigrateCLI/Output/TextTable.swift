@@ -1,4 +1,5 @@
 /// Columns of text, padded to line up; the last column wraps at word boundaries when a line would pass `maxWidth`.
+/// Widths are what a terminal shows: the colour codes `Style` adds take no columns (`visibleCount`).
 struct TextTable {
     var rows: [[String]]
     /// Columns padded on the left, for numbers.
@@ -13,7 +14,7 @@ struct TextTable {
         let columns = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.visibleCount) }
         }
         let lead = widths.dropLast().reduce(0) { $0 + $1 + 2 }
         // The last column keeps at least 24 characters, so a table of wide columns still reads.
@@ -24,11 +25,11 @@ struct TextTable {
             var line = ""
             var wrapped = false
             for (index, cell) in row.enumerated() {
-                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                let padding = String(repeating: " ", count: widths[index] - cell.visibleCount)
                 if rightAligned.contains(index) {
                     line += padding + cell + (index == row.count - 1 ? "" : "  ")
                 } else if index == row.count - 1 {
-                    if let lastWidth, row.count == columns, cell.count > lastWidth {
+                    if let lastWidth, row.count == columns, cell.visibleCount > lastWidth {
                         let pieces = Self.wrap(cell, width: lastWidth)
                         out.append(line + pieces[0])
                         let indent = String(repeating: " ", count: lead)
@@ -38,7 +39,7 @@ struct TextTable {
                     }
                     line += cell
                 } else {
-                    line += cell + String(repeating: " ", count: widths[index] - cell.count + 2)
+                    line += cell + String(repeating: " ", count: widths[index] - cell.visibleCount + 2)
                 }
             }
             if !wrapped { out.append(line) }
@@ -65,22 +66,56 @@ struct TextTable {
         String(line.reversed().drop { $0 == " " }.reversed())
     }
 
-    /// Words onto lines of at most `width` characters; a word longer than that (a path, a product id) stands
-    /// whole on a line of its own, so it can still be copied and searched for.
-    static func wrap(_ text: String, width: Int) -> [String] {
+    /// Words onto lines of at most `width` characters (the first line `firstWidth`, when it starts after a
+    /// different lead than the others); a word longer than that (a path, a product id) stands whole on a line of
+    /// its own, so it can still be copied and searched for. A word's colour codes take no width.
+    static func wrap(_ text: String, width: Int, firstWidth: Int? = nil) -> [String] {
         var lines: [String] = []
         var current = ""
+        var currentWidth = 0
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let wordWidth = String(word).visibleCount
             if current.isEmpty {
                 current = String(word)
-            } else if current.count + 1 + word.count <= width {
+                currentWidth = wordWidth
+            } else if currentWidth + 1 + wordWidth <= (lines.isEmpty ? firstWidth ?? width : width) {
                 current += " " + word
+                currentWidth += 1 + wordWidth
             } else {
                 lines.append(current)
                 current = String(word)
+                currentWidth = wordWidth
             }
         }
         if !current.isEmpty || lines.isEmpty { lines.append(current) }
         return lines
+    }
+
+    /// `text` wrapped to fit `width` columns after its leads: its first line after `first`, the others after
+    /// `rest`, each piece passed through `styled` (a colour, which takes no columns). The leads may be styled.
+    static func paragraph(
+        _ text: String, first: String, rest: String, width: Int = TerminalWidth.columns, styled: (String) -> String = { $0 }
+    ) -> [String] {
+        wrap(text, width: width - rest.visibleCount, firstWidth: width - first.visibleCount).enumerated().map { index, line in
+            (index == 0 ? first : rest) + styled(line)
+        }
+    }
+}
+
+extension String {
+    /// The columns it takes on a terminal: its characters, less the colour codes `Style` wraps around text.
+    var visibleCount: Int {
+        var count = 0
+        var inCode = false
+        for character in self {
+            if inCode {
+                if character == "m" { inCode = false }
+            } else if character == Style.escape {
+                inCode = true
+            } else {
+                count += 1
+            }
+        }
+        return count
     }
 }

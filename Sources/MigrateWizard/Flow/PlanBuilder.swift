@@ -104,12 +104,20 @@ public enum PlanBuilder {
         return (.legacyProduct(legacy.id), legacy)
     }
 
-    /// The summary shown before writing: one line per decision.
+    /// The columns a summary line's label takes, padded, before its value (`Policies   `): a printer that wraps a
+    /// line continues it under its value.
+    public static let summaryLabelWidth = 11
+
+    /// The summary shown before writing: one line per decision, a label padded to `summaryLabelWidth` and its value.
     public static func summary(_ answers: WizardAnswers, facts: WizardFacts) -> [String] {
         let plan = plan(answers, facts: facts)
         var lines: [String] = []
-        lines.append(
-            "App        \(plan.app.name) (\(plan.app.bundleID)) on \(plan.app.platforms.map(\.rawValue).joined(separator: ", "))\(plan.app.universalPurchase ? ", universal purchase" : "")"
+        func add(_ label: String, _ value: String) {
+            lines.append(label + String(repeating: " ", count: max(1, summaryLabelWidth - label.count)) + value)
+        }
+        add(
+            "App",
+            "\(plan.app.name) (\(plan.app.bundleID)) on \(plan.app.platforms.map(\.rawValue).joined(separator: ", "))\(plan.app.universalPurchase ? ", universal purchase" : "")"
         )
         // Counted per platform with its name, never one version once per platform; each platform's own free release.
         let paid = answers.paidReleases.map { answers.allReleases[$0] }
@@ -120,19 +128,20 @@ public enum PlanBuilder {
         }
         if !frees.isEmpty {
             let counted = paid.isEmpty ? "no paid releases" : ProjectImport.perPlatform(paid, noun: "paid release")
-            lines.append("Releases   \(counted); free from \(frees.joined(separator: ", "))")
+            add("Releases", "\(counted); free from \(frees.joined(separator: ", "))")
         }
-        lines.append("Features   " + plan.features.map(\.id).joined(separator: ", "))
+        add("Features", plan.features.map(\.id).joined(separator: ", "))
         for product in plan.products where product.kind != .consumable {
             var terms = ""
             if let duration = product.duration { terms += ", one purchase lasting \(duration.spoken)," }
             if let offer = product.subscription?.introductoryOffer { terms += " (first \(offer.spoken))" }
-            lines.append(
-                "Product    \(product.id) \(product.price)\(terms) unlocks \(product.grants.isEmpty ? "nothing" : product.grants.joined(separator: ", "))"
+            add(
+                "Product",
+                "\(product.id) \(product.price)\(terms) unlocks \(product.grants.isEmpty ? "nothing" : product.grants.joined(separator: ", "))"
             )
         }
         let leftOut = facts.products.filter { answers.sells[$0.id] == false }.map(\.id)
-        if !leftOut.isEmpty { lines.append("Left out   " + leftOut.joined(separator: ", ") + " (not this app's; not sold)") }
+        if !leftOut.isEmpty { add("Left out", leftOut.joined(separator: ", ") + " (not this app's; not sold)") }
         for (number, era) in answers.eras.enumerated() {
             let treatment: String
             switch answers.eraTreatments[number] ?? .keepWhatTheyBought {
@@ -144,15 +153,15 @@ public enum PlanBuilder {
             case .everything: treatment = "get everything"
             case .discount(let product, let price): treatment = "keep " + era.hadAtSwitch.joined(separator: ", ") + ", \(product) at \(price)"
             }
-            lines.append("Era \(number + 1)      buyers of \(era.label) \(treatment)")
+            add("Era \(number + 1)", "buyers of \(era.label) \(treatment)")
         }
         let policies = plan.policies
         var testers = "new customers"
         if case .tier(let id) = policies.nonProduction { testers = "tier \(id)" }
         var failure = "deny"
         if case .keepLastVerified(let days) = policies.verificationFailure { failure = "keep last verified for \(days) days" }
-        lines.append("Policies   testers as \(testers); unverified: \(failure); family sharing \(policies.familySharing.rawValue)")
-        if let downloads = answers.paidDownloads { lines.append("Simulation \(downloads.description)") }
+        add("Policies", "testers as \(testers); unverified: \(failure); family sharing \(policies.familySharing.rawValue)")
+        if let downloads = answers.paidDownloads { add("Simulation", downloads.description) }
         return lines
     }
 }
