@@ -93,15 +93,7 @@ public enum Limits {
     }
 
     /// 1,000,000 with separators, for messages.
-    public static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { result += "," }
-            result.append(character)
-        }
-        return (value < 0 ? "-" : "") + result
-    }
+    public static func grouped(_ value: Int) -> String { DigitGrouping.grouped(value, separator: ",") }
 
     /// 1,000,000,000 or 999,999,999,999.9999, for messages.
     public static func display(_ value: Double) -> String {

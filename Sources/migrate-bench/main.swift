@@ -30,6 +30,16 @@ func format(_ value: Double) -> String { String(format: "%.2f", value) }
 /// The release `migrate` binary beside this one.
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("migrate")
 
+/// The repository: the nearest folder above the binary that holds Package.swift. `swift run` starts the binary by
+/// its real path (`.build/<triple>/release`), one level deeper than the `.build/release` link.
+let repositoryRoot: URL = {
+    var folder = binary.deletingLastPathComponent()
+    for _ in 0..<6 where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+        folder = folder.deletingLastPathComponent()
+    }
+    return folder
+}()
+
 /// Fastest, median and maximum wall time of running a program, in seconds, spawned with posix_spawn: Foundation's Process
 /// adds tens of milliseconds of its own on Linux, which would swamp what is measured.
 func spawnTimes(_ path: String, _ arguments: [String], runs: Int = 30) -> (fastest: Double, median: Double, max: Double) {
@@ -178,7 +188,7 @@ if which == "startup" || which == "all" {
 }
 
 if which == "explain" || which == "all" {
-    let root = binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = repositoryRoot
     let url = root.appendingPathComponent("Examples/tilt-to-live-hd/migration.json")
     guard let data = FileManager.default.contents(atPath: url.path), let plan = PlanDecoder.decode(bytes: Array(data)).plan else {
         print("explain: skipped, \(url.path) not found (run from the repository)")
@@ -200,7 +210,7 @@ if which == "explain" || which == "all" {
 }
 
 if which == "batch" || which == "all" {
-    let root = binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = repositoryRoot
     let rows = which == "batch" ? arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000 : 1_000_000
     batchBenchmark(binary: binary, root: root, rows: rows)
 }
@@ -250,7 +260,7 @@ func peakMemoryMB() -> Double {
 }
 
 if which == "simulate" || which == "all" {
-    let root = binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = repositoryRoot
     let url = root.appendingPathComponent("Examples/tilt-to-live-hd/migration.json")
     guard let data = FileManager.default.contents(atPath: url.path), let plan = PlanDecoder.decode(bytes: Array(data)).plan,
         let scenario = try? PreparedScenario.prepare(plan, scenario: nil)
@@ -290,7 +300,7 @@ if which == "import" || which == "all" {
 /// that change on every commit, a new marketing version every 50 commits, a tag every 100), then
 /// times `GitImporter.read` on it.
 func importBenchmark() {
-    let root = binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = repositoryRoot
     let fixture = root.appendingPathComponent("Tests/Fixtures/import/xcode/Shelf")
     guard let project = try? String(contentsOf: fixture.appendingPathComponent("Shelf.xcodeproj/project.pbxproj"), encoding: .utf8) else {
         print("import: skipped, \(fixture.path) not found (run from the repository)")
@@ -377,7 +387,7 @@ if which == "scale" || which == "all" {
 }
 
 if which == "montecarlo" || which == "all" {
-    monteCarloBenchmark(root: binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
+    monteCarloBenchmark(root: repositoryRoot)
 }
 
 // Last, so that its memory doesn't count in the simulate figure above.

@@ -78,7 +78,7 @@ struct MatrixRenderer {
     }
 
     private func csv(_ rows: [MatrixRow]) -> String {
-        var text = MatrixCSV.line(
+        var text = CSVWriter.line(
             model.factors.map(\.name) + (isPlan ? ["cohort", "tier", "rule", "features", "offers", "restoreShown", "restoreMessage"] : []))
         for row in rows {
             var fields = row.values.map(\.value)
@@ -89,7 +89,7 @@ struct MatrixRenderer {
                     expected.restoreShown ? "true" : "false", expected.restoreMessage,
                 ]
             }
-            text += MatrixCSV.line(fields)
+            text += CSVWriter.line(fields)
         }
         return text
     }

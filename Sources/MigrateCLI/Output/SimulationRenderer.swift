@@ -384,7 +384,6 @@ struct SimulationRenderer {
     func csv() -> String {
         var out =
             "scenario,month,stay_paid,freemium,cumulative_paid,cumulative_freemium,cumulative_freemium_p10,cumulative_freemium_p50,cumulative_freemium_p90,monthly_freemium_p10,monthly_freemium_p90\n"
-        func field(_ text: String) -> String { CSVWriter.field(text) }
         func value(_ number: Double) -> String { String(format: "%.2f", number) }
         for result in report.scenarios {
             let series = result.deterministic
@@ -392,7 +391,7 @@ struct SimulationRenderer {
             let cumulativeFreemium = series.cumulativeFreemium
             for month in series.paid.indices {
                 var row = [
-                    field(result.scenario.id), String(month + 1), value(series.paid[month]), value(series.freemium[month]),
+                    CSVWriter.field(result.scenario.id), String(month + 1), value(series.paid[month]), value(series.freemium[month]),
                     value(cumulativePaid[month]), value(cumulativeFreemium[month]),
                 ]
                 if let summary = result.monteCarlo {
@@ -410,188 +409,115 @@ struct SimulationRenderer {
 
     // MARK: JSON
 
-    func verdictJSON(_ result: ScenarioResult) -> JSONValue {
+    func verdictJSON(_ result: ScenarioResult) -> SimulationJSON.Verdict {
         let verdict = result.verdict
-        let lines = verdictLines(result)
-        return .members([
-            ("comparable", .bool(verdict.cannotCompare == nil)),
-            ("cannotCompare", verdict.cannotCompare.map { .string($0) }),
-            ("uncertaintyModelled", .bool(verdict.uncertaintyModelled)),
-            ("probabilityFreemiumAhead", verdict.probabilityAhead.map { .number(String(format: "%.4f", $0)) }),
-            ("probabilityTie", verdict.probabilityTie.map { .number(String(format: "%.4f", $0)) }),
-            ("medianDifference", .number(String(format: "%.2f", verdict.medianDifference))),
-            ("breakEvenMonth", verdict.breakEvenMonth.map { .integer($0) } ?? .null),
-            ("text", .string(lines.verdict)),
-            (
-                "whatWouldHaveToBeTrue",
-                .array(
-                    verdict.thresholds.map { threshold in
-                        var direction = "alwaysAhead"
-                        var value: JSONValue = .null
-                        switch threshold.outcome {
-                        case .atLeast(let found):
-                            direction = "atLeast"
-                            value = .number(Self.number(found))
-                        case .atMost(let found):
-                            direction = "atMost"
-                            value = .number(Self.number(found))
-                        case .alwaysAhead: direction = "alwaysAhead"
-                        case .neverAhead: direction = "neverAhead"
-                        }
-                        return .members([
-                            ("assumption", .string(threshold.assumption.rawValue)), ("direction", .string(direction)), ("value", value),
-                            ("now", .string(Self.describe(threshold.now))), ("text", .string(Self.thresholdLine(threshold))),
-                        ])
-                    })
-            ),
-        ])
+        return SimulationJSON.Verdict(
+            comparable: verdict.cannotCompare == nil, cannotCompare: verdict.cannotCompare, uncertaintyModelled: verdict.uncertaintyModelled,
+            probabilityFreemiumAhead: verdict.probabilityAhead.map { JSONNumber($0, fractionDigits: 4) },
+            probabilityTie: verdict.probabilityTie.map { JSONNumber($0, fractionDigits: 4) },
+            medianDifference: JSONNumber(verdict.medianDifference, fractionDigits: 2), breakEvenMonth: JSONNullable(verdict.breakEvenMonth),
+            text: verdictLines(result).verdict,
+            whatWouldHaveToBeTrue: verdict.thresholds.map { threshold in
+                var direction = "alwaysAhead"
+                var value: Double?
+                switch threshold.outcome {
+                case .atLeast(let found):
+                    direction = "atLeast"
+                    value = found
+                case .atMost(let found):
+                    direction = "atMost"
+                    value = found
+                case .alwaysAhead: direction = "alwaysAhead"
+                case .neverAhead: direction = "neverAhead"
+                }
+                return SimulationJSON.Threshold(
+                    assumption: threshold.assumption.rawValue, direction: direction,
+                    value: JSONNullable(value.map { JSONNumber(literal: Self.number($0)) }), now: Self.describe(threshold.now),
+                    text: Self.thresholdLine(threshold))
+            })
+    }
+
+    func cohortsJSON(_ result: ScenarioResult) -> [SimulationJSON.Cohort] {
+        func amount(_ value: Double) -> JSONNumber { JSONNumber(value, fractionDigits: 2) }
+        return result.cohorts.map { row in
+            if let folded = row.folded {
+                // One row for many ownership states: which products, and each one's size.
+                return .folded(
+                    SimulationJSON.Folded(
+                        cohort: row.cohort, tier: row.tierID, platform: row.platform.rawValue,
+                        ownsOneOf: SimulationJSON.OwnsOneOf(
+                            kind: folded.kind.rawValue,
+                            products: folded.choices.map { SimulationJSON.Choice(product: $0.productID, size: JSONNullable($0.size.map(amount))) }),
+                        size: JSONNullable(row.size.map(amount)), entitlements: row.entitlements, reason: row.reason))
+            }
+            return .single(
+                SimulationJSON.Single(
+                    cohort: row.cohort, tier: row.tierID, platform: row.platform.rawValue, owns: row.owns, size: JSONNullable(row.size.map(amount)),
+                    entitlements: row.entitlements,
+                    offers: row.offers.map { offer in
+                        SimulationJSON.Offer(
+                            product: offer.productID, price: offer.price.description, regularPrice: offer.regularPrice?.description,
+                            mechanism: ExplainRenderer.mechanism(offer.charge))
+                    },
+                    withheld: row.withheld.map(\.productID), reason: row.reason,
+                    directSale: row.directSale.map { Self.json($0) { .number(String(format: "%.2f", $0)) } }))
+        }
+    }
+
+    func monteCarloJSON(_ summary: MonteCarloSummary) -> SimulationJSON.MonteCarlo {
+        func amount(_ value: Double) -> JSONNumber { JSONNumber(value, fractionDigits: 2) }
+        func spread(_ items: [Percentiles]) -> [SimulationJSON.Spread] {
+            items.map { SimulationJSON.Spread(p10: amount($0.p10), p50: amount($0.p50), p90: amount($0.p90)) }
+        }
+        func month(_ percentile: Double) -> JSONNullable<Int> { JSONNullable(summary.breakEvenMonth(atPercentile: percentile)) }
+        return SimulationJSON.MonteCarlo(
+            draws: summary.draws, seed: summary.seed, probabilityFreemiumWins: JSONNumber(summary.probabilityFreemiumWins, fractionDigits: 4),
+            probabilityTie: JSONNumber(summary.probabilityTie, fractionDigits: 4),
+            advantage: SimulationJSON.Spread(
+                p10: amount(summary.advantage.p10), p50: amount(summary.advantage.p50), p90: amount(summary.advantage.p90)),
+            breakEvenMonth: SimulationJSON.MonthSpread(p10: month(0.1), p50: month(0.5), p90: month(0.9)), breakEvenCounts: summary.breakEven,
+            cumulativePaid: spread(summary.cumulativePaid), cumulativeFreemium: spread(summary.cumulativeFreemium),
+            monthlyFreemium: spread(summary.monthlyFreemium), monthlyPaid: spread(summary.monthlyPaid))
+    }
+
+    func scenarioJSON(_ result: ScenarioResult) -> SimulationJSON.Scenario {
+        func amount(_ value: Double) -> JSONNumber { JSONNumber(value, fractionDigits: 2) }
+        func plain(_ value: Double) -> JSONNumber { JSONNumber(literal: Self.number(value)) }
+        let series = result.deterministic
+        let cumulativePaid = series.cumulativePaid
+        let cumulativeFreemium = series.cumulativeFreemium
+        return SimulationJSON.Scenario(
+            id: result.scenario.id, name: result.scenario.name, commission: result.scenario.model.commission.rawValue, cohorts: cohortsJSON(result),
+            assumptions: result.scenario.assumptions.map {
+                SimulationJSON.Assumption(name: $0.assumption.rawValue, value: Self.describe($0.distribution), source: $0.source)
+            },
+            months: series.paid.indices.map { month in
+                SimulationJSON.Month(
+                    month: month + 1, stayPaid: amount(series.paid[month]), freemium: amount(series.freemium[month]),
+                    cumulativePaid: amount(cumulativePaid[month]), cumulativeFreemium: amount(cumulativeFreemium[month]))
+            },
+            breakEvenMonth: JSONNullable(series.breakEvenMonth), monteCarlo: result.monteCarlo.map(monteCarloJSON), verdict: verdictJSON(result),
+            sensitivity: result.sensitivity.map {
+                SimulationJSON.Sensitivity(
+                    assumption: $0.assumption.rawValue, low: plain($0.low), high: plain($0.high), advantageAtLow: amount($0.advantageAtLow),
+                    advantageAtHigh: amount($0.advantageAtHigh))
+            })
     }
 
     func json() -> String {
-        func number(_ value: Double) -> JSONValue { .number(String(format: "%.2f", value)) }
-        func plain(_ value: Double) -> JSONValue { .number(Self.number(value)) }
-        let scenarios: [JSONValue] = report.scenarios.map { result in
-            let series = result.deterministic
-            let cumulativePaid = series.cumulativePaid
-            let cumulativeFreemium = series.cumulativeFreemium
-            var monteCarlo: JSONValue?
-            if let summary = result.monteCarlo {
-                // A function, not `.map { .integer($0) } ?? .null` inline: in the literal below the compiler took 1.5 s to type-check that.
-                func month(_ percentile: Double) -> JSONValue { summary.breakEvenMonth(atPercentile: percentile).map(JSONValue.integer) ?? .null }
-                func percentiles(_ items: [Percentiles]) -> JSONValue {
-                    .array(items.map { .object(["p10": number($0.p10), "p50": number($0.p50), "p90": number($0.p90)]) })
-                }
-                monteCarlo = .members([
-                    ("draws", .integer(summary.draws)),
-                    ("seed", .number(String(summary.seed))),
-                    ("probabilityFreemiumWins", .number(String(format: "%.4f", summary.probabilityFreemiumWins))),
-                    ("probabilityTie", .number(String(format: "%.4f", summary.probabilityTie))),
-                    (
-                        "advantage",
-                        .object(["p10": number(summary.advantage.p10), "p50": number(summary.advantage.p50), "p90": number(summary.advantage.p90)])
-                    ),
-                    ("breakEvenMonth", .object(["p10": month(0.1), "p50": month(0.5), "p90": month(0.9)])),
-                    ("breakEvenCounts", .array(summary.breakEven.map { .integer($0) })),
-                    ("cumulativePaid", percentiles(summary.cumulativePaid)),
-                    ("cumulativeFreemium", percentiles(summary.cumulativeFreemium)),
-                    ("monthlyFreemium", percentiles(summary.monthlyFreemium)),
-                    ("monthlyPaid", percentiles(summary.monthlyPaid)),
-                ])
-            }
-            return .members([
-                ("id", .string(result.scenario.id)),
-                ("name", .string(result.scenario.name)),
-                ("commission", .string(result.scenario.model.commission.rawValue)),
-                (
-                    "cohorts",
-                    .array(
-                        result.cohorts.map { row in
-                            if let folded = row.folded {
-                                // One row for many ownership states: which products, and each one's size.
-                                return .members([
-                                    ("cohort", .string(row.cohort)),
-                                    ("tier", row.tierID.map { .string($0) }),
-                                    ("platform", .string(row.platform.rawValue)),
-                                    (
-                                        "ownsOneOf",
-                                        .members([
-                                            ("kind", .string(folded.kind.rawValue)),
-                                            (
-                                                "products",
-                                                .array(
-                                                    folded.choices.map { choice in
-                                                        .members([
-                                                            ("product", .string(choice.productID)), ("size", choice.size.map { number($0) } ?? .null),
-                                                        ])
-                                                    })
-                                            ),
-                                        ])
-                                    ),
-                                    ("size", row.size.map { number($0) } ?? .null),
-                                    ("entitlements", .strings(row.entitlements)),
-                                    ("reason", .string(row.reason)),
-                                ])
-                            }
-                            return .members([
-                                ("cohort", .string(row.cohort)),
-                                ("tier", row.tierID.map { .string($0) }),
-                                ("platform", .string(row.platform.rawValue)),
-                                ("owns", .strings(row.owns)),
-                                ("size", row.size.map { number($0) } ?? .null),
-                                ("entitlements", .strings(row.entitlements)),
-                                (
-                                    "offers",
-                                    .array(
-                                        row.offers.map { offer in
-                                            .members([
-                                                ("product", .string(offer.productID)), ("price", .string(offer.price.description)),
-                                                ("regularPrice", offer.regularPrice.map { .string($0.description) }),
-                                                ("mechanism", ExplainRenderer.mechanism(offer.charge)),
-                                            ])
-                                        })
-                                ),
-                                ("withheld", .strings(row.withheld.map(\.productID))),
-                                ("reason", .string(row.reason)),
-                                ("directSale", row.directSale.map { Self.json($0, number) }),
-                            ])
-                        })
-                ),
-                (
-                    "assumptions",
-                    .array(
-                        result.scenario.assumptions.map {
-                            .object([
-                                "name": .string($0.assumption.rawValue), "value": .string(Self.describe($0.distribution)),
-                                "source": .string($0.source),
-                            ])
-                        })
-                ),
-                (
-                    "months",
-                    .array(
-                        series.paid.indices.map { month in
-                            .object([
-                                "month": .integer(month + 1), "stayPaid": number(series.paid[month]), "freemium": number(series.freemium[month]),
-                                "cumulativePaid": number(cumulativePaid[month]), "cumulativeFreemium": number(cumulativeFreemium[month]),
-                            ])
-                        })
-                ),
-                ("breakEvenMonth", series.breakEvenMonth.map { .integer($0) } ?? .null),
-                ("monteCarlo", monteCarlo),
-                ("verdict", verdictJSON(result)),
-                (
-                    "sensitivity",
-                    .array(
-                        result.sensitivity.map {
-                            .object([
-                                "assumption": .string($0.assumption.rawValue), "low": plain($0.low), "high": plain($0.high),
-                                "advantageAtLow": number($0.advantageAtLow), "advantageAtHigh": number($0.advantageAtHigh),
-                            ])
-                        })
-                ),
-            ])
+        func amount(_ value: Double) -> JSONNumber { JSONNumber(value, fractionDigits: 2) }
+        let sweep = report.sweep.map { result in
+            SimulationJSON.Sweep(
+                scenario: result.scenarioID,
+                points: result.points.map { point in
+                    SimulationJSON.SweepPoint(
+                        settings: point.settings.map { (name: $0.0.description, value: JSONNumber(literal: Self.number($0.1))) },
+                        cumulativeFreemium: amount(point.series.cumulativeFreemium.last ?? 0),
+                        cumulativePaid: amount(point.series.cumulativePaid.last ?? 0), breakEvenMonth: JSONNullable(point.series.breakEvenMonth))
+                })
         }
-        var sweep: JSONValue?
-        if let result = report.sweep {
-            sweep = .object([
-                "scenario": .string(result.scenarioID),
-                "points": .array(
-                    result.points.map { point in
-                        .members(
-                            point.settings.map { ($0.0.description, plain($0.1)) } + [
-                                ("cumulativeFreemium", number(point.series.cumulativeFreemium.last ?? 0)),
-                                ("cumulativePaid", number(point.series.cumulativePaid.last ?? 0)),
-                                ("breakEvenMonth", point.series.breakEvenMonth.map { .integer($0) } ?? .null),
-                            ])
-                    }),
-            ])
-        }
-        return JSONWriter().string(
-            from: .members([
-                ("app", .string(report.appName)),
-                ("horizonMonths", .integer(report.months)),
-                ("scenarios", .array(scenarios)),
-                ("sweep", sweep),
-            ]))
+        let model = SimulationJSON(app: report.appName, horizonMonths: report.months, scenarios: report.scenarios.map(scenarioJSON), sweep: sweep)
+        // The model holds strings, numbers and JSON values only, which `JSONValueEncoder` always encodes.
+        return JSONWriter().string(from: try! JSONValueEncoder().encode(model))
     }
 }

@@ -31,10 +31,10 @@ public struct BatchDecision: Sendable, Hashable {
 /// cohort and rule, and the customer's platform, purchases, verification, volume purchase and clock;
 /// see `Advisor.report(for:decided:)`), which repeat across a list, so they are worked out once per
 /// distinct set and reused. `BatchDeciderTests` checks every reuse against a fresh `Advisor.report`.
-public final class BatchDecider {
+public struct BatchDecider: Sendable {
     public let advisor: Advisor
 
-    private struct Key: Hashable {
+    private struct Key: Hashable, Sendable {
         var cohort: Cohort
         var rule: CutoffRuleKind
         var platform: Platform
@@ -44,7 +44,7 @@ public final class BatchDecider {
         var purchases: [OwnedProduct]
     }
 
-    private struct Granted {
+    private struct Granted: Sendable {
         var features: [String]
         var offers: [String]
         var withheld: [String]
@@ -63,7 +63,7 @@ public final class BatchDecider {
 
     /// Decides `customer`; `doubts` are what its source said about it (an incomplete history), added to the
     /// row's warnings.
-    public func decide(_ customer: Customer, doubts: [BatchRowWarning] = []) -> BatchDecision {
+    public mutating func decide(_ customer: Customer, doubts: [BatchRowWarning] = []) -> BatchDecision {
         let decision = advisor.cohortDecision(for: customer)
         let key = Key(
             cohort: decision.cohort, rule: decision.rule, platform: customer.platform, appTransaction: customer.appTransaction,

@@ -48,16 +48,9 @@ extension GenerationContext {
 
     /// `1_299_776_400`, the grouping swift-format asks for.
     static func grouped(_ value: Int64) -> String {
-        let digits = String(value.magnitude)
-        guard digits.count > 4 else { return String(value) }
-        var groups: [String] = []
-        var end = digits.endIndex
-        while end > digits.startIndex {
-            let start = digits.index(end, offsetBy: -3, limitedBy: digits.startIndex) ?? digits.startIndex
-            groups.insert(String(digits[start..<end]), at: 0)
-            end = start
-        }
-        return (value < 0 ? "-" : "") + groups.joined(separator: "_")
+        // Four digits stay whole, as swift-format leaves them.
+        guard value.magnitude >= 10_000 else { return String(value) }
+        return DigitGrouping.grouped(value, separator: "_")
     }
 
     static func oneLine(_ text: String) -> String {

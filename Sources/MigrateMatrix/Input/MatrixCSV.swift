@@ -5,11 +5,6 @@ import MigrateSupport
 /// Matrices as text: comma-separated (a header of factor names, then one row per line, RFC 4180
 /// quoting) or tab-separated as PICT prints them and reads seed rows (no quoting).
 public enum MatrixCSV {
-    /// One CSV field, quoted when it holds a comma, a quote or a line break (`CSVWriter`'s).
-    public static func field(_ text: String) -> String { CSVWriter.field(text) }
-
-    public static func line(_ fields: [String]) -> String { CSVWriter.line(fields) }
-
     /// A cell with its position (1-based line and column), for messages.
     public struct Cell: Sendable, Hashable {
         public var text: String

@@ -1,3 +1,5 @@
+import MigrateSupport
+
 /// How `FigureText` writes amounts for a reader: the locale's separators and the currency's symbol and minor digits.
 ///
 /// A small fixed table rather than Foundation's `NumberFormatter`, whose output (ICU's data) differs between Linux and macOS
@@ -78,14 +80,7 @@ public struct FigureStyle: Sendable, Hashable {
     }
 
     /// `digits` (ASCII, no sign) grouped by thousands with the locale's separator.
-    func grouped(_ digits: Substring) -> String {
-        var out = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { out += locale.grouping }
-            out.append(character)
-        }
-        return out
-    }
+    func grouped(_ digits: Substring) -> String { DigitGrouping.grouped(digits, separator: locale.grouping) }
 
     /// `value` rounded to `fraction` digits, grouped, with the currency's symbol where the locale puts it and "−" before it all.
     func amount(_ value: Double, fraction: Int) -> String {

@@ -51,7 +51,7 @@ struct BatchTests {
         let catalog = try Self.catalog(example)
         let advisor = Advisor(catalog: catalog)
         // A small table, so reuse and starting over both happen.
-        let decider = BatchDecider(catalog: catalog, capacity: 64)
+        var decider = BatchDecider(catalog: catalog, capacity: 64)
         for customer in Self.customers(for: catalog, count: 1_500, seed: 2026) {
             let report = advisor.report(for: customer)
             let batch = decider.decide(customer)
@@ -101,7 +101,7 @@ struct BatchTests {
     }
 
     func summary(_ catalog: PlanCatalog, _ customers: [Customer]) -> BatchSummary {
-        let decider = BatchDecider(catalog: catalog)
+        var decider = BatchDecider(catalog: catalog)
         var summary = BatchSummary(catalog: catalog)
         for (offset, customer) in customers.enumerated() { summary.add(customer, decider.decide(customer), at: "line \(offset + 2)") }
         return summary
