@@ -206,6 +206,8 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
     public var release: Release?
     /// The platforms' histories disagreed at the purchase date: the more generous reading won.
     public var disagreed = false
+
+    public init() {}
   }
 
   /// A written tier's window of purchase dates: from (inclusive) until (exclusive).
@@ -222,19 +224,19 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
   }
 
   /// The plan's platforms in order: the order breaks ties between platforms.
-  public var platforms: [Platform]
+  public let platforms: [Platform]
   /// Platforms whose `originalAppVersion` is the build number (every one but macOS).
-  public var buildNumberPlatforms: Set<Platform>
+  public let buildNumberPlatforms: Set<Platform>
   /// Releases per platform in go-live order, with the version receipts carry there.
-  public var releases: [Platform: [Release]]
+  public let releases: [Platform: [Release]]
   /// The written tiers' windows per platform, in the plan's order. A purchase made outside a
   /// window is not in that tier, even when its release went live inside it.
-  public var windows: [Platform: [Window]]
+  public let windows: [Platform: [Window]]
   /// Platforms where versions order the eras the same way as release dates. Elsewhere build
   /// numbers restart or go backwards, so the purchase date decides.
-  public var versionRuleIsSound: [Platform: Bool]
+  public let versionRuleIsSound: [Platform: Bool]
   /// Platforms that run another platform's binary when they have no releases of their own.
-  public var fallbacks: [Platform: Platform]
+  public let fallbacks: [Platform: Platform]
   public var isUniversalPurchase: Bool
   public var cutoffRule: CutoffRule
   /// `policies.nonProduction`: the cohort of sandbox, TestFlight and Xcode customers.
@@ -245,6 +247,25 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
   public var keepWhileUnreachableDays: Int
   /// How many features each tier keeps: when platforms disagree, the more generous reading wins.
   public var tierFeatureCounts: [Tier: Int]
+  /// Each platform's releases that have a version, sorted by it (ties in go-live order) with their
+  /// offsets: sorted once here, not once per customer.
+  @usableFromInline let versioned: [Platform: [VersionedRelease]]
+  /// The platforms whose releases give a version its meaning: those with releases of their own, and
+  /// those that run another's.
+  @usableFromInline let trackPlatforms: Set<Platform>
+
+  /// A release with its version and its offset in its platform's list.
+  @usableFromInline struct VersionedRelease: Sendable {
+    @usableFromInline let offset: Int
+    @usableFromInline let version: BundleVersion
+    @usableFromInline let release: Release
+
+    @usableFromInline init(offset: Int, version: BundleVersion, release: Release) {
+      self.offset = offset
+      self.version = version
+      self.release = release
+    }
+  }
 
   public init(
     platforms: [Platform],
@@ -272,9 +293,17 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
     self.keepLastVerifiedDays = keepLastVerifiedDays
     self.keepWhileUnreachableDays = keepWhileUnreachableDays
     self.tierFeatureCounts = tierFeatureCounts
+    versioned = releases.mapValues { list in
+      list.enumerated().compactMap { offset, release in
+        release.version.map { VersionedRelease(offset: offset, version: $0, release: release) }
+      }.sorted { $0.version != $1.version ? $0.version < $1.version : $0.offset < $1.offset }
+    }
+    trackPlatforms = Set(
+      platforms.compactMap { releases[$0] != nil ? $0 : fallbacks[$0].flatMap { releases[$0] == nil ? nil : $0 } })
   }
 
   /// Days the last verified facts may decide for this verification, or nil for none.
+  @inlinable
   public func daysKept(for verification: Verification) -> (age: Int?, limit: Int?)? {
     switch verification {
     case .verified: return nil
@@ -284,11 +313,13 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
   }
 
   /// The cohort of a customer, and the rule that decided it.
+  @inlinable
   public func decide(_ purchase: Purchase) -> Decision {
     decideTraced(purchase).decision
   }
 
   /// The cohort of a customer, the rule that decided it, and how.
+  @inlinable
   public func decideTraced(_ purchase: Purchase) -> (decision: Decision, trace: Trace) {
     var trace = Trace()
     func done(_ decision: Decision, _ step: Trace.Step) -> (Decision, Trace) {
@@ -315,7 +346,7 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
     }
     let version = purchase.originalAppVersion.flatMap(BundleVersion.init)
     let date = purchase.originalPurchaseDate
-    let appPlatforms = Set(platforms.compactMap(track))
+    let appPlatforms = trackPlatforms
 
     // Universal purchase: the value's meaning follows the platform of the original purchase.
     if isUniversalPurchase && purchase.originalPlatform == nil && appPlatforms.count > 1 {
@@ -372,33 +403,38 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
   }
 
   /// The platform whose releases give an original version its meaning.
+  @inlinable
   public func track(for platform: Platform) -> Platform? {
     if releases[platform] != nil { return platform }
     return fallbacks[platform].flatMap { releases[$0] == nil ? nil : $0 }
   }
 
   /// The order that breaks ties between platforms.
-  private func order(of platform: Platform) -> Int {
+  @inlinable
+  func order(of platform: Platform) -> Int {
     platforms.firstIndex(of: platform) ?? 0
   }
 
   /// The customer's release is the one with the highest version not above theirs, or the first
   /// for a version below every release's; releases without a version take no part.
+  @inlinable
   func byVersion(
     _ version: BundleVersion, on platform: Platform, purchased date: Date? = nil
   ) -> (decision: Decision, release: Release?) {
     let rule: CohortRule =
       buildNumberPlatforms.contains(platform) ? .buildNumber : .marketingVersion
-    let versioned = (releases[platform] ?? []).enumerated().compactMap { offset, release in
-      release.version.map { (offset: offset, version: $0, release: release) }
-    }
-    let sorted = versioned.sorted {
-      $0.version != $1.version ? $0.version < $1.version : $0.offset < $1.offset
-    }
+    let sorted = versioned[platform] ?? []
     guard let first = sorted.first else {
       return (Decision(cohort: .newCustomer, rule: .undetermined, platform: nil), nil)
     }
-    let match = sorted.last { $0.version <= version } ?? first
+    // The last release whose version is not above the customer's, found by halving.
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let middle = (low + high) / 2
+      if sorted[middle].version <= version { low = middle + 1 } else { high = middle }
+    }
+    let match = low > 0 ? sorted[low - 1] : first
     // The version decides, unless a tier's window begins or ends while its release was on sale.
     let purchased = windowSplits(match.offset, on: platform) ? date : nil
     let decision = Decision(
@@ -410,6 +446,7 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
   /// The customer's release is the one on sale at the purchase date; a purchase at the very
   /// moment a release went live counts as that release, and one before the first release (a
   /// pre-order) as the first.
+  @inlinable
   func byDate(_ date: Date, platforms: [Platform], preferred: Platform?) -> (
     decision: Decision, release: Release?, disagreed: Bool
   ) {
@@ -439,6 +476,7 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
 
   /// Whether a written tier's window begins or ends while release `offset` was on sale, so that
   /// its buyers are in different tiers by purchase date.
+  @inlinable
   func windowSplits(_ offset: Int, on platform: Platform) -> Bool {
     guard let list = releases[platform], list.indices.contains(offset) else { return false }
     let start = list[offset].released
@@ -452,6 +490,7 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
 
   /// The tier of a purchase of `release`: by its written tier's window when the purchase date is
   /// known, by the release otherwise.
+  @inlinable
   func cohort(of release: Release, on platform: Platform, purchased date: Date?) -> PlanCohort<Tier>
   {
     guard let date, let list = windows[platform], !list.isEmpty else {

@@ -64,7 +64,8 @@ public struct BatchDecider: Sendable {
     /// Decides `customer`; `doubts` are what its source said about it (an incomplete history), added to the
     /// row's warnings.
     public mutating func decide(_ customer: Customer, doubts: [BatchRowWarning] = []) -> BatchDecision {
-        let decision = advisor.cohortDecision(for: customer)
+        // The words of each decision are explain's; a list keeps only the cohort, rule and track.
+        let decision = advisor.cohortOnly(for: customer)
         let key = Key(
             cohort: decision.cohort, rule: decision.rule, platform: customer.platform, appTransaction: customer.appTransaction,
             isVolumePurchase: customer.isVolumePurchase, now: customer.now, purchases: customer.purchases)

@@ -36,6 +36,12 @@ public struct Advisor: Sendable {
         cohorts.decide(customer)
     }
 
+    /// The customer's cohort, rule and track without the reasons, for a long list: what `cohortDecision(for:)`
+    /// decides, not what it says.
+    public func cohortOnly(for customer: Customer) -> CohortDecision {
+        cohorts.decideWithoutReasons(customer)
+    }
+
     /// The report for a customer whose cohort is already decided (by `cohortDecision(for:)`).
     ///
     /// Entitlements and offers read only the decision's cohort and rule and the customer's platform,

@@ -81,8 +81,17 @@ public struct CohortResolver: Sendable {
         }
         var decision = productionDecision(customer, decided: decided, trace: trace)
         decision.notes = notes + decision.notes
-        decision.fromCache = trace.steps.contains(.keptFromCache)
+        decision.fromCache = trace.steps.contains { if case .keptFromCache = $0 { true } else { false } }
         return decision
+    }
+
+    /// The cohort, the rule and the track that decided it, without the words: what a list of a million needs
+    /// (the same rules as `decide(_:)`, so the same cohort; `BatchDeciderTests` compares the two).
+    public func decideWithoutReasons(_ customer: Customer) -> CohortDecision {
+        let decided = rules.decide(purchase(of: customer))
+        var cohort = Cohort.newCustomer
+        if case .legacy(let id) = decided.cohort { cohort = .legacy(tierID: id) }
+        return CohortDecision(cohort: cohort, rule: CutoffRuleKind(decided.rule), trackPlatform: decided.platform)
     }
 
     /// The customer as the layer's rules read an app transaction.
@@ -354,5 +363,20 @@ public struct CohortResolver: Sendable {
                 "the original purchase is \(release.platform) \(release.displayName), \(model), whose buyers are in tier '\(tier.id)' (\(tier.name))"
         }
         return "the original download is \(release.platform) \(release.displayName), \(model); its customers are in no legacy tier"
+    }
+}
+
+extension CutoffRuleKind {
+    /// The layer's rule, as `explain` names it.
+    init(_ rule: CohortRule) {
+        switch rule {
+        case .buildNumber: self = .buildNumber
+        case .marketingVersion: self = .marketingVersion
+        case .purchaseDate: self = .purchaseDate
+        case .environmentPolicy: self = .environmentPolicy
+        case .noProof: self = .noProof
+        case .refunded: self = .refunded
+        case .undetermined: self = .undetermined
+        }
     }
 }
