@@ -767,7 +767,9 @@ public final class PlanStore<Plan: StorePlan> {
     let started = saved.map { Date(timeIntervalSince1970: $0.startedAt) } ?? now
     let seen = max(now, saved.map { Date(timeIntervalSince1970: $0.latestSeen) } ?? now)
     let window = ProvisionalGrantWindow(startedAt: started, latestSeen: seen)
-    if saved != nil, window != saved, let data = window.encoded() { cache.saveProvisionalWindow(data) }
+    if saved != nil, window != saved, let data = window.encoded() {
+      cache.saveProvisionalWindow(data)
+    }
     guard window.isOpen(at: now, days: days) else { return nil }
     guard let evidence = provisionalEvidence, evidence() else { return nil }
     if saved == nil, let data = window.encoded() { cache.saveProvisionalWindow(data) }

@@ -168,7 +168,8 @@ public struct ProvisionalGrantWindow: Codable, Hashable, Sendable {
   }
 
   /// A window that is over whatever the clock says.
-  static let spent = ProvisionalGrantWindow(startedAt: Date(timeIntervalSince1970: 0), latestSeen: .distantFuture)
+  static let spent = ProvisionalGrantWindow(
+    startedAt: Date(timeIntervalSince1970: 0), latestSeen: .distantFuture)
 
   public func encoded() -> Data? {
     let encoder = JSONEncoder()
