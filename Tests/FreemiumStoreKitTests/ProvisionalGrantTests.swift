@@ -105,17 +105,18 @@ struct ProvisionalGrantTests {
     func recheckAtWindowEnd() async throws {
         let model = PlanStoreTests.model(PlanStoreTests.legacyBuyer)
         model.isOnline = false
-        // The window began on this device almost three days ago; the store's clock runs in real time.
+        // The window began on this device 0.2 seconds short of three days ago.
         let cache = InMemoryPurchaseCache()
-        let began = model.now.addingTimeInterval(-3 * Self.day + 0.3)
+        let began = model.now.addingTimeInterval(-3 * Self.day + 0.2)
         cache.saveProvisionalWindow(try #require(ProvisionalGrantWindow(startedAt: began, latestSeen: began).encoded()))
-        let launched = Date()
-        let base = model.now
-        let store = PlanStore<Plan>(platform: "iOS", storeFront: model, cache: cache, now: { base + Date().timeIntervalSince(launched) })
+        let clock = ManualClock(model.now)
+        let store = PlanStore<Plan>(platform: "iOS", storeFront: model, cache: cache, now: { clock.now })
         store.recheckDelays = [3_600]
         store.provisionalEvidence = { true }
         await store.refresh()
         #expect(store.state.provisionalGrant?.started == began)
+        // The window's end passes; only the store's own attempt at that moment can see it.
+        clock.now += Self.day
         #expect(await PlanStoreTests.eventually { store.state.provisionalGrant == nil })
         #expect(!store.entitlements.keepsPro && store.isCheckingOriginalPurchase)
     }
@@ -129,5 +130,18 @@ struct ProvisionalGrantTests {
             await store.refresh()
             #expect(store.isCheckingOriginalPurchase && store.state.provisionalGrant == nil && !store.entitlements.keepsPro)
         }
+    }
+}
+
+/// A clock the test sets.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date: Date
+
+    init(_ date: Date) { self.date = date }
+
+    var now: Date {
+        get { lock.withLock { date } }
+        set { lock.withLock { date = newValue } }
     }
 }
