@@ -82,7 +82,7 @@ struct GeneratedPackageTests {
         // Offline at the first launch, nothing cached: the store must ask again on its own, or the buyer stays unknown.
         LayerMutant(
             name: "FirstLaunchNeverRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "      redeemedCodes: redeemed)\n    scheduleRecheck()\n", replace: "      redeemedCodes: redeemed)\n",
+            find: "      provisionalGrant: provisional)\n    scheduleRecheck()\n", replace: "      provisionalGrant: provisional)\n",
             test: "First launch offline, nothing cached: checking the purchase, then recognised"),
         // A provisional grant on the app's own evidence: never past its window, never past the App Store's answer.
         LayerMutant(
@@ -127,7 +127,7 @@ struct GeneratedPackageTests {
             replace: "if owned.ownership == .familyShared && familySharingEntitles { return .familySharingIgnored }",
             test: "Journey: a family member gets what is shared, as the plan says, until sharing stops"),
         LayerMutant(
-            name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "FreemiumStore.swift",
+            name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "CatalogPlan.swift",
             find: "    case .introductoryOffer?: return .offered(signing: .introductory)\n",
             replace: "    case .introductoryOffer?: return .offered(signing: nil)\n",
             test: "Journey: a paid-app buyer who subscribed before gets the introductory offer"),
