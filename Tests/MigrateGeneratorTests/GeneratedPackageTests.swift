@@ -192,7 +192,7 @@ struct GeneratedPackageTests {
             find: "async -> Preparation {\n    await refresh()\n", replace: "async -> Preparation {\n",
             test: "Purchase reads what is owned first: bought on another device, it isn't sold again"),
         LayerMutant(
-            name: "RefundedCantBuy", example: "tilt-to-live-hd", file: "FreemiumStore.swift",
+            name: "RefundedCantBuy", example: "tilt-to-live-hd", file: "CatalogPlan.swift",
             find: "      isRevoked: facts.isRevoked)\n", replace: "      isRevoked: false)\n",
             test: "A refunded paid download is a new customer, who may buy"),
         LayerMutant(
