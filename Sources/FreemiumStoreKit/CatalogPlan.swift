@@ -19,9 +19,43 @@ where
   static var catalogRules: CatalogRules<Product, PlanFeature, PlanTier, Platform> { get }
   /// The plan's platform for the one the App Store names, or nil when the plan has none for it.
   static func platform(for storePlatform: StorePlatform) -> Platform?
+  /// `policies.provisionalGrant`: the tier granted while the App Store can't be reached at a first
+  /// launch and the app's own evidence says it was paid for, and for how long; nil (the default)
+  /// grants nothing.
+  static var provisionalGrant: ProvisionalGrantPolicy<PlanTier>? { get }
+}
+
+/// `policies.provisionalGrant`: a legacy tier granted on the app's own local evidence while the App
+/// Store can't answer, for a few days at most.
+public struct ProvisionalGrantPolicy<Tier: Hashable & Sendable>: Hashable, Sendable {
+  /// The days a window may last: the plan format's bounds.
+  public static var allowedDays: ClosedRange<Int> { 1...7 }
+
+  public var tier: Tier
+  /// Days the grant lasts, within `allowedDays`.
+  public var days: Int
+
+  /// - Parameter days: clamped to `allowedDays`, so an edited copy can't grant for longer.
+  public init(tier: Tier, days: Int) {
+    self.tier = tier
+    self.days = min(max(days, Self.allowedDays.lowerBound), Self.allowedDays.upperBound)
+  }
 }
 
 extension CatalogPlan {
+  public static var provisionalGrant: ProvisionalGrantPolicy<PlanTier>? { nil }
+
+  public static var provisionalGrantDays: Int? { provisionalGrant?.days }
+
+  public static func provisionalEntitlements(
+    _ purchase: Purchase, owned: [OwnedProduct], now: Date
+  ) -> Entitlements {
+    catalogRules.resolve(
+      tier: provisionalGrant?.tier, freeOn: cohortRules.track(for: purchase.platform),
+      purchases: owned, kept: cohortRules.daysKept(for: purchase.verification), now: now
+    ).entitlements
+  }
+
   public static var consumables: Set<Product> { catalogRules.consumables }
 
   public static func sells(_ consumable: Product) -> Bool {

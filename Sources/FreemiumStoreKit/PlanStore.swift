@@ -77,6 +77,20 @@ public final class PlanStore<Plan: StorePlan> {
     }
   }
 
+  /// A legacy tier granted on the app's own evidence while the App Store can't be reached at a first
+  /// launch (`policies.provisionalGrant`). It ends at `ends`, or the moment the App Store answers.
+  public struct ProvisionalGrant: Hashable, Sendable {
+    /// When the window began: the first grant on this device, remembered in the purchase cache.
+    public var started: Date
+    /// When it ends, whatever the App Store says meanwhile.
+    public var ends: Date
+
+    public init(started: Date, ends: Date) {
+      self.started = started
+      self.ends = ends
+    }
+  }
+
   /// What the store knows about the customer now.
   public struct State: Hashable, Sendable {
     public var purchase: Plan.Purchase
@@ -93,11 +107,14 @@ public final class PlanStore<Plan: StorePlan> {
     /// where it came from. A refunded redemption leaves it; a subscription's renewal after the
     /// code's period is a purchase again.
     public var redeemedCodes: [Plan.Product: RedeemedCode]
+    /// Set while the plan's provisional tier is granted on the app's own evidence: `entitlements`
+    /// include it, `decision` is still the undecided one (`noProof`), and nothing is sold.
+    public var provisionalGrant: ProvisionalGrant?
 
     public init(
       purchase: Plan.Purchase, decision: Plan.Decision, entitlements: Plan.Entitlements,
       proof: Proof, isLoaded: Bool, pendingChanges: [Plan.Product: PendingChange] = [:],
-      redeemedCodes: [Plan.Product: RedeemedCode] = [:]
+      redeemedCodes: [Plan.Product: RedeemedCode] = [:], provisionalGrant: ProvisionalGrant? = nil
     ) {
       self.purchase = purchase
       self.decision = decision
@@ -106,6 +123,7 @@ public final class PlanStore<Plan: StorePlan> {
       self.isLoaded = isLoaded
       self.pendingChanges = pendingChanges
       self.redeemedCodes = redeemedCodes
+      self.provisionalGrant = provisionalGrant
     }
 
     /// Nothing read yet: a new customer with nothing, proof unknown.
@@ -242,6 +260,13 @@ public final class PlanStore<Plan: StorePlan> {
     }
   }
 
+  /// Whether the app's own local data proves a paid install: data only the paid app could have
+  /// written, such as a file or Keychain item of its paid era. Asked only while
+  /// `isCheckingOriginalPurchase` and only when the plan sets `policies.provisionalGrant`; true then
+  /// grants the plan's provisional tier for its days, counted from the first grant on this device.
+  /// Set it before the first `refresh()`. Nil (the default) grants nothing: the purchase is checked.
+  public var provisionalEvidence: (@MainActor () -> Bool)?
+
   /// The platform the app runs on.
   private let platform: Plan.Platform
   private let storeFront: any StoreFront
@@ -301,7 +326,9 @@ public final class PlanStore<Plan: StorePlan> {
   /// (`AppTransaction.shared` may need the network). Meanwhile nothing a legacy tier may own is
   /// granted or sold (the plan's `noProof` rule): show that the purchase is being checked, such as
   /// "Checking your purchase with the App Store…". The store asks again on its own
-  /// (`recheckDelays`), so the customer is recognised as soon as the App Store answers.
+  /// (`recheckDelays`), so the customer is recognised as soon as the App Store answers. A plan's
+  /// `policies.provisionalGrant` may grant its tier meanwhile (`provisionalEvidence`,
+  /// `State.provisionalGrant`); nothing is sold then either.
   public var isCheckingOriginalPurchase: Bool {
     state.isLoaded && state.proof == .unknown
   }
@@ -321,7 +348,11 @@ public final class PlanStore<Plan: StorePlan> {
       return
     }
     guard recheck == nil, let last = recheckDelays.last else { return }
-    let delay = recheckCount < recheckDelays.count ? recheckDelays[recheckCount] : last
+    var delay = recheckCount < recheckDelays.count ? recheckDelays[recheckCount] : last
+    // A provisional grant ends on time, not at the next attempt after its end.
+    if let ends = state.provisionalGrant?.ends {
+      delay = min(delay, max(0, ends.timeIntervalSince(now())))
+    }
     recheckCount += 1
     recheck = Task { [weak self] in
       try? await Task.sleep(nanoseconds: UInt64(max(0, delay) * 1_000_000_000))
@@ -701,6 +732,11 @@ public final class PlanStore<Plan: StorePlan> {
     let signed = transactions.filter(\.isVerified).compactMap(\.signedDate)
     let trustedNow = signed.reduce(now) { max($0, $1) }
     let decision = Plan.decide(purchase)
+    var entitlements = Plan.resolve(purchase, decision: decision, owned: owned, now: trustedNow)
+    let provisional = proof == .unknown ? provisionalGrant(now: now) : nil
+    if provisional != nil {
+      entitlements = Plan.provisionalEntitlements(purchase, owned: owned, now: trustedNow)
+    }
     // Redeemed by the customer themselves: a family member's shared copy is the organizer's code.
     var redeemed: [Plan.Product: RedeemedCode] = [:]
     for transaction in transactions
@@ -713,12 +749,31 @@ public final class PlanStore<Plan: StorePlan> {
     state = State(
       purchase: purchase,
       decision: decision,
-      entitlements: Plan.resolve(purchase, decision: decision, owned: owned, now: trustedNow),
+      entitlements: entitlements,
       proof: proof,
       isLoaded: true,
       pendingChanges: pending,
-      redeemedCodes: redeemed)
+      redeemedCodes: redeemed,
+      provisionalGrant: provisional)
     scheduleRecheck()
+  }
+
+  /// The provisional grant while nothing verified decides: only when the plan sets one, the app's
+  /// evidence says yes, and this device's window is open. The first grant starts the window; each
+  /// later look remembers the time, so a clock set back never reopens it.
+  private func provisionalGrant(now: Date) -> ProvisionalGrant? {
+    guard let days = Plan.provisionalGrantDays else { return nil }
+    let saved = ProvisionalGrantWindow.decode(cache.loadProvisionalWindow())
+    let started = saved.map { Date(timeIntervalSince1970: $0.startedAt) } ?? now
+    let seen = max(now, saved.map { Date(timeIntervalSince1970: $0.latestSeen) } ?? now)
+    let window = ProvisionalGrantWindow(startedAt: started, latestSeen: seen)
+    if saved != nil, window != saved, let data = window.encoded() {
+      cache.saveProvisionalWindow(data)
+    }
+    guard window.isOpen(at: now, days: days) else { return nil }
+    guard let evidence = provisionalEvidence, evidence() else { return nil }
+    if saved == nil, let data = window.encoded() { cache.saveProvisionalWindow(data) }
+    return ProvisionalGrant(started: started, ends: window.end(days: days))
   }
 
   private func cachedRecord(now: Date) -> VerifiedPurchaseRecord? {

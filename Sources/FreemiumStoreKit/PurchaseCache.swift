@@ -128,8 +128,58 @@ public struct DeliveredConsumables: Codable, Hashable, Sendable {
   public func encoded() -> Data? { try? JSONEncoder().encode(self) }
 }
 
-/// Where the record of the last verified facts lives, and the consumables already delivered: the
-/// Keychain in the app, memory in tests.
+/// When the store began a provisional grant (`policies.provisionalGrant`), and the latest time it
+/// saw while the grant ran, so relaunching never restarts the window and a clock set back never
+/// reopens one that ended. Kept beside the verified record and never cleared with it: a window is
+/// spent once begun, so only a cache wiped whole gains one more.
+public struct ProvisionalGrantWindow: Codable, Hashable, Sendable {
+  /// Seconds since 1970 when the window began.
+  public var startedAt: Double
+  /// Seconds since 1970: the latest time the store saw while the window ran.
+  public var latestSeen: Double
+
+  public init(startedAt: Date, latestSeen: Date) {
+    self.startedAt = startedAt.timeIntervalSince1970
+    self.latestSeen = max(latestSeen, startedAt).timeIntervalSince1970
+  }
+
+  /// When a window of `days` ends.
+  public func end(days: Int) -> Date {
+    Date(timeIntervalSince1970: startedAt + Double(days) * 86_400)
+  }
+
+  /// Whether a window of `days` is still open at `now`: begun, and its end not reached by `now` or
+  /// by any time seen before it.
+  public func isOpen(at now: Date, days: Int) -> Bool {
+    let seen = max(now.timeIntervalSince1970, latestSeen)
+    return now.timeIntervalSince1970 >= startedAt && seen < end(days: days).timeIntervalSince1970
+  }
+
+  /// The window in `data`, or nil when there is none. A malformed one counts as a window that ended
+  /// (`spent`), so editing it never opens another.
+  public static func decode(_ data: Data?) -> ProvisionalGrantWindow? {
+    guard let data else { return nil }
+    guard data.count <= VerifiedPurchaseRecord.maximumBytes,
+      let window = try? JSONDecoder().decode(ProvisionalGrantWindow.self, from: data),
+      window.startedAt.isFinite, window.latestSeen.isFinite, window.startedAt >= 0,
+      window.latestSeen >= window.startedAt
+    else { return spent }
+    return window
+  }
+
+  /// A window that is over whatever the clock says.
+  static let spent = ProvisionalGrantWindow(
+    startedAt: Date(timeIntervalSince1970: 0), latestSeen: .distantFuture)
+
+  public func encoded() -> Data? {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try? encoder.encode(self)
+  }
+}
+
+/// Where the record of the last verified facts lives, the consumables already delivered and a
+/// provisional grant's window: the Keychain in the app, memory in tests.
 public protocol PurchaseCacheStore: Sendable {
   func load() -> Data?
   func save(_ data: Data)
@@ -138,6 +188,9 @@ public protocol PurchaseCacheStore: Sendable {
   /// `DeliveredConsumables`, as `saveDelivered(_:)` left them.
   func loadDelivered() -> Data?
   func saveDelivered(_ data: Data)
+  /// `ProvisionalGrantWindow`, as `saveProvisionalWindow(_:)` left it; `clear()` keeps it.
+  func loadProvisionalWindow() -> Data?
+  func saveProvisionalWindow(_ data: Data)
 }
 
 /// A cache in memory, for tests and previews.
@@ -146,6 +199,7 @@ public final class InMemoryPurchaseCache: PurchaseCacheStore, @unchecked Sendabl
   private var data: Data?
 
   private var delivered: Data?
+  private var provisionalWindow: Data?
 
   public init(data: Data? = nil) {
     self.data = data
@@ -180,6 +234,18 @@ public final class InMemoryPurchaseCache: PurchaseCacheStore, @unchecked Sendabl
     defer { lock.unlock() }
     delivered = data
   }
+
+  public func loadProvisionalWindow() -> Data? {
+    lock.lock()
+    defer { lock.unlock() }
+    return provisionalWindow
+  }
+
+  public func saveProvisionalWindow(_ data: Data) {
+    lock.lock()
+    defer { lock.unlock() }
+    provisionalWindow = data
+  }
 }
 
 #if canImport(Security)
@@ -206,6 +272,11 @@ public final class InMemoryPurchaseCache: PurchaseCacheStore, @unchecked Sendabl
       itemQuery(account: account + ".deliveredConsumables")
     }
 
+    /// The provisional grant's window lives beside the record too, and clearing the record keeps it.
+    private var provisionalWindowQuery: [String: Any] {
+      itemQuery(account: account + ".provisionalGrantWindow")
+    }
+
     private func itemQuery(account: String) -> [String: Any] {
       [
         kSecClass as String: kSecClassGenericPassword,
@@ -224,6 +295,10 @@ public final class InMemoryPurchaseCache: PurchaseCacheStore, @unchecked Sendabl
     public func loadDelivered() -> Data? { load(deliveredQuery) }
 
     public func saveDelivered(_ data: Data) { save(data, deliveredQuery) }
+
+    public func loadProvisionalWindow() -> Data? { load(provisionalWindowQuery) }
+
+    public func saveProvisionalWindow(_ data: Data) { save(data, provisionalWindowQuery) }
 
     private func load(_ query: [String: Any]) -> Data? {
       var query = query

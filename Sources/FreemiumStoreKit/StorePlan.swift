@@ -56,6 +56,23 @@ public protocol StorePlan {
   /// Whether the customer has something a restore could have brought back: a legacy tier that
   /// keeps features, or an active product.
   static func hasRestorable(_ decision: Decision, _ entitlements: Entitlements) -> Bool
+  /// `policies.provisionalGrant`: the days a provisional grant lasts, or nil (the default) when the
+  /// plan grants nothing before the App Store answers.
+  static var provisionalGrantDays: Int? { get }
+  /// What the customer may use during a provisional grant: the plan's provisional tier, with what
+  /// the store counts of `owned`, judged at `now`.
+  static func provisionalEntitlements(_ purchase: Purchase, owned: [OwnedProduct], now: Date)
+    -> Entitlements
+}
+
+extension StorePlan {
+  public static var provisionalGrantDays: Int? { nil }
+
+  public static func provisionalEntitlements(
+    _ purchase: Purchase, owned: [OwnedProduct], now: Date
+  ) -> Entitlements {
+    resolve(purchase, decision: decide(purchase), owned: owned, now: now)
+  }
 }
 
 /// How a product is sold to this customer, or why it isn't.

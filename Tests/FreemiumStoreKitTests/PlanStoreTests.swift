@@ -7,6 +7,18 @@ import Testing
 /// app's server signs.
 protocol LegacyPricing {
     static var signsLegacyPrice: Bool { get }
+    /// `policies.provisionalGrant`'s days, or nil for a plan without it.
+    static var provisionalDays: Int? { get }
+}
+
+extension LegacyPricing {
+    static var provisionalDays: Int? { nil }
+}
+
+/// Own prices, and a plan that grants `pro` provisionally for three days.
+enum ProvisionalPrice: LegacyPricing {
+    static var signsLegacyPrice: Bool { false }
+    static var provisionalDays: Int? { 3 }
 }
 
 enum OwnPrice: LegacyPricing {
@@ -108,6 +120,13 @@ enum TinyPlan<Pricing: LegacyPricing>: StorePlan {
 
     static func hasRestorable(_ decision: Decision, _ entitlements: Entitlements) -> Bool {
         decision.isLegacy || !entitlements.products.isEmpty
+    }
+
+    static var provisionalGrantDays: Int? { Pricing.provisionalDays }
+
+    static func provisionalEntitlements(_ purchase: Purchase, owned: [OwnedProduct], now: Date) -> Entitlements {
+        let products = owned.filter { !$0.isRevoked && !$0.isExpired }.map(\.productID)
+        return Entitlements(products: Set(products), keepsPro: true, now: now)
     }
 }
 

@@ -174,6 +174,17 @@ struct TrapTests {
         )
     }
 
+    @Test("check refuses a provisional grant of a tier the plan doesn't have, with its path and a suggestion")
+    func provisionalGrantNamesATier() {
+        var plan = Self.restartPlan
+        plan.policies.provisionalGrant = Policies.ProvisionalGrant(tier: "paid-1.00", days: 3)
+        let errors = PlanChecker.check(plan, now: date("2026-01-01")).diagnostics.filter { $0.code == .unknownReference }
+        #expect(errors.map(\.path?.description) == ["policies.provisionalGrant.tier"])
+        #expect(errors.first?.hint == "Did you mean 'paid-1.0'?")
+        plan.policies.provisionalGrant?.tier = "paid-1.0"
+        #expect(!PlanChecker.check(plan, now: date("2026-01-01")).diagnostics.contains { $0.code == .unknownReference })
+    }
+
     @Test("check errors when a non-renewing subscription that unlocks features has no duration, and passes it with one")
     func nonRenewingNeedsADuration() throws {
         var plan = Self.singleDigitPlan

@@ -82,8 +82,19 @@ struct GeneratedPackageTests {
         // Offline at the first launch, nothing cached: the store must ask again on its own, or the buyer stays unknown.
         LayerMutant(
             name: "FirstLaunchNeverRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "      redeemedCodes: redeemed)\n    scheduleRecheck()\n", replace: "      redeemedCodes: redeemed)\n",
+            find: "      provisionalGrant: provisional)\n    scheduleRecheck()\n", replace: "      provisionalGrant: provisional)\n",
             test: "First launch offline, nothing cached: checking the purchase, then recognised"),
+        // A provisional grant on the app's own evidence: never past its window, never past the App Store's answer.
+        LayerMutant(
+            name: "ProvisionalWindowEndIgnored", example: "Tests/Fixtures/plans/tier-window-mid-release.json", file: "PlanStore.swift",
+            find: "    guard window.isOpen(at: now, days: days) else { return nil }\n", replace: "",
+            test: "A provisional grant ends at its window's end, and a relaunch doesn't restart it"),
+        LayerMutant(
+            name: "ProvisionalGrantKeptAfterAnswer", example: "Tests/Fixtures/plans/tier-window-mid-release.json",
+            file: "PlanStore.swift",
+            find: "    let provisional = proof == .unknown ? provisionalGrant(now: now) : nil\n",
+            replace: "    let provisional = provisionalGrant(now: now)\n",
+            test: "A provisional grant is withdrawn the moment the App Store answers: a new customer is one"),
         LayerMutant(
             name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      if transaction.isVerified { await transaction.finish() }\n", replace: "",

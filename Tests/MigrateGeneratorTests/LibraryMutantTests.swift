@@ -11,7 +11,7 @@ import Testing
 struct LibraryMutantTests {
     static let files: Set<String> = ["PlanStore.swift", "CatalogRules.swift", "CatalogEntitlements.swift", "CatalogUpsell.swift"]
     static let mutants = GeneratedPackageTests.layerMutants.filter { files.contains($0.file) }
-    static let testFiles = ["PlanStoreTests.swift", "CatalogRulesTests.swift"].map {
+    static let testFiles = ["PlanStoreTests.swift", "CatalogRulesTests.swift", "ProvisionalGrantTests.swift"].map {
         repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/\($0)")
     }
 

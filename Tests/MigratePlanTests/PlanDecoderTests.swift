@@ -113,6 +113,22 @@ struct PlanDecoderTests {
         BadInput(
             name: "missing price", replace: #", "price": "4.99""#, with: "",
             code: "missing-key", path: "products[0].price", message: "missing 'price' (a decimal string such as \"4.99\")"),
+        BadInput(
+            name: "provisional grant days out of range", replace: #"  "products": ["#,
+            with: #"  "policies": { "provisionalGrant": { "tier": "paid", "days": 8 } }, "products": ["#,
+            code: "invalid-value", path: "policies.provisionalGrant.days", message: "'days' must be between 1 and 7, found 8",
+            hint: "forged evidence gains no more than that"),
+        BadInput(
+            name: "provisional grant without days", replace: #"  "products": ["#,
+            with: #"  "policies": { "provisionalGrant": { "tier": "paid" } }, "products": ["#,
+            code: "missing-key", path: "policies.provisionalGrant.days", message: "missing 'days'"),
+        BadInput(
+            name: "provisional grant of an undeclared tier", replace: #"  "products": ["#,
+            with: #"""
+                  "tiers": [ { "id": "paid", "name": "Paid", "until": "2021-01-01T00:00:00Z", "grants": ["pro"] } ],
+                  "policies": { "provisionalGrant": { "tier": "payd", "days": 3 } }, "products": [
+                """#,
+            code: "unknown-reference", path: "policies.provisionalGrant.tier", message: "unknown tier 'payd'", hint: "Did you mean 'paid'?"),
     ]
 
     @Test("Bad input gets a message naming the place, the problem and the fix", arguments: badInputs)
@@ -207,6 +223,7 @@ struct PlanDecoderTests {
         (["properties", "policies"], PlanKeys.Policies.names),
         (["properties", "policies", "properties", "nonProduction"], PlanKeys.NonProduction.names),
         (["properties", "policies", "properties", "verificationFailure"], PlanKeys.VerificationFailure.names),
+        (["properties", "policies", "properties", "provisionalGrant"], PlanKeys.ProvisionalGrant.names),
         (["properties", "installBase"], PlanKeys.InstallBase.names),
         (["properties", "installBase", "properties", "months", "items"], PlanKeys.MonthlyDownloads.names),
         (["properties", "installBase", "properties", "downloads", "items"], PlanKeys.DownloadCount.names),

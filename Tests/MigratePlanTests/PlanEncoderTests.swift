@@ -49,6 +49,15 @@ struct PlanEncoderTests {
         #expect(decoded.installBase == plan.installBase)
     }
 
+    @Test("A provisional grant round-trips; absent, it is not written")
+    func provisionalGrant() throws {
+        var plan = try #require(PlanDecoder.decode(minimalPlan).plan)
+        #expect(!PlanEncoder.encode(plan).contains("provisionalGrant"))
+        plan.policies.provisionalGrant = Policies.ProvisionalGrant(tier: "paid-era", days: 3)
+        let decoded = try #require(PlanDecoder.decode(PlanEncoder.encode(plan)).plan)
+        #expect(decoded.policies.provisionalGrant == plan.policies.provisionalGrant)
+    }
+
     @Test("Rows are written on one line each, as people write them")
     func style() throws {
         let plan = try #require(PlanDecoder.decode(minimalPlan).plan)

@@ -504,19 +504,25 @@ public enum PlanChecker {
             "Sell tier '\(tier)' a separate legacy subscription: a product such as '\(regular.id).legacy' (autoRenewable, at \(price), granting what '\(regular.id)' grants) in a subscription group of its own (such as \"\(group) (\(tier))\"), named by \"\(PlanKeys.Discount.legacyProduct)\". A promotional offer fits a tier that was already subscribed."
     }
 
+    /// The tiers the policies name, against the derived tiers when the plan declares none (declared ones are
+    /// checked as the plan is read).
     private static func policyReferences(_ catalog: PlanCatalog) -> [Diagnostic] {
-        guard case .tier(let id) = catalog.plan.policies.nonProduction, catalog.plan.tiers.isEmpty, catalog.tier(withID: id) == nil else {
-            return []
+        guard catalog.plan.tiers.isEmpty else { return [] }
+        let policies = PlanKeys.Root.policies
+        var named: [(id: String, path: JSONPath)] = []
+        if case .tier(let id) = catalog.plan.policies.nonProduction {
+            named.append((id, .root / policies / PlanKeys.Policies.nonProduction / PlanKeys.NonProduction.tier))
+        }
+        if let grant = catalog.plan.policies.provisionalGrant {
+            named.append((grant.tier, .root / policies / PlanKeys.Policies.provisionalGrant / PlanKeys.ProvisionalGrant.tier))
         }
         let ids = catalog.tiers.map(\.id)
-        let hint =
-            Suggestions.closest(to: id, in: ids).map { "Did you mean '\($0)'?" }
-            ?? "The derived tiers are: \(ids.joined(separator: ", "))."
-        return [
-            .error(
-                .unknownReference, "unknown tier '\(id)'",
-                at: .root / PlanKeys.Root.policies / PlanKeys.Policies.nonProduction / PlanKeys.NonProduction.tier, hint: hint)
-        ]
+        return named.filter { catalog.tier(withID: $0.id) == nil }.map { id, path in
+            let hint =
+                Suggestions.closest(to: id, in: ids).map { "Did you mean '\($0)'?" }
+                ?? "The derived tiers are: \(ids.joined(separator: ", "))."
+            return .error(.unknownReference, "unknown tier '\(id)'", at: path, hint: hint)
+        }
     }
 
     /// Generated code names each product and feature from its id alone; two ids with one name

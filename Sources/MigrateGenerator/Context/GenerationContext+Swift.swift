@@ -151,7 +151,12 @@ extension GenerationContext {
             keep = String(days)
             failureText = "keep the last verified result for \(days) days"
         }
+        var provisionalGrant: TemplateValue = .bool(false)
+        if let grant = policies.provisionalGrant, let tier = tierCases[grant.tier] {
+            provisionalGrant = ["tier": .string(".\(tier)"), "days": .string(String(grant.days))]
+        }
         return [
+            "provisionalGrant": provisionalGrant,
             "nonProductionCohort": .string(nonProduction),
             "keepLastVerifiedDays": .string(keep),
             "keepWhileUnreachableDays": .string(String(policies.daysKeptWhileStoreUnreachable)),

@@ -481,6 +481,20 @@ public enum PlanDecoder {
         if let rule = reader.choice(.cutoffRule, from: PlanKeys.cutoffRuleChoices) {
             policies.cutoffRule = Policies.CutoffRule(rawValue: rule)!
         }
+        if let grant = reader.object(.provisionalGrant, as: PlanKeys.ProvisionalGrant.self) {
+            let tier = grant.identifier(.tier)
+            if let days = grant.integer(.days, required: true) {
+                let bounds = PlanKeys.provisionalGrantDays
+                if !bounds.contains(days) {
+                    reader.sink.error(
+                        .invalidValue, "'days' must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(days)",
+                        at: grant.path(.days),
+                        hint: "A few days (3) cover a first launch offline; forged evidence gains no more than that.")
+                } else if let tier {
+                    policies.provisionalGrant = Policies.ProvisionalGrant(tier: tier, days: days)
+                }
+            }
+        }
         return policies
     }
 }

@@ -44,7 +44,8 @@ public enum PlanKeys {
         /// The mechanisms that charge a legacy price; a discount names exactly one.
         case promotionalOffer, legacyProduct, introductoryOffer
     }
-    public enum Policies: String, PlanObjectKeys { case nonProduction, verificationFailure, familySharing, cutoffRule }
+    public enum Policies: String, PlanObjectKeys { case nonProduction, verificationFailure, familySharing, cutoffRule, provisionalGrant }
+    public enum ProvisionalGrant: String, PlanObjectKeys { case tier, days }
     public enum NonProduction: String, PlanObjectKeys { case treatAs, tier }
     public enum VerificationFailure: String, PlanObjectKeys { case action, days }
     public enum InstallBase: String, PlanObjectKeys { case from, until, downloads, products, months }
@@ -74,6 +75,9 @@ public enum PlanKeys {
     /// The days `keepLastVerified` may keep a verified result: the one bound the decoder, the schema,
     /// `init`'s question and its `--verification-failure` flag all read.
     public static let keepLastVerifiedDays: ClosedRange<Int> = 1...90
+    /// The days a provisional grant may last: long enough for a trip offline, short enough that forged
+    /// evidence gains little.
+    public static let provisionalGrantDays: ClosedRange<Int> = 1...7
     public static let familySharingChoices = ["entitles", "ignored"]
     public static let cutoffRuleChoices = ["automatic", "version", "date"]
 }

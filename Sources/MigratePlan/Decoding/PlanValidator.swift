@@ -138,6 +138,11 @@ public enum PlanValidator {
             reference(
                 id, kind: .tier, at: .root / PlanKeys.Root.policies / PlanKeys.Policies.nonProduction / PlanKeys.NonProduction.tier)
         }
+        if let grant = plan.policies.provisionalGrant, !plan.tiers.isEmpty {
+            reference(
+                grant.tier, kind: .tier,
+                at: .root / PlanKeys.Root.policies / PlanKeys.Policies.provisionalGrant / PlanKeys.ProvisionalGrant.tier)
+        }
         return diagnostics
     }
 

@@ -170,11 +170,15 @@ public enum PlanEncoder {
         case .keepLastVerified(let days):
             failure = PlanKeys.VerificationFailure.object([.action: .string("keepLastVerified"), .days: .integer(days)])
         }
-        return PlanKeys.Policies.object([
-            .nonProduction: nonProduction,
-            .verificationFailure: failure,
-            .familySharing: .string(policies.familySharing.rawValue),
-            .cutoffRule: .string(policies.cutoffRule.rawValue),
+        let grant = policies.provisionalGrant.map {
+            PlanKeys.ProvisionalGrant.object([.tier: .string($0.tier), .days: .integer($0.days)])
+        }
+        return PlanKeys.Policies.members([
+            (.nonProduction, nonProduction),
+            (.verificationFailure, failure),
+            (.familySharing, .string(policies.familySharing.rawValue)),
+            (.cutoffRule, .string(policies.cutoffRule.rawValue)),
+            (.provisionalGrant, grant),
         ])
     }
 

@@ -387,19 +387,36 @@ public struct Policies: Sendable, Hashable {
         case date
     }
 
+    /// A legacy tier granted for a few days on the app's own local evidence (data only the paid app could have
+    /// written) while the App Store can't be reached at a first launch and nothing verified is cached.
+    public struct ProvisionalGrant: Sendable, Hashable {
+        /// The tier granted.
+        public var tier: String
+        /// How long the grant may last, from its first day on a device; the App Store's answer ends it sooner.
+        public var days: Int
+
+        public init(tier: String, days: Int) {
+            self.tier = tier
+            self.days = days
+        }
+    }
+
     public var nonProduction: NonProduction
     public var verificationFailure: VerificationFailure
     public var familySharing: FamilySharing
     public var cutoffRule: CutoffRule
+    /// Nil, the safe default: until the App Store answers, the purchase is being checked and nothing is granted.
+    public var provisionalGrant: ProvisionalGrant?
 
     public init(
         nonProduction: NonProduction = .newCustomer, verificationFailure: VerificationFailure = .deny,
-        familySharing: FamilySharing = .entitles, cutoffRule: CutoffRule = .automatic
+        familySharing: FamilySharing = .entitles, cutoffRule: CutoffRule = .automatic, provisionalGrant: ProvisionalGrant? = nil
     ) {
         self.nonProduction = nonProduction
         self.verificationFailure = verificationFailure
         self.familySharing = familySharing
         self.cutoffRule = cutoffRule
+        self.provisionalGrant = provisionalGrant
     }
 }
 

@@ -318,6 +318,20 @@ public enum PlanSchema {
             }
         case .familySharing: enumeration(PlanKeys.familySharingChoices, "Whether family-shared purchases entitle.")
         case .cutoffRule: enumeration(PlanKeys.cutoffRuleChoices, "automatic uses the version unless it is ambiguous, then the purchase date.")
+        case .provisionalGrant:
+            object(
+                PlanKeys.ProvisionalGrant.self, required: [.tier, .days],
+                "Absent: a first launch offline is checked, nothing granted. Set: the app's own evidence grants a tier for a few days."
+            ) { key in
+                switch key {
+                case .tier: string("The legacy tier granted until the App Store answers.")
+                case .days:
+                    .object([
+                        "type": .string("integer"), "minimum": .integer(PlanKeys.provisionalGrantDays.lowerBound),
+                        "maximum": .integer(PlanKeys.provisionalGrantDays.upperBound),
+                    ])
+                }
+            }
         }
     }
 
