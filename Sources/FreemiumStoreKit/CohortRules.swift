@@ -299,7 +299,9 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
       }.sorted { $0.version != $1.version ? $0.version < $1.version : $0.offset < $1.offset }
     }
     trackPlatforms = Set(
-      platforms.compactMap { releases[$0] != nil ? $0 : fallbacks[$0].flatMap { releases[$0] == nil ? nil : $0 } })
+      platforms.compactMap {
+        releases[$0] != nil ? $0 : fallbacks[$0].flatMap { releases[$0] == nil ? nil : $0 }
+      })
   }
 
   /// Days the last verified facts may decide for this verification, or nil for none.
