@@ -299,9 +299,7 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
       }.sorted { $0.version != $1.version ? $0.version < $1.version : $0.offset < $1.offset }
     }
     trackPlatforms = Set(
-      platforms.compactMap {
-        releases[$0] != nil ? $0 : fallbacks[$0].flatMap { releases[$0] == nil ? nil : $0 }
-      })
+      platforms.compactMap { Self.track(for: $0, releases: releases, fallbacks: fallbacks) })
   }
 
   /// Days the last verified facts may decide for this verification, or nil for none.
@@ -407,6 +405,14 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
   /// The platform whose releases give an original version its meaning.
   @inlinable
   public func track(for platform: Platform) -> Platform? {
+    Self.track(for: platform, releases: releases, fallbacks: fallbacks)
+  }
+
+  /// A platform's own releases, or those of the platform whose binary it runs.
+  @inlinable
+  static func track(
+    for platform: Platform, releases: [Platform: [Release]], fallbacks: [Platform: Platform]
+  ) -> Platform? {
     if releases[platform] != nil { return platform }
     return fallbacks[platform].flatMap { releases[$0] == nil ? nil : $0 }
   }

@@ -23,8 +23,10 @@ public struct Advisor: Sendable {
     public init(catalog: PlanCatalog) {
         self.catalog = catalog
         cohorts = CohortResolver(catalog: catalog)
-        resolver = EntitlementResolver(catalog: catalog)
-        upsells = UpsellPolicy(catalog: catalog)
+        // One copy of the plan's tables for both: they are the same rules' input.
+        let rules = catalog.makeRules()
+        resolver = EntitlementResolver(catalog: catalog, rules: rules)
+        upsells = UpsellPolicy(catalog: catalog, rules: rules)
     }
 
     public func report(for customer: Customer) -> CustomerReport {

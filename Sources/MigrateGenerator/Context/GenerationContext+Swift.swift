@@ -5,7 +5,7 @@ import MigratePlan
 // The pieces of the Swift sources: platforms, products, tiers, tracks and policies as template values.
 extension GenerationContext {
     static func platforms(of catalog: PlanCatalog) -> [Platform] {
-        Set(catalog.plan.app.platforms).union(catalog.tracks.keys).sorted()
+        catalog.rulePlatforms
     }
 
     /// The plan's platforms that StoreKit names (`AppStore.Platform`, the layer's `StorePlatform`):
