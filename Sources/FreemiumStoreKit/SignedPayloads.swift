@@ -178,11 +178,7 @@ extension CatalogPlan {
   /// A value Apple adds later is read as production, where the original version is real, rather
   /// than as a tester's.
   public static func serverEnvironment(_ name: String?) -> StoreEnvironment {
-    switch name?.lowercased() {
-    case "sandbox", "productionsandbox": return .sandbox
-    case "xcode", "localtesting": return .xcode
-    default: return .production
-    }
+    name.flatMap(StoreEnvironment.init(appleName:)) ?? .production
   }
 
   /// Decides a customer on a server from their verified app transaction and verified transactions.

@@ -16,6 +16,18 @@ public enum StoreEnvironment: String, CaseIterable, Codable, Sendable {
   case production
   case sandbox
   case xcode
+
+  /// Reads the spellings Apple uses in receipts and signed payloads (`Production`, `Sandbox`,
+  /// `ProductionSandbox`, `Xcode`, `LocalTesting`, and the Volume Purchase receipts'
+  /// `ProductionVPP` and `ProductionVPPSandbox`), in any case; nil for any other name.
+  public init?(appleName name: String) {
+    switch name.lowercased() {
+    case "production", "productionvpp": self = .production
+    case "sandbox", "productionsandbox", "productionvppsandbox": self = .sandbox
+    case "xcode", "localtesting": self = .xcode
+    default: return nil
+    }
+  }
 }
 
 /// The platform the App Store says a purchase was first made on (`AppStore.Platform`). StoreKit

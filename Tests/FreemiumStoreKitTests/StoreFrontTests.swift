@@ -12,6 +12,17 @@ struct StoreFrontTests {
         #expect(TransactionOwnership(rawValue: "familyShared") == .familyShared)
     }
 
+    @Test(
+        "Apple's environment names, in receipts and signed payloads, in any case; anything else is nil",
+        arguments: [
+            ("Production", StoreEnvironment.production), ("ProductionVPP", .production), ("Sandbox", .sandbox),
+            ("ProductionSandbox", .sandbox), ("ProductionVPPSandbox", .sandbox), ("sandbox", .sandbox), ("Xcode", .xcode),
+            ("LocalTesting", .xcode), ("TestFlight", nil), ("", nil),
+        ] as [(String, StoreEnvironment?)])
+    func appleNames(name: String, environment: StoreEnvironment?) {
+        #expect(StoreEnvironment(appleName: name) == environment)
+    }
+
     @Test("A transaction defaults to purchased, verified and unrevoked; finishing runs what it was given")
     func transactionDefaults() async {
         final class Box: @unchecked Sendable { var finished = 0 }

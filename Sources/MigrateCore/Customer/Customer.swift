@@ -1,23 +1,10 @@
 import Foundation
+import FreemiumStoreKit
 import MigratePlan
 
-/// Where an App Store signature came from. TestFlight is `sandbox`.
-public enum StoreEnvironment: String, Sendable, Hashable, CaseIterable {
-    case production
-    case sandbox
-    case xcode
-
-    /// Reads the spellings Apple uses in receipts and payloads (`Production`, `Sandbox`,
-    /// `ProductionSandbox`, `Xcode`, `LocalTesting`).
-    public init?(appleName name: String) {
-        switch name.lowercased() {
-        case "production", "productionvpp": self = .production
-        case "sandbox", "productionsandbox", "productionvppsandbox": self = .sandbox
-        case "xcode", "localtesting": self = .xcode
-        default: return nil
-        }
-    }
-}
+/// Where an App Store signature came from. TestFlight is `sandbox`. The layer's own type, so `migrate`
+/// and the app read Apple's environment names in one place (`StoreEnvironment(appleName:)`).
+public typealias StoreEnvironment = FreemiumStoreKit.StoreEnvironment
 
 /// Whether a signed App Store record could be verified on the device.
 public enum VerificationStatus: Sendable, Hashable {

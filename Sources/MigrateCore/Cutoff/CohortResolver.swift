@@ -96,12 +96,6 @@ public struct CohortResolver: Sendable {
 
     /// The customer as the layer's rules read an app transaction.
     private func purchase(of customer: Customer) -> OriginalPurchaseFacts<Platform> {
-        let environment: FreemiumStoreKit.StoreEnvironment
-        switch customer.environment {
-        case .production: environment = .production
-        case .sandbox: environment = .sandbox
-        case .xcode: environment = .xcode
-        }
         let verification: Verification
         switch customer.appTransaction {
         case .verified: verification = .verified
@@ -109,7 +103,7 @@ public struct CohortResolver: Sendable {
         }
         return OriginalPurchaseFacts(
             originalAppVersion: customer.originalAppVersion, originalPurchaseDate: customer.originalPurchaseDate,
-            platform: customer.platform, originalPlatform: customer.originalPlatform, environment: environment,
+            platform: customer.platform, originalPlatform: customer.originalPlatform, environment: customer.environment,
             verification: verification, isRevoked: customer.isAppPurchaseRevoked)
     }
 
