@@ -230,7 +230,7 @@ struct LegacyPriceTests {
                     !Self.offers(plan, version: version, owns: owns).contains { $0.productID == "com.example.demo.pro.legacy" }, "\(version) \(owns)")
             }
         }
-        #expect(UpsellPolicy(catalog: PlanCatalog(plan)).legacyProductTiers == ["com.example.demo.pro.legacy": ["early"]])
+        #expect(PlanCatalog(plan).makeRules().legacyOnly == [ProductKey("com.example.demo.pro.legacy")])
     }
 
     @Test("Owning the legacy product grants its features like any product, in any cohort")

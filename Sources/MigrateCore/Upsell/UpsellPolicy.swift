@@ -86,8 +86,6 @@ public struct UpsellPolicy: Sendable {
     public let rules: PlanRules
     /// Every feature someone could have today: free ones, ones any tier grants and ones any product grants.
     public var obtainableFeatures: Set<String> { rules.obtainable }
-    /// Legacy products (a discount's `legacyProduct`) and the tiers that may buy them; no one else is offered them.
-    public let legacyProductTiers: [String: Set<String>]
 
     public init(catalog: PlanCatalog) {
         self.init(catalog: catalog, rules: catalog.makeRules())
@@ -96,13 +94,6 @@ public struct UpsellPolicy: Sendable {
     public init(catalog: PlanCatalog, rules: PlanRules) {
         self.catalog = catalog
         self.rules = rules
-        var legacy: [String: Set<String>] = [:]
-        for tier in catalog.tiers {
-            for discount in tier.discounts {
-                if case .legacyProduct(let id) = discount.charge, id != discount.product { legacy[id, default: []].insert(tier.id) }
-            }
-        }
-        legacyProductTiers = legacy
     }
 
     /// The legacy product `tier` buys instead of `regular`, when its discount names one that exists and is cheaper.
