@@ -279,7 +279,7 @@ public struct CohortResolver: Sendable {
         guard let platform = decided.platform, let index = trace.release?.id, let version else {
             return undetermined(reasons: reasons, notes: notes)
         }
-        let lookup = catalog.cutoffs[platform]?.lookup(version)
+        let lookup = catalog.cutoffs[platform]?.lookup(version, decided: index)
         // The version decides, unless a tier's window begins or ends while its release was on sale.
         let date = catalog.windowSplits(release: index) ? date : nil
         let tier = tier(of: decided)

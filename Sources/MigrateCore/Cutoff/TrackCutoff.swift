@@ -29,6 +29,16 @@ public struct TrackCutoff: Sendable {
     public let problems: [CutoffProblem]
     /// Releases that have a version of the right kind, sorted by it (ties by date).
     let byVersion: [Entry]
+    /// Where each release (an index into `plan.releases`) is in `byVersion`.
+    let positions: [Int: Int]
+
+    init(platform: Platform, meaning: Platform.VersionMeaning, problems: [CutoffProblem], byVersion: [Entry]) {
+        self.platform = platform
+        self.meaning = meaning
+        self.problems = problems
+        self.byVersion = byVersion
+        positions = Dictionary(byVersion.enumerated().map { ($1.index, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     struct Entry: Sendable {
         var version: Version
@@ -109,27 +119,16 @@ public struct TrackCutoff: Sendable {
         public var note: String?
     }
 
-    /// The release a customer with this original version first got: the one with the highest
-    /// version not above it.
-    public func lookup(_ version: Version) -> Lookup? {
-        guard !byVersion.isEmpty else { return nil }
+    /// The comparisons that put this original version in `release`, the release the rules decided
+    /// (`CohortRules`, the one place that finds it); nil when that release has no version here.
+    public func lookup(_ version: Version, decided release: Int) -> Lookup? {
+        guard let position = positions[release], let first = byVersion.first, let last = byVersion.last else { return nil }
         let noun = meaning == .buildNumber ? "build" : "version"
-        // Binary search for the last entry whose version is <= the customer's.
-        var low = 0
-        var high = byVersion.count
-        while low < high {
-            let middle = (low + high) / 2
-            if byVersion[middle].version <= version { low = middle + 1 } else { high = middle }
-        }
+        let belowAll = version < first.version
         var comparisons: [String] = []
         var note: String?
-        let position: Int
-        if low == 0 {
-            position = 0
-            note =
-                "\(noun) \(version) is older than every \(platform) release in the plan; read as the first one, \(byVersion[0].release.displayName)"
-        } else {
-            position = low - 1
+        if belowAll {
+            note = "\(noun) \(version) is older than every \(platform) release in the plan; read as the first one, \(first.release.displayName)"
         }
         let match = byVersion[position]
         // Where the run of releases treated like this one starts and ends, in version order.
@@ -137,10 +136,10 @@ public struct TrackCutoff: Sendable {
         while start > 0 && byVersion[start - 1].label == match.label { start -= 1 }
         var end = position
         while end + 1 < byVersion.count && byVersion[end + 1].label == match.label { end += 1 }
-        if low > 0 && start > 0 {
+        if !belowAll && start > 0 {
             let first = byVersion[start]
             comparisons.append("\(noun) \(version) ≥ \(first.version) (numeric), the first \(noun) of \(first.release.displayName)")
-        } else if low > 0 && version == match.version {
+        } else if !belowAll && version == match.version {
             comparisons.append("\(noun) \(version) = \(match.version) (numeric), the \(noun) of \(match.release.displayName)")
         }
         if end + 1 < byVersion.count {
@@ -148,7 +147,7 @@ public struct TrackCutoff: Sendable {
             let model = next.release.model.isPaid ? "paid" : "free"
             comparisons.append(
                 "\(noun) \(version) < \(next.version) (numeric), the first \(noun) of \(next.release.displayName), a \(model) release")
-        } else if low == byVersion.count, version > match.version {
+        } else if version > last.version {
             note = note ?? "\(noun) \(version) is newer than every \(platform) release in the plan; read as the newest, \(match.release.displayName)"
         }
         return Lookup(release: match.index, comparisons: comparisons, note: note)
