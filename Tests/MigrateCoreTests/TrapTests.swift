@@ -36,6 +36,28 @@ struct TrapTests {
         #expect(report.decision.comparisons.contains("build 9 < 10 (numeric), the first build of 2.0 (10), a free release"))
     }
 
+    @Test(
+        "Trap 1: the explanation words the release the rules decided, at each end of the plan's builds",
+        arguments: [
+            (
+                "0", ["build 0 < 10 (numeric), the first build of 2.0 (10), a free release"],
+                "build 0 is older than every iOS release in the plan; read as the first one, 1.0 (1)"
+            ),
+            ("1", ["build 1 = 1 (numeric), the build of 1.0 (1)", "build 1 < 10 (numeric), the first build of 2.0 (10), a free release"], nil),
+            ("10", ["build 10 ≥ 10 (numeric), the first build of 2.0 (10)"], nil),
+            ("13", ["build 13 ≥ 10 (numeric), the first build of 2.0 (10)"], nil),
+            (
+                "99", ["build 99 ≥ 10 (numeric), the first build of 2.0 (10)"],
+                "build 99 is newer than every iOS release in the plan; read as the newest, 2.1 (13)"
+            ),
+        ] as [(String, [String], String?)])
+    func trap1ExplanationAtTheEnds(original: String, comparisons: [String], note: String?) {
+        let decision = Advisor(plan: Self.singleDigitPlan).report(for: Customer(platform: .iOS, originalAppVersion: original)).decision
+        #expect(decision.comparisons == comparisons)
+        #expect(decision.notes.contains { $0.contains("than every iOS release") } == (note != nil))
+        if let note { #expect(decision.notes.contains(note), "\(decision.notes)") }
+    }
+
     /// Build numbers restart at 1 for every marketing version: the build says nothing about the era.
     static let restartPlan = MigrationPlan(
         app: AppInfo(name: "R", bundleID: "r", platforms: [.iOS]),
