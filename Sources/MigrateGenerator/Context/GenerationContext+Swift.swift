@@ -123,7 +123,7 @@ extension GenerationContext {
             ]
         }
         func date(_ value: Date?) -> String {
-            value.map { "Date(timeIntervalSince1970: \(Self.grouped(Int64($0.timeIntervalSince1970.rounded(.down)))))" } ?? "nil"
+            value.map(Self.dateExpression) ?? "nil"
         }
         let windows = catalog.windows(on: platform).map { window -> TemplateValue in
             [

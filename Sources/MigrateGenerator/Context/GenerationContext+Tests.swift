@@ -71,7 +71,7 @@ extension GenerationContext {
             "nameLiteral": .string(SwiftIdentifier.stringLiteral(name)),
             "version": .string(customer.originalAppVersion.map(SwiftIdentifier.stringLiteral) ?? "nil"),
             "versionText": .string(customer.originalAppVersion.map { "`\($0)`" } ?? "—"),
-            "date": .string(date.map { "Date(timeIntervalSince1970: \(Self.grouped(Int64($0.timeIntervalSince1970.rounded(.down)))))" } ?? "nil"),
+            "date": .string(date.map(Self.dateExpression) ?? "nil"),
             "dateText": .string(date.map(Timestamp.format) ?? "—"),
             "platform": .string(customer.platform.rawValue),
             "platformText": .string(customer.platform.rawValue + (customer.originalPlatform.map { " (first bought on \($0))" } ?? "")),
@@ -99,7 +99,47 @@ extension GenerationContext {
             "showsRestore": .bool(report.upsell.showsRestore),
             "restoreText": .string(report.upsell.showsRestore ? "shown" : "hidden"),
             "csv": .object(csvFields.mapValues { .string(Self.csvField($0)) }),
+            "matrixCase": .string(matrixCase(test, name: name, verification: verification).rendered(at: 4, trailing: ")")),
         ]
+    }
+
+    /// `MatrixCase(…)` for one test case, its arguments at their defaults left out (a production
+    /// purchase, verified and not refunded, owning nothing, not a Volume Purchase install).
+    private func matrixCase(_ test: GeneratedTestCase, name: String, verification: String) -> SwiftLayout {
+        let customer = test.customer
+        let report = test.expected
+        let date = customer.originalPurchaseDate.map(Self.dateExpression)
+        var purchase: [SwiftLayout] = []
+        if let version = customer.originalAppVersion { purchase.append(.text("originalAppVersion: " + SwiftIdentifier.stringLiteral(version))) }
+        if let date { purchase.append(.text("originalPurchaseDate: " + date)) }
+        purchase.append(.text("platform: .\(customer.platform.rawValue)"))
+        if let original = customer.originalPlatform { purchase.append(.text("originalPlatform: .\(original.rawValue)")) }
+        if customer.environment != .production { purchase.append(.text("environment: .\(customer.environment.rawValue)")) }
+        if verification != ".verified" { purchase.append(.text("verification: " + verification)) }
+        if customer.isAppPurchaseRevoked { purchase.append(.text("isRevoked: true")) }
+        var arguments: [SwiftLayout] = [.text("name: " + SwiftIdentifier.stringLiteral(name)), .call("purchase: OriginalPurchase", purchase)]
+        if !customer.purchases.isEmpty {
+            arguments.append(
+                .array(
+                    "owns: ",
+                    customer.purchases.map { owned in
+                        var fields: [SwiftLayout] = [.text("productID: " + SwiftIdentifier.stringLiteral(owned.productID))]
+                        if owned.ownership != .purchased { fields.append(.text("ownership: .\(owned.ownership.rawValue)")) }
+                        if owned.isRevoked { fields.append(.text("isRevoked: true")) }
+                        if owned.isExpired { fields.append(.text("isExpired: true")) }
+                        if !owned.isVerified { fields.append(.text("isVerified: false")) }
+                        return .call("OwnedProduct", fields)
+                    }))
+        }
+        if customer.isVolumePurchase { arguments.append(.text("isVolumePurchase: true")) }
+        arguments += [
+            .text("cohort: " + cohortExpression(report.decision.cohort)), .text("rule: .\(report.decision.rule.rawValue)"),
+            .array("features: ", featureExpressions(report.entitlements.features.map(\.featureID)).map(SwiftLayout.text)),
+            .array("offers: ", productExpressions(report.upsell.offers.map(\.productID)).map(SwiftLayout.text)),
+            .array("charges: ", report.upsell.offers.map { .text(chargeExpression($0.charge)) }),
+            .text("showsRestore: \(report.upsell.showsRestore)"),
+        ]
+        return .call("MatrixCase", arguments)
     }
 
     /// The inside of an array argument `label: [...]` of a test case, written where the generated tests

@@ -46,6 +46,12 @@ extension GenerationContext {
         return "\n" + items.map { indent + "  " + $0 + comma + "\n" }.joined() + indent
     }
 
+    /// `Date(timeIntervalSince1970: 1_299_776_400)`: a date as generated Swift writes it, to the second
+    /// (rounded down, so a boundary a second before a go-live stays before it).
+    static func dateExpression(_ date: Date) -> String {
+        "Date(timeIntervalSince1970: \(grouped(Int64(date.timeIntervalSince1970.rounded(.down)))))"
+    }
+
     /// `1_299_776_400`, the grouping swift-format asks for.
     static func grouped(_ value: Int64) -> String {
         // Four digits stay whole, as swift-format leaves them.

@@ -369,7 +369,7 @@ extension GenerationContext {
             // The App Store's name for it (`StorePlatform`); the customers chosen have one.
             "originalPlatform": .string(customer.originalPlatform.flatMap { Self.storeKitPlatforms[$0] }.map { ".\($0)" } ?? "nil"),
             "version": .string(SwiftIdentifier.stringLiteral(customer.originalAppVersion ?? "")),
-            "date": .string("Date(timeIntervalSince1970: \(Self.grouped(Int64(date.timeIntervalSince1970.rounded(.down)))))"),
+            "date": .string(Self.dateExpression(date)),
             "cohort": .string(cohortExpression(test.expected.decision.cohort)),
         ]
     }

@@ -1,0 +1,72 @@
+/// A Swift expression laid out as swift-format keeps it within its 100-column limit: a call or an array literal
+/// on one line when it fits, else broken after its opening bracket with its arguments packed onto
+/// lines two spaces deeper, an argument that itself spans lines starting a line of its own.
+///
+/// The context makes the generated code's text here so that a template only places it: a plan's
+/// values (a long product id, a version string) decide where lines break, and a template can't measure.
+indirect enum SwiftLayout: Sendable, Hashable {
+    /// Text that never breaks: `.iOS`, `rule: .buildNumber`.
+    case text(String)
+    /// `prefix(arguments)`, where `prefix` holds any label and the callee: `purchase: OriginalPurchase`.
+    case call(String, [SwiftLayout])
+    /// `prefix[elements]`: `features: `, then the literal. Broken, it puts one element per line with a
+    /// trailing comma, as swift-format does for collections.
+    case array(String, [SwiftLayout])
+
+    /// The longest line: swift-format's `lineLength` of 100 reports a line of 100 characters as too long.
+    static let width = 99
+
+    /// The expression's text starting at column `indent` and followed by `trailing` (a comma, closing
+    /// brackets): the first line without its indentation, the others with theirs.
+    func rendered(at indent: Int, trailing: String = "") -> String {
+        let flat = self.flat
+        if indent + flat.count + trailing.count <= Self.width { return flat + trailing }
+        let inner = String(repeating: " ", count: indent + 2)
+        switch self {
+        case .text(let text):
+            return text + trailing
+        case .call(let prefix, let arguments):
+            return prefix + "(\n" + inner + Self.packed(arguments, at: indent + 2, closing: ")" + trailing)
+        case .array(let prefix, let elements):
+            let comma = elements.count == 1 ? "" : ","
+            let lines = elements.map { inner + $0.rendered(at: indent + 2, trailing: comma) + "\n" }
+            return prefix + "[\n" + lines.joined() + String(repeating: " ", count: indent) + "]" + trailing
+        }
+    }
+
+    /// The expression on one line.
+    var flat: String {
+        switch self {
+        case .text(let text): text
+        case .call(let prefix, let arguments): prefix + "(" + arguments.map(\.flat).joined(separator: ", ") + ")"
+        case .array(let prefix, let elements): prefix + "[" + elements.map(\.flat).joined(separator: ", ") + "]"
+        }
+    }
+
+    /// Arguments from column `indent` on: as many on a line as fit, each followed by a comma and the
+    /// last by `closing`; one that spans lines starts and ends its own. The first line carries no
+    /// indentation (the caller has written it).
+    static func packed(_ arguments: [SwiftLayout], at indent: Int, closing: String) -> String {
+        let pad = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var line = ""
+        for (offset, argument) in arguments.enumerated() {
+            let trailing = offset == arguments.count - 1 ? closing : ","
+            let flat = argument.flat + trailing
+            if !line.isEmpty && indent + line.count + 1 + flat.count <= width {
+                line += " " + flat
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            let text = argument.rendered(at: indent, trailing: trailing)
+            if text.contains("\n") {
+                lines.append(text)
+                line = ""
+            } else {
+                line = text
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n" + pad)
+    }
+}
