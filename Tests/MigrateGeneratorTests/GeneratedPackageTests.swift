@@ -434,6 +434,13 @@ struct GeneratedPackageTests {
             try write(StoreLayerSources.source(named: name) ?? "", to: sources.appendingPathComponent("\(StoreLayerSources.folder)/\(name).swift"))
         }
         targets.append(#"    .target(name: "\#(StoreLayerSources.folder)", dependencies: [\#(shimDependencies)]),"#)
+        // Its test double, which only the tests of those examples depend on.
+        for name in StoreLayerSources.testingNames {
+            try write(
+                StoreLayerSources.testingSource(named: name) ?? "",
+                to: sources.appendingPathComponent("\(StoreLayerSources.testingFolder)/\(name).swift"))
+        }
+        targets.append(#"    .target(name: "\#(StoreLayerSources.testingFolder)", dependencies: ["\#(StoreLayerSources.folder)"]),"#)
         func addModule(
             _ name: String, files: [GeneratedFile], from module: String, storeLayer: GenerationOptions.StoreLayer,
             edit: (String, String) throws -> String
@@ -448,7 +455,8 @@ struct GeneratedPackageTests {
             }
             let library = storeLayer == .dependency ? #", "\#(StoreLayerSources.folder)""# : ""
             targets.append(#"    .target(name: "\#(name)", dependencies: [\#(shimDependencies)\#(library)]),"#)
-            targets.append(#"    .testTarget(name: "\#(name)Tests", dependencies: ["\#(name)"]),"#)
+            let testing = storeLayer == .dependency ? #", "\#(StoreLayerSources.folder)", "\#(StoreLayerSources.testingFolder)""# : ""
+            targets.append(#"    .testTarget(name: "\#(name)Tests", dependencies: ["\#(name)"\#(testing)]),"#)
         }
 
         // The string-comparison mutant is one more module: like the layer's mutants, CI builds it (`.ci/mutants`).
@@ -498,7 +506,8 @@ struct GeneratedPackageTests {
         for layerMutant in layerMutants where mutantsEnabled {
             let module = "Mutant" + layerMutant.name
             // A mutant of the library's own sources needs its copy; the rest import the library built once.
-            let mutatesLibrary = StoreLayerSources.names.contains((layerMutant.file as NSString).deletingPathExtension)
+            let mutatesLibrary = (StoreLayerSources.names + StoreLayerSources.testingNames).contains(
+                (layerMutant.file as NSString).deletingPathExtension)
             let storeLayer: GenerationOptions.StoreLayer = mutatesLibrary ? .vendored : .dependency
             let files = try Generator(options: GenerationOptions(access: .public, module: module, storeLayer: storeLayer))
                 .generate(try examplePlan(layerMutant.example), only: [.swift, .tests])
