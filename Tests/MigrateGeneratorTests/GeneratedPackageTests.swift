@@ -643,6 +643,16 @@ struct GeneratedPackageTests {
         expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(Self.libraryServer)ServerLibraryTests"))
         Self.expectEveryTestRan(run.output, declared: expected)
         #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
+        // The App Store model is the tests' alone, vendored or not: no app module holds it, and the tests still passed.
+        let model = Set(StoreLayerSources.testingNames.map { $0 + ".swift" })
+        for entry in Self.modules {
+            let app = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources/\(entry.module)").path)
+            #expect(model.isDisjoint(with: app), "\(entry.module)")
+        }
+        for module in Self.vendored {
+            let tests = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Tests/\(module)Tests").path)
+            #expect(model.isSubset(of: tests), "\(module)")
+        }
     }
 
     /// `swift test`'s summary counts as many tests as the package declares, and they passed.
