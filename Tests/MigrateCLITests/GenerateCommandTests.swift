@@ -55,7 +55,8 @@ struct GenerateCommandTests {
         #expect(!written.keys.contains { $0.contains("FreemiumStoreKit/") }, "\(written.keys.sorted())")
         #expect(written["Freemium/FreemiumStore.swift"]?.contains("\nimport Foundation\nimport FreemiumStoreKit\n") == true)
         #expect(
-            written["FreemiumTests/StoreTests.swift"]?.contains("\nimport FreemiumStoreKit\nimport FreemiumStoreKitTesting\nimport Testing\n") == true)
+            written["FreemiumTests/StoreTests.swift"]?.contains("\nimport FreemiumStoreKit\nimport FreemiumStoreKitTesting\nimport Testing\n") == true
+        )
     }
 
     @Test("--package --store-layer dependency needs --store-layer-package, and names it in Package.swift")

@@ -87,7 +87,8 @@ struct GoldenTests {
         #expect(!dependency.contains { StoreLayerSources.isCopy($0.path) })
         let storeTests = try #require(dependency.first { $0.path == "FreemiumTests/StoreTests.swift" })
         #expect(storeTests.body.hasPrefix("import Foundation\nimport FreemiumStoreKit\nimport FreemiumStoreKitTesting\n"))
-        let vendoredTests = try #require(try Generator().generate(try examplePlan("quill-writer")).first { $0.path == "FreemiumTests/StoreTests.swift" })
+        let vendoredTests = try #require(
+            try Generator().generate(try examplePlan("quill-writer")).first { $0.path == "FreemiumTests/StoreTests.swift" })
         #expect(!vendoredTests.body.contains("import FreemiumStoreKit"))
     }
 

@@ -51,7 +51,7 @@ struct LibraryMutantTests {
                 let imported = text.replacingOccurrences(
                     of: "@testable import \(StoreLayerSources.folder)\n", with: "@testable import \(module)\n"
                 ).replacingOccurrences(of: "@testable import \(StoreLayerSources.testingFolder)\n", with: "")
-                .replacingOccurrences(of: "import \(StoreLayerSources.testingFolder)\n", with: "")
+                    .replacingOccurrences(of: "import \(StoreLayerSources.testingFolder)\n", with: "")
                 try write(imported, to: root.appendingPathComponent("Tests/\(module)Tests/\(file)"))
             }
             targets.append(#"    .target(name: "\#(module)"),"#)
