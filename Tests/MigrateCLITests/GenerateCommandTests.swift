@@ -59,6 +59,28 @@ struct GenerateCommandTests {
         )
     }
 
+    @Test("The App Store model an earlier migrate copied into the app's module is an orphan there, which --prune removes")
+    func modelInTheAppIsPruned() throws {
+        let scratch = try Scratch()
+        #expect(Run("generate", Self.flagship, "--output", "out", directory: scratch.url).status == .success)
+        // As migrate wrote it before FreemiumStoreKitTesting: beside the layer, tracked by the manifest.
+        let old = "Freemium/FreemiumStoreKit/AppStoreModel.swift"
+        let out = scratch.url.appendingPathComponent("out")
+        let text = try #require(StoreLayerSources.testingSource(named: "AppStoreModel"))
+        try text.write(to: out.appendingPathComponent(old), atomically: true, encoding: .utf8)
+        let manifest = out.appendingPathComponent(".migrate-generated.json")
+        let listed = try String(contentsOf: manifest, encoding: .utf8)
+        #expect(listed.contains("\"files\": {\n"))
+        try listed.replacingOccurrences(of: "\"files\": {\n", with: "\"files\": {\n    \"\(old)\": \"\(Checksum.of(text))\",\n")
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let run = Run("generate", Self.flagship, "--output", "out", directory: scratch.url)
+        #expect(run.output.contains("orphan   out/\(old) (no longer generated; --prune removes it)"), "\(run.output)")
+        let pruned = Run("generate", Self.flagship, "--output", "out", "--prune", directory: scratch.url)
+        #expect(pruned.output.contains("removed  out/\(old) (no longer generated)"), "\(pruned.output)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(old).path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("FreemiumTests/FreemiumStoreKitTesting/AppStoreModel.swift").path))
+    }
+
     @Test("--package --store-layer dependency needs --store-layer-package, and names it in Package.swift")
     func storeLayerPackage() throws {
         let scratch = try Scratch()
