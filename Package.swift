@@ -14,6 +14,9 @@ let package = Package(
         // The StoreKit layer an app's generated code uses: `migrate generate` vendors these sources,
         // or (`--store-layer dependency`) the generated package depends on this product.
         .library(name: "FreemiumStoreKit", targets: ["FreemiumStoreKit"]),
+        // The App Store model for an app's tests (never its app target): `generate` copies these sources into
+        // the generated test target, or (`--store-layer dependency`) the generated tests depend on this product.
+        .library(name: "FreemiumStoreKitTesting", targets: ["FreemiumStoreKitTesting"]),
         // `swift package migrate …` in an app's repository that depends on this package.
         .plugin(name: "MigratePlugin", targets: ["MigratePlugin"]),
         // `swift package plugin migrate-read check|explain|simulate …`, asking for no permission.
@@ -33,6 +36,9 @@ let package = Package(
         // The StoreKit layer of the generated code, plan-independent: StoreKit 2 behind a protocol, the
         // verified-facts cache. Ordinary Swift, compiled and tested here, vendored verbatim by `generate`.
         .target(name: "FreemiumStoreKit"),
+        // The StoreKit layer's test double, kept out of the app: a model of the App Store that sells, renews and
+        // refunds by Apple's rules, a `StoreFront` for tests. Vendored into the generated test target only.
+        .target(name: "FreemiumStoreKitTesting", dependencies: ["FreemiumStoreKit"]),
         // The generator: a Mustache renderer, the template context built from a plan, generated files and safe writing.
         // Templates/ and FreemiumStoreKit's sources reach it through the EmbedResources build-tool plugin.
         .target(
@@ -102,6 +108,6 @@ let package = Package(
                 "MigrateSimulation", "MigrateReport",
                 "MigrateSupport",
             ]),
-        .testTarget(name: "FreemiumStoreKitTests", dependencies: ["FreemiumStoreKit"]),
+        .testTarget(name: "FreemiumStoreKitTests", dependencies: ["FreemiumStoreKit", "FreemiumStoreKitTesting"]),
     ]
 )

@@ -1,8 +1,9 @@
 import Foundation
 import PackagePlugin
 
-/// Compiles the package's `Templates/` and the StoreKit layer's sources (`Sources/FreemiumStoreKit`)
-/// into the generator as string constants (`EmbeddedTemplates.all`, `EmbeddedStoreLayer.all`), so an
+/// Compiles the package's `Templates/` and the StoreKit layer's sources (`Sources/FreemiumStoreKit`,
+/// `Sources/FreemiumStoreKitTesting`) into the generator as string constants (`EmbeddedTemplates.all`,
+/// `EmbeddedStoreLayer.all`, `EmbeddedStoreLayerTesting.all`), so an
 /// installed `migrate` copied alone has them, and no committed Swift file repeats them.
 @main
 struct EmbedResources: BuildToolPlugin {
@@ -10,6 +11,7 @@ struct EmbedResources: BuildToolPlugin {
     static let embedded: [(name: String, folder: String, suffix: String)] = [
         ("EmbeddedTemplates", "Templates", ".mustache"),
         ("EmbeddedStoreLayer", "Sources/FreemiumStoreKit", ".swift"),
+        ("EmbeddedStoreLayerTesting", "Sources/FreemiumStoreKitTesting", ".swift"),
     ]
 
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
@@ -28,7 +30,7 @@ struct EmbedResources: BuildToolPlugin {
         }
         return [
             .buildCommand(
-                displayName: "Embedding Templates/ and FreemiumStoreKit in \(target.name)",
+                displayName: "Embedding Templates/, FreemiumStoreKit and FreemiumStoreKitTesting in \(target.name)",
                 executable: try context.tool(named: "embed-resources").url,
                 arguments: arguments,
                 inputFiles: inputs.sorted { $0.path < $1.path },

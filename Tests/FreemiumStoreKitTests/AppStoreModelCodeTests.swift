@@ -1,4 +1,5 @@
 import Foundation
+import FreemiumStoreKitTesting
 import Testing
 
 @testable import FreemiumStoreKit

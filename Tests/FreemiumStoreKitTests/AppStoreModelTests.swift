@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FreemiumStoreKit
+@testable import FreemiumStoreKitTesting
 
 /// Each rule of the App Store model (its header's table), tested on the model itself.
 @Suite("App Store model", .timeLimit(.minutes(20)))

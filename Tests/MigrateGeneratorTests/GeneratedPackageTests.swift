@@ -434,6 +434,13 @@ struct GeneratedPackageTests {
             try write(StoreLayerSources.source(named: name) ?? "", to: sources.appendingPathComponent("\(StoreLayerSources.folder)/\(name).swift"))
         }
         targets.append(#"    .target(name: "\#(StoreLayerSources.folder)", dependencies: [\#(shimDependencies)]),"#)
+        // Its test double, which only the tests of those examples depend on.
+        for name in StoreLayerSources.testingNames {
+            try write(
+                StoreLayerSources.testingSource(named: name) ?? "",
+                to: sources.appendingPathComponent("\(StoreLayerSources.testingFolder)/\(name).swift"))
+        }
+        targets.append(#"    .target(name: "\#(StoreLayerSources.testingFolder)", dependencies: ["\#(StoreLayerSources.folder)"]),"#)
         func addModule(
             _ name: String, files: [GeneratedFile], from module: String, storeLayer: GenerationOptions.StoreLayer,
             edit: (String, String) throws -> String
@@ -448,7 +455,8 @@ struct GeneratedPackageTests {
             }
             let library = storeLayer == .dependency ? #", "\#(StoreLayerSources.folder)""# : ""
             targets.append(#"    .target(name: "\#(name)", dependencies: [\#(shimDependencies)\#(library)]),"#)
-            targets.append(#"    .testTarget(name: "\#(name)Tests", dependencies: ["\#(name)"]),"#)
+            let testing = storeLayer == .dependency ? #", "\#(StoreLayerSources.folder)", "\#(StoreLayerSources.testingFolder)""# : ""
+            targets.append(#"    .testTarget(name: "\#(name)Tests", dependencies: ["\#(name)"\#(testing)]),"#)
         }
 
         // The string-comparison mutant is one more module: like the layer's mutants, CI builds it (`.ci/mutants`).
@@ -498,7 +506,8 @@ struct GeneratedPackageTests {
         for layerMutant in layerMutants where mutantsEnabled {
             let module = "Mutant" + layerMutant.name
             // A mutant of the library's own sources needs its copy; the rest import the library built once.
-            let mutatesLibrary = StoreLayerSources.names.contains((layerMutant.file as NSString).deletingPathExtension)
+            let mutatesLibrary = (StoreLayerSources.names + StoreLayerSources.testingNames).contains(
+                (layerMutant.file as NSString).deletingPathExtension)
             let storeLayer: GenerationOptions.StoreLayer = mutatesLibrary ? .vendored : .dependency
             let files = try Generator(options: GenerationOptions(access: .public, module: module, storeLayer: storeLayer))
                 .generate(try examplePlan(layerMutant.example), only: [.swift, .tests])
@@ -634,6 +643,16 @@ struct GeneratedPackageTests {
         expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(Self.libraryServer)ServerLibraryTests"))
         Self.expectEveryTestRan(run.output, declared: expected)
         #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
+        // The App Store model is the tests' alone, vendored or not: no app module holds it, and the tests still passed.
+        let model = Set(StoreLayerSources.testingNames.map { $0 + ".swift" })
+        for entry in Self.modules {
+            let app = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources/\(entry.module)").path)
+            #expect(model.isDisjoint(with: app), "\(entry.module)")
+        }
+        for module in Self.vendored {
+            let tests = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Tests/\(module)Tests").path)
+            #expect(model.isSubset(of: tests), "\(module)")
+        }
     }
 
     /// `swift test`'s summary counts as many tests as the package declares, and they passed.

@@ -12,12 +12,14 @@ struct GoldenTests {
     func golden(name: String) throws {
         let files = try Generator().generate(try examplePlan(name))
         let layer = StoreLayerSources.names.map { "Freemium/FreemiumStoreKit/\($0).swift" }
+        let testing = StoreLayerSources.testingNames.map { "FreemiumTests/FreemiumStoreKitTesting/\($0).swift" }
         #expect(
             files.map(\.path)
                 == [
                     "ENTITLEMENTS.md", "Freemium/Entitlements.swift", "Freemium/FreemiumStore.swift",
                 ] + layer + [
                     "Freemium/OriginalPurchase.swift", "Freemium/Upsell.swift",
+                ] + testing + [
                     "FreemiumTests/FreemiumTests.swift", "FreemiumTests/StoreTests.swift", "INTEGRATION.md", "Products.storekit",
                     "TEST_MATRIX.csv", "TEST_MATRIX.md",
                 ])
@@ -53,6 +55,41 @@ struct GoldenTests {
             }
         }
         #expect(StoreLayerSources.version.split(separator: ".").count == 3)
+    }
+
+    @Test("The test double is copied into the test target only: FreemiumStoreKitTesting's sources, but for the one import line")
+    func testDoubleIsTheTestingLibrary() throws {
+        let folder = repositoryRoot.appendingPathComponent("Sources/FreemiumStoreKitTesting")
+        let sources = textFiles(in: folder).filter { $0.key.hasSuffix(".swift") }.map { (path: $0.key, text: $0.value) }
+        #expect(StoreLayerSources.testingNames == sources.map { String($0.path.dropLast(".swift".count)) }.sorted())
+        #expect(sources.contains { $0.path == "AppStoreModel.swift" })
+        // The library an app runs holds no model of the App Store.
+        #expect(Set(StoreLayerSources.names).isDisjoint(with: StoreLayerSources.testingNames))
+        for source in sources { #expect(source.text.components(separatedBy: "\nimport FreemiumStoreKit\n").count == 2, "\(source.path)") }
+        for options in [GenerationOptions(), GenerationOptions(access: .internal, module: "Store")] {
+            for package in [false, true] {
+                let files = try Generator(options: options, package: package).generate(try examplePlan("quill-writer"))
+                let tests = (package ? "Tests/" : "") + "\(options.module)Tests/"
+                // Nothing of the model in the app's module: its sources are the plan's code and the layer.
+                let app = files.filter { $0.path.hasPrefix((package ? "Sources/" : "") + "\(options.module)/") }
+                #expect(!app.isEmpty)
+                #expect(!app.contains { $0.path.contains("AppStoreModel") || $0.body.contains("class AppStoreModel") }, "\(app.map(\.path))")
+                for source in sources {
+                    let copy = try #require(files.first { $0.path == tests + "FreemiumStoreKitTesting/\(source.path)" })
+                    let expected = source.text.replacingOccurrences(
+                        of: "\nimport FreemiumStoreKit\n", with: "\n@testable import \(options.module)\n")
+                    #expect(GeneratedFileHeader.content(for: copy, source: "migration.json") == expected, "\(copy.path)")
+                }
+            }
+        }
+        // With the layer as a dependency, nothing is copied: the tests import the testing library.
+        let dependency = try Generator(options: GenerationOptions(storeLayer: .dependency)).generate(try examplePlan("quill-writer"))
+        #expect(!dependency.contains { StoreLayerSources.isCopy($0.path) })
+        let storeTests = try #require(dependency.first { $0.path == "FreemiumTests/StoreTests.swift" })
+        #expect(storeTests.body.hasPrefix("import Foundation\nimport FreemiumStoreKit\nimport FreemiumStoreKitTesting\n"))
+        let vendoredTests = try #require(
+            try Generator().generate(try examplePlan("quill-writer")).first { $0.path == "FreemiumTests/StoreTests.swift" })
+        #expect(!vendoredTests.body.contains("import FreemiumStoreKit"))
     }
 
     @Test("Generating twice gives byte-identical output, with no timestamps or absolute paths")

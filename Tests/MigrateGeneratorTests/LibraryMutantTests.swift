@@ -41,9 +41,17 @@ struct LibraryMutantTests {
                 }
                 try write(text, to: root.appendingPathComponent("Sources/\(module)/\(name).swift"))
             }
+            // The test double as `generate` vendors it: copies in the test target, importing the module.
+            for name in StoreLayerSources.testingNames {
+                try write(
+                    StoreLayerSources.testingSource(named: name, module: module) ?? "",
+                    to: root.appendingPathComponent("Tests/\(module)Tests/\(StoreLayerSources.testingFolder)/\(name).swift"))
+            }
             for (file, text) in tests {
                 let imported = text.replacingOccurrences(
-                    of: "@testable import \(StoreLayerSources.folder)\n", with: "@testable import \(module)\n")
+                    of: "@testable import \(StoreLayerSources.folder)\n", with: "@testable import \(module)\n"
+                ).replacingOccurrences(of: "@testable import \(StoreLayerSources.testingFolder)\n", with: "")
+                    .replacingOccurrences(of: "import \(StoreLayerSources.testingFolder)\n", with: "")
                 try write(imported, to: root.appendingPathComponent("Tests/\(module)Tests/\(file)"))
             }
             targets.append(#"    .target(name: "\#(module)"),"#)

@@ -7,7 +7,7 @@ import Testing
 @Suite("Generated Swift package", .serialized, .timeLimit(.minutes(45)))
 struct PackageLayoutTests {
     @Test(
-        "--package --store-layer dependency writes Package.swift depending on migrate's FreemiumStoreKit, Sources/MODULE and Tests/MODULETests, and swift test passes in it"
+        "--package --store-layer dependency writes Package.swift depending on migrate's FreemiumStoreKit (the tests also on FreemiumStoreKitTesting), Sources/MODULE and Tests/MODULETests, and swift test passes in it"
     )
     func packageBuildsAndTests() async throws {
         // SwiftPM names a path dependency after its folder: the link is called what the manifest expects.
@@ -27,6 +27,9 @@ struct PackageLayoutTests {
         #expect(manifest.body.contains("platforms: [.iOS(.v16), .macOS(.v13)]"))
         #expect(manifest.body.contains(#".package(path: "../migrate")"#))
         #expect(manifest.body.contains(#"dependencies: [.product(name: "FreemiumStoreKit", package: "migrate")]"#))
+        // The App Store model is the tests' dependency only: the app target's line above names the layer alone.
+        #expect(manifest.body.components(separatedBy: #".product(name: "FreemiumStoreKitTesting", package: "migrate")"#).count == 2)
+        #expect(!paths.contains { $0.contains("AppStoreModel") })
         let store = try #require(files.first { $0.path == "Sources/ServerPalStore/FreemiumStore.swift" })
         #expect(store.body.hasPrefix("import Foundation\nimport FreemiumStoreKit\n"))
 
@@ -54,7 +57,9 @@ struct PackageLayoutTests {
         try await GeneratedPackageTests.expectLintClean(["Sources", "Tests"], in: root)
     }
 
-    @Test("Vendored (the default), the package copies the layer into Sources/MODULE/FreemiumStoreKit and depends on nothing")
+    @Test(
+        "Vendored (the default), the package copies the layer into Sources/MODULE/FreemiumStoreKit, its test double into Tests/MODULETests, and depends on nothing"
+    )
     func vendoredPackage() throws {
         let files = try Generator(options: GenerationOptions(module: "ServerPalStore"), package: true).generate(try examplePlan("server-pal"))
         let manifest = try #require(files.first { $0.path == "Package.swift" })
@@ -64,6 +69,11 @@ struct PackageLayoutTests {
         #expect(copies.count == StoreLayerSources.names.count)
         let store = try #require(files.first { $0.path == "Sources/ServerPalStore/FreemiumStore.swift" })
         #expect(!store.body.contains("import FreemiumStoreKit"))
+        // The test double goes to the tests, never to Sources: no model of the App Store ships in the app.
+        let testing = files.filter { $0.path.hasPrefix("Tests/ServerPalStoreTests/\(StoreLayerSources.testingFolder)/") }
+        #expect(testing.map(\.path) == StoreLayerSources.testingNames.map { "Tests/ServerPalStoreTests/FreemiumStoreKitTesting/\($0).swift" })
+        #expect(!files.contains { $0.path.hasPrefix("Sources/") && $0.path.contains("AppStoreModel") })
+        #expect(!manifest.body.contains("FreemiumStoreKitTesting"))
     }
 
     @Test("A git URL is depended on from this migrate's version; its identity drops .git")

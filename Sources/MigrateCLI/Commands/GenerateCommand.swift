@@ -28,7 +28,8 @@ enum GenerateCommand {
         "package", help: "Write a Swift package: Package.swift, Sources/MODULE and Tests/MODULETests, so swift test runs the generated tests.")
     static let storeLayer = Argument<GenerationOptions.StoreLayer>.choice(
         "store-layer", valueName: "mode",
-        help: "How the StoreKit layer ships: vendored copies its sources into MODULE/FreemiumStoreKit; dependency imports migrate's library.",
+        help:
+            "How the StoreKit layer ships: vendored copies its sources into MODULE/FreemiumStoreKit (its test double into MODULETests); dependency imports migrate's libraries.",
         default: .vendored)
     static let storeLayerPackage = Argument<String?>.option(
         "store-layer-package", valueName: "url-or-path",
@@ -46,8 +47,8 @@ enum GenerateCommand {
         abstract: "Generate Swift code, tests, tables and a StoreKit configuration from a plan.",
         discussion: """
             Writes \(Generator.outputs(module: "MODULE").map(\.path).filter { !StoreLayerSources.isCopy($0) }.joined(separator: ", ")), \
-            and the StoreKit layer's library, its sources copied into MODULE/FreemiumStoreKit/ \
-            (none with --store-layer dependency). \
+            and the StoreKit layer's library, its sources copied into MODULE/FreemiumStoreKit/ and its test double's \
+            into MODULETests/FreemiumStoreKitTesting/ (none with --store-layer dependency). \
             INTEGRATION.md says which file goes into which target and how to wire the StoreKit layer. \
             Output is byte-identical for the same plan. Each file carries a checksum; a file you edited \
             is kept unless you pass --force. Every file is written to a temporary next to it and renamed \

@@ -13,10 +13,11 @@ public struct GenerationOptions: Sendable, Hashable {
 
     /// How the StoreKit layer (the FreemiumStoreKit library) reaches the app.
     public enum StoreLayer: String, Sendable, CaseIterable {
-        /// Its sources copied verbatim into `MODULE/FreemiumStoreKit/`: nothing to depend on.
+        /// Its sources copied verbatim into `MODULE/FreemiumStoreKit/`, its test double's into
+        /// `MODULETests/FreemiumStoreKitTesting/`: nothing to depend on.
         case vendored
         /// Not copied: the generated code imports the FreemiumStoreKit library product of migrate's
-        /// package, so `swift package update` brings the layer's fixes.
+        /// package (the tests also FreemiumStoreKitTesting), so `swift package update` brings the layer's fixes.
         case dependency
     }
 

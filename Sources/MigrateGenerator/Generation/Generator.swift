@@ -87,6 +87,10 @@ public struct Generator: Sendable {
             + (storeLayer == .vendored ? StoreLayerSources.names : []).map { name in
                 ("\(module)/\(StoreLayerSources.folder)/\(name).swift", StoreLayerSources.templatePrefix + name, .swift)
             }
+            // Its test double, only where the tests see it: the app target never holds a model of the App Store.
+            + (storeLayer == .vendored ? StoreLayerSources.testingNames : []).map { name in
+                ("\(module)Tests/\(StoreLayerSources.testingFolder)/\(name).swift", StoreLayerSources.testingTemplatePrefix + name, .tests)
+            }
     }
 
     /// Renders every selected file, sorted by path.
@@ -106,7 +110,7 @@ public struct Generator: Sendable {
         let selected = outputs(module: options.module).filter { groups.contains($0.group) }
         for (index, output) in selected.enumerated() {
             progress?("\(index + 1) of \(selected.count): \(output.path)")
-            if let source = StoreLayerSources.source(for: output.template) {
+            if let source = StoreLayerSources.source(for: output.template, module: options.module) {
                 files.append(GeneratedFile(path: output.path, body: source, template: output.template))
                 continue
             }

@@ -10,7 +10,7 @@ public enum GeneratedFileHeader {
     public static func canCarryHeader(_ path: String) -> Bool {
         // A manifest's first line must be its `// swift-tools-version`.
         if (path as NSString).lastPathComponent == "Package.swift" { return false }
-        // A copy of the StoreKit layer stays byte for byte the library's source.
+        // A copy of the StoreKit layer or its test double stays the library's source (`StoreLayerSources`).
         if StoreLayerSources.isCopy(path) { return false }
         return path.hasSuffix(".swift") || path.hasSuffix(".md")
     }

@@ -1,7 +1,9 @@
-// FreemiumStoreKit: the StoreKit layer that `migrate generate` vendors into an app, or that an app
-// depends on as a library. Edit it in migrate's repository, never in an app's copy.
+// FreemiumStoreKitTesting: the StoreKit layer's test double, which `migrate generate` vendors into an
+// app's test target (never the app), or that the app's tests depend on as a library. Edit it in
+// migrate's repository, never in an app's copy.
 
 import Foundation
+import FreemiumStoreKit
 
 /// A model of the App Store for tests: a `StoreFront` that sells, renews, refuses, refunds and
 /// redelivers as the App Store does, so a store proven against it is proven against Apple's rules,

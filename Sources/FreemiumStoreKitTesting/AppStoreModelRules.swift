@@ -1,7 +1,9 @@
-// FreemiumStoreKit: the StoreKit layer that `migrate generate` vendors into an app, or that an app
-// depends on as a library. Edit it in migrate's repository, never in an app's copy.
+// FreemiumStoreKitTesting: the StoreKit layer's test double, which `migrate generate` vendors into an
+// app's test target (never the app), or that the app's tests depend on as a library. Edit it in
+// migrate's repository, never in an app's copy.
 
 import Foundation
+import FreemiumStoreKit
 
 /// The rules `AppStoreModel`'s header lists, with the Apple page for each.
 extension AppStoreModel {
