@@ -637,13 +637,13 @@ struct GeneratedPackageTests {
         #expect(
             run.status == 0,
             "generated tests failed:\n\(run.output.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))")
-        // Every module's tests ran, the StoreKit layer's among them.
+        // Every module's tests ran, the plan's journeys among them.
         var expected = 0
         for entry in Self.modules { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(entry.module)Tests")) }
         for module in Self.servers { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(module)ServerTests")) }
         expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(Self.libraryServer)ServerLibraryTests"))
         Self.expectEveryTestRan(run.output, declared: expected)
-        #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
+        #expect(run.output.contains("✔ Suite \"Customer journeys through the App Store model\" passed"))
     }
 
     /// `swift test`'s summary counts as many tests as the package declares, and they passed.
