@@ -47,24 +47,30 @@ struct CatalogPlanStoreTests {
             appTransaction: facts, now: PlanStoreTests.start)
     }
 
-    static func store(_ model: AppStoreModel) -> PlanStore<ShopPlan> {
-        PlanStore<ShopPlan>(platform: .iOS, storeFront: model, cache: InMemoryPurchaseCache(), now: { model.now })
-    }
-
     @Test("A paid download keeps its tier; refunded, it is a proven new customer, who may buy")
     func refundedDownloadBuys() async {
-        let paid = Self.store(Self.model(Self.paidBuyer))
-        await paid.refresh()
+        let paid = await Self.model(Self.paidBuyer).launch(ShopPlan.self, on: .iOS)
         #expect(paid.decision.cohort == .legacy(.paid) && paid.entitlements.contains(.pro))
         let model = Self.model(Self.paidBuyer)
         model.refundApp()
-        let store = Self.store(model)
-        await store.refresh()
+        let store = await model.launch(ShopPlan.self, on: .iOS)
         #expect(store.state.proof == .verified)
         #expect(store.decision.rule == .refunded && store.decision.cohort == .newCustomer)
         #expect(store.mayBuy(.lifetime))
         #expect(await store.purchase(.lifetime) == .purchased(.lifetime))
         #expect(model.charges.map(\.productID) == ["lifetime"])
+    }
+
+    @Test("A journey's store is launched and loaded; what arrives through the updates is waited for, boundedly")
+    func journeyHelpers() async {
+        let newCustomer = AppTransactionFacts(
+            appTransactionID: "new-1", originalAppVersion: "2", originalPurchaseDate: CohortRulesTests.day("2021-06-01"))
+        let model = Self.model(newCustomer)
+        let store = await model.launch(ShopPlan.self, on: .iOS)
+        #expect(store.state.isLoaded && store.upsell.offers.contains { $0.product == .lifetime })
+        _ = model.purchaseElsewhere("lifetime")
+        #expect(await AppStoreModel.eventually { store.entitlements.activeProducts == [.lifetime] })
+        #expect(await AppStoreModel.eventually { false } == false)
     }
 
     @Test(
