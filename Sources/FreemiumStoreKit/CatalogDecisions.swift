@@ -132,6 +132,22 @@ public struct PlanOffer<Product: Hashable & Sendable, Feature: Hashable & Sendab
   }
 }
 
+extension PlanOffer {
+  /// The price to show, localized by the App Store: a promotional or introductory offer's own price
+  /// when the legacy price is charged as one, else the product's (a legacy product is bought at its
+  /// own price).
+  public func displayPrice(in product: StoreProduct) -> String {
+    switch legacyCharge {
+    case .promotionalOffer(let id)?:
+      return product.offerPrices[id] ?? legacyPrice ?? product.displayPrice
+    case .introductoryOffer?:
+      return product.introductoryPrice ?? legacyPrice ?? product.displayPrice
+    case .legacyProduct?, nil:
+      return product.displayPrice
+    }
+  }
+}
+
 /// Why a product is deliberately not offered.
 public enum PlanWithholdReason<Product: Hashable & Sendable, Feature: Hashable & Sendable>:
   Hashable, Sendable

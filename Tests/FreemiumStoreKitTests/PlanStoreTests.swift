@@ -673,12 +673,17 @@ final class ScriptedStoreFront: StoreFront, @unchecked Sendable {
     private let lock = NSLock()
     private let appTransactions: [(read: AppTransactionRead, delay: UInt64)]
     private let entitlements: [StoreTransaction]
+    private let purchaseAttempt: PurchaseAttempt?
     private var calls = 0
     private var listeners = 0
 
-    init(appTransactions: [(read: AppTransactionRead, delay: UInt64)], entitlements: [StoreTransaction] = []) {
+    /// - Parameter purchase: what every purchase answers; nil throws, as a product not sold here.
+    init(
+        appTransactions: [(read: AppTransactionRead, delay: UInt64)], entitlements: [StoreTransaction] = [], purchase: PurchaseAttempt? = nil
+    ) {
         self.appTransactions = appTransactions
         self.entitlements = entitlements
+        self.purchaseAttempt = purchase
     }
 
     /// How many times `appTransaction()` was asked.
@@ -703,7 +708,8 @@ final class ScriptedStoreFront: StoreFront, @unchecked Sendable {
     func products(for identifiers: [String]) async throws -> [StoreProduct] { [] }
 
     func purchase(productID: String, offer: SignedOffer?) async throws -> PurchaseAttempt {
-        throw StoreFrontError(message: "not sold here")
+        guard let purchaseAttempt else { throw StoreFrontError(message: "not sold here") }
+        return purchaseAttempt
     }
 
     func subscriptionStatuses(for productID: String) async throws -> [SubscriptionStatus] { [] }

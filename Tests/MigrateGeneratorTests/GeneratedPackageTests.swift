@@ -5,8 +5,9 @@ import MigratePlan
 import MigrateTestSupport
 import Testing
 
-/// One guard of the generated StoreKit layer removed: the generated layer test named `test` must
-/// fail (or the run crash, for a guard whose absence traps).
+/// One guard of the generated StoreKit layer removed: the test named `test` must fail (or the run crash, for a
+/// guard whose absence traps): a generated `StoreTests.swift` test of `example`'s plan, or, `inLibrary`, one of the
+/// library's own tests (`LibraryMutantTests`), for a guard that is the same for every plan.
 struct LayerMutant: Sendable {
     var name: String
     var example: String
@@ -14,6 +15,7 @@ struct LayerMutant: Sendable {
     var find: String
     var replace: String
     var test: String
+    var inLibrary = false
 }
 
 /// The generated code is proven here: every example is generated into one SwiftPM package next to
@@ -70,11 +72,11 @@ struct GeneratedPackageTests {
         LayerMutant(
             name: "PendingSwitchSoldAgain", example: "quill-writer", file: "PlanStore.swift",
             find: "    if let change = pendingChange(to: product) { return .refused(.alreadySwitched(change)) }\n", replace: "",
-            test: "Journey: a plan change waits for the renewal, is never sold again, then holds"),
+            test: "A change of duration waits for the renewal: scheduled, never sold again, shown with its date, then held", inLibrary: true),
         LayerMutant(
             name: "PendingSwitchOffered", example: "tally-two-switches", file: "PlanStore.swift",
             find: "    return switched.isEmpty ? upsell : Plan.upsell(upsell, without: switched)\n", replace: "    return upsell\n",
-            test: "Journey: a plan change waits for the renewal, is never sold again, then holds"),
+            test: "A change of duration waits for the renewal: scheduled, never sold again, shown with its date, then held", inLibrary: true),
         LayerMutant(
             name: "LegacyPriceUncharged", example: "quill-writer", file: "CatalogUpsell.swift",
             find: "          offer.legacyCharge = .legacyProduct(candidate.product)\n", replace: "          offer.legacyCharge = nil\n",
@@ -83,40 +85,41 @@ struct GeneratedPackageTests {
         LayerMutant(
             name: "FirstLaunchNeverRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      provisionalGrant: provisional)\n    scheduleRecheck()\n", replace: "      provisionalGrant: provisional)\n",
-            test: "First launch offline, nothing cached: checking the purchase, then recognised"),
+            test: "First launch offline, nothing cached: the purchase is being checked, and recognised when the App Store answers, no relaunch",
+            inLibrary: true),
         // A provisional grant on the app's own evidence: never past its window, never past the App Store's answer.
         LayerMutant(
             name: "ProvisionalWindowEndIgnored", example: "Tests/Fixtures/plans/tier-window-mid-release.json", file: "PlanStore.swift",
             find: "    guard window.isOpen(at: now, days: days) else { return nil }\n", replace: "",
-            test: "A provisional grant ends at its window's end, and a relaunch doesn't restart it"),
+            test: "The grant ends at the window's end, and a relaunch or a clock set back doesn't restart it", inLibrary: true),
         LayerMutant(
             name: "ProvisionalGrantKeptAfterAnswer", example: "Tests/Fixtures/plans/tier-window-mid-release.json",
             file: "PlanStore.swift",
             find: "    let provisional = proof == .unknown ? provisionalGrant(now: now) : nil\n",
             replace: "    let provisional = provisionalGrant(now: now)\n",
-            test: "A provisional grant is withdrawn the moment the App Store answers: a new customer is one"),
+            test: "The App Store answers new customer: the grant is withdrawn at once, and the real decision stands", inLibrary: true),
         LayerMutant(
             name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      if transaction.isVerified { await transaction.finish() }\n", replace: "",
-            test: "Journey: Ask to Buy, approved while the app was closed, unlocks at the next launch"),
+            test: "Ask to Buy: pending, then approved through Transaction.updates, unlocked and finished", inLibrary: true),
         LayerMutant(
             name: "HandOffNotUnlocked", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      }\n      await read(appTransaction: nil, including: transaction)\n      await transaction.finish()\n",
             replace: "      }\n      await transaction.finish()\n",
-            test: "Journey: a PurchaseAction purchase is handed to the store, unlocked, then finished"),
+            test: "A purchase handed over is unlocked before it is finished", inLibrary: true),
         LayerMutant(
             name: "JourneyRefundedCantBuy", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      proof = .verified\n    case .unverified(let claimed):\n",
             replace: "      proof = facts.isRevoked ? .unknown : .verified\n    case .unverified(let claimed):\n",
-            test: "Journey: a refunded paid download buys the full version"),
+            test: "A refunded paid download is a proven new customer, who may buy", inLibrary: true),
         LayerMutant(
             name: "JourneyRestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard appTransaction.isVerified else { return .failed }\n", replace: "",
-            test: "Journey: a restore while the app transaction stays unknown says it failed"),
+            test: "Restore: cancelled shows nothing; synced but still unknown is a failure, never 'nothing to restore'", inLibrary: true),
         LayerMutant(
             name: "JourneyUnfinishedWaitsForLaunch", example: "tally-two-switches", file: "PlanStore.swift",
             find: "      Task { [weak self] in await self?.deliverUnfinishedConsumables() }\n", replace: "",
-            test: "Journey: a consumable bought before the delivery hook is ready is delivered, no relaunch"),
+            test: "A consumable is finished only once delivered, with its transaction id; one bought before the hook is delivered", inLibrary: true),
         LayerMutant(
             name: "TesterLegacyPriceUncharged", example: "tally-two-switches", file: "CatalogUpsell.swift",
             find: "          offer.legacyCharge = .legacyProduct(candidate.product)\n", replace: "          offer.legacyCharge = nil\n",
@@ -135,79 +138,79 @@ struct GeneratedPackageTests {
             name: "OfflineIsUnverified", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "verification: .unreachable(lastVerifiedDaysAgo: age))",
             replace: "verification: .failed(lastVerifiedDaysAgo: age))",
-            test: "Offline after a verified launch, the payer keeps the tier (unknown is not unverified)"),
+            test: "Offline later in the same run, or at the next launch from the cache, the verified facts keep deciding", inLibrary: true),
         LayerMutant(
             name: "WindowIgnored", example: "tilt-to-live-hd", file: "CohortRules.swift",
             find: "guard let age = kept.age, let days = kept.limit, age <= days else {",
             replace: "guard let age = kept.age, let days = kept.limit, age <= days + 100_000 else {",
-            test: "Offline for longer than the cache may extend, nothing is granted from it"),
+            test: "Each rule at its boundary", inLibrary: true),
         LayerMutant(
             name: "ProcessForgets", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "if let record = verifiedInProcess, let facts = record.facts {",
             replace: "if false, let record = verifiedInProcess, let facts = record.facts {",
-            test: "Offline later in the same run, what this process verified still decides"),
+            test: "Offline later in the same run, or at the next launch from the cache, the verified facts keep deciding", inLibrary: true),
         LayerMutant(
             name: "CacheTrusted", example: "tilt-to-live-hd", file: "PurchaseCache.swift",
             find: "      record.isWellFormed(now: now)\n", replace: "      record.verifiedAt.isNaN || true\n",
-            test: "A cache record edited into the future or malformed is ignored, without crashing"),
+            test: "A damaged or edited record is ignored", inLibrary: true),
         LayerMutant(
             name: "ClaimRead", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    let now = self.now()\n    let purchase: Plan.Purchase\n",
             replace: "    var appTransaction = appTransaction\n"
                 + "    if case .unverified(let claimed) = appTransaction { appTransaction = .verified(claimed) }\n"
                 + "    let now = self.now()\n    let purchase: Plan.Purchase\n",
-            test: "An unverified app transaction is never read, even when it claims the sandbox"),
+            test: "An unverified app transaction is never read: it can't claim to be a legacy buyer", inLibrary: true),
         LayerMutant(
             name: "UnverifiedGrants", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "where transaction.isVerified || extendable.contains(transaction.productID) {",
             replace: "where transaction.isVerified || !extendable.contains(transaction.productID) {",
-            test: "An unverified transaction for a product never verified is not granted, cache or not"),
+            test: "An unverified transaction for a product never verified grants nothing", inLibrary: true),
         LayerMutant(
             name: "ClockRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "          isRevoked: transaction.isRevoked,\n          isVerified: transaction.isVerified,\n",
             replace: "          isRevoked: transaction.isRevoked,\n"
                 + "          isExpired: (transaction.expirationDate ?? .distantFuture) <= now,\n"
                 + "          isVerified: transaction.isVerified,\n",
-            test: "A billing grace period keeps the subscriber: the device clock is never consulted"),
+            test: "A billing grace period keeps the subscriber: membership in currentEntitlements decides, not the device clock", inLibrary: true),
         LayerMutant(
             name: "FinishBeforeUnlock", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      await read(appTransaction: nil, including: transaction)\n",
             replace: "      await transaction.finish()\n      await read(appTransaction: nil, including: transaction)\n",
-            test: "Purchase: verified, then unlocked, and only then finished"),
+            test: "A purchase handed over is unlocked before it is finished", inLibrary: true),
         LayerMutant(
             name: "UnverifiedPurchase", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      guard transaction.isVerified else { return .unverified }\n", replace: "",
-            test: "Purchase: an unverified success is neither unlocked nor finished"),
+            test: "An unverified purchase is neither unlocked nor finished", inLibrary: true),
         LayerMutant(
             name: "MayBuyBeforeLoad", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard knowsOwnership else { return false }\n", replace: "",
-            test: "Nothing may be bought before the first refresh, and a legacy buyer is refused an overlap"),
+            test: "Before the first refresh nothing is offered or buyable; after it, what the customer owns decides", inLibrary: true),
         LayerMutant(
             name: "OffersBeforeOwnership", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard knowsOwnership else { return Plan.noOffers }\n",
             replace: "",
-            test: "No offer is shown until what the customer owns is known, and Restore is"),
+            test: "Before the first refresh nothing is offered or buyable; after it, what the customer owns decides", inLibrary: true),
         LayerMutant(
             name: "StaleOwnership", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "async -> Preparation {\n    await refresh()\n", replace: "async -> Preparation {\n",
-            test: "Purchase reads what is owned first: bought on another device, it isn't sold again"),
+            test: "Buying reads what the customer owns first, not what an earlier refresh said", inLibrary: true),
         LayerMutant(
             name: "RefundedCantBuy", example: "tilt-to-live-hd", file: "CatalogPlan.swift",
             find: "      isRevoked: facts.isRevoked)\n", replace: "      isRevoked: false)\n",
-            test: "A refunded paid download is a new customer, who may buy"),
+            test: "A paid download keeps its tier; refunded, it is a proven new customer, who may buy", inLibrary: true),
         LayerMutant(
             name: "RestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard appTransaction.isVerified else { return .failed }\n", replace: "",
-            test: "Restore: synced, but the app transaction still unknown, is a failed restore"),
+            test: "Restore: cancelled shows nothing; synced but still unknown is a failure, never 'nothing to restore'", inLibrary: true),
         LayerMutant(
             name: "CacheOfAnotherAccount", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "        return ids.contains(\"\") || ids[0] == ids[1] ? record : nil\n",
             replace: "        return record\n",
-            test: "The verified facts kept for one Apple Account never decide for another"),
+            test: "The facts cached for one Apple Account never decide for another", inLibrary: true),
         LayerMutant(
             name: "UnfinishedWaitsForLaunch", example: "tally-two-switches", file: "PlanStore.swift",
             find: "      Task { [weak self] in await self?.deliverUnfinishedConsumables() }\n", replace: "",
-            test: "A consumable bought before the delivery hook is ready is delivered without a relaunch"),
+            test: "A consumable is finished only once delivered, with its transaction id; one bought before the hook is delivered", inLibrary: true),
         LayerMutant(
             name: "PeriodHeldForGood", example: "quill-writer", file: "CatalogRules.swift",
             find: "    guard holderGroup != nil || nonRenewing.contains(holder) else { return true }\n",
@@ -217,70 +220,72 @@ struct GeneratedPackageTests {
             name: "PassNeverEnds", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "CatalogEntitlements.swift",
             find: "    if let period = passes[product], let now, let start = owned.purchaseDate,\n",
             replace: "    if let period = passes[product], false, let now, let start = owned.purchaseDate,\n",
-            test: "A non-renewing pass grants from its purchase date, and ends after its duration"),
+            test: "What entitles and what doesn't, each at its boundary", inLibrary: true),
         LayerMutant(
             name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard knowsOwnership else { return .refused(.ownershipUnknown) }\n", replace: "",
-            test: "Purchase while what the customer owns can't be read is refused, not charged"),
+            test: "While what the customer owns can't be read, a purchase is refused and nothing is charged", inLibrary: true),
         LayerMutant(
             name: "OlderAnswerLands", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard ticket > appliedRead else { return }\n", replace: "",
-            test: "Overlapping refreshes: an older answer never lands after a newer one"),
+            test: "Overlapping refreshes: an older answer never lands after a newer one", inLibrary: true),
         LayerMutant(
             name: "ListenerLeaks", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    listener?.cancel()\n", replace: "",
-            test: "The listener starts with the store and stops when the store goes away"),
+            test: "The listener starts with the store and stops when the store goes away", inLibrary: true),
         LayerMutant(
             name: "CancelledRestoreFails", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      if (error as? StoreFrontError)?.isUserCancellation == true { return nil }\n      return .failed",
             replace: "      return .failed",
-            test: "Restore: the customer cancels the password prompt, and nothing is shown"),
+            test: "Restore: cancelled shows nothing; synced but still unknown is a failure, never 'nothing to restore'", inLibrary: true),
         LayerMutant(
             name: "RestoreNeverRefreshes", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "      appTransaction = await storeFront.refreshAppTransaction()\n",
             replace: "      appTransaction = await storeFront.appTransaction()\n",
-            test: "Restore asks the App Store for the app transaction again when it was unavailable"),
+            test: "Restore: cancelled shows nothing; synced but still unknown is a failure, never 'nothing to restore'", inLibrary: true),
         LayerMutant(
             name: "UndeliveredFinished", example: "tally-two-switches", file: "PlanStore.swift",
             find: "      guard let deliver = deliverConsumable, await deliver(delivery) else { return false }\n",
             replace: "      _ = (deliverConsumable, delivery)\n",
-            test: "A consumable is finished only once the app has delivered it"),
+            test: "A consumable is finished only once delivered, with its transaction id; one bought before the hook is delivered", inLibrary: true),
         LayerMutant(
             name: "OverlapDeliversTwice", example: "tally-two-switches", file: "PlanStore.swift",
             find: "    if let running = deliveries[transaction.id] { return await running.value }\n", replace: "",
-            test: "Journey: a naive delivery hook credits a consumable once, however often it is handed over"),
+            test: "A naive delivery hook credits a consumable once: a refresh overlapping its delivery, then a relaunch, hand it over again",
+            inLibrary: true),
         LayerMutant(
             name: "RelaunchDeliversTwice", example: "tally-two-switches", file: "PlanStore.swift",
             find: "    if !delivered.contains(transaction.id) {\n", replace: "    if true {\n",
-            test: "Journey: a naive delivery hook credits a consumable once, however often it is handed over"),
+            test: "A naive delivery hook credits a consumable once: a refresh overlapping its delivery, then a relaunch, hand it over again",
+            inLibrary: true),
         LayerMutant(
             name: "DeliveryWithoutID", example: "tally-two-switches", file: "PlanStore.swift",
             find: "ConsumableDelivery(product: product, transactionID: transaction.id)",
             replace: "ConsumableDelivery(product: product, transactionID: 0)",
-            test: "A consumable is delivered with its transaction id, so one sent again is credited once"),
+            test: "A consumable is finished only once delivered, with its transaction id; one bought before the hook is delivered", inLibrary: true),
         LayerMutant(
             name: "UnknownFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    guard let product = Plan.Product(rawValue: transaction.productID) else { return }\n"
                 + "    guard Plan.consumables.contains(product) else {\n",
             replace: "    let known = Plan.Product(rawValue: transaction.productID)\n"
                 + "    guard let product = known, Plan.consumables.contains(product) else {\n",
-            test: "An unknown product's transaction is never finished: it may be an undelivered consumable"),
+            test: "A product this build doesn't know is never finished: it may be a consumable nobody delivered", inLibrary: true),
         LayerMutant(
             name: "UnsignedFullPrice", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore.swift",
             find: "    guard let signer = offerSigner, let jws = try? await signer.compactJWS(for: request)\n"
                 + "    else { return .refused(.offerNotSigned) }\n",
             replace: "    let jws = (try? await offerSigner?.compactJWS(for: request)) ?? \"\"\n",
-            test: "Without a signer the legacy subscription price is refused, never charged in full"),
+            test: "A legacy buyer is refused what they own; a legacy price without a signer is refused, not charged in full", inLibrary: true),
         LayerMutant(
             name: "SignerWithoutIdentity", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore.swift",
             find: "kind: kind, productID: product.rawValue, appTransactionJWS: appTransactionJWS)",
             replace: "kind: kind, productID: product.rawValue, appTransactionJWS: nil)",
-            test: "A legacy subscription price is bought with the promotional offer the app's server signed"),
+            test: "A signed legacy price carries the signed app transaction; the App Store's refusal is a refusal", inLibrary: true),
         LayerMutant(
             name: "OfferRejectionFails", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore.swift",
             find: "      if signed != nil, failure?.isOfferRejected == true { return .refused(.offerRejected) }\n",
             replace: "",
-            test: "An offer the App Store refuses is a refusal: nothing unlocked, no retry at the full price"),
+            test: "A signed legacy price carries the signed app transaction; the App Store's refusal is a refusal", inLibrary: true),
         // Offer codes and purchases started on the App Store.
         LayerMutant(
             name: "CodeUntold", example: "tilt-to-live-hd", file: "PlanStore.swift",
@@ -291,7 +296,7 @@ struct GeneratedPackageTests {
             name: "CodeOfAnyone", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "    where transaction.isVerified && !transaction.isRevoked && transaction.ownership == .purchased {\n",
             replace: "    where !transaction.productID.isEmpty {\n",
-            test: "A redeemed code is the customer's only when verified, unrefunded and their own"),
+            test: "Only the customer's own verified, unrefunded redemption is a redeemed code", inLibrary: true),
         LayerMutant(
             name: "CodeRedeemedTwice", example: "tilt-to-live-hd", file: "AppStoreModelCodes.swift",
             find: "      guard !state.spentCodes.contains(code) else { return .failure(.alreadyRedeemed) }\n", replace: "",
@@ -306,37 +311,42 @@ struct GeneratedPackageTests {
             find: "    let outcome = await purchase(product)\n",
             replace: "    let attempt = (try? await storeFront.purchase(productID: product.rawValue, offer: nil)) ?? .userCancelled\n"
                 + "    let outcome = await complete(attempt, for: product)\n",
-            test: "Journey: an App Store purchase intent passes the gate: overlap refused, a fit bought"),
+            test: "A purchase started on the App Store passes the paywall's gate: what the customer owns is refused, a fitting one is bought",
+            inLibrary: true),
         LayerMutant(
             name: "IntentsIgnored", example: "tilt-to-live-hd", file: "PlanStore.swift",
             find: "        await self?.handle(intent)\n", replace: "        _ = intent\n",
-            test: "Journey: an App Store purchase intent passes the gate: overlap refused, a fit bought"),
+            test: "A purchase started on the App Store passes the paywall's gate: what the customer owns is refused, a fitting one is bought",
+            inLibrary: true),
         LayerMutant(
             name: "TrialNeverEnds", example: "inkwell-universal", file: "CatalogEntitlements.swift",
             find: "      if now >= end { return .trialEnded(end) }\n",
             replace: "      if now >= end && false { return .trialEnded(end) }\n",
-            test: "A free trial grants from its purchase date until it ends, then no more"),
+            test: "What entitles and what doesn't, each at its boundary", inLibrary: true),
         LayerMutant(
             name: "TrialDeviceClock", example: "inkwell-universal", file: "PlanStore.swift",
             find: "    let trustedNow = signed.reduce(now) { max($0, $1) }\n",
             replace: "    let trustedNow = signed.reduce(now) { first, _ in first }\n",
-            test: "A clock set back doesn't lengthen a trial past a moment the App Store has signed"),
+            test: "Trials are judged at the later of the clock and the newest moment the App Store signed", inLibrary: true),
         LayerMutant(
             name: "TrialUnverified", example: "inkwell-universal", file: "CatalogEntitlements.swift",
             find: "      guard owned.isVerified else { return .trialUnverified }\n",
             replace: "",
-            test: "An unverified trial grants nothing, even for a trial verified before"),
+            test: "What entitles and what doesn't, each at its boundary", inLibrary: true),
         LayerMutant(
             name: "TrialLentIsOwned", example: "inkwell-universal", file: "CatalogUpsell.swift",
             find: "    let held = entitlements.features.mapValues { $0.filter { !isLent($0) } }.filter {\n",
             replace: "    let held = entitlements.features.mapValues { $0.filter { _ in true } }.filter {\n",
-            test: "During a trial the unlock is offered, and a trial once started is never offered again"),
+            test: "During a trial the unlock is offered: what a trial lends is not owned", inLibrary: true),
         LayerMutant(
             name: "TrialOfferedAgain", example: "inkwell-universal", file: "CatalogUpsell.swift",
             find: "      if entitlements.takenTrials.contains(product) {\n",
             replace: "      if entitlements.takenTrials.contains(product) && false {\n",
-            test: "During a trial the unlock is offered, and a trial once started is never offered again"),
+            test: "A trial once started is taken, running or ended; one refunded is not", inLibrary: true),
     ]
+
+    /// The mutants a generated test must catch: each a module of the scratch package.
+    static let generatedMutants = layerMutants.filter { !$0.inLibrary }
 
     /// Builds the package once; the tests below share it.
     static let package = PackageBuild { try await makePackage() }
@@ -503,7 +513,7 @@ struct GeneratedPackageTests {
             }
         }
         // Each layer mutant: the example's Swift and only the StoreKit layer's tests, one guard removed.
-        for layerMutant in layerMutants where mutantsEnabled {
+        for layerMutant in generatedMutants where mutantsEnabled {
             let module = "Mutant" + layerMutant.name
             // A mutant of the library's own sources needs its copy; the rest import the library built once.
             let mutatesLibrary = (StoreLayerSources.names + StoreLayerSources.testingNames).contains(
@@ -631,18 +641,18 @@ struct GeneratedPackageTests {
         arguments: [package.start()])
     func buildsAndPasses(build: PackageBuild.Started) async throws {
         let root = try await build.task.value
-        let skipped = [Self.mutant] + Self.layerMutants.map { "Mutant" + $0.name }
+        let skipped = [Self.mutant] + Self.generatedMutants.map { "Mutant" + $0.name }
         let run = try await shell(ScratchBuild.swift("test") + skipped.flatMap { ["--skip", $0 + "Tests"] }, in: root)
         #expect(
             run.status == 0,
             "generated tests failed:\n\(run.output.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))")
-        // Every module's tests ran, the StoreKit layer's among them.
+        // Every module's tests ran, the plan's journeys among them.
         var expected = 0
         for entry in Self.modules { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(entry.module)Tests")) }
         for module in Self.servers { expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(module)ServerTests")) }
         expected += try Self.declaredTests(in: root.appendingPathComponent("Tests/\(Self.libraryServer)ServerLibraryTests"))
         Self.expectEveryTestRan(run.output, declared: expected)
-        #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
+        #expect(run.output.contains("✔ Suite \"Customer journeys through the App Store model\" passed"))
         // The App Store model is the tests' alone, vendored or not: no app module holds it, and the tests still passed.
         let model = Set(StoreLayerSources.testingNames.map { $0 + ".swift" })
         for entry in Self.modules {
@@ -683,6 +693,15 @@ struct GeneratedPackageTests {
             lines.contains("offline unlocked: [\"classic\", \"code-red\", \"frostbite\", \"viva-la-turret\"]"), "\(lines.suffix(30))")
     }
 
+    @Test("Each generated mutant names a test its example's generated StoreTests.swift declares")
+    func generatedMutantsNameGeneratedTests() throws {
+        for layerMutant in Self.generatedMutants {
+            let tests = try Generator(options: GenerationOptions()).generate(try examplePlan(layerMutant.example), only: [.tests])
+            let body = try #require(tests.first { $0.path.hasSuffix("/StoreTests.swift") }?.body, "\(layerMutant.example)")
+            #expect(throws: Never.self, "\(layerMutant.name)") { try Self.keepingOnly(test: layerMutant.test, in: body) }
+        }
+    }
+
     @Test(
         "A cutoff that compares versions as Strings fails the generated tests",
         .enabled(if: mutantsEnabled, "the mutants run with MIGRATE_MUTANTS=1 (.ci/mutants)"))
@@ -695,7 +714,7 @@ struct GeneratedPackageTests {
 
     @Test(
         "Each guard of the StoreKit layer, removed, fails the generated test that proves it",
-        .enabled(if: mutantsEnabled, "the layer's mutants run with MIGRATE_MUTANTS=1 (.ci/mutants)"), arguments: layerMutants.map(\.name))
+        .enabled(if: mutantsEnabled, "the layer's mutants run with MIGRATE_MUTANTS=1 (.ci/mutants)"), arguments: generatedMutants.map(\.name))
     func layerMutantFails(name: String) async throws {
         let root = try await Self.package.get()
         let layerMutant = try #require(Self.layerMutants.first { $0.name == name })

@@ -4,16 +4,21 @@ import MigrateTestSupport
 import Testing
 
 /// The StoreKit layer's guards and rules in the library, proven by the library's own tests: each mutant of
-/// `PlanStore.swift` and of the catalog rules (the same list the generated tests must catch) is a copy of the
-/// library with one guard removed, beside copies of `PlanStoreTests` and `CatalogRulesTests`, in one small
-/// package built once. CI runs them (`.ci/mutants` sets `MIGRATE_MUTANTS=1`).
+/// `PlanStore.swift`, the cutoff and catalog rules and the cache (the same list the generated tests must catch) is a
+/// copy of the library with one guard removed, beside copies of the library's tests, in one small package built
+/// once. A mutant `inLibrary` has no generated test: the library test it names must fail. CI runs them
+/// (`.ci/mutants` sets `MIGRATE_MUTANTS=1`).
 @Suite("Library mutants", .serialized, .timeLimit(.minutes(45)))
 struct LibraryMutantTests {
-    static let files: Set<String> = ["PlanStore.swift", "CatalogRules.swift", "CatalogEntitlements.swift", "CatalogUpsell.swift"]
+    static let files: Set<String> = [
+        "PlanStore.swift", "CatalogRules.swift", "CatalogEntitlements.swift", "CatalogUpsell.swift", "CatalogPlan.swift", "CohortRules.swift",
+        "PurchaseCache.swift",
+    ]
     static let mutants = GeneratedPackageTests.layerMutants.filter { files.contains($0.file) }
-    static let testFiles = ["PlanStoreTests.swift", "CatalogRulesTests.swift", "ProvisionalGrantTests.swift"].map {
-        repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/\($0)")
-    }
+    static let testFiles = [
+        "PlanStoreTests.swift", "CatalogRulesTests.swift", "ProvisionalGrantTests.swift", "CohortRulesTests.swift", "PurchaseCacheTests.swift",
+        "CatalogPlanStoreTests.swift", "LayerPromptTests.swift",
+    ].map { repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/\($0)") }
 
     /// Builds the package once; the tests below share it.
     static let package = GeneratedPackageTests.PackageBuild { try await makePackage() }
@@ -68,6 +73,15 @@ struct LibraryMutantTests {
         #expect(Set(Self.mutants.map(\.name)).count == Self.mutants.count)
     }
 
+    @Test("Each mutant no generated test catches mutates a library file here and names a test of the library's own")
+    func libraryMutantsNameLibraryTests() throws {
+        let titles = try Self.testFiles.map { try String(contentsOf: $0, encoding: .utf8) }.joined()
+        for mutant in GeneratedPackageTests.layerMutants where mutant.inLibrary {
+            #expect(Self.files.contains(mutant.file), "\(mutant.name)")
+            #expect(titles.contains("@Test(\"\(mutant.test)\"") || titles.contains("@Test(\n        \"\(mutant.test)\""), "\(mutant.name)")
+        }
+    }
+
     @Test(
         "Each guard of PlanStore and each catalog rule, removed, fails the library's own tests",
         .enabled(if: GeneratedPackageTests.mutantsEnabled, "the mutants run with MIGRATE_MUTANTS=1 (.ci/mutants)"),
@@ -77,5 +91,8 @@ struct LibraryMutantTests {
         let run = try await shell(ScratchBuild.swift("test", ["--skip-build", "--filter", "Mutant\(name)Tests\\."]), in: root)
         #expect(run.status != 0, "\(name): the library's tests passed with the guard removed")
         #expect(run.output.contains("✘ Test \""), "\(name): no test failed:\n\(run.output.suffix(1_000))")
+        if let mutant = Self.mutants.first(where: { $0.name == name }), mutant.inLibrary {
+            #expect(run.output.contains("✘ Test \"\(mutant.test)\""), "\(name): expected «\(mutant.test)» to fail")
+        }
     }
 }

@@ -50,7 +50,7 @@ struct PackageLayoutTests {
         try GeneratedPackageTests.removeFiles(in: root, except: written)
         let run = try await shell(ScratchBuild.yielding + ScratchBuild.swift("test"), in: root)
         #expect(run.status == 0, "\(run.output.suffix(3_000))")
-        #expect(run.output.contains("✔ Suite \"StoreKit layer\" passed"))
+        #expect(run.output.contains("✔ Suite \"Customer journeys through the App Store model\" passed"))
         // Every generated test ran: this package is where server-pal's generated code is built and tested.
         let declared = try GeneratedPackageTests.declaredTests(in: root.appendingPathComponent("Tests/ServerPalStoreTests"))
         GeneratedPackageTests.expectEveryTestRan(run.output, declared: declared)

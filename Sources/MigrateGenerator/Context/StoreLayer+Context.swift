@@ -143,18 +143,9 @@ extension GenerationContext {
         let promo = charged { if case .promotionalOffer = $0 { true } else { false } }
         let legacyProduct = charged { if case .legacyProduct = $0 { true } else { false } }
         let introductory = charged { $0 == .introductoryOffer }
-        // Grace period: prefer a subscription; any product shows the clock is never consulted.
-        let subscription = newCustomer.flatMap { customer in
-            customer.expected.upsell.offers.first { offer in catalog.product(withID: offer.productID)?.kind == .autoRenewable }
-        }
-        let keep: Int? = if case .keepLastVerified(let days) = plan.policies.verificationFailure { days } else { nil }
-        let window = plan.policies.daysKeptWhileStoreUnreachable
         var value: [String: TemplateValue] = [
             "now": .string("Date(timeIntervalSince1970: \(Self.grouped(Self.storeTestsNow)))"),
-            "offlineAgeDays": .string(String(min((keep ?? 0) + 1, window))),
-            "beyondOfflineDays": .string(String(window + 1)),
             "hasLegacy": .bool(legacy != nil),
-            "hasNewCustomer": .bool(newCustomer != nil),
             "hasSellable": .bool(sellable != nil && newCustomer != nil),
             "hasRefusal": .bool(refusal != nil),
             "hasConsumable": .bool(consumable != nil && newCustomer != nil),
@@ -163,36 +154,12 @@ extension GenerationContext {
         // INTEGRATION.md's trial: a legacy customer when there is one.
         if let trial = legacy ?? newCustomer ?? plain.first ?? testCases.first { value["trial"] = customerValue(trial) }
         if let newCustomer { value["newCustomer"] = customerValue(newCustomer) }
-        // A free trial, and what sells its feature for good: offered during the trial.
-        let freeTrial = plan.products.lazy.compactMap { trial -> (Product, String, Product)? in
-            guard trial.trial != nil, let feature = self.catalog.ordered(self.catalog.productFeatures[trial.id] ?? []).first,
-                let unlock = plan.products.first(where: { product in
-                    product.trial == nil && product.forSale && product.kind != .consumable
-                        && (self.catalog.productFeatures[product.id] ?? []).contains(feature)
-                })
-            else { return nil }
-            return (trial, feature, unlock)
-        }.first
-        value["hasFreeTrial"] = .bool(freeTrial != nil && newCustomer != nil)
-        if let (trial, feature, unlock) = freeTrial, let period = trial.trial {
-            value["freeTrial"] = [
-                "product": productReference(trial.id), "feature": .string(featureCases[feature] ?? SwiftIdentifier.make(feature)),
-                "unlock": productReference(unlock.id), "spoken": .string(period.spoken),
-                "pastDays": .string(String(period.longestDays + 1)),
-            ]
-        }
-        if let sellable {
-            value["sellable"] = productReference(sellable.productID)
-            let grace = subscription ?? sellable
-            value["grace"] = productReference(grace.productID)
-        }
         if let refusal {
             value["refusal"] = customerValue(refusal.test)
             value["refused"] = productReference(refusal.product)
             let reason = refusal.test.expected.upsell.withheld.first { $0.productID == refusal.product }?.reason ?? ""
             value["refusedReason"] = .string(Self.oneLine(reason))
         }
-        if let consumable { value["consumable"] = productReference(consumable.id) }
         // The App Store model's catalog: the plan's products as App Store Connect would declare them.
         value["modelProducts"] = Self.swiftList(plan.products.map { ["declaration": .string(modelProduct($0))] })
         // A subscriber's next steps, as the engine offers them: another plan in the group, and Lifetime.
@@ -217,25 +184,6 @@ extension GenerationContext {
                 break
             }
         }
-        // A plan change the App Store defers to the renewal (a lower level, or another duration at the same
-        // level, in the group): the subscriber picks it, and the layer must not sell it again.
-        value["hasPendingSwitch"] = false
-        if let newCustomer {
-            let offered = Set(newCustomer.expected.upsell.offers.map(\.productID))
-            let subscriptions = plan.products.filter { $0.kind == .autoRenewable && $0.forSale && $0.trial == nil }
-            let pair = subscriptions.lazy.compactMap { from -> (Product, Product)? in
-                guard offered.contains(from.id), let current = from.subscription else { return nil }
-                let next = subscriptions.first { other in
-                    guard other.id != from.id, let info = other.subscription, info.group == current.group else { return false }
-                    return info.level > current.level || (info.level == current.level && info.period != current.period)
-                }
-                return next.map { (from, $0) }
-            }.first
-            if let (from, to) = pair {
-                value["hasPendingSwitch"] = true
-                value["pendingSwitch"] = ["from": productReference(from.id), "to": productReference(to.id)]
-            }
-        }
         // App Review's fresh sandbox account: in the plan's tier for testers, buying that tier's legacy price.
         value["hasTesterJourney"] = false
         if let newCustomer, case .tier = plan.policies.nonProduction {
@@ -246,13 +194,6 @@ extension GenerationContext {
                 value["hasTesterJourney"] = true
                 value["testerProduct"] = productReference(offer.productID)
             }
-        }
-        // A non-renewing pass with a duration, and a day past its longest length.
-        let pass = plan.products.first { $0.duration != nil && $0.forSale }
-        value["hasPass"] = .bool(pass != nil && newCustomer != nil)
-        if let pass, let duration = pass.duration {
-            value["pass"] = productReference(pass.id)
-            value["passPastDays"] = .string(String(duration.longestDays + 1))
         }
         // A shared subscription first: its journey also proves a family member is never told to switch or cancel it.
         let shareable = plan.products.filter { $0.familyShareable && $0.forSale && $0.kind != .consumable && $0.trial == nil }
@@ -270,7 +211,6 @@ extension GenerationContext {
         if let codeProduct {
             value["codeProduct"] = productReference(codeProduct.id)
             value["codeShareable"] = .bool(AppStoreModelRules.isShared(codeProduct))
-            value["codeForSale"] = .bool(newCustomer?.expected.upsell.offers.contains { $0.productID == codeProduct.id } ?? false)
         }
         // A lapsed subscriber: a subscription a new customer may buy, without a free trial.
         let lapse = newCustomer.flatMap { customer in
@@ -280,16 +220,6 @@ extension GenerationContext {
         }
         value["hasLapseJourney"] = .bool(lapse != nil)
         if let lapse { value["lapse"] = productReference(lapse.productID) }
-        // A purchase started on the App Store: the legacy buyer's overlap, and a product that fits them, at its own price.
-        let fits = refusal.flatMap { refusal in
-            refusal.test.expected.upsell.offers.first { offer in
-                guard let product = catalog.product(withID: offer.productID), product.kind != .consumable, product.trial == nil else { return false }
-                if case .legacyProduct? = offer.charge { return true }
-                return offer.charge == nil
-            }
-        }
-        value["hasIntentJourney"] = .bool(fits != nil)
-        if let fits { value["intentFits"] = productReference(fits.productID) }
         value["hasPromo"] = .bool(promo != nil)
         if let promo, case .promotionalOffer(let id)? = promo.offer.charge {
             value["promo"] = customerValue(promo.test)
