@@ -120,6 +120,7 @@ extension AppStoreModel {
   /// The offer a record carries, as `Transaction.offer` says it.
   static func offer(of record: Record) -> TransactionOffer? {
     if let code = record.offerCode { return TransactionOffer(.code, id: code) }
+    if let id = record.winBackOfferID { return TransactionOffer(.winBack, id: id) }
     if let id = record.offerID { return TransactionOffer(.promotional, id: id) }
     return record.isIntroductory ? TransactionOffer(.introductory) : nil
   }

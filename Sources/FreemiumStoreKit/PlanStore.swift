@@ -31,6 +31,10 @@ import Foundation
 /// - It listens to `Transaction.updates` from the moment it is created until it goes away, and so
 ///   to `PurchaseIntent.intents`: a purchase started on the App Store goes through the same
 ///   never-charge-twice gate as the paywall's.
+/// - A lapsed subscriber buying a product the plan sells at its regular price gets the best win-back
+///   offer the App Store lists for them (`RenewalInfo.eligibleWinBackOfferIDs`, iOS 18 and macOS 15),
+///   shown by `offeredProducts()` and charged by `purchase(_:)`; nobody else sees one, and before
+///   iOS 18 everyone sees and pays the regular price. A legacy price stays the legacy price.
 /// - It tells an offer code's redemption from a purchase (`Transaction.OfferType.code`), wherever
 ///   the customer redeemed it, so the app can thank them (`State.redeemedCodes`).
 @MainActor
@@ -495,7 +499,8 @@ public final class PlanStore<Plan: StorePlan> {
     switch Plan.terms(of: product, in: upsell) {
     case .notOffered: return .refused(.notOffered)
     case .withheld(let reason): return .refused(.withheld(reason))
-    case .offered(signing: nil): return .ready(offer: nil)
+    case .offered(signing: nil):
+      return .ready(offer: await winBackOffer(for: product, prices: nil).map(SignedOffer.winBack))
     case .offered(signing: let signing?): kind = signing
     }
     // The server learns who asks from the signed app transaction, never from the app's word.
@@ -537,11 +542,40 @@ public final class PlanStore<Plan: StorePlan> {
     }
   }
 
-  /// The App Store products for the current offers, in offer order, for their display prices.
+  /// The App Store products for the current offers, in offer order, for their display prices:
+  /// each with the win-back offer this customer is charged (`winBackOfferID`), if any.
   public func offeredProducts() async throws -> [StoreProduct] {
-    let offers = Plan.offeredProducts(in: upsell).map(\.rawValue)
-    let products = try await storeFront.products(for: offers)
-    return offers.compactMap { id in products.first { $0.id == id } }
+    let offered = Plan.offeredProducts(in: upsell)
+    let products = try await storeFront.products(for: offered.map(\.rawValue))
+    var result: [StoreProduct] = []
+    for product in offered {
+      guard var storeProduct = products.first(where: { $0.id == product.rawValue }) else {
+        continue
+      }
+      if case .offered(signing: nil) = Plan.terms(of: product, in: upsell) {
+        storeProduct.winBackOfferID = await winBackOffer(
+          for: product, prices: storeProduct.winBackPrices)
+      }
+      result.append(storeProduct)
+    }
+    return result
+  }
+
+  /// The win-back offer `product` is bought with: the best the App Store lists for this customer in
+  /// the customer's own subscription status (`RenewalInfo.eligibleWinBackOfferIDs`, best first) among
+  /// the product's own (`prices`; read when nil). None when the status can't be read or doesn't
+  /// verify: the regular price, never one the App Store wouldn't charge.
+  private func winBackOffer(for product: Plan.Product, prices: [String: String]?) async -> String? {
+    let statuses = (try? await storeFront.subscriptionStatuses(for: product.rawValue)) ?? []
+    // Only what the App Store lists for this customer: `winBackOffers` lists every offer, to anyone.
+    let eligible = statuses.filter { $0.isVerified && $0.ownership == .purchased }
+      .flatMap(\.renewalInfo.eligibleWinBackOfferIDs)
+    guard !eligible.isEmpty else { return nil }
+    var known = prices
+    if known == nil {
+      known = try? await storeFront.products(for: [product.rawValue]).first?.winBackPrices
+    }
+    return eligible.first { known?[$0] != nil }
   }
 
   // MARK: - Reading the App Store
@@ -793,7 +827,13 @@ public final class PlanStore<Plan: StorePlan> {
     @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
     public func purchaseOptions(for product: Plan.Product) async -> AppStoreFront.PurchaseOptions? {
       guard case .ready(let offer) = await prepareToBuy(product) else { return nil }
-      return try? AppStoreFront.purchaseOptions(offer: offer)
+      guard offer?.kind.winBackOfferID != nil else {
+        return try? AppStoreFront.purchaseOptions(offer: offer)
+      }
+      // A win-back offer is the product's own `SubscriptionOffer`.
+      guard let storeProduct = try? await StoreKit.Product.products(for: [product.rawValue]).first
+      else { return nil }
+      return try? AppStoreFront.purchaseOptions(offer: offer, for: storeProduct)
     }
 
     /// Takes what SwiftUI's `PurchaseAction` returned for `product`: unlocked, then finished.
