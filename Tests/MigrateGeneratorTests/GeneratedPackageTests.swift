@@ -126,6 +126,15 @@ struct GeneratedPackageTests {
             find: "if owned.ownership == .familyShared && !familySharingEntitles { return .familySharingIgnored }",
             replace: "if owned.ownership == .familyShared && familySharingEntitles { return .familySharingIgnored }",
             test: "Journey: a family member gets what is shared, as the plan says, until sharing stops"),
+        // Win-back offers: eligibility read from the product's offers, which StoreKit lists to anyone, not from the
+        // customer's renewal info: a customer who never subscribed is shown and sent a price the App Store refuses.
+        LayerMutant(
+            name: "WinBackForAnyone", example: "quill-writer", file: "PlanStore.swift",
+            find: "    let eligible = statuses.filter { $0.isVerified && $0.ownership == .purchased }\n"
+                + "      .flatMap(\\.renewalInfo.eligibleWinBackOfferIDs)\n",
+            replace: "    _ = statuses\n    let eligible = (try? await storeFront.products(for: [product.rawValue]).first?\n"
+                + "      .winBackPrices.keys.sorted()) ?? []\n",
+            test: "Journey: a customer who never subscribed, and an active subscriber, see and pay the regular price"),
         LayerMutant(
             name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "CatalogPlan.swift",
             find: "    case .introductoryOffer?: return .offered(signing: .introductory)\n",
