@@ -134,7 +134,7 @@ struct GeneratedPackageTests {
                 + "      .flatMap(\\.renewalInfo.eligibleWinBackOfferIDs)\n",
             replace: "    _ = statuses\n    let eligible = (try? await storeFront.products(for: [product.rawValue]).first?\n"
                 + "      .winBackPrices.keys.sorted()) ?? []\n",
-            test: "Journey: a customer who never subscribed, and an active subscriber, see and pay the regular price"),
+            test: "Journey: a new customer and an active subscriber see and pay the regular price"),
         LayerMutant(
             name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "CatalogPlan.swift",
             find: "    case .introductoryOffer?: return .offered(signing: .introductory)\n",
