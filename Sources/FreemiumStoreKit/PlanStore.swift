@@ -552,7 +552,10 @@ public final class PlanStore<Plan: StorePlan> {
       guard var storeProduct = products.first(where: { $0.id == product.rawValue }) else {
         continue
       }
-      if case .offered(signing: nil) = Plan.terms(of: product, in: upsell) {
+      // A product without win-back offers (every product before iOS 18) needs no status read.
+      if !storeProduct.winBackPrices.isEmpty,
+        case .offered(signing: nil) = Plan.terms(of: product, in: upsell)
+      {
         storeProduct.winBackOfferID = await winBackOffer(
           for: product, prices: storeProduct.winBackPrices)
       }
