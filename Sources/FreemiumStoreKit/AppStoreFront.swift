@@ -162,20 +162,37 @@
     /// or visionOS): a promoted In-App Purchase the customer started on the App Store.
     public func purchaseIntents() -> AsyncStream<StorePurchaseIntent> {
       #if !os(tvOS) && !os(watchOS) && !os(visionOS)
-        if #available(iOS 16.4, macOS 14.4, *) {
-          return AsyncStream { continuation in
-            let task = Task {
-              for await intent in StoreKit.PurchaseIntent.intents {
-                continuation.yield(StorePurchaseIntent(productID: intent.product.id))
-              }
-              continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        // From iOS 18 and macOS 15 an intent may carry the win-back offer the customer picked
+        // (`PurchaseIntent.offer`).
+        if #available(iOS 18.0, macOS 15.0, *) {
+          return Self.intents {
+            StorePurchaseIntent(productID: $0.product.id, winBackOfferID: $0.offer?.id)
           }
+        }
+        if #available(iOS 16.4, macOS 14.4, *) {
+          return Self.intents { StorePurchaseIntent(productID: $0.product.id) }
         }
       #endif
       return AsyncStream { $0.finish() }
     }
+
+    #if !os(tvOS) && !os(watchOS) && !os(visionOS)
+      /// `PurchaseIntent.intents`, each read by `read`.
+      @available(iOS 16.4, macOS 14.4, *)
+      private static func intents(
+        _ read: @escaping @Sendable (StoreKit.PurchaseIntent) -> StorePurchaseIntent
+      ) -> AsyncStream<StorePurchaseIntent> {
+        AsyncStream { continuation in
+          let task = Task {
+            for await intent in StoreKit.PurchaseIntent.intents {
+              continuation.yield(read(intent))
+            }
+            continuation.finish()
+          }
+          continuation.onTermination = { _ in task.cancel() }
+        }
+      }
+    #endif
 
     private static func status(_ status: StoreKit.Product.SubscriptionInfo.Status)
       -> SubscriptionStatus

@@ -80,10 +80,11 @@ extension AppStoreModel {
     set { withState { $0.codeInSheet = newValue } }
   }
 
-  /// A purchase the customer starts on the App Store's product page (a promoted In-App Purchase): a
-  /// `PurchaseIntent` for the app, which buys it or not. Nothing is charged here.
-  public func startPurchaseOnAppStore(_ productID: String) {
-    let intent = StorePurchaseIntent(productID: productID)
+  /// A purchase the customer starts on the App Store's product page (a promoted In-App Purchase), or
+  /// a win-back offer they pick there (`winBackOffer`): a `PurchaseIntent` for the app, which buys it
+  /// or not. Nothing is charged here.
+  public func startPurchaseOnAppStore(_ productID: String, winBackOffer: String? = nil) {
+    let intent = StorePurchaseIntent(productID: productID, winBackOfferID: winBackOffer)
     for listener in withState({ Array($0.intentListeners.values) }) { listener.yield(intent) }
   }
 

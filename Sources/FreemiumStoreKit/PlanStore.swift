@@ -153,7 +153,8 @@ public final class PlanStore<Plan: StorePlan> {
     /// introductory offer's eligibility), and none was signed.
     case offerNotSigned
     /// The App Store refused the signed promotional offer (`Product.PurchaseError.ineligibleForOffer`
-    /// and the invalid-offer errors): the legacy price was not charged, and neither was the full one.
+    /// and the invalid-offer errors), or a win-back offer picked on the App Store isn't listed for
+    /// this customer: the offer's price was not charged, and neither was the full one.
     case offerRejected
   }
 
@@ -462,8 +463,13 @@ public final class PlanStore<Plan: StorePlan> {
   /// Buys `product`: reads what is owned first and refuses what would charge twice; on a verified
   /// purchase unlocks it and only then finishes the transaction.
   public func purchase(_ product: Plan.Product) async -> Outcome {
+    await purchase(product, chosenWinBack: nil)
+  }
+
+  /// `chosenWinBack`: the win-back offer the customer picked on the App Store (a purchase intent's).
+  private func purchase(_ product: Plan.Product, chosenWinBack: String?) async -> Outcome {
     let signed: SignedOffer?
-    switch await prepareToBuy(product) {
+    switch await prepare(product, chosenWinBack: chosenWinBack) {
     case .refused(let refusal): return .refused(refusal)
     case .ready(let offer): signed = offer
     }
@@ -484,6 +490,12 @@ public final class PlanStore<Plan: StorePlan> {
   /// what `purchase(_:)` asks first, and what to ask before buying any other way (SwiftUI's
   /// `PurchaseAction`, a StoreKit view). Reads what is owned first; may ask the customer to sign in.
   public func prepareToBuy(_ product: Plan.Product) async -> Preparation {
+    await prepare(product, chosenWinBack: nil)
+  }
+
+  /// A win-back offer the customer picked on the App Store is charged only when the App Store lists
+  /// it for them, whatever the plan's price (it is the price they accepted); otherwise nothing is.
+  private func prepare(_ product: Plan.Product, chosenWinBack: String?) async -> Preparation {
     await refresh()
     if !knowsOwnership {
       // Buying is a user action, so asking to sign in is fine; without knowing what the customer
@@ -499,9 +511,15 @@ public final class PlanStore<Plan: StorePlan> {
     switch Plan.terms(of: product, in: upsell) {
     case .notOffered: return .refused(.notOffered)
     case .withheld(let reason): return .refused(.withheld(reason))
-    case .offered(signing: nil):
-      return .ready(offer: await winBackOffer(for: product, prices: nil).map(SignedOffer.winBack))
-    case .offered(signing: let signing?): kind = signing
+    case .offered(let signing):
+      if let chosen = chosenWinBack {
+        let listed = await winBackOffer(for: product, prices: nil, chosen: chosen)
+        return listed.map { .ready(offer: .winBack($0)) } ?? .refused(.offerRejected)
+      }
+      guard let signing else {
+        return .ready(offer: await winBackOffer(for: product, prices: nil).map(SignedOffer.winBack))
+      }
+      kind = signing
     }
     // The server learns who asks from the signed app transaction, never from the app's word.
     let request = OfferRequest(
@@ -566,9 +584,12 @@ public final class PlanStore<Plan: StorePlan> {
 
   /// The win-back offer `product` is bought with: the best the App Store lists for this customer in
   /// the customer's own subscription status (`RenewalInfo.eligibleWinBackOfferIDs`, best first) among
-  /// the product's own (`prices`; read when nil). None when the status can't be read or doesn't
-  /// verify: the regular price, never one the App Store wouldn't charge.
-  private func winBackOffer(for product: Plan.Product, prices: [String: String]?) async -> String? {
+  /// the product's own (`prices`; read when nil), or `chosen` if it is one of them. None when the
+  /// status can't be read or doesn't verify: the regular price, never one the App Store wouldn't
+  /// charge.
+  private func winBackOffer(
+    for product: Plan.Product, prices: [String: String]?, chosen: String? = nil
+  ) async -> String? {
     let statuses = (try? await storeFront.subscriptionStatuses(for: product.rawValue)) ?? []
     // Only what the App Store lists for this customer: `winBackOffers` lists every offer, to anyone.
     let eligible = statuses.filter { $0.isVerified && $0.ownership == .purchased }
@@ -578,7 +599,9 @@ public final class PlanStore<Plan: StorePlan> {
     if known == nil {
       known = try? await storeFront.products(for: [product.rawValue]).first?.winBackPrices
     }
-    return eligible.first { known?[$0] != nil }
+    let listed = eligible.filter { known?[$0] != nil }
+    guard let chosen else { return listed.first }
+    return listed.contains(chosen) ? chosen : nil
   }
 
   // MARK: - Reading the App Store
@@ -597,7 +620,7 @@ public final class PlanStore<Plan: StorePlan> {
       lastPurchaseIntent = PurchaseIntentOutcome(product: nil, outcome: .refused(.notOffered))
       return
     }
-    let outcome = await purchase(product)
+    let outcome = await purchase(product, chosenWinBack: intent.winBackOfferID)
     lastPurchaseIntent = PurchaseIntentOutcome(product: product, outcome: outcome)
   }
 

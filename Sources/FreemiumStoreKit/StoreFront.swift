@@ -363,9 +363,13 @@ public protocol StoreFront: Sendable {
 public struct StorePurchaseIntent: Hashable, Sendable {
   /// `PurchaseIntent.product`'s id.
   public var productID: String
+  /// The win-back offer the customer chose on the App Store (`PurchaseIntent.offer`, iOS 18 and
+  /// macOS 15, sent when Streamlined Purchasing is off); nil for none.
+  public var winBackOfferID: String?
 
-  public init(productID: String) {
+  public init(productID: String, winBackOfferID: String? = nil) {
     self.productID = productID
+    self.winBackOfferID = winBackOfferID
   }
 }
 

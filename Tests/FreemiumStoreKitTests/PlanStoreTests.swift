@@ -654,6 +654,30 @@ struct PlanStoreTests {
         #expect(await store.purchase(.yearly) == .purchased(.yearly))
         #expect(model.charges.map(\.winBackOfferID) == [nil, "back"])
     }
+
+    @Test("A win-back offer picked on the App Store (a purchase intent's) is charged if listed for this customer, else nothing is")
+    func winBackPickedOnTheAppStore() async throws {
+        let model = AppStoreModel(
+            products: [
+                .init(
+                    id: "yearly", kind: .autoRenewable(group: "plus", level: 1, period: 365 * 86_400),
+                    winBackOffers: [.init(id: "best", displayPrice: "$9.99"), .init(id: "picked", displayPrice: "$19.99")])
+            ],
+            appTransaction: Self.newCustomer, now: Self.start)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        await store.refresh()
+        model.startPurchaseOnAppStore("yearly", winBackOffer: "best")
+        #expect(await Self.eventually { store.lastPurchaseIntent != nil })
+        #expect(store.lastPurchaseIntent?.outcome == .refused(.offerRejected), "never subscribed: not listed")
+        #expect(model.charges.isEmpty)
+        #expect(await store.purchase(.yearly) == .purchased(.yearly))
+        model.cancel("yearly")
+        model.advance(by: 400 * 86_400)
+        await store.refresh()
+        model.startPurchaseOnAppStore("yearly", winBackOffer: "picked")
+        #expect(await Self.eventually { store.lastPurchaseIntent?.outcome == .purchased(.yearly) })
+        #expect(model.charges.map(\.winBackOfferID) == [nil, "picked"], "the offer picked, not the best one")
+    }
 }
 
 extension TinyPlan {

@@ -312,7 +312,7 @@ struct GeneratedPackageTests {
             test: "Journey: an organizer's redeemed product reaches the family only if family-shareable"),
         LayerMutant(
             name: "IntentBypassesGate", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "    let outcome = await purchase(product)\n",
+            find: "    let outcome = await purchase(product, chosenWinBack: intent.winBackOfferID)\n",
             replace: "    let attempt = (try? await storeFront.purchase(productID: product.rawValue, offer: nil)) ?? .userCancelled\n"
                 + "    let outcome = await complete(attempt, for: product)\n",
             test: "Journey: an App Store purchase intent passes the gate: overlap refused, a fit bought"),

@@ -650,6 +650,11 @@ extension Product.PurchaseResult: Sendable {}
 public struct PurchaseIntent {
   /// purchaseintent/product.md: `let product: Product`
   public let product: Product
+  /// purchaseintent/offer.md: `let offer: Product.SubscriptionOffer?`, iOS 18.0, macOS 15.0; set
+  /// only for a win-back offer redeemed outside the app. Computed in the shim: a stored property
+  /// can't carry a newer availability than its type.
+  @available(iOS 18.0, macOS 15.0, *)
+  public var offer: Product.SubscriptionOffer? { fatalError("StoreKit shim") }
 
   /// purchaseintent/intents.md: `static var intents: PurchaseIntent.PurchaseIntents { get }`
   public static var intents: PurchaseIntent.PurchaseIntents { PurchaseIntents() }
