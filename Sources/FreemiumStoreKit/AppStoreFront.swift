@@ -100,7 +100,8 @@
           return StoreProduct(
             id: product.id, displayName: product.displayName, displayPrice: product.displayPrice,
             offerPrices: offerPrices,
-            introductoryPrice: product.subscription?.introductoryOffer?.displayPrice)
+            introductoryPrice: product.subscription?.introductoryOffer?.displayPrice,
+            winBackPrices: Self.winBackPrices(of: product))
         }
       } catch {
         throw Self.storeFrontError(error)
@@ -115,7 +116,8 @@
         guard let product = try await StoreKit.Product.products(for: [productID]).first else {
           throw StoreFrontError(message: StoreFrontError.notInStorefront)
         }
-        result = try await buy(product, options: try Self.purchaseOptions(offer: offer))
+        result = try await buy(
+          product, options: try Self.purchaseOptions(offer: offer, for: product))
       } catch {
         throw Self.storeFrontError(error)
       }
@@ -160,20 +162,37 @@
     /// or visionOS): a promoted In-App Purchase the customer started on the App Store.
     public func purchaseIntents() -> AsyncStream<StorePurchaseIntent> {
       #if !os(tvOS) && !os(watchOS) && !os(visionOS)
-        if #available(iOS 16.4, macOS 14.4, *) {
-          return AsyncStream { continuation in
-            let task = Task {
-              for await intent in StoreKit.PurchaseIntent.intents {
-                continuation.yield(StorePurchaseIntent(productID: intent.product.id))
-              }
-              continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        // From iOS 18 and macOS 15 an intent may carry the win-back offer the customer picked
+        // (`PurchaseIntent.offer`).
+        if #available(iOS 18.0, macOS 15.0, *) {
+          return Self.intents {
+            StorePurchaseIntent(productID: $0.product.id, winBackOfferID: $0.offer?.id)
           }
+        }
+        if #available(iOS 16.4, macOS 14.4, *) {
+          return Self.intents { StorePurchaseIntent(productID: $0.product.id) }
         }
       #endif
       return AsyncStream { $0.finish() }
     }
+
+    #if !os(tvOS) && !os(watchOS) && !os(visionOS)
+      /// `PurchaseIntent.intents`, each read by `read`.
+      @available(iOS 16.4, macOS 14.4, *)
+      private static func intents(
+        _ read: @escaping @Sendable (StoreKit.PurchaseIntent) -> StorePurchaseIntent
+      ) -> AsyncStream<StorePurchaseIntent> {
+        AsyncStream { continuation in
+          let task = Task {
+            for await intent in StoreKit.PurchaseIntent.intents {
+              continuation.yield(read(intent))
+            }
+            continuation.finish()
+          }
+          continuation.onTermination = { _ in task.cancel() }
+        }
+      }
+    #endif
 
     private static func status(_ status: StoreKit.Product.SubscriptionInfo.Status)
       -> SubscriptionStatus
@@ -206,8 +225,31 @@
           currentProductID: info.currentProductID, willAutoRenew: info.willAutoRenew,
           autoRenewPreference: info.autoRenewPreference, isInBillingRetry: info.isInBillingRetry,
           gracePeriodExpirationDate: info.gracePeriodExpirationDate,
-          expirationReason: info.expirationReason.map(expirationReason)),
+          expirationReason: info.expirationReason.map(expirationReason),
+          eligibleWinBackOfferIDs: eligibleWinBackOfferIDs(info)),
         isVerified: transactionVerified && infoVerified)
+    }
+
+    /// `RenewalInfo.eligibleWinBackOfferIDs` from iOS 18 and macOS 15; before them none, so the
+    /// customer sees and pays the regular price.
+    private static func eligibleWinBackOfferIDs(
+      _ info: StoreKit.Product.SubscriptionInfo.RenewalInfo
+    ) -> [String] {
+      if #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+        return info.eligibleWinBackOfferIDs
+      }
+      return []
+    }
+
+    /// `SubscriptionInfo.winBackOffers`' prices from iOS 18 and macOS 15; before them none.
+    private static func winBackPrices(of product: StoreKit.Product) -> [String: String] {
+      var prices: [String: String] = [:]
+      if #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+        for offer in product.subscription?.winBackOffers ?? [] {
+          if let id = offer.id { prices[id] = offer.displayPrice }
+        }
+      }
+      return prices
     }
 
     private static func expirationReason(
@@ -228,14 +270,35 @@
     public typealias PurchaseOptions = Set<StoreKit.Product.PurchaseOption>
 
     /// The options that charge `offer`'s price: pass them to SwiftUI's `PurchaseAction`, or return
-    /// them from a StoreKit view's `inAppPurchaseOptions`. Empty for the usual price.
+    /// them from a StoreKit view's `inAppPurchaseOptions`. Empty for the usual price. A win-back
+    /// offer needs the product it is for: `purchaseOptions(offer:for:)`.
     public static func purchaseOptions(offer: SignedOffer?) throws -> PurchaseOptions {
       switch offer?.kind {
       case nil: return []
       case .promotional(let id)?:
         return Set(try promotionalOffer(id, compactJWS: offer?.compactJWS ?? ""))
       case .introductory?: return [try introductoryOffer(compactJWS: offer?.compactJWS ?? "")]
+      case .winBack?:
+        throw StoreFrontError(
+          isOfferRejected: true, message: StoreFrontError.winBackOfferUnavailable)
       }
+    }
+
+    /// The options that charge `offer`'s price for `product`, a win-back offer included: StoreKit
+    /// takes the win-back offer as the product's own `Product.SubscriptionOffer`
+    /// (`Product.PurchaseOption.winBackOffer(_:)`, iOS 18 and macOS 15). One the product no longer
+    /// lists, or an older system, throws an offer rejection, so nothing is charged rather than the
+    /// regular price for a win-back price shown.
+    public static func purchaseOptions(offer: SignedOffer?, for product: StoreKit.Product) throws
+      -> PurchaseOptions
+    {
+      guard case .winBack(let id)? = offer?.kind else { return try purchaseOptions(offer: offer) }
+      if #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
+        let winBack = product.subscription?.winBackOffers.first(where: { $0.id == id })
+      {
+        return [.winBackOffer(winBack)]
+      }
+      throw StoreFrontError(isOfferRejected: true, message: StoreFrontError.winBackOfferUnavailable)
     }
 
     /// A purchase the app made itself, read as the store reads its own: the result of SwiftUI's

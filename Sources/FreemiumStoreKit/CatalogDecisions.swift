@@ -134,8 +134,8 @@ public struct PlanOffer<Product: Hashable & Sendable, Feature: Hashable & Sendab
 
 extension PlanOffer {
   /// The price to show, localized by the App Store: a promotional or introductory offer's own price
-  /// when the legacy price is charged as one, else the product's (a legacy product is bought at its
-  /// own price).
+  /// when the legacy price is charged as one, else the win-back price `PlanStore.offeredProducts()`
+  /// chose for this customer, else the product's (a legacy product is bought at its own price).
   public func displayPrice(in product: StoreProduct) -> String {
     switch legacyCharge {
     case .promotionalOffer(let id)?:
@@ -143,7 +143,7 @@ extension PlanOffer {
     case .introductoryOffer?:
       return product.introductoryPrice ?? legacyPrice ?? product.displayPrice
     case .legacyProduct?, nil:
-      return product.displayPrice
+      return product.winBackPrice ?? product.displayPrice
     }
   }
 }

@@ -31,6 +31,10 @@ import Foundation
 /// - It listens to `Transaction.updates` from the moment it is created until it goes away, and so
 ///   to `PurchaseIntent.intents`: a purchase started on the App Store goes through the same
 ///   never-charge-twice gate as the paywall's.
+/// - A lapsed subscriber buying a product the plan sells at its regular price gets the best win-back
+///   offer the App Store lists for them (`RenewalInfo.eligibleWinBackOfferIDs`, iOS 18 and macOS 15),
+///   shown by `offeredProducts()` and charged by `purchase(_:)`; nobody else sees one, and before
+///   iOS 18 everyone sees and pays the regular price. A legacy price stays the legacy price.
 /// - It tells an offer code's redemption from a purchase (`Transaction.OfferType.code`), wherever
 ///   the customer redeemed it, so the app can thank them (`State.redeemedCodes`).
 @MainActor
@@ -149,7 +153,8 @@ public final class PlanStore<Plan: StorePlan> {
     /// introductory offer's eligibility), and none was signed.
     case offerNotSigned
     /// The App Store refused the signed promotional offer (`Product.PurchaseError.ineligibleForOffer`
-    /// and the invalid-offer errors): the legacy price was not charged, and neither was the full one.
+    /// and the invalid-offer errors), or a win-back offer picked on the App Store isn't listed for
+    /// this customer: the offer's price was not charged, and neither was the full one.
     case offerRejected
   }
 
@@ -458,8 +463,13 @@ public final class PlanStore<Plan: StorePlan> {
   /// Buys `product`: reads what is owned first and refuses what would charge twice; on a verified
   /// purchase unlocks it and only then finishes the transaction.
   public func purchase(_ product: Plan.Product) async -> Outcome {
+    await purchase(product, chosenWinBack: nil)
+  }
+
+  /// `chosenWinBack`: the win-back offer the customer picked on the App Store (a purchase intent's).
+  private func purchase(_ product: Plan.Product, chosenWinBack: String?) async -> Outcome {
     let signed: SignedOffer?
-    switch await prepareToBuy(product) {
+    switch await prepare(product, chosenWinBack: chosenWinBack) {
     case .refused(let refusal): return .refused(refusal)
     case .ready(let offer): signed = offer
     }
@@ -480,6 +490,12 @@ public final class PlanStore<Plan: StorePlan> {
   /// what `purchase(_:)` asks first, and what to ask before buying any other way (SwiftUI's
   /// `PurchaseAction`, a StoreKit view). Reads what is owned first; may ask the customer to sign in.
   public func prepareToBuy(_ product: Plan.Product) async -> Preparation {
+    await prepare(product, chosenWinBack: nil)
+  }
+
+  /// A win-back offer the customer picked on the App Store is charged only when the App Store lists
+  /// it for them, whatever the plan's price (it is the price they accepted); otherwise nothing is.
+  private func prepare(_ product: Plan.Product, chosenWinBack: String?) async -> Preparation {
     await refresh()
     if !knowsOwnership {
       // Buying is a user action, so asking to sign in is fine; without knowing what the customer
@@ -495,8 +511,15 @@ public final class PlanStore<Plan: StorePlan> {
     switch Plan.terms(of: product, in: upsell) {
     case .notOffered: return .refused(.notOffered)
     case .withheld(let reason): return .refused(.withheld(reason))
-    case .offered(signing: nil): return .ready(offer: nil)
-    case .offered(signing: let signing?): kind = signing
+    case .offered(let signing):
+      if let chosen = chosenWinBack {
+        let listed = await winBackOffer(for: product, prices: nil, chosen: chosen)
+        return listed.map { .ready(offer: .winBack($0)) } ?? .refused(.offerRejected)
+      }
+      guard let signing else {
+        return .ready(offer: await winBackOffer(for: product, prices: nil).map(SignedOffer.winBack))
+      }
+      kind = signing
     }
     // The server learns who asks from the signed app transaction, never from the app's word.
     let request = OfferRequest(
@@ -537,11 +560,48 @@ public final class PlanStore<Plan: StorePlan> {
     }
   }
 
-  /// The App Store products for the current offers, in offer order, for their display prices.
+  /// The App Store products for the current offers, in offer order, for their display prices:
+  /// each with the win-back offer this customer is charged (`winBackOfferID`), if any.
   public func offeredProducts() async throws -> [StoreProduct] {
-    let offers = Plan.offeredProducts(in: upsell).map(\.rawValue)
-    let products = try await storeFront.products(for: offers)
-    return offers.compactMap { id in products.first { $0.id == id } }
+    let offered = Plan.offeredProducts(in: upsell)
+    let products = try await storeFront.products(for: offered.map(\.rawValue))
+    var result: [StoreProduct] = []
+    for product in offered {
+      guard var storeProduct = products.first(where: { $0.id == product.rawValue }) else {
+        continue
+      }
+      // A product without win-back offers (every product before iOS 18) needs no status read.
+      if !storeProduct.winBackPrices.isEmpty,
+        case .offered(signing: nil) = Plan.terms(of: product, in: upsell)
+      {
+        storeProduct.winBackOfferID = await winBackOffer(
+          for: product, prices: storeProduct.winBackPrices)
+      }
+      result.append(storeProduct)
+    }
+    return result
+  }
+
+  /// The win-back offer `product` is bought with: the best the App Store lists for this customer in
+  /// the customer's own subscription status (`RenewalInfo.eligibleWinBackOfferIDs`, best first) among
+  /// the product's own (`prices`; read when nil), or `chosen` if it is one of them. None when the
+  /// status can't be read or doesn't verify: the regular price, never one the App Store wouldn't
+  /// charge.
+  private func winBackOffer(
+    for product: Plan.Product, prices: [String: String]?, chosen: String? = nil
+  ) async -> String? {
+    let statuses = (try? await storeFront.subscriptionStatuses(for: product.rawValue)) ?? []
+    // Only what the App Store lists for this customer: `winBackOffers` lists every offer, to anyone.
+    let eligible = statuses.filter { $0.isVerified && $0.ownership == .purchased }
+      .flatMap(\.renewalInfo.eligibleWinBackOfferIDs)
+    guard !eligible.isEmpty else { return nil }
+    var known = prices
+    if known == nil {
+      known = try? await storeFront.products(for: [product.rawValue]).first?.winBackPrices
+    }
+    let listed = eligible.filter { known?[$0] != nil }
+    guard let chosen else { return listed.first }
+    return listed.contains(chosen) ? chosen : nil
   }
 
   // MARK: - Reading the App Store
@@ -560,7 +620,7 @@ public final class PlanStore<Plan: StorePlan> {
       lastPurchaseIntent = PurchaseIntentOutcome(product: nil, outcome: .refused(.notOffered))
       return
     }
-    let outcome = await purchase(product)
+    let outcome = await purchase(product, chosenWinBack: intent.winBackOfferID)
     lastPurchaseIntent = PurchaseIntentOutcome(product: product, outcome: outcome)
   }
 
@@ -793,7 +853,13 @@ public final class PlanStore<Plan: StorePlan> {
     @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
     public func purchaseOptions(for product: Plan.Product) async -> AppStoreFront.PurchaseOptions? {
       guard case .ready(let offer) = await prepareToBuy(product) else { return nil }
-      return try? AppStoreFront.purchaseOptions(offer: offer)
+      guard offer?.kind.winBackOfferID != nil else {
+        return try? AppStoreFront.purchaseOptions(offer: offer)
+      }
+      // A win-back offer is the product's own `SubscriptionOffer`.
+      guard let storeProduct = try? await StoreKit.Product.products(for: [product.rawValue]).first
+      else { return nil }
+      return try? AppStoreFront.purchaseOptions(offer: offer, for: storeProduct)
     }
 
     /// Takes what SwiftUI's `PurchaseAction` returned for `product`: unlocked, then finished.

@@ -214,6 +214,8 @@ public struct StoreFrontError: Error, Hashable, Sendable {
   public static let offersNeedNewerSDK = "This price needs an app built with Xcode 26 or later."
   public static let introductoryOffersNeedNewerSDK =
     "This price needs an app built with Xcode 16.3 or later."
+  public static let winBackOfferUnavailable =
+    "This win-back price isn't available any more. Nothing was charged."
   public static let offerCodesUnavailable =
     "Offer codes can't be redeemed in this app here. Redeem the code in the App Store."
   public static let visionOSNeedsScene =
@@ -229,16 +231,31 @@ public struct StoreProduct: Hashable, Sendable {
   public var offerPrices: [String: String]
   /// The introductory offer's localized price (`SubscriptionInfo.introductoryOffer`), if any.
   public var introductoryPrice: String?
+  /// Each win-back offer's localized price, by offer id (`SubscriptionInfo.winBackOffers`, iOS 18
+  /// and macOS 15; empty before them). Every offer set up in App Store Connect, whoever asks: the
+  /// customer may be eligible for none of them.
+  public var winBackPrices: [String: String]
+  /// The win-back offer this customer is bought with, chosen by `PlanStore.offeredProducts()` from
+  /// the offers the App Store says they are eligible for; nil for none.
+  public var winBackOfferID: String?
 
   public init(
     id: String, displayName: String, displayPrice: String, offerPrices: [String: String] = [:],
-    introductoryPrice: String? = nil
+    introductoryPrice: String? = nil, winBackPrices: [String: String] = [:],
+    winBackOfferID: String? = nil
   ) {
     self.id = id
     self.displayName = displayName
     self.displayPrice = displayPrice
     self.offerPrices = offerPrices
     self.introductoryPrice = introductoryPrice
+    self.winBackPrices = winBackPrices
+    self.winBackOfferID = winBackOfferID
+  }
+
+  /// The win-back price this customer is charged (`winBackOfferID`'s), or nil for none.
+  public var winBackPrice: String? {
+    winBackOfferID.flatMap { winBackPrices[$0] }
   }
 }
 
@@ -253,10 +270,20 @@ public struct SignedOffer: Hashable, Sendable {
     /// `Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`, signed with
     /// `IntroductoryOfferEligibilitySignatureCreator`. It discounts the first periods only.
     case introductory
+    /// A win-back offer for a lapsed subscriber: `Product.PurchaseOption.winBackOffer(_:)` (iOS 18,
+    /// macOS 15). Nothing is signed (`compactJWS` is empty): the App Store decides who is eligible
+    /// (`RenewalInfo.eligibleWinBackOfferIDs`) and the store uses only an offer it listed there.
+    case winBack(offerID: String)
 
     /// The promotional offer's identifier; nil for the introductory offer.
     public var offerID: String? {
       if case .promotional(let id) = self { return id }
+      return nil
+    }
+
+    /// The win-back offer's identifier; nil for the other kinds.
+    public var winBackOfferID: String? {
+      if case .winBack(let id) = self { return id }
       return nil
     }
   }
@@ -268,6 +295,11 @@ public struct SignedOffer: Hashable, Sendable {
   public init(_ kind: Kind, compactJWS: String) {
     self.kind = kind
     self.compactJWS = compactJWS
+  }
+
+  /// A win-back offer: nothing to sign.
+  public static func winBack(_ offerID: String) -> SignedOffer {
+    SignedOffer(.winBack(offerID: offerID), compactJWS: "")
   }
 
   /// The promotional offer's identifier; nil for the introductory offer.
@@ -343,9 +375,13 @@ public protocol StoreFront: Sendable {
 public struct StorePurchaseIntent: Hashable, Sendable {
   /// `PurchaseIntent.product`'s id.
   public var productID: String
+  /// The win-back offer the customer chose on the App Store (`PurchaseIntent.offer`, iOS 18 and
+  /// macOS 15, sent when Streamlined Purchasing is off); nil for none.
+  public var winBackOfferID: String?
 
-  public init(productID: String) {
+  public init(productID: String, winBackOfferID: String? = nil) {
     self.productID = productID
+    self.winBackOfferID = winBackOfferID
   }
 }
 

@@ -70,12 +70,17 @@ public struct SubscriptionRenewalInfo: Hashable, Sendable {
   public var gracePeriodExpirationDate: Date?
   /// `expirationReason`, once the subscription expired.
   public var expirationReason: ExpirationReason?
+  /// `eligibleWinBackOfferIDs` (iOS 18, macOS 15; empty before them): the win-back offers the
+  /// customer may redeem now, best first. Empty while the subscription is active, in billing retry
+  /// or in a billing grace period.
+  public var eligibleWinBackOfferIDs: [String]
 
   public init(
     currentProductID: String, willAutoRenew: Bool, autoRenewPreference: String?,
     isInBillingRetry: Bool = false, gracePeriodExpirationDate: Date? = nil,
-    expirationReason: ExpirationReason? = nil
+    expirationReason: ExpirationReason? = nil, eligibleWinBackOfferIDs: [String] = []
   ) {
+    self.eligibleWinBackOfferIDs = eligibleWinBackOfferIDs
     self.currentProductID = currentProductID
     self.willAutoRenew = willAutoRenew
     self.autoRenewPreference = autoRenewPreference

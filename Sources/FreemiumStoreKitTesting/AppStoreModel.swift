@@ -29,6 +29,21 @@ import FreemiumStoreKit
 ///   another product is refused. Apple doesn't say what the option does for a product without an
 ///   introductory offer: the model refuses and charges nothing, rather than charge the full price
 ///   to a customer promised a lower one.
+/// - **Win-back offers** (iOS 18, macOS 15): only for a customer whose own subscription in the
+///   group lapsed: expired, so not active, not in billing retry or a billing grace period, and not
+///   refunded ("Supporting win-back offers in your app": a churned subscription;
+///   `RenewalInfo.eligibleWinBackOfferIDs`, which says billing retry and grace periods aren't
+///   eligible). `SubscriptionInfo.winBackOffers` lists every offer set up, whoever asks; the renewal
+///   info lists those the customer may redeem, best first, from the offers of the lapsed
+///   subscription's product. A purchase with any other win-back offer throws `isOfferRejected` and
+///   charges nothing: an offer the product doesn't declare (`invalidOfferIdentifier`), or one the
+///   customer isn't eligible for (`ineligibleForOffer`; `Product.PurchaseError`). Apple doesn't
+///   say what a purchase with an ineligible win-back offer does: the model refuses rather than
+///   charge a price the app didn't show. The offer's price holds for its `periods` (the purchase
+///   and the renewals after it), then the regular price; each such transaction's `Transaction.offer`
+///   is `.winBack` with the offer's id. App Store Connect's eligibility criteria ("Set up win-back
+///   offers": paid duration, time since the lapse, wait between offers) aren't modelled beyond the
+///   strictest wait: each offer redeems once per customer.
 /// - **Subscription groups**: one active subscription per group, one `originalID` for all its
 ///   renewals and plan changes. A higher level starts at once, charged now, and the old transaction
 ///   is marked `isUpgraded`; a lower level, or another duration at the same level, charges nothing
@@ -120,12 +135,15 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     /// The promotional offer ids declared for it.
     public var promotionalOffers: Set<String>
     public var hasIntroductoryOffer: Bool
+    /// The win-back offers set up for it in App Store Connect, best first.
+    public var winBackOffers: [WinBackOffer]
 
     public init(
       id: String, kind: Kind, displayName: String? = nil, displayPrice: String = "$0.99",
       isFamilyShareable: Bool = false, promotionalOffers: Set<String> = [],
-      hasIntroductoryOffer: Bool = false
+      hasIntroductoryOffer: Bool = false, winBackOffers: [WinBackOffer] = []
     ) {
+      self.winBackOffers = winBackOffers
       self.id = id
       self.kind = kind
       self.displayName = displayName ?? id
@@ -167,6 +185,8 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     public var isIntroductory: Bool
     /// Redeemed with an offer code: the offer's reference name.
     public var offerCode: String? = nil
+    /// Bought, or renewed, at this win-back offer's price.
+    public var winBackOfferID: String? = nil
   }
 
   /// What the customer paid for, in order: the product and the offer, if any.
@@ -176,6 +196,8 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     public var isIntroductory: Bool
     /// An automatic renewal, not a purchase.
     public var isRenewal = false
+    /// Charged at this win-back offer's price.
+    public var winBackOfferID: String? = nil
   }
 
   /// The App Store's renewal state of one subscription group, for the customer's own subscription
@@ -190,6 +212,9 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     /// When the renewal that couldn't be paid was due: billing retry began then.
     var retryStarted: Date?
     var expirationReason: SubscriptionRenewalInfo.ExpirationReason?
+    /// The win-back offer the subscription restarted with, and how many renewals it still prices.
+    var winBackOfferID: String?
+    var winBackRenewalsLeft = 0
   }
 
   /// What an offer signature was made for: what the model's `offerSigner` was asked to sign.
@@ -233,6 +258,8 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     var nextListener = 0
     /// One-time-use offer codes already redeemed.
     var spentCodes: Set<String> = []
+    /// Win-back offers the customer redeemed: each one once.
+    var redeemedWinBacks: Set<String> = []
     /// What the customer types in the redemption sheet.
     var codeInSheet: OfferCodeEntry?
     var intentListeners: [Int: AsyncStream<StorePurchaseIntent>.Continuation] = [:]
@@ -534,8 +561,14 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
 
   public func products(for identifiers: [String]) async throws -> [StoreProduct] {
     guard isOnline else { throw Self.offline }
-    return identifiers.compactMap { products[$0] }.map {
-      StoreProduct(id: $0.id, displayName: $0.displayName, displayPrice: $0.displayPrice)
+    // Every win-back offer set up, whoever asks (`SubscriptionInfo.winBackOffers`); the renewal
+    // info says which this customer may redeem.
+    return identifiers.compactMap { products[$0] }.map { product in
+      var winBackPrices: [String: String] = [:]
+      for offer in product.winBackOffers { winBackPrices[offer.id] = offer.displayPrice }
+      return StoreProduct(
+        id: product.id, displayName: product.displayName, displayPrice: product.displayPrice,
+        winBackPrices: winBackPrices)
     }
   }
 
@@ -565,7 +598,9 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
         if !state.pending.contains(productID) { state.pending.append(productID) }
         return nil
       }
-      return add(product, to: &state, offerID: offer?.offerID, introductory: introductory)
+      return add(
+        product, to: &state, offerID: offer?.offerID, introductory: introductory,
+        winBackOfferID: offer?.kind.winBackOfferID)
     }
     guard let record else { return .pending }
     return .success(transaction(record))

@@ -82,10 +82,11 @@ extension AppStoreModel {
     set { withState { $0.codeInSheet = newValue } }
   }
 
-  /// A purchase the customer starts on the App Store's product page (a promoted In-App Purchase): a
-  /// `PurchaseIntent` for the app, which buys it or not. Nothing is charged here.
-  public func startPurchaseOnAppStore(_ productID: String) {
-    let intent = StorePurchaseIntent(productID: productID)
+  /// A purchase the customer starts on the App Store's product page (a promoted In-App Purchase), or
+  /// a win-back offer they pick there (`winBackOffer`): a `PurchaseIntent` for the app, which buys it
+  /// or not. Nothing is charged here.
+  public func startPurchaseOnAppStore(_ productID: String, winBackOffer: String? = nil) {
+    let intent = StorePurchaseIntent(productID: productID, winBackOfferID: winBackOffer)
     for listener in withState({ Array($0.intentListeners.values) }) { listener.yield(intent) }
   }
 
@@ -122,6 +123,7 @@ extension AppStoreModel {
   /// The offer a record carries, as `Transaction.offer` says it.
   static func offer(of record: Record) -> TransactionOffer? {
     if let code = record.offerCode { return TransactionOffer(.code, id: code) }
+    if let id = record.winBackOfferID { return TransactionOffer(.winBack, id: id) }
     if let id = record.offerID { return TransactionOffer(.promotional, id: id) }
     return record.isIntroductory ? TransactionOffer(.introductory) : nil
   }

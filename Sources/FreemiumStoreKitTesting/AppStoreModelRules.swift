@@ -13,6 +13,33 @@ extension AppStoreModel {
 
   // MARK: - Offers
 
+  /// A win-back offer set up in App Store Connect for an auto-renewable subscription.
+  public struct WinBackOffer: Hashable, Sendable {
+    /// The offer identifier (`Product.SubscriptionOffer.id`).
+    public var id: String
+    public var displayPrice: String
+    /// How many periods it prices, the purchase's included; the regular price follows.
+    public var periods: Int
+
+    public init(id: String, displayPrice: String, periods: Int = 1) {
+      self.id = id
+      self.displayPrice = displayPrice
+      self.periods = periods
+    }
+  }
+
+  /// The win-back offers the customer may redeem now, best first: the lapsed subscription's
+  /// product's, once the customer's own subscription in `group` expired; none while it is active,
+  /// in billing retry or a grace period, refunded, or never was. Each offer redeems once.
+  func eligibleWinBackOffers(in group: String, state: State) -> [WinBackOffer] {
+    guard let index = renewalIndex(group, .purchased, in: state),
+      state.renewals[index].expirationReason != nil,
+      let lapsed = latest(of: state.renewals[index], in: state), lapsed.revocationDate == nil,
+      let product = products[lapsed.productID]
+    else { return [] }
+    return product.winBackOffers.filter { !state.redeemedWinBacks.contains($0.id) }
+  }
+
   /// A signed discount: made by the app's server for this product, this offer and this account.
   /// A promotional offer must also be declared for the product and go to a customer with a
   /// subscription history in its group. Returns whether the introductory offer applies: nil when
@@ -42,6 +69,15 @@ extension AppStoreModel {
         throw StoreFrontError(isOfferRejected: true, message: "invalidOfferSignature")
       }
       return claims.allowIntroductoryOffer
+    case .winBack(let id):
+      // No signature: the App Store decides who is eligible.
+      guard let group = product.group, product.winBackOffers.contains(where: { $0.id == id }) else {
+        throw StoreFrontError(isOfferRejected: true, message: "invalidOfferIdentifier")
+      }
+      guard eligibleWinBackOffers(in: group, state: state).contains(where: { $0.id == id }) else {
+        throw StoreFrontError(isOfferRejected: true, message: "ineligibleForOffer")
+      }
+      return nil
     }
   }
 
@@ -93,7 +129,7 @@ extension AppStoreModel {
   /// plan change records nothing: it returns the current transaction.
   func add(
     _ product: Product, to state: inout State, offerID: String?, introductory: Bool? = nil,
-    ownership: TransactionOwnership = .purchased
+    ownership: TransactionOwnership = .purchased, winBackOfferID: String? = nil
   ) -> Record {
     state.nextID += 1
     var record = Record(
@@ -131,10 +167,20 @@ extension AppStoreModel {
         )
       }
       record.expirationDate = state.now.addingTimeInterval(period)
+      if let winBack = product.winBackOffers.first(where: { $0.id == winBackOfferID }),
+        let index = renewalIndex(group, ownership, in: state)
+      {
+        record.winBackOfferID = winBack.id
+        state.redeemedWinBacks.insert(winBack.id)
+        state.renewals[index].winBackOfferID = winBack.id
+        state.renewals[index].winBackRenewalsLeft = winBack.periods - 1
+      }
     }
     if ownership == .purchased {
       state.charges.append(
-        Charge(productID: product.id, offerID: offerID, isIntroductory: record.isIntroductory))
+        Charge(
+          productID: product.id, offerID: offerID, isIntroductory: record.isIntroductory,
+          winBackOfferID: record.winBackOfferID))
     }
     state.records.append(record)
     return record
@@ -201,14 +247,21 @@ extension AppStoreModel {
       return nil
     }
     state.nextID += 1
-    let record = Record(
+    var record = Record(
       id: state.nextID, originalID: renewal.originalID, productID: product.id,
       ownership: renewal.ownership, purchaseDate: start,
       expirationDate: start.addingTimeInterval(period), revocationDate: nil, isFinished: false,
       isUpgraded: false, offerID: nil, isIntroductory: false)
+    // A win-back offer of several periods prices the renewals it covers.
+    if renewal.winBackRenewalsLeft > 0 {
+      record.winBackOfferID = renewal.winBackOfferID
+      state.renewals[index].winBackRenewalsLeft -= 1
+    }
     if renewal.ownership == .purchased {
       state.charges.append(
-        Charge(productID: product.id, offerID: nil, isIntroductory: false, isRenewal: true))
+        Charge(
+          productID: product.id, offerID: nil, isIntroductory: false, isRenewal: true,
+          winBackOfferID: record.winBackOfferID))
     }
     state.records.append(record)
     return record
@@ -255,6 +308,8 @@ extension AppStoreModel {
       renewalInfo: SubscriptionRenewalInfo(
         currentProductID: current.productID, willAutoRenew: renewal.willAutoRenew,
         autoRenewPreference: renewal.preference, isInBillingRetry: inRetry,
-        gracePeriodExpirationDate: graceEnd, expirationReason: renewal.expirationReason))
+        gracePeriodExpirationDate: graceEnd, expirationReason: renewal.expirationReason,
+        eligibleWinBackOfferIDs: renewal.ownership == .purchased
+          ? eligibleWinBackOffers(in: renewal.group, state: state).map(\.id) : []))
   }
 }

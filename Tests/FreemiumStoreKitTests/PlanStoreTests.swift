@@ -631,6 +631,54 @@ struct PlanStoreTests {
         #expect(await Self.eventually { store.lastPurchaseIntent?.product == nil })
         #expect(store.lastPurchaseIntent?.outcome == .refused(.notOffered))
     }
+
+    @Test("A win-back price only where the App Store lists it for this customer: not before subscribing, shown and charged once lapsed")
+    func winBackOnlyWhenListed() async throws {
+        let model = AppStoreModel(
+            products: [
+                .init(
+                    id: "yearly", kind: .autoRenewable(group: "plus", level: 1, period: 365 * 86_400), displayPrice: "$49.99",
+                    winBackOffers: [.init(id: "back", displayPrice: "$9.99")])
+            ],
+            appTransaction: Self.newCustomer, now: Self.start)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        await store.refresh()
+        let before = try #require(try await store.offeredProducts().first { $0.id == "yearly" })
+        #expect(before.winBackPrices == ["back": "$9.99"] && before.winBackPrice == nil)
+        #expect(await store.prepareToBuy(.yearly) == .ready(offer: nil))
+        #expect(await store.purchase(.yearly) == .purchased(.yearly))
+        model.cancel("yearly")
+        model.advance(by: 400 * 86_400)
+        await store.refresh()
+        #expect(try await store.offeredProducts().first { $0.id == "yearly" }?.winBackPrice == "$9.99")
+        #expect(await store.prepareToBuy(.yearly) == .ready(offer: .winBack("back")))
+        #expect(await store.purchase(.yearly) == .purchased(.yearly))
+        #expect(model.charges.map(\.winBackOfferID) == [nil, "back"])
+    }
+
+    @Test("A win-back offer picked on the App Store (a purchase intent's) is charged if listed for this customer, else nothing is")
+    func winBackPickedOnTheAppStore() async throws {
+        let model = AppStoreModel(
+            products: [
+                .init(
+                    id: "yearly", kind: .autoRenewable(group: "plus", level: 1, period: 365 * 86_400),
+                    winBackOffers: [.init(id: "best", displayPrice: "$9.99"), .init(id: "picked", displayPrice: "$19.99")])
+            ],
+            appTransaction: Self.newCustomer, now: Self.start)
+        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        await store.refresh()
+        model.startPurchaseOnAppStore("yearly", winBackOffer: "best")
+        #expect(await Self.eventually { store.lastPurchaseIntent != nil })
+        #expect(store.lastPurchaseIntent?.outcome == .refused(.offerRejected), "never subscribed: not listed")
+        #expect(model.charges.isEmpty)
+        #expect(await store.purchase(.yearly) == .purchased(.yearly))
+        model.cancel("yearly")
+        model.advance(by: 400 * 86_400)
+        await store.refresh()
+        model.startPurchaseOnAppStore("yearly", winBackOffer: "picked")
+        #expect(await Self.eventually { store.lastPurchaseIntent?.outcome == .purchased(.yearly) })
+        #expect(model.charges.map(\.winBackOfferID) == [nil, "picked"], "the offer picked, not the best one")
+    }
 }
 
 extension TinyPlan {

@@ -129,6 +129,15 @@ struct GeneratedPackageTests {
             find: "if owned.ownership == .familyShared && !familySharingEntitles { return .familySharingIgnored }",
             replace: "if owned.ownership == .familyShared && familySharingEntitles { return .familySharingIgnored }",
             test: "Journey: a family member gets what is shared, as the plan says, until sharing stops"),
+        // Win-back offers: eligibility read from the product's offers, which StoreKit lists to anyone, not from the
+        // customer's renewal info: a customer who never subscribed is shown and sent a price the App Store refuses.
+        LayerMutant(
+            name: "WinBackForAnyone", example: "quill-writer", file: "PlanStore.swift",
+            find: "    let eligible = statuses.filter { $0.isVerified && $0.ownership == .purchased }\n"
+                + "      .flatMap(\\.renewalInfo.eligibleWinBackOfferIDs)\n",
+            replace: "    _ = statuses\n    let eligible = (try? await storeFront.products(for: [product.rawValue]).first?\n"
+                + "      .winBackPrices.keys.sorted()) ?? []\n",
+            test: "Journey: a new customer and an active subscriber see and pay the regular price"),
         LayerMutant(
             name: "IntroductoryUnsigned", example: "Tests/Fixtures/plans/introductory-offer-paid-era.json", file: "CatalogPlan.swift",
             find: "    case .introductoryOffer?: return .offered(signing: .introductory)\n",
@@ -308,7 +317,7 @@ struct GeneratedPackageTests {
             test: "Journey: an organizer's redeemed product reaches the family only if family-shareable"),
         LayerMutant(
             name: "IntentBypassesGate", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "    let outcome = await purchase(product)\n",
+            find: "    let outcome = await purchase(product, chosenWinBack: intent.winBackOfferID)\n",
             replace: "    let attempt = (try? await storeFront.purchase(productID: product.rawValue, offer: nil)) ?? .userCancelled\n"
                 + "    let outcome = await complete(attempt, for: product)\n",
             test: "A purchase started on the App Store passes the paywall's gate: what the customer owns is refused, a fitting one is bought",

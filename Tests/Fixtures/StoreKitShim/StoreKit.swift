@@ -499,6 +499,14 @@ public struct Product: Identifiable, Hashable, Sendable {
     public static func promotionalOffer(_ offerID: String, compactJWS: String) -> [Product.PurchaseOption] {
       [PurchaseOption(name: "promotionalOffer")]
     }
+
+    /// product/purchaseoption/winbackoffer(_:).md: `static func winBackOffer(_ offer:
+    /// Product.SubscriptionOffer) -> Product.PurchaseOption`, iOS 18.0, macOS 15.0, tvOS 18.0,
+    /// watchOS 11.0, visionOS 2.0.
+    @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> Product.PurchaseOption {
+      PurchaseOption(name: "winBackOffer")
+    }
   }
 
   /// product/subscriptionoffer.md: `struct SubscriptionOffer` (only what this shim needs).
@@ -540,6 +548,12 @@ public struct Product: Identifiable, Hashable, Sendable {
     /// product/subscriptioninfo/introductoryoffer.md: `let introductoryOffer: Product.SubscriptionOffer?`,
     /// iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0.
     public let introductoryOffer: Product.SubscriptionOffer?
+    /// product/subscriptioninfo/winbackoffers.md: `let winBackOffers: [Product.SubscriptionOffer]`,
+    /// iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0. Every offer set up, whatever
+    /// the customer's eligibility (`RenewalInfo.eligibleWinBackOfferIDs`). A stored property can't
+    /// carry a newer availability than its type here, so the shim computes it.
+    @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public var winBackOffers: [Product.SubscriptionOffer] { fatalError("StoreKit shim") }
 
     /// product/subscriptioninfo/status-swift.property.md: `var status:
     /// [Product.SubscriptionInfo.Status] { get async throws }`
@@ -563,6 +577,11 @@ public struct Product: Identifiable, Hashable, Sendable {
       /// product/subscriptioninfo/renewalinfo/expirationreason-swift.property.md:
       /// `let expirationReason: Product.SubscriptionInfo.RenewalInfo.ExpirationReason?`
       public let expirationReason: Product.SubscriptionInfo.RenewalInfo.ExpirationReason?
+      /// product/subscriptioninfo/renewalinfo/eligiblewinbackofferids.md: `let
+      /// eligibleWinBackOfferIDs: [String]`, iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0,
+      /// visionOS 2.0; best offer first. Computed in the shim, as `winBackOffers` is.
+      @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+      public var eligibleWinBackOfferIDs: [String] { fatalError("StoreKit shim") }
 
       /// product/subscriptioninfo/renewalinfo/expirationreason-swift.struct.md: `struct
       /// ExpirationReason`; RawRepresentable (`init(rawValue: Int)`), Hashable, Sendable; each
@@ -631,6 +650,11 @@ extension Product.PurchaseResult: Sendable {}
 public struct PurchaseIntent {
   /// purchaseintent/product.md: `let product: Product`
   public let product: Product
+  /// purchaseintent/offer.md: `let offer: Product.SubscriptionOffer?`, iOS 18.0, macOS 15.0; set
+  /// only for a win-back offer redeemed outside the app. Computed in the shim: a stored property
+  /// can't carry a newer availability than its type.
+  @available(iOS 18.0, macOS 15.0, *)
+  public var offer: Product.SubscriptionOffer? { fatalError("StoreKit shim") }
 
   /// purchaseintent/intents.md: `static var intents: PurchaseIntent.PurchaseIntents { get }`
   public static var intents: PurchaseIntent.PurchaseIntents { PurchaseIntents() }
