@@ -48,6 +48,16 @@ struct CatalogPlanStoreTests {
             appTransaction: facts, now: PlanStoreTests.start)
     }
 
+    @Test(
+        "A server reads Apple's environment names; a name added later, or none, is production, where the original version is real",
+        arguments: [
+            ("Production", StoreEnvironment.production), ("Sandbox", .sandbox), ("ProductionSandbox", .sandbox), ("Xcode", .xcode),
+            ("LocalTesting", .xcode), ("SomethingNew", .production), (nil, .production),
+        ] as [(String?, StoreEnvironment)])
+    func serverEnvironment(name: String?, environment: StoreEnvironment) {
+        #expect(ShopPlan.serverEnvironment(name) == environment)
+    }
+
     @Test("A paid download keeps its tier; refunded, it is a proven new customer, who may buy")
     func refundedDownloadBuys() async {
         let paid = await Self.model(Self.paidBuyer).launch(ShopPlan.self, on: .iOS)

@@ -84,7 +84,7 @@ extension GenerationContext {
             ("originalPlatform", customer.originalPlatform.flatMap { Self.storeKitPlatforms[$0] }.map { "\"\($0)\"" }),
             ("appTransactionId", "\"70500000000\(number)\""),
         ])
-        let transactions = customer.purchases.enumerated().map { offset, owned -> TemplateValue in
+        let transactions = customer.purchases.enumerated().map { offset, owned -> String in
             let json = Self.jsonObject([
                 ("transactionId", "\"2000000\(number)\(offset)\""),
                 ("productId", JSONWriter.quoted(owned.productID)),
@@ -94,13 +94,14 @@ extension GenerationContext {
                 ("revocationDate", owned.isRevoked ? Self.milliseconds(Self.serverNow.addingTimeInterval(-7_200)) : nil),
                 ("environment", "\"\(environment)\""),
             ])
-            return ["literal": .string(json)]
+            return json
         }
         let value = testValue(test, number: number)
-        guard case .object(var members) = value else { return value }
-        members["appTransaction"] = .string(app)
-        members["transactions"] = Self.swiftList(transactions)
-        members["hasTransactions"] = .bool(!transactions.isEmpty)
+        guard case .object(var members) = value, case .string(let name)? = members["nameLiteral"] else { return value }
+        var arguments: [SwiftLayout] = [.text("name: " + name), .text("appTransaction: " + app)]
+        if !transactions.isEmpty { arguments.append(.array("transactions: ", transactions.map(SwiftLayout.text))) }
+        arguments.append(.text("platform: .\(customer.platform.rawValue)"))
+        members["serverCase"] = .string(SwiftLayout.call("ServerCase", arguments + expectedArguments(test.expected)).rendered(at: 4, trailing: ")"))
         return .object(members)
     }
 }

@@ -132,14 +132,18 @@ extension GenerationContext {
                     }))
         }
         if customer.isVolumePurchase { arguments.append(.text("isVolumePurchase: true")) }
-        arguments += [
+        return .call("MatrixCase", arguments + expectedArguments(report) + [.text("showsRestore: \(report.upsell.showsRestore)")])
+    }
+
+    /// What the engine expects for a case, as the arguments of `MatrixCase` and `ServerCase`: the cohort,
+    /// the rule, the features and the offers with how each offer's legacy price is charged.
+    func expectedArguments(_ report: CustomerReport) -> [SwiftLayout] {
+        [
             .text("cohort: " + cohortExpression(report.decision.cohort)), .text("rule: .\(report.decision.rule.rawValue)"),
             .array("features: ", featureExpressions(report.entitlements.features.map(\.featureID)).map(SwiftLayout.text)),
             .array("offers: ", productExpressions(report.upsell.offers.map(\.productID)).map(SwiftLayout.text)),
             .array("charges: ", report.upsell.offers.map { .text(chargeExpression($0.charge)) }),
-            .text("showsRestore: \(report.upsell.showsRestore)"),
         ]
-        return .call("MatrixCase", arguments)
     }
 
     /// The inside of an array argument `label: [...]` of a test case, written where the generated tests

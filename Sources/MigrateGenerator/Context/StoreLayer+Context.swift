@@ -153,9 +153,9 @@ extension GenerationContext {
         if let legacy { value["legacy"] = customerValue(legacy) }
         // INTEGRATION.md's trial: a legacy customer when there is one.
         if let trial = legacy ?? newCustomer ?? plain.first ?? testCases.first { value["trial"] = customerValue(trial) }
-        if let newCustomer { value["newCustomer"] = customerValue(newCustomer) }
+        if let newCustomer { value["newCustomer"] = customerValue(newCustomer, id: "new-1", indent: 4) }
         if let refusal {
-            value["refusal"] = customerValue(refusal.test)
+            value["refusal"] = customerValue(refusal.test, id: "refused-1")
             value["refused"] = productReference(refusal.product)
             let reason = refusal.test.expected.upsell.withheld.first { $0.productID == refusal.product }?.reason ?? ""
             value["refusedReason"] = .string(Self.oneLine(reason))
@@ -222,18 +222,18 @@ extension GenerationContext {
         if let lapse { value["lapse"] = productReference(lapse.productID) }
         value["hasPromo"] = .bool(promo != nil)
         if let promo, case .promotionalOffer(let id)? = promo.offer.charge {
-            value["promo"] = customerValue(promo.test)
+            value["promo"] = customerValue(promo.test, id: "promo-1")
             value["promoProduct"] = productReference(promo.offer.productID)
             value["promoOfferID"] = .string(id)
         }
         value["hasIntroductoryJourney"] = .bool(introductory != nil)
         if let introductory {
-            value["introBuyer"] = customerValue(introductory.test)
+            value["introBuyer"] = customerValue(introductory.test, id: "paid-app-buyer")
             value["introProduct"] = productReference(introductory.offer.productID)
         }
         value["hasLegacyProduct"] = .bool(legacyProduct != nil && newCustomer != nil)
         if let legacyProduct {
-            value["legacyBuyer"] = customerValue(legacyProduct.test)
+            value["legacyBuyer"] = customerValue(legacyProduct.test, id: "paid-app-buyer")
             value["legacyProduct"] = productReference(legacyProduct.offer.productID)
         }
         return .object(value)
@@ -290,15 +290,26 @@ extension GenerationContext {
     /// Days in one renewal of the periods App Store Connect offers.
     static let periodDays: [String: Int] = ["P1W": 7, "P1M": 30, "P2M": 60, "P3M": 91, "P6M": 182, "P1Y": 365]
 
-    private func customerValue(_ test: GeneratedTestCase) -> TemplateValue {
+    /// A customer of the layer's journeys. `facts` is their `AppTransactionFacts(…)` with the id
+    /// `id`, laid out to start a line `indent` spaces in.
+    private func customerValue(_ test: GeneratedTestCase, id: String = "customer-1", indent: Int = 6) -> TemplateValue {
         let customer = test.customer
         let date = customer.originalPurchaseDate ?? .distantPast
+        let originalPlatform = customer.originalPlatform.flatMap { Self.storeKitPlatforms[$0] }.map { ".\($0)" } ?? "nil"
+        let version = SwiftIdentifier.stringLiteral(customer.originalAppVersion ?? "")
+        let facts = SwiftLayout.call(
+            "AppTransactionFacts",
+            [
+                .text("appTransactionID: " + SwiftIdentifier.stringLiteral(id)), .text("originalAppVersion: " + version),
+                .text("originalPurchaseDate: " + Self.dateExpression(date)), .text("originalPlatform: " + originalPlatform),
+            ])
         return [
+            "facts": .string(facts.rendered(at: indent)),
             "name": .string(Self.oneLine(test.name)),
             "platform": .string(customer.platform.rawValue),
             // The App Store's name for it (`StorePlatform`); the customers chosen have one.
-            "originalPlatform": .string(customer.originalPlatform.flatMap { Self.storeKitPlatforms[$0] }.map { ".\($0)" } ?? "nil"),
-            "version": .string(SwiftIdentifier.stringLiteral(customer.originalAppVersion ?? "")),
+            "originalPlatform": .string(originalPlatform),
+            "version": .string(version),
             "date": .string(Self.dateExpression(date)),
             "cohort": .string(cohortExpression(test.expected.decision.cohort)),
         ]

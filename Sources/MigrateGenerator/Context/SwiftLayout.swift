@@ -5,7 +5,8 @@
 /// The context makes the generated code's text here so that a template only places it: a plan's
 /// values (a long product id, a version string) decide where lines break, and a template can't measure.
 indirect enum SwiftLayout: Sendable, Hashable {
-    /// Text that never breaks: `.iOS`, `rule: .buildNumber`.
+    /// Text that never breaks: `.iOS`, `rule: .buildNumber`; or text already laid out on several lines
+    /// (a multi-line string literal, its lines indented where they belong), which starts a line.
     case text(String)
     /// `prefix(arguments)`, where `prefix` holds any label and the callee: `purchase: OriginalPurchase`.
     case call(String, [SwiftLayout])
@@ -20,7 +21,7 @@ indirect enum SwiftLayout: Sendable, Hashable {
     /// brackets): the first line without its indentation, the others with theirs.
     func rendered(at indent: Int, trailing: String = "") -> String {
         let flat = self.flat
-        if indent + flat.count + trailing.count <= Self.width { return flat + trailing }
+        if !flat.contains("\n") && indent + flat.count + trailing.count <= Self.width { return flat + trailing }
         let inner = String(repeating: " ", count: indent + 2)
         switch self {
         case .text(let text):
@@ -53,7 +54,7 @@ indirect enum SwiftLayout: Sendable, Hashable {
         for (offset, argument) in arguments.enumerated() {
             let trailing = offset == arguments.count - 1 ? closing : ","
             let flat = argument.flat + trailing
-            if !line.isEmpty && indent + line.count + 1 + flat.count <= width {
+            if !line.isEmpty && !flat.contains("\n") && indent + line.count + 1 + flat.count <= width {
                 line += " " + flat
                 continue
             }
