@@ -37,25 +37,37 @@ public enum Migrate {
             report(error.error, path: error.path, context: context)
             return error.error.exitCode
         }
+        var status = ExitCode.success
+        var commandPath = [tree]
         switch request {
         case .version:
             context.standardOutput.write("\(version)\n")
-            return .success
         case .help(let path):
+            commandPath = path
             context.standardOutput.write(HelpFormatter.help(for: path, toolName: toolName))
-            return .success
         case .run(let path, let parsed):
+            commandPath = path
             guard let run = path.last!.run else {
                 context.standardOutput.write(HelpFormatter.help(for: path, toolName: toolName))
-                return .success
+                break
             }
             do {
-                return try run(parsed, context)
+                try FileRoles.check(path.last!.arguments, parsed, context: context)
+                status = try run(parsed, context)
             } catch {
                 report(error, path: path, context: context)
-                return error.exitCode
+                status = error.exitCode
             }
         }
+        // Output that never reached standard output (a full disk, /dev/full) is a failure, whatever the command said.
+        if context.standardOutput.failure != 0 {
+            let reason = String(cString: strerror(context.standardOutput.failure))
+            report(
+                CommandError(.ioError, "cannot write to standard output: \(reason); what it received is incomplete."), path: commandPath,
+                context: context)
+            status = .ioError
+        }
+        return status
     }
 
     static func report(_ error: CommandError, path: [CommandSpec], context: CommandContext) {

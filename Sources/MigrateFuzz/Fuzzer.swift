@@ -19,7 +19,7 @@ public struct FuzzCase: Sendable {
 /// receipts, PICT models, sales reports). The same seed gives the same cases on every machine.
 public struct Fuzzer: Sendable {
     /// Exit codes `migrate` may end with (the manual, "Limits and exit codes"); anything else, or a signal, is a bug.
-    public static let exitCodes: Set<Int32> = [0, 1, 64, 65, 66, 73]
+    public static let exitCodes: Set<Int32> = [0, 1, 64, 65, 66, 73, 74]
 
     let plans: [[UInt8]]
     let receipts: [[UInt8]]
@@ -221,27 +221,18 @@ public struct Fuzzer: Sendable {
         }
     }
 
-    /// Whether an `explain --batch` run accounted for every row: the summary's rows read equal decided plus
-    /// skipped, the decisions written are the decided rows, and, for a list without quotes (where every
-    /// record is one line), the rows read are its non-blank lines after the header. Nil when it did, else what
-    /// is wrong. A run that refused the list (exit 64, 65 with no summary, 66, 73) has nothing to account for.
+    /// Whether an `explain --batch` run accounted for every line: the summary's parts (header, decided, skipped,
+    /// blank…) add up to its lines, the decisions written are the decided rows, and the lines are the list's own
+    /// (every line end counted: LF, CRLF and CR alone). Nil when it did, else what is wrong. A run that refused the list
+    /// (exit 64, 65 with no summary, 66, 73) has nothing to account for.
     public static func accounting(
         of fuzzCase: FuzzCase, exitCode: Int32, output: [UInt8], error: String, listBytes: [UInt8]?
     ) -> String? {
         guard fuzzCase.isCustomerList, exitCode == 0 || exitCode == 1 || exitCode == 65 else { return nil }
-        guard let summary = error.split(separator: "\n").first(where: { $0.hasPrefix("Read ") }) else {
+        guard let tally = PrintedTally(summaryIn: error) else {
             return exitCode == 65 ? nil : "no summary line on standard error"
         }
-        // "Read N rows from FILE: D decided (…), S skipped…"
-        func number(before word: String) -> Int? {
-            guard let range = summary.range(of: " " + word) else { return nil }
-            let digits = summary[..<range.lowerBound].reversed().prefix { $0.isNumber || $0 == "," }
-            return Int(String(digits.reversed()).replacingOccurrences(of: ",", with: ""))
-        }
-        guard let read = summary.split(separator: " ").dropFirst().first.flatMap({ Int($0.replacingOccurrences(of: ",", with: "")) }),
-            let decided = number(before: "decided"), let skipped = number(before: "skipped")
-        else { return "the summary line doesn't read: \(summary)" }
-        if decided + skipped != read { return "\(decided) decided + \(skipped) skipped ≠ \(read) read" }
+        if !tally.balances { return "the parts don't add up to the lines: \(tally.line)" }
         // The decisions written: one JSON line each, or CSV records after the header.
         let text = String(decoding: output, as: UTF8.self)
         let written: Int
@@ -254,21 +245,70 @@ public struct Fuzzer: Sendable {
             reader.finish(record: { _ in records += 1 }, failure: { _ in records += 1 })
             written = max(0, records - 1)
         }
-        if written != decided { return "\(written) decisions written, \(decided) decided" }
-        if let list = listBytes, !list.contains(UInt8(ascii: "\"")), !list.contains(0), !list.starts(with: [0xFF, 0xFE]),
-            !list.starts(with: [0xFE, 0xFF])
-        {
-            // Blank as each reader sees it: CSV, nothing but a CR; JSON Lines, nothing but spaces and tabs.
-            let isJSONLines = fuzzCase.input.hasSuffix(".jsonl")
-            let lines = list.split(separator: 10, omittingEmptySubsequences: false).enumerated().filter { index, line in
-                var body = line
-                if index == 0 && body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-                if body.last == 13 { body = body.dropLast() }
-                return isJSONLines ? body.contains { $0 != 32 && $0 != 9 } : !body.isEmpty
-            }
-            let expected = isJSONLines ? lines.count : max(0, lines.count - 1)
-            if read != expected { return "\(read) rows read, but the list has \(expected) non-blank lines of customers" }
+        if written != tally.decided { return "\(written) decisions written, \(tally.decided) decided" }
+        if let list = listBytes, !list.contains(0), !list.starts(with: [0xFF, 0xFE]), !list.starts(with: [0xFE, 0xFF]), !tally.isFolder {
+            let lines = physicalLines(list)
+            if tally.lines != lines { return "\(tally.lines) lines accounted for, but the list has \(lines)" }
         }
         return nil
     }
+
+    /// Lines as every reader counts them: each LF, CRLF or lone CR ends one, and text after the last ends one more.
+    public static func physicalLines(_ bytes: [UInt8]) -> Int {
+        var count = 0
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 10 {
+                count += 1
+            } else if bytes[index] == 13 {
+                count += 1
+                if index + 1 < bytes.count && bytes[index + 1] == 10 { index += 1 }
+            }
+            index += 1
+        }
+        if let last = bytes.last, last != 10 && last != 13 { count += 1 }
+        return count
+    }
+}
+
+/// A line-accounting sentence as a command prints it (`LineTally.sentence`): `FILE: 100,001 lines: 1 header,
+/// 99,998 customers decided (…), 1 skipped, 2 blank`. The fuzzers' oracle reads it back to check that the parts add up.
+public struct PrintedTally: Sendable {
+    public var line: String
+    public var lines = 0
+    public var parts: [String: Int] = [:]
+    public var isFolder = false
+
+    /// The first accounting sentence in `text`.
+    public init?(summaryIn text: String) {
+        guard
+            let line = text.split(separator: "\n").first(where: {
+                $0.range(of: #"[0-9,]+ (lines?|entr(y|ies)): "#, options: .regularExpression) != nil
+            })
+        else { return nil }
+        self.line = String(line)
+        guard let head = line.range(of: #"[0-9,]+ (lines?|entr(y|ies)): "#, options: .regularExpression) else { return nil }
+        isFolder = line[head].contains("entr")
+        lines = Int(line[head].prefix { $0.isNumber || $0 == "," }.replacingOccurrences(of: ",", with: "")) ?? -1
+        // The parts run to the first ';' or '.' that ends the sentence, parentheses aside.
+        var body = ""
+        var depth = 0
+        for character in line[head.upperBound...] {
+            if character == "(" { depth += 1 }
+            if character == ")" { depth -= 1 }
+            if depth == 0 && (character == ";" || character == ".") { break }
+            if depth == 0 && character != ")" { body.append(character) }
+        }
+        for part in body.components(separatedBy: ", ") {
+            let words = part.trimmingCharacters(in: .whitespaces).split(separator: " ")
+            guard let first = words.first, let count = Int(first.replacingOccurrences(of: ",", with: "")) else { continue }
+            let kind = words.dropFirst().last.map(String.init) ?? ""
+            let key = part.contains("not counted") ? "not counted" : part.contains("set aside") ? "set aside" : kind
+            parts[key, default: 0] += count
+        }
+    }
+
+    public var decided: Int { parts["decided"] ?? parts["read"] ?? parts["counted"] ?? 0 }
+
+    public var balances: Bool { parts.values.reduce(0, +) == lines }
 }

@@ -68,6 +68,9 @@ public enum Limits {
     public static let customerListRecordBytes = 1 << 20
     /// Columns in a customer list's header.
     public static let customerListColumns = 1_000
+    /// An exchange rate (`--rate EUR=1.08`: one unit of a currency in the plan's): the widest real pair is about
+    /// 1:500,000, so anything outside a millionth to a million is a typo, and past it totals would print as nonsense.
+    public static let exchangeRate: ClosedRange<Double> = 0.000_001...1_000_000
     /// One App Store Server API response in a folder given to `explain --batch`, in bytes (a transaction
     /// history page holds at most 20 signed transactions, a few kilobytes each).
     public static let customerResponseBytes = 16 << 20

@@ -15,6 +15,8 @@ public struct FileWriteError: Error, Sendable, CustomStringConvertible {
         case permission
         /// A folder on the way is a file.
         case notAFolder
+        /// EIO, EFBIG, EPIPE: the device failed or refused the bytes while they were written.
+        case io
         case other
     }
 
@@ -148,6 +150,8 @@ public struct FileTransaction: Sendable {
             for folder in createdFolders.reversed() { rmdir(folder) }
         }
         let targets = entries.map { Self.resolvedTarget($0.path) }
+        // A run killed while it renamed its files left a journal: finish its renames before anything is replaced.
+        Self.recoverInterrupted(folders: targets.map { ($0 as NSString).deletingLastPathComponent })
         Self.removeStaleTemporaries(targets: targets)
         for (entry, target) in zip(entries, targets) {
             do throws(FileWriteError) {
@@ -159,6 +163,19 @@ public struct FileTransaction: Sendable {
                 throw error
             }
         }
+        // Several files are one change: a journal of the renames, complete before the first, lets a run killed
+        // between two renames be finished by the signal handler or, after SIGKILL, by the next run.
+        var journal: String?
+        if temporaries.count > 1 {
+            do throws(FileWriteError) {
+                journal = try Self.writeJournal(temporaries, folder: (targets[0] as NSString).deletingLastPathComponent, for: entries[0])
+            } catch {
+                rollBack()
+                throw error
+            }
+            PendingTemporaries.commit(temporaries.map { ($0.temporary, $0.target) }, journal: journal!)
+        }
+        defer { if let journal { PendingTemporaries.finishCommit(journal: journal) } }
         var renamed: [String] = []
         for (index, entry) in entries.enumerated() {
             let item = temporaries[index]
@@ -166,13 +183,69 @@ public struct FileTransaction: Sendable {
             if failure == 0 && rename(item.temporary, item.target) != 0 { failure = errno }
             if failure != 0 {
                 for later in temporaries[index...] { unlink(later.temporary) }
+                if let journal { unlink(journal) }
                 var error = Self.error(failure, entry)
                 error.renamed = renamed
                 throw error
             }
             renamed.append(entry.display)
         }
+        if let journal { unlink(journal) }
         return targets
+    }
+
+    /// The journal's name prefix: `.migrate-journal-PID-N` in the first target's folder.
+    static let journalPrefix = ".migrate-journal-"
+
+    /// Writes the renames to come (`temporary`, `target`, one pair a line, each path as a JSON string) under a name of
+    /// its own, then renames it into place: a journal exists whole or not at all.
+    static func writeJournal(_ renames: [(temporary: String, target: String)], folder: String, for entry: Entry) throws(FileWriteError) -> String {
+        let name = journalPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = folder + "/" + name
+        var text = "migrate journal 1\n"
+        // A tab apart: JSON writes a tab inside a string as \t, so the separator can't be part of a path.
+        for item in renames { text += JSONWriter.quoted(item.temporary) + "\t" + JSONWriter.quoted(item.target) + "\n" }
+        text += "end\n"
+        let partial = path + ".partial"
+        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw error(errno, entry) }
+        PendingTemporaries.add(partial)
+        defer { PendingTemporaries.remove([partial]) }
+        var failure = StreamOutput.writeAll(Array(text.utf8), to: descriptor)
+        if failure == 0 && fsync(descriptor) != 0 && errno != EINVAL { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(partial, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(partial)
+            throw error(failure, entry)
+        }
+        return path
+    }
+
+    /// Finishes what runs killed while renaming left in `folders`: each complete journal of a process that no longer
+    /// runs has its remaining renames done (every file was whole before the first rename), then is removed. A journal
+    /// never completed (`.partial`) is removed; its temporary files go with the other stale ones.
+    public static func recoverInterrupted(folders: [String]) {
+        for folder in Set(folders) {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for entry in entries.sorted() where entry.hasPrefix(journalPrefix) {
+                let isPartial = entry.hasSuffix(".partial")
+                let owner = entry.dropFirst(journalPrefix.count).split(separator: "-").first.flatMap { Int32($0) }
+                guard let owner, owner != getpid(), kill(owner, 0) != 0, errno == ESRCH else { continue }
+                let path = folder + "/" + entry
+                defer { unlink(path) }
+                guard !isPartial, let data = FileManager.default.contents(atPath: path) else { continue }
+                let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                guard lines.first == "migrate journal 1", lines.contains("end") else { continue }
+                for line in lines.dropFirst() where line.hasPrefix("\"") {
+                    let fields = line.split(separator: "\t")
+                    guard fields.count == 2, let temporary = try? JSONParser.parse(String(fields[0])).stringValue,
+                        let target = try? JSONParser.parse(String(fields[1])).stringValue
+                    else { continue }
+                    if FileManager.default.fileExists(atPath: temporary) { rename(temporary, target) }
+                }
+            }
+        }
     }
 
     private func makeFolder(_ folder: String, for entry: Entry, created: inout [String]) throws(FileWriteError) {
@@ -245,6 +318,8 @@ public struct FileTransaction: Sendable {
             return FileWriteError(kind: .permission, display: entry.display, message: "permission denied")
         case EROFS:
             return FileWriteError(kind: .permission, display: entry.display, message: "the disk is read-only")
+        case EIO, EFBIG, EPIPE:
+            return FileWriteError(kind: .io, display: entry.display, message: String(cString: strerror(code)))
         default:
             return FileWriteError(kind: .other, display: entry.display, message: String(cString: strerror(code)))
         }
@@ -263,6 +338,45 @@ public enum PendingTemporaries {
     }()
     static let lock = NSLock()
     nonisolated(unsafe) static var installed = false
+    /// While several files are renamed into place: each slot's target (the temporary in `slots`), and the journal to
+    /// remove once they are. The handler renames these instead of removing them, so a change is finished, not halved.
+    nonisolated(unsafe) static let targets: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let targets = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        targets.initialize(repeating: nil, count: capacity)
+        return targets
+    }()
+    nonisolated(unsafe) static var journal: UnsafeMutablePointer<CChar>?
+
+    /// From now on a signal finishes these renames (each temporary already registered) and removes the journal.
+    static func commit(_ renames: [(temporary: String, target: String)], journal path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        for (temporary, target) in renames {
+            for index in 0..<capacity {
+                if let pointer = slots[index], String(cString: pointer) == temporary {
+                    targets[index] = strdup(target)
+                    break
+                }
+            }
+        }
+        journal = strdup(path)
+    }
+
+    /// The renames are done (or abandoned): a signal goes back to removing temporaries.
+    static func finishCommit(journal path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        for index in 0..<capacity {
+            if let target = targets[index] {
+                targets[index] = nil
+                free(target)
+            }
+        }
+        if let pointer = journal {
+            journal = nil
+            free(pointer)
+        }
+    }
 
     static func add(_ path: String) {
         lock.lock()
@@ -282,6 +396,10 @@ public enum PendingTemporaries {
             if let pointer = slots[index], set.contains(String(cString: pointer)) {
                 slots[index] = nil
                 free(pointer)
+                if let target = targets[index] {
+                    targets[index] = nil
+                    free(target)
+                }
             }
         }
     }
@@ -293,11 +411,18 @@ public enum PendingTemporaries {
         return (0..<capacity).compactMap { slots[$0].map { String(cString: $0) } }
     }
 
-    /// What the signal handler does: unlink every registered temporary file.
+    /// What the signal handler does: unlink every registered temporary file, or, while several files are being
+    /// renamed into place, finish the renames and remove their journal.
     public static func unlinkAll() {
         for index in 0..<capacity {
-            if let pointer = slots[index] { unlink(pointer) }
+            guard let pointer = slots[index] else { continue }
+            if let target = targets[index] {
+                rename(pointer, target)
+            } else {
+                unlink(pointer)
+            }
         }
+        if let journal { unlink(journal) }
     }
 
     static func installHandlers() {

@@ -14,7 +14,9 @@ public final class StreamedFile {
     public init(path: String, display: String) throws(FileWriteError) {
         self.display = display
         target = FileTransaction.resolvedTarget(path)
-        // A run killed with SIGKILL (which no handler catches) left its temporary file beside the target.
+        // A run killed with SIGKILL (which no handler catches) left its temporary file beside the target, and perhaps
+        // a journal of renames to finish first.
+        FileTransaction.recoverInterrupted(folders: [(target as NSString).deletingLastPathComponent])
         FileTransaction.removeStaleTemporaries(targets: [target])
         PendingTemporaries.installHandlers()
         let (descriptor, temporary, modeFailure) = try FileTransaction.createTemporary(

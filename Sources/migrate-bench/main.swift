@@ -63,9 +63,10 @@ func spawnTimes(_ path: String, _ arguments: [String], runs: Int = 30) -> (faste
     return (samples[0], samples[runs / 2], samples.last!)
 }
 
-/// `fuzz N [SEED]`: N mutated inputs, each run by the release `migrate` in its own process with a time
-/// bound; prints how many crashed (a signal), hung (killed at the bound), or ended with an exit code outside
-/// the table, and exits 1 if any did.
+/// `fuzz N [SEED]`: N mutated inputs, each run by the release `migrate` in its own process with a time bound, then N
+/// generated inputs with known counts and injected faults for every reader (`AccountingFuzzer`); prints how many
+/// crashed (a signal), hung (killed at the bound), ended with an exit code outside the table, or printed counts that
+/// don't match what was generated (or destroyed an input), and exits 1 if any did.
 if which == "fuzz" {
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
         print("fuzz: build migrate first (swift build -c release)")
@@ -79,8 +80,10 @@ if which == "fuzz" {
     }
     let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let fuzzer: Fuzzer
+    let accounting: AccountingFuzzer
     do {
         fuzzer = try Fuzzer(root: root)
+        accounting = try AccountingFuzzer(root: root)
     } catch {
         print("fuzz: run from the repository (Examples/ and Tests/Fixtures/ are the corpus): \(error)")
         exit(66)
@@ -96,8 +99,11 @@ if which == "fuzz" {
     var slowest = (name: "", seconds: 0.0)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-fuzz-\(getpid())")
     let start = DispatchTime.now().uptimeNanoseconds
-    for index in 0..<count {
-        let fuzzCase = fuzzer.makeCase(seed: seed, index: index)
+    /// Runs one case in a new folder: its exit code (nil when it crashed or hung, which is recorded), what it printed
+    /// when `keeps`, and its files afterwards.
+    func run(_ fuzzCase: FuzzCase, arguments: [String]? = nil, keeps: Bool) -> (
+        code: Int32, output: String, error: String, files: [String: [UInt8]?]
+    )? {
         try? FileManager.default.removeItem(at: folder)
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (path, bytes) in fuzzCase.files {
@@ -110,13 +116,11 @@ if which == "fuzz" {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        // A customer list's run keeps what it printed, to check that its rows add up.
-        let keeps = fuzzCase.isCustomerList
         let outputPath = folder.appendingPathComponent(".fuzz-output").path
         let errorPath = folder.appendingPathComponent(".fuzz-error").path
         posix_spawn_file_actions_addopen(&actions, 1, keeps ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, keeps ? errorPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv = ([binary.path] + fuzzCase.arguments).map { strdup($0) } + [nil]
+        let argv = ([binary.path] + (arguments ?? fuzzCase.arguments)).map { strdup($0) } + [nil]
         var pid: pid_t = 0
         let began = DispatchTime.now().uptimeNanoseconds
         let spawned = posix_spawn(&pid, binary.path, &actions, nil, argv, environ)
@@ -142,37 +146,64 @@ if which == "fuzz" {
         let signal = status & 0x7F
         if killed {
             hangs.append(fuzzCase.name)
-        } else if signal != 0 {
+            return nil
+        }
+        if signal != 0 {
             crashes.append("\(fuzzCase.name) (signal \(signal))")
-        } else {
-            let code = (status >> 8) & 0xFF
-            codes[code, default: 0] += 1
-            if !Fuzzer.exitCodes.contains(code) { unexpected.append("\(fuzzCase.name) (exit \(code))") }
-            if keeps {
-                listCases += 1
-                let output = FileManager.default.contents(atPath: outputPath).map(Array.init) ?? []
-                let error = FileManager.default.contents(atPath: errorPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                if let problem = Fuzzer.accounting(
-                    of: fuzzCase, exitCode: code, output: output, error: error, listBytes: fuzzCase.files[fuzzCase.input])
-                {
-                    unaccounted.append("\(fuzzCase.name): \(problem)")
-                }
-            }
+            return nil
+        }
+        let code = (status >> 8) & 0xFF
+        codes[code, default: 0] += 1
+        if !Fuzzer.exitCodes.contains(code) { unexpected.append("\(fuzzCase.name) (exit \(code))") }
+        var files: [String: [UInt8]?] = [:]
+        for path in fuzzCase.files.keys {
+            files[path] = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path).map(Array.init)
+        }
+        let output = keeps ? FileManager.default.contents(atPath: outputPath).map { String(decoding: $0, as: UTF8.self) } ?? "" : ""
+        let error = keeps ? FileManager.default.contents(atPath: errorPath).map { String(decoding: $0, as: UTF8.self) } ?? "" : ""
+        return (code, output, error, files)
+    }
+    for index in 0..<count {
+        let fuzzCase = fuzzer.makeCase(seed: seed, index: index)
+        guard let result = run(fuzzCase, keeps: fuzzCase.isCustomerList), fuzzCase.isCustomerList else { continue }
+        listCases += 1
+        if let problem = Fuzzer.accounting(
+            of: fuzzCase, exitCode: result.code, output: Array(result.output.utf8), error: result.error, listBytes: fuzzCase.files[fuzzCase.input])
+        {
+            unaccounted.append("\(fuzzCase.name): \(problem)")
         }
         if (index + 1) % 1_000 == 0 { FileHandle.standardError.write(Data("fuzz: \(index + 1)/\(count)\n".utf8)) }
+    }
+    var accountingKinds: [String: Int] = [:]
+    var misaccounted: [String] = []
+    for index in 0..<count {
+        let generated = accounting.makeCase(seed: seed, index: index)
+        accountingKinds[String(generated.fuzzCase.name.prefix { $0 != "-" }), default: 0] += 1
+        var reference: String?
+        if let arguments = generated.sameOutputAs {
+            reference = run(generated.fuzzCase, arguments: arguments, keeps: true)?.output
+        }
+        guard let result = run(generated.fuzzCase, keeps: true) else { continue }
+        if let problem = AccountingFuzzer.check(
+            generated, exitCode: result.code, output: result.output, error: result.error, filesAfter: result.files, referenceOutput: reference)
+        {
+            misaccounted.append("\(generated.fuzzCase.name): \(problem)")
+        }
     }
     _ = FileManager.default.changeCurrentDirectoryPath(root.path)
     try? FileManager.default.removeItem(at: folder)
     let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let table = codes.keys.sorted().map { "\($0): \(codes[$0]!)" }.joined(separator: ", ")
     print(
-        "fuzz: \(count) cases, seed \(seed), \(format(total)) s: \(crashes.count) crashes, \(hangs.count) hangs (> \(Int(bound)) s), \(unexpected.count) unexpected exit codes"
+        "fuzz: \(count) mutated and \(count) generated cases, seed \(seed), \(format(total)) s: \(crashes.count) crashes, \(hangs.count) hangs (> \(Int(bound)) s), \(unexpected.count) unexpected exit codes"
     )
     print("  exit codes: \(table)")
-    print("  customer lists: \(listCases) cases, \(unaccounted.count) whose rows read ≠ decided + skipped (or ≠ the lines of a list without quotes)")
+    print("  customer lists: \(listCases) cases, \(unaccounted.count) whose lines don't add up (or ≠ the lines of the list)")
+    let kinds = accountingKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    print("  generated with known counts (\(kinds)): \(misaccounted.count) whose counts, inputs or totals are not what was generated")
     print("  slowest: \(slowest.name) \(format(slowest.seconds)) s")
-    for name in (crashes + hangs + unexpected + unaccounted).prefix(20) { print("  \(name)") }
-    exit(crashes.isEmpty && hangs.isEmpty && unexpected.isEmpty && unaccounted.isEmpty ? 0 : 1)
+    for name in (crashes + hangs + unexpected + unaccounted + misaccounted).prefix(20) { print("  \(name)") }
+    exit(crashes.isEmpty && hangs.isEmpty && unexpected.isEmpty && unaccounted.isEmpty && misaccounted.isEmpty ? 0 : 1)
 }
 
 if which == "startup" || which == "all" {

@@ -109,10 +109,12 @@ struct DirectSaleSimulationTests {
             arguments: ["explain", "migration.json", "--batch", "customers.csv", "--licenses", "gumroad-sales.csv", "--output", "out.csv"],
             directory: scratch.url)
         #expect(run.status == .success, "\(run.error)")
-        #expect(run.output.contains("Read 2 rows from customers.csv: 2 decided"))
-        // 4 holders + 2 refunded + 1 duplicate + 2 skipped = the export's 9 rows.
+        #expect(run.output.contains("customers.csv: 3 lines: 1 header, 2 customers decided"))
+        // 4 holders + 2 refunded + 1 duplicate (the 7 licenses read) + 2 rows that are no license = the export's 9 rows.
         #expect(
-            run.output.contains("License holders: 9 rows read from gumroad-sales.csv\n  4 holders (6 seats), 2 refunded, 1 duplicate, 2 skipped\n"))
+            run.output.contains(
+                "License holders:\n  gumroad-sales.csv: 10 lines: 1 header, 7 licenses read, 2 not counted\n  4 holders (6 seats), 2 refunded, 1 duplicate, 2 not licenses (a totals row, a recurring charge…), 0 skipped\n"
+            ), "\(run.output)")
         #expect(run.output.contains("  tally-for-mac, tier paid-app, redeems com.example.tally.license: 4 holders, 6 seats\n"))
         #expect(scratch.read("out.csv")?.contains("gumroad") == false, "the decisions file holds the list's rows only")
 

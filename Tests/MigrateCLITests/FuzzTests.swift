@@ -64,6 +64,29 @@ struct FuzzTests {
         #expect(withSkips >= 10, "the mutations make bad rows: \(withSkips) of \(checked)")
     }
 
+    @Test(
+        "Generated inputs for every reader, with known counts and injected faults: the counts printed are the ones generated, nothing foreign is counted, no input is destroyed"
+    )
+    func knownCounts() throws {
+        let fuzzer = try AccountingFuzzer(root: repositoryRoot)
+        var kinds: [String: Int] = [:]
+        for generated in fuzzer.cases(seed: Self.seed, count: 48) {
+            kinds[String(generated.fuzzCase.name.prefix { $0 != "-" }), default: 0] += 1
+            let scratch = try Scratch()
+            try Self.write(generated.fuzzCase, into: scratch.url)
+            let reference = generated.sameOutputAs.map { Run(arguments: $0, directory: scratch.url).output }
+            let run = Run(arguments: generated.fuzzCase.arguments, directory: scratch.url)
+            var after: [String: [UInt8]?] = [:]
+            for name in generated.fuzzCase.files.keys {
+                after[name] = FileManager.default.contents(atPath: scratch.url.appendingPathComponent(name).path).map(Array.init)
+            }
+            let problem = AccountingFuzzer.check(
+                generated, exitCode: run.status.rawValue, output: run.output, error: run.error, filesAfter: after, referenceOutput: reference)
+            #expect(problem == nil, "\(generated.fuzzCase.name): \(problem ?? "")")
+        }
+        #expect(kinds.count >= 6, "every reader is reached: \(kinds)")
+    }
+
     @Test("The same seed gives the same cases on every machine, and another seed others")
     func deterministic() throws {
         // The generator is seeded, not the system's: its first number for seed 7 is fixed everywhere.

@@ -83,7 +83,7 @@ struct ManualTests {
             #expect(section.contains(".It \(status.rawValue)\n"), "exit \(status)")
             #expect(section.contains(ManualPage.text(meaning)[0]))
         }
-        #expect(ExitCode.documented.map(\.status.rawValue) == [0, 1, 64, 65, 66, 70, 73])
+        #expect(ExitCode.documented.map(\.status.rawValue) == [0, 1, 64, 65, 66, 70, 73, 74])
     }
 
     @Test("No text line of the page starts with a request character or holds a raw backslash")

@@ -143,6 +143,6 @@ import Testing
         let list = "\(Self.flagship)/customers.csv"
         let over = Run("report", Self.flagship, "--batch", list, "--output", list)
         #expect(over.status == .usage)
-        #expect(over.error.contains("--output names \(list), which the report reads"))
+        #expect(over.error.contains("--output \(list) names a file this run reads (--batch \(list)); write to another file."))
     }
 }

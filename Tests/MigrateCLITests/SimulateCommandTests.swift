@@ -134,6 +134,7 @@ struct SimulateCommandTests {
     @Test("--chart writes a well-formed SVG with axes, ticks, a band and a line per scenario")
     func chart() throws {
         let scratch = try Scratch()
+        try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("out"), withIntermediateDirectories: false)
         let run = Run("simulate", Self.flagship, "--draws", "1000", "--chart", scratch.url.appendingPathComponent("out/chart.svg").path)
         #expect(run.status == .success, "\(run.error)")
         let svg = try String(contentsOf: scratch.url.appendingPathComponent("out/chart.svg"), encoding: .utf8)
@@ -262,7 +263,11 @@ struct SimulateCommandTests {
         try scratch.write("file", "not a folder")
         let run = Run("simulate", Self.flagship, "--draws", "0", "--chart", scratch.url.appendingPathComponent("file/chart.svg").path)
         #expect(run.status == .cannotCreate)
-        #expect(run.error.contains("cannot write"))
+        #expect(run.error.contains("file is a file, not a folder"), "\(run.error)")
+        // A folder that doesn't exist is refused too, before anything is simulated: no folder is created by a typo.
+        let missing = Run("simulate", Self.flagship, "--draws", "0", "--chart", scratch.url.appendingPathComponent("nowhere/chart.svg").path)
+        #expect(missing.status == .cannotCreate)
+        #expect(missing.error.contains("nowhere does not exist; create it first"))
     }
 }
 

@@ -39,6 +39,12 @@ struct ImportCommandTests {
         #expect(missing.error.contains("Give '--app-name' and '--platform'."))
         #expect(scratch.read("migration.json") == nil)
 
+        // A plan in a folder that doesn't exist is refused (a typo would create folders); in one that does, created.
+        let noFolder = Run("import", "xcode", fixtures.appendingPathComponent("xcode/Shelf").path, "--plan", "new/plan.json", directory: scratch.url)
+        #expect(noFolder.status == ExitCode.cannotCreate)
+        #expect(noFolder.error.contains("--plan new/plan.json: the folder"))
+        #expect(noFolder.error.contains("does not exist; create it first"))
+        try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("new"), withIntermediateDirectories: false)
         let xcode = Run("import", "xcode", fixtures.appendingPathComponent("xcode/Shelf").path, "--plan", "new/plan.json", directory: scratch.url)
         #expect(xcode.status == .success, "\(xcode.error)")
         #expect(xcode.output.contains("Current version (target Shelf): 2.4 (57)"))

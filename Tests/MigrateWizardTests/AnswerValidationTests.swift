@@ -128,10 +128,19 @@ struct SavedAnswersTests {
         }
         let folder = try DemoProject.make()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A folder where the plan should go: the write fails after every answer was given.
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("migration.json"), withIntermediateDirectories: true)
         let environment = ProcessInfo.processInfo.environment
-        let failing = CommandContext.testing(directory: folder.path, environment: environment)
+        // A folder where the plan should go is refused before the first question, so no answer is asked for nothing.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("migration.json"), withIntermediateDirectories: true)
+        let refused = CommandContext.testing(directory: folder.path, environment: environment)
+        #expect(Migrate.run(["init", "--yes", "--force"], context: refused) == .cannotCreate)
+        #expect(refused.standardError.text.contains("--plan migration.json is a folder; name a file to write."))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("migration.json"))
+        // The disk refuses the plan itself: the write fails after every answer was given.
+        var failing = CommandContext.testing(directory: folder.path, environment: environment)
+        failing.fileTransaction = FileTransaction(fault: { step in
+            if case .create(let display) = step, display == "migration.json" { return EACCES }
+            return nil
+        })
         let status = Migrate.run(
             ["init", "--yes", "--force", "--verification-failure", "keep:30", "--first-free", "3.0", "--free-from", "2021-06-01T17:00:00Z"],
             context: failing)
@@ -153,7 +162,6 @@ struct SavedAnswersTests {
         #expect(try String(contentsOf: folder.appendingPathComponent("plan.json"), encoding: .utf8).contains("\"days\": 30"))
 
         // Once the plan they were saved for is written, the saved answers are removed, and that is said in 80 columns.
-        try FileManager.default.removeItem(at: folder.appendingPathComponent("migration.json"))
         let written = CommandContext.testing(directory: folder.path, environment: environment)
         #expect(Migrate.run(["init", "--answers", "migration.answers.json"], context: written) == .success, "\(written.standardError.text)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.answers.json").path))

@@ -18,6 +18,13 @@ public struct Argument<Value: Sendable>: DeclaredArgument {
         self.read = read
     }
 
+    /// The same argument naming a file in `role`: read, written, or both (checked before the command runs).
+    public func naming(_ role: FileRole) -> Argument {
+        var spec = spec
+        spec.role = role
+        return Argument(spec: spec, read: read)
+    }
+
     /// The same argument with another help text or value name (for one argument shared by several commands).
     public func with(help: String? = nil, valueName: String? = nil) -> Argument {
         var spec = spec

@@ -20,6 +20,9 @@ public struct ArgumentSpec: Sendable {
     /// Turns the text into the typed value a command reads (`Argument`), or refuses it with a usage error
     /// before the command runs. Nil keeps the text.
     public var conversion: (@Sendable (String) -> Conversion)?
+    /// What a path-valued argument names (a file read, a file written…), checked by `FileRoles` before the command
+    /// runs: no output may be an input of the same run.
+    public var role: FileRole?
 
     public static func positional(_ name: String, help: String, required: Bool = true, repeating: Bool = false) -> ArgumentSpec {
         ArgumentSpec(name: name, kind: .positional(required: required, repeating: repeating), short: nil, valueName: name, help: help)

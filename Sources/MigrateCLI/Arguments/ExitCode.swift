@@ -1,3 +1,5 @@
+import MigrateSupport
+
 /// Exit statuses, following sysexits(3).
 public struct ExitCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public var rawValue: Int32
@@ -19,6 +21,8 @@ public struct ExitCode: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let software = ExitCode(rawValue: 70)
     /// EX_CANTCREAT: an output file cannot be created.
     public static let cannotCreate = ExitCode(rawValue: 73)
+    /// EX_IOERR: an output could not be written (a full disk, a device that fails), standard output included.
+    public static let ioError = ExitCode(rawValue: 74)
 
     public var description: String { String(rawValue) }
 
@@ -37,7 +41,11 @@ public struct ExitCode: RawRepresentable, Sendable, Hashable, CustomStringConver
         ),
         (.noInput, "An input is missing or is not a regular file; for import git, a folder that is no repository or no git on PATH."),
         (.software, "A bug in migrate."),
-        (.cannotCreate, "An output cannot be created: an unwritable folder, a full disk, or generated files edited by hand (without --force)."),
+        (
+            .cannotCreate,
+            "An output cannot be created: an unwritable or missing folder, an output that names an input, or generated files edited by hand (without --force)."
+        ),
+        (.ioError, "An output could not be written: a full disk or a device error, standard output included. Nothing half written is left."),
     ]
 }
 
@@ -56,5 +64,15 @@ public struct CommandError: Error, Sendable {
 
     public static func usage(_ message: String) -> CommandError {
         CommandError(.usage, message, showsUsage: true)
+    }
+
+    /// A write that failed: exit 74 when the bytes couldn't be written (a full disk, a device error), 73 when the
+    /// file couldn't be created (permissions, a file where a folder should be). `ending` ends the message: what was
+    /// left as it was.
+    public static func writing(_ error: FileWriteError, _ ending: String = ".") -> CommandError {
+        switch error.kind {
+        case .noSpace, .io: CommandError(.ioError, error.description + ending)
+        case .permission, .notAFolder, .other: CommandError(.cannotCreate, error.description + ending)
+        }
     }
 }

@@ -10,12 +10,15 @@ enum CodesCommand {
         "codes", valueName: "[product=]file",
         help: "One-time-use codes App Store Connect downloaded; PRODUCT= names the legacy product when the file doesn't.")
     static let licenses = Argument<[String]>.options(
-        "licenses", valueName: "file", help: "A customer export (Paddle, FastSpring, Gumroad or plain CSV), as for 'import licenses'.")
-    static let plan = Argument<String>.option("plan", valueName: "file", help: "The migration plan.", default: "migration.json")
+        "licenses", valueName: "file", help: "A customer export (Paddle, FastSpring, Gumroad or plain CSV), as for 'import licenses'."
+    ).naming(.input)
+    static let plan = Argument<String>.option("plan", valueName: "file", help: "The migration plan.", default: "migration.json").naming(.plan)
     static let ledger = Argument<String?>.option(
-        "ledger", valueName: "file", help: "The ledger of codes given, which this command owns; created on the first run.")
+        "ledger", valueName: "file", help: "The ledger of codes given, which this command owns; created on the first run."
+    ).naming(.inputOutput)
     static let output = Argument<String?>.option(
-        "output", valueName: "file", help: "The mail merge to write (CSV: name, email, product, code, url…).")
+        "output", valueName: "file", help: "The mail merge to write (CSV: name, email, product, code, url…)."
+    ).naming(.output)
     static let now = Argument<Date?>.date("now", help: "Judge codes' expiry at this moment instead of the clock (ISO 8601).")
 
     static let spec = CommandSpec(
@@ -64,18 +67,6 @@ enum CodesCommand {
                     + "(the number in its App Store URL). Add \"offerCodes\": { \"appID\": \"1234567890\" } to directSales.")
         }
 
-        // No output may overwrite an input or the other output.
-        let ledgerTarget = FileTransaction.resolvedTarget(context.resolve(ledgerPath))
-        let outputTarget = FileTransaction.resolvedTarget(context.resolve(outputPath))
-        if ledgerTarget == outputTarget { throw .usage("--ledger and --output name the same file; give each its own.") }
-        let inputs = [loaded.file.displayPath] + licensePaths + codePaths.map { split($0, plan: plan).path }
-        for input in inputs {
-            let target = FileTransaction.resolvedTarget(context.resolve(input))
-            if target == ledgerTarget || target == outputTarget {
-                throw .usage("\(target == ledgerTarget ? "--ledger" : "--output") names an input (\(input)); write to another file.")
-            }
-        }
-
         let holders = try ImportCommand.readLicenses(licensePaths, context: context)
         var codeFiles: [OfferCodeFile] = []
         for argument in codePaths {
@@ -104,8 +95,7 @@ enum CodesCommand {
         let style = context.style(for: context.standardOutput)
         var text = ImportCommand.licenseReport(holders, style: style)
         for file in codeFiles {
-            text +=
-                "\(file.file): \(file.rowsRead) row\(file.rowsRead == 1 ? "" : "s"): \(file.codes.count) code\(file.codes.count == 1 ? "" : "s"), \(file.skipped.count) skipped\n"
+            text += "\(file.file): \(file.tally.sentence(records: ("code", "codes"), decidedVerb: "read"))\n"
             for row in file.skipped.sorted(by: { $0.line < $1.line }) { text += "  \(row.place): skipped: \(row.reason)\n" }
         }
         for item in assignment.repeated { text += "  \(item.code.place): skipped: code \(item.code.code) is listed again (first at \(item.first))\n" }
@@ -115,24 +105,32 @@ enum CodesCommand {
 
         let mailMerge = assignment.mailMerge(appID: appID)
         let ledgerBytes = assignment.ledger.bytes
+        let mailTarget = OutputTarget.resolve(outputPath == "-" ? "-" : context.resolve(outputPath), given: outputPath)
         let oldOutput = FileManager.default.contents(atPath: context.resolve(outputPath)).map { [UInt8]($0) }
-        if oldLedger == ledgerBytes && oldOutput == mailMerge {
+        if oldLedger == ledgerBytes && oldOutput == mailMerge, case .file = mailTarget {
             context.standardOutput.write("\(outputPath) and \(ledgerPath) are unchanged.\n")
         } else {
-            // The ledger last: a run stopped between the two renames leaves the old ledger, and the rerun gives the same codes again.
-            let entries = [
-                FileTransaction.Entry(path: context.resolve(outputPath), display: outputPath, bytes: mailMerge),
-                FileTransaction.Entry(path: context.resolve(ledgerPath), display: ledgerPath, bytes: ledgerBytes),
-            ]
+            // One change: the mail merge and the ledger are renamed into place together, and a run killed between the
+            // two renames is finished by the next (a journal beside them), so a code mailed is always in the ledger.
+            var entries = [FileTransaction.Entry(path: context.resolve(ledgerPath), display: ledgerPath, bytes: ledgerBytes)]
+            if case .file(let path) = mailTarget { entries.insert(FileTransaction.Entry(path: path, display: outputPath, bytes: mailMerge), at: 0) }
             do {
                 _ = try (context.fileTransaction ?? FileTransaction.standard()).commit(entries)
             } catch {
-                throw CommandError(.cannotCreate, error.description + ". The ledger and the mail merge are as they were.")
+                throw CommandError.writing(error, ". The ledger and the mail merge are as they were.")
             }
-            context.standardOutput.write(
+            if case .file = mailTarget {
+            } else {
+                // Standard output or a stream gets the mail merge once the ledger holds every code in it.
+                try OutputFile.write(mailMerge, to: outputPath, context: context)
+            }
+            let summary = mailTarget == .standardOutput ? context.standardError : context.standardOutput
+            summary.write(
                 "Wrote \(outputPath) (\(assignment.letters.count) code\(assignment.letters.count == 1 ? "" : "s")) and \(ledgerPath). Nothing was sent.\n"
             )
         }
+        // A row that couldn't be read may be a holder owed a code: the run fails until the row is fixed.
+        if let unreadable = ImportCommand.unreadableRowsFailure(holders, context: context) { return unreadable }
         let missing = assignment.missing.values.reduce(0, +)
         if missing > 0 || !assignment.unserved.isEmpty {
             context.standardError.write(

@@ -4,7 +4,7 @@ import MigratePlan
 /// Arguments several commands share, declared once.
 enum CommonArguments {
     /// `<plan>`: the plan file or its folder, for check, explain, generate, matrix and simulate.
-    static let plan = Argument<String>.positional("plan", help: "The migration plan, or a folder holding migration.json.")
+    static let plan = Argument<String>.positional("plan", help: "The migration plan, or a folder holding migration.json.").naming(.plan)
 
     /// `--format` of the commands that print tables: matrix and simulate.
     static let tableFormat = Argument<TableFormat>.choice("format", valueName: "format", help: "Output format.", default: .text)

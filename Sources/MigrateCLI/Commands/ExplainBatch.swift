@@ -58,31 +58,18 @@ struct ExplainBatch {
         let input = try Input(path, context: context)
         let display = input.display
         let absolute = input.absolute
-        // Two outputs on one file, or an output over the list itself, would lose one of them.
-        let targets = [("--output", options.outputPath), ("--rejected", options.rejectedPath)].compactMap { name, path in
-            path.map { (name, FileTransaction.resolvedTarget(context.resolve($0))) }
-        }
-        if targets.count == 2 && targets[0].1 == targets[1].1 {
-            throw .usage("--output and --rejected name the same file; give each its own.")
-        }
-        if path != "-", let clash = targets.first(where: { $0.1 == FileTransaction.resolvedTarget(absolute) }) {
-            throw .usage("\(clash.0) names the list being read (\(path)); write to another file.")
-        }
-        // The outputs first: a run killed while it reads leaves a temporary file the next run removes.
-        var file: StreamedFile?
+        // The outputs first (`FileRoles` already refused one that is an input or the other output): a run killed while it
+        // reads leaves a temporary file the next run removes.
+        var file: OutputSink?
         var rejected: RejectedRows?
-        do {
-            if let outputPath = options.outputPath {
-                file = try StreamedFile(path: context.resolve(outputPath), display: outputPath)
-            }
+        do throws(CommandError) {
+            if let outputPath = options.outputPath { file = try OutputSink(outputPath, context: context) }
             if let rejectedPath = options.rejectedPath {
-                rejected = RejectedRows(
-                    file: try StreamedFile(path: context.resolve(rejectedPath), display: rejectedPath),
-                    input: input.isFolder ? .folder : .lines)
+                rejected = RejectedRows(sink: try OutputSink(rejectedPath, context: context), input: input.isFolder ? .folder : .lines)
             }
         } catch {
             file?.abandon()
-            throw CommandError(.cannotCreate, error.description + ".")
+            throw error
         }
         var source: ByteSource?
         let kind: BatchInputKind
@@ -110,7 +97,7 @@ struct ExplainBatch {
         case .jsonl, .json: outputKind = .jsonLines
         case .text: outputKind = kind == .jsonLines ? .jsonLines : .csv
         }
-        let output = BatchOutput(sink: file.map { file in .file(file) } ?? .output(context.standardOutput))
+        let output = BatchOutput(sink: file.map { file in .sink(file) } ?? .output(context.standardOutput))
         let batch = ExplainBatch(
             list: BatchRun(
                 catalog: catalog, display: display, now: now, outputKind: outputKind,
@@ -135,16 +122,17 @@ struct ExplainBatch {
         } catch let error as FileWriteError {
             file?.abandon()
             rejected?.abandon()
-            throw CommandError(.cannotCreate, error.description + ".")
+            throw CommandError.writing(error, "; nothing was written.")
         } catch {
             file?.abandon()
             rejected?.abandon()
             throw CommandError(.noInput, "\(display): \(error).")
         }
         let report =
-            batch.summaryText(outputPath: options.outputPath, rejectedPath: options.rejectedPath, strict: options.strict) + (options.licenses ?? "")
-        // The decisions own standard output unless they went to a file.
-        (options.outputPath == nil ? context.standardError : context.standardOutput).write(report)
+            batch.summaryText(kind: kind, outputPath: options.outputPath, rejectedPath: options.rejectedPath, strict: options.strict)
+            + (options.licenses ?? "")
+        // The decisions own standard output unless they went elsewhere.
+        (file == nil || file!.isStandardOutput ? context.standardError : context.standardOutput).write(report)
         if batch.list.summary.skippedCount > 0 { return .dataError }
         if options.strict && (batch.list.summary.rowsWithWarnings > 0 || !batch.list.summary.warnings.isEmpty) { return .checkFailed }
         return .success
@@ -158,33 +146,22 @@ struct ExplainBatch {
             skipped: { place, message, raw, listed in
                 rejected?.add(place: place, reason: message, raw: raw)
                 if listed { context.standardError.write("\(display): \(place): skipped: \(message)\n") }
-            },
-            warning: { context.standardError.write("warning: \($0)\n") })
+            })
     }
 }
 
 extension ExplainBatch {
     /// The summary: counts per cohort with the rules that decided them, skipped rows, warnings.
-    func summaryText(outputPath: String?, rejectedPath: String?, strict: Bool) -> String {
+    func summaryText(kind: BatchInputKind, outputPath: String?, rejectedPath: String?, strict: Bool) -> String {
         let summary = list.summary
         let style = context.style(for: outputPath == nil ? context.standardError : context.standardOutput)
         let environments = StoreEnvironment.allCases.compactMap { environment in
             summary.environments[environment].map { "\(Limits.grouped($0)) \(environment.rawValue)" }
         }
-        // Every row read is decided or skipped: the counts add up, and say so.
-        var extras: [String] = []
-        if list.blankLines > 0 { extras.append("\(Limits.grouped(list.blankLines)) blank \(list.blankLines == 1 ? "line" : "lines") passed over") }
-        if list.multiLineRows > 0 {
-            extras.append(
-                "\(Limits.grouped(list.multiLineRows)) \(list.multiLineRows == 1 ? "row spans" : "rows span") several lines (a quoted line break in a carried column)"
-            )
-        }
-        extras += list.readingNotes
+        // Every line read is accounted for: the parts add up to the lines, and say so.
+        let extras = list.readingNotes
         var text =
-            style.bold(
-                "Read \(Limits.grouped(list.rowsRead)) \(list.rowsRead == 1 ? "row" : "rows") from \(display): \(Limits.grouped(summary.decided)) decided"
-            )
-            + (environments.isEmpty ? "" : " (\(environments.joined(separator: ", ")))") + ", \(Limits.grouped(summary.skippedCount)) skipped"
+            style.bold("\(display): \(list.accounting(kind, detail: environments.isEmpty ? nil : environments.joined(separator: ", ")))")
             + (outputPath.map { "; decisions in \($0)" } ?? "") + (extras.isEmpty ? "" : "; " + extras.joined(separator: "; ")) + ".\n"
         if summary.skippedCount > 0 {
             let more = summary.skippedCount > summary.skipped.count ? " (the first \(summary.skipped.count) listed above)" : " (listed above)"

@@ -1,10 +1,10 @@
 import MigrateCore
 import MigrateSupport
 
-/// Where decisions go, a mebibyte at a time: a file that appears whole, or standard output.
+/// Where decisions go, a mebibyte at a time: an output the user named, or standard output.
 final class BatchOutput {
     enum Sink {
-        case file(StreamedFile)
+        case sink(OutputSink)
         case output(TextOutput)
     }
 
@@ -24,7 +24,7 @@ final class BatchOutput {
     func flush() {
         guard !buffer.isEmpty else { return }
         switch sink {
-        case .file(let file): file.write(buffer)
+        case .sink(let file): file.write(buffer)
         case .output(let output): output.write(data: buffer)
         }
         buffer.removeAll(keepingCapacity: true)
@@ -36,11 +36,11 @@ final class BatchOutput {
 final class RejectedRows {
     enum Input { case lines, folder }
 
-    let file: StreamedFile
+    let file: OutputSink
     private var buffer: [UInt8] = []
 
-    init(file: StreamedFile, input: Input) {
-        self.file = file
+    init(sink: OutputSink, input: Input) {
+        self.file = sink
         buffer.append(contentsOf: (input == .folder ? "entry,reason\n" : "line,reason,record\n").utf8)
     }
 

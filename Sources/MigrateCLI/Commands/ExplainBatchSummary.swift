@@ -4,15 +4,11 @@ import MigrateSupport
 
 extension ExplainBatch {
     /// Decides every customer of a list as `explain --batch` does and returns only the counts, for `report --batch`:
-    /// the decisions themselves are discarded, skipped rows are reported on standard error by line, and a list
+    /// the decisions themselves are never written, skipped rows are reported on standard error by line, and a list
     /// with no row at all is refused as `explain --batch` refuses it.
     static func summarize(_ path: String, catalog: PlanCatalog, now: Date, context: CommandContext) throws(CommandError) -> BatchSummary {
         let input = try Input(path, context: context)
         let display = input.display
-        guard let discard = FileHandle(forWritingAtPath: "/dev/null") else {
-            throw CommandError(.cannotCreate, "/dev/null cannot be opened to discard the decisions.")
-        }
-        let output = BatchOutput(sink: .output(TextOutput(handle: discard, isTerminal: false)))
         var source: ByteSource?
         let kind: BatchInputKind
         if input.isFolder {
@@ -24,7 +20,11 @@ extension ExplainBatch {
         }
         let list = BatchRun(
             catalog: catalog, display: display, now: now, outputKind: .csv,
-            events: events(display: display, context: context, output: output, rejected: nil))
+            events: BatchRun.Events(
+                write: { _ in },
+                skipped: { place, message, _, listed in
+                    if listed { context.standardError.write("\(display): \(place): skipped: \(message)\n") }
+                }))
         do {
             try list.read(kind, source: source, folder: input.absolute)
         } catch let error as BatchListError {

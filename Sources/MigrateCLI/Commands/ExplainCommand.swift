@@ -31,7 +31,8 @@ enum ExplainCommand {
     )
     static let receipt = Argument<String?>.option(
         "receipt", valueName: "file",
-        help: "A verifyReceipt response, AppTransaction or Transaction (JSON or JWS), or an App Store Server API response.")
+        help: "A verifyReceipt response, AppTransaction or Transaction (JSON or JWS), or an App Store Server API response."
+    ).naming(.input)
     static let verification = Argument<Verification>.choice(
         "verification", valueName: "result", help: "Whether the app transaction verified.", default: .verified)
     static let cacheAge = Argument<Int?>.number(
@@ -47,16 +48,18 @@ enum ExplainCommand {
         "batch", valueName: "file-or-folder",
         help:
             "Decide every customer of a list: CSV with a header naming the columns like AppTransaction's properties (\(BatchColumn.allCases.map(\.rawValue).joined(separator: ", ")); other columns are carried through), JSON Lines with the same keys, or a folder of App Store Server API responses or compact JWS files (a subfolder per customer merges its files)."
-    )
+    ).naming(.input)
     static let output = Argument<String?>.option(
         "output", short: "o", valueName: "file",
-        help: "With --batch: write the decisions to this file (whole or not at all) and the summary to standard output.")
+        help: "With --batch: write the decisions to this file (whole or not at all) and the summary to standard output."
+    ).naming(.output)
     static let inputFormat = Argument<InputFormat?>.choice(
         "input-format", valueName: "format",
         help: "With --batch: read the list as csv or jsonl, whatever its name or first line (for standard input, '-').")
     static let rejected = Argument<String?>.option(
         "rejected", valueName: "file",
-        help: "With --batch: copy every skipped row, byte for byte, to this CSV file with its line and reason (line,reason,record).")
+        help: "With --batch: copy every skipped row, byte for byte, to this CSV file with its line and reason (line,reason,record)."
+    ).naming(.output)
     static let strict = Argument<Bool>.flag(
         "strict", help: "With --batch: exit 1 when any decided row carries a warning or the summary warns (a skipped row is 65 regardless).")
 

@@ -11,9 +11,10 @@ extension ExplainCommand {
         "licenses", valueName: "file",
         help:
             "Decide direct-sale license holders: a customer export (Paddle, FastSpring, Gumroad or plain CSV); with --batch, counted after the list's summary. Repeatable."
-    )
+    ).naming(.input)
     static let ledger = Argument<String?>.option(
-        "ledger", valueName: "file", help: "With --licenses: the ledger of 'codes assign', to say each holder's code.")
+        "ledger", valueName: "file", help: "With --licenses: the ledger of 'codes assign', to say each holder's code."
+    ).naming(.input)
 
     static func explainLicenses(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         if let given = (oneCustomer + [output, inputFormat, rejected, strict]).first(where: { arguments.isSet($0) }) {
@@ -105,13 +106,19 @@ extension ExplainCommand {
     ) throws(CommandError) -> String {
         let (sales, holders, decisions) = try decideLicenses(arguments, loaded: loaded, catalog: catalog, context: context)
         let holding = decisions.filter { $0.verdict == .holder }
-        let rows = decisions.count + holders.skippedRows.count
-        let files = holders.exports.map(\.file).joined(separator: ", ")
         func plural(_ count: Int, _ word: String) -> String { "\(Limits.grouped(count)) \(word)\(count == 1 ? "" : "s")" }
-        var text = "\nLicense holders: \(plural(rows, "row")) read from \(files)\n"
+        // Every line of every export accounted for, then what the licenses read come to.
+        var text = "\nLicense holders:\n"
+        for export in holders.exports {
+            text += "  \(export.file): \(export.tally.sentence(records: ("license", "licenses"), decidedVerb: "read"))\n"
+        }
+        let notLicenses = holders.skippedRows.count - holders.unreadableRows.count
         text += "  \(plural(holding.count, "holder")) (\(plural(holding.reduce(0) { $0 + $1.license.seats }, "seat"))), "
-        text += "\(Limits.grouped(holders.refundedCount)) refunded, \(plural(holders.duplicateCount, "duplicate")), "
-        text += "\(Limits.grouped(holders.skippedRows.count)) skipped\n"
+        text += "\(Limits.grouped(holders.refundedCount)) refunded, \(plural(holders.duplicateCount, "duplicate"))"
+        if notLicenses > 0 {
+            text += ", \(Limits.grouped(notLicenses)) not \(notLicenses == 1 ? "a license" : "licenses") (a totals row, a recurring charge…)"
+        }
+        text += ", \(Limits.grouped(holders.unreadableRows.count)) skipped\n"
         for edition in sales.editions {
             let members = holding.filter { $0.edition?.id == edition.id }
             guard !members.isEmpty else { continue }

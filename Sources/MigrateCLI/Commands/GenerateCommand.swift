@@ -10,7 +10,7 @@ enum GenerateCommand {
     static let output = Argument<String>.converted(
         "output", short: "o", valueName: "dir", help: "The folder to write into (created if needed).", default: "Generated",
         expected: "Name a folder, such as --output Generated (or --output . for this one)."
-    ) { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+    ) { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }.naming(.outputFolder)
     static let only = Argument<[OutputGroup]>.choices("only", valueName: "group", help: "Generate one group only. Repeatable.")
     static let access = Argument<GenerationOptions.Access>.choice(
         "access", valueName: "level", help: "Access level of the generated API.", default: .public)
@@ -156,12 +156,10 @@ enum GenerateCommand {
         do {
             targets = try (context.fileTransaction ?? FileTransaction.standard()).commit(entries)
         } catch {
-            if error.renamed.isEmpty {
-                throw CommandError(.cannotCreate, "\(error.description); nothing was written.")
-            }
-            throw CommandError(
-                .cannotCreate,
-                "\(error.description). \(error.renamed.count) of \(entries.count) files already hold their new content and the rest their old; no temporary file is left. Run 'migrate generate' again once the cause is fixed."
+            if error.renamed.isEmpty { throw .writing(error, "; nothing was written.") }
+            throw .writing(
+                error,
+                ". \(error.renamed.count) of \(entries.count) files already hold their new content and the rest their old; no temporary file is left. Run 'migrate generate' again once the cause is fixed."
             )
         }
         let written = changed.filter { $0.path != OutputPlanner.manifestPath }.count

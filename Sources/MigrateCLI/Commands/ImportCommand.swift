@@ -8,7 +8,8 @@ enum ImportCommand {
     enum SaleModel: String, CaseIterable, Sendable { case paid, free }
 
     static let plan = Argument<String>.option(
-        "plan", valueName: "file", help: "The plan to merge into; created when absent.", default: "migration.json")
+        "plan", valueName: "file", help: "The plan to merge into; created when absent.", default: "migration.json"
+    ).naming(.inputOutput)
     static let dryRun = Argument<Bool>.flag("dry-run", help: "Show what would change; write nothing.")
     static let overwrite = Argument<Bool>.flag(
         "overwrite", help: "Where the plan and the source disagree, take the source's value (the plan's wins otherwise).")
@@ -26,9 +27,9 @@ enum ImportCommand {
     ) { text in (try? Price(text)).flatMap { $0.isZero ? nil : $0 } }
     static let releaseOptions: [any DeclaredArgument] = [model, price]
 
-    static let file = Argument<String>.positional("file", help: "The .storekit file.")
-    static let responseFiles = Argument<[String]>.positionals("files", help: "JSON response files.")
-    static let reportFiles = Argument<[String]>.positionals("files", help: "Summary Sales report files (.txt or .txt.gz).")
+    static let file = Argument<String>.positional("file", help: "The .storekit file.").naming(.input)
+    static let responseFiles = Argument<[String]>.positionals("files", help: "JSON response files.").naming(.input)
+    static let reportFiles = Argument<[String]>.positionals("files", help: "Summary Sales report files (.txt or .txt.gz).").naming(.input)
     static let projectPath = Argument<String>.positional(
         "path", help: "A .xcodeproj, its project.pbxproj, a folder holding one, or an Info.plist.")
     static let released = Argument<Date?>.date("released", help: "Add the current version as a release that went live at this moment.")
@@ -82,12 +83,32 @@ enum ImportCommand {
         arguments: [reportFiles] + shared,
         run: { arguments, context throws(CommandError) in
             var combined = ImportResult(source: "sales")
+            let scope = try salesScope(arguments, context: context)
             for path in arguments[Self.reportFiles] {
                 let file = try InputFile.read(path, context: context)
-                combined.append(try readSales(file, context: context))
+                combined.append(try readSales(file, scope: scope, context: context))
+            }
+            if scope == nil, let skus = combined.salesIdentity?.appSKUs, skus.count > 1 {
+                throw .usage(
+                    "the reports hold \(skus.count) apps (SKUs \(skus.sorted().prefix(5).joined(separator: ", "))): a Summary Sales report covers the whole account. Import into the app's plan (--plan), or name the app with --app-name and --bundle-id, so that only its rows are counted."
+                )
             }
             return try merge(combined, arguments, context)
         })
+
+    /// The app a sales report is read for: the plan's, when it exists; else the one `--app-name` or `--bundle-id`
+    /// names; nil when nothing names it (a report of one app is then read whole).
+    static func salesScope(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) -> SalesScope? {
+        let planPath = arguments[Self.plan]
+        if FileManager.default.fileExists(atPath: context.resolve(planPath)) {
+            let loaded = try LoadedPlan.load(planPath, context: context)
+            return SalesScope(plan: try loaded.requirePlan(context: context))
+        }
+        let name = arguments[Self.appName]
+        let bundleID = arguments[Self.bundleID]
+        guard name != nil || bundleID != nil else { return nil }
+        return SalesScope(name: name ?? "", bundleID: bundleID ?? "")
+    }
 
     static let xcode = CommandSpec(
         name: "xcode", abstract: "The current version, bundle id and platforms from an Xcode project or Info.plist.",
@@ -140,14 +161,26 @@ enum ImportCommand {
     /// Runs an importer, turning its error into exit 65 or 66 with the file and place.
     /// One sales report; a report of millions of rows takes seconds, so a terminal shows how far it is.
     /// `bySeries`: counts per series in each period, for `simulate --actuals` (`SalesReportImporter.read`).
-    static func readSales(_ file: InputFile, bySeries: Bool = false, context: CommandContext) throws(CommandError) -> ImportResult {
+    /// Its lines are accounted for on standard error, with the rows of other apps set aside.
+    static func readSales(_ file: InputFile, bySeries: Bool = false, scope: SalesScope?, context: CommandContext) throws(CommandError)
+        -> ImportResult
+    {
         let line = ProgressLine(output: context.standardError, label: "reading \(file.displayPath)")
-        defer { line?.finish() }
         var progress: (@Sendable (Double) -> Void)?
         if let line { progress = { fraction in line.update(fraction) } }
-        return try importing { () throws(ImportError) in
-            try SalesReportImporter.read(file.bytes, file: file.displayPath, bySeries: bySeries, progress: progress)
+        let result = try importing { () throws(ImportError) in
+            try SalesReportImporter.read(file.bytes, file: file.displayPath, bySeries: bySeries, scope: scope, progress: progress)
         }
+        line?.finish()
+        if let tally = result.salesTally {
+            let sentence = tally.sentence(records: ("row", "rows"), decidedVerb: "counted") + "."
+            // A long path goes on a line of its own, the sentence under it, so neither is cut at 80 columns.
+            let fits = file.displayPath.count + sentence.count + 2 <= TerminalWidth.columns
+            var text = fits ? "\(file.displayPath): \(sentence)\n" : "\(file.displayPath):\n  \(sentence)\n"
+            if let note = result.salesScope?.note { text += "  \(note)\n" }
+            context.standardError.write(text)
+        }
+        return result
     }
 
     /// Runs an importer, turning its error into the command's: bad data exits 65, a missing input 66.
@@ -218,10 +251,10 @@ enum ImportCommand {
             return .success
         }
         if original == nil {
-            let written = try AtomicFile.writeNewPlan(bytes, to: absolute, displayPath: planPath)
+            let written = try OutputFile.writeNewPlan(bytes, to: planPath, context: context)
             context.standardOutput.write("Created \(written.plan)" + (written.schema.map { " and \($0)" } ?? "") + ".\n")
         } else {
-            let written = try AtomicFile.write(bytes, to: absolute, displayPath: planPath)
+            let written = try OutputFile.write(bytes, to: planPath, context: context)
             context.standardOutput.write("Wrote \(written).\n")
         }
         return .success

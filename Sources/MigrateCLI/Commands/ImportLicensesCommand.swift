@@ -7,7 +7,8 @@ import MigrateSupport
 /// plan's direct-sale channel. Counts, editions and dates only: e-mail addresses and names stay in the exports.
 extension ImportCommand {
     static let licenseFiles = Argument<[String]>.positionals(
-        "files", help: "Customer exports: Paddle, FastSpring or Gumroad CSV, or the plain CSV (order,email,product,purchased…).")
+        "files", help: "Customer exports: Paddle, FastSpring or Gumroad CSV, or the plain CSV (order,email,product,purchased…)."
+    ).naming(.input)
 
     static let licenses = CommandSpec(
         name: "licenses", abstract: "License holders who bought outside the App Store (Paddle, FastSpring, Gumroad, plain CSV).",
@@ -32,13 +33,13 @@ extension ImportCommand {
         return LicenseHolders(exports)
     }
 
-    /// What was read: per file, then every row not counted with its place and reason, then the totals.
+    /// What was read: per file, every line accounted for; then every row not counted with its place and reason,
+    /// the order ids two buyers share, the stray quotes; then the totals.
     static func licenseReport(_ holders: LicenseHolders, style: Style) -> String {
         var text = ""
         for export in holders.exports {
-            let counted = export.licenses.count
-            text += "\(export.file): \(export.store.displayName) export, \(export.rowsRead) row\(export.rowsRead == 1 ? "" : "s"): "
-            text += "\(counted) license\(counted == 1 ? "" : "s"), \(export.skipped.count) skipped\n"
+            text +=
+                "\(export.file): \(export.store.displayName) export, \(export.tally.sentence(records: ("license", "licenses"), decidedVerb: "read"))\n"
         }
         let notCounted =
             holders.skippedRows.map { ($0.file, $0.line, "skipped: \($0.reason)") }
@@ -46,11 +47,20 @@ extension ImportCommand {
         for (file, line, reason) in notCounted.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
             text += "  \(file):\(line): \(reason)\n"
         }
+        for shared in holders.sharedOrderIDs {
+            text +=
+                "  \(shared.place): order \(shared.order) has the id of \(shared.other)'s, for another buyer: read as another order (each shop numbers its own)\n"
+        }
+        for export in holders.exports {
+            for stray in export.strayQuotes {
+                text += "  \(export.file): \(stray.sentence); that row alone is skipped, and the lines after it are read as rows of their own\n"
+            }
+        }
         let holderList = holders.holders
         let seats = holderList.map(\.seats).reduce(0, +)
+        let rows = holders.rowsRead
         text +=
-            style.bold("Read \(holders.rowsRead) row\(holders.rowsRead == 1 ? "" : "s")")
-            + ": \(holderList.count) holder\(holderList.count == 1 ? "" : "s") "
+            style.bold("Read \(Limits.grouped(rows)) row\(rows == 1 ? "" : "s")") + ": \(holderList.count) holder\(holderList.count == 1 ? "" : "s") "
         text +=
             "(\(seats) seat\(seats == 1 ? "" : "s")), \(holders.refundedCount) refunded, \(holders.duplicateCount) duplicate\(holders.duplicateCount == 1 ? "" : "s"), "
         text += "\(holders.skippedRows.count) skipped.\n"
@@ -102,15 +112,26 @@ extension ImportCommand {
         let bytes = Array(text.utf8)
         if bytes == loaded.file.bytes {
             context.standardOutput.write("\(planPath) is unchanged.\n")
-            return .success
-        }
-        if arguments[Self.dryRun] {
+        } else if arguments[Self.dryRun] {
             context.standardOutput.write("\n--dry-run: \(planPath) was not written. It would change like this:\n")
             context.standardOutput.write(LineDiff.render(old: String(decoding: loaded.file.bytes, as: UTF8.self), new: text, style: style))
-            return .success
+        } else {
+            let written = try OutputFile.write(bytes, to: planPath, context: context)
+            context.standardOutput.write("Wrote \(written).\n")
         }
-        let written = try AtomicFile.write(bytes, to: context.resolve(planPath), displayPath: planPath)
-        context.standardOutput.write("Wrote \(written).\n")
-        return .success
+        return unreadableRowsFailure(holders, context: context) ?? .success
+    }
+
+    /// Exit 65, said on standard error, when a row of the exports couldn't be read: its buyer is in none of the counts
+    /// and has no code until the row is fixed. Nil when every row was read.
+    static func unreadableRowsFailure(_ holders: LicenseHolders, context: CommandContext) -> ExitCode? {
+        let rows = holders.unreadableRows
+        guard !rows.isEmpty else { return nil }
+        let style = context.style(for: context.standardError)
+        context.standardError.write(
+            "\(style.red(style.bold("\(rows.count) \(rows.count == 1 ? "row" : "rows") could not be read"))) (listed above: "
+                + rows.prefix(5).map(\.place).joined(separator: ", ") + (rows.count > 5 ? ", …" : "")
+                + "): a buyer there is in no count and has no code; fix the rows and run again (exit status 65 while any remain).\n")
+        return .dataError
     }
 }

@@ -7,17 +7,20 @@ import MigrateWizard
 
 /// `migrate init`: finds what it can in the project, asks the rest, writes a plan that passes `check`.
 enum InitCommand {
-    static let plan = Argument<String>.option("plan", valueName: "file", help: "The plan to create.", default: "migration.json")
+    static let plan = Argument<String>.option("plan", valueName: "file", help: "The plan to create.", default: "migration.json").naming(.output)
     static let project = Argument<String>.option(
         "project", valueName: "path", help: "The project folder to scan, or the app's .xcodeproj in it (the only project then read).", default: ".")
     static let keepAnswers = Argument<Bool>.flag(
         "keep-answers", help: "Keep the answers file an earlier run saved beside the plan; by default a successful run removes it.")
     static let force = Argument<Bool>.flag("force", help: "Replace an existing plan.")
     static let yes = Argument<Bool>.flag("yes", short: "y", help: "Take the default for every question not answered by a flag or --answers.")
-    static let answersFile = Argument<String?>.option("answers", valueName: "file", help: "Answers as JSON, by question key (see above).")
-    static let asc = Argument<[String]>.options("asc", valueName: "file", help: "App Store Connect API responses to read releases from.")
+    static let answersFile = Argument<String?>.option("answers", valueName: "file", help: "Answers as JSON, by question key (see above).").naming(
+        .input)
+    static let asc = Argument<[String]>.options("asc", valueName: "file", help: "App Store Connect API responses to read releases from.").naming(
+        .input)
     static let sales = Argument<[String]>.options(
-        "sales", valueName: "file", help: "Sales and Trends summary reports: the install base, and the day each version first sold.")
+        "sales", valueName: "file", help: "Sales and Trends summary reports: the install base, and the day each version first sold."
+    ).naming(.input)
     static let now = Argument<Date?>.date("now", help: "Judge dates against this moment instead of the clock (ISO 8601).")
 
     /// The options that answer questions, from the questions' own declarations: the texts given, in order (at
@@ -276,7 +279,7 @@ enum InitCommand {
         }
         let written: (plan: String, schema: String?)
         do {
-            written = try AtomicFile.writeNewPlan(Array(text.utf8), to: path, displayPath: displayPath)
+            written = try OutputFile.writeNewPlan(Array(text.utf8), to: displayPath, context: context)
         } catch {
             let saved = wizard.map { saveAnswers($0, nextTo: path, displayPath: displayPath, context: context) } ?? ""
             throw CommandError(error.exitCode, error.message + "." + saved)
@@ -313,7 +316,7 @@ enum InitCommand {
             ),
         ]
         for (absolute, shown) in candidates {
-            if (try? AtomicFile.write(text, to: absolute, displayPath: shown)) != nil {
+            if (try? OutputFile.write(text, to: absolute, context: context)) != nil {
                 return
                     " Your answers were saved to \(shown); run 'migrate init --answers \(shown)' to try again without answering again (edit it, or give a flag, to change one)."
             }

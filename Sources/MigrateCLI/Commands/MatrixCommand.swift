@@ -9,9 +9,10 @@ enum MatrixCommand {
     /// `--exhaustive` prints at most this many rows unless `--force` is given.
     static let exhaustiveLimit = 10_000
 
-    static let plan = Argument<String?>.optionalPositional("plan", help: CommonArguments.plan.spec.help)
+    static let plan = Argument<String?>.optionalPositional("plan", help: CommonArguments.plan.spec.help).naming(.plan)
     static let model = Argument<String?>.option(
-        "model", valueName: "file", help: "A model in PICT's format ('Name: v1, v2' lines and IF … THEN … constraints) instead of a plan.")
+        "model", valueName: "file", help: "A model in PICT's format ('Name: v1, v2' lines and IF … THEN … constraints) instead of a plan."
+    ).naming(.input)
     static let strength = Argument<Int>.number(
         "strength", valueName: "t", help: "Cover every combination of this many factors' values (1 to 4).", in: 1...4, default: 2)
     static let seed = Argument<UInt64>.number("seed", help: "The random seed; the same seed gives the same matrix.", in: 0...UInt64.max, default: 0)
@@ -24,12 +25,14 @@ enum MatrixCommand {
         "verbose", help: "Also say, on standard error, what produced the rows: a known construction, search, or both.")
     static let seedRows = Argument<String?>.option(
         "seed-rows", valueName: "file",
-        help: "Rows that must be included, as CSV or tab-separated like PICT's seed files (header: factor names; an empty cell means any value).")
+        help: "Rows that must be included, as CSV or tab-separated like PICT's seed files (header: factor names; an empty cell means any value)."
+    ).naming(.input)
     static let exhaustive = Argument<Bool>.flag(
         "exhaustive", help: "Print every valid combination instead (refused above \(exhaustiveLimit) rows without --force).")
     static let force = Argument<Bool>.flag("force", help: "Allow --exhaustive above the limit.")
     static let verify = Argument<String?>.option(
-        "verify", valueName: "file", help: "Check a matrix (CSV, or PICT's tab-separated output) against the model instead of generating one.")
+        "verify", valueName: "file", help: "Check a matrix (CSV, or PICT's tab-separated output) against the model instead of generating one."
+    ).naming(.input)
     static let format = CommonArguments.tableFormat
 
     static let spec = CommandSpec(

@@ -10,10 +10,12 @@ import MigrateSupport
 enum ReportCommand {
     static let plan = CommonArguments.plan
     static let output = Argument<String?>.option(
-        "output", short: "o", valueName: "file.html", help: "Write the report to this file (whole or not at all); '-' for standard output.")
+        "output", short: "o", valueName: "file.html", help: "Write the report to this file (whole or not at all); '-' for standard output."
+    ).naming(.output)
     static let batch = Argument<String?>.option(
         "batch", valueName: "file-or-folder",
-        help: "Count the cohorts in this customer list (CSV, JSON Lines, or a folder of App Store Server API responses), as explain --batch does.")
+        help: "Count the cohorts in this customer list (CSV, JSON Lines, or a folder of App Store Server API responses), as explain --batch does."
+    ).naming(.input)
     static let actuals = SimulateCommand.actuals.with(help: "Add what happened after launch: a Summary Sales report (.txt or .txt.gz); repeatable.")
     static let rates = SimulateCommand.rates.with(
         help: "With --actuals: one unit of a currency in the plan's currency, such as EUR=1.08; repeatable.")
@@ -64,12 +66,6 @@ enum ReportCommand {
             throw .usage("\(flag): \(error.description).")
         }
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
-        // The page written over a file it reads would lose that file.
-        let target = FileTransaction.resolvedTarget(context.resolve(outputPath))
-        let inputs = [loaded.file.displayPath] + [arguments[Self.batch]].compactMap { $0 } + arguments[Self.actuals]
-        if outputPath != "-", let clash = inputs.first(where: { $0 != "-" && FileTransaction.resolvedTarget(context.resolve($0)) == target }) {
-            throw .usage("--output names \(clash), which the report reads; write the page to another file, such as report.html.")
-        }
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "no report was written")
         let plan = catalog.plan
         // A price with cents in a currency without them (2.99 taken as yen) is not in that currency: every amount would be wrong.
@@ -140,7 +136,7 @@ enum ReportCommand {
             context.standardOutput.write(html)
             context.standardError.write(counts)
         } else {
-            let written = try AtomicFile.write(Array(html.utf8), to: context.resolve(outputPath), displayPath: outputPath)
+            let written = try OutputFile.write(Array(html.utf8), to: outputPath, context: context)
             context.standardOutput.write("Wrote \(written): the report for \(plan.app.name).\n" + counts)
         }
         if let customers, customers.summary.skippedCount > 0 {

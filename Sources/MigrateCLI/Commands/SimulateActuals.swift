@@ -59,17 +59,12 @@ enum SimulateActuals {
         var actual: [ActualPeriod] = []
         // Files with rows the reader could not use (each reported by line): the comparison leaves them out.
         var incomplete: [String] = []
-        var read = Set<String>()
+        // `FileRoles` refused the same file given twice; a copy is found by its overlapping sales.
         for path in paths {
-            // The same path twice is one report: read once, and said.
-            guard read.insert(context.resolve(path)).inserted else {
-                context.standardError.write("warning: \(path) is given twice with --actuals; it is read once.\n")
-                continue
-            }
             let file = try InputFile.read(path, context: context)
-            let result = try ImportCommand.readSales(file, bySeries: true, context: context)
+            // Only the plan's app's rows: the report covers every app of the account.
+            let result = try ImportCommand.readSales(file, bySeries: true, scope: SalesScope(plan: plan), context: context)
             context.standardError.write(DiagnosticRenderer(file: nil, style: context.style(for: context.standardError)).render(result.issues))
-            try requireSameApp(result, plan: plan, file: file.displayPath)
             if !result.issues.isEmpty { incomplete.append(file.displayPath) }
             actual += result.periods.map { period in
                 ActualPeriod(
@@ -115,6 +110,11 @@ enum SimulateActuals {
             guard let rate = Double(parts[1]), rate.isFinite, rate > 0 else {
                 throw .usage("The value '\(text)' is invalid for '--rate': '\(parts[1])' is not a rate above 0, such as 1.08.")
             }
+            guard Limits.exchangeRate.contains(rate) else {
+                throw .usage(
+                    "The value '\(text)' is invalid for '--rate': \(parts[1]) is outside 0.000001 to 1,000,000, migrate's limit for one unit of a currency in the plan's; check the rate."
+                )
+            }
             if let known = rates[code], known != rate {
                 throw .usage(
                     "'--rate \(code)' is given twice, as \(SimulationRenderer.number(known)) and \(SimulationRenderer.number(rate)); give it once.")
@@ -122,27 +122,6 @@ enum SimulateActuals {
             rates[code] = rate
         }
         return rates
-    }
-
-    /// A report names the app by the title and SKU of its download rows and by its in-app product ids: one that
-    /// shares none of them with the plan is another app's.
-    static func requireSameApp(_ result: ImportResult, plan: MigrationPlan, file: String) throws(CommandError) {
-        guard let identity = result.salesIdentity, !(identity.titles.isEmpty && identity.appSKUs.isEmpty && identity.products.isEmpty) else {
-            throw CommandError(.dataError, "\(file): the report has no app downloads or in-app purchases to compare.")
-        }
-        let products = Set(plan.products.map(\.id))
-        let name = plan.app.name.lowercased()
-        let same =
-            identity.titles.contains { $0.lowercased() == name } || identity.appSKUs.contains(plan.app.bundleID)
-            || !identity.products.isDisjoint(with: products)
-        guard !same else { return }
-        var names: [String] = []
-        if !identity.titles.isEmpty { names.append("titled \(identity.titles.sorted().map { "'\($0)'" }.joined(separator: ", "))") }
-        if !identity.products.isEmpty { names.append("selling \(identity.products.sorted().prefix(3).map { "'\($0)'" }.joined(separator: ", "))") }
-        throw CommandError(
-            .dataError,
-            "\(file): this report is for another app (\(names.joined(separator: ", "))): none of its titles, SKUs or products is \(plan.app.name)'s (\(plan.app.bundleID)).\n  fix: Pass the Summary Sales report of \(plan.app.name), or the plan of the app the report is for."
-        )
     }
 
     static func updatePlan(
@@ -197,7 +176,7 @@ enum SimulateActuals {
                     old: String(decoding: loaded.file.bytes, as: UTF8.self), new: text, style: context.style(for: context.standardOutput)))
             return .success
         }
-        let written = try AtomicFile.write(bytes, to: context.resolve(path), displayPath: path)
+        let written = try OutputFile.write(bytes, to: path, context: context)
         out.write("Wrote \(written).\n")
         return .success
     }

@@ -14,6 +14,7 @@ enum SimulateCommand {
         "sweep", valueName: "name=low:high:step", help: "Grid over an assumption or price.PRODUCT-ID. Repeatable.")
     static let format = CommonArguments.tableFormat
     static let chart = Argument<String?>.option("chart", valueName: "file.svg", help: "Also write an SVG chart of monthly and cumulative proceeds.")
+        .naming(.output)
     static let threads = Argument<Int?>.number(
         "threads", help: "Worker threads (default: every core); the output does not depend on it.", in: 1...256)
     static let offerStates = Argument<Bool>.flag(
@@ -26,7 +27,7 @@ enum SimulateCommand {
         "actuals", valueName: "sales-report",
         help:
             "Compare the forecast with a Summary Sales report (.txt or .txt.gz) from after the switch; repeatable. Prints only the comparison."
-    )
+    ).naming(.input)
     static let rates = Argument<[String]>.options(
         "rate", valueName: "CUR=rate",
         help:
@@ -96,7 +97,7 @@ enum SimulateCommand {
         let renderer = SimulationRenderer(
             report: report, style: context.style(for: context.standardOutput), width: max(60, columns ?? TerminalWidth.columns))
         if let path = arguments[Self.chart] {
-            try AtomicFile.write(RevenueChart.svg(report), to: context.resolve(path), displayPath: path)
+            try OutputFile.write(RevenueChart.svg(report), to: path, context: context)
         }
         switch arguments[Self.format] {
         case .json: context.standardOutput.write(renderer.json())

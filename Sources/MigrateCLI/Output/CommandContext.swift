@@ -4,42 +4,54 @@ import MigrateSupport
 
 /// Where a command's text goes: a file descriptor, or a buffer in tests.
 public final class TextOutput: @unchecked Sendable {
-    private let handle: FileHandle?
+    private let descriptor: Int32?
     private var buffer = ""
     private let lock = NSLock()
     /// True when this output is a terminal, so colour and progress may be shown.
     public let isTerminal: Bool
+    /// The first error a write met (ENOSPC writing to /dev/full, EIO): nothing more is written after it, and the
+    /// command ends with exit 74 saying so, never a trap.
+    public private(set) var failure: Int32 = 0
+    /// For a buffer, a failure to pretend (tests of a full standard output).
+    public var failsWith: Int32 = 0
 
     /// Standard output or standard error of this process.
     public init(handle: FileHandle, isTerminal: Bool) {
-        self.handle = handle
+        descriptor = handle.fileDescriptor
         self.isTerminal = isTerminal
     }
 
     /// A buffer that collects what is written, for tests.
     public init(isTerminal: Bool = false) {
-        self.handle = nil
+        descriptor = nil
         self.isTerminal = isTerminal
     }
 
     public func write(_ raw: String) {
         let text = Self.escapingControls(raw)
-        if let handle {
-            handle.write(Data(text.utf8))
-        } else {
-            lock.lock()
-            buffer += text
-            lock.unlock()
-        }
+        emit(Array(text.utf8), text: text)
     }
 
     /// Writes data meant for a program (CSV, JSON Lines) as it is when the output is not a terminal; on a
     /// terminal its control characters are shown escaped, as `write(_:)` does.
     public func write(data bytes: [UInt8]) {
-        if let handle, !isTerminal {
-            handle.write(Data(bytes))
+        if descriptor != nil, !isTerminal {
+            emit(bytes, text: nil)
         } else {
             write(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    private func emit(_ bytes: [UInt8], text: String?) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard failure == 0 else { return }
+        if let descriptor {
+            failure = StreamOutput.writeAll(bytes, to: descriptor)
+        } else if failsWith != 0 {
+            failure = failsWith
+        } else {
+            buffer += text ?? String(decoding: bytes, as: UTF8.self)
         }
     }
 

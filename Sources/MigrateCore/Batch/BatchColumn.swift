@@ -22,12 +22,17 @@ public enum BatchColumn: String, CaseIterable, Sendable {
     /// `AppTransaction.bundleID`: a row for another app is refused, naming both ids.
     case bundleID
 
-    /// Whether a quoted field of the column a header names may hold a line break: only a column carried
-    /// through (an id, a note) may. None of the read columns holds free text, so a quoted line break in one
-    /// of them is a stray quote, and reading on would swallow the next customers into one value.
-    public static func mayHoldLineBreak(header name: String) -> Bool {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        return BatchColumn(key: trimmed) == nil && BatchOutputColumn(rawValue: trimmed) == nil
+    /// Names of a carried column that identifies the customer, compared without case: a list's own id, the app's
+    /// account token, an App Store transaction id, an e-mail address. The first such column is the row's identity,
+    /// and a value listed twice is the `duplicateCustomer` warning.
+    public static let customerNames: Set<String> = [
+        "customerid", "customer_id", "customer id", "customer", "id", "userid", "user_id", "user id", "appaccounttoken",
+        "apptransactionid", "originaltransactionid", "email", "e-mail",
+    ]
+
+    /// Whether a header or key names the customer (`customerNames`).
+    public static func namesCustomer(_ name: String) -> Bool {
+        customerNames.contains(name.lowercased())
     }
 
     /// The App Store Server API's names for the same facts (`JWSAppTransactionDecodedPayload`), read as these.

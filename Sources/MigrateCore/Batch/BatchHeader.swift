@@ -6,6 +6,8 @@ import MigrateSupport
 public struct BatchHeader: Sendable {
     public let count: Int
     public let index: [BatchColumn: Int]
+    /// The column that names the customer (`customerID`, `id`, `appAccountToken`…), whose values must not repeat.
+    public let identity: Int?
 
     /// The folder's columns, in the order written: what was read from each response.
     public static let folderColumns =
@@ -32,7 +34,9 @@ public struct BatchHeader: Sendable {
                     index[column] = offset
                 }
             } else if let suggestion = Self.nearMiss(name) {
-                warn("\(display):1: the column '\(name)' is carried through unchanged. Did you mean '\(suggestion)'?")
+                warn(
+                    "\(display):1: the column '\(name)' is not read: it is carried through unchanged, and no row is decided by it. Did you mean '\(suggestion)'? Rename the column to read it"
+                )
             }
         }
         if index[.originalAppVersion] == nil && index[.originalPurchaseDate] == nil {
@@ -45,6 +49,7 @@ public struct BatchHeader: Sendable {
         }
         count = fields.count
         self.index = index
+        identity = fields.firstIndex { BatchColumn.namesCustomer($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// The column a misspelled name most likely meant.

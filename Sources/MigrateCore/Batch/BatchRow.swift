@@ -26,8 +26,9 @@ public enum BatchOutputKind: Sendable, Hashable {
 
 /// A row read from a list, waiting to be decided with the rest of its block.
 public enum BatchRow: Sendable {
-    /// A CSV record, with its bytes as read (for `--rejected`, should it be skipped).
-    case csv(fields: [String], index: [BatchColumn: Int], line: Int, raw: [UInt8])
+    /// A CSV record, with the header's column of customer ids and its bytes as read (for `--rejected`, should it
+    /// be skipped).
+    case csv(fields: [String], index: [BatchColumn: Int], identity: Int?, line: Int, raw: [UInt8])
     /// A JSON Lines line, parsed by the worker that decides it.
     case jsonLine([UInt8], line: Int)
     /// A customer read from a folder's responses, with the columns written for it and what the responses
@@ -52,8 +53,9 @@ public enum BatchRowPlace: Sendable, Hashable, CustomStringConvertible {
 
 /// A row decided: the customer and decision to count, and the bytes to write.
 public enum BatchRowResult: Sendable {
-    /// `newKeys`: keys carried through that this worker had not seen before (to warn about misspellings).
-    case decided(Customer, BatchDecision, place: BatchRowPlace, bytes: [UInt8], newKeys: [String] = [])
+    /// `newKeys`: keys carried through that this worker had not seen before (to warn about misspellings);
+    /// `identity`: the row's customer id, when the list has a column of them.
+    case decided(Customer, BatchDecision, place: BatchRowPlace, bytes: [UInt8], newKeys: [String] = [], identity: String? = nil)
     case skipped(place: BatchRowPlace, message: String, raw: [UInt8])
 }
 

@@ -23,6 +23,12 @@ public enum BatchRowWarning: String, CaseIterable, Sendable, Hashable, Comparabl
     /// A transaction history the App Store Server API said has more pages (`hasMore`): products on the
     /// pages not given are missing, so offers may be wrong.
     case incompleteHistory
+    /// A product the row names is none of the plan's products (a misspelled id, two ids joined by a comma, another
+    /// app's product): the customer is decided as owning nothing of it.
+    case unknownProduct
+    /// The row's customer id (its `customerID` or other id column) is an earlier row's: one customer listed twice,
+    /// perhaps decided two ways.
+    case duplicateCustomer
 
     public static func < (left: Self, right: Self) -> Bool { left.position < right.position }
 
@@ -36,6 +42,8 @@ public enum BatchRowWarning: String, CaseIterable, Sendable, Hashable, Comparabl
         case .undetermined: 4
         case .beforeFirstRelease: 5
         case .incompleteHistory: 6
+        case .unknownProduct: 7
+        case .duplicateCustomer: 8
         }
     }
 
@@ -49,6 +57,8 @@ public enum BatchRowWarning: String, CaseIterable, Sendable, Hashable, Comparabl
         case .undetermined: "neither an original version nor a purchase date the plan can judge, so decided a new customer"
         case .beforeFirstRelease: "bought before the first release the plan lists (a pre-order, or a release missing from the plan)"
         case .incompleteHistory: "a transaction history with more pages (hasMore): products on the missing pages are not counted"
+        case .unknownProduct: "a product the row names is none of the plan's, so it is decided as owning nothing of it"
+        case .duplicateCustomer: "the row's customer id is an earlier row's: one customer listed twice"
         }
     }
 }
@@ -57,6 +67,7 @@ public enum BatchRowWarning: String, CaseIterable, Sendable, Hashable, Comparabl
 public struct BatchRowJudge: Sendable {
     public let catalog: PlanCatalog
     private let knownVersions: Set<Version>
+    private let knownProducts: Set<String>
     /// Version texts already judged (nil: not a version), so a list of a million parses each distinct text once.
     private var judged: [String: Bool?] = [:]
 
@@ -68,12 +79,14 @@ public struct BatchRowJudge: Sendable {
             if let build = release.build { versions.insert(build) }
         }
         knownVersions = versions
+        knownProducts = Set(catalog.plan.products.map(\.id))
     }
 
     /// The warnings for `customer`, decided as `decision`, sorted.
     public mutating func warnings(for customer: Customer, decision: CohortDecision) -> [BatchRowWarning] {
-        guard customer.environment == .production else { return [.notProduction] }
-        var warnings: [BatchRowWarning] = []
+        let unknownProduct = customer.purchases.contains { !knownProducts.contains($0.productID) }
+        guard customer.environment == .production else { return unknownProduct ? [.notProduction, .unknownProduct] : [.notProduction] }
+        var warnings: [BatchRowWarning] = unknownProduct ? [.unknownProduct] : []
         let isLegacy: Bool
         if case .legacy = decision.cohort { isLegacy = true } else { isLegacy = false }
         if decision.rule == .undetermined { warnings.append(.undetermined) }

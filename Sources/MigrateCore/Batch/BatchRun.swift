@@ -13,16 +13,10 @@ public final class BatchRun {
         /// A row that couldn't be decided: where, why, its bytes as read, and whether it is among the first
         /// `BatchSummary.listedSkips` (the ones worth naming one by one).
         public var skipped: (_ place: BatchRowPlace, _ message: String, _ raw: [UInt8], _ listed: Bool) -> Void
-        /// A warning about the list (a carried column that looks like a misspelled fact).
-        public var warning: (String) -> Void
 
-        public init(
-            write: @escaping ([UInt8]) -> Void, skipped: @escaping (BatchRowPlace, String, [UInt8], Bool) -> Void,
-            warning: @escaping (String) -> Void
-        ) {
+        public init(write: @escaping ([UInt8]) -> Void, skipped: @escaping (BatchRowPlace, String, [UInt8], Bool) -> Void) {
             self.write = write
             self.skipped = skipped
-            self.warning = warning
         }
     }
 
@@ -35,9 +29,10 @@ public final class BatchRun {
     public private(set) var summary: BatchSummary
     /// Rows read (CSV records after the header, JSON Lines lines, a folder's customers): each is decided or skipped.
     public private(set) var rowsRead = 0
-    /// Blank lines passed over, and rows that span several lines (a quoted line break in a carried column).
-    public private(set) var blankLines = 0
-    public private(set) var multiLineRows = 0
+    /// Every physical line of a file or standard input, accounted for (a folder's entries count as its lines).
+    public private(set) var tally = LineTally()
+    /// Blank lines passed over (empty lines and rows of empty fields).
+    public var blankLines: Int { tally.blank }
     public private(set) var headerSeen = false
     /// Files of a folder whose JWS signatures were decoded without being verified.
     public private(set) var unverifiedFiles = 0
@@ -52,6 +47,11 @@ public final class BatchRun {
     private var pending: [BatchRow] = []
     /// Keys of JSON Lines rows that are carried through, each warned about (if misspelled) once.
     private var carriedKeys = Set<String>()
+    /// Where each customer id was first seen, for `duplicateCustomer`.
+    private var customerIDs = FirstSeenTable()
+    /// Lines of rows whose every field is empty, the first few of them, and how many.
+    private var blankRows: [Int] = []
+    private var blankRowCount = 0
 
     public init(catalog: PlanCatalog, display: String, now: Date, outputKind: BatchOutputKind, events: Events) {
         self.catalog = catalog
@@ -74,6 +74,27 @@ public final class BatchRun {
         case .folder: readFolder(folder)
         }
         drain()
+        if blankRowCount > 0 {
+            let lines =
+                blankRows.map { "line \($0)" }.joined(separator: ", ")
+                + (blankRowCount > blankRows.count ? " and \(blankRowCount - blankRows.count) more" : "")
+            summary.warnAboutList(
+                "\(display): \(blankRowCount) \(blankRowCount == 1 ? "row has" : "rows have") every field empty (\(lines)), as a spreadsheet's blank rows do: passed over as blank, no customer; delete them from the list"
+            )
+        }
+        tally.decided = summary.decided
+        tally.skipped = summary.skippedCount
+    }
+
+    /// The sentence that accounts for every line: `100,001 lines: 1 header, 99,998 customers decided, 1 skipped, 2 blank`.
+    public func accounting(_ input: BatchInputKind, detail: String? = nil) -> String {
+        if input == .folder {
+            var entries = tally
+            entries.header = 0
+            return entries.sentence(records: ("customer", "customers"), detail: detail).replacingOccurrences(of: " lines:", with: " entries:")
+                .replacingOccurrences(of: " line:", with: " entry:")
+        }
+        return tally.sentence(records: ("customer", "customers"), detail: detail)
     }
 
     /// Why a list gave no customer at all, for the error that says so.
@@ -113,16 +134,27 @@ public final class BatchRun {
         let shares = ParallelShares.run(&workers) { share, worker in
             ParallelShares.range(ofShare: share, of: count, count: rows.count).map { worker.process(rows[$0]) }
         }
+        var offset = 0
         for results in shares {
             for result in results {
+                defer { offset += 1 }
                 switch result {
-                case .decided(let customer, let decision, let place, let bytes, let newKeys):
+                case .decided(let customer, var decision, let place, var bytes, let newKeys, let identity):
                     for key in newKeys where carriedKeys.insert(key).inserted {
                         if let suggestion = BatchHeader.nearMiss(key) {
-                            events.warning("\(display): \(place): the key '\(key)' is carried through unchanged. Did you mean '\(suggestion)'?")
+                            summary.warnAboutList(
+                                "\(display): \(place): the key '\(key)' is not read: it is carried through unchanged, and no row is decided by it. Did you mean '\(suggestion)'? Rename the key to read it"
+                            )
                         }
                     }
-                    summary.add(customer, decision, at: place.description)
+                    var shown = place.description
+                    // In the order read, so the first of two rows with one customer id is the one named.
+                    if let identity, case .line(let line) = place, let first = customerIDs.insert(identity.utf8, line: line) {
+                        decision.warnings = (decision.warnings + [.duplicateCustomer]).sorted()
+                        bytes = workers[0].render(rows[offset], decision)
+                        shown = "line \(line) repeats line \(first)"
+                    }
+                    summary.add(customer, decision, at: shown)
                     events.write(bytes)
                 case .skipped(let place, let message, let raw):
                     skip(place, message, raw: raw)
@@ -140,10 +172,8 @@ public final class BatchRun {
     // MARK: - Reading
 
     func readCSV(_ source: ByteSource) throws {
+        // One record a line: a stray quote ends its own row instead of swallowing the customers after it.
         var csv = CSVReader(maxRecordBytes: Limits.customerListRecordBytes, maxFields: Limits.customerListColumns)
-        // Only a carried column (an id, a note) may hold a quoted line break: a stray quote in a read column
-        // ends its own row instead of swallowing the customers after it.
-        csv.decideLineBreaks = { names in Set(names.indices.filter { BatchColumn.mayHoldLineBreak(header: names[$0]) }) }
         var header: BatchHeader?
         var names: [String] = []
         var fatal: BatchListError?
@@ -151,16 +181,24 @@ public final class BatchRun {
             guard fatal == nil else { return }
             guard let header else {
                 do {
-                    header = try BatchHeader(record.fields, display: display, warn: events.warning)
+                    var headerWarnings: [String] = []
+                    header = try BatchHeader(record.fields, display: display, warn: { headerWarnings.append($0) })
+                    for warning in headerWarnings { summary.warnAboutList(warning) }
                     names = record.fields
                     headerSeen = true
+                    tally.header = 1
                     writeHeader(record.fields)
                 } catch {
                     fatal = error
                 }
                 return
             }
-            if record.raw.contains(10) { multiLineRows += 1 }
+            if record.isBlank {
+                tally.blank += 1
+                blankRowCount += 1
+                if blankRows.count < BatchSummary.listedPlaces { blankRows.append(record.line) }
+                return
+            }
             guard record.fields.count == header.count else {
                 let count = record.fields.count
                 enqueue(
@@ -171,7 +209,7 @@ public final class BatchRun {
                         raw: record.raw))
                 return
             }
-            enqueue(.csv(fields: record.fields, index: header.index, line: record.line, raw: record.raw))
+            enqueue(.csv(fields: record.fields, index: header.index, identity: header.identity, line: record.line, raw: record.raw))
         }
         func failure(_ error: CSVRecordError) {
             guard fatal == nil else { return }
@@ -194,9 +232,20 @@ public final class BatchRun {
         }
         csv.finish(record: record, failure: failure)
         if let fatal { throw fatal }
-        blankLines = csv.blankLines
+        tally.lines = csv.lines
+        tally.blank += csv.blankLines
+        for stray in csv.strayQuotes {
+            summary.warnAboutList(
+                "\(display): \(stray.sentence); the row was skipped at line \(stray.line) instead, and the lines after it read as customers of their own"
+            )
+        }
         if let separator = csv.separator, separator != UInt8(ascii: ",") {
             readingNotes.append("read as \(CSVReader.name(ofSeparator: separator))-separated values (the header has no comma)")
+        }
+        if csv.carriageReturnLines > 0 {
+            readingNotes.append(
+                "\(Limits.grouped(csv.carriageReturnLines)) \(csv.carriageReturnLines == 1 ? "line ends" : "lines end") with a carriage return alone, as Excel for Mac's \"CSV (Macintosh)\" writes them"
+            )
         }
     }
 
@@ -206,7 +255,8 @@ public final class BatchRun {
         var lines = LineSplitter(maxLineBytes: Limits.customerListRecordBytes)
         try source.chunks { chunk in lines.feed(chunk, body) }
         lines.finish(body)
-        blankLines = lines.blankLines
+        tally.lines = lines.lines
+        tally.blank = lines.blankLines
     }
 
     func readJSONLines(_ source: ByteSource) throws {
@@ -261,6 +311,7 @@ public final class BatchRun {
                     (shown: name + "/" + $0, path: entry + "/" + $0)
                 }
                 : [(shown: name, path: entry)]
+            tally.lines += 1
             let read = folder.customer(named: name, files: files)
             unverifiedFiles += read.unverifiedFiles
             switch read.outcome {

@@ -42,6 +42,11 @@ public struct BatchSummary: Sendable {
     /// Production customers whose original version matches no release in the plan, by version.
     public private(set) var unknownVersions: [String: Int] = [:]
     private var unknownVersionsOverflow = 0
+    /// Product ids rows name that the plan doesn't list, by id (the first `trackedVersions`).
+    public private(set) var unknownProducts: [String: Int] = [:]
+    /// What the reading of the list itself showed (a header column that looks like a misspelled fact, blank rows,
+    /// stray quotes), said before the warnings about its customers; each makes `--strict` fail.
+    public private(set) var listWarnings: [String] = []
 
     /// Skipped rows listed one by one; the rest are counted.
     public static let listedSkips = 20
@@ -57,6 +62,11 @@ public struct BatchSummary: Sendable {
     public mutating func skip(_ place: String, _ message: String) {
         skippedCount += 1
         if skipped.count < Self.listedSkips { skipped.append(Skipped(place: place, message: message)) }
+    }
+
+    /// Notes something about the list as read (not about one customer's decision).
+    public mutating func warnAboutList(_ text: String) {
+        listWarnings.append(text)
     }
 
     /// Counts a decided customer and its row's warnings; `place` is read only when a warning lists it.
@@ -77,6 +87,14 @@ public struct BatchSummary: Sendable {
             counts[position] += 1
             if places[position].count < Self.listedPlaces { places[position].append(place()) }
         }
+        if decision.warnings.contains(.unknownProduct) {
+            let known = Set(catalog.plan.products.map(\.id))
+            for purchase in customer.purchases where !known.contains(purchase.productID) {
+                if unknownProducts[purchase.productID] != nil || unknownProducts.count < Self.trackedVersions {
+                    unknownProducts[purchase.productID, default: 0] += 1
+                }
+            }
+        }
         if decision.warnings.contains(.unknownVersion), let text = customer.originalAppVersion {
             if unknownVersions[text] != nil || unknownVersions.count < Self.trackedVersions {
                 unknownVersions[text, default: 0] += 1
@@ -89,41 +107,56 @@ public struct BatchSummary: Sendable {
     /// How many production customers were decided.
     public var productionCount: Int { environments[.production] ?? 0 }
 
-    /// Warnings about the list as a whole, worst first.
+    /// Warnings about the list as a whole: how it read, then its customers, worst first.
     public var warnings: [String] {
-        var warnings: [String] = []
+        var warnings = listWarnings
         func places(_ listed: [String], _ count: Int) -> String {
-            listed.joined(separator: ", ") + (count > listed.count ? " and \(count - listed.count) more" : "")
+            listed.joined(separator: ", ") + (count > listed.count ? " and \(Limits.grouped(count - listed.count)) more" : "")
         }
         let paidButNewCount = counts[BatchRowWarning.paidButNew.position]
         let freeButLegacyCount = counts[BatchRowWarning.freeButLegacy.position]
         let undeterminedCount = counts[BatchRowWarning.undetermined.position]
         let beforeFirstCount = counts[BatchRowWarning.beforeFirstRelease.position]
         let incompleteCount = counts[BatchRowWarning.incompleteHistory.position]
+        let unknownProductCount = counts[BatchRowWarning.unknownProduct.position]
+        let duplicateCount = counts[BatchRowWarning.duplicateCustomer.position]
         func listed(_ warning: BatchRowWarning) -> String { places(self.places[warning.position], counts[warning.position]) }
         if paidButNewCount > 0 {
             warnings.append(
-                "\(paidButNewCount) production \(paidButNewCount == 1 ? "customer" : "customers") bought while a paid release was on sale (by originalPurchaseDate) but \(paidButNewCount == 1 ? "is a new customer" : "are new customers") who would see a paywall (\(listed(.paidButNew))): check the plan's releases and cutoff before launch"
+                "\(Limits.grouped(paidButNewCount)) production \(paidButNewCount == 1 ? "customer" : "customers") bought while a paid release was on sale (by originalPurchaseDate) but \(paidButNewCount == 1 ? "is a new customer" : "are new customers") who would see a paywall (\(listed(.paidButNew))): check the plan's releases and cutoff before launch"
             )
         }
         if freeButLegacyCount > 0 {
             warnings.append(
-                "\(freeButLegacyCount) production \(freeButLegacyCount == 1 ? "customer" : "customers") downloaded while the app was free (by originalPurchaseDate) but \(freeButLegacyCount == 1 ? "is" : "are") legacy (\(listed(.freeButLegacy))): the cutoff may be too late, or the releases' dates wrong"
+                "\(Limits.grouped(freeButLegacyCount)) production \(freeButLegacyCount == 1 ? "customer" : "customers") downloaded while the app was free (by originalPurchaseDate) but \(freeButLegacyCount == 1 ? "is" : "are") legacy (\(listed(.freeButLegacy))): the cutoff may be too late, or the releases' dates wrong"
             )
         }
         if undeterminedCount > 0 {
             warnings.append(
-                "\(undeterminedCount) production \(undeterminedCount == 1 ? "customer has" : "customers have") neither an original version nor a purchase date the plan can judge (\(listed(.undetermined))), so \(undeterminedCount == 1 ? "it is" : "they are") decided as new customers: fill in originalAppVersion from AppTransaction"
+                "\(Limits.grouped(undeterminedCount)) production \(undeterminedCount == 1 ? "customer has" : "customers have") neither an original version nor a purchase date the plan can judge (\(listed(.undetermined))), so \(undeterminedCount == 1 ? "it is" : "they are") decided as new customers: fill in originalAppVersion from AppTransaction"
             )
         }
         if beforeFirstCount > 0 {
             warnings.append(
-                "\(beforeFirstCount) production \(beforeFirstCount == 1 ? "customer" : "customers") bought before the first release the plan lists (\(listed(.beforeFirstRelease))): a pre-order, or releases missing from the plan; add the app's first releases so their era is known"
+                "\(Limits.grouped(beforeFirstCount)) production \(beforeFirstCount == 1 ? "customer" : "customers") bought before the first release the plan lists (\(listed(.beforeFirstRelease))): a pre-order, or releases missing from the plan; add the app's first releases so their era is known"
             )
         }
         if incompleteCount > 0 {
             warnings.append(
-                "\(incompleteCount) \(incompleteCount == 1 ? "customer's transaction history has" : "customers' transaction histories have") more pages than given (hasMore: true) (\(listed(.incompleteHistory))): products on the missing pages are not counted, so offers may be wrong; fetch every page (the revision each response gives) into the customer's folder"
+                "\(Limits.grouped(incompleteCount)) \(incompleteCount == 1 ? "customer's transaction history has" : "customers' transaction histories have") more pages than given (hasMore: true) (\(listed(.incompleteHistory))): products on the missing pages are not counted, so offers may be wrong; fetch every page (the revision each response gives) into the customer's folder"
+            )
+        }
+        if unknownProductCount > 0 {
+            let ids = unknownProducts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(Self.listedPlaces)
+                .map { "'\($0.key)' (\($0.value))" }.joined(separator: ", ")
+            let joined = unknownProducts.keys.contains { $0.contains(",") || $0.contains(";") }
+            warnings.append(
+                "\(Limits.grouped(unknownProductCount)) \(unknownProductCount == 1 ? "row names a product" : "rows name products") the plan doesn't list: \(ids) (\(listed(.unknownProduct))), so \(unknownProductCount == 1 ? "it is" : "they are") decided as owning nothing of \(unknownProducts.count == 1 ? "it" : "them"): use the plan's product ids\(joined ? ", separated by spaces, not commas" : "")"
+            )
+        }
+        if duplicateCount > 0 {
+            warnings.append(
+                "\(Limits.grouped(duplicateCount)) \(duplicateCount == 1 ? "row repeats the customer id of an earlier row" : "rows repeat the customer ids of earlier rows") (\(listed(.duplicateCustomer))): one customer listed twice may be decided two ways; keep one row per customer"
             )
         }
         let production = productionCount
@@ -151,7 +184,7 @@ public struct BatchSummary: Sendable {
                 .map { "\"\($0.key)\" (\($0.value))" }
             let more = unknownVersions.count > Self.listedPlaces || unknownVersionsOverflow > 0 ? " and more" : ""
             warnings.append(
-                "\(total) production \(total == 1 ? "customer's" : "customers'") original version is no release in the plan: \(listed.joined(separator: ", "))\(more). They are still compared numerically with the releases around them; if they are real builds, add those releases (with their build numbers on iOS) so the plan holds the app's real history, and if they are not, the list's versions are not what AppTransaction.originalAppVersion says"
+                "\(Limits.grouped(total)) production \(total == 1 ? "customer's" : "customers'") original version is no release in the plan: \(listed.joined(separator: ", "))\(more). They are still compared numerically with the releases around them; if they are real builds, add those releases (with their build numbers on iOS) so the plan holds the app's real history, and if they are not, the list's versions are not what AppTransaction.originalAppVersion says"
             )
         }
         return warnings

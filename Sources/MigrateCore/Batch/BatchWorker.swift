@@ -23,11 +23,12 @@ public struct BatchWorker: Sendable {
         switch row {
         case .skipped(let place, let message, let raw):
             return .skipped(place: place, message: message, raw: raw)
-        case .csv(let fields, let index, let line, let raw):
+        case .csv(let fields, let index, let identity, let line, let raw):
             do {
                 let customer = try reader.customer { column in index[column].map { .text(fields[$0]) } }
                 let decision = decider.decide(customer)
-                return .decided(customer, decision, place: .line(line), bytes: Array(csvRow(fields, decision).utf8))
+                let id = identity.map { fields[$0].trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+                return .decided(customer, decision, place: .line(line), bytes: Array(csvRow(fields, decision).utf8), identity: id)
             } catch {
                 return .skipped(place: .line(line), message: error.message, raw: raw)
             }
@@ -43,10 +44,27 @@ public struct BatchWorker: Sendable {
                     place: .line(line), message: "expected a JSON object, one customer per line, found \(root.value.kindName)", raw: raw)
             }
             var values: [BatchColumn: BatchValue] = [:]
+            var keyOf: [BatchColumn: String] = [:]
             var newKeys: [String] = []
+            var identity: String?
             for member in members {
                 if BatchOutputColumn(rawValue: member.key) != nil {
                     return .skipped(place: .line(line), message: "'\(member.key)' is a key explain --batch adds; rename it", raw: raw)
+                }
+                if identity == nil, BatchColumn.namesCustomer(member.key) {
+                    switch member.value.value {
+                    case .string(let text), .number(let text): identity = text.isEmpty ? nil : text
+                    default: break
+                    }
+                }
+                if let column = BatchColumn(key: member.key) {
+                    // Two names for one fact (the server's and AppTransaction's): which one to believe is a guess.
+                    if let other = keyOf[column] {
+                        return .skipped(
+                            place: .line(line),
+                            message: "'\(other)' and '\(member.key)' name the same fact (\(column.rawValue)); keep one", raw: raw)
+                    }
+                    keyOf[column] = member.key
                 }
                 guard let column = BatchColumn(key: member.key) else {
                     // Bounded, so a list with a new key on every line can't grow it without end.
@@ -67,13 +85,28 @@ public struct BatchWorker: Sendable {
             do {
                 let customer = try reader.customer { values[$0] }
                 let decision = decider.decide(customer)
-                return .decided(customer, decision, place: .line(line), bytes: jsonRow(members, raw: raw, line: line, decision), newKeys: newKeys)
+                return .decided(
+                    customer, decision, place: .line(line), bytes: jsonRow(members, raw: raw, line: line, decision), newKeys: newKeys,
+                    identity: identity)
             } catch {
                 return .skipped(place: .line(line), message: error.message, raw: raw)
             }
         case .customer(let customer, let fields, let place, let doubts):
             let decision = decider.decide(customer, doubts: doubts)
             return .decided(customer, decision, place: .name(place), bytes: Array(csvRow(fields, decision).utf8))
+        }
+    }
+
+    /// The bytes of a decided row again, with a decision changed after the row was decided (a warning only the
+    /// whole list can see, such as a repeated customer id).
+    public mutating func render(_ row: BatchRow, _ decision: BatchDecision) -> [UInt8] {
+        switch row {
+        case .csv(let fields, _, _, _, _): return Array(csvRow(fields, decision).utf8)
+        case .customer(_, let fields, _, _): return Array(csvRow(fields, decision).utf8)
+        case .jsonLine(let raw, let line):
+            let members = (try? JSONParser.parse(bytes: raw))?.objectValue ?? []
+            return jsonRow(members, raw: raw, line: line, decision)
+        case .skipped: return []
         }
     }
 

@@ -43,7 +43,8 @@ public struct CodeAssignment: Sendable {
     public static let expiringWithin: TimeInterval = 30 * 86_400
 
     /// Assigns codes. `now` decides which codes have expired.
-    public init(plan sales: DirectSales, holders: [License], codes: [OfferCode], ledger: CodeLedger, now: Date) {
+    public init(plan sales: DirectSales, holders: [License], codes: [OfferCode], ledger given: CodeLedger, now: Date) {
+        let ledger = given.renamingLegacyKeys(for: holders)
         self.ledger = ledger
         var expiryByCode: [String: Date] = [:]
         var firstPlace: [String: String] = [:]
@@ -124,16 +125,16 @@ public struct CodeAssignment: Sendable {
     public static let mailMergeColumns = ["name", "email", "edition", "product", "seat", "seats", "code", "url", "expires", "store", "order"]
 
     /// The mail merge as CSV: a header, then a line per code given, in the order holders were served. Nothing is sent.
-    /// What the stores' exports say of a holder (name, e-mail, order) is made spreadsheet-safe: a buyer who named
-    /// themselves `=HYPERLINK(…)` is text in the mail tool, never a formula.
+    /// `CSVWriter` makes every field spreadsheet-safe: a buyer who named themselves `=HYPERLINK(…)` is text in the mail
+    /// tool, never a formula.
     public func mailMerge(appID: String) -> [UInt8] {
         var text = Self.mailMergeColumns.joined(separator: ",") + "\n"
         for letter in letters {
             let fields = [
-                CSVWriter.spreadsheetSafe(letter.license.name), CSVWriter.spreadsheetSafe(letter.license.email), letter.edition.name, letter.product,
+                letter.license.name, letter.license.email, letter.edition.name, letter.product,
                 String(letter.seat), String(letter.license.seats),
                 letter.code, Self.redemptionURL(appID: appID, code: letter.code), letter.expires.map(Timestamp.formatDate) ?? "",
-                letter.license.store.rawValue, CSVWriter.spreadsheetSafe(letter.license.order),
+                letter.license.store.rawValue, letter.license.order,
             ]
             text += fields.map { CSVWriter.field($0) }.joined(separator: ",") + "\n"
         }

@@ -7,7 +7,7 @@ import MigrateSupport
 public struct CodeLedger: Sendable, Hashable {
     /// One code given: to a license's seat, for a product.
     public struct Assignment: Sendable, Hashable, Comparable {
-        /// `License.key`: `gumroad:AbC123==`.
+        /// `License.key`: `gumroad:AbC123==/2019-03-14T09:30:00Z` (a version 1 ledger's `License.legacyKey`).
         public var license: String
         public var seat: Int
         public var product: String
@@ -26,12 +26,31 @@ public struct CodeLedger: Sendable, Hashable {
     }
 
     public static let kind = "migrate codes ledger"
-    public static let version = 1
+    /// Version 2 names a license by its store, order id and purchase moment; version 1 (read, never written) by its
+    /// store and order id alone, which two shops numbering from #1001 share.
+    public static let version = 2
 
     public var assignments: [Assignment]
+    /// The entries name licenses by `License.legacyKey` (a version 1 ledger): `renamingLegacyKeys(for:)` renames them.
+    public private(set) var hasLegacyKeys = false
 
     public init(assignments: [Assignment] = []) {
         self.assignments = assignments.sorted()
+    }
+
+    /// The ledger with a version 1 ledger's entries renamed to today's keys: each legacy key goes to the first of
+    /// `licenses` (in input order) with that store and order id, the license the run that wrote it gave the code to,
+    /// since that run read every later one as a duplicate. An entry no license claims keeps its name (and stays spent).
+    public func renamingLegacyKeys(for licenses: [License]) -> CodeLedger {
+        guard hasLegacyKeys else { return self }
+        var renamed: [String: String] = [:]
+        for license in licenses where renamed[license.legacyKey] == nil { renamed[license.legacyKey] = license.key }
+        return CodeLedger(
+            assignments: assignments.map { assignment in
+                var assignment = assignment
+                assignment.license = renamed[assignment.license] ?? assignment.license
+                return assignment
+            })
     }
 
     /// The file's bytes: the same ledger always gives the same bytes.
@@ -62,7 +81,8 @@ public struct CodeLedger: Sendable, Hashable {
         } catch {
             throw ImportError(.badData, file: file, location: error.location, "the ledger is not JSON: \(error.message)", hint: ledgerHint)
         }
-        guard root["ledger"]?.stringValue == kind, case .number(let version)? = root["version"]?.value, version == "\(Self.version)" else {
+        guard root["ledger"]?.stringValue == kind, case .number(let version)? = root["version"]?.value, version == "1" || version == "\(Self.version)"
+        else {
             throw ImportError(
                 .badData, file: file, "this is not a ledger 'migrate codes assign' wrote (version \(Self.version))", hint: ledgerHint)
         }
@@ -96,7 +116,9 @@ public struct CodeLedger: Sendable, Hashable {
         if !problems.isEmpty {
             throw ImportError(.badData, file: file, "the ledger can't be trusted:\n  " + problems.joined(separator: "\n  "), hint: ledgerHint)
         }
-        return CodeLedger(assignments: assignments)
+        var ledger = CodeLedger(assignments: assignments)
+        ledger.hasLegacyKeys = version == "1"
+        return ledger
     }
 
     static let ledgerHint =

@@ -22,7 +22,9 @@ public struct LicenseDecision: Sendable {
         let sales = plan.directSales
         let advisor = Advisor(catalog: catalog)
         var codes: [String: [String]] = [:]
-        for assignment in ledger?.assignments ?? [] { codes["\(assignment.license)|\(assignment.product)", default: []].append(assignment.code) }
+        for assignment in ledger?.renamingLegacyKeys(for: holders.holders).assignments ?? [] {
+            codes["\(assignment.license)|\(assignment.product)", default: []].append(assignment.code)
+        }
         // A holder downloads the app as it is now: the newest release of the app's first platform, and owns the product.
         let platform = plan.app.platforms.first ?? .iOS
         let newest = plan.releases.filter { $0.platform == platform }.max { $0.released < $1.released }

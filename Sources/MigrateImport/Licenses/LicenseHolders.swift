@@ -1,5 +1,6 @@
 import Foundation
 import MigratePlan
+import MigrateSupport
 
 /// What became of one license read from the exports.
 public enum LicenseVerdict: Sendable, Hashable {
@@ -7,7 +8,8 @@ public enum LicenseVerdict: Sendable, Hashable {
     case holder
     /// Refunded, charged back or revoked: the reason.
     case refunded(String)
-    /// The same order again, or the same buyer's second license of the same edition: where the first is.
+    /// The same order again (the same store, order id, buyer and product, in overlapping exports), or the same
+    /// buyer's second license of the same edition: where the first is.
     case duplicate(of: String, sameOrder: Bool)
 
     /// The reason a skipped license gives.
@@ -15,7 +17,7 @@ public enum LicenseVerdict: Sendable, Hashable {
         switch self {
         case .holder: nil
         case .refunded(let why): why
-        case .duplicate(let first, true): "the same order as \(first), read once"
+        case .duplicate(let first, true): "the same order as \(first) (the same order id, buyer and product), read once"
         case .duplicate(let first, false): "a duplicate license: the same e-mail address already holds this edition (\(first))"
         }
     }
@@ -26,20 +28,33 @@ public enum LicenseVerdict: Sendable, Hashable {
 public struct LicenseHolders: Sendable {
     public var exports: [LicenseExport]
     public var decided: [(license: License, verdict: LicenseVerdict)]
+    /// Orders whose id another buyer's order also has (two shops that both number from #1001): read as different
+    /// orders, and each pair named so the user sees it. The later place first, then the earlier.
+    public var sharedOrderIDs: [(place: String, other: String, order: String)] = []
 
     public init(_ exports: [LicenseExport]) {
         self.exports = exports
         var byOrder: [String: String] = [:]
+        var byOrderID: [String: (place: String, email: String)] = [:]
         var byHolder: [String: String] = [:]
         var decided: [(License, LicenseVerdict)] = []
+        var shared: [(String, String, String)] = []
         for license in exports.flatMap(\.licenses) {
-            // An order listed twice (two exports that overlap, a line item repeated) counts once, refunded or not.
-            let orderKey = "\(license.key)|\(license.label)"
+            // An order is the store's order id, its buyer and its product: an order listed twice (two exports that
+            // overlap, a line item repeated) counts once, refunded or not. The id alone is no order: every shop
+            // numbers from #1001.
+            let email = license.email.lowercased()
+            let orderKey = "\(license.legacyKey)|\(email)|\(license.label)"
             if let first = byOrder[orderKey] {
                 decided.append((license, .duplicate(of: first, sameOrder: true)))
                 continue
             }
             byOrder[orderKey] = license.place
+            if let other = byOrderID[license.legacyKey], other.email != email {
+                shared.append((license.place, other.place, license.order))
+            } else if byOrderID[license.legacyKey] == nil {
+                byOrderID[license.legacyKey] = (license.place, email)
+            }
             if let refund = license.refund {
                 decided.append((license, .refunded(refund)))
                 continue
@@ -53,6 +68,7 @@ public struct LicenseHolders: Sendable {
             decided.append((license, .holder))
         }
         self.decided = decided
+        sharedOrderIDs = shared
     }
 
     /// The licenses that count, in input order.
@@ -60,7 +76,11 @@ public struct LicenseHolders: Sendable {
 
     /// Rows read (after headers), and how many of them are each kind.
     public var rowsRead: Int { exports.map(\.rowsRead).reduce(0, +) }
+    /// Every line of every export, accounted for: a holder, refunded or a duplicate (decided), skipped, blank, header.
+    public var tally: LineTally { exports.map(\.tally).reduce(LineTally(), +) }
     public var skippedRows: [SkippedLicenseRow] { exports.flatMap(\.skipped) }
+    /// Rows that couldn't be read as licenses, whose buyers may be owed codes: the run fails until they are fixed.
+    public var unreadableRows: [SkippedLicenseRow] { skippedRows.filter(\.isUnreadable) }
     public var refundedCount: Int { decided.filter { if case .refunded = $0.verdict { true } else { false } }.count }
     public var duplicateCount: Int { decided.filter { if case .duplicate = $0.verdict { true } else { false } }.count }
 

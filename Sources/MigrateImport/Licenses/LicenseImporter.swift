@@ -24,8 +24,12 @@ public struct License: Sendable, Hashable {
     /// `file:line`, for messages.
     public var place: String { "\(file):\(line)" }
 
-    /// The license's identity in a ledger: the store and its order id. No personal data.
-    public var key: String { "\(store.rawValue):\(order)" }
+    /// The license's identity in a ledger: the store, its order id and the moment it was bought, so that two shops
+    /// that both number their orders from #1001 never share one: `gumroad:AbC123==/2019-03-14T09:30:12Z`. No personal data.
+    public var key: String { "\(store.rawValue):\(order)/\(Timestamp.format(purchased))" }
+
+    /// The identity a ledger written before the purchase moment was part of it gave the license: `gumroad:AbC123==`.
+    public var legacyKey: String { "\(store.rawValue):\(order)" }
 }
 
 /// A row that is no license, with its place and why.
@@ -33,11 +37,16 @@ public struct SkippedLicenseRow: Sendable, Hashable {
     public var file: String
     public var line: Int
     public var reason: String
+    /// The row couldn't be read as a license (a stray quote, a missing e-mail address): its buyer may be owed a code,
+    /// so the run fails until it is fixed. False for a row read whole that is no license (a totals row, a recurring
+    /// charge, a pending order).
+    public var isUnreadable: Bool
 
-    public init(file: String, line: Int, reason: String) {
+    public init(file: String, line: Int, reason: String, isUnreadable: Bool = true) {
         self.file = file
         self.line = line
         self.reason = reason
+        self.isUnreadable = isUnreadable
     }
 
     public var place: String { "\(file):\(line)" }
@@ -51,25 +60,22 @@ public struct LicenseExport: Sendable {
     public var skipped: [SkippedLicenseRow] = []
     /// Records after the header: each is a license or skipped.
     public var rowsRead = 0
+    /// Every line of the file accounted for: the header, each license (decided), each skipped row, blank lines.
+    public var tally = LineTally()
+    /// Quotes that opened a field and didn't close it on their line, with the lines they would have swallowed.
+    public var strayQuotes: [StrayQuote] = []
 }
 
 /// Reads a store's customer export (Paddle, FastSpring, Gumroad, or the plain CSV) strictly, with MigrateSupport's
 /// RFC 4180 `CSVReader`: the store is told by the header (`LicenseStore.detect`), and an unknown header is refused with
 /// the columns each store's export has. Every record after the header is a license or skipped with its line and reason.
 public enum LicenseImporter {
-    /// The columns whose quoted fields may hold a line break.
-    static let multiLineColumns: Set<String> = ["Review", "Custom Fields", "Street Address", "name"]
-
     /// The longest record read.
     static let maxRecordBytes = 1 << 20
 
     public static func read(_ bytes: [UInt8], file: String) throws(ImportError) -> LicenseExport {
+        // One record a line: a stray quote spoils its own row, never the holders after it.
         var reader = CSVReader(maxRecordBytes: maxRecordBytes, maxFields: 4_096)
-        // A quoted line break only in the free-text columns (Gumroad's review, custom fields, address): anywhere else a
-        // stray quote spoils its own row, never the rows after it.
-        reader.decideLineBreaks = { header in
-            Set(header.enumerated().filter { multiLineColumns.contains($0.element.trimmingCharacters(in: .whitespaces)) }.map(\.offset))
-        }
         var records: [CSVRecord] = []
         var failures: [CSVRecordError] = []
         reader.feed(bytes[...], record: { records.append($0) }, failure: { failures.append($0) })
@@ -107,18 +113,35 @@ public enum LicenseImporter {
                 hint: "Export again with every column, or write the plain CSV the manual describes (Direct sales).")
         }
         var export = LicenseExport(file: file, store: store)
+        export.tally.lines = reader.lines
+        export.tally.header = 1
+        export.tally.blank = reader.blankLines
+        export.strayQuotes = reader.strayQuotes
         var rows = records.dropFirst().map { RowOrFailure.row($0) } + failures.map { RowOrFailure.failure($0) }
         rows.sort { $0.line < $1.line }
         for item in rows {
+            if case .row(let record) = item, record.isBlank {
+                export.tally.blank += 1
+                continue
+            }
             export.rowsRead += 1
             switch item {
             case .failure(let error):
                 let column = error.column.map { ", field \($0)" } ?? ""
                 export.skipped.append(SkippedLicenseRow(file: file, line: error.line, reason: error.message + column))
+                export.tally.skipped += 1
             case .row(let record):
                 switch license(record, store: store, columns: columns, width: header.fields.count, file: file) {
-                case .success(let license): export.licenses.append(license)
-                case .failure(let reason): export.skipped.append(SkippedLicenseRow(file: file, line: record.line, reason: reason.text))
+                case .success(let license):
+                    export.licenses.append(license)
+                    export.tally.decided += 1
+                case .failure(let reason):
+                    export.skipped.append(SkippedLicenseRow(file: file, line: record.line, reason: reason.text, isUnreadable: !reason.isNoLicense))
+                    if reason.isNoLicense {
+                        export.tally.refused += 1
+                    } else {
+                        export.tally.skipped += 1
+                    }
                 }
             }
         }
@@ -137,14 +160,18 @@ public enum LicenseImporter {
         }
     }
 
-    struct Reason: Error { var text: String }
+    struct Reason: Error {
+        var text: String
+        /// Read whole, and no license: a store's totals row, a membership's recurring charge, an order not completed.
+        var isNoLicense = false
+    }
 
     /// One row as a license, or why it is none.
     static func license(
         _ record: CSVRecord, store: LicenseStore, columns: [LicenseStore.Field: Int], width: Int, file: String
     ) -> Result<License, Reason> {
         let fields = record.fields
-        if store == .gumroad && fields.first == "Totals" { return .failure(Reason(text: "Gumroad's totals row, not a sale")) }
+        if store == .gumroad && fields.first == "Totals" { return .failure(Reason(text: "Gumroad's totals row, not a sale", isNoLicense: true)) }
         if fields.count != width {
             return .failure(Reason(text: "\(fields.count) fields where the header has \(width); a field with a comma must be quoted"))
         }
@@ -189,7 +216,7 @@ public enum LicenseImporter {
         switch store {
         case .gumroad:
             if case .success(true) = flag(.recurring) {
-                return .failure(Reason(text: "a membership's recurring charge, not a license (its first purchase counts)"))
+                return .failure(Reason(text: "a membership's recurring charge, not a license (its first purchase counts)", isNoLicense: true))
             }
             for (field, reason) in [(LicenseStore.Field.fullyRefunded, "refunded"), (.accessRevoked, "access revoked")] {
                 switch flag(field) {
@@ -207,7 +234,9 @@ public enum LicenseImporter {
             case "chargeback", "charged back": refund = "charged back"
             default:
                 return .failure(
-                    Reason(text: "order status '\(value(.status) ?? "")' is not completed, partially refunded, disputed or refunded; it is left out"))
+                    Reason(
+                        text: "order status '\(value(.status) ?? "")' is not completed, partially refunded, disputed or refunded; it is left out",
+                        isNoLicense: true))
             }
         case .fastspring:
             for (field, reason) in [(LicenseStore.Field.refunded, "refunded"), (.chargeback, "charged back")] {

@@ -21,6 +21,16 @@ public struct OfferCodeFile: Sendable {
     public var codes: [OfferCode] = []
     public var skipped: [SkippedLicenseRow] = []
     public var rowsRead = 0
+    /// The lines of the file that hold no code row: the count of all lines, the header's and the blank ones.
+    public var lines = LineTally()
+
+    /// Every line of the file accounted for: the header (when it has one), each code, each skipped row, blank lines.
+    public var tally: LineTally {
+        var tally = lines
+        tally.decided = codes.count
+        tally.skipped = skipped.count
+        return tally
+    }
 }
 
 /// Reads the one-time-use codes downloaded from App Store Connect (Offer Codes → the offer → one-time-use codes →
@@ -62,8 +72,14 @@ public enum OfferCodeReader {
                 .badData, file: file, "the file doesn't say which product its codes are for",
                 hint: "Name it: --codes PRODUCT=\(file) (the legacy product's id in the plan), or add a 'product' column.")
         }
+        result.lines.lines = reader.lines
+        result.lines.header = hasHeader ? 1 : 0
+        result.lines.blank = reader.blankLines
         let rows =
-            (hasHeader ? Array(records.dropFirst()) : records).map { (line: $0.line, record: Optional($0), error: String?.none) }
+            (hasHeader ? Array(records.dropFirst()) : records).filter { record in
+                if record.isBlank { result.lines.blank += 1 }
+                return !record.isBlank
+            }.map { (line: $0.line, record: Optional($0), error: String?.none) }
             + failures.map { (line: $0.line, record: CSVRecord?.none, error: Optional($0.message)) }
         for row in rows.sorted(by: { $0.line < $1.line }) {
             result.rowsRead += 1

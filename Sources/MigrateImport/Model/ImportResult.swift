@@ -23,6 +23,10 @@ public struct ImportResult: Sendable, Hashable {
     public var periods: [SalesPeriod] = []
     /// Sales reports only: the titles, SKUs and products the report names.
     public var salesIdentity: SalesReportIdentity?
+    /// Sales reports only: every line accounted for (counted, set aside as another app's, skipped, blank, header).
+    public var salesTally: LineTally?
+    /// Sales reports read for one app: its apps, which are this app's, and the rows set aside.
+    public var salesScope: SalesScopeReport?
     /// `.storekit` files only: the storefront its prices are in (`settings._storefront`, such as `DEU`), when it says.
     public var storefront: String?
 
@@ -55,6 +59,14 @@ public struct ImportResult: Sendable, Hashable {
         if let identity = other.salesIdentity {
             salesIdentity = salesIdentity ?? SalesReportIdentity()
             salesIdentity?.add(identity)
+        }
+        if let tally = other.salesTally { salesTally = (salesTally ?? LineTally()) + tally }
+        if let scope = other.salesScope {
+            if salesScope == nil {
+                salesScope = scope
+            } else {
+                salesScope?.add(scope)
+            }
         }
     }
 }

@@ -25,13 +25,38 @@ public enum SalesReportImporter {
     ///     is all `import sales` needs and several times faster on a large report.
     ///   - progress: told the share of the report read so far, every few thousand rows (for a progress line).
     public static func read(
-        _ bytes: [UInt8], file: String, limit: Int = Limits.salesReportBytes, bySeries: Bool = false,
+        _ bytes: [UInt8], file: String, limit: Int = Limits.salesReportBytes, bySeries: Bool = false, scope: SalesScope? = nil,
         progress: (@Sendable (Double) -> Void)? = nil
     ) throws(ImportError) -> ImportResult {
+        var rowScope: SalesRowScope?
+        var survey: SalesReportSurvey?
+        if let scope {
+            // A first pass over the columns that say whose each row is: the report may hold every app of the account.
+            let surveyor = StreamParser(file: file, bySeries: false, progress: nil, surveying: true)
+            try feed(bytes, to: surveyor, file: file, limit: limit)
+            let found = try surveyor.survey()
+            let scoped = SalesRowScope(survey: found, scope: scope)
+            let parentless = !found.parentlessProducts.keys.filter(scope.products.contains).isEmpty
+            guard !scoped.appSKUs.isEmpty || parentless else { throw anotherApp(found, scope: scope, file: file) }
+            rowScope = scoped
+            survey = found
+        }
+        let parser = StreamParser(file: file, bySeries: bySeries, progress: progress, rowScope: rowScope)
+        try feed(bytes, to: parser, file: file, limit: limit)
+        var result = try parser.finish()
+        if let survey, let rowScope {
+            result.salesScope = SalesScopeReport(survey: survey, appSKUs: rowScope.appSKUs, setAside: result.salesScope?.setAside ?? SalesSetAside())
+            result.salesScope?.tookSoleApp = scope.map { survey.appSKUs(for: $0).isEmpty } ?? false
+        }
+        progress?(1)
+        return result
+    }
+
+    /// Feeds a report's bytes to a parser, inflating a gzipped one as it goes, within `limit` bytes.
+    private static func feed(_ bytes: [UInt8], to parser: StreamParser, file: String, limit: Int) throws(ImportError) {
         let tooLarge =
             "the report is larger than \(limit >= 1 << 20 ? "\(Limits.grouped(limit >> 20)) MiB (\(Limits.grouped(limit)) bytes)" : "\(Limits.grouped(limit)) bytes"), migrate's limit for a sales report"
         let split = "Import a shorter period (a monthly or yearly Summary Sales report), or split the file and import each part."
-        let parser = StreamParser(file: file, bySeries: bySeries, progress: progress)
         let total = Double(max(1, bytes.count))
         if Inflate.isGzip(bytes) {
             do {
@@ -57,9 +82,23 @@ public enum SalesReportImporter {
             }
         }
         if let failure = parser.failure { throw failure }
-        let result = try parser.finish()
-        progress?(1)
-        return result
+    }
+
+    /// The error for a report none of whose apps is the scope's: it names the apps the report holds.
+    static func anotherApp(_ survey: SalesReportSurvey, scope: SalesScope, file: String) -> ImportError {
+        let apps = survey.apps.values.sorted { $0.sku < $1.sku }
+        guard !apps.isEmpty || !survey.parentlessProducts.isEmpty else {
+            return ImportError(.badData, file: file, "the report has no app downloads or in-app purchases to compare")
+        }
+        var names = apps.prefix(5).map(\.label)
+        if apps.count > 5 { names.append("and \(apps.count - 5) more") }
+        if names.isEmpty { names = survey.parentlessProducts.keys.sorted().prefix(3).map { "'\($0)'" } }
+        return ImportError(
+            .badData, file: file,
+            "this report is for another app: it holds \(names.joined(separator: ", ")), and none of their titles, SKUs, Apple Identifiers or products is \(scope.name)'s (\(scope.bundleID))",
+            hint:
+                "Pass the Summary Sales report of \(scope.name), or the plan of the app the report is for. If one of those apps is \(scope.name) under another name, write its SKU in the plan's app (\"sku\": \"…\") or its Apple ID (\"appleID\": \"…\")."
+        )
     }
 
     /// Reads a report from pieces of bytes in order: lines are cut at "\n" (a "\r" before it dropped) and
@@ -82,11 +121,27 @@ public enum SalesReportImporter {
         private var fraction = 0.0
 
         let bySeries: Bool
+        /// The first pass: whose rows these are, nothing counted.
+        let surveying: Bool
+        let rowScope: SalesRowScope?
+        /// Blank lines passed over.
+        private var blankLines = 0
 
-        init(file: String, bySeries: Bool, progress: (@Sendable (Double) -> Void)?) {
+        init(
+            file: String, bySeries: Bool, progress: (@Sendable (Double) -> Void)?, surveying: Bool = false, rowScope: SalesRowScope? = nil
+        ) {
             self.bySeries = bySeries
             self.file = file
             self.progress = progress
+            self.surveying = surveying
+            self.rowScope = rowScope
+        }
+
+        /// What the first pass found.
+        func survey() throws(ImportError) -> SalesReportSurvey {
+            finishLine()
+            if let failure { throw failure }
+            return reader?.survey ?? SalesReportSurvey()
         }
 
         func feed(_ bytes: ArraySlice<UInt8>, readUpTo fraction: Double) {
@@ -146,7 +201,10 @@ public enum SalesReportImporter {
                 }
                 if let blank = blankHeader {
                     // Content after a blank first line: the blank line was the header.
-                    guard !text[...].isBlank else { return }
+                    guard !text[...].isBlank else {
+                        blankLines += 1
+                        return
+                    }
                     header(blank)
                     guard failure == nil else { return }
                 } else {
@@ -154,7 +212,10 @@ public enum SalesReportImporter {
                     return
                 }
             }
-            guard !Self.isBlank(bytes) else { return }
+            guard !Self.isBlank(bytes) else {
+                blankLines += 1
+                return
+            }
             reader?.read(bytes, line: lineNumber)
             rows += 1
             if rows % 50_000 == 0 { progress?(fraction) }
@@ -171,24 +232,41 @@ public enum SalesReportImporter {
         private func header(_ text: String) {
             do throws(ImportError) {
                 reader = try SalesReportImporter.header(text, file: file, bySeries: bySeries)
+                reader?.surveying = surveying
+                reader?.rowScope = rowScope
             } catch {
                 failure = error
             }
         }
 
+        /// Reads the last line, when the input doesn't end with a line feed.
+        private func finishLine() {
+            guard !partial.isEmpty, failure == nil else { return }
+            fraction = 1
+            let last = partial
+            partial = []
+            last.withUnsafeBufferPointer { line($0) }
+        }
+
         /// The result, once every piece was fed.
         func finish() throws(ImportError) -> ImportResult {
-            if !partial.isEmpty {
-                fraction = 1
-                let last = partial
-                partial = []
-                last.withUnsafeBufferPointer { line($0) }
-                if let failure { throw failure }
-            }
+            finishLine()
+            if let failure { throw failure }
             guard let reader else {
                 throw ImportError(.badData, file: file, "the file is empty; expected a Summary Sales report with a header line")
             }
-            return reader.finish()
+            var result = reader.finish()
+            // Every line accounted for: the header, each row counted, set aside or skipped, and the blank lines.
+            var tally = LineTally()
+            tally.lines = lineNumber
+            tally.header = 1
+            tally.blank = blankLines
+            tally.decided = reader.countedRows
+            tally.skipped = reader.skippedRows
+            tally.setAside = reader.setAside.total
+            result.salesTally = tally
+            if rowScope != nil { result.salesScope = SalesScopeReport(survey: SalesReportSurvey(), appSKUs: [], setAside: reader.setAside) }
+            return result
         }
     }
 
@@ -242,6 +320,16 @@ public enum SalesReportImporter {
         /// `simulate --actuals`: a report holds few periods and series however many rows it has.
         var periods: [PeriodKey: SalesPeriod] = [:]
         var identity = SalesReportIdentity()
+        /// The first pass over a report: only whose each row is (`survey`), nothing counted.
+        var surveying = false
+        var survey = SalesReportSurvey()
+        /// Which rows are the app's, when the report is read for one app; nil: every row counts.
+        var rowScope: SalesRowScope?
+        /// Rows of other apps, set aside whole.
+        var setAside = SalesSetAside()
+        /// Rows counted, and rows skipped (each with a warning).
+        var countedRows = 0
+        var skippedRows = 0
 
         struct PeriodKey: Hashable {
             var begin: Date
@@ -265,6 +353,8 @@ public enum SalesReportImporter {
         let providerColumn: Int?
         let countryColumn: Int?
         let subscriptionColumn: Int?
+        let parentColumn: Int?
+        let appleIDColumn: Int?
 
         /// Counts kept per series in each period (`read(_:file:bySeries:)`).
         let bySeries: Bool
@@ -289,6 +379,39 @@ public enum SalesReportImporter {
             providerColumn = columns["Provider"]
             countryColumn = columns["Country Code"]
             subscriptionColumn = columns["Subscription"]
+            parentColumn = columns["Parent Identifier"]
+            appleIDColumn = columns["Apple Identifier"]
+        }
+
+        /// Notes whose row this is, for the survey: the app's SKU, title and Apple Identifier, or an in-app
+        /// purchase's parent.
+        mutating func note(_ fields: Fields) {
+            func field(_ column: Int?) -> String? {
+                column.flatMap { column in interned(column, fields).map { texts.strings[$0] } ?? fields.string(column) }
+            }
+            let type = field(typeColumn) ?? ""
+            let kind = typeColumn.flatMap { fields.ascii($0) }.flatMap { TypeKind($0) } ?? TypeKind(type)
+            let units = unitsColumn.flatMap { fields.integer($0) } ?? 0
+            survey.hasParentColumn = parentColumn != nil
+            guard let sku = field(skuColumn) else { return }
+            if kind == .inApp {
+                guard let parent = field(parentColumn) else {
+                    survey.parentlessProducts[sku, default: 0] += 1
+                    return
+                }
+                survey.productsByParent[parent, default: []].insert(sku)
+                var app = survey.apps[parent] ?? SalesReportApp(sku: parent)
+                app.inAppRows += 1
+                app.inAppUnits += units
+                survey.apps[parent] = app
+            } else {
+                var app = survey.apps[sku] ?? SalesReportApp(sku: sku)
+                app.rows += 1
+                app.units += units
+                if let title = field(titleColumn), app.titles.count < 8 { app.titles.insert(title) }
+                if let appleID = field(appleIDColumn), app.appleIDs.count < 8 { app.appleIDs.insert(appleID) }
+                survey.apps[sku] = app
+            }
         }
 
         func column(of name: String) -> Int { columns[name] ?? 0 }
@@ -430,8 +553,10 @@ public enum SalesReportImporter {
             guard fields.count == width else {
                 warn(
                     .rowMalformed, line: line, column: nil, "the row has \(fields.count) fields but the header has \(width); skipped", fields: fields)
+                skippedRows += 1
                 return
             }
+            if surveying { return note(fields) }
             func field(_ column: Int?) -> String? { column.flatMap { fields.string($0) } }
             // Made only when needed: most rows are classified from the bytes and their platform named.
             lazy var type = field(typeColumn) ?? ""
@@ -440,6 +565,7 @@ public enum SalesReportImporter {
                 warn(
                     .invalidValue, line: line, column: "Units", "'\(field(unitsColumn) ?? "")' is not a whole number of units; row skipped",
                     fields: fields)
+                skippedRows += 1
                 return
             }
             guard abs(units) <= Limits.salesUnitsPerRow else {
@@ -447,12 +573,26 @@ public enum SalesReportImporter {
                     .invalidValue, line: line, column: "Units",
                     "\(field(unitsColumn) ?? "") units is more than migrate's limit of \(Limits.grouped(Limits.salesUnitsPerRow)) a row; row skipped",
                     fields: fields)
+                skippedRows += 1
                 return
             }
-            let begin = readDate(beginColumn, name: "Begin Date", fields: fields, line: line)
-            if let begin { from = min(from ?? begin, begin) }
-            let end = readDate(endColumn, name: "End Date", fields: fields, line: line)
-            if let end { until = max(until ?? end, end) }
+            // Whose row it is, before anything of it is counted: another app's is set aside whole.
+            let skuEntry = interned(skuColumn, fields)
+            let sku = skuEntry.map { texts.strings[$0] } ?? field(skuColumn)
+            if kind == .inApp && sku == nil {
+                warn(.entrySkipped, line: line, column: "SKU", "an in-app purchase row without a SKU (the product id); row skipped", fields: fields)
+                skippedRows += 1
+                return
+            }
+            if let rowScope {
+                let parent = parentColumn.flatMap { column in interned(column, fields).map { texts.strings[$0] } ?? field(column) }
+                guard rowScope.contains(inApp: kind == .inApp, sku: sku, parent: parent) else {
+                    let owner = (kind == .inApp ? parent : sku) ?? ""
+                    setAside.rows[owner, default: 0] += 1
+                    setAside.units[owner, default: 0] += units
+                    return
+                }
+            }
             var customerPrice = Int64(0)
             if let column = customerPriceColumn {
                 if let amount = fields.amount(column) {
@@ -460,11 +600,17 @@ public enum SalesReportImporter {
                 } else if let text = field(column) {
                     guard let amount = cachedAmount(text) else {
                         warn(.invalidPrice, line: line, column: "Customer Price", "'\(text)' is not an amount; row skipped", fields: fields)
+                        skippedRows += 1
                         return
                     }
                     customerPrice = amount
                 }
             }
+            countedRows += 1
+            let begin = readDate(beginColumn, name: "Begin Date", fields: fields, line: line)
+            if let begin { from = min(from ?? begin, begin) }
+            let end = readDate(endColumn, name: "End Date", fields: fields, line: line)
+            if let end { until = max(until ?? end, end) }
             // Currencies repeat: each is found in `texts`, and its total by the index remembered for it.
             let customerEntry = interned(customerCurrencyColumn, fields)
             let customerCurrency = customerEntry.map { texts.strings[$0] } ?? field(customerCurrencyColumn)
@@ -515,8 +661,6 @@ public enum SalesReportImporter {
                 platform = Self.platform(type: type, supported: supported)
                 if let supported, namedPlatforms.count < 8, let named = Platform(named: supported) { namedPlatforms.append((supported, named)) }
             }
-            let skuEntry = interned(skuColumn, fields)
-            let sku = skuEntry.map { texts.strings[$0] } ?? field(skuColumn)
             if kind == .download {
                 var version: Version?
                 if let text = field(versionColumn) {
@@ -584,12 +728,7 @@ public enum SalesReportImporter {
             } else if kind == .redownload {
                 redownloads += units
             } else if kind == .inApp {
-                guard let id = sku else {
-                    warn(
-                        .entrySkipped, line: line, column: "SKU", "an in-app purchase row without a SKU (the product id); row skipped", fields: fields
-                    )
-                    return
-                }
+                let id = sku ?? ""
                 let renewal =
                     subscriptionColumn.map { column in fields.ascii(column).map { $0.elementsEqual("Renewal".utf8) } ?? (field(column) == "Renewal") }
                     ?? false

@@ -31,7 +31,8 @@ public enum PlanDecoder {
         }
         let root: JSONNode
         do {
-            root = try JSONParser.parse(bytes: bytes)
+            // Duplicate keys are reported by `ObjectReader` with their JSON path, beside every other problem.
+            root = try JSONParser.parse(bytes: bytes, keepingDuplicateKeys: true)
         } catch {
             let diagnostic = Diagnostic(
                 .error, code: .jsonSyntax, error.message, location: error.location,
@@ -123,8 +124,17 @@ public enum PlanDecoder {
             reader.sink.error(.emptyValue, "'platforms' must list at least one platform", at: reader.path(.platforms))
         }
         let universal = reader.bool(.universalPurchase) ?? false
+        let appleID = reader.string(.appleID)
+        if let appleID, appleID.isEmpty || !appleID.allSatisfy({ $0.isASCII && $0.isNumber }) || appleID.count > 20 {
+            reader.sink.error(
+                .invalidValue, "'appleID' is the number in the app's App Store URL (apps.apple.com/app/id1234567890), digits only",
+                at: reader.path(.appleID))
+        }
         guard let name, let bundleID else { return nil }
-        return AppInfo(name: name, bundleID: bundleID, platforms: platforms, universalPurchase: universal)
+        var app = AppInfo(name: name, bundleID: bundleID, platforms: platforms, universalPurchase: universal)
+        app.sku = reader.string(.sku).flatMap { $0.isEmpty ? nil : $0 }
+        app.appleID = appleID
+        return app
     }
 
     static func decodePlatforms<Key>(_ reader: ObjectReader<Key>, key: Key, required: Bool) -> [Platform]? {

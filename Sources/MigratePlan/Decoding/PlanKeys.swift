@@ -30,7 +30,7 @@ public enum PlanKeys {
         case schema = "$schema"
         case formatVersion, app, features, releases, products, tiers, policies, installBase, simulation, directSales
     }
-    public enum App: String, PlanObjectKeys { case name, bundleID, platforms, universalPurchase }
+    public enum App: String, PlanObjectKeys { case name, bundleID, platforms, universalPurchase, sku, appleID }
     public enum Feature: String, PlanObjectKeys { case id, name }
     public enum Release: String, PlanObjectKeys { case platform, version, build, released, releasedSource, model, price, includes }
     public enum Product: String, PlanObjectKeys {

@@ -18,6 +18,8 @@ public enum PlanEncoder {
                     (.bundleID, .string(plan.app.bundleID)),
                     (.platforms, .strings(plan.app.platforms.map(\.rawValue))),
                     (.universalPurchase, .bool(plan.app.universalPurchase)),
+                    (.sku, plan.app.sku.map { .string($0) }),
+                    (.appleID, plan.app.appleID.map { .string($0) }),
                 ])
             ),
             (.features, .array(plan.features.map { PlanKeys.Feature.object([.id: .string($0.id), .name: .string($0.name)]) })),

@@ -57,6 +57,10 @@ public struct AppInfo: Sendable, Hashable {
     /// True when iOS and macOS share one App Store record, so one purchase covers both
     /// and `originalAppVersion` means whatever the *original* platform put there.
     public var universalPurchase: Bool
+    /// The SKU chosen in App Store Connect, when the plan says: sales reports name the app's rows by it.
+    public var sku: String?
+    /// The app's Apple ID (the number in its App Store URL), when the plan says: sales reports' Apple Identifier.
+    public var appleID: String?
 
     public init(name: String, bundleID: String, platforms: [Platform], universalPurchase: Bool = false) {
         self.name = name

@@ -107,6 +107,15 @@ public enum PlanSchema {
                 "type": .string("boolean"),
                 "description": .string("True when iOS and macOS share one App Store record (one purchase covers both)."),
             ])
+        case .sku:
+            string(
+                "The SKU chosen in App Store Connect (App Information), as sales reports name the app: needed only when it is neither the bundle id nor found through the plan's products."
+            )
+        case .appleID:
+            .object([
+                "type": .string("string"), "pattern": .string("^[0-9]{1,20}$"),
+                "description": .string("The app's Apple ID, the number in its App Store URL; sales reports name the app by it (Apple Identifier)."),
+            ])
         }
     }
 

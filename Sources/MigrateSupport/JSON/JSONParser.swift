@@ -17,18 +17,24 @@ public struct JSONParser {
     private var column = 1
     private var depth = 0
     private static let maximumDepth = 512
+    /// Refuse an object that names a member twice (RFC 8259 leaves the meaning to the reader, and most keep the last
+    /// silently); a reader that reports duplicates itself, with every other problem, keeps them.
+    private let refusesDuplicateKeys: Bool
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], refusesDuplicateKeys: Bool) {
         self.bytes = bytes
+        self.refusesDuplicateKeys = refusesDuplicateKeys
     }
 
     /// Parses one JSON document. A UTF-8 byte order mark is skipped.
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
-        try parse(bytes: Array(text.utf8))
+    public static func parse(_ text: String, keepingDuplicateKeys: Bool = false) throws(JSONSyntaxError) -> JSONNode {
+        try parse(bytes: Array(text.utf8), keepingDuplicateKeys: keepingDuplicateKeys)
     }
 
-    public static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-        var parser = JSONParser(bytes: bytes)
+    /// Parses one JSON document. An object that names a member twice is refused at the second name, unless
+    /// `keepingDuplicateKeys` (for a reader that reports them itself, as the plan's decoder does with a JSON path).
+    public static func parse(bytes: [UInt8], keepingDuplicateKeys: Bool = false) throws(JSONSyntaxError) -> JSONNode {
+        var parser = JSONParser(bytes: bytes, refusesDuplicateKeys: !keepingDuplicateKeys)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
         guard parser.index < bytes.count else {
@@ -72,6 +78,8 @@ public struct JSONParser {
         defer { depth -= 1 }
         advance()  // {
         var members: [JSONMember] = []
+        // Keys by place once an object is large enough that a scan of its members per key would cost more.
+        var keyIndex: [String: Int]?
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             advance()
@@ -86,6 +94,13 @@ public struct JSONParser {
                 throw error("expected a member name in double quotes, found \(describeCurrent())")
             }
             let key = try parseString()
+            if refusesDuplicateKeys, let first = Self.earlier(key, in: members, index: &keyIndex) {
+                throw JSONSyntaxError(
+                    location: keyLocation,
+                    message:
+                        "\"\(key)\" is given twice in this object (first at \(first.keyLocation)); a reader would keep one of them silently, so keep one"
+                )
+            }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else {
                 throw error("expected ':' after the member name \"\(key)\", found \(describeCurrent())")
@@ -104,6 +119,18 @@ public struct JSONParser {
             default: throw error("expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
             }
         }
+    }
+
+    /// The member already named `key`, if any; from `members.count` members on it keeps an index of the keys.
+    private static func earlier(_ key: String, in members: [JSONMember], index: inout [String: Int]?) -> JSONMember? {
+        if index == nil && members.count < 16 { return members.first { $0.key == key } }
+        if index == nil {
+            index = [:]
+            for (offset, member) in members.enumerated() where index![member.key] == nil { index![member.key] = offset }
+        }
+        if let offset = index![key] { return members[offset] }
+        index![key] = members.count
+        return nil
     }
 
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {

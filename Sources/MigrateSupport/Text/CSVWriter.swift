@@ -1,8 +1,10 @@
 /// The one CSV writer (RFC 4180, as `CSVReader` reads it): every command and generated table that writes CSV
-/// quotes its fields here.
+/// quotes its fields here, and every field is made spreadsheet-safe on the way (`spreadsheetSafe`): a person opens
+/// these files in Excel or Numbers, and a cell that starts like a formula is run as one (OWASP, "CSV Injection").
 public enum CSVWriter {
-    /// `value` as a CSV field: quoted when it holds a comma, a quote or a line break.
+    /// `value` as a CSV field: spreadsheet-safe, and quoted when it holds a comma, a quote or a line break.
     public static func field(_ value: String) -> String {
+        let value = spreadsheetSafe(value)
         guard value.utf8.contains(where: Self.needsQuotes) else { return value }
         var quoted = "\""
         for character in value {
@@ -14,7 +16,11 @@ public enum CSVWriter {
 
     /// `bytes` as a CSV field, byte for byte (quoted, with quotes doubled, when it must be): for text that
     /// may not be UTF-8, such as a rejected record.
-    public static func field(bytes: [UInt8]) -> [UInt8] {
+    public static func field(bytes given: [UInt8]) -> [UInt8] {
+        var bytes = given
+        if let first = bytes.first, first < 0x80, formulaStarts.contains(Unicode.Scalar(first)), !isNumber(bytes) {
+            bytes.insert(UInt8(ascii: "'"), at: 0)
+        }
         guard bytes.contains(where: Self.needsQuotes) else { return bytes }
         var quoted: [UInt8] = [UInt8(ascii: "\"")]
         quoted.reserveCapacity(bytes.count + 2)
@@ -33,11 +39,27 @@ public enum CSVWriter {
 
     /// `value` made safe for a spreadsheet to open: a leading `=`, `+`, `-`, `@`, tab or carriage return gets an
     /// apostrophe before it, so Excel, Numbers or Google Sheets shows it as text instead of running it as a formula
-    /// (OWASP, "CSV Injection"). For files a person opens in a spreadsheet whose fields come from someone else, such
-    /// as a buyer's name in a store's export; never for files migrate reads back.
+    /// (OWASP, "CSV Injection"). A plain number (`-12.5`, `+3`) is a number in any spreadsheet and is left alone.
     public static func spreadsheetSafe(_ value: String) -> String {
-        guard let first = value.unicodeScalars.first, Self.formulaStarts.contains(first) else { return value }
+        guard let first = value.unicodeScalars.first, Self.formulaStarts.contains(first), !isNumber(Array(value.utf8)) else { return value }
         return "'" + value
+    }
+
+    /// `-12.5`, `+3`, `-0.25`: a sign, digits, and at most one point between digits.
+    static func isNumber(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") else { return false }
+        var sawPoint = false
+        var sawDigit = false
+        for (index, byte) in bytes.dropFirst().enumerated() {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                sawDigit = true
+            } else if byte == UInt8(ascii: "."), !sawPoint, sawDigit, index < bytes.count - 2 {
+                sawPoint = true
+            } else {
+                return false
+            }
+        }
+        return sawDigit
     }
 
     static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]

@@ -111,9 +111,18 @@ public enum ProjectImport {
             notes.append("\(perPlatform(result.releases, noun: "release")) from App Store Connect (\(files))")
             combined.append(result)
         }
+        // The report covers every app of the account: only the project's app's rows count, when the project names it.
+        let scope = combined.app.bundleID.map { bundleID in
+            var scope = SalesScope(name: combined.app.name ?? "", bundleID: bundleID, products: Set(combined.products.map(\.id)))
+            scope.acceptsSoleApp = true
+            return scope
+        }
         for file in sales {
-            let result = try SalesReportImporter.read(file.bytes, file: file.displayPath)
-            notes.append("sales figures from \(file.displayPath)")
+            let result = try SalesReportImporter.read(file.bytes, file: file.displayPath, scope: scope)
+            var note = "sales figures from \(file.displayPath)"
+            if let tally = result.salesTally { note += " (\(tally.sentence(records: ("row", "rows"), decidedVerb: "counted")))" }
+            if let setAside = result.salesScope?.note { note += "; \(setAside)" }
+            notes.append(note)
             combined.append(result)
         }
         // The first day a version sold dates its first build better than a commit, a tag or a record.
