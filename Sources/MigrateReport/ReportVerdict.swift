@@ -24,7 +24,7 @@ enum ReportVerdict {
     /// "Going free would most likely earn less than staying paid: …".
     static func sentence(_ result: ScenarioResult, months: Int) -> String {
         let verdict = result.verdict
-        if let reason = verdict.cannotCompare { return "migrate cannot compare going free with staying paid: \(reason)." }
+        if let reason = verdict.cannotCompare { return "migrate cannot compare going free with staying paid: \(reason.reason)." }
         let difference = verdict.medianDifference
         let amount = FigureText.money(abs(difference))
         if let ahead = verdict.probabilityAhead, let summary = result.monteCarlo {
@@ -60,17 +60,9 @@ enum ReportVerdict {
         return "Break-even: \(FigureText.breakEven(month)), the month going free first catches up with staying paid."
     }
 
-    /// "conversion would have to be at least 6.3% (now 1.4% to 4.6%)".
+    /// "Freemium breaks even at the median if 6.3% of new free users buy or more (conversion ≥ 6.3%; now 1.4% to 4.6%)."
     static func threshold(_ threshold: BreakEvenThreshold) -> String {
-        let name = threshold.assumption.rawValue
-        let now = "now \(FigureText.now(threshold.now, threshold.assumption))"
-        func value(_ number: Double) -> String { FigureText.assumptionValue(number, threshold.assumption) }
-        let from = "from \(value(threshold.domain.lowerBound)) to \(value(threshold.domain.upperBound))"
-        switch threshold.outcome {
-        case .atLeast(let found): return "Going free breaks even if \(name) is at least \(value(found)) (\(now))."
-        case .atMost(let found): return "Going free breaks even if \(name) is at most \(value(found)) (\(now))."
-        case .alwaysAhead: return "Going free stays ahead for any \(name) \(from) (\(now))."
-        case .neverAhead: return "Going free stays behind for any \(name) \(from) (\(now))."
-        }
+        let sentence = LeverText.sentence(threshold)
+        return sentence.prefix(1).uppercased() + sentence.dropFirst() + "."
     }
 }
