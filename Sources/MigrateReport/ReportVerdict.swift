@@ -6,6 +6,7 @@ enum ReportVerdict {
     static func section(_ input: ReportInput, _ result: ScenarioResult, months: Int) -> String {
         var body = "<p class=\"verdict\">\(HTML.escape(sentence(result, months: months)))</p>\n"
         if let detail = detail(result, months: months) { body += HTML.paragraph(detail) }
+        if result.verdict.cannotCompare == nil, result.monteCarlo != nil { body += HTML.paragraph(calibration, class: "note") }
         if !result.verdict.uncertaintyModelled && result.verdict.cannotCompare == nil {
             body += HTML.paragraph(
                 "No uncertainty is modelled: every assumption is a single value, so the forecast is one line, not a range. Give ranges in the "
@@ -43,6 +44,15 @@ enum ReportVerdict {
         let direction = difference >= 0 ? "more" : "less"
         return "With every assumption at its middle value, going free would earn \(amount) \(direction) than staying paid over "
             + "\(months) months (freemium minus staying paid: \(FigureText.money(difference)))."
+    }
+
+    /// What the share of simulated futures is: a share under these assumptions, and how often such ranges held for
+    /// real switches whose numbers were published.
+    static var calibration: String {
+        let record = Calibration.published
+        return "That share is under these assumptions, not a calibrated chance. Held against \(record.cases) switches whose developers "
+            + "published their numbers, the outcome fell outside the forecast's middle 80% in \(record.figures - record.inside) of "
+            + "\(record.figures) figures (the manual, \"Calibration\")."
     }
 
     /// When going free catches up, said once with what the figure means.

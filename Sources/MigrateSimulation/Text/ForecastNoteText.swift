@@ -21,9 +21,11 @@ extension ForecastNote {
             }
             let weights = (1...12).map { "\(Season.monthName($0)) \(String(format: "%.2f", season.factor(calendarMonth: $0)))" }.joined(
                 separator: ", ")
-            let start =
-                date.map { "the switch in \(Self.monthAndYear($0)) is month 1, and " } ?? "no switch date is known, so month 1 is January, and "
-            return "Season (from \(from)): \(start)staying paid and the free app's downloads both follow it: \(weights)."
+            guard let date else {
+                return "Season (from \(from)): not applied, as the plan has no free release after a paid one to start it from: \(weights)."
+            }
+            return "Season (from \(from)): the switch in \(Self.monthAndYear(date)) is month 1, and staying paid and the free app's downloads "
+                + "both follow it: \(weights)."
         case .smallBusinessAssumed(let date):
             return "Commission: the plan sets none, and the switch (\(Timestamp.formatDate(date))) is after the App Store Small Business "
                 + "Program began (1 January 2021), so its 15% is assumed: it needs enrolment, and proceeds up to $1M in the previous calendar "
