@@ -5,8 +5,9 @@ checks migrate against and times it with.
 The same model as Sources/MigrateSimulation/Model/RevenueModel.swift, draw for draw: each draw maps one
 uniform number per assumption through the assumption's inverse distribution function (Acklam's inverse
 normal for log-normals, as migrate), then computes staying paid's and freemium's monthly proceeds
-(downloads that decay from the launch multiple to the lasting one, conversion split over each cohort's
-offers with the price response, legacy buyers in month 1, subscriptions renewing with churn, the
+(downloads that decay from the launch multiple to the lasting one, both paths weighed by the season's
+factor of each month, conversion split over each cohort's offers with the price response against the
+reference price, legacy buyers in month 1, subscriptions renewing with churn, the tax in the price, the
 commission and refunds). The summary is the one migrate reports: P10/P50/P90 of each month's cumulative
 and monthly proceeds (nearest rank, exact here where migrate uses a 0.5% sketch), the share of draws
 where freemium ends ahead or level, the break-even months and the horizon difference.
@@ -91,12 +92,16 @@ def evaluate(model, uniforms):
     draws contiguous, for the percentiles)."""
     months = model["months"]
     cut, later_cut = model["cut"], model["laterCut"]
-    values = [quantile(d, uniforms[:, i]) for i, d in enumerate(model["distributions"])]
-    rate, price = values[0], values[1]
-    legacy = rate * model["paidMonthsOnSale"] if model["derivedLegacy"] else values[2]
-    launch, half_life, lasting = values[3], values[4], values[5]
-    conversion, upgrade, churn, refund = values[6], values[7], values[8], values[9]
-    trend, elasticity = 1 + values[10], values[11]
+    # One column of draws per assumption, by name, in the order migrate draws them.
+    values = {name: quantile(d, uniforms[:, i]) for i, (name, d) in enumerate(zip(model["assumptions"], model["distributions"]))}
+    rate, price = values["paidDownloadsPerMonth"], values["paidPrice"]
+    legacy = rate * model["paidMonthsOnSale"] if model["derivedLegacy"] else values["legacyBuyers"]
+    launch, half_life, lasting = values["launchMultiple"], values["burstHalfLifeMonths"], values["lastingMultiple"]
+    conversion, upgrade = values["conversion"], values["legacyUpgradeRate"]
+    churn, refund = values["monthlyChurn"], values["refundRate"]
+    trend, elasticity = 1 + values["paidTrendPerMonth"], values["priceElasticity"]
+    net = 1 - values["taxInPrice"]
+    season = np.asarray(model["season"], dtype=float).reshape(months, 1)
     keep = 1 - refund
     decay = 0.5 ** (1 / half_life)
     slots = len(model["subscriptions"])
@@ -134,11 +139,13 @@ def evaluate(model, uniforms):
     # In place where it can be: at a million draws every temporary is 192 MB.
     paid = powers(trend)
     paid *= rate
-    paid *= price * keep * (1 - cut)
+    paid *= season
+    paid *= price * net * keep * (1 - cut)
     new_buyers = powers(decay)
     new_buyers *= launch - lasting
     new_buyers += lasting
     new_buyers *= rate * conversion
+    new_buyers *= season
     upgrading = legacy * upgrade  # month 1 only
     freemium = new_buyers * new_per_buyer
     freemium[0] += upgrading * legacy_per_buyer
@@ -154,7 +161,7 @@ def evaluate(model, uniforms):
                 rate_cut = later_cut if age >= 12 else cut
                 charge = subscription["price"] * subscription["chargesPerPeriod"] * (1 - rate_cut)
                 freemium[age:] += subscribers[: months - age] * staying[age] * charge
-    freemium *= keep
+    freemium *= keep * net
     return paid, freemium
 
 

@@ -71,7 +71,7 @@ enum ReportActuals {
     static func bottomLine(_ report: ActualsReport) -> String {
         let verdict = report.verdictAfter ?? report.verdictBefore
         let refitted = report.verdictAfter != nil
-        if let reason = verdict.cannotCompare { return "Bottom line: the comparison cannot be made: \(reason)." }
+        if let reason = verdict.cannotCompare { return "Bottom line: the comparison cannot be made: \(reason.reason)." }
         let what = refitted ? "With the forecast refitted to what happened" : "With nothing to refit yet"
         guard let ahead = verdict.probabilityAhead, report.draws > 0 else {
             let direction = verdict.medianDifference >= 0 ? "ahead of" : "behind"
@@ -85,7 +85,7 @@ enum ReportActuals {
 
     /// `simulate --actuals`' verdict line, word for word.
     static func verdictLine(_ verdict: Verdict, draws: Int) -> String {
-        if let reason = verdict.cannotCompare { return "cannot compare: \(reason)." }
+        if let reason = verdict.cannotCompare { return "cannot compare: \(reason.reason)." }
         let difference = FigureText.money(verdict.medianDifference)
         if let ahead = verdict.probabilityAhead, draws > 0 {
             var line = "freemium ahead of staying paid in \(FigureText.percent(ahead)) of \(FigureText.count(draws)) draws"

@@ -10,13 +10,8 @@ enum ReportAssumptions {
                 + "named beside it. Each range is drawn many times to make the simulated futures; the most influential come first in "
                 + "'What would change the answer'.")
         let rows = result.scenario.assumptions.map { resolved -> [String] in
-            var range = FigureText.describe(resolved.distribution)
-            // A legacyBuyers the plan derives (from the install base) has its value only once the model is built.
-            if resolved.assumption == .legacyBuyers
-                && (result.scenario.assumptions.firstIndex { $0.assumption == .legacyBuyers }.map { result.scenario.medians[$0].isNaN } ?? false)
-            {
-                range = FigureText.number(result.scenario.model.legacyBuyers(result.scenario.medians).rounded())
-            }
+            // A value the simulation derives (legacyBuyers from the paid downloads) is shown as the simulation worked it out.
+            let range = resolved.derived.map { FigureText.number($0.rounded()) } ?? FigureText.describe(resolved.distribution)
             return [
                 resolved.assumption.rawValue, range, resolved.source,
                 resolved.assumption.meaning + " " + FigureText.inWords(resolved.distribution, resolved.assumption),

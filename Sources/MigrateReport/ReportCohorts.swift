@@ -203,7 +203,7 @@ enum ReportCohorts {
             return "not known: the tier has no paid release on \(row.platform.rawValue) in the plan"
         }
         // The list's count is exact; the estimate moves with the legacy buyers (or the paid downloads they are derived from).
-        let derived = scenario.assumptions.first { $0.assumption == .legacyBuyers }?.source.hasPrefix(PreparedScenario.derivedMarker) ?? true
+        let derived = scenario.resolved(.legacyBuyers)?.origin.isDerived ?? true
         let driver: SimulationAssumption = derived ? .paidDownloadsPerMonth : .legacyBuyers
         var amount: String
         if low == high {

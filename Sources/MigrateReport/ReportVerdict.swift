@@ -6,6 +6,7 @@ enum ReportVerdict {
     static func section(_ input: ReportInput, _ result: ScenarioResult, months: Int) -> String {
         var body = "<p class=\"verdict\">\(HTML.escape(sentence(result, months: months)))</p>\n"
         if let detail = detail(result, months: months) { body += HTML.paragraph(detail) }
+        if result.verdict.cannotCompare == nil, result.monteCarlo != nil { body += HTML.paragraph(calibration, class: "note") }
         if !result.verdict.uncertaintyModelled && result.verdict.cannotCompare == nil {
             body += HTML.paragraph(
                 "No uncertainty is modelled: every assumption is a single value, so the forecast is one line, not a range. Give ranges in the "
@@ -24,7 +25,7 @@ enum ReportVerdict {
     /// "Going free would most likely earn less than staying paid: …".
     static func sentence(_ result: ScenarioResult, months: Int) -> String {
         let verdict = result.verdict
-        if let reason = verdict.cannotCompare { return "migrate cannot compare going free with staying paid: \(reason)." }
+        if let reason = verdict.cannotCompare { return "migrate cannot compare going free with staying paid: \(reason.reason)." }
         let difference = verdict.medianDifference
         let amount = FigureText.money(abs(difference))
         if let ahead = verdict.probabilityAhead, let summary = result.monteCarlo {
@@ -45,6 +46,15 @@ enum ReportVerdict {
             + "\(months) months (freemium minus staying paid: \(FigureText.money(difference)))."
     }
 
+    /// What the share of simulated futures is: a share under these assumptions, and how often such ranges held for
+    /// real switches whose numbers were published.
+    static var calibration: String {
+        let record = Calibration.published
+        return "That share is under these assumptions, not a calibrated chance. Held against \(record.cases) switches whose developers "
+            + "published their numbers, the outcome fell outside the forecast's middle 80% in \(record.figures - record.inside) of "
+            + "\(record.figures) figures (the manual, \"Calibration\")."
+    }
+
     /// When going free catches up, said once with what the figure means.
     static func detail(_ result: ScenarioResult, months: Int) -> String? {
         guard result.verdict.cannotCompare == nil else { return nil }
@@ -60,17 +70,9 @@ enum ReportVerdict {
         return "Break-even: \(FigureText.breakEven(month)), the month going free first catches up with staying paid."
     }
 
-    /// "conversion would have to be at least 6.3% (now 1.4% to 4.6%)".
+    /// "Freemium breaks even at the median if 6.3% of new free users buy or more (conversion ≥ 6.3%; now 1.4% to 4.6%)."
     static func threshold(_ threshold: BreakEvenThreshold) -> String {
-        let name = threshold.assumption.rawValue
-        let now = "now \(FigureText.now(threshold.now, threshold.assumption))"
-        func value(_ number: Double) -> String { FigureText.assumptionValue(number, threshold.assumption) }
-        let from = "from \(value(threshold.domain.lowerBound)) to \(value(threshold.domain.upperBound))"
-        switch threshold.outcome {
-        case .atLeast(let found): return "Going free breaks even if \(name) is at least \(value(found)) (\(now))."
-        case .atMost(let found): return "Going free breaks even if \(name) is at most \(value(found)) (\(now))."
-        case .alwaysAhead: return "Going free stays ahead for any \(name) \(from) (\(now))."
-        case .neverAhead: return "Going free stays behind for any \(name) \(from) (\(now))."
-        }
+        let sentence = LeverText.sentence(threshold)
+        return sentence.prefix(1).uppercased() + sentence.dropFirst() + "."
     }
 }

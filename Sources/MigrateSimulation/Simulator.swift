@@ -98,7 +98,9 @@ public enum Simulator {
             let sensitivity = Sensitivity.rows(for: scenario)
             results.append(
                 ScenarioResult(
-                    scenario: scenario, cohorts: CohortPreview.rows(for: scenario, perOffer: options.offerStates), deterministic: deterministic,
+                    scenario: scenario,
+                    cohorts: CohortPreview.rows(for: scenario, perOffer: options.offerStates, draws: options.draws, seed: options.seed),
+                    deterministic: deterministic,
                     monteCarlo: summary,
                     sensitivity: sensitivity,
                     verdict: Verdict.of(scenario, deterministic: deterministic, monteCarlo: summary, sensitivity: sensitivity)))
@@ -145,9 +147,7 @@ public enum Simulator {
                 cache[key] = base
             }
             var values = base.medians
-            for (assumption, value) in overrides {
-                values[RevenueModel.index[assumption]!] = value
-            }
+            for (assumption, value) in overrides { values.set(assumption, value) }
             points.append(SweepPoint(settings: settings, series: RevenueSeries.evaluate(base.model, values: values)))
             var position = specs.count - 1
             while position >= 0 {

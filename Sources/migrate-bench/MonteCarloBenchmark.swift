@@ -54,8 +54,10 @@ func monteCarloModelJSON(_ scenario: PreparedScenario) -> String {
         from: .members([
             ("months", .integer(model.months)), ("cut", number(model.commission.rate)),
             ("laterCut", number(min(model.commission.rate, Commission.afterFirstYearRate))),
-            ("paidMonthsOnSale", number(model.paidMonthsOnSale)), ("derivedLegacy", .bool(scenario.medians[2].isNaN)),
-            ("tieTolerance", number(MonteCarlo.tieTolerance)), ("distributions", .array(scenario.assumptions.map { distribution($0.distribution) })),
+            ("paidMonthsOnSale", number(model.paidMonthsOnSale)), ("derivedLegacy", .bool(scenario.medians.legacyBuyers == nil)),
+            ("tieTolerance", number(MonteCarlo.tieTolerance)), ("season", .array(model.season.map(number))),
+            ("assumptions", .array(scenario.assumptions.map { .string($0.assumption.rawValue) })),
+            ("distributions", .array(scenario.assumptions.map { distribution($0.distribution) })),
             ("cohorts", .array(cohorts)), ("subscriptions", .array(subscriptions)),
         ]))
 }
@@ -115,21 +117,21 @@ func monteCarloBenchmark(root: URL) {
     // 1. The same uniforms through both models.
     let checkDraws = 4_096
     var generator = SeededGenerator(seed: 7)
-    let samplers = scenario.assumptions.map { DistributionSampler($0.distribution) }
-    let derived = scenario.medians[2].isNaN
+    let samplers = scenario.assumptions.map {
+        (assumption: $0.assumption, sampler: DistributionSampler($0.distribution), derived: $0.origin.isDerived)
+    }
     var uniforms: [Double] = []
     var expected: [Double] = []
-    var values = [Double](repeating: 0, count: samplers.count)
+    var values = scenario.medians
     var paid = [Double](repeating: 0, count: months)
     var freemium = paid
     var ledger = [Double](repeating: 0, count: model.scratchSize)
     for _ in 0..<checkDraws {
-        for index in samplers.indices {
+        for entry in samplers {
             let unit = max(generator.nextUnit(), 0x1p-60)
             uniforms.append(unit)
-            values[index] = samplers[index].quantile(unit)
+            if entry.derived { values[entry.assumption] = nil } else { values.set(entry.assumption, entry.sampler.quantile(unit)) }
         }
-        if derived { values[2] = .nan }
         model.evaluate(values, paid: &paid, freemium: &freemium, ledger: &ledger)
         expected += paid + freemium
     }

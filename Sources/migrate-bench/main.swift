@@ -8,12 +8,12 @@ import MigratePlan
 import MigrateSimulation
 
 // Benchmarks print their figures; targets are read from the output, never asserted in unit tests.
-// Run with: swift run -c release migrate-bench [startup|explain|batch [ROWS]|generate|import [git|sales [MB]]|matrix|matrix random [N] [SEED]|matrix model FILE [T] [RUNS]|simulate|scale [matrix|catalog]|montecarlo|all]
+// Run with: swift run -c release migrate-bench [startup|explain|batch [ROWS]|generate|import [git|sales [MB]]|matrix|matrix random [N] [SEED]|matrix model FILE [T] [RUNS]|simulate|calibrate [--before]|scale [matrix|catalog]|montecarlo|all]
 // or: swift run -c release migrate-bench fuzz N [SEED]   (each case in its own migrate process)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let which = arguments.first ?? "all"
-let known = ["startup", "explain", "batch", "generate", "import", "matrix", "simulate", "scale", "montecarlo", "all", "fuzz"]
+let known = ["startup", "explain", "batch", "generate", "import", "matrix", "simulate", "calibrate", "scale", "montecarlo", "all", "fuzz"]
 guard known.contains(which) else {
     FileHandle.standardError.write(Data("Error: Unknown benchmark '\(which)'. Use one of: \(known.joined(separator: ", ")).\n".utf8))
     exit(64)
@@ -316,6 +316,13 @@ if which == "simulate" || which == "all" {
     print(
         "simulate: 1,000,000 draws in \(format(million)) s; peak memory \(format(before)) MB before, \(format(after)) MB after "
             + "(fixed-size sketches: memory does not grow with --draws)")
+}
+
+// MARK: - calibrate: the forecast against published switches; exits 1 when the quoted hit rate is not this run's
+
+if which == "calibrate" || which == "all" {
+    let before = which == "calibrate" && arguments.dropFirst().first == "--before"
+    if !calibrationBenchmark(root: repositoryRoot, before: before) && which == "calibrate" { exit(1) }
 }
 
 // MARK: - import: the git importer on a generated 2,000-commit repository, and sales reports

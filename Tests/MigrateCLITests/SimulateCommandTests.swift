@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCLI
 import MigratePlan
+import MigrateSimulation
 import MigrateSupport
 import MigrateTestSupport
 import Testing
@@ -37,7 +38,8 @@ struct SimulateCommandTests {
         let run = Run("simulate", Self.flagship, "--draws", "2000")
         #expect(run.status == .success)
         let sections = [
-            "Verdict: Tilt to Live HD", "What would have to be true", "Cohort preview: Tilt to Live HD", "What-if revenue:",
+            "Verdict: Tilt to Live HD", "No single assumption within its plausible range changes the answer",
+            "Season: none known, so the switch in November 2011", "Cohort preview: Tilt to Live HD", "What-if revenue:",
             "Scenarios compared after 24 months", "Sensitivity:", "Assumptions:",
         ]
         let positions = sections.compactMap { run.output.range(of: $0)?.lowerBound }
@@ -84,8 +86,8 @@ struct SimulateCommandTests {
             "--sweep", "conversion=0.01:0.05:0.02")
         #expect(run.status == .success, "\(run.error)")
         #expect(run.output.contains("Sweep over price.com.example.tilttolivehd.fullturret × conversion (30 settings"))
-        // Conversion responds to price, so the best price is inside the range, not its top.
-        #expect(run.output.contains("Best: price.com.example.tilttolivehd.fullturret = 1.99, conversion = 0.05"))
+        // Conversion responds to price against the paid app's 2.99, so the best price is inside the range, not its top.
+        #expect(run.output.contains("Best: price.com.example.tilttolivehd.fullturret = 8.99, conversion = 0.05"))
     }
 
     @Test(
@@ -175,26 +177,46 @@ struct SimulateCommandTests {
         let lines = text.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "Verdict: Tilt to Live HD, the plan as written")
         #expect(lines.count > 1 && lines[1].hasPrefix("  After 24 months freemium is ahead of staying paid in "))
-        #expect(text.output.contains("freemium breaks even at the median if conversion ≥ "))
+        #expect(flat(text.output).contains("That share is under these assumptions, not a calibrated chance: held against"))
+        // Far behind: no single assumption within its plausible range changes it, and the output says so.
+        #expect(
+            flat(text.output).contains(
+                "No single assumption within its plausible range changes the answer at the median: not conversion, paidTrendPerMonth or lastingMultiple"
+            ))
         #expect(!text.output.contains("No uncertainty is modelled"))
         let json = try JSONParser.parse(Run("simulate", Self.flagship, "--draws", "2000", "--format", "json").output)
         let scenario = try #require(json["scenarios"]?.arrayValue?.first)
-        for key in ["id", "name", "commission", "cohorts", "assumptions", "months", "breakEvenMonth", "monteCarlo", "sensitivity", "verdict"] {
+        for key in [
+            "id", "name", "commission", "referencePrice", "notes", "cohorts", "assumptions", "months", "breakEvenMonth", "monteCarlo", "sensitivity",
+            "verdict",
+        ] {
             #expect(scenario[key] != nil, "\(key)")
         }
         let verdict = try #require(scenario["verdict"])
         #expect(verdict["comparable"]?.value == .bool(true))
         #expect(verdict["uncertaintyModelled"]?.value == .bool(true))
         #expect(verdict["probabilityFreemiumAhead"] != nil && verdict["medianDifference"] != nil)
-        let thresholds = try #require(verdict["whatWouldHaveToBeTrue"]?.arrayValue)
+        #expect(verdict["whatWouldHaveToBeTrue"]?.arrayValue?.isEmpty == true)
+        #expect(verdict["searched"]?.arrayValue?.first?.stringValue == "conversion")
+        #expect(verdict["calibration"]?["figures"]?.value == .number(String(Calibration.published.figures)))
+        // Close to even, the levers are in words with the plan key beside them.
+        let close = Run("simulate", "Examples/seven-minute-workout", "--scenario", "plan")
+        #expect(
+            flat(close.output).contains(
+                "freemium breaks even at the median if 2.4% of new free users buy or more (conversion ≥ 2.4%; now 0.5% to 8.2%)"))
+        let closeJSON = try JSONParser.parse(Run("simulate", "Examples/seven-minute-workout", "--scenario", "plan", "--format", "json").output)
+        let thresholds = try #require(closeJSON["scenarios"]?.arrayValue?.first?["verdict"]?["whatWouldHaveToBeTrue"]?.arrayValue)
         #expect(thresholds.count == 3)
-        #expect(thresholds.contains { $0["assumption"]?.stringValue == "conversion" && $0["direction"]?.stringValue == "atLeast" })
+        #expect(
+            thresholds.contains {
+                $0["assumption"]?.stringValue == "conversion" && $0["direction"]?.stringValue == "atLeast" && $0["aheadNow"]?.value == .bool(false)
+            })
         #expect(scenario["monteCarlo"]?["probabilityFreemiumWins"] != nil && scenario["monteCarlo"]?["probabilityTie"] != nil)
     }
 
     static let pointAssumptions = """
-        "assumptions": { "launchMultiple": 30, "burstHalfLifeMonths": 1, "lastingMultiple": 10, "conversion": 0.02, "legacyUpgradeRate": 0.05,
-          "monthlyChurn": 0.1, "refundRate": 0.03, "paidTrendPerMonth": 0, "priceElasticity": 1 },
+        "assumptions": { "paidDownloadsPerMonth": 1700, "launchMultiple": 30, "burstHalfLifeMonths": 1, "lastingMultiple": 10, "conversion": 0.02,
+          "legacyUpgradeRate": 0.05, "monthlyChurn": 0.1, "refundRate": 0.03, "paidTrendPerMonth": 0, "priceElasticity": 1, "taxInPrice": 0.08 },
         """
 
     @Test("Every assumption a point: the output says no uncertainty is modelled; no paid downloads: cannot compare, not a win")
@@ -209,7 +231,7 @@ struct SimulateCommandTests {
         #expect(run.output.contains("No uncertainty is modelled: every assumption is a single value"))
 
         let zero = Self.pointAssumptions.replacingOccurrences(
-            of: "\"launchMultiple\": 30", with: "\"paidDownloadsPerMonth\": 0, \"legacyBuyers\": 0, \"launchMultiple\": 30")
+            of: "\"paidDownloadsPerMonth\": 1700", with: "\"paidDownloadsPerMonth\": 0, \"legacyBuyers\": 0")
         try scratch.write("zero.json", text.replacingCharacters(in: start.lowerBound..<end.lowerBound, with: zero))
         let tie = Run("simulate", "zero.json", "--draws", "500", "--format", "json", directory: scratch.url)
         #expect(tie.status == .success, "\(tie.error)")
@@ -281,8 +303,8 @@ struct PublishedCaseTests {
         let run = Run("simulate", "Examples/seven-minute-workout")
         #expect(run.status == .success)
         for line in [
-            "  plan         3,309   2,383   4,735  10,814   73.9%  <0.1%  month 1",
-            "  as-reported  3,309  18,143  22,359  27,555  100.0%   0.0%  month 1",
+            "  plan         3,056     457   3,343  23,735   52.8%   0.0%  month 3",
+            "  as-reported  3,056  11,032  13,731  16,922  100.0%   0.0%  month 1",
         ] {
             #expect(run.output.contains(line), "simulate no longer prints: \(line)")
             #expect(readme.contains(line), "the README no longer quotes: \(line)")
@@ -290,7 +312,7 @@ struct PublishedCaseTests {
         let plan = Run("simulate", "Examples/seven-minute-workout", "--scenario", "plan").output
         let reported = Run("simulate", "Examples/seven-minute-workout", "--scenario", "as-reported").output
         // month, staying paid, freemium (plan), freemium (as reported): the README's month-by-month table.
-        for (month, paid, free, asReported) in [(1, "573", "1,366", "14,209"), (2, "564", "865", "2,303"), (6, "531", "459", "1,514")] {
+        for (month, paid, free, asReported) in [(1, "527", "859", "8,708"), (2, "519", "397", "1,410"), (6, "489", "331", "927")] {
             let prefix = String(repeating: " ", count: 7 - String(month).count) + "\(month) "
             #expect(plan.split(separator: "\n").contains { $0.hasPrefix(prefix) && $0.contains(" \(paid) ") && $0.contains(" \(free) ") })
             #expect(reported.split(separator: "\n").contains { $0.hasPrefix(prefix) && $0.contains(" \(asReported) ") })

@@ -69,33 +69,27 @@ struct SimulationScaleTests {
             for offer in scenario.model.cohorts[cohort].offers.indices { scenario.model.cohorts[cohort].offers[offer].price *= 1.1 }
         }
         var values = scenario.medians
-        values[11] = 1.3
+        values.priceElasticity = 1.3
+        values.taxInPrice = 0.1
         let series = RevenueSeries.evaluate(scenario.model, values: values)
         // Month by month and offer by offer, as the model is written in its documentation.
         let model = scenario.model
-        let rate = values[0]
         let legacyBuyers = model.legacyBuyers(values)
-        let launch = values[3]
-        let halfLife = values[4]
-        let lasting = values[5]
-        let conversion = values[6]
-        let upgrade = values[7]
-        let refund = values[9]
-        let decay = pow(0.5, 1 / halfLife)
-        var excess = launch - lasting
+        let decay = pow(0.5, 1 / values.burstHalfLifeMonths)
+        var excess = values.launchMultiple - values.lastingMultiple
         for month in 0..<model.months {
-            let downloads = rate * (lasting + excess)
+            let downloads = values.paidDownloadsPerMonth * (values.lastingMultiple + excess) * model.season[month]
             excess *= decay
             var gross = 0.0
             for cohort in model.cohorts {
                 let buyers: Double
                 switch cohort.kind {
-                case .newCustomers: buyers = downloads * cohort.share * conversion
-                case .legacy: buyers = month == 0 ? legacyBuyers * cohort.share * upgrade : 0
+                case .newCustomers: buyers = downloads * cohort.share * values.conversion
+                case .legacy: buyers = month == 0 ? legacyBuyers * cohort.share * values.legacyUpgradeRate : 0
                 }
-                for offer in cohort.offers { gross += buyers * offer.weight * offer.priceResponse(elasticity: values[11]) * offer.price }
+                for offer in cohort.offers { gross += buyers * offer.weight * offer.priceResponse(elasticity: values.priceElasticity) * offer.price }
             }
-            let expected = gross * (1 - model.commission.rate) * (1 - refund)
+            let expected = gross * (1 - model.commission.rate) * (1 - values.refundRate) * (1 - values.taxInPrice)
             #expect(close(series.freemium[month], expected, tolerance: 1e-12), "month \(month + 1)")
         }
         #expect(model.cohorts.contains { $0.offers.count >= count - 1 })

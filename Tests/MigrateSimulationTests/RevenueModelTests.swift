@@ -8,7 +8,7 @@ struct RevenueModelTests {
     static let flat = """
         { "paidDownloadsPerMonth": 1000, "legacyBuyers": 5000, "launchMultiple": 10, "lastingMultiple": 10,
           "conversion": 0.02, "legacyUpgradeRate": 0.1, "refundRate": 0, "monthlyChurn": 0, "burstHalfLifeMonths": 1,
-          "paidTrendPerMonth": 0, "priceElasticity": 1 }
+          "paidTrendPerMonth": 0, "priceElasticity": 0, "taxInPrice": 0 }
         """
 
     /// New buyers split over 'extra' (1.99, shown first) and 'pro' (4.99): weights 1 and ½ × 1.99 ÷ 4.99.
@@ -106,12 +106,19 @@ struct RevenueModelTests {
     func derivedDefaults() throws {
         let plan = try decode(handPlan(assumptions: #"{ "paidDownloadsPerMonth": 100 }"#))
         let prepared = try PreparedScenario.prepare(plan, scenario: nil)
-        #expect(prepared.medians[1] == 2.99)
+        #expect(prepared.medians.paidPrice == 2.99)
+        #expect(prepared.medians.legacyBuyers == nil, "derived in each draw, not a number standing for 'missing'")
+        guard case .derivedFromPaidRate(let months)? = prepared.resolved(.legacyBuyers)?.origin else {
+            Issue.record("legacyBuyers is derived from the paid downloads")
+            return
+        }
+        #expect(close(months, 366 / 30.436875))
+        #expect(close(try #require(prepared.resolved(.legacyBuyers)?.derived), 100 * 366 / 30.436875))
         // 2020-01-01 to 2021-01-01 is 366 days: 12.02 months of 30.44 days.
         #expect(close(prepared.model.legacyBuyers(prepared.medians), 100 * 366 / 30.436875))
         let conversion = try #require(prepared.assumptions.first { $0.assumption == .conversion })
-        #expect(conversion.distribution == .logNormal(low: 0.01, high: 0.04), "a range, not a point")
-        #expect(close(conversion.distribution.median, 0.02))
+        #expect(conversion.distribution == .logNormal(low: 0.005, high: 0.082), "a range, not a point")
+        #expect(close(conversion.distribution.median, 0.0202, tolerance: 0.001))
         #expect(conversion.source.contains("RevenueCat"))
     }
 
@@ -122,11 +129,14 @@ struct RevenueModelTests {
               { "id": "everything-for-buyers", "tiers": [ { "id": "buyers", "until": "2021-01-01T00:00:00Z", "grants": ["pro", "extra"] } ] } ]
             """
         let text = handPlan(assumptions: Self.flat, scenarios: scenarios)
-        let pricier = try deterministic(text, scenario: "pro-9.99")
-        // 'pro' at 9.99 against the plan's 4.99: its weight is ½ × 1.99 ÷ 9.99, and exp(−1 × (9.99 ÷ 4.99 − 1)) as many buy it.
+        let elastic = text.replacingOccurrences(of: "\"priceElasticity\": 0", with: "\"priceElasticity\": 1")
+        let pricier = try deterministic(elastic, scenario: "pro-9.99")
+        // 'pro' at 9.99: its weight is ½ × 1.99 ÷ 9.99; against the paid app's 2.99, exp(−1 × (9.99 ÷ 2.99 − 1)) as many buy
+        // it, and exp(−1 × (1.99 ÷ 2.99 − 1)) as many 'extra'.
         let extra = 1 / (1 + 0.5 * 1.99 / 9.99)
-        let response = exp(-(9.99 / 4.99 - 1))
-        #expect(close(pricier.freemium[1], 200 * (extra * 1.99 + (1 - extra) * response * 9.99) * 0.7))
+        let response = exp(-(9.99 / 2.99 - 1))
+        let extraResponse = exp(-(1.99 / 2.99 - 1))
+        #expect(close(pricier.freemium[1], 200 * (extra * extraResponse * 1.99 + (1 - extra) * response * 9.99) * 0.7))
         let generous = try deterministic(text, scenario: "everything-for-buyers")
         #expect(close(generous.freemium[0], Self.newBuyersProceeds), "legacy buyers keep 'extra' too, so they are offered nothing")
     }

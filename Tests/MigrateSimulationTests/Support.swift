@@ -5,8 +5,18 @@ import MigrateTestSupport
 import Testing
 
 /// A small plan whose revenue can be worked out on paper: 1.0 sold at 2.99 with 'pro'; 2.0 is free
-/// with nothing; 'pro' sells at 4.99 and 'extra' at 1.99.
-func handPlan(assumptions: String, horizon: Int = 3, commission: String = "standard", products: String? = nil, scenarios: String = "[]") -> String {
+/// with nothing; 'pro' sells at 4.99 and 'extra' at 1.99. Unless `neutral` is false, no tax is in the price and
+/// every offer sells as at the paid price (`taxInPrice` and `priceElasticity` 0) where the assumptions don't say.
+func handPlan(
+    assumptions: String, horizon: Int = 3, commission: String = "standard", products: String? = nil, scenarios: String = "[]", neutral: Bool = true
+) -> String {
+    var assumptions = assumptions
+    if neutral, let brace = assumptions.firstIndex(of: "{") {
+        for key in ["taxInPrice", "priceElasticity"] where !assumptions.contains("\"\(key)\"") {
+            let rest = assumptions[assumptions.index(after: brace)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            assumptions.insert(contentsOf: " \"\(key)\": 0" + (rest.hasPrefix("}") ? "" : ","), at: assumptions.index(after: brace))
+        }
+    }
     let defaultProducts = """
         [ { "id": "com.example.demo.pro", "type": "nonConsumable", "price": "4.99", "grants": ["pro"] },
           { "id": "com.example.demo.extra", "type": "nonConsumable", "price": "1.99", "grants": ["extra"] } ]

@@ -129,7 +129,7 @@ struct ActualsRenderer {
 
     /// "freemium ahead in 64.0% of 10,000 draws; median difference 1,234; median break-even month 9".
     func verdictLine(_ verdict: Verdict) -> String {
-        if let reason = verdict.cannotCompare { return "cannot compare: \(reason)." }
+        if let reason = verdict.cannotCompare { return "cannot compare: \(reason.reason)." }
         let difference = SimulationRenderer.money(verdict.medianDifference)
         if let ahead = verdict.probabilityAhead, report.draws > 0 {
             var line =
@@ -211,7 +211,7 @@ struct ActualsRenderer {
         func verdict(_ verdict: Verdict) -> JSONValue {
             .members([
                 ("comparable", .bool(verdict.cannotCompare == nil)),
-                ("cannotCompare", verdict.cannotCompare.map { .string($0) }),
+                ("cannotCompare", verdict.cannotCompare.map { .string($0.reason) }),
                 ("probabilityFreemiumAhead", verdict.probabilityAhead.map { .number(String(format: "%.4f", $0)) }),
                 ("probabilityTie", verdict.probabilityTie.map { .number(String(format: "%.4f", $0)) }),
                 ("medianDifference", .number(String(format: "%.2f", verdict.medianDifference))),

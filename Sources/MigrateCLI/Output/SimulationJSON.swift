@@ -13,6 +13,10 @@ struct SimulationJSON: Encodable {
         var id: String
         var name: String
         var commission: String
+        /// The price conversion is quoted at: the paid app's.
+        var referencePrice: JSONNumber
+        /// How the forecast was set up (the season, a commission the plan leaves out), in words.
+        var notes: [String]
         var cohorts: [Cohort]
         var assumptions: [Assumption]
         var months: [Month]
@@ -41,6 +45,8 @@ struct SimulationJSON: Encodable {
         var platform: String
         var owns: [String]
         var size: JSONNullable<JSONNumber>
+        /// The size's P10, P50 and P90 over the draws, when it varies.
+        var sizeBand: Spread?
         var entitlements: [String]
         var offers: [Offer]
         var withheld: [String]
@@ -126,15 +132,33 @@ struct SimulationJSON: Encodable {
         var medianDifference: JSONNumber
         var breakEvenMonth: JSONNullable<Int>
         var text: String
+        var aheadAtMedian: Bool
         var whatWouldHaveToBeTrue: [Threshold]
+        /// The assumptions searched for a lever.
+        var searched: [String]
+        /// How the calibration set's outcomes fell against the forecast's ranges.
+        var calibration: Calibration
     }
 
+    /// A lever: freemium is level at `value`, ahead at or above it (`atLeast`) or at or below it (`atMost`); with
+    /// `aheadNow` it says what would make freemium fall behind.
     struct Threshold: Encodable {
         var assumption: String
         var direction: String
-        var value: JSONNullable<JSONNumber>
+        var value: JSONNumber
+        var aheadNow: Bool
         var now: String
+        /// The plausible range searched, low and high.
+        var plausible: [JSONNumber]
         var text: String
+    }
+
+    struct Calibration: Encodable {
+        var cases: Int
+        var figures: Int
+        var inside: Int
+        var verdicts: Int
+        var verdictsRight: Int
     }
 
     struct Sensitivity: Encodable {

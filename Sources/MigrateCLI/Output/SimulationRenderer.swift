@@ -31,6 +31,12 @@ struct SimulationRenderer {
 
     static func size(_ value: Double?) -> String { value.map { money($0) } ?? "—" }
 
+    /// "4,120 (P10–P90 2,300–7,900)": a size with its band over the draws, when it has one.
+    static func size(_ value: Double?, band: Percentiles?) -> String {
+        guard let band else { return size(value) }
+        return "\(size(value)) (P10–P90 \(money(band.p10))–\(money(band.p90)))"
+    }
+
     func commissionText(_ commission: Commission) -> String {
         commission == .standard ? "standard commission (30%; 15% on subscriptions after a subscriber's first year)" : "Small Business Program (15%)"
     }
@@ -44,17 +50,14 @@ struct SimulationRenderer {
 
     static func now(_ distribution: Distribution, _ assumption: SimulationAssumption) -> String { FigureText.now(distribution, assumption) }
 
-    static func thresholdLine(_ threshold: BreakEvenThreshold) -> String {
-        let name = threshold.assumption.rawValue
-        let now = "(now \(now(threshold.now, threshold.assumption)))"
-        let from =
-            "from \(assumptionValue(threshold.domain.lowerBound, threshold.assumption)) to \(assumptionValue(threshold.domain.upperBound, threshold.assumption))"
-        switch threshold.outcome {
-        case .atLeast(let value): return "freemium breaks even at the median if \(name) ≥ \(assumptionValue(value, threshold.assumption)) \(now)"
-        case .atMost(let value): return "freemium breaks even at the median if \(name) ≤ \(assumptionValue(value, threshold.assumption)) \(now)"
-        case .alwaysAhead: return "freemium is ahead at the median for any \(name) \(from) \(now)"
-        case .neverAhead: return "freemium stays behind at the median for any \(name) \(from) \(now)"
-        }
+    static func thresholdLine(_ threshold: BreakEvenThreshold) -> String { LeverText.sentence(threshold) }
+
+    /// "Under these assumptions; held against 9 published switches, …": what the probability is, and how far it held.
+    static var calibrationLine: String {
+        let record = Calibration.published
+        return "That share is under these assumptions, not a calibrated chance: held against \(record.cases) published switches, the "
+            + "outcomes fell outside the forecast's P10–P90 in \(record.figures - record.inside) of \(record.figures) figures, and the verdict "
+            + "was right in \(record.verdictsRight) of \(record.verdicts) (the manual, \"Calibration\")."
     }
 
     /// One or two lines of answer, the no-uncertainty notice when it applies, and what would have to be true.
@@ -62,14 +65,15 @@ struct SimulationRenderer {
         let verdict = result.verdict
         let months = report.months
         if let reason = verdict.cannotCompare {
-            return ("Cannot compare: \(reason).", nil, nil, [])
+            return ("Cannot compare: \(reason.reason).", nil, nil, [])
         }
         var line: String
         let difference = Self.money(verdict.medianDifference)
         if let ahead = verdict.probabilityAhead, let summary = result.monteCarlo {
             line = "After \(months) months freemium is ahead of staying paid in \(Self.percent(ahead)) of \(Self.money(Double(summary.draws))) draws"
             if let tie = verdict.probabilityTie, tie > 0 { line += " (level in \(Self.percent(tie)))" }
-            line += "; median difference \(difference); median break-even \(Self.breakEven(verdict.breakEvenMonth))."
+            line += "; median difference \(difference); median break-even \(Self.breakEven(verdict.breakEvenMonth)). "
+            line += Self.calibrationLine
         } else {
             line =
                 "After \(months) months, every assumption at its median, freemium minus staying paid is \(difference); break-even \(Self.breakEven(verdict.breakEvenMonth))."
@@ -79,7 +83,20 @@ struct SimulationRenderer {
             ? nil
             : "No uncertainty is modelled: every assumption is a single value, so P10 = P50 = P90. Give ranges in simulation.assumptions, or leave assumptions out for their default ranges."
         let thresholds = verdict.thresholds.map(Self.thresholdLine)
-        let header = thresholds.isEmpty ? nil : "What would have to be true, one at a time (the others at their medians; now: P10 to P90):"
+        let header: String?
+        if !thresholds.isEmpty {
+            header =
+                verdict.aheadAtMedian
+                ? "What would make freemium fall behind, one assumption at a time within its plausible range (the others at their medians; now: P10 to P90):"
+                : "What would have to be true, one assumption at a time within its plausible range (the others at their medians; now: P10 to P90):"
+        } else if !verdict.searched.isEmpty {
+            let names = verdict.searched.prefix(Verdict.thresholdCount).map(\.rawValue)
+            let listed = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
+            header =
+                "No single assumption within its plausible range changes the answer at the median: not \(listed), which move it most."
+        } else {
+            header = nil
+        }
         return (line, notice, header, thresholds)
     }
 
@@ -93,7 +110,8 @@ struct SimulationRenderer {
                 return [
                     row.cohort, row.platform.rawValue,
                     row.owns.isEmpty ? "nothing" : row.owns.map { catalog.product(withID: $0)?.name ?? $0 }.joined(separator: ", "),
-                    row.directSale?.redeemersText ?? Self.size(row.size), row.entitlements.isEmpty ? "—" : row.entitlements.joined(separator: ", "),
+                    row.directSale?.redeemersText ?? Self.size(row.size, band: row.sizeBand),
+                    row.entitlements.isEmpty ? "—" : row.entitlements.joined(separator: ", "),
                     row.offers.isEmpty ? "none" : row.offers.map { "\($0.name) \($0.priceText)" }.joined(separator: ", "), row.reason,
                 ]
             }
@@ -181,13 +199,11 @@ struct SimulationRenderer {
 
     func assumptionTable(_ result: ScenarioResult) -> (header: [String], rows: [[String]]) {
         let header = ["assumption", "value", "source"]
-        let model = result.scenario.model
         let rows = result.scenario.assumptions.map { resolved -> [String] in
-            var value = Self.describe(resolved.distribution)
-            if resolved.assumption == .legacyBuyers && result.scenario.medians[2].isNaN {
-                value = Self.number((model.legacyBuyers(result.scenario.medians)).rounded())
-            }
-            return [resolved.assumption.rawValue, value, resolved.source.replacingOccurrences(of: "derived: ", with: "derived: ")]
+            [
+                resolved.assumption.rawValue, resolved.derived.map { Self.number($0.rounded()) } ?? Self.describe(resolved.distribution),
+                resolved.source,
+            ]
         }
         return (header, rows)
     }
@@ -232,6 +248,7 @@ struct SimulationRenderer {
             paragraph(header, indent: "  ")
             for line in verdict.thresholds { paragraph(line, indent: "    ") }
         }
+        for note in first.scenario.notes { paragraph(note.text, indent: "  ") }
         out += "\n"
         heading("Cohort preview: \(report.appName), \(name)")
         // One block per state, so the long columns wrap instead of running off the line.
@@ -297,7 +314,7 @@ struct SimulationRenderer {
             paragraph(line, indent: "  ")
             out += "  " + style.dim("paid P10, P90 and free P10, P50, P90: cumulative proceeds over the draws.") + "\n"
         }
-        out += "  " + style.dim("Proceeds after commission and refunds, in the plan's currency.") + "\n\n"
+        out += "  " + style.dim("Proceeds after VAT or GST, commission and refunds, in the plan's currency.") + "\n\n"
 
         heading("Scenarios compared after \(report.months) months")
         // "P ahead" stands as "P" over "ahead", as narrow as its percentages.
@@ -342,6 +359,12 @@ struct SimulationRenderer {
         if used.contains(.burstHalfLifeMonths) {
             lines.append("burstHalfLifeMonths: the half-life of the launch burst, the months in which its extra downloads halve.")
         }
+        if used.contains(.conversion) && result.scenario.referencePrice > 0 {
+            let price = FigureText.price(result.scenario.referencePrice)
+            lines.append(
+                "conversion, legacyUpgradeRate: the shares who buy at the paid app's price, \(price); an offer at price p sells exp(−priceElasticity × (p ÷ \(price) − 1)) times as many, whatever price the plan writes."
+            )
+        }
         let distributions = result.scenario.assumptions.map(\.distribution)
         if distributions.contains(where: { if case .triangular = $0 { true } else { false } }) {
             lines.append("triangular a / b / c: never below a nor above c, most likely b.")
@@ -368,6 +391,7 @@ struct SimulationRenderer {
         out += "## Verdict (\(first.scenario.id))\n\n" + verdict.verdict + "\n\n"
         if let notice = verdict.notice { out += notice + "\n\n" }
         if let header = verdict.header { out += header + "\n\n" + verdict.thresholds.map { "- " + $0 + "\n" }.joined() + "\n" }
+        for note in first.scenario.notes { out += note.text + "\n\n" }
         out += "## Cohort preview (\(first.scenario.id))\n\n" + table(cohortTable(first)) + "\n"
         out += "## What-if revenue (\(first.scenario.id), \(report.months) months)\n\n" + table(monthlyTable(first)) + "\n"
         out += "Break-even: \(Self.breakEven(first.deterministic.breakEvenMonth)).\n\n"
@@ -412,29 +436,29 @@ struct SimulationRenderer {
     func verdictJSON(_ result: ScenarioResult) -> SimulationJSON.Verdict {
         let verdict = result.verdict
         return SimulationJSON.Verdict(
-            comparable: verdict.cannotCompare == nil, cannotCompare: verdict.cannotCompare, uncertaintyModelled: verdict.uncertaintyModelled,
+            comparable: verdict.cannotCompare == nil, cannotCompare: verdict.cannotCompare?.reason, uncertaintyModelled: verdict.uncertaintyModelled,
             probabilityFreemiumAhead: verdict.probabilityAhead.map { JSONNumber($0, fractionDigits: 4) },
             probabilityTie: verdict.probabilityTie.map { JSONNumber($0, fractionDigits: 4) },
             medianDifference: JSONNumber(verdict.medianDifference, fractionDigits: 2), breakEvenMonth: JSONNullable(verdict.breakEvenMonth),
-            text: verdictLines(result).verdict,
+            text: verdictLines(result).verdict, aheadAtMedian: verdict.aheadAtMedian,
             whatWouldHaveToBeTrue: verdict.thresholds.map { threshold in
-                var direction = "alwaysAhead"
-                var value: Double?
+                let direction: String
                 switch threshold.outcome {
-                case .atLeast(let found):
-                    direction = "atLeast"
-                    value = found
-                case .atMost(let found):
-                    direction = "atMost"
-                    value = found
-                case .alwaysAhead: direction = "alwaysAhead"
-                case .neverAhead: direction = "neverAhead"
+                case .atLeast: direction = "atLeast"
+                case .atMost: direction = "atMost"
                 }
                 return SimulationJSON.Threshold(
-                    assumption: threshold.assumption.rawValue, direction: direction,
-                    value: JSONNullable(value.map { JSONNumber(literal: Self.number($0)) }), now: Self.describe(threshold.now),
+                    assumption: threshold.assumption.rawValue, direction: direction, value: JSONNumber(literal: Self.number(threshold.value)),
+                    aheadNow: threshold.aheadNow, now: Self.describe(threshold.now),
+                    plausible: [
+                        JSONNumber(literal: Self.number(threshold.domain.lowerBound)), JSONNumber(literal: Self.number(threshold.domain.upperBound)),
+                    ],
                     text: Self.thresholdLine(threshold))
-            })
+            },
+            searched: verdict.searched.map(\.rawValue),
+            calibration: SimulationJSON.Calibration(
+                cases: Calibration.published.cases, figures: Calibration.published.figures, inside: Calibration.published.inside,
+                verdicts: Calibration.published.verdicts, verdictsRight: Calibration.published.verdictsRight))
     }
 
     func cohortsJSON(_ result: ScenarioResult) -> [SimulationJSON.Cohort] {
@@ -453,6 +477,7 @@ struct SimulationRenderer {
             return .single(
                 SimulationJSON.Single(
                     cohort: row.cohort, tier: row.tierID, platform: row.platform.rawValue, owns: row.owns, size: JSONNullable(row.size.map(amount)),
+                    sizeBand: row.sizeBand.map { SimulationJSON.Spread(p10: amount($0.p10), p50: amount($0.p50), p90: amount($0.p90)) },
                     entitlements: row.entitlements,
                     offers: row.offers.map { offer in
                         SimulationJSON.Offer(
@@ -487,9 +512,13 @@ struct SimulationRenderer {
         let cumulativePaid = series.cumulativePaid
         let cumulativeFreemium = series.cumulativeFreemium
         return SimulationJSON.Scenario(
-            id: result.scenario.id, name: result.scenario.name, commission: result.scenario.model.commission.rawValue, cohorts: cohortsJSON(result),
+            id: result.scenario.id, name: result.scenario.name, commission: result.scenario.model.commission.rawValue,
+            referencePrice: JSONNumber(literal: Self.number(result.scenario.referencePrice)),
+            notes: result.scenario.notes.map(\.text), cohorts: cohortsJSON(result),
             assumptions: result.scenario.assumptions.map {
-                SimulationJSON.Assumption(name: $0.assumption.rawValue, value: Self.describe($0.distribution), source: $0.source)
+                SimulationJSON.Assumption(
+                    name: $0.assumption.rawValue, value: $0.derived.map { Self.number($0.rounded()) } ?? Self.describe($0.distribution),
+                    source: $0.source)
             },
             months: series.paid.indices.map { month in
                 SimulationJSON.Month(

@@ -52,7 +52,7 @@ public enum PlanKeys {
     public enum MonthlyDownloads: String, PlanObjectKeys { case month, paid }
     public enum DownloadCount: String, PlanObjectKeys { case platform, version, paid, free, refunds }
     public enum ProductCount: String, PlanObjectKeys { case product, units, refunds }
-    public enum Simulation: String, PlanObjectKeys { case horizonMonths, commission, assumptions, scenarios }
+    public enum Simulation: String, PlanObjectKeys { case horizonMonths, commission, assumptions, scenarios, seasonality }
     public enum Scenario: String, PlanObjectKeys { case id, name, assumptions, prices, tiers, commission }
     public enum ScenarioPrice: String, PlanObjectKeys { case product, price }
     public enum Distribution: String, PlanObjectKeys { case distribution, value, low, mode, high }

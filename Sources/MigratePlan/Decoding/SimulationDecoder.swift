@@ -16,6 +16,9 @@ extension PlanDecoder {
         }
         settings.commission = reader.choice(.commission, from: PlanKeys.commissions).flatMap(Commission.init(rawValue:))
         settings.assumptions = reader.object(.assumptions, as: SimulationAssumption.self).map { decodeAssumptions($0) } ?? []
+        if let items = reader.array(.seasonality) {
+            settings.seasonality = decodeSeasonality(items, at: reader.path(.seasonality), sink: reader.sink)
+        }
         var seen: [String: JSONPath] = [:]
         for item in reader.array(.scenarios) ?? [] {
             guard let scenario = decodeScenario(item.node, item.path, reader.sink) else { continue }
@@ -28,6 +31,40 @@ extension PlanDecoder {
             }
         }
         return settings
+    }
+
+    /// Twelve numbers, 0 or more and not all 0: the calendar months' relative weights, January first.
+    static func decodeSeasonality(_ items: [(node: JSONNode, path: JSONPath)], at path: JSONPath, sink: DiagnosticSink) -> Seasonality? {
+        var weights: [Double] = []
+        var good = true
+        for item in items {
+            guard let value = number(item.node) else {
+                sink.error(.wrongType, "a month's weight must be a number, found \(item.node.value.kindName)", at: item.path)
+                good = false
+                continue
+            }
+            guard value >= 0 else {
+                sink.error(.invalidValue, "a month's weight must not be negative, found \(format(value))", at: item.path)
+                good = false
+                continue
+            }
+            weights.append(value)
+        }
+        guard items.count == Seasonality.months else {
+            sink.error(
+                .invalidValue, "'seasonality' needs one weight for each of the 12 calendar months, January first; found \(items.count)", at: path,
+                hint:
+                    "Write twelve numbers, such as a month's paid downloads in each calendar month: [310, 280, 150, 60, 40, 30, 30, 35, 40, 60, 180, 290]."
+            )
+            return nil
+        }
+        guard good else { return nil }
+        guard weights.contains(where: { $0 > 0 }) else {
+            sink.error(
+                .invalidValue, "'seasonality' has no month above 0", at: path, hint: "Only the weights' ratios matter: give each month's downloads.")
+            return nil
+        }
+        return Seasonality(weights: weights, origin: path)
     }
 
     private static func decodeScenario(_ node: JSONNode, _ path: JSONPath, _ sink: DiagnosticSink) -> SimulationScenario? {

@@ -39,6 +39,7 @@ public enum PlanEncoder {
             (.commission, simulation.commission.map { .string($0.rawValue) }),
             (.assumptions, simulation.assumptions.isEmpty ? nil : json(simulation.assumptions)),
             (.scenarios, simulation.scenarios.isEmpty ? nil : .array(simulation.scenarios.map(json))),
+            (.seasonality, simulation.seasonality.map { .array($0.weights.map { .number(PlanDecoder.format($0)) }) }),
         ])
     }
 

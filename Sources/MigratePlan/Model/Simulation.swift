@@ -1,3 +1,4 @@
+import Foundation
 import MigrateSupport
 
 /// A number the revenue simulation assumes: one value, or a distribution to draw from.
@@ -51,6 +52,8 @@ public enum Commission: String, Sendable, Hashable, CaseIterable {
     public var rate: Double { self == .standard ? 0.30 : 0.15 }
     /// Apple's rate on auto-renewable subscriptions after a subscriber's first paid year.
     public static let afterFirstYearRate = 0.15
+    /// The day the App Store Small Business Program began (1 January 2021): before it, every developer paid 30%.
+    public static let smallBusinessProgramStart = Date(timeIntervalSince1970: 1_609_459_200)
 }
 
 /// A named variation of the plan to compare with the others: other assumptions, other prices,
@@ -90,12 +93,40 @@ public struct SimulationSettings: Sendable, Hashable {
     public var commission: Commission?
     public var assumptions: [AssumptionValue]
     public var scenarios: [SimulationScenario]
+    /// How downloads and sales rise and fall over the year: twelve relative weights, January first (`seasonality`).
+    /// Nil: the install base's months say, when they cover a year, else every month alike.
+    public var seasonality: Seasonality?
 
-    public init(horizonMonths: Int? = nil, commission: Commission? = nil, assumptions: [AssumptionValue] = [], scenarios: [SimulationScenario] = []) {
+    public init(
+        horizonMonths: Int? = nil, commission: Commission? = nil, assumptions: [AssumptionValue] = [], scenarios: [SimulationScenario] = [],
+        seasonality: Seasonality? = nil
+    ) {
         self.horizonMonths = horizonMonths
         self.commission = commission
         self.assumptions = assumptions
         self.scenarios = scenarios
+        self.seasonality = seasonality
+    }
+}
+
+/// Twelve relative weights of the calendar months, January first, as the plan writes them: `[2, 2, 1, …]` is a
+/// January and February twice as busy as a March. Only their ratios matter.
+public struct Seasonality: Sendable, Hashable {
+    public static let months = 12
+
+    /// As written, January first.
+    public var weights: [Double]
+    public var origin: JSONPath?
+
+    public init(weights: [Double], origin: JSONPath? = nil) {
+        self.weights = weights
+        self.origin = origin
+    }
+
+    /// Each month's weight over the average month's: twelve factors whose mean is 1.
+    public var factors: [Double] {
+        let mean = weights.reduce(0, +) / Double(weights.count)
+        return mean > 0 ? weights.map { $0 / mean } : weights.map { _ in 1 }
     }
 }
 
@@ -114,6 +145,7 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
     case refundRate
     case paidTrendPerMonth
     case priceElasticity
+    case taxInPrice
     /// Used only when the plan has `directSales`: it sizes the license holders' cohort and moves no proceeds.
     case codeRedemptionRate
 
@@ -132,7 +164,7 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .paidDownloadsPerMonth, .paidPrice, .legacyBuyers, .launchMultiple, .lastingMultiple: .nonNegative
         case .burstHalfLifeMonths: .positive
-        case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate, .codeRedemptionRate: .probability
+        case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate, .codeRedemptionRate, .taxInPrice: .probability
         case .paidTrendPerMonth: .change
         case .priceElasticity: .nonNegative
         }
@@ -147,7 +179,7 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
         case .launchMultiple, .lastingMultiple: Limits.multiple
         case .burstHalfLifeMonths: Limits.halfLifeMonths
         case .priceElasticity: Limits.priceElasticity
-        case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate, .paidTrendPerMonth, .codeRedemptionRate: nil
+        case .conversion, .legacyUpgradeRate, .monthlyChurn, .refundRate, .paidTrendPerMonth, .codeRedemptionRate, .taxInPrice: nil
         }
     }
 
@@ -160,12 +192,15 @@ public enum SimulationAssumption: String, Sendable, Hashable, CaseIterable {
         case .launchMultiple: "Downloads in the first free month, as a multiple of the paid downloads."
         case .burstHalfLifeMonths: "Months for the launch burst's excess over the lasting multiple to halve."
         case .lastingMultiple: "Downloads once the burst has passed, as a multiple of the paid downloads."
-        case .conversion: "The share of new free downloads that buy an offer (mostly on day 0)."
+        case .conversion: "The share of new free downloads that buy an offer priced as the paid app was (mostly on day 0)."
         case .legacyUpgradeRate: "The share of legacy buyers who buy an offer shown to them."
         case .monthlyChurn: "The share of subscribers who cancel each month."
         case .refundRate: "The share of revenue refunded."
         case .paidTrendPerMonth: "If the app stays paid, how its paid downloads change each month (−0.02: 2% fewer each month)."
-        case .priceElasticity: "How much buying falls as an offer's price rises: the price elasticity of conversion at the plan's own price."
+        case .priceElasticity:
+            "How much buying falls as an offer's price rises above the paid app's price: the price elasticity of conversion at that price."
+        case .taxInPrice:
+            "The share of the customer's price that is VAT or GST, over the storefronts sales come from (0 where prices exclude tax, as in the US; 0.16 at 19% VAT)."
         case .codeRedemptionRate: "The share of direct-sale license seats whose offer code is redeemed (directSales)."
         }
     }

@@ -387,6 +387,14 @@ public enum PlanSchema {
                 ])
             case .commission: enumeration(PlanKeys.commissions, "standard (30%) or smallBusiness (15%, App Store Small Business Program).")
             case .assumptions: assumptions
+            case .seasonality:
+                .object([
+                    "type": .string("array"), "minItems": .integer(12), "maxItems": .integer(12),
+                    "items": .object(["type": .string("number"), "minimum": .integer(0)]),
+                    "description": .string(
+                        "Twelve relative weights of the calendar months, January first: how downloads and sales rise and fall over the year. Default: from installBase.months when they cover a year, else every month alike."
+                    ),
+                ])
             case .scenarios:
                 list(
                     object(PlanKeys.Scenario.self, required: [.id], "A named variation of the plan.") { key in

@@ -190,9 +190,9 @@ public enum ActualsComparison {
         if !refits.isEmpty {
             var refitted = prepared
             for refit in refits {
-                let index = RevenueModel.index[refit.assumption]!
+                guard let index = refitted.assumptions.firstIndex(where: { $0.assumption == refit.assumption }) else { continue }
                 refitted.assumptions[index].distribution = refit.after
-                refitted.assumptions[index].source = "refit from the actuals"
+                refitted.assumptions[index].origin = .refit
                 refitted.assumptions[index].sensitivityRange = refit.after.quantile(0.1)...refit.after.quantile(0.9)
             }
             after = Simulator.verdict(refitted, draws: draws, seed: seed, threads: threads)
@@ -245,12 +245,7 @@ public enum ActualsComparison {
     }
 
     /// The first free release after a paid one on its platform: when the app went free.
-    public static func switchDate(_ plan: MigrationPlan) -> Date? {
-        let sorted = plan.releases.sorted { $0.released < $1.released }
-        return sorted.first { release in
-            !release.model.isPaid && sorted.contains { $0.platform == release.platform && $0.model.isPaid && $0.released < release.released }
-        }?.released
-    }
+    public static func switchDate(_ plan: MigrationPlan) -> Date? { PreparedScenario.switchDate(plan) }
 
     static func place(_ value: Double, _ band: Percentiles) -> ActualsRow.Place {
         // Rounded as shown: a value that prints as the band's edge is inside it.
@@ -262,10 +257,8 @@ public enum ActualsComparison {
 
     /// Per product id, the share of its forecast buyers who are new free users (the rest are legacy buyers).
     static func offeredProducts(_ scenario: PreparedScenario) -> [String: Double] {
-        var values = scenario.medians
         let model = scenario.model
-        if values[2].isNaN { values[2] = model.legacyBuyers(values) }
-        let expected = model.expectedBuyers(values)
+        let expected = model.expectedBuyers(scenario.medians)
         var newBuyers: [String: Double] = [:]
         var legacyBuyers: [String: Double] = [:]
         for (index, cohort) in model.cohorts.enumerated() {
@@ -289,7 +282,8 @@ public enum ActualsComparison {
     }
 
     static func resolved(_ scenario: PreparedScenario, _ assumption: SimulationAssumption) -> ResolvedAssumption {
-        scenario.assumptions[RevenueModel.index[assumption]!]
+        // Every assumption the actuals imply or refit is resolved for every scenario.
+        scenario.resolved(assumption)!
     }
 
     /// A distribution's plausible range: low to high (a log-normal's P10 to P90), or ±10% around a single value.
@@ -312,11 +306,11 @@ public enum ActualsComparison {
                     source: known.source, how: how))
         }
         guard rate > 0 else { return result }
-        if let launch = launchMultiple(months, rate: rate) {
+        if let launch = launchMultiple(months, rate: rate, season: scenario.model.season) {
             let first = months[0]
             let partial = first.daysCovered < first.daysInMonth ? " × \(first.daysInMonth)/\(first.daysCovered) days" : ""
             add(.launchMultiple, launch, "\(whole(first.freeDownloads)) free downloads in \(first.label)\(partial) ÷ \(whole(rate)) paid a month")
-            if let lasting = lastingMultiple(months, rate: rate, launch: launch, halfLife: halfLife(scenario)) {
+            if let lasting = lastingMultiple(months, rate: rate, launch: launch, halfLife: halfLife(scenario), season: scenario.model.season) {
                 add(
                     .lastingMultiple, lasting.value,
                     "downloads of \(months[1].label)–\(months.last!.label) fitted to the burst's decay (half-life \(short(halfLife(scenario))) month\(halfLife(scenario) == 1 ? "" : "s")), from a launch multiple of \(short(launch))"
@@ -351,13 +345,21 @@ public enum ActualsComparison {
         resolved(scenario, .burstHalfLifeMonths).distribution.median
     }
 
-    static func launchMultiple(_ months: [ActualMonth], rate: Double) -> Double? {
+    /// The season's factor of a month of the actuals (1 past the horizon's table): a month's downloads are the paid
+    /// rate times the multiple times it, so the multiple is what is left once both are divided out.
+    static func factor(_ season: [Double], _ month: ActualMonth) -> Double {
+        month.index - 1 < season.count && season[month.index - 1] > 0 ? season[month.index - 1] : 1
+    }
+
+    static func launchMultiple(_ months: [ActualMonth], rate: Double, season: [Double] = []) -> Double? {
         guard let first = months.first, first.index == 1, first.daysCovered > 0 else { return nil }
-        return first.freeDownloads / first.coverage / rate
+        return first.freeDownloads / first.coverage / rate / factor(season, first)
     }
 
     /// The least-squares lasting multiple over months 2 on, and each month's own value.
-    static func lastingMultiple(_ months: [ActualMonth], rate: Double, launch: Double, halfLife: Double) -> (value: Double, perMonth: [Double])? {
+    static func lastingMultiple(_ months: [ActualMonth], rate: Double, launch: Double, halfLife: Double, season: [Double] = []) -> (
+        value: Double, perMonth: [Double]
+    )? {
         let later = months.filter { $0.index > 1 && $0.daysCovered > 0 }
         guard !later.isEmpty, halfLife > 0 else { return nil }
         var numerator = 0.0
@@ -365,7 +367,7 @@ public enum ActualsComparison {
         var perMonth: [Double] = []
         for month in later {
             let decayed = pow(0.5, Double(month.index - 1) / halfLife)
-            let multiple = month.freeDownloads / month.coverage / rate
+            let multiple = month.freeDownloads / month.coverage / rate / factor(season, month)
             numerator += (multiple - launch * decayed) * (1 - decayed)
             denominator += (1 - decayed) * (1 - decayed)
             perMonth.append((multiple - launch * decayed) / (1 - decayed))
@@ -405,7 +407,7 @@ public enum ActualsComparison {
         )
         add(.launchMultiple, spread: max(0.1, baseline), baseline > 0.1 ? "1 month, paid baseline" : "1 month")
         if let launch = implied.first(where: { $0.assumption == .launchMultiple })?.implied,
-            let fit = lastingMultiple(months, rate: rate, launch: launch, halfLife: halfLife(scenario))
+            let fit = lastingMultiple(months, rate: rate, launch: launch, halfLife: halfLife(scenario), season: scenario.model.season)
         {
             let count = fit.perMonth.count
             let floor = 0.4 / Double(count).squareRoot()
@@ -452,8 +454,7 @@ enum Forecast {
 
     static func run(_ scenario: PreparedScenario, months: [ActualMonth], draws: Int, seed: UInt64) -> Bands {
         let model = scenario.model
-        let samplers = scenario.assumptions.map { DistributionSampler($0.distribution) }
-        let derivedLegacy = scenario.medians[2].isNaN
+        let sampling = DrawSampling(scenario)
         let count = max(1, draws)
         var downloads = [[Double]](repeating: [], count: months.count)
         var units = downloads
@@ -468,30 +469,23 @@ enum Forecast {
                 values = scenario.medians
             } else {
                 if draw % MonteCarlo.chunkSize == 0 { generator = MonteCarlo.generator(seed: seed, chunk: draw / MonteCarlo.chunkSize) }
-                for index in samplers.indices { values[index] = samplers[index].quantile(max(generator.nextUnit(), 0x1p-60)) }
-                if derivedLegacy { values[2] = .nan }
+                sampling.draw(into: &values, using: &generator)
             }
             model.evaluate(values, paid: &paid, freemium: &freemium, ledger: &ledger)
-            let rate = values[0]
-            let launch = values[3]
-            let decay = pow(0.5, 1 / values[4])
-            let lasting = values[5]
-            let elasticity = values[11]
             var newFactor = 0.0
             var legacyFactor = 0.0
             for cohort in model.cohorts {
-                let response = cohort.offers.reduce(0) { $0 + $1.weight * $1.priceResponse(elasticity: elasticity) }
+                let response = cohort.offers.reduce(0) { $0 + $1.weight * $1.priceResponse(elasticity: values.priceElasticity) }
                 switch cohort.kind {
                 case .newCustomers: newFactor += cohort.share * response
                 case .legacy: legacyFactor += cohort.share * response
                 }
             }
-            let legacyUnits = model.legacyBuyers(values) * values[7] * legacyFactor
+            let legacyUnits = model.legacyBuyers(values) * values.legacyUpgradeRate * legacyFactor
             for (position, month) in months.enumerated() {
-                let m = Double(month.index - 1)
-                let monthDownloads = rate * (lasting + (launch - lasting) * pow(decay, m)) * month.coverage
+                let monthDownloads = model.downloads(values, month: month.index - 1) * month.coverage
                 downloads[position].append(monthDownloads)
-                units[position].append(monthDownloads * values[6] * newFactor + (month.index == 1 ? legacyUnits : 0))
+                units[position].append(monthDownloads * values.conversion * newFactor + (month.index == 1 ? legacyUnits : 0))
                 proceeds[position].append(freemium[month.index - 1] * month.coverage)
             }
         }

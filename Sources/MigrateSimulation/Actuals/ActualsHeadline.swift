@@ -30,7 +30,7 @@ public enum ActualsHeadline {
             text = "The reports say nothing about the plan's assumptions"
         }
         if let reason = (after ?? before).cannotCompare {
-            return text + "; freemium and staying paid cannot be compared: \(reason)."
+            return text + "; freemium and staying paid cannot be compared: \(reason.reason)."
         }
         guard let after else {
             return text + "; nothing is refitted, so the verdict stays: " + outcome(before, draws: draws) + "."

@@ -21,6 +21,20 @@ public struct TrendFit: Sendable, Hashable {
     /// Paid downloads a month on the fitted line in the last month the fit used: where staying paid starts
     /// from. With a trend, the period's average is the rate of its middle, not of now.
     public var currentRate: Double
+    /// The standard error of the fitted line's log in that month: how sure the fit is of the rate now.
+    public var currentLogError: Double = 0
+    /// The fitted slope of the log of downloads a month (unclamped), and the months the fit used, which `Season`
+    /// reads the calendar months from.
+    public var logSlope: Double = 0
+    public var observed: [ObservedMonth] = []
+
+    /// One month the fit used: its place in time (months since year 0, January 0), its calendar month (1–12) and
+    /// its paid downloads scaled up to the whole month.
+    public struct ObservedMonth: Sendable, Hashable {
+        public var index: Int
+        public var calendarMonth: Int
+        public var paid: Double
+    }
 
     /// A triangular range over the slope ± 2 standard errors, most likely the fitted change.
     public var distribution: Distribution {
@@ -38,6 +52,7 @@ public struct TrendFit: Sendable, Hashable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         var points: [(x: Double, y: Double)] = []
+        var observed: [ObservedMonth] = []
         for entry in base.months where entry.paid > 0 {
             let parts = entry.month.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 2, let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: 1)),
@@ -51,6 +66,7 @@ public struct TrendFit: Sendable, Hashable {
             let coverage = covered / end.timeIntervalSince(start)
             guard coverage >= minimumCoverage else { continue }
             points.append((Double(parts[0] * 12 + parts[1]), log(Double(entry.paid) / coverage)))
+            observed.append(ObservedMonth(index: parts[0] * 12 + parts[1], calendarMonth: parts[1], paid: Double(entry.paid) / coverage))
         }
         guard points.count >= minimumMonths else { return nil }
         let n = Double(points.count)
@@ -65,8 +81,11 @@ public struct TrendFit: Sendable, Hashable {
         let standardError = (residual / (n - 2) / sxx).squareRoot()
         func change(_ logSlope: Double) -> Double { min(0.5, max(-0.5, exp(logSlope) - 1)) }
         let lastX = points.reduce(-Double.infinity) { max($0, $1.x) }
+        // The error of the line's value at the last month: the residual spread times √(1/n + (x − x̄)² / Sxx).
+        let spread = (residual / (n - 2)).squareRoot()
         return TrendFit(
             months: points.count, monthlyChange: change(slope), low: change(slope - 2 * standardError), high: change(slope + 2 * standardError),
-            rSquared: syy > 0 ? 1 - residual / syy : 1, currentRate: exp(meanY + slope * (lastX - meanX)))
+            rSquared: syy > 0 ? 1 - residual / syy : 1, currentRate: exp(meanY + slope * (lastX - meanX)),
+            currentLogError: spread * (1 / n + (lastX - meanX) * (lastX - meanX) / sxx).squareRoot(), logSlope: slope, observed: observed)
     }
 }

@@ -9,8 +9,11 @@ public struct CohortPreviewRow: Sendable, Hashable {
     public var platform: Platform
     /// Products this state owns (empty: owns nothing, or a folded row).
     public var owns: [String]
-    /// Estimated people in this state by the end of the horizon; nil when nothing says.
+    /// Estimated people in this state by the end of the horizon, at the assumptions' medians; nil when nothing says.
     public var size: Double?
+    /// The same estimate's P10, P50 and P90 over the draws (`CohortPreview.bandDraws` of the Monte Carlo's own), when
+    /// there are draws and it varies: a cohort's size is as uncertain as the assumptions that make it.
+    public var sizeBand: Percentiles?
     public var entitlements: [String]
     /// From MigrateCore's `Advisor`: what the upsell screen shows, cheapest useful first.
     public var offers: [Offer]
@@ -52,10 +55,13 @@ public enum CohortPreview {
     /// row for owning any one of them instead of one each: every state's row lists the cohort's offers,
     /// so one row each would grow with the square of the catalog. `perOffer` lists them all.
     public static let foldedAbove = 10
+    /// Draws that size the cohorts' bands: the Monte Carlo's first ones (the same seed and chunks), exact percentiles.
+    public static let bandDraws = 1_000
 
     /// - Parameter perOffer: one row for every ownership state, however many (`simulate --offer-states`);
     ///   the work then grows with the square of the offers.
-    public static func rows(for scenario: PreparedScenario, perOffer: Bool = false) -> [CohortPreviewRow] {
+    ///   - draws: the run's draws; with none, sizes have no band.
+    public static func rows(for scenario: PreparedScenario, perOffer: Bool = false, draws: Int = 0, seed: UInt64 = 1) -> [CohortPreviewRow] {
         let advisor = Advisor(catalog: scenario.catalog)
         let plan = scenario.plan
         let catalog = scenario.catalog
@@ -63,6 +69,7 @@ public enum CohortPreview {
         let buyers = scenario.model.expectedBuyers(values)
         let legacyTotal = scenario.model.legacyBuyers(values)
         let downloads = scenario.model.totalDownloads(values)
+        let bands = SizeBands(scenario, draws: min(draws, bandDraws), seed: seed)
         let installed = Dictionary((plan.installBase?.products ?? []).map { ($0.product, $0.units) }, uniquingKeysWith: { first, _ in first })
         var rows: [CohortPreviewRow] = []
         for (index, cohort) in scenario.model.cohorts.enumerated() {
@@ -85,7 +92,9 @@ public enum CohortPreview {
                 size = downloads * cohort.share
                 origin = "downloaded free \(customer.originalAppVersion.map { "build \($0)" } ?? "")"
             }
-            rows.append(row(label, tierID: tierID, customer: customer, owns: [], size: size, report: base, origin: origin))
+            var cohortRow = row(label, tierID: tierID, customer: customer, owns: [], size: size, report: base, origin: origin)
+            cohortRow.sizeBand = bands?.cohort[index]
+            rows.append(cohortRow)
 
             // Ownership states that matter: having bought what this cohort is offered, and owning a retired
             // product that still entitles (bought before it left the store).
@@ -109,14 +118,15 @@ public enum CohortPreview {
                     rows.append(folded(kind, choices, label: label, tierID: tierID, customer: customer, base: base))
                     continue
                 }
-                for choice in choices {
+                for (position, choice) in choices.enumerated() {
                     var owner = customer
                     owner.purchases = [OwnedProduct(productID: choice.productID)]
                     let report = advisor.report(for: owner)
-                    rows.append(
-                        row(
-                            label, tierID: tierID, customer: owner, owns: [choice.productID], size: choice.size, report: report,
-                            origin: "bought \(choice.name)"))
+                    var ownerRow = row(
+                        label, tierID: tierID, customer: owner, owns: [choice.productID], size: choice.size, report: report,
+                        origin: "bought \(choice.name)")
+                    if kind == .offers { ownerRow.sizeBand = bands?.offers[index]?[position] }
+                    rows.append(ownerRow)
                 }
             }
         }
@@ -155,5 +165,57 @@ public enum CohortPreview {
             cohort: label, tierID: tierID, platform: customer.platform, owns: [], size: sizes.isEmpty ? nil : sizes.reduce(0, +),
             entitlements: base.entitlements.features.map(\.featureID), offers: [], withheld: [], reason: reason,
             folded: FoldedStates(kind: kind, choices: choices))
+    }
+}
+
+/// The P10–P90 of each cohort's size and, for a cohort shown at most `CohortPreview.foldedAbove` offers, of each
+/// offer's buyers, over the Monte Carlo's first draws.
+struct SizeBands {
+    var cohort: [Percentiles?]
+    var offers: [[Percentiles?]?]
+
+    init?(_ scenario: PreparedScenario, draws: Int, seed: UInt64) {
+        guard draws > 1, scenario.assumptions.contains(where: { !$0.distribution.isPoint && !$0.origin.isDerived }) else { return nil }
+        let model = scenario.model
+        let sampling = DrawSampling(scenario)
+        var values = scenario.medians
+        var cohortSamples = [[Double]](repeating: [], count: model.cohorts.count)
+        var offerSamples: [[[Double]]?] = model.cohorts.map { cohort in
+            cohort.offers.count <= CohortPreview.foldedAbove ? [[Double]](repeating: [], count: cohort.offers.count) : nil
+        }
+        var generator = MonteCarlo.generator(seed: seed, chunk: 0)
+        for draw in 0..<draws {
+            if draw > 0, draw % MonteCarlo.chunkSize == 0 { generator = MonteCarlo.generator(seed: seed, chunk: draw / MonteCarlo.chunkSize) }
+            sampling.draw(into: &values, using: &generator)
+            let legacy = model.legacyBuyers(values)
+            let downloads = model.totalDownloads(values)
+            for (index, cohort) in model.cohorts.enumerated() {
+                let people: Double
+                let buyers: Double
+                switch cohort.kind {
+                case .legacy:
+                    people = legacy * cohort.share
+                    buyers = people * values.legacyUpgradeRate
+                case .newCustomers:
+                    people = downloads * cohort.share
+                    buyers = people * values.conversion
+                }
+                cohortSamples[index].append(people)
+                guard offerSamples[index] != nil else { continue }
+                for (position, offer) in cohort.offers.enumerated() {
+                    offerSamples[index]![position].append(buyers * offer.weight * offer.priceResponse(elasticity: values.priceElasticity))
+                }
+            }
+        }
+        cohort = cohortSamples.map(Self.band)
+        offers = offerSamples.map { $0?.map(Self.band) }
+    }
+
+    /// Exact P10, P50 and P90 at the nearest rank; nil when every draw agrees (a measured count has no band).
+    static func band(_ samples: [Double]) -> Percentiles? {
+        let sorted = samples.sorted()
+        guard let first = sorted.first, let last = sorted.last, last > first else { return nil }
+        func at(_ p: Double) -> Double { sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))] }
+        return Percentiles(p10: at(0.1), p50: at(0.5), p90: at(0.9))
     }
 }

@@ -66,7 +66,7 @@ extension CohortPreview {
                 let period = catalog.product(withID: cheapest.productID)?.subscription?.period
                 figures.forgone = ForgoneSale(
                     productID: cheapest.productID, name: cheapest.name, price: cheapest.price.doubleValue,
-                    periodMonths: period.map { PreparedScenario.periodMonths($0).0 },
+                    periodMonths: period.flatMap { RenewalPeriod($0)?.months },
                     upperBound: figures.redeemersHigh * cheapest.price.doubleValue)
             }
             var owner = newcomer

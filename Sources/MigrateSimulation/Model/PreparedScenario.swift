@@ -16,17 +16,31 @@ public struct PreparedScenario: Sendable {
     public var model: RevenueModel
     /// A representative customer for each revenue cohort (same order as `model.cohorts`).
     public var representatives: [Customer]
+    /// The price `conversion` and `legacyUpgradeRate` are quoted at: the paid app's own price (the plan's
+    /// `paidPrice`, or its newest paid release's), which editing an offer's price never moves. An offer at
+    /// another price sells `OfferSpec.priceResponse` times as many.
+    public var referencePrice: Double
+    /// When the app went free (the first free release after a paid one): month 1 is its calendar month.
+    public var switchDate: Date?
+    /// How the calendar months weigh (`Season`).
+    public var season: Season
+    /// What the output says about how the forecast was set up: the season, a commission the plan leaves out.
+    public var notes: [ForecastNote]
 
-    /// The medians of every assumption: what a deterministic run uses.
-    public var medians: RevenueModel.Values {
-        assumptions.map { resolved in
-            if resolved.assumption == .legacyBuyers, resolved.source.hasPrefix(Self.derivedMarker) { return .nan }
-            return resolved.distribution.median
+    /// The medians of every assumption: what a deterministic run uses. A derived `legacyBuyers` stays nil, for
+    /// the model to work out from the paid downloads.
+    public var medians: AssumptionValues {
+        var values = AssumptionValues()
+        for resolved in assumptions where !resolved.origin.isDerived {
+            values.set(resolved.assumption, resolved.distribution.median)
         }
+        return values
     }
 
-    /// How the source of an assumption worked out from others begins (`legacyBuyers` from the paid downloads).
-    public static let derivedMarker = "derived:"
+    /// The resolved assumption of `assumption` (every assumption but an unused `codeRedemptionRate` has one).
+    public func resolved(_ assumption: SimulationAssumption) -> ResolvedAssumption? {
+        assumptions.first { $0.assumption == assumption }
+    }
 
     /// Applies `scenario` (nil: the plan as written) and resolves every assumption.
     public static func prepare(
@@ -47,7 +61,21 @@ public struct PreparedScenario: Sendable {
         let catalog = PlanCatalog(variant)
         let advisor = Advisor(catalog: catalog)
         let months = settings.horizonMonths ?? SimulationSettings.defaultHorizonMonths
-        let commission = scenario?.commission ?? settings.commission ?? .standard
+        let switchDate = switchDate(plan)
+        let season = Season.of(plan)
+        var notes: [ForecastNote] = [season.isFlat ? .flatSeason(switchDate: switchDate) : .season(season, switchDate: switchDate)]
+        let commission: Commission
+        if let chosen = scenario?.commission ?? settings.commission {
+            commission = chosen
+        } else if let switchDate, switchDate >= Commission.smallBusinessProgramStart {
+            commission = .smallBusiness
+            notes.append(.smallBusinessAssumed(switchDate: switchDate))
+        } else {
+            commission = .standard
+        }
+        let assumptions = try resolveAssumptions(
+            variant, settings: settings, scenario: scenario, overrides: overrides, catalog: catalog, season: season)
+        let referencePrice = Self.referencePrice(plan, settings: settings)
 
         // Cohorts: legacy buyers of each tier per platform track, and new free users per track.
         let tracks = orderedTracks(catalog)
@@ -60,10 +88,6 @@ public struct PreparedScenario: Sendable {
             for track in tracks {
                 let members = tier.releases.filter { variant.releases[$0].platform == track }
                 guard let newest = members.max(by: { variant.releases[$0].released < variant.releases[$1].released }) else { continue }
-                let release = variant.releases[newest]
-                let customer = Customer(
-                    platform: track, originalAppVersion: (track == .macOS ? release.version : release.build ?? release.version).text,
-                    originalPurchaseDate: release.released)
                 let weight: Double
                 if let installed {
                     weight = members.reduce(0) { $0 + (installed[$1] ?? 0) }
@@ -71,7 +95,7 @@ public struct PreparedScenario: Sendable {
                     weight = members.reduce(0) { $0 + (paidMonths.perRelease[$1] ?? 0) }
                 }
                 cohorts.append(RevenueCohort(kind: .legacy(tierID: tier.id), platform: track, share: 0, offers: []))
-                representatives.append(customer)
+                representatives.append(buyer(of: variant.releases[newest], on: track))
                 legacyWeights.append(weight)
             }
         }
@@ -83,17 +107,14 @@ public struct PreparedScenario: Sendable {
         }
         for track in freeTracks {
             let release = variant.releases[catalog.tracks[track]!.last!]
-            let customer = Customer(
-                platform: track, originalAppVersion: (track == .macOS ? release.version : release.build ?? release.version).text,
-                originalPurchaseDate: release.released)
             cohorts.append(RevenueCohort(kind: .newCustomers, platform: track, share: 1 / Double(freeTracks.count), offers: []))
-            representatives.append(customer)
+            representatives.append(buyer(of: release, on: track))
         }
 
         // Offers come from the engine, so the simulation sells exactly what the app will show.
         var slots: [String: Int] = [:]
         var subscriptions: [OfferSpec] = []
-        // The plan as written (before the scenario's prices), by id: conversion is measured at its prices.
+        // Products as the plan writes them (before the scenario's prices), by id: a free trial is the plan's.
         let written = Dictionary(plan.products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for index in cohorts.indices {
             let report = advisor.report(for: representatives[index])
@@ -101,14 +122,12 @@ public struct PreparedScenario: Sendable {
             let paid = report.upsell.offers.filter { written[$0.productID]?.trial == nil }
             cohorts[index].offers = paid.map { offer in
                 let product = catalog.product(withID: offer.productID)
-                let reference = written[offer.productID]?.price.doubleValue ?? offer.price.doubleValue
                 var spec = OfferSpec(
                     productID: offer.productID, price: offer.price.doubleValue, periodMonths: nil, chargesPerPeriod: 1, slot: nil,
-                    referencePrice: reference)
-                if product?.kind == .autoRenewable, let period = product?.subscription?.period {
-                    let (months, charges) = periodMonths(period)
-                    spec.periodMonths = months
-                    spec.chargesPerPeriod = charges
+                    referencePrice: referencePrice)
+                if product?.kind == .autoRenewable, let period = product?.subscription?.period, let renewal = RenewalPeriod(period) {
+                    spec.periodMonths = renewal.months
+                    spec.chargesPerPeriod = renewal.chargesPerPeriod
                     // The App Store gives a subscription's introductory offer to whoever is new to its group (every
                     // cohort here, the app having been paid), unless a promotional offer is applied instead.
                     if let introductory = product?.subscription?.introductoryOffer, !offer.isPromotional {
@@ -129,22 +148,37 @@ public struct PreparedScenario: Sendable {
             for offer in cohorts[index].offers.indices { cohorts[index].offers[offer].weight = weights[offer] }
         }
         let model = RevenueModel(
-            months: months, commission: commission, cohorts: cohorts, paidMonthsOnSale: paidMonths.total, subscriptions: subscriptions)
-        let assumptions = try resolveAssumptions(variant, settings: settings, scenario: scenario, overrides: overrides, catalog: catalog)
+            months: months, commission: commission, cohorts: cohorts, paidMonthsOnSale: paidMonths.total, subscriptions: subscriptions,
+            season: season.horizon(from: switchDate, months: months))
         return PreparedScenario(
             id: scenario?.id ?? baseID, name: scenario?.name ?? "The plan as written", plan: variant, catalog: catalog, assumptions: assumptions,
-            model: model, representatives: representatives)
+            model: model, representatives: representatives, referencePrice: referencePrice, switchDate: switchDate, season: season, notes: notes)
     }
 
-    static func periodMonths(_ period: String) -> (Int, Double) {
-        switch period {
-        case "P1W": (1, 52.0 / 12.0)
-        case "P2M": (2, 1)
-        case "P3M": (3, 1)
-        case "P6M": (6, 1)
-        case "P1Y": (12, 1)
-        default: (1, 1)
+    /// Someone who bought `release` on `track`: the original version the App Store gives them is what the kernel
+    /// says a receipt carries on that platform (`Release.receiptVersion`), a build number or a marketing version.
+    static func buyer(of release: Release, on track: Platform) -> Customer {
+        let version = release.receiptVersion(track.originalVersionMeaning) ?? release.version
+        return Customer(platform: track, originalAppVersion: version.text, originalPurchaseDate: release.released)
+    }
+
+    /// The first free release after a paid one on its platform: when the app went free.
+    public static func switchDate(_ plan: MigrationPlan) -> Date? {
+        let sorted = plan.releases.sorted { $0.released < $1.released }
+        return sorted.first { release in
+            !release.model.isPaid && sorted.contains { $0.platform == release.platform && $0.model.isPaid && $0.released < release.released }
+        }?.released
+    }
+
+    /// The price conversion is quoted at: the plan's own `paidPrice` (its median) when it writes one, else the
+    /// newest paid release's price. Neither moves when an offer's price is edited, by a scenario or a sweep.
+    static func referencePrice(_ plan: MigrationPlan, settings: SimulationSettings) -> Double {
+        if let written = settings.assumptions.first(where: { $0.name == SimulationAssumption.paidPrice.rawValue }) {
+            return written.distribution.median
         }
+        let paid = plan.releases.filter(\.model.isPaid).max { $0.released < $1.released }
+        if let paid, case .paid(let price) = paid.model { return price.doubleValue }
+        return 0
     }
 
     static func orderedTracks(_ catalog: PlanCatalog) -> [Platform] {
@@ -201,95 +235,92 @@ public struct PreparedScenario: Sendable {
 
     static func resolveAssumptions(
         _ plan: MigrationPlan, settings: SimulationSettings, scenario: SimulationScenario?, overrides: [SimulationAssumption: Double],
-        catalog: PlanCatalog
+        catalog: PlanCatalog, season: Season
     ) throws(SimulationError) -> [ResolvedAssumption] {
         var result: [ResolvedAssumption] = []
         for assumption in SimulationAssumption.allCases {
-            // The last case, so leaving it out keeps every other assumption's index (and each draw's uniforms) as they were.
+            // The last case, so leaving it out keeps every other assumption's place (and each draw's uniforms) as they were.
             if assumption == .codeRedemptionRate, !usesCodeRedemption(plan, settings: settings, scenario: scenario) { continue }
             let known = AssumptionDefaults.of(assumption)
-            var distribution: Distribution?
-            var source = ""
-            var measured = false
+            let distribution: Distribution
+            let origin: AssumptionOrigin
             if let value = overrides[assumption] {
                 distribution = .point(value)
-                source = "--sweep"
+                origin = .sweep
             } else if let scenario, let written = scenario.assumptions.first(where: { $0.name == assumption.rawValue }) {
                 distribution = written.distribution
-                source = "scenario: \(written.origin?.description ?? scenario.id)"
+                origin = .scenario(id: scenario.id, path: written.origin)
             } else if let written = settings.assumptions.first(where: { $0.name == assumption.rawValue }) {
                 distribution = written.distribution
-                source = "plan: \(written.origin?.description ?? "simulation.assumptions.\(assumption.rawValue)")"
+                origin = .plan(assumption, path: written.origin)
             } else if assumption == .paidTrendPerMonth, let fit = TrendFit.fit(plan.installBase) {
                 distribution = fit.distribution
-                source = fit.description
+                origin = .trendFit(fit)
             } else if let documented = known.distribution {
                 distribution = documented
-                source = "default: \(known.source)"
+                origin = .documentedDefault(known)
             } else {
-                measured = true
-                switch assumption {
-                case .paidDownloadsPerMonth:
-                    guard let base = plan.installBase, let measured = base.averagePaidPerMonth else {
-                        throw SimulationError(
-                            "the simulation needs the paid downloads a month: set 'simulation.assumptions.paidDownloadsPerMonth', or import sales reports into 'installBase' (with 'from' and 'until')",
-                            path: JSONPath.root / PlanKeys.Root.simulation / PlanKeys.Simulation.assumptions
-                                / SimulationAssumption.paidDownloadsPerMonth,
-                            hint:
-                                "Your App Store Connect Sales and Trends page shows it; a distribution such as { \"distribution\": \"uniform\", \"low\": 500, \"high\": 900 } is fine."
-                        )
-                    }
-                    let average = "\(measured.paid) paid downloads over \(String(format: "%.1f", measured.months)) months"
-                    if let fit = TrendFit.fit(base) {
-                        // Staying paid starts from now: the fitted line's last month, not the period's middle.
-                        distribution = .point(fit.currentRate)
-                        source = "installBase: the fitted trend's last month (\(average), \(Int(measured.rate.rounded())) a month on average)"
-                    } else {
-                        distribution = .point(measured.rate)
-                        source = "installBase: \(average)"
-                    }
-                case .paidPrice:
-                    let paid = plan.releases.filter(\.model.isPaid).max { $0.released < $1.released }
-                    guard let paid, case .paid(let price) = paid.model else {
-                        throw SimulationError(
-                            "the plan has no paid release, so there is no paid price to compare with; set 'simulation.assumptions.paidPrice'",
-                            path: JSONPath.root / PlanKeys.Root.simulation / PlanKeys.Simulation.assumptions / SimulationAssumption.paidPrice)
-                    }
-                    distribution = .point(price.doubleValue)
-                    source = "plan: the price of \(paid.platform) \(paid.displayName)"
-                case .legacyBuyers:
-                    if let base = plan.installBase, base.downloads.contains(where: { $0.paid > 0 }) {
-                        let paid = base.downloads.reduce(0) { $0 + $1.paid }
-                        distribution = .point(Double(paid))
-                        source = "installBase: paid downloads"
-                    } else {
-                        // Resolved per draw from paidDownloadsPerMonth (NaN in the values).
-                        let months = paidMonthsOnSale(catalog).total
-                        distribution = .point(0)
-                        source = "\(derivedMarker) paidDownloadsPerMonth × \(String(format: "%.1f", months)) months the paid releases were on sale"
-                    }
-                default:
-                    distribution = .point(0)
-                }
+                (distribution, origin) = try measured(assumption, plan, catalog: catalog, season: season)
             }
-            let resolved = distribution!
             let range: ClosedRange<Double>
-            if !resolved.isPoint {
-                range = resolved.quantile(0.1)...resolved.quantile(0.9)
+            if !distribution.isPoint {
+                range = distribution.quantile(0.1)...distribution.quantile(0.9)
             } else if let documented = known.range {
                 range = documented
             } else {
-                let value = resolved.median
-                range = (value * 0.5)...(value * 1.5)
+                let value = distribution.median
+                range = min(value * 0.5, value * 1.5)...max(value * 0.5, value * 1.5)
             }
-            result.append(
-                ResolvedAssumption(assumption: assumption, distribution: resolved, source: source, sensitivityRange: range, measured: measured))
+            result.append(ResolvedAssumption(assumption: assumption, distribution: distribution, origin: origin, sensitivityRange: range))
         }
-        if let index = result.firstIndex(where: { $0.assumption == .legacyBuyers }), result[index].source.hasPrefix(derivedMarker) {
-            let value = result[0].distribution.median * paidMonthsOnSale(catalog).total
+        // A derived legacyBuyers: its value at the medians, shown in the tables and moved ±50% by the sensitivity table.
+        if let index = result.firstIndex(where: { $0.assumption == .legacyBuyers }), case .derivedFromPaidRate(let months) = result[index].origin,
+            let rate = result.first(where: { $0.assumption == .paidDownloadsPerMonth })
+        {
+            let value = rate.distribution.median * months
+            result[index].derived = value
+            result[index].distribution = .point(value)
             result[index].sensitivityRange = (value * 0.5)...(value * 1.5)
         }
         return result
+    }
+
+    /// An assumption the plan measures (its install base, its releases) when it doesn't write it.
+    static func measured(_ assumption: SimulationAssumption, _ plan: MigrationPlan, catalog: PlanCatalog, season: Season) throws(SimulationError)
+        -> (Distribution, AssumptionOrigin)
+    {
+        switch assumption {
+        case .paidDownloadsPerMonth:
+            guard let base = plan.installBase, base.averagePaidPerMonth != nil else {
+                throw SimulationError(
+                    "the simulation needs the paid downloads a month: set 'simulation.assumptions.paidDownloadsPerMonth', or import sales reports into 'installBase' (with 'from' and 'until')",
+                    path: JSONPath.root / PlanKeys.Root.simulation / PlanKeys.Simulation.assumptions / SimulationAssumption.paidDownloadsPerMonth,
+                    hint:
+                        "Your App Store Connect Sales and Trends page shows it; a distribution such as { \"distribution\": \"uniform\", \"low\": 500, \"high\": 900 } is fine."
+                )
+            }
+            // Staying paid starts from now (a fitted trend's last month), with the uncertainty of the count.
+            let measure = PaidRateMeasure(base, season: season)
+            return (measure.distribution, .installBaseRate(measure))
+        case .paidPrice:
+            let paid = plan.releases.filter(\.model.isPaid).max { $0.released < $1.released }
+            guard let paid, case .paid(let price) = paid.model else {
+                throw SimulationError(
+                    "the plan has no paid release, so there is no paid price to compare with; set 'simulation.assumptions.paidPrice'",
+                    path: JSONPath.root / PlanKeys.Root.simulation / PlanKeys.Simulation.assumptions / SimulationAssumption.paidPrice)
+            }
+            return (.point(price.doubleValue), .releasePrice(paid.platform, release: paid.displayName))
+        case .legacyBuyers:
+            if let base = plan.installBase, base.downloads.contains(where: { $0.paid > 0 }) {
+                return (.point(Double(base.downloads.reduce(0) { $0 + $1.paid })), .installBasePaidDownloads)
+            }
+            // Worked out in each draw from paidDownloadsPerMonth: its value at the medians is filled in after.
+            return (.point(0), .derivedFromPaidRate(months: paidMonthsOnSale(catalog).total))
+        default:
+            // Every other assumption has a documented default.
+            let known = AssumptionDefaults.of(assumption)
+            return (known.distribution ?? .point(0), .documentedDefault(known))
+        }
     }
 }
 

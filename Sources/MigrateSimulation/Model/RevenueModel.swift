@@ -7,11 +7,12 @@ public struct OfferSpec: Sendable, Hashable {
     public var price: Double
     /// Nil for a one-time purchase; the renewal period in months for a subscription.
     public var periodMonths: Int?
-    /// Charges per period: 52/12 for a weekly subscription counted monthly, else 1.
+    /// Charges per period: about 4.35 for a weekly subscription counted monthly, else 1.
     public var chargesPerPeriod: Double
     /// Index into the subscription ledger, for subscriptions.
     public var slot: Int?
-    /// The product's price as the plan writes it: conversion is the assumption's value at this price.
+    /// The price `conversion` is quoted at (`ReferencePrice`): the paid app's own price, which editing an offer's
+    /// price doesn't move.
     public var referencePrice: Double
     /// This offer's share of its cohort's buyers (`splitWeights`).
     public var weight: Double = 1
@@ -29,13 +30,19 @@ public struct OfferSpec: Sendable, Hashable {
         return raw.map { $0 / total }
     }
 
-    /// How many buy at `price` for each who would at the plan's own price: `exp(−elasticity × (price ÷ reference − 1))`.
+    /// How many buy at `price` for each who would at the reference price: `exp(−elasticity × (price ÷ reference − 1))`.
     /// The elasticity of conversion at a price p is `−elasticity × p ÷ reference`, so proceeds per download,
-    /// `p × exp(…)`, are highest at `reference ÷ elasticity`: a price sweep has an optimum inside the range.
+    /// `p × exp(…)`, are highest at `reference ÷ elasticity`: a price sweep has an optimum inside the range, and
+    /// the plan's own price is just one point on the same curve.
     @inline(__always)
     public func priceResponse(elasticity: Double) -> Double {
-        guard referencePrice > 0, price != referencePrice else { return 1 }
-        return exp(-elasticity * (price / referencePrice - 1))
+        Self.priceResponse(ratio: referencePrice > 0 ? price / referencePrice : 1, elasticity: elasticity)
+    }
+
+    /// The response at `price ÷ reference` = `ratio`: the one formula the model, the cohort sizes and the actuals use.
+    @inline(__always)
+    public static func priceResponse(ratio: Double, elasticity: Double) -> Double {
+        ratio == 1 ? 1 : exp(-elasticity * (ratio - 1))
     }
 }
 
@@ -56,13 +63,15 @@ public struct RevenueCohort: Sendable, Hashable {
 /// The revenue arithmetic of one scenario, compiled once so that each Monte Carlo draw is a few
 /// hundred floating-point operations and allocates nothing.
 ///
-/// Per month m = 0, 1, … (month 1 in reports is m = 0):
-/// - staying paid: `paidDownloadsPerMonth × (1 + paidTrendPerMonth)^m × paidPrice × (1 − refundRate) × (1 − commission)`;
-/// - downloads when free: `paidDownloadsPerMonth × multiple(m)`, where
+/// Per month m = 0, 1, … (month 1 in reports is m = 0), with s(m) the season's factor of its calendar month
+/// (1 in every month when the season is flat) and every amount net of the tax in the customer's price:
+/// - staying paid: `paidDownloadsPerMonth × (1 + paidTrendPerMonth)^m × s(m) × paidPrice × (1 − taxInPrice) ×
+///   (1 − refundRate) × (1 − commission)`;
+/// - downloads when free: `paidDownloadsPerMonth × multiple(m) × s(m)`, where
 ///   `multiple(m) = lasting + (launch − lasting) × 0.5^(m / burstHalfLifeMonths)`;
 /// - new customers: `downloads × share × conversion` buyers in the month they download (most conversions
 ///   happen on day 0), split over the offers their cohort is shown by `OfferSpec.splitWeights`, each offer's
-///   share times its `priceResponse(elasticity: priceElasticity)`;
+///   share times its `priceResponse(elasticity: priceElasticity)` against the reference price;
 /// - legacy buyers: `legacyBuyers × share × legacyUpgradeRate` buyers in month 1, when the update shows them
 ///   the offer, split the same way;
 /// - subscriptions: each month's new subscribers renew every period, `(1 − monthlyChurn)` of them staying
@@ -76,7 +85,7 @@ public struct RevenueModel: Sendable {
     public var cohorts: [RevenueCohort] {
         didSet { compiled = Compiled(cohorts: cohorts, groupOfSlot: renewalGroupOfSlot) }
     }
-    /// Months the paid releases were on sale, for the derived `legacyBuyers`.
+    /// Months the paid releases were on sale, for a `legacyBuyers` the model derives.
     public var paidMonthsOnSale: Double
     /// One offer per subscription slot.
     public var subscriptions: [OfferSpec] {
@@ -85,6 +94,9 @@ public struct RevenueModel: Sendable {
             compiled = Compiled(cohorts: cohorts, groupOfSlot: renewalGroupOfSlot)
         }
     }
+    /// The season's factor of each month of the horizon (`Season`): its calendar month's weight over the average
+    /// month's. All 1 when the season is flat.
+    public var season: [Double]
     public var subscriptionSlots: Int { subscriptions.count }
     /// Subscriptions that renew alike (the same period, the same charges a period) are one renewal group:
     /// their new subscribers' first charges are added up before the renewals are worked out, so renewals cost
@@ -98,22 +110,28 @@ public struct RevenueModel: Sendable {
         var introductory: IntroductorySchedule? = nil
     }
 
-    /// The offers summed ahead of any draw. An offer at the plan's own price (most of them: every one but a
-    /// scenario's or a sweep's prices) brings the same in every draw, so its part is added up once here; only
-    /// the others need their price response (an `exp`) in each draw.
+    /// The offers summed ahead of any draw. An offer at the reference price brings the same in every draw, so
+    /// its part is added up once here; the others are added up by their price ÷ the reference price (offers in a
+    /// large catalog share a few price points), so a draw takes one `exp` per distinct ratio, not per offer.
     struct Compiled: Sendable {
         /// Proceeds before commission per new and per legacy buyer from one-time purchases, and first charges
         /// per renewal group, of the offers whose price response is always 1.
         var newPerBuyer = 0.0, legacyPerBuyer = 0.0
         var newGroups: [Double], legacyGroups: [Double]
-        /// The other offers: share of a buyer times price, the price ÷ the reference price, and the renewal
-        /// group (nil for a one-time purchase).
+        /// The other offers, summed by what they share: share of a buyer times price, new or legacy, the price ÷
+        /// the reference price, and the renewal group (nil for a one-time purchase).
         var elastic: [(isNew: Bool, value: Double, ratio: Double, group: Int?)] = []
 
         init(cohorts: [RevenueCohort], groupOfSlot: [Int]) {
             let groups = Set(groupOfSlot).count
             newGroups = [Double](repeating: 0, count: groups)
             legacyGroups = newGroups
+            struct Key: Hashable {
+                var isNew: Bool
+                var ratio: Double
+                var group: Int?
+            }
+            var positions: [Key: Int] = [:]
             for cohort in cohorts {
                 let isNew: Bool
                 switch cohort.kind {
@@ -123,7 +141,8 @@ public struct RevenueModel: Sendable {
                 for offer in cohort.offers {
                     let value = cohort.share * offer.weight * offer.price
                     let group = offer.slot.map { groupOfSlot[$0] }
-                    guard offer.referencePrice > 0, offer.price != offer.referencePrice else {
+                    let ratio = offer.referencePrice > 0 ? offer.price / offer.referencePrice : 1
+                    guard ratio != 1 else {
                         switch (group, isNew) {
                         case (let group?, true): newGroups[group] += value
                         case (let group?, false): legacyGroups[group] += value
@@ -132,7 +151,13 @@ public struct RevenueModel: Sendable {
                         }
                         continue
                     }
-                    elastic.append((isNew, value, offer.price / offer.referencePrice, group))
+                    let key = Key(isNew: isNew, ratio: ratio, group: group)
+                    if let position = positions[key] {
+                        elastic[position].value += value
+                    } else {
+                        positions[key] = elastic.count
+                        elastic.append((isNew, value, ratio, group))
+                    }
                 }
             }
         }
@@ -140,12 +165,15 @@ public struct RevenueModel: Sendable {
 
     private(set) var compiled: Compiled
 
-    public init(months: Int, commission: Commission, cohorts: [RevenueCohort], paidMonthsOnSale: Double, subscriptions: [OfferSpec]) {
+    public init(
+        months: Int, commission: Commission, cohorts: [RevenueCohort], paidMonthsOnSale: Double, subscriptions: [OfferSpec], season: [Double]? = nil
+    ) {
         self.months = months
         self.commission = commission
         self.cohorts = cohorts
         self.paidMonthsOnSale = paidMonthsOnSale
         self.subscriptions = subscriptions
+        self.season = season ?? [Double](repeating: 1, count: months)
         (renewalGroupOfSlot, renewalGroups) = Self.renewalGroups(subscriptions)
         compiled = Compiled(cohorts: cohorts, groupOfSlot: renewalGroupOfSlot)
     }
@@ -164,11 +192,22 @@ public struct RevenueModel: Sendable {
         return (ofSlot, groups)
     }
 
-    /// The values of one draw, indexed like `SimulationAssumption.allCases`; a NaN `legacyBuyers`
-    /// means "derive it from the paid downloads".
-    public typealias Values = [Double]
+    /// The season's factor of month m (from 0); 1 past the table, which covers the horizon.
+    @inline(__always)
+    func seasonFactor(_ month: Int) -> Double { month < season.count ? season[month] : 1 }
 
-    static let index = Dictionary(uniqueKeysWithValues: SimulationAssumption.allCases.enumerated().map { ($1, $0) })
+    /// Free downloads in month m (from 0): the one place the downloads formula is written, for the model, the
+    /// cohort sizes, the actuals' bands and the calibration.
+    @inline(__always)
+    public func downloads(_ values: AssumptionValues, month: Int) -> Double {
+        let excess = (values.launchMultiple - values.lastingMultiple) * pow(0.5, Double(month) / values.burstHalfLifeMonths)
+        return values.paidDownloadsPerMonth * (values.lastingMultiple + excess) * seasonFactor(month)
+    }
+
+    /// Legacy buyers: the plan's, or the paid downloads a month times the months the paid releases were on sale.
+    public func legacyBuyers(_ values: AssumptionValues) -> Double {
+        values.legacyBuyers ?? values.paidDownloadsPerMonth * paidMonthsOnSale
+    }
 
     /// Fills `paid` and `freemium` (each `months` long) with monthly proceeds. `ledger` is scratch space of
     /// `scratchSize` doubles, so that a caller running many draws allocates it once.
@@ -177,24 +216,22 @@ public struct RevenueModel: Sendable {
     /// the months: what one new buyer and one legacy buyer bring in one-time purchases, and in first charges of
     /// each renewal group's subscriptions. The month loop and the renewals then cost the same for ten offers or
     /// ten thousand.
-    public func evaluate(_ values: Values, paid: inout [Double], freemium: inout [Double], ledger: inout [Double]) {
-        let rate = values[0]
-        let price = values[1]
-        let legacyBuyers = values[2].isNaN ? rate * paidMonthsOnSale : values[2]
-        let launch = values[3]
-        let halfLife = values[4]
-        let lasting = values[5]
-        let conversion = values[6]
-        let upgrade = values[7]
-        let churn = values[8]
-        let refund = values[9]
-        let trend = 1 + values[10]
-        let elasticity = values[11]
-        let keep = 1 - refund
+    public func evaluate(_ values: AssumptionValues, paid: inout [Double], freemium: inout [Double], ledger: inout [Double]) {
+        let rate = values.paidDownloadsPerMonth
+        let price = values.paidPrice
+        let legacyBuyers = legacyBuyers(values)
+        let lasting = values.lastingMultiple
+        let conversion = values.conversion
+        let upgrade = values.legacyUpgradeRate
+        let trend = 1 + values.paidTrendPerMonth
+        let elasticity = values.priceElasticity
+        let keep = 1 - values.refundRate
+        // The customer's price holds the storefront's VAT or GST; Apple's commission and the proceeds are of the rest.
+        let net = 1 - values.taxInPrice
         let cut = commission.rate
         let laterCut = min(cut, Commission.afterFirstYearRate)
-        let decay = pow(0.5, 1 / halfLife)
-        let staying = 1 - churn
+        let decay = pow(0.5, 1 / values.burstHalfLifeMonths)
+        let staying = 1 - values.monthlyChurn
         let groups = renewalGroups.count
         // Scratch: per renewal group and month, the first charges (before commission) of that month's new
         // subscribers; then per group those of one new buyer, and of one legacy buyer.
@@ -202,8 +239,8 @@ public struct RevenueModel: Sendable {
         let legacyGroups = newGroups + groups
         for index in 0..<min(ledger.count, legacyGroups + groups) { ledger[index] = 0 }
         // One-time proceeds (before commission) per new buyer and per legacy buyer: each offer's share of its
-        // cohort's buyers, times the cohort's share, times its price; those at the plan's price summed ahead, the
-        // others with their price response (an `exp`) once per offer.
+        // cohort's buyers, times the cohort's share, times its price; those at the reference price summed ahead,
+        // the others with their price response (an `exp`) once per price ratio.
         var newPerBuyer = compiled.newPerBuyer
         var legacyPerBuyer = compiled.legacyPerBuyer
         for group in 0..<groups {
@@ -211,7 +248,7 @@ public struct RevenueModel: Sendable {
             ledger[legacyGroups + group] = compiled.legacyGroups[group]
         }
         for offer in compiled.elastic {
-            let value = offer.value * exp(-elasticity * (offer.ratio - 1))
+            let value = offer.value * OfferSpec.priceResponse(ratio: offer.ratio, elasticity: elasticity)
             if let group = offer.group {
                 ledger[(offer.isNew ? newGroups : legacyGroups) + group] += value
             } else if offer.isNew {
@@ -221,12 +258,13 @@ public struct RevenueModel: Sendable {
             }
         }
 
-        var excess = launch - lasting
+        var excess = values.launchMultiple - lasting
         var paidRate = rate
         for month in 0..<months {
-            paid[month] = paidRate * price * keep * (1 - cut)
+            let season = seasonFactor(month)
+            paid[month] = paidRate * season * price * net * keep * (1 - cut)
             paidRate *= trend
-            let downloads = rate * (lasting + excess)
+            let downloads = rate * (lasting + excess) * season
             excess *= decay
             // New free users buy in the month they download; legacy buyers in month 1, when the update shows the offers.
             let newBuyers = downloads * conversion
@@ -256,7 +294,7 @@ public struct RevenueModel: Sendable {
                 }
             }
         }
-        for month in 0..<months { freemium[month] *= keep }
+        for month in 0..<months { freemium[month] *= keep * net }
     }
 
     /// A renewal group whose subscribers get an introductory offer: the offer's charges, then the regular price
@@ -288,38 +326,22 @@ public struct RevenueModel: Sendable {
     public var scratchSize: Int { renewalGroups.count * (months + 2) }
 
     /// Expected buyers of each offer per cohort over the horizon, for sizing the cohort preview.
-    public func expectedBuyers(_ values: Values) -> [[Double]] {
-        let rate = values[0]
-        let legacyBuyers = values[2].isNaN ? rate * paidMonthsOnSale : values[2]
+    public func expectedBuyers(_ values: AssumptionValues) -> [[Double]] {
+        let legacyBuyers = legacyBuyers(values)
         let downloads = totalDownloads(values)
         return cohorts.map { cohort in
             guard !cohort.offers.isEmpty else { return [] }
             let buyers: Double
             switch cohort.kind {
-            case .newCustomers: buyers = downloads * cohort.share * values[6]
-            case .legacy: buyers = legacyBuyers * cohort.share * values[7]
+            case .newCustomers: buyers = downloads * cohort.share * values.conversion
+            case .legacy: buyers = legacyBuyers * cohort.share * values.legacyUpgradeRate
             }
-            return cohort.offers.map { buyers * $0.weight * $0.priceResponse(elasticity: values[11]) }
+            return cohort.offers.map { buyers * $0.weight * $0.priceResponse(elasticity: values.priceElasticity) }
         }
     }
 
     /// New downloads over the horizon.
-    public func totalDownloads(_ values: Values) -> Double {
-        let rate = values[0]
-        let launch = values[3]
-        let halfLife = values[4]
-        let lasting = values[5]
-        let decay = pow(0.5, 1 / halfLife)
-        var excess = launch - lasting
-        var total = 0.0
-        for _ in 0..<months {
-            total += rate * (lasting + excess)
-            excess *= decay
-        }
-        return total
-    }
-
-    public func legacyBuyers(_ values: Values) -> Double {
-        values[2].isNaN ? values[0] * paidMonthsOnSale : values[2]
+    public func totalDownloads(_ values: AssumptionValues) -> Double {
+        (0..<months).reduce(0) { $0 + downloads(values, month: $1) }
     }
 }

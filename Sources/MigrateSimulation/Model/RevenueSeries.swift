@@ -32,7 +32,7 @@ public struct RevenueSeries: Sendable, Hashable {
     }
 
     /// One deterministic run of a model.
-    public static func evaluate(_ model: RevenueModel, values: RevenueModel.Values) -> RevenueSeries {
+    public static func evaluate(_ model: RevenueModel, values: AssumptionValues) -> RevenueSeries {
         var paid = [Double](repeating: 0, count: model.months)
         var freemium = paid
         var ledger = [Double](repeating: 0, count: model.scratchSize)

@@ -111,8 +111,7 @@ public enum MonteCarlo {
     ) -> MonteCarloSummary {
         let model = scenario.model
         let months = model.months
-        let samplers = scenario.assumptions.map { DistributionSampler($0.distribution) }
-        let derivedLegacy = scenario.medians[2].isNaN
+        let sampling = DrawSampling(scenario)
         let chunks = (draws + chunkSize - 1) / chunkSize
         let workers = max(1, min(threads, chunks))
         let box = Box(count: workers)
@@ -124,7 +123,7 @@ public enum MonteCarlo {
             // (≥ 0) and sketch 4 months + 1 its magnitude when behind.
             let advantage = 4 * months
             let bank = SketchBank(columns: advantage + 1, signed: [advantage])
-            var values = [Double](repeating: 0, count: samplers.count)
+            var values = scenario.medians
             var paid = [Double](repeating: 0, count: months)
             var freemium = [Double](repeating: 0, count: months)
             var ledger = [Double](repeating: 0, count: model.scratchSize)
@@ -133,12 +132,7 @@ public enum MonteCarlo {
                 var generator = generator(seed: seed, chunk: chunk)
                 let count = min(chunkSize, draws - chunk * chunkSize)
                 for _ in 0..<count {
-                    for index in samplers.indices {
-                        // One uniform per assumption, always, so changing one distribution leaves the others' draws alone.
-                        let unit = generator.nextUnit()
-                        values[index] = samplers[index].quantile(max(unit, 0x1p-60))
-                    }
-                    if derivedLegacy { values[2] = .nan }
+                    sampling.draw(into: &values, using: &generator)
                     model.evaluate(values, paid: &paid, freemium: &freemium, ledger: &ledger)
                     var sumPaid = 0.0
                     var sumFreemium = 0.0
@@ -216,5 +210,29 @@ public enum MonteCarlo {
         }
         let q = (Double(rank - behind.count) - 0.5) / Double(ahead.count)
         return ahead.quantile(q)
+    }
+}
+
+/// How one draw takes its values: one uniform per resolved assumption, in their order, always (so changing one
+/// distribution leaves the others' draws alone), through each one's inverse distribution function. A derived
+/// assumption (`legacyBuyers` from the paid downloads) takes its uniform too, and stays nil for the model.
+public struct DrawSampling: Sendable {
+    private let samplers: [(assumption: SimulationAssumption, sampler: DistributionSampler, derived: Bool)]
+
+    public init(_ scenario: PreparedScenario) {
+        samplers = scenario.assumptions.map { ($0.assumption, DistributionSampler($0.distribution), $0.origin.isDerived) }
+    }
+
+    /// Draws every assumption into `values` from `generator`.
+    @inline(__always)
+    public func draw(into values: inout AssumptionValues, using generator: inout SeededGenerator) {
+        for entry in samplers {
+            let unit = max(generator.nextUnit(), 0x1p-60)
+            if entry.derived {
+                values[entry.assumption] = nil
+            } else {
+                values.set(entry.assumption, entry.sampler.quantile(unit))
+            }
+        }
     }
 }

@@ -114,13 +114,13 @@ public enum Sensitivity {
     public static func rows(for scenario: PreparedScenario) -> [SensitivityRow] {
         let medians = scenario.medians
         var rows: [SensitivityRow] = []
-        for (index, resolved) in scenario.assumptions.enumerated() {
+        for resolved in scenario.assumptions {
             let range = resolved.sensitivityRange
             // Redeemers pay nothing for their code: the rate sizes their cohort, not the proceeds.
             guard range.lowerBound < range.upperBound, resolved.assumption != .codeRedemptionRate else { continue }
             func advantage(_ value: Double) -> Double {
                 var values = medians
-                values[index] = value
+                values.set(resolved.assumption, value)
                 return RevenueSeries.evaluate(scenario.model, values: values).advantage
             }
             rows.append(
