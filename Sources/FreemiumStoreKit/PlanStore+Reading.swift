@@ -26,6 +26,16 @@ extension PlanStore {
     }
     var transactions = await storeFront.currentEntitlements()
     if let extra { transactions.append(extra) }
+    // A pass bought while one ran starts where that one ends: its expiry needs every purchase,
+    // and current entitlements hold the latest only.
+    let passIDs = Set(Plan.passes.map(\.rawValue))
+    if !passIDs.isEmpty {
+      var known = Set(transactions.map(\.id))
+      for transaction in await storeFront.transactionHistory(for: passIDs)
+      where known.insert(transaction.id).inserted {
+        transactions.append(transaction)
+      }
+    }
     let pending = await readPendingChanges(of: transactions)
     // Reads overlap at each await: an older answer must never land after a newer one.
     guard ticket > appliedRead else { return }
@@ -152,6 +162,14 @@ extension PlanStore {
       else { continue }
       redeemed[product] = RedeemedCode(referenceName: offer.id, transactionID: transaction.id)
     }
+    var renewalDates: [Plan.Product: Date] = [:]
+    for transaction in transactions
+    where transaction.isVerified && !transaction.isRevoked && transaction.ownership == .purchased {
+      guard let end = transaction.expirationDate,
+        let product = Plan.Product(rawValue: transaction.productID)
+      else { continue }
+      renewalDates[product] = end
+    }
     state = State(
       purchase: purchase,
       decision: decision,
@@ -160,7 +178,8 @@ extension PlanStore {
       isLoaded: true,
       pendingChanges: pending,
       redeemedCodes: redeemed,
-      provisionalGrant: provisional)
+      provisionalGrant: provisional,
+      renewalDates: renewalDates)
     scheduleRecheck()
   }
 

@@ -78,11 +78,15 @@ extension PlanStore {
     /// Set while the plan's provisional tier is granted on the app's own evidence: `entitlements`
     /// include it, `decision` is still the undecided one (`noProof`), and nothing is sold.
     public var provisionalGrant: ProvisionalGrant?
+    /// When each of the customer's own subscriptions renews next (its transaction's
+    /// `expirationDate`): when a plan change at the next renewal takes effect.
+    public var renewalDates: [Plan.Product: Date]
 
     public init(
       purchase: Plan.Purchase, decision: Plan.Decision, entitlements: Plan.Entitlements,
       proof: Proof, isLoaded: Bool, pendingChanges: [Plan.Product: PendingChange] = [:],
-      redeemedCodes: [Plan.Product: RedeemedCode] = [:], provisionalGrant: ProvisionalGrant? = nil
+      redeemedCodes: [Plan.Product: RedeemedCode] = [:], provisionalGrant: ProvisionalGrant? = nil,
+      renewalDates: [Plan.Product: Date] = [:]
     ) {
       self.purchase = purchase
       self.decision = decision
@@ -92,6 +96,7 @@ extension PlanStore {
       self.pendingChanges = pendingChanges
       self.redeemedCodes = redeemedCodes
       self.provisionalGrant = provisionalGrant
+      self.renewalDates = renewalDates
     }
 
     /// Nothing read yet: a new customer with nothing, proof unknown.
@@ -138,6 +143,9 @@ extension PlanStore {
     /// App Store starts it at the next renewal, on `from` (nil when it didn't say when). The
     /// current plan stays until then.
     case scheduled(Plan.Product, from: Date?)
+    /// The plan in use was chosen again while a change away from it waited for the renewal: the
+    /// change is undone, the plan renews as before, and nothing was charged.
+    case kept(Plan.Product)
     /// Waiting for approval (Ask to Buy): it unlocks through `Transaction.updates`.
     case pending
     /// The customer cancelled: show nothing.
@@ -175,13 +183,6 @@ extension PlanStore {
     }
   }
 
-  /// The three outcomes of a Restore Purchases tap, each with its own message.
-  public enum RestoreOutcome: String, CaseIterable, Sendable {
-    case failed
-    case nothingRestored
-    case restored
-  }
-
   /// A consumable to deliver. `transactionID` is the App Store's id for this purchase: the same
   /// each time it is sent again. The store hands each id over at most once, whatever overlaps
   /// (a refresh, `Transaction.updates`, a relaunch): it keeps the ids delivered in its cache. Only a
@@ -196,4 +197,13 @@ extension PlanStore {
       self.transactionID = transactionID
     }
   }
+}
+
+/// The three outcomes of a Restore Purchases tap, each with its own message (App Review checks
+/// them): failed, finished with nothing, finished and unlocked. The one declaration: `migrate`
+/// itself words and tests the same three.
+public enum RestoreOutcome: String, CaseIterable, Hashable, Sendable {
+  case failed
+  case nothingRestored
+  case restored
 }

@@ -78,7 +78,8 @@ public final class PlanStore<Plan: StorePlan> {
   let platform: Plan.Platform
   let storeFront: any StoreFront
   let cache: any PurchaseCacheStore
-  let now: @Sendable () -> Date
+  /// The store's clock: the device's in the app, the App Store model's in tests.
+  let clock: any StoreClock
   /// The facts the App Store verified while this process runs.
   var verifiedInProcess: VerifiedPurchaseRecord?
   /// The newest verified app transaction as the App Store signed it, for the offer signer's server.
@@ -97,17 +98,19 @@ public final class PlanStore<Plan: StorePlan> {
   /// The consumables delivered, in this process and before it (read from the cache once).
   lazy var delivered = DeliveredConsumables.decode(cache.loadDelivered())
 
+  /// - Parameter clock: the time now and waiting: the device's (the default) in the app; the App
+  ///   Store model in tests, whose `advance(by:)` runs what the store scheduled.
   public init(
     platform: Plan.Platform,
     storeFront: any StoreFront,
     cache: any PurchaseCacheStore,
-    now: @escaping @Sendable () -> Date = { Date() }
+    clock: any StoreClock = DeviceClock()
   ) {
     self.state = State(platform: platform)
     self.platform = platform
     self.storeFront = storeFront
     self.cache = cache
-    self.now = now
+    self.clock = clock
     let updates = storeFront.transactionUpdates()
     listener = Task { [weak self] in
       for await transaction in updates {
@@ -121,6 +124,20 @@ public final class PlanStore<Plan: StorePlan> {
       }
     }
   }
+
+  /// A store whose time now is `now`, waiting in real time.
+  public convenience init(
+    platform: Plan.Platform,
+    storeFront: any StoreFront,
+    cache: any PurchaseCacheStore,
+    now: @escaping @Sendable () -> Date
+  ) {
+    self.init(
+      platform: platform, storeFront: storeFront, cache: cache, clock: FunctionClock(read: now))
+  }
+
+  /// The time now on the store's clock.
+  func now() -> Date { clock.now }
 
   deinit {
     listener?.cancel()
@@ -161,8 +178,9 @@ public final class PlanStore<Plan: StorePlan> {
       delay = min(delay, max(0, ends.timeIntervalSince(now())))
     }
     recheckCount += 1
-    recheck = Task { [weak self] in
-      try? await Task.sleep(nanoseconds: UInt64(max(0, delay) * 1_000_000_000))
+    let deadline = now().addingTimeInterval(max(0, delay))
+    recheck = Task { [weak self, clock] in
+      try? await clock.sleep(until: deadline)
       guard !Task.isCancelled else { return }
       self?.recheck = nil
       await self?.refresh()

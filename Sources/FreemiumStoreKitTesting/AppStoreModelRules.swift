@@ -189,9 +189,9 @@ extension AppStoreModel {
   // MARK: - The lifecycle
 
   /// Runs every renewal, billing retry end and lapse due up to `date`, in order, then sends the
-  /// renewals through `Transaction.updates`.
+  /// renewals through `Transaction.updates` and wakes what waited on the clock until then.
   func advance(to date: Date) {
-    let renewed: [Record] = withState { state in
+    let (renewed, woken): ([Record], [CheckedContinuation<Void, any Error>]) = withState { state in
       var renewed: [Record] = []
       for _ in 0..<Self.maximumEvents {
         guard let (index, due) = nextEvent(before: date, in: state) else { break }
@@ -199,9 +199,41 @@ extension AppStoreModel {
         if let record = runEvent(at: index, in: &state) { renewed.append(record) }
       }
       state.now = max(state.now, date)
-      return renewed
+      let due = state.sleepers.filter { $0.value.deadline <= state.now }
+      for id in due.keys { state.sleepers[id] = nil }
+      return (renewed, due.sorted { $0.key < $1.key }.map(\.value.continuation))
     }
     for record in renewed { emit(record) }
+    for continuation in woken { continuation.resume() }
+  }
+
+  // MARK: - The clock
+
+  /// Waits until the model's clock reaches `deadline`: a store launched on the model
+  /// (`launch(_:on:)`) asks the App Store again when a test moves the clock on, not in real time.
+  public func sleep(until deadline: Date) async throws {
+    let id = withState { state in
+      state.nextSleeper += 1
+      return state.nextSleeper
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let ready: Bool? = withState { state in
+          if Task.isCancelled { return nil }
+          if deadline <= state.now { return true }
+          state.sleepers[id] = (deadline, continuation)
+          return false
+        }
+        switch ready {
+        case nil: continuation.resume(throwing: CancellationError())
+        case true?: continuation.resume()
+        case false?: break
+        }
+      }
+    } onCancel: {
+      let sleeper = withState { $0.sleepers.removeValue(forKey: id) }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
   }
 
   /// The earliest renewal or end of billing retry due by `date`.

@@ -214,7 +214,7 @@ struct PlanStoreTests {
         let store = Self.store(TinyPlan<OwnPrice>.self, model)
         #expect(await store.purchase(.pro) == .refused(.ownershipUnknown))
         #expect(model.charges.isEmpty)
-        #expect(model.calls.contains("refreshAppTransaction"), "buying is a user action: it may ask to sign in")
+        #expect(model.calls.contains(.refreshAppTransaction), "buying is a user action: it may ask to sign in")
     }
 
     @Test("A legacy buyer is refused what they own; a legacy price without a signer is refused, not charged in full")
@@ -323,7 +323,7 @@ struct PlanStoreTests {
         #expect(await store.restore() == nil)
         model.cancelsPrompts = false
         #expect(await store.restore() == .failed)
-        #expect(model.calls.contains("refreshAppTransaction"))
+        #expect(model.calls.contains(.refreshAppTransaction))
         let legacy = Self.store(TinyPlan<OwnPrice>.self, Self.model(Self.legacyBuyer))
         #expect(await legacy.restore() == .restored)
         #expect(await Self.store(TinyPlan<OwnPrice>.self, Self.model()).restore() == .nothingRestored)
@@ -475,8 +475,8 @@ struct PlanStoreTests {
         let before = model.calls.count
         #expect(await store.purchase(.pro) == .purchased(.pro))
         let calls = Array(model.calls[before...])
-        let read = try #require(calls.firstIndex(of: "currentEntitlements"))
-        let bought = try #require(calls.firstIndex(of: "purchase pro"))
+        let read = try #require(calls.firstIndex(of: .currentEntitlements))
+        let bought = try #require(calls.firstIndex(of: .purchase("pro")))
         #expect(read < bought)
     }
 
@@ -524,7 +524,7 @@ struct PlanStoreTests {
         #expect(!store.upsell.offers.contains(.yearly))
         #expect(!store.mayBuy(.yearly))
         #expect(await store.purchase(.yearly) == .refused(.alreadySwitched(change)))
-        #expect(model.calls.filter { $0 == "purchase yearly" }.count == 1, "the refusal reached the App Store")
+        #expect(model.calls.filter { $0 == .purchase("yearly") }.count == 1, "the refusal reached the App Store")
         model.now = renewal.addingTimeInterval(1)
         await store.refresh()
         #expect(store.entitlements.products == ["yearly"])
@@ -594,7 +594,7 @@ struct PlanStoreTests {
         #expect(await store.redeemOfferCode() == .redeemed([.pro]))
         #expect(store.entitlements.products.contains("pro"))
         #expect(await store.redeemOfferCode() == .nothingRedeemed)
-        #expect(model.calls.filter { $0 == "offerCodeSheet" }.count == 2)
+        #expect(model.calls.filter { $0 == .offerCodeSheet }.count == 2)
         let elsewhere = Self.store(TinyPlan<OwnPrice>.self, ScriptedStoreFront(appTransactions: [(.verified(Self.newCustomer), 0)]))
         #expect(await elsewhere.redeemOfferCode() == .unavailable(StoreFrontError.offerCodesUnavailable))
     }
