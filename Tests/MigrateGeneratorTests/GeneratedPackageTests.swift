@@ -77,6 +77,27 @@ struct GeneratedPackageTests {
             name: "PendingSwitchOffered", example: "tally-two-switches", file: "PlanStore.swift",
             find: "    return switched.isEmpty ? upsell : Plan.upsell(upsell, without: switched)\n", replace: "    return upsell\n",
             test: "A change of duration waits for the renewal: scheduled, never sold again, shown with its date, then held", inLibrary: true),
+        // A switch that adds nothing sold on the paywall, a pending change offered again, a pass extension that
+        // restarts the clock, a notification applied twice.
+        LayerMutant(
+            name: "SwitchSoldOnPaywall", example: "quill-writer", file: "CatalogUpsell.swift",
+            find: "        if adds.isEmpty {\n          withheld[product] = .switchAddsNothing(from: current)\n          continue\n        }\n",
+            replace: "",
+            test: "Journey: a plan of the group that adds nothing is a switch, not an upgrade"),
+        LayerMutant(
+            name: "PendingChangeOfferedAgain", example: "quill-writer", file: "PlanStore+PlanChanges.swift",
+            find: "        if pending.product == change.to {\n", replace: "        if pending.product == change.to, false {\n",
+            test: "Journey: a subscriber changes plan on the account screen, and is charged once"),
+        LayerMutant(
+            name: "PassExtensionRestartsClock", example: "Tests/Fixtures/plans/promotional-offer-free-era.json",
+            file: "CatalogEntitlements.swift",
+            find: "        let start = max(purchase.bought, runningEnd ?? purchase.bought)\n", replace: "        let start = purchase.bought\n",
+            test: "Journey: a pass bought while one runs starts where it ends: no day is lost, offline too"),
+        LayerMutant(
+            name: "NotificationAppliedTwice", example: "tilt-to-live-hd", file: "NotificationLedger.swift",
+            find: "    guard notificationUUIDs.insert(notification.notificationUUID).inserted else { return .duplicate }\n",
+            replace: "    notificationUUIDs.insert(notification.notificationUUID)\n",
+            test: "A notification delivered twice is applied once", inLibrary: true),
         LayerMutant(
             name: "LegacyPriceUncharged", example: "quill-writer", file: "CatalogUpsell.swift",
             find: "          offer.legacyCharge = .legacyProduct(candidate.product)\n", replace: "          offer.legacyCharge = nil\n",
@@ -84,7 +105,7 @@ struct GeneratedPackageTests {
         // Offline at the first launch, nothing cached: the store must ask again on its own, or the buyer stays unknown.
         LayerMutant(
             name: "FirstLaunchNeverRechecked", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
-            find: "      provisionalGrant: provisional)\n    scheduleRecheck()\n", replace: "      provisionalGrant: provisional)\n",
+            find: "      renewalDates: renewalDates)\n    scheduleRecheck()\n", replace: "      renewalDates: renewalDates)\n",
             test: "First launch offline, nothing cached: the purchase is being checked, and recognised when the App Store answers, no relaunch",
             inLibrary: true),
         // A provisional grant on the app's own evidence: never past its window, never past the App Store's answer.
@@ -227,8 +248,8 @@ struct GeneratedPackageTests {
             test: "Journey: a subscriber buys Lifetime, and is told the subscription keeps renewing"),
         LayerMutant(
             name: "PassNeverEnds", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "CatalogEntitlements.swift",
-            find: "    if let period = passes[product], let now, let start = owned.purchaseDate,\n",
-            replace: "    if let period = passes[product], false, let now, let start = owned.purchaseDate,\n",
+            find: "    if passes[product] != nil, let now, let end = passPeriod?.end, now >= end {\n",
+            replace: "    if passes[product] != nil, false, let now, let end = passPeriod?.end, now >= end {\n",
             test: "What entitles and what doesn't, each at its boundary", inLibrary: true),
         LayerMutant(
             name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "PlanStore+Purchasing.swift",

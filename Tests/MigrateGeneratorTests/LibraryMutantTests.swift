@@ -12,13 +12,14 @@ import Testing
 struct LibraryMutantTests {
     static let files: Set<String> = [
         "PlanStore.swift", "PlanStore+Consumables.swift", "PlanStore+Purchasing.swift", "PlanStore+Reading.swift",
-        "PlanStore+Restoring.swift", "CatalogRules.swift", "CatalogEntitlements.swift", "CatalogUpsell.swift", "CatalogPlan.swift", "CohortRules.swift",
+        "PlanStore+Restoring.swift", "PlanStore+PlanChanges.swift", "NotificationLedger.swift", "CatalogRules.swift", "CatalogEntitlements.swift",
+        "CatalogUpsell.swift", "CatalogPlan.swift", "CohortRules.swift",
         "PurchaseCache.swift",
     ]
     static let mutants = GeneratedPackageTests.layerMutants.filter { files.contains($0.file) }
     static let testFiles = [
         "PlanStoreTests.swift", "CatalogRulesTests.swift", "ProvisionalGrantTests.swift", "CohortRulesTests.swift", "PurchaseCacheTests.swift",
-        "CatalogPlanStoreTests.swift", "LayerPromptTests.swift",
+        "CatalogPlanStoreTests.swift", "LayerPromptTests.swift", "SubscriptionJourneyTests.swift", "NotificationLedgerTests.swift",
     ].map { repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/\($0)") }
 
     /// Builds the package once; the tests below share it.
