@@ -95,7 +95,7 @@ struct GeneratedPackageTests {
             test: "Journey: a pass bought while one runs starts where it ends: no day is lost, offline too"),
         LayerMutant(
             name: "NotificationAppliedTwice", example: "tilt-to-live-hd", file: "NotificationLedger.swift",
-            find: "    guard notificationUUIDs.insert(notification.notificationUUID).inserted else { return .duplicate }\n",
+            find: "    guard notificationUUIDs.insert(notification.notificationUUID).inserted else {\n      return .duplicate\n    }\n",
             replace: "    notificationUUIDs.insert(notification.notificationUUID)\n",
             test: "A notification delivered twice is applied once", inLibrary: true),
         LayerMutant(
@@ -333,8 +333,8 @@ struct GeneratedPackageTests {
             test: "Journey: a code redeemed in the App Store grants its features, is said, not offered again"),
         LayerMutant(
             name: "CodeSharedUnshareable", example: "tilt-to-live-hd", file: "AppStoreModel.swift",
-            find: "    case .nonConsumable, .autoRenewable: product.isFamilyShareable\n",
-            replace: "    case .nonConsumable, .autoRenewable: true\n",
+            find: "    product.isFamilyShareable && product.kind.type.isSharedByFamily\n",
+            replace: "    product.kind.type.isSharedByFamily\n",
             test: "Journey: an organizer's redeemed product reaches the family only if family-shareable"),
         LayerMutant(
             name: "IntentBypassesGate", example: "tilt-to-live-hd", file: "PlanStore+Purchasing.swift",
