@@ -274,31 +274,33 @@ struct PlanStoreTests {
     func firstLaunchOffline() async {
         let model = Self.model(Self.legacyBuyer)
         model.isOnline = false
-        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        // On the model's clock: the store's next attempt comes when the test moves time on, not in real time.
+        let store = PlanStore<TinyPlan<OwnPrice>>(platform: "iOS", storeFront: model, cache: InMemoryPurchaseCache(), clock: model)
         #expect(!store.isCheckingOriginalPurchase, "nothing read yet is loading, not checking")
-        store.recheckDelays = [0.001]
         await store.refresh()
         #expect(store.isCheckingOriginalPurchase)
         #expect(store.state.proof == .unknown && !store.decision.isLegacy)
         model.isOnline = true
-        var recognised = false
-        for _ in 0..<2_000 where !recognised {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-            recognised = store.decision.isLegacy
-        }
-        #expect(recognised, "the store asked again on its own")
+        model.advance(by: store.recheckDelays[0] - 1)
+        await Self.settle()
+        #expect(!store.decision.isLegacy, "asked again before its delay")
+        model.advance(by: 1)
+        for _ in 0..<10_000 where !store.decision.isLegacy { await Task.yield() }
+        #expect(store.decision.isLegacy, "the store asked again on its own")
         #expect(!store.isCheckingOriginalPurchase && store.state.proof == .verified)
     }
 
     @Test("Checking stops once the App Store has answered: a verified customer isn't asked again")
     func noRecheckOnceKnown() async {
         let model = Self.model(Self.legacyBuyer)
-        let store = Self.store(TinyPlan<OwnPrice>.self, model)
-        store.recheckDelays = [0.001]
+        let store = PlanStore<TinyPlan<OwnPrice>>(platform: "iOS", storeFront: model, cache: InMemoryPurchaseCache(), clock: model)
         await store.refresh()
         #expect(!store.isCheckingOriginalPurchase)
         model.isOnline = false
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        let reads = model.calls.filter { $0 == .appTransaction }.count
+        model.advance(by: 3_600)
+        await Self.settle()
+        #expect(model.calls.filter { $0 == .appTransaction }.count == reads, "asked again once verified")
         #expect(store.state.proof == .verified, "verified in this process: still the App Store's answer")
     }
 
