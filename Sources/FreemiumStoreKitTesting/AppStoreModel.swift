@@ -305,6 +305,8 @@ public final class AppStoreModel: StoreFront, StoreClock, @unchecked Sendable {
     /// What the customer types in the redemption sheet.
     var codeInSheet: OfferCodeEntry?
     var intentListeners: [Int: AsyncStream<StorePurchaseIntent>.Continuation] = [:]
+    /// App Store Server Notifications posted, oldest first.
+    var notifications: [VerifiedNotification] = []
   }
 
   /// How long the App Store retries a failed renewal: up to 60 days ("Reducing involuntary
@@ -461,6 +463,7 @@ public final class AppStoreModel: StoreFront, StoreClock, @unchecked Sendable {
         return nil
       }
       state.records[index].revocationDate = state.now
+      notify(.refund, about: state.records[index], in: &state)
       return state.records[index]
     }
     if let record { emit(record) }
@@ -474,6 +477,7 @@ public final class AppStoreModel: StoreFront, StoreClock, @unchecked Sendable {
         return nil
       }
       state.records[index].revocationDate = state.now
+      notify(.refund, about: state.records[index], in: &state)
       return state.records[index]
     }
     if let record { emit(record) }
@@ -495,6 +499,9 @@ public final class AppStoreModel: StoreFront, StoreClock, @unchecked Sendable {
         })
       else { return }
       state.renewals[index].willAutoRenew = false
+      if let current = latest(of: state.renewals[index], in: state) {
+        notify(.didChangeRenewalStatus, .autoRenewDisabled, about: current, in: &state)
+      }
     }
   }
 
@@ -542,6 +549,7 @@ public final class AppStoreModel: StoreFront, StoreClock, @unchecked Sendable {
         && state.records[index].revocationDate == nil
       {
         state.records[index].revocationDate = state.now
+        notify(.revoke, about: state.records[index], in: &state)
         revoked.append(state.records[index])
       }
       return revoked

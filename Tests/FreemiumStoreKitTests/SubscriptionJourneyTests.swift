@@ -201,6 +201,55 @@ struct SubscriptionJourneyTests {
         #expect(afterRefund[1]?.start == start.addingTimeInterval(10 * CatalogRulesTests.day))
     }
 
+    // MARK: - The server
+
+    /// What a server that follows the model's App Store Server Notifications decides the customer has now.
+    static func serverHas(_ model: AppStoreModel, twice: Bool = false) -> Set<SubscriptionPlan.Product> {
+        var ledger = NotificationLedger()
+        for notification in model.serverNotifications + (twice ? model.serverNotifications : []) {
+            _ = ledger.apply(notification)
+        }
+        let app = VerifiedAppTransaction(
+            originalApplicationVersion: newCustomer.originalAppVersion, originalPurchaseDate: newCustomer.originalPurchaseDate)
+        return SubscriptionPlan.decideOnServer(app: app, ledger: ledger, environment: .production, platform: .iOS, now: model.now)
+            .entitlements.activeProducts
+    }
+
+    @Test("A server that follows the App Store's notifications decides as the app does: buy, renew, change plan, cancel, lapse")
+    func serverFollowsNotifications() async throws {
+        let model = Self.model()
+        let store = await model.launch(SubscriptionPlan.self, on: .iOS)
+        func agree(_ step: String) async {
+            await store.refresh()
+            #expect(Self.serverHas(model) == store.entitlements.activeProducts, "\(step)")
+            #expect(Self.serverHas(model, twice: true) == store.entitlements.activeProducts, "\(step), each delivered twice")
+        }
+        #expect(await store.purchase(.monthly) == .purchased(.monthly))
+        await agree("subscribed")
+        model.advance(by: 31 * Self.day)
+        await agree("renewed")
+        #expect(await store.changePlan(to: .yearly) != .refused(.notOffered))
+        #expect(Self.serverHasPending(model) == ["monthly": "yearly"])
+        model.advance(by: 30 * Self.day)
+        await agree("the change applied at the renewal")
+        model.cancel("yearly")
+        await agree("auto-renew off")
+        model.advance(by: 366 * Self.day)
+        await agree("lapsed")
+        #expect(await store.purchase(.lifetime) == .purchased(.lifetime))
+        await agree("a one-time charge")
+        model.refund("lifetime")
+        await agree("refunded")
+        let types = model.serverNotifications.compactMap(\.notificationType)
+        #expect(types.contains(.didRenew) && types.contains(.didChangeRenewalPref) && types.contains(.expired))
+    }
+
+    static func serverHasPending(_ model: AppStoreModel) -> [String: String] {
+        var ledger = NotificationLedger()
+        for notification in model.serverNotifications { _ = ledger.apply(notification) }
+        return ledger.pendingChanges(in: .production)
+    }
+
     // MARK: - Family Sharing
 
     @Test("An offer to a family member who has everything through the organizer's plan says so, and what buying adds")
