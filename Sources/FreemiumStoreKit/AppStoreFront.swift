@@ -62,6 +62,16 @@
       return transactions
     }
 
+    public func transactionHistory(for productIDs: Set<String>) async -> [StoreTransaction] {
+      guard !productIDs.isEmpty else { return [] }
+      var transactions: [StoreTransaction] = []
+      for await result in StoreKit.Transaction.all {
+        let transaction = Self.transaction(result)
+        if productIDs.contains(transaction.productID) { transactions.append(transaction) }
+      }
+      return transactions
+    }
+
     public func unfinishedTransactions() async -> [StoreTransaction] {
       var transactions: [StoreTransaction] = []
       for await result in StoreKit.Transaction.unfinished {

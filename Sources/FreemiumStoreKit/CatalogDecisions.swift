@@ -116,11 +116,21 @@ public struct PlanOffer<Product: Hashable & Sendable, Feature: Hashable & Sendab
   /// Features it grants that the customer already has: offered anyway because nothing smaller sells
   /// what it adds.
   public var overlap: Set<Feature>
+  /// A pass the customer holds now, bought again: its period starts where the running one ends, so
+  /// no paid day is lost.
+  public var extendsPass: Bool
+  /// Products the customer uses only through Family Sharing (the organizer's) that grant some of
+  /// what this unlocks.
+  public var sharedByFamily: Set<Product>
+  /// What to tell a customer who uses some of this through Family Sharing: that they do, and that
+  /// buying gives them their own (`message`). Nil when nothing of it is shared with them.
+  public var familySharing: FamilySharedOffer?
 
   public init(
     product: Product, adds: Set<Feature>, legacyPrice: String? = nil,
     legacyCharge: PlanLegacyCharge<Product>? = nil, switchesFrom: Product? = nil,
-    keepsRenewing: Set<Product> = [], overlap: Set<Feature> = []
+    keepsRenewing: Set<Product> = [], overlap: Set<Feature> = [], extendsPass: Bool = false,
+    sharedByFamily: Set<Product> = [], familySharing: FamilySharedOffer? = nil
   ) {
     self.product = product
     self.adds = adds
@@ -129,6 +139,50 @@ public struct PlanOffer<Product: Hashable & Sendable, Feature: Hashable & Sendab
     self.switchesFrom = switchesFrom
     self.keepsRenewing = keepsRenewing
     self.overlap = overlap
+    self.extendsPass = extendsPass
+    self.sharedByFamily = sharedByFamily
+    self.familySharing = familySharing
+  }
+}
+
+/// An offer to a customer who already uses some of it through Family Sharing: the organizer's
+/// purchase, which the member can neither change nor keep if sharing stops ("Supporting Family
+/// Sharing in your app": the organizer's transaction is revoked when sharing stops).
+public struct FamilySharedOffer: Hashable, Sendable, Codable {
+  /// What buying gives the customer beside the shared purchase.
+  public enum Ownership: String, Hashable, Sendable, Codable {
+    /// Theirs for good (a non-consumable).
+    case forGood
+    /// A subscription of their own, charged to them.
+    case subscription
+    /// Their own access for the product's period (a non-renewing subscription).
+    case period
+  }
+
+  /// The shared purchase covers everything the offer unlocks.
+  public var coversEverything: Bool
+  public var ownership: Ownership
+
+  public init(coversEverything: Bool, ownership: Ownership) {
+    self.coversEverything = coversEverything
+    self.ownership = ownership
+  }
+
+  /// What to tell the customer, with the offer: the one home of these words, which the app shows
+  /// and `migrate explain` quotes. English; an app that localizes maps it before showing it.
+  public var message: String {
+    let has =
+      coversEverything
+      ? "You already have this through Family Sharing."
+      : "You already have some of this through Family Sharing."
+    switch ownership {
+    case .forGood:
+      return has + " Buying it makes it yours for good, even if your family stops sharing."
+    case .subscription:
+      return has + " Buying it starts a subscription of your own, charged to you."
+    case .period:
+      return has + " Buying it gives you your own access for its period."
+    }
   }
 }
 

@@ -50,14 +50,16 @@ extension CatalogRules {
     var takenTrials: Set<Product> = []
     var ignored: [Resolution.Ignored] = []
     var notes: [Resolution.Noted] = []
-    for owned in purchases {
+    let periods = passPeriods(of: purchases)
+    for (index, owned) in purchases.enumerated() {
       guard let product = Product(rawValue: owned.productID), productGrants[product] != nil else {
         ignored.append(.init(productID: owned.productID, reason: .unknownProduct))
         continue
       }
       // A trial once started is taken, running or ended; one refunded may be started again.
       if trials[product] != nil && !owned.isRevoked { takenTrials.insert(product) }
-      switch reasonToIgnore(owned, product: product, kept: kept, now: now) {
+      let passPeriod = periods[index]
+      switch reasonToIgnore(owned, product: product, passPeriod: passPeriod, kept: kept, now: now) {
       case .some(let reason):
         ignored.append(.init(productID: owned.productID, reason: reason))
       case .none:
@@ -72,9 +74,9 @@ extension CatalogRules {
         {
           notes.append(.init(product: product, note: .trialRunning(start: start, end: end)))
         }
-        if let period = passes[product] {
-          let end = owned.purchaseDate.flatMap { Self.end(of: period, from: $0) }
-          notes.append(.init(product: product, note: .pass(start: owned.purchaseDate, end: end)))
+        if passes[product] != nil {
+          notes.append(
+            .init(product: product, note: .pass(start: passPeriod?.start, end: passPeriod?.end)))
         }
         active.insert(product)
         if owned.ownership != .familyShared { bought.insert(product) }
@@ -92,9 +94,38 @@ extension CatalogRules {
     return Resolution(entitlements: entitlements, ignored: ignored, notes: notes)
   }
 
-  /// Why `owned` doesn't entitle, or nil when it does.
+  /// Each pass purchase's period, by its index in `purchases`. Apple sells a non-renewing
+  /// subscription again while one runs and leaves the duration to the app ("Non-renewing
+  /// subscriptions": the app computes the expiration): a pass bought while one of the same product
+  /// runs starts where that one ends, so no paid day is lost. A refunded pass removes its own period
+  /// only: the passes after it start earlier. One whose purchase date is unknown has none (kept).
+  public func passPeriods(of purchases: [OwnedProduct]) -> [Int: (start: Date, end: Date)] {
+    var byProduct: [Product: [(index: Int, bought: Date)]] = [:]
+    for (index, owned) in purchases.enumerated() where !owned.isRevoked {
+      guard let product = Product(rawValue: owned.productID), passes[product] != nil,
+        let bought = owned.purchaseDate
+      else { continue }
+      byProduct[product, default: []].append((index, bought))
+    }
+    var periods: [Int: (start: Date, end: Date)] = [:]
+    for (product, bought) in byProduct {
+      guard let period = passes[product] else { continue }
+      var runningEnd: Date?
+      for purchase in bought.sorted(by: { ($0.bought, $0.index) < ($1.bought, $1.index) }) {
+        let start = max(purchase.bought, runningEnd ?? purchase.bought)
+        guard let end = Self.end(of: period, from: start) else { continue }
+        periods[purchase.index] = (start, end)
+        runningEnd = end
+      }
+    }
+    return periods
+  }
+
+  /// Why `owned` doesn't entitle, or nil when it does. `passPeriod`: its period when it is a pass
+  /// (`passPeriods(of:)`).
   func reasonToIgnore(
-    _ owned: OwnedProduct, product: Product, kept: (age: Int?, limit: Int?)?, now: Date?
+    _ owned: OwnedProduct, product: Product, passPeriod: (start: Date, end: Date)?,
+    kept: (age: Int?, limit: Int?)?, now: Date?
   ) -> IgnoreReason? {
     if consumables.contains(product) { return .consumable }
     if owned.isRevoked { return .revoked }
@@ -110,9 +141,7 @@ extension CatalogRules {
       if now >= end { return .trialEnded(end) }
     }
     // A paid pass ends only when its dates say so: unknown dates keep it, so no payer is locked out.
-    if let period = passes[product], let now, let start = owned.purchaseDate,
-      let end = Self.end(of: period, from: start), now >= end
-    {
+    if passes[product] != nil, let now, let end = passPeriod?.end, now >= end {
       return .passEnded(end)
     }
     if owned.ownership == .familyShared && !familySharingEntitles { return .familySharingIgnored }

@@ -58,6 +58,8 @@ extension CatalogPlan {
 
   public static var consumables: Set<Product> { catalogRules.consumables }
 
+  public static var passes: Set<Product> { Set(catalogRules.passes.keys) }
+
   public static func sells(_ consumable: Product) -> Bool {
     catalogRules.forSale.contains(consumable)
   }

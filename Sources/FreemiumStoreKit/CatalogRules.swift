@@ -57,6 +57,13 @@ where
   public var consumables: Set<Product>
   /// Auto-renewable subscriptions and their groups: what they grant is held only while they renew.
   public var subscriptionGroups: [Product: String]
+  /// Each subscription's level of service in its group, 1 the highest: which plan change is an
+  /// upgrade, a downgrade or a crossgrade ("Auto-renewable subscriptions", ranking). One without a
+  /// level is at level 1.
+  public var subscriptionLevels: [Product: Int]
+  /// Each subscription's renewal period (`subscriptionPeriods`' keys, such as `P1M`): a crossgrade
+  /// to another period waits for the next renewal.
+  public var subscriptionPeriods: [Product: String]
   /// Non-renewing subscriptions (passes): held for a period too.
   public var nonRenewing: Set<Product>
   /// Free trials: each grants for this long after its verified purchase date, then no more.
@@ -94,6 +101,8 @@ where
     freeFeatures: [Platform: Set<Feature>],
     consumables: Set<Product>,
     subscriptionGroups: [Product: String],
+    subscriptionLevels: [Product: Int] = [:],
+    subscriptionPeriods: [Product: String] = [:],
     nonRenewing: Set<Product>,
     trials: [Product: DateComponents],
     passes: [Product: DateComponents],
@@ -111,6 +120,8 @@ where
     self.freeFeatures = freeFeatures
     self.consumables = consumables
     self.subscriptionGroups = subscriptionGroups
+    self.subscriptionLevels = subscriptionLevels
+    self.subscriptionPeriods = subscriptionPeriods
     self.nonRenewing = nonRenewing
     self.trials = trials
     self.passes = passes
@@ -139,6 +150,21 @@ where
     for features in features.values { obtainable.formUnion(features) }
     for features in freeFeatures.values { obtainable.formUnion(features) }
     self.obtainable = obtainable
+  }
+
+  /// The renewal periods App Store Connect offers an auto-renewable subscription, as ISO 8601
+  /// durations (what a `.storekit` file writes): each as the calendar adds it, and in whole days as
+  /// the App Store model renews it ("Auto-renewable subscriptions", subscription duration). The one
+  /// home of these lengths.
+  public static var renewalPeriods: [String: (calendar: DateComponents, days: Int)] {
+    [
+      "P1W": (DateComponents(day: 7), 7),
+      "P1M": (DateComponents(month: 1), 30),
+      "P2M": (DateComponents(month: 2), 60),
+      "P3M": (DateComponents(month: 3), 91),
+      "P6M": (DateComponents(month: 6), 182),
+      "P1Y": (DateComponents(year: 1), 365),
+    ]
   }
 
   /// When a period that began at `start` ends, on the Gregorian calendar in UTC; nil when the

@@ -61,13 +61,25 @@ extension CatalogRules {
       // A tier with a legacy product buys it instead: never the regular product at full price.
       var product = regular
       if case .legacyProduct(let twin)? = legacy[regular]?.charge { product = twin }
-      if ownedProducts.contains(product) { continue }
+      // A running pass may be bought again: its period starts where the running one ends
+      // ("Non-renewing subscriptions": the app computes the expiration). One without a duration
+      // never ends here, so buying it again would add nothing.
+      let extendsPass =
+        passes[product] != nil && entitlements.activeProducts.contains(product)
+        && !entitlements.familySharedOnly.contains(product)
+      if ownedProducts.contains(product) && !extendsPass { continue }
       if entitlements.takenTrials.contains(product) {
         withheld[product] = .trialTaken
         continue
       }
       let features = productFeatures[product] ?? []
-      let against = ownedAgainst(product)
+      // What the running pass itself grants doesn't count against buying more of its time.
+      let against =
+        extendsPass
+        ? Set(
+          held.filter { feature, grants in
+            grants.contains { !isGrant($0, from: product) && countsAgainst(product, $0) }
+          }.keys) : ownedAgainst(product)
       var adds = features.subtracting(against)
       if adds.isEmpty {
         if !features.isEmpty { withheld[product] = .addsNothing }
@@ -94,7 +106,9 @@ extension CatalogRules {
         withheld[product] = .requires(lacking)
         continue
       }
-      candidates.append(Candidate(product: product, regular: regular, adds: adds, owned: against))
+      candidates.append(
+        Candidate(
+          product: product, regular: regular, adds: adds, owned: against, extendsPass: extendsPass))
     }
 
     func overlaps(_ candidate: Candidate) -> Bool {
@@ -141,6 +155,22 @@ extension CatalogRules {
         offer.keepsRenewing = Set(
           subscriptions.filter { !(productFeatures[$0] ?? []).isDisjoint(with: features) })
       }
+      offer.extendsPass = candidate.extendsPass
+      // What the customer already uses through Family Sharing: the offer says so, and what buying
+      // adds, their own access ("Supporting Family Sharing in your app").
+      let shared = entitlements.familySharedOnly.filter {
+        !(productFeatures[$0] ?? []).isDisjoint(with: features)
+      }
+      if !shared.isEmpty {
+        let sharedFeatures = shared.reduce(into: Set<Feature>()) {
+          $0.formUnion(productFeatures[$1] ?? [])
+        }
+        offer.sharedByFamily = shared
+        offer.familySharing = FamilySharedOffer(
+          coversEverything: features.isSubset(of: sharedFeatures),
+          ownership: subscriptionGroups[candidate.product] != nil
+            ? .subscription : nonRenewing.contains(candidate.product) ? .period : .forGood)
+      }
       offers.append((offer, units))
     }
     offers.sort { lhs, rhs in
@@ -160,6 +190,15 @@ extension CatalogRules {
     var regular: Product
     var adds: Set<Feature>
     var owned: Set<Feature>
+    var extendsPass = false
+  }
+
+  /// Whether `grant` comes from `product` itself, or from a bundle that is `product`.
+  private func isGrant(_ grant: Grant, from product: Product) -> Bool {
+    switch grant {
+    case .product(let holder), .bundle(let holder, _): return holder == product
+    case .free, .tier: return false
+    }
   }
 
   /// Whether buying `product` now would be right: false when it is not offered, so a bundle is

@@ -35,6 +35,16 @@ public protocol ServerTransaction {
   var expiresDate: Date? { get }
   /// `revocationDate`: refunded, or revoked from Family Sharing.
   var revocationDate: Date? { get }
+  /// `transactionId`.
+  var transactionId: String? { get }
+  /// `originalTransactionId`: a subscription's, the same for every renewal and plan change.
+  var originalTransactionId: String? { get }
+}
+
+extension ServerTransaction {
+  /// None: a type without transaction ids (the library's payload has them).
+  public var transactionId: String? { nil }
+  public var originalTransactionId: String? { nil }
 }
 
 /// The facts of an app transaction that decide a customer, as the App Store Server API's
@@ -88,7 +98,7 @@ public struct VerifiedAppTransaction: Hashable, Sendable {
 /// The facts of an in-app transaction that decide what a customer owns, as the App Store Server
 /// API's `JWSTransactionDecodedPayload` names them. Make one only from a verified payload
 /// (`SignedDataVerifier.verifyAndDecodeTransaction(signedTransaction:)`).
-public struct VerifiedTransaction: Hashable, Sendable {
+public struct VerifiedTransaction: Hashable, Sendable, Codable {
   /// `productId`.
   public var productId: String
   /// `inAppOwnershipType`: `PURCHASED` or `FAMILY_SHARED`.
@@ -99,19 +109,27 @@ public struct VerifiedTransaction: Hashable, Sendable {
   public var expiresDate: Date?
   /// `revocationDate`: refunded, or revoked from Family Sharing.
   public var revocationDate: Date?
+  /// `transactionId`.
+  public var transactionId: String?
+  /// `originalTransactionId`: a subscription's, the same for every renewal and plan change.
+  public var originalTransactionId: String?
 
   public init(
     productId: String,
     inAppOwnershipType: String? = "PURCHASED",
     purchaseDate: Date? = nil,
     expiresDate: Date? = nil,
-    revocationDate: Date? = nil
+    revocationDate: Date? = nil,
+    transactionId: String? = nil,
+    originalTransactionId: String? = nil
   ) {
     self.productId = productId
     self.inAppOwnershipType = inAppOwnershipType
     self.purchaseDate = purchaseDate
     self.expiresDate = expiresDate
     self.revocationDate = revocationDate
+    self.transactionId = transactionId
+    self.originalTransactionId = originalTransactionId
   }
 
   /// The facts of a verified payload decoded by Apple's App Store Server Library; nil without a
@@ -123,7 +141,9 @@ public struct VerifiedTransaction: Hashable, Sendable {
       inAppOwnershipType: payload.rawInAppOwnershipType,
       purchaseDate: payload.purchaseDate,
       expiresDate: payload.expiresDate,
-      revocationDate: payload.revocationDate)
+      revocationDate: payload.revocationDate,
+      transactionId: payload.transactionId,
+      originalTransactionId: payload.originalTransactionId)
   }
 }
 
@@ -224,5 +244,17 @@ extension CatalogPlan {
     return PlanServerDecision(
       purchase: purchase, decision: decision, entitlements: entitlements,
       upsell: upsell(for: entitlements, decision: decision))
+  }
+
+  /// Decides a customer on a server from their verified app transaction and what the App Store
+  /// Server Notifications they received say now (`NotificationLedger`): renewals, plan changes,
+  /// billing retry and grace, expiries, refunds and Family Sharing revokes, as of `now`.
+  public static func decideOnServer(
+    app: VerifiedAppTransaction, ledger: NotificationLedger, environment: StoreEnvironment,
+    platform: Platform?, now: Date
+  ) -> PlanServerDecision<Self> {
+    decideOnServer(
+      app: app, transactions: ledger.transactions(in: environment, at: now),
+      environment: environment, platform: platform, now: now)
   }
 }

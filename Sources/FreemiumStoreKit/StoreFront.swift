@@ -47,6 +47,22 @@ public enum TransactionOwnership: String, Hashable, Sendable {
   case familyShared
 }
 
+/// The four types of In-App Purchase (`Product.ProductType`).
+public enum InAppPurchaseType: String, CaseIterable, Hashable, Sendable {
+  case consumable
+  case nonConsumable
+  /// A non-renewing subscription.
+  case nonRenewable
+  case autoRenewable
+
+  /// Whether Family Sharing shares a purchase of this type when the product is marked shareable:
+  /// non-consumables and auto-renewable subscriptions only ("Supporting Family Sharing in your
+  /// app"). The one home of this rule: the App Store model and `migrate generate` read it.
+  public var isSharedByFamily: Bool {
+    self == .nonConsumable || self == .autoRenewable
+  }
+}
+
 /// What `AppTransaction.shared` answered.
 public enum AppTransactionRead: Hashable, Sendable {
   /// The App Store's signature verified.
@@ -345,6 +361,11 @@ public protocol StoreFront: Sendable {
   func refreshAppTransaction() async -> AppTransactionRead
   /// `Transaction.currentEntitlements`. Never prompts.
   func currentEntitlements() async -> [StoreTransaction]
+  /// `Transaction.all` for `productIDs`: every purchase of them, refunded ones included. Current
+  /// entitlements hold only the latest transaction of a non-renewing subscription, and a pass
+  /// bought while one ran starts where that one ends, so its expiry needs the history. Never
+  /// prompts; read from the device, offline too.
+  func transactionHistory(for productIDs: Set<String>) async -> [StoreTransaction]
   /// `Transaction.updates`: purchases approved later, made on other devices, refunds.
   func transactionUpdates() -> AsyncStream<StoreTransaction>
   /// `Transaction.unfinished`: what the app hasn't finished yet, such as a consumable it couldn't
@@ -386,6 +407,9 @@ public struct StorePurchaseIntent: Hashable, Sendable {
 }
 
 extension StoreFront {
+  /// None: a store front without a history, where each pass counts from its own purchase.
+  public func transactionHistory(for productIDs: Set<String>) async -> [StoreTransaction] { [] }
+
   /// Where no sheet can be shown: the customer redeems the code in the App Store, and it arrives
   /// through `Transaction.updates`.
   public func presentOfferCodeRedemption() async throws {

@@ -24,6 +24,9 @@ public protocol StorePlan {
 
   /// Products used up once delivered: the app delivers them, and only then are they finished.
   static var consumables: Set<Product> { get }
+  /// Non-renewing subscriptions with a duration: each purchase's period starts where the one running
+  /// ends, so the store reads their whole history (`StoreFront.transactionHistory(for:)`).
+  static var passes: Set<Product> { get }
   /// Whether a consumable is on sale now.
   static func sells(_ consumable: Product) -> Bool
   /// The original purchase `facts` describe, on `platform`; with no facts, one nothing is known of.
@@ -67,6 +70,8 @@ public protocol StorePlan {
 
 extension StorePlan {
   public static var provisionalGrantDays: Int? { nil }
+
+  public static var passes: Set<Product> { [] }
 
   public static func provisionalEntitlements(
     _ purchase: Purchase, owned: [OwnedProduct], now: Date

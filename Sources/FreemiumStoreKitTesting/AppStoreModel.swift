@@ -70,7 +70,14 @@ import FreemiumStoreKit
 ///   the day of recovery. Retry that ends unpaid lapses (`billingError`). "Reducing involuntary
 ///   subscriber churn" ("Enable billing grace period"); `RenewalInfo.gracePeriodExpirationDate`.
 /// - **Buying again**: a non-consumable the customer owns isn't charged again; the existing
-///   transaction comes back. In-App Purchase, non-consumables.
+///   transaction comes back. In-App Purchase, non-consumables. A non-renewing subscription is sold
+///   again while one runs, charged each time, with no expiration date: Apple leaves the duration,
+///   and where a new period starts, to the app ("Non-renewing subscriptions"). Current
+///   entitlements hold its latest transaction only; `Transaction.all` (`transactionHistory(for:)`)
+///   holds every purchase, refunded ones included, read from the device, offline too.
+/// - **Plan changes**: the customer changes plan in the app through `Product.purchase`, as on the
+///   subscription management page (`AppStore.showManageSubscriptions(in:)`); choosing the plan in
+///   use while a change waits undoes the change. "Handling subscriptions billing".
 /// - **Lifetime and subscriptions**: buying a non-consumable doesn't end a subscription; it renews
 ///   until the customer cancels it. "Auto-renewable subscriptions".
 /// - **Current entitlements**: the latest transaction of each non-consumable, non-renewing
@@ -114,7 +121,7 @@ import FreemiumStoreKit
 /// - **Offline**: the app transaction is unavailable (it throws), products and purchases fail.
 ///   Apple doesn't say what `currentEntitlements` answers offline: the model answers from the
 ///   device, so no payer is locked out.
-public final class AppStoreModel: StoreFront, @unchecked Sendable {
+public final class AppStoreModel: StoreFront, StoreClock, @unchecked Sendable {
   /// A product as App Store Connect declares it.
   public struct Product: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
@@ -123,6 +130,16 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
       case nonRenewing
       /// `level` 1 is the highest level of service; `period` is one renewal, in seconds.
       case autoRenewable(group: String, level: Int, period: TimeInterval)
+
+      /// The In-App Purchase type.
+      public var type: InAppPurchaseType {
+        switch self {
+        case .consumable: .consumable
+        case .nonConsumable: .nonConsumable
+        case .nonRenewing: .nonRenewable
+        case .autoRenewable: .autoRenewable
+        }
+      }
     }
 
     public var id: String
@@ -217,6 +234,28 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     var winBackRenewalsLeft = 0
   }
 
+  /// A call the app made to the App Store, for tests that check what was asked and in which order.
+  public enum Call: Hashable, Sendable {
+    /// `AppTransaction.shared`.
+    case appTransaction
+    /// `AppTransaction.refresh()`: may ask the customer to sign in.
+    case refreshAppTransaction
+    /// `Transaction.currentEntitlements`.
+    case currentEntitlements
+    /// `Transaction.all`, for these products.
+    case transactionHistory
+    /// `Transaction.unfinished`.
+    case unfinished
+    /// `AppStore.sync()`: may ask for the password.
+    case sync
+    /// `Product.SubscriptionInfo.status` of this product's group.
+    case status(String)
+    /// `Product.purchase(options:)` of this product.
+    case purchase(String)
+    /// The offer code redemption sheet.
+    case offerCodeSheet
+  }
+
   /// What an offer signature was made for: what the model's `offerSigner` was asked to sign.
   public struct SignedClaims: Hashable, Sendable {
     public var kind: SignedOffer.Kind
@@ -252,7 +291,10 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     var charges: [Charge] = []
     var signatures: [String: SignedClaims] = [:]
     var prompts = 0
-    var calls: [String] = []
+    var calls: [Call] = []
+    /// Tasks waiting on the model's clock (`sleep(until:)`), by id.
+    var sleepers: [Int: (deadline: Date, continuation: CheckedContinuation<Void, any Error>)] = [:]
+    var nextSleeper = 0
     var nextID: UInt64 = 1_000
     var listeners: [Int: AsyncStream<StoreTransaction>.Continuation] = [:]
     var nextListener = 0
@@ -263,6 +305,8 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     /// What the customer types in the redemption sheet.
     var codeInSheet: OfferCodeEntry?
     var intentListeners: [Int: AsyncStream<StorePurchaseIntent>.Continuation] = [:]
+    /// App Store Server Notifications posted, oldest first.
+    var notifications: [VerifiedNotification] = []
   }
 
   /// How long the App Store retries a failed renewal: up to 60 days ("Reducing involuntary
@@ -351,8 +395,8 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
   public var charges: [Charge] { withState { $0.charges } }
   /// How many times the customer was asked to sign in.
   public var prompts: Int { withState { $0.prompts } }
-  /// The calls the app made, in order (`purchase ID`, `sync`, …).
-  public var calls: [String] { withState { $0.calls } }
+  /// The calls the app made, in order.
+  public var calls: [Call] { withState { $0.calls } }
   /// Purchases waiting for a parent's approval.
   public var pendingApprovals: [String] { withState { $0.pending } }
 
@@ -419,6 +463,21 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
         return nil
       }
       state.records[index].revocationDate = state.now
+      notify(.refund, about: state.records[index], in: &state)
+      return state.records[index]
+    }
+    if let record { emit(record) }
+  }
+
+  /// Apple refunds one transaction, by its id (an earlier pass, say): it is revoked and sent through
+  /// `Transaction.updates`.
+  public func refund(transactionID: UInt64) {
+    let record: Record? = withState { state in
+      guard let index = state.records.firstIndex(where: { $0.id == transactionID }) else {
+        return nil
+      }
+      state.records[index].revocationDate = state.now
+      notify(.refund, about: state.records[index], in: &state)
       return state.records[index]
     }
     if let record { emit(record) }
@@ -440,6 +499,9 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
         })
       else { return }
       state.renewals[index].willAutoRenew = false
+      if let current = latest(of: state.renewals[index], in: state) {
+        notify(.didChangeRenewalStatus, .autoRenewDisabled, about: current, in: &state)
+      }
     }
   }
 
@@ -487,6 +549,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
         && state.records[index].revocationDate == nil
       {
         state.records[index].revocationDate = state.now
+        notify(.revoke, about: state.records[index], in: &state)
         revoked.append(state.records[index])
       }
       return revoked
@@ -503,14 +566,14 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
 
   public func appTransaction() async -> AppTransactionRead {
     withState { state in
-      state.calls.append("appTransaction")
+      state.calls.append(.appTransaction)
       return Self.read(state)
     }
   }
 
   public func refreshAppTransaction() async -> AppTransactionRead {
     withState { state in
-      state.calls.append("refreshAppTransaction")
+      state.calls.append(.refreshAppTransaction)
       state.prompts += 1
       // `AppTransaction.refresh()` throws when the customer cancels signing in.
       return state.cancelsPrompts ? .unavailable : Self.read(state)
@@ -519,7 +582,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
 
   public func currentEntitlements() async -> [StoreTransaction] {
     let records: [Record] = withState { state in
-      state.calls.append("currentEntitlements")
+      state.calls.append(.currentEntitlements)
       var latest: [String: Record] = [:]
       for record in state.records where isEntitling(record, in: state) {
         latest[record.productID] = record
@@ -529,9 +592,18 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     return records.map(transaction)
   }
 
+  /// Every transaction of `productIDs`, refunded ones included, from the device: offline too.
+  public func transactionHistory(for productIDs: Set<String>) async -> [StoreTransaction] {
+    withState { state in
+      state.calls.append(.transactionHistory)
+      return state.records.filter { productIDs.contains($0.productID) }
+    }
+    .map(transaction)
+  }
+
   public func unfinishedTransactions() async -> [StoreTransaction] {
     withState { state in
-      state.calls.append("unfinished")
+      state.calls.append(.unfinished)
       return state.records.filter { !$0.isFinished }
     }
     .map(transaction)
@@ -550,7 +622,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
 
   public func sync() async throws {
     try withState { state in
-      state.calls.append("sync")
+      state.calls.append(.sync)
       guard state.isOnline else { throw Self.offline }
       state.prompts += 1
       if state.cancelsPrompts {
@@ -576,7 +648,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     guard isOnline else { throw Self.offline }
     guard let group = products[productID]?.group else { return [] }
     return withState { state in
-      state.calls.append("status \(productID)")
+      state.calls.append(.status(productID))
       return state.renewals.indices.filter { state.renewals[$0].group == group }
         .compactMap { status(of: $0, in: state) }
     }
@@ -586,7 +658,7 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     -> PurchaseAttempt
   {
     let record: Record? = try withState { state in
-      state.calls.append("purchase \(productID)")
+      state.calls.append(.purchase(productID))
       guard state.isOnline else { throw Self.offline }
       guard let product = products[productID] else {
         throw StoreFrontError(message: StoreFrontError.notInStorefront)
@@ -615,12 +687,9 @@ public final class AppStoreModel: StoreFront, @unchecked Sendable {
     return state.appTransactionVerifies ? .verified(facts) : .unverified(claimed: facts)
   }
 
-  /// Only non-consumables and auto-renewable subscriptions are shared, when marked shareable.
+  /// Shared when marked shareable and of a type Family Sharing shares (`InAppPurchaseType`).
   static func isShared(_ product: Product) -> Bool {
-    switch product.kind {
-    case .nonConsumable, .autoRenewable: product.isFamilyShareable
-    case .consumable, .nonRenewing: false
-    }
+    product.isFamilyShareable && product.kind.type.isSharedByFamily
   }
 
   func transaction(_ record: Record) -> StoreTransaction {

@@ -96,7 +96,7 @@ extension AppStoreModel {
   /// redeemed arrives through `Transaction.updates`; a refused code changes nothing.
   public func presentOfferCodeRedemption() async throws {
     let entry: OfferCodeEntry? = try withState { state in
-      state.calls.append("offerCodeSheet")
+      state.calls.append(.offerCodeSheet)
       guard state.isOnline else { throw Self.offline }
       state.prompts += 1
       defer { state.codeInSheet = nil }

@@ -8,14 +8,14 @@ import FreemiumStoreKit
 /// What a test needs to walk a customer through `AppStoreModel`: a store launched against it, and a
 /// bounded wait for what arrives through `Transaction.updates`. For tests only.
 extension AppStoreModel {
-  /// A store as the app makes one at launch against this model, on the model's clock, refreshed.
+  /// A store as the app makes one at launch against this model, on the model's clock (what it
+  /// schedules happens when the test moves the clock on), refreshed.
   @MainActor
   public func launch<Plan: StorePlan>(
     _ plan: Plan.Type, on platform: Plan.Platform,
     cache: any PurchaseCacheStore = InMemoryPurchaseCache()
   ) async -> PlanStore<Plan> {
-    let store = PlanStore<Plan>(
-      platform: platform, storeFront: self, cache: cache, now: { [self] in now })
+    let store = PlanStore<Plan>(platform: platform, storeFront: self, cache: cache, clock: self)
     await store.refresh()
     return store
   }

@@ -96,9 +96,13 @@ extension AppStoreModel {
       let current = state.records.last {
         $0.productID == product.id && $0.ownership == .purchased && isEntitling($0, in: state)
       }
-      if current != nil, let index = renewalIndex(group, .purchased, in: state) {
+      if let current, let index = renewalIndex(group, .purchased, in: state) {
+        let wasChanged = state.renewals[index].preference != product.id
+        let wasOff = !state.renewals[index].willAutoRenew
         state.renewals[index].willAutoRenew = true
         state.renewals[index].preference = product.id
+        if wasChanged { notify(.didChangeRenewalPref, about: current, in: &state) }
+        if wasOff { notify(.didChangeRenewalStatus, .autoRenewEnabled, about: current, in: &state) }
       }
       return current
     case .consumable, .nonRenewing:
@@ -153,6 +157,9 @@ extension AppStoreModel {
             state.nextID -= 1
             state.renewals[index].preference = product.id
             state.renewals[index].willAutoRenew = true
+            if ownership == .purchased {
+              notify(.didChangeRenewalPref, .downgrade, about: current, in: &state)
+            }
             return current
           }
           // An upgrade, or a crossgrade of the same duration: at once, ending the current one.
@@ -183,15 +190,35 @@ extension AppStoreModel {
           winBackOfferID: record.winBackOfferID))
     }
     state.records.append(record)
+    if ownership == .purchased {
+      if let group = product.group {
+        let upgraded = state.records.contains {
+          $0.isUpgraded && products[$0.productID]?.group == group
+            && $0.originalID == record.originalID
+        }
+        let earlier = state.records.contains {
+          $0.id != record.id && products[$0.productID]?.group == group && $0.ownership == .purchased
+        }
+        if upgraded {
+          notify(.didChangeRenewalPref, .upgrade, about: record, in: &state)
+        } else if winBackOfferID != nil || offerID != nil {
+          notify(.offerRedeemed, earlier ? .resubscribe : .initialBuy, about: record, in: &state)
+        } else {
+          notify(.subscribed, earlier ? .resubscribe : .initialBuy, about: record, in: &state)
+        }
+      } else {
+        notify(.oneTimeCharge, about: record, in: &state)
+      }
+    }
     return record
   }
 
   // MARK: - The lifecycle
 
   /// Runs every renewal, billing retry end and lapse due up to `date`, in order, then sends the
-  /// renewals through `Transaction.updates`.
+  /// renewals through `Transaction.updates` and wakes what waited on the clock until then.
   func advance(to date: Date) {
-    let renewed: [Record] = withState { state in
+    let (renewed, woken): ([Record], [CheckedContinuation<Void, any Error>]) = withState { state in
       var renewed: [Record] = []
       for _ in 0..<Self.maximumEvents {
         guard let (index, due) = nextEvent(before: date, in: state) else { break }
@@ -199,9 +226,41 @@ extension AppStoreModel {
         if let record = runEvent(at: index, in: &state) { renewed.append(record) }
       }
       state.now = max(state.now, date)
-      return renewed
+      let due = state.sleepers.filter { $0.value.deadline <= state.now }
+      for id in due.keys { state.sleepers[id] = nil }
+      return (renewed, due.sorted { $0.key < $1.key }.map(\.value.continuation))
     }
     for record in renewed { emit(record) }
+    for continuation in woken { continuation.resume() }
+  }
+
+  // MARK: - The clock
+
+  /// Waits until the model's clock reaches `deadline`: a store launched on the model
+  /// (`launch(_:on:)`) asks the App Store again when a test moves the clock on, not in real time.
+  public func sleep(until deadline: Date) async throws {
+    let id = withState { state in
+      state.nextSleeper += 1
+      return state.nextSleeper
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let ready: Bool? = withState { state in
+          if Task.isCancelled { return nil }
+          if deadline <= state.now { return true }
+          state.sleepers[id] = (deadline, continuation)
+          return false
+        }
+        switch ready {
+        case nil: continuation.resume(throwing: CancellationError())
+        case true?: continuation.resume()
+        case false?: break
+        }
+      }
+    } onCancel: {
+      let sleeper = withState { $0.sleepers.removeValue(forKey: id) }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
   }
 
   /// The earliest renewal or end of billing retry due by `date`.
@@ -226,15 +285,26 @@ extension AppStoreModel {
     let renewal = state.renewals[index]
     if renewal.retryStarted != nil {
       state.renewals[index].expirationReason = .billingError
+      if renewal.ownership == .purchased, let current = latest(of: renewal, in: state) {
+        notify(.expired, .billingRetry, about: current, in: &state)
+      }
       return nil
     }
     guard renewal.willAutoRenew else {
       state.renewals[index].expirationReason = .autoRenewDisabled
+      if renewal.ownership == .purchased, let current = latest(of: renewal, in: state) {
+        notify(.expired, .voluntary, about: current, in: &state)
+      }
       return nil
     }
     // The organizer pays for a shared subscription, never the member.
     if state.paymentFails, renewal.ownership == .purchased {
       state.renewals[index].retryStarted = state.now
+      if let current = latest(of: state.renewals[index], in: state) {
+        notify(
+          .didFailToRenew, state.gracePeriod != nil ? .gracePeriod : nil, about: current, in: &state
+        )
+      }
       return nil
     }
     return renew(at: index, from: state.now, in: &state)
@@ -264,6 +334,9 @@ extension AppStoreModel {
           winBackOfferID: record.winBackOfferID))
     }
     state.records.append(record)
+    if renewal.ownership == .purchased {
+      notify(.didRenew, about: record, in: &state)
+    }
     return record
   }
 

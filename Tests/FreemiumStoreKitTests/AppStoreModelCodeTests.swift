@@ -67,7 +67,7 @@ struct AppStoreModelCodeTests {
         #expect(model.records.map(\.offerCode) == ["launch"])
         try await model.presentOfferCodeRedemption()
         #expect(model.records.count == 1)
-        #expect(model.calls == ["offerCodeSheet", "offerCodeSheet"])
+        #expect(model.calls == [.offerCodeSheet, .offerCodeSheet])
         model.isOnline = false
         await #expect(throws: StoreFrontError.self) { try await model.presentOfferCodeRedemption() }
     }

@@ -17,7 +17,7 @@ struct LayerPromptTests {
             model.isOnline = online
             let store = PlanStoreTests.store(Plan.self, model)
             await store.refresh()
-            #expect(!model.calls.contains("sync") && !model.calls.contains("refreshAppTransaction"))
+            #expect(!model.calls.contains(.sync) && !model.calls.contains(.refreshAppTransaction))
             #expect(model.prompts == 0)
         }
     }

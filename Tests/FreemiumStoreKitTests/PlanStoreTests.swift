@@ -214,7 +214,7 @@ struct PlanStoreTests {
         let store = Self.store(TinyPlan<OwnPrice>.self, model)
         #expect(await store.purchase(.pro) == .refused(.ownershipUnknown))
         #expect(model.charges.isEmpty)
-        #expect(model.calls.contains("refreshAppTransaction"), "buying is a user action: it may ask to sign in")
+        #expect(model.calls.contains(.refreshAppTransaction), "buying is a user action: it may ask to sign in")
     }
 
     @Test("A legacy buyer is refused what they own; a legacy price without a signer is refused, not charged in full")
@@ -274,31 +274,33 @@ struct PlanStoreTests {
     func firstLaunchOffline() async {
         let model = Self.model(Self.legacyBuyer)
         model.isOnline = false
-        let store = Self.store(TinyPlan<OwnPrice>.self, model)
+        // On the model's clock: the store's next attempt comes when the test moves time on, not in real time.
+        let store = PlanStore<TinyPlan<OwnPrice>>(platform: "iOS", storeFront: model, cache: InMemoryPurchaseCache(), clock: model)
         #expect(!store.isCheckingOriginalPurchase, "nothing read yet is loading, not checking")
-        store.recheckDelays = [0.001]
         await store.refresh()
         #expect(store.isCheckingOriginalPurchase)
         #expect(store.state.proof == .unknown && !store.decision.isLegacy)
         model.isOnline = true
-        var recognised = false
-        for _ in 0..<2_000 where !recognised {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-            recognised = store.decision.isLegacy
-        }
-        #expect(recognised, "the store asked again on its own")
+        model.advance(by: store.recheckDelays[0] - 1)
+        await Self.settle()
+        #expect(!store.decision.isLegacy, "asked again before its delay")
+        model.advance(by: 1)
+        for _ in 0..<10_000 where !store.decision.isLegacy { await Task.yield() }
+        #expect(store.decision.isLegacy, "the store asked again on its own")
         #expect(!store.isCheckingOriginalPurchase && store.state.proof == .verified)
     }
 
     @Test("Checking stops once the App Store has answered: a verified customer isn't asked again")
     func noRecheckOnceKnown() async {
         let model = Self.model(Self.legacyBuyer)
-        let store = Self.store(TinyPlan<OwnPrice>.self, model)
-        store.recheckDelays = [0.001]
+        let store = PlanStore<TinyPlan<OwnPrice>>(platform: "iOS", storeFront: model, cache: InMemoryPurchaseCache(), clock: model)
         await store.refresh()
         #expect(!store.isCheckingOriginalPurchase)
         model.isOnline = false
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        let reads = model.calls.filter { $0 == .appTransaction }.count
+        model.advance(by: 3_600)
+        await Self.settle()
+        #expect(model.calls.filter { $0 == .appTransaction }.count == reads, "asked again once verified")
         #expect(store.state.proof == .verified, "verified in this process: still the App Store's answer")
     }
 
@@ -323,7 +325,7 @@ struct PlanStoreTests {
         #expect(await store.restore() == nil)
         model.cancelsPrompts = false
         #expect(await store.restore() == .failed)
-        #expect(model.calls.contains("refreshAppTransaction"))
+        #expect(model.calls.contains(.refreshAppTransaction))
         let legacy = Self.store(TinyPlan<OwnPrice>.self, Self.model(Self.legacyBuyer))
         #expect(await legacy.restore() == .restored)
         #expect(await Self.store(TinyPlan<OwnPrice>.self, Self.model()).restore() == .nothingRestored)
@@ -475,8 +477,8 @@ struct PlanStoreTests {
         let before = model.calls.count
         #expect(await store.purchase(.pro) == .purchased(.pro))
         let calls = Array(model.calls[before...])
-        let read = try #require(calls.firstIndex(of: "currentEntitlements"))
-        let bought = try #require(calls.firstIndex(of: "purchase pro"))
+        let read = try #require(calls.firstIndex(of: .currentEntitlements))
+        let bought = try #require(calls.firstIndex(of: .purchase("pro")))
         #expect(read < bought)
     }
 
@@ -524,7 +526,7 @@ struct PlanStoreTests {
         #expect(!store.upsell.offers.contains(.yearly))
         #expect(!store.mayBuy(.yearly))
         #expect(await store.purchase(.yearly) == .refused(.alreadySwitched(change)))
-        #expect(model.calls.filter { $0 == "purchase yearly" }.count == 1, "the refusal reached the App Store")
+        #expect(model.calls.filter { $0 == .purchase("yearly") }.count == 1, "the refusal reached the App Store")
         model.now = renewal.addingTimeInterval(1)
         await store.refresh()
         #expect(store.entitlements.products == ["yearly"])
@@ -594,7 +596,7 @@ struct PlanStoreTests {
         #expect(await store.redeemOfferCode() == .redeemed([.pro]))
         #expect(store.entitlements.products.contains("pro"))
         #expect(await store.redeemOfferCode() == .nothingRedeemed)
-        #expect(model.calls.filter { $0 == "offerCodeSheet" }.count == 2)
+        #expect(model.calls.filter { $0 == .offerCodeSheet }.count == 2)
         let elsewhere = Self.store(TinyPlan<OwnPrice>.self, ScriptedStoreFront(appTransactions: [(.verified(Self.newCustomer), 0)]))
         #expect(await elsewhere.redeemOfferCode() == .unavailable(StoreFrontError.offerCodesUnavailable))
     }

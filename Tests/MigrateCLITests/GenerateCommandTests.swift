@@ -18,8 +18,8 @@ struct GenerateCommandTests {
         #expect(first.status == .success, "\(first.error)")
         #expect(first.output.contains("created  out/Freemium/OriginalPurchase.swift"))
         // The layer's copies are the library's sources, whatever files it has.
-        let layer = StoreLayerSources.names.map { "Freemium/FreemiumStoreKit/\($0).swift" }
-        let testing = StoreLayerSources.testingNames.map { "FreemiumTests/FreemiumStoreKitTesting/\($0).swift" }
+        let layer = StoreLayerSources.names.map { "Freemium/FreemiumStoreKit/\($0).swift" }.sorted()
+        let testing = StoreLayerSources.testingNames.map { "FreemiumTests/FreemiumStoreKitTesting/\($0).swift" }.sorted()
         let count = 11 + layer.count + testing.count
         #expect(first.output.hasSuffix("\(count) files written, 0 unchanged in out.\n"))
         let written = files(in: scratch.url.appendingPathComponent("out"))
@@ -206,7 +206,7 @@ struct GenerateCommandTests {
         #expect(
             written.keys.sorted()
                 == [".migrate-generated.json", "Products.storekit", "Store/Entitlements.swift", "Store/FreemiumStore.swift"]
-                + StoreLayerSources.names.map { "Store/FreemiumStoreKit/\($0).swift" } + [
+                + StoreLayerSources.names.map { "Store/FreemiumStoreKit/\($0).swift" }.sorted() + [
                     "Store/OriginalPurchase.swift", "Store/Upsell.swift",
                 ])
         #expect(!(written["Store/Upsell.swift"] ?? "").contains("public "))

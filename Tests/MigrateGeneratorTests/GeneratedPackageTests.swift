@@ -70,50 +70,71 @@ struct GeneratedPackageTests {
             test: "Journey: a plan of the group that adds nothing is a switch, not an upgrade"),
         // A plan change waiting for the renewal sold again: the guard that refuses it, and the upsell that hides it.
         LayerMutant(
-            name: "PendingSwitchSoldAgain", example: "quill-writer", file: "PlanStore.swift",
+            name: "PendingSwitchSoldAgain", example: "quill-writer", file: "PlanStore+Purchasing.swift",
             find: "    if let change = pendingChange(to: product) { return .refused(.alreadySwitched(change)) }\n", replace: "",
             test: "A change of duration waits for the renewal: scheduled, never sold again, shown with its date, then held", inLibrary: true),
         LayerMutant(
             name: "PendingSwitchOffered", example: "tally-two-switches", file: "PlanStore.swift",
             find: "    return switched.isEmpty ? upsell : Plan.upsell(upsell, without: switched)\n", replace: "    return upsell\n",
             test: "A change of duration waits for the renewal: scheduled, never sold again, shown with its date, then held", inLibrary: true),
+        // A switch that adds nothing sold on the paywall, a pending change offered again, a pass extension that
+        // restarts the clock, a notification applied twice.
+        LayerMutant(
+            name: "SwitchSoldOnPaywall", example: "quill-writer", file: "CatalogUpsell.swift",
+            find: "        if adds.isEmpty {\n          withheld[product] = .switchAddsNothing(from: current)\n          continue\n        }\n",
+            replace: "",
+            test: "Journey: a plan of the group that adds nothing is a switch, not an upgrade"),
+        LayerMutant(
+            name: "PendingChangeOfferedAgain", example: "quill-writer", file: "PlanStore+PlanChanges.swift",
+            find: "        if pending.product == change.to {\n", replace: "        if pending.product == change.to, false {\n",
+            test: "Journey: a subscriber changes plan on the account screen, and is charged once"),
+        LayerMutant(
+            name: "PassExtensionRestartsClock", example: "Tests/Fixtures/plans/promotional-offer-free-era.json",
+            file: "CatalogEntitlements.swift",
+            find: "        let start = max(purchase.bought, runningEnd ?? purchase.bought)\n", replace: "        let start = purchase.bought\n",
+            test: "Journey: a pass bought while one runs starts where it ends: no day is lost, offline too"),
+        LayerMutant(
+            name: "NotificationAppliedTwice", example: "tilt-to-live-hd", file: "NotificationLedger.swift",
+            find: "    guard notificationUUIDs.insert(notification.notificationUUID).inserted else {\n      return .duplicate\n    }\n",
+            replace: "    notificationUUIDs.insert(notification.notificationUUID)\n",
+            test: "A notification delivered twice is applied once", inLibrary: true),
         LayerMutant(
             name: "LegacyPriceUncharged", example: "quill-writer", file: "CatalogUpsell.swift",
             find: "          offer.legacyCharge = .legacyProduct(candidate.product)\n", replace: "          offer.legacyCharge = nil\n",
             test: "Journey: a paid-app buyer who never subscribed buys every legacy price offered"),
         // Offline at the first launch, nothing cached: the store must ask again on its own, or the buyer stays unknown.
         LayerMutant(
-            name: "FirstLaunchNeverRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
-            find: "      provisionalGrant: provisional)\n    scheduleRecheck()\n", replace: "      provisionalGrant: provisional)\n",
+            name: "FirstLaunchNeverRechecked", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
+            find: "      renewalDates: renewalDates)\n    scheduleRecheck()\n", replace: "      renewalDates: renewalDates)\n",
             test: "First launch offline, nothing cached: the purchase is being checked, and recognised when the App Store answers, no relaunch",
             inLibrary: true),
         // A provisional grant on the app's own evidence: never past its window, never past the App Store's answer.
         LayerMutant(
-            name: "ProvisionalWindowEndIgnored", example: "Tests/Fixtures/plans/tier-window-mid-release.json", file: "PlanStore.swift",
+            name: "ProvisionalWindowEndIgnored", example: "Tests/Fixtures/plans/tier-window-mid-release.json", file: "PlanStore+Reading.swift",
             find: "    guard window.isOpen(at: now, days: days) else { return nil }\n", replace: "",
             test: "The grant ends at the window's end, and a relaunch or a clock set back doesn't restart it", inLibrary: true),
         LayerMutant(
             name: "ProvisionalGrantKeptAfterAnswer", example: "Tests/Fixtures/plans/tier-window-mid-release.json",
-            file: "PlanStore.swift",
+            file: "PlanStore+Reading.swift",
             find: "    let provisional = proof == .unknown ? provisionalGrant(now: now) : nil\n",
             replace: "    let provisional = provisionalGrant(now: now)\n",
             test: "The App Store answers new customer: the grant is withdrawn at once, and the real decision stands", inLibrary: true),
         LayerMutant(
-            name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "ApprovalNeverFinished", example: "tilt-to-live-hd", file: "PlanStore+Consumables.swift",
             find: "      if transaction.isVerified { await transaction.finish() }\n", replace: "",
             test: "Ask to Buy: pending, then approved through Transaction.updates, unlocked and finished", inLibrary: true),
         LayerMutant(
-            name: "HandOffNotUnlocked", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "HandOffNotUnlocked", example: "tilt-to-live-hd", file: "PlanStore+Purchasing.swift",
             find: "      }\n      await read(appTransaction: nil, including: transaction)\n      await transaction.finish()\n",
             replace: "      }\n      await transaction.finish()\n",
             test: "A purchase handed over is unlocked before it is finished", inLibrary: true),
         LayerMutant(
-            name: "JourneyRefundedCantBuy", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "JourneyRefundedCantBuy", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
             find: "      proof = .verified\n    case .unverified(let claimed):\n",
             replace: "      proof = facts.isRevoked ? .unknown : .verified\n    case .unverified(let claimed):\n",
             test: "A refunded paid download is a proven new customer, who may buy", inLibrary: true),
         LayerMutant(
-            name: "JourneyRestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "JourneyRestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "PlanStore+Restoring.swift",
             find: "    guard appTransaction.isVerified else { return .failed }\n", replace: "",
             test: "Restore: cancelled shows nothing; synced but still unknown is a failure, never 'nothing to restore'", inLibrary: true),
         LayerMutant(
@@ -132,7 +153,7 @@ struct GeneratedPackageTests {
         // Win-back offers: eligibility read from the product's offers, which StoreKit lists to anyone, not from the
         // customer's renewal info: a customer who never subscribed is shown and sent a price the App Store refuses.
         LayerMutant(
-            name: "WinBackForAnyone", example: "quill-writer", file: "PlanStore.swift",
+            name: "WinBackForAnyone", example: "quill-writer", file: "PlanStore+Purchasing.swift",
             find: "    let eligible = statuses.filter { $0.isVerified && $0.ownership == .purchased }\n"
                 + "      .flatMap(\\.renewalInfo.eligibleWinBackOfferIDs)\n",
             replace: "    _ = statuses\n    let eligible = (try? await storeFront.products(for: [product.rawValue]).first?\n"
@@ -144,7 +165,7 @@ struct GeneratedPackageTests {
             replace: "    case .introductoryOffer?: return .offered(signing: nil)\n",
             test: "Journey: a paid-app buyer who subscribed before gets the introductory offer"),
         LayerMutant(
-            name: "OfflineIsUnverified", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "OfflineIsUnverified", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
             find: "verification: .unreachable(lastVerifiedDaysAgo: age))",
             replace: "verification: .failed(lastVerifiedDaysAgo: age))",
             test: "Offline later in the same run, or at the next launch from the cache, the verified facts keep deciding", inLibrary: true),
@@ -154,7 +175,7 @@ struct GeneratedPackageTests {
             replace: "guard let age = kept.age, let days = kept.limit, age <= days + 100_000 else {",
             test: "Each rule at its boundary", inLibrary: true),
         LayerMutant(
-            name: "ProcessForgets", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "ProcessForgets", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
             find: "if let record = verifiedInProcess, let facts = record.facts {",
             replace: "if false, let record = verifiedInProcess, let facts = record.facts {",
             test: "Offline later in the same run, or at the next launch from the cache, the verified facts keep deciding", inLibrary: true),
@@ -163,31 +184,31 @@ struct GeneratedPackageTests {
             find: "      record.isWellFormed(now: now)\n", replace: "      record.verifiedAt.isNaN || true\n",
             test: "A damaged or edited record is ignored", inLibrary: true),
         LayerMutant(
-            name: "ClaimRead", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "ClaimRead", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
             find: "    let now = self.now()\n    let purchase: Plan.Purchase\n",
             replace: "    var appTransaction = appTransaction\n"
                 + "    if case .unverified(let claimed) = appTransaction { appTransaction = .verified(claimed) }\n"
                 + "    let now = self.now()\n    let purchase: Plan.Purchase\n",
             test: "An unverified app transaction is never read: it can't claim to be a legacy buyer", inLibrary: true),
         LayerMutant(
-            name: "UnverifiedGrants", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "UnverifiedGrants", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
             find: "where transaction.isVerified || extendable.contains(transaction.productID) {",
             replace: "where transaction.isVerified || !extendable.contains(transaction.productID) {",
             test: "An unverified transaction for a product never verified grants nothing", inLibrary: true),
         LayerMutant(
-            name: "ClockRechecked", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "ClockRechecked", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
             find: "          isRevoked: transaction.isRevoked,\n          isVerified: transaction.isVerified,\n",
             replace: "          isRevoked: transaction.isRevoked,\n"
                 + "          isExpired: (transaction.expirationDate ?? .distantFuture) <= now,\n"
                 + "          isVerified: transaction.isVerified,\n",
             test: "A billing grace period keeps the subscriber: membership in currentEntitlements decides, not the device clock", inLibrary: true),
         LayerMutant(
-            name: "FinishBeforeUnlock", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "FinishBeforeUnlock", example: "tilt-to-live-hd", file: "PlanStore+Purchasing.swift",
             find: "      await read(appTransaction: nil, including: transaction)\n",
             replace: "      await transaction.finish()\n      await read(appTransaction: nil, including: transaction)\n",
             test: "A purchase handed over is unlocked before it is finished", inLibrary: true),
         LayerMutant(
-            name: "UnverifiedPurchase", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "UnverifiedPurchase", example: "tilt-to-live-hd", file: "PlanStore+Purchasing.swift",
             find: "      guard transaction.isVerified else { return .unverified }\n", replace: "",
             test: "An unverified purchase is neither unlocked nor finished", inLibrary: true),
         LayerMutant(
@@ -200,7 +221,7 @@ struct GeneratedPackageTests {
             replace: "",
             test: "Before the first refresh nothing is offered or buyable; after it, what the customer owns decides", inLibrary: true),
         LayerMutant(
-            name: "StaleOwnership", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "StaleOwnership", example: "tilt-to-live-hd", file: "PlanStore+Purchasing.swift",
             find: "async -> Preparation {\n    await refresh()\n", replace: "async -> Preparation {\n",
             test: "Buying reads what the customer owns first, not what an earlier refresh said", inLibrary: true),
         LayerMutant(
@@ -208,11 +229,11 @@ struct GeneratedPackageTests {
             find: "      isRevoked: facts.isRevoked)\n", replace: "      isRevoked: false)\n",
             test: "A paid download keeps its tier; refunded, it is a proven new customer, who may buy", inLibrary: true),
         LayerMutant(
-            name: "RestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "RestoreUnknownIsNothing", example: "tilt-to-live-hd", file: "PlanStore+Restoring.swift",
             find: "    guard appTransaction.isVerified else { return .failed }\n", replace: "",
             test: "Restore: cancelled shows nothing; synced but still unknown is a failure, never 'nothing to restore'", inLibrary: true),
         LayerMutant(
-            name: "CacheOfAnotherAccount", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "CacheOfAnotherAccount", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
             find: "        return ids.contains(\"\") || ids[0] == ids[1] ? record : nil\n",
             replace: "        return record\n",
             test: "The facts cached for one Apple Account never decide for another", inLibrary: true),
@@ -227,15 +248,15 @@ struct GeneratedPackageTests {
             test: "Journey: a subscriber buys Lifetime, and is told the subscription keeps renewing"),
         LayerMutant(
             name: "PassNeverEnds", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "CatalogEntitlements.swift",
-            find: "    if let period = passes[product], let now, let start = owned.purchaseDate,\n",
-            replace: "    if let period = passes[product], false, let now, let start = owned.purchaseDate,\n",
+            find: "    if passes[product] != nil, let now, let end = passPeriod?.end, now >= end {\n",
+            replace: "    if passes[product] != nil, false, let now, let end = passPeriod?.end, now >= end {\n",
             test: "What entitles and what doesn't, each at its boundary", inLibrary: true),
         LayerMutant(
-            name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "UnknownOwnershipBuys", example: "tilt-to-live-hd", file: "PlanStore+Purchasing.swift",
             find: "    guard knowsOwnership else { return .refused(.ownershipUnknown) }\n", replace: "",
             test: "While what the customer owns can't be read, a purchase is refused and nothing is charged", inLibrary: true),
         LayerMutant(
-            name: "OlderAnswerLands", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "OlderAnswerLands", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
             find: "    guard ticket > appliedRead else { return }\n", replace: "",
             test: "Overlapping refreshes: an older answer never lands after a newer one", inLibrary: true),
         LayerMutant(
@@ -243,66 +264,66 @@ struct GeneratedPackageTests {
             find: "    listener?.cancel()\n", replace: "",
             test: "The listener starts with the store and stops when the store goes away", inLibrary: true),
         LayerMutant(
-            name: "CancelledRestoreFails", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "CancelledRestoreFails", example: "tilt-to-live-hd", file: "PlanStore+Restoring.swift",
             find: "      if (error as? StoreFrontError)?.isUserCancellation == true { return nil }\n      return .failed",
             replace: "      return .failed",
             test: "Restore: cancelled shows nothing; synced but still unknown is a failure, never 'nothing to restore'", inLibrary: true),
         LayerMutant(
-            name: "RestoreNeverRefreshes", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "RestoreNeverRefreshes", example: "tilt-to-live-hd", file: "PlanStore+Restoring.swift",
             find: "      appTransaction = await storeFront.refreshAppTransaction()\n",
             replace: "      appTransaction = await storeFront.appTransaction()\n",
             test: "Restore: cancelled shows nothing; synced but still unknown is a failure, never 'nothing to restore'", inLibrary: true),
         LayerMutant(
-            name: "UndeliveredFinished", example: "tally-two-switches", file: "PlanStore.swift",
+            name: "UndeliveredFinished", example: "tally-two-switches", file: "PlanStore+Consumables.swift",
             find: "      guard let deliver = deliverConsumable, await deliver(delivery) else { return false }\n",
             replace: "      _ = (deliverConsumable, delivery)\n",
             test: "A consumable is finished only once delivered, with its transaction id; one bought before the hook is delivered", inLibrary: true),
         LayerMutant(
-            name: "OverlapDeliversTwice", example: "tally-two-switches", file: "PlanStore.swift",
+            name: "OverlapDeliversTwice", example: "tally-two-switches", file: "PlanStore+Consumables.swift",
             find: "    if let running = deliveries[transaction.id] { return await running.value }\n", replace: "",
             test: "A naive delivery hook credits a consumable once: a refresh overlapping its delivery, then a relaunch, hand it over again",
             inLibrary: true),
         LayerMutant(
-            name: "RelaunchDeliversTwice", example: "tally-two-switches", file: "PlanStore.swift",
+            name: "RelaunchDeliversTwice", example: "tally-two-switches", file: "PlanStore+Consumables.swift",
             find: "    if !delivered.contains(transaction.id) {\n", replace: "    if true {\n",
             test: "A naive delivery hook credits a consumable once: a refresh overlapping its delivery, then a relaunch, hand it over again",
             inLibrary: true),
         LayerMutant(
-            name: "DeliveryWithoutID", example: "tally-two-switches", file: "PlanStore.swift",
+            name: "DeliveryWithoutID", example: "tally-two-switches", file: "PlanStore+Consumables.swift",
             find: "ConsumableDelivery(product: product, transactionID: transaction.id)",
             replace: "ConsumableDelivery(product: product, transactionID: 0)",
             test: "A consumable is finished only once delivered, with its transaction id; one bought before the hook is delivered", inLibrary: true),
         LayerMutant(
-            name: "UnknownFinished", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "UnknownFinished", example: "tilt-to-live-hd", file: "PlanStore+Consumables.swift",
             find: "    guard let product = Plan.Product(rawValue: transaction.productID) else { return }\n"
                 + "    guard Plan.consumables.contains(product) else {\n",
             replace: "    let known = Plan.Product(rawValue: transaction.productID)\n"
                 + "    guard let product = known, Plan.consumables.contains(product) else {\n",
             test: "A product this build doesn't know is never finished: it may be a consumable nobody delivered", inLibrary: true),
         LayerMutant(
-            name: "UnsignedFullPrice", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore.swift",
+            name: "UnsignedFullPrice", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore+Purchasing.swift",
             find: "    guard let signer = offerSigner, let jws = try? await signer.compactJWS(for: request)\n"
                 + "    else { return .refused(.offerNotSigned) }\n",
             replace: "    let jws = (try? await offerSigner?.compactJWS(for: request)) ?? \"\"\n",
             test: "A legacy buyer is refused what they own; a legacy price without a signer is refused, not charged in full", inLibrary: true),
         LayerMutant(
-            name: "SignerWithoutIdentity", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore.swift",
+            name: "SignerWithoutIdentity", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore+Purchasing.swift",
             find: "kind: kind, productID: product.rawValue, appTransactionJWS: appTransactionJWS)",
             replace: "kind: kind, productID: product.rawValue, appTransactionJWS: nil)",
             test: "A signed legacy price carries the signed app transaction; the App Store's refusal is a refusal", inLibrary: true),
         LayerMutant(
-            name: "OfferRejectionFails", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore.swift",
+            name: "OfferRejectionFails", example: "Tests/Fixtures/plans/promotional-offer-free-era.json", file: "PlanStore+Purchasing.swift",
             find: "      if signed != nil, failure?.isOfferRejected == true { return .refused(.offerRejected) }\n",
             replace: "",
             test: "A signed legacy price carries the signed app transaction; the App Store's refusal is a refusal", inLibrary: true),
         // Offer codes and purchases started on the App Store.
         LayerMutant(
-            name: "CodeUntold", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "CodeUntold", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
             find: "      guard let offer = transaction.offer, offer.kind == .code,\n",
             replace: "      guard let offer = transaction.offer, offer.kind != .code,\n",
             test: "Journey: a code redeemed in the App Store grants its features, is said, not offered again"),
         LayerMutant(
-            name: "CodeOfAnyone", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "CodeOfAnyone", example: "tilt-to-live-hd", file: "PlanStore+Reading.swift",
             find: "    where transaction.isVerified && !transaction.isRevoked && transaction.ownership == .purchased {\n",
             replace: "    where !transaction.productID.isEmpty {\n",
             test: "Only the customer's own verified, unrefunded redemption is a redeemed code", inLibrary: true),
@@ -312,11 +333,11 @@ struct GeneratedPackageTests {
             test: "Journey: a code redeemed in the App Store grants its features, is said, not offered again"),
         LayerMutant(
             name: "CodeSharedUnshareable", example: "tilt-to-live-hd", file: "AppStoreModel.swift",
-            find: "    case .nonConsumable, .autoRenewable: product.isFamilyShareable\n",
-            replace: "    case .nonConsumable, .autoRenewable: true\n",
+            find: "    product.isFamilyShareable && product.kind.type.isSharedByFamily\n",
+            replace: "    product.kind.type.isSharedByFamily\n",
             test: "Journey: an organizer's redeemed product reaches the family only if family-shareable"),
         LayerMutant(
-            name: "IntentBypassesGate", example: "tilt-to-live-hd", file: "PlanStore.swift",
+            name: "IntentBypassesGate", example: "tilt-to-live-hd", file: "PlanStore+Purchasing.swift",
             find: "    let outcome = await purchase(product, chosenWinBack: intent.winBackOfferID)\n",
             replace: "    let attempt = (try? await storeFront.purchase(productID: product.rawValue, offer: nil)) ?? .userCancelled\n"
                 + "    let outcome = await complete(attempt, for: product)\n",
@@ -333,7 +354,7 @@ struct GeneratedPackageTests {
             replace: "      if now >= end && false { return .trialEnded(end) }\n",
             test: "What entitles and what doesn't, each at its boundary", inLibrary: true),
         LayerMutant(
-            name: "TrialDeviceClock", example: "inkwell-universal", file: "PlanStore.swift",
+            name: "TrialDeviceClock", example: "inkwell-universal", file: "PlanStore+Reading.swift",
             find: "    let trustedNow = signed.reduce(now) { max($0, $1) }\n",
             replace: "    let trustedNow = signed.reduce(now) { first, _ in first }\n",
             test: "Trials are judged at the later of the clock and the newest moment the App Store signed", inLibrary: true),

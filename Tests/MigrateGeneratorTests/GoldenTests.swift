@@ -11,8 +11,9 @@ struct GoldenTests {
     @Test("Each example's generated files match the golden files, and the golden folder holds no other file", arguments: exampleNames)
     func golden(name: String) throws {
         let files = try Generator().generate(try examplePlan(name))
-        let layer = StoreLayerSources.names.map { "Freemium/FreemiumStoreKit/\($0).swift" }
-        let testing = StoreLayerSources.testingNames.map { "FreemiumTests/FreemiumStoreKitTesting/\($0).swift" }
+        // In path order, as the outputs are: `PlanStore+Types.swift` before `PlanStore.swift`.
+        let layer = StoreLayerSources.names.map { "Freemium/FreemiumStoreKit/\($0).swift" }.sorted()
+        let testing = StoreLayerSources.testingNames.map { "FreemiumTests/FreemiumStoreKitTesting/\($0).swift" }.sorted()
         #expect(
             files.map(\.path)
                 == [

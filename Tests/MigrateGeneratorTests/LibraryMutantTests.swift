@@ -4,20 +4,22 @@ import MigrateTestSupport
 import Testing
 
 /// The StoreKit layer's guards and rules in the library, proven by the library's own tests: each mutant of
-/// `PlanStore.swift`, the cutoff and catalog rules and the cache (the same list the generated tests must catch) is a
+/// `PlanStore`'s files, the cutoff and catalog rules and the cache (the same list the generated tests must catch) is a
 /// copy of the library with one guard removed, beside copies of the library's tests, in one small package built
 /// once. A mutant `inLibrary` has no generated test: the library test it names must fail. CI runs them
 /// (`.ci/mutants` sets `MIGRATE_MUTANTS=1`).
 @Suite("Library mutants", .serialized, .timeLimit(.minutes(45)))
 struct LibraryMutantTests {
     static let files: Set<String> = [
-        "PlanStore.swift", "CatalogRules.swift", "CatalogEntitlements.swift", "CatalogUpsell.swift", "CatalogPlan.swift", "CohortRules.swift",
+        "PlanStore.swift", "PlanStore+Consumables.swift", "PlanStore+Purchasing.swift", "PlanStore+Reading.swift",
+        "PlanStore+Restoring.swift", "PlanStore+PlanChanges.swift", "NotificationLedger.swift", "CatalogRules.swift", "CatalogEntitlements.swift",
+        "CatalogUpsell.swift", "CatalogPlan.swift", "CohortRules.swift",
         "PurchaseCache.swift",
     ]
     static let mutants = GeneratedPackageTests.layerMutants.filter { files.contains($0.file) }
     static let testFiles = [
         "PlanStoreTests.swift", "CatalogRulesTests.swift", "ProvisionalGrantTests.swift", "CohortRulesTests.swift", "PurchaseCacheTests.swift",
-        "CatalogPlanStoreTests.swift", "LayerPromptTests.swift",
+        "CatalogPlanStoreTests.swift", "LayerPromptTests.swift", "SubscriptionJourneyTests.swift", "NotificationLedgerTests.swift",
     ].map { repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/\($0)") }
 
     /// Builds the package once; the tests below share it.

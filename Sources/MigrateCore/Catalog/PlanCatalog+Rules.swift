@@ -31,6 +31,8 @@ extension PlanCatalog {
         var grants: [ProductKey: [String]] = [:]
         var contents: [ProductKey: [ProductKey]] = [:]
         var groups: [ProductKey: String] = [:]
+        var levels: [ProductKey: Int] = [:]
+        var periods: [ProductKey: String] = [:]
         var trials: [ProductKey: DateComponents] = [:]
         var passes: [ProductKey: DateComponents] = [:]
         var prices: [ProductKey: Int] = [:]
@@ -39,7 +41,11 @@ extension PlanCatalog {
             let key = ProductKey(product.id)
             grants[key] = ordered(Set(product.grants))
             contents[key] = (productContents[product.id] ?? []).sorted().map { ProductKey($0) }
-            if product.kind == .autoRenewable { groups[key] = product.subscription?.group ?? "" }
+            if product.kind == .autoRenewable {
+                groups[key] = product.subscription?.group ?? ""
+                levels[key] = product.subscription?.level
+                periods[key] = product.subscription?.period
+            }
             if let trial = product.trial { trials[key] = trial.dateComponents }
             if let duration = product.duration { passes[key] = duration.dateComponents }
             prices[key] = Int(clamping: product.price.tenThousandths)
@@ -77,7 +83,8 @@ extension PlanCatalog {
         return PlanRules(
             tierFeatures: Dictionary(tiers.map { ($0.id, Set($0.grants)) }, uniquingKeysWith: { first, _ in first }),
             productGrants: grants, productContents: contents, freeFeatures: free,
-            consumables: keys(products.filter { $0.kind == .consumable }), subscriptionGroups: groups,
+            consumables: keys(products.filter { $0.kind == .consumable }), subscriptionGroups: groups, subscriptionLevels: levels,
+            subscriptionPeriods: periods,
             nonRenewing: keys(products.filter { $0.kind == .nonRenewing }), trials: trials, passes: passes,
             familyShareable: keys(products.filter(\.familyShareable)), familySharingEntitles: plan.policies.familySharing != .ignored,
             forSale: products.filter(\.forSale).map { ProductKey($0.id) }, prices: prices, requirements: requirements,

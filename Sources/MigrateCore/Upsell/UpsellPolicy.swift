@@ -20,6 +20,11 @@ public struct Offer: Sendable, Hashable {
     /// Subscriptions the customer holds that grant some of what this product unlocks for good: the App Store
     /// doesn't end them, so the customer is told to cancel them in Settings.
     public var keepsRenewing: [String] = []
+    /// A pass the customer holds now, bought again: its period starts where the running one ends.
+    public var extendsPass = false
+    /// What the offer tells a customer who uses some of it through Family Sharing (the layer's
+    /// `FamilySharedOffer.message`, the same words the app shows); nil when nothing of it is shared.
+    public var familySharing: String? = nil
 }
 
 extension Offer {
@@ -64,12 +69,11 @@ public struct UpsellResult: Sendable, Hashable {
     public var notes: [String] { remarks.map(\.description) }
 }
 
-/// The three outcomes of a Restore Purchases tap, each with its own message (App Review checks them).
-public enum RestoreOutcome: String, Sendable, Hashable, CaseIterable {
-    case failed
-    case nothingRestored
-    case restored
+/// The three outcomes of a Restore Purchases tap: the layer's (`FreemiumStoreKit.RestoreOutcome`).
+public typealias RestoreOutcome = FreemiumStoreKit.RestoreOutcome
 
+extension RestoreOutcome {
+    /// What the generated app tells the customer for each.
     public var message: String {
         switch self {
         case .failed: "Restore failed. Check your connection and try again."
@@ -199,9 +203,19 @@ public struct UpsellPolicy: Sendable {
                 "; \(keepsRenewing.map { "'\($0)'" }.joined(separator: ", ")) grants some of it only while it renews, and buying"
                 + " this doesn't stop it: tell the customer to cancel it in Settings"
         }
+        if offer.extendsPass {
+            reason +=
+                "; a pass the customer holds now: bought again, its \(product.duration?.spoken ?? "period") starts where the"
+                + " running one ends, so no paid day is lost"
+        }
+        if let family = offer.familySharing {
+            let shared = offer.sharedByFamily.map(\.rawValue).sorted().map { "'\($0)'" }.joined(separator: ", ")
+            reason += "; the customer has \(shared) through Family Sharing (the organizer's), and the offer says: \"\(family.message)\""
+        }
         return Offer(
             productID: id, name: product.name, price: price, regularPrice: regular, charge: charge, adds: adds, reason: reason,
-            switchesFrom: switchesFrom, keepsRenewing: keepsRenewing)
+            switchesFrom: switchesFrom, keepsRenewing: keepsRenewing, extendsPass: offer.extendsPass,
+            familySharing: offer.familySharing?.message)
     }
 }
 

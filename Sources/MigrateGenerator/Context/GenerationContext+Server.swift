@@ -43,6 +43,24 @@ extension GenerationContext {
             "serverNow": .string(Self.grouped(Int64(Self.serverNow.timeIntervalSince1970))),
             "serverTestCount": .string(String(cases.count)),
             "serverTests": Self.swiftList(cases.enumerated().map { serverTestValue($1, number: $0 + 1) }),
+            "serverNotifications": options.server ? serverNotificationsValue : false,
+        ]
+    }
+
+    /// The products the notification tests buy, renew, change, refund and revoke: the plan's first auto-renewable
+    /// subscription, another plan of its group, and a non-consumable. False when the plan sells no subscription.
+    private var serverNotificationsValue: TemplateValue {
+        let products = plan.products.filter { $0.kind != .consumable }
+        guard let subscription = products.first(where: { $0.kind == .autoRenewable }) else { return false }
+        let other = products.first {
+            $0.kind == .autoRenewable && $0.id != subscription.id && $0.subscription?.group == subscription.subscription?.group
+        }
+        let oneTime = products.first { $0.kind == .nonConsumable }
+        return [
+            "subscription": .string(SwiftIdentifier.stringLiteral(subscription.id)),
+            "other": other.map { .string(SwiftIdentifier.stringLiteral($0.id)) } ?? false,
+            "oneTime": oneTime.map { .string(SwiftIdentifier.stringLiteral($0.id)) } ?? false,
+            "familySharingEntitles": .bool(plan.policies.familySharing != .ignored),
         ]
     }
 

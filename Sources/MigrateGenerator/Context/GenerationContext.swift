@@ -163,6 +163,8 @@ public struct GenerationContext {
                     [
                         "case": .string(productCases[product.id]!),
                         "groupLiteral": .string(SwiftIdentifier.stringLiteral(product.subscription?.group ?? "")),
+                        "level": .string(String(product.subscription?.level ?? 1)),
+                        "periodLiteral": .string(SwiftIdentifier.stringLiteral(product.subscription?.period ?? "")),
                     ]
                 }),
             "anySubscriptions": .bool(plan.products.contains { $0.kind == .autoRenewable }),

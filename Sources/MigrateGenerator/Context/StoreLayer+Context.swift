@@ -11,6 +11,7 @@ extension GenerationContext {
     static let purchaseMessages: KeyValuePairs<String, String> = [
         "purchased": "Thank you! Your purchase is unlocked.",
         "scheduled": "Your new plan starts at your next renewal. Until then, you keep your current plan.",
+        "planKept": "You're staying on your current plan. It renews as before, and nothing was charged.",
         "pending": "Waiting for approval. It unlocks as soon as the purchase is approved.",
         "ownershipUnknown": "Couldn't check what you already own, so nothing was charged. Try again when you're online.",
         "addsNothing": "You already have everything this includes.",
@@ -180,6 +181,11 @@ extension GenerationContext {
                     "lifetime": lifetime.map { productReference($0.productID) } ?? false,
                     "switchTo": switchTo.map { productReference($0.productID) } ?? false,
                     "switchWithheld": switchWithheld.map { productReference($0.productID) } ?? false,
+                    // When the App Store makes that change (the layer's rule): at the next renewal, or at once.
+                    "switchDeferred": .bool(
+                        switchWithheld.map {
+                            catalog.makeRules().change(from: ProductKey(offer.productID), to: ProductKey($0.productID)).timing == .nextRenewal
+                        } ?? false),
                 ]
                 break
             }
@@ -218,6 +224,11 @@ extension GenerationContext {
                 catalog.product(withID: offer.productID).map { $0.kind == .autoRenewable && $0.trial == nil } ?? false
             }
         }
+        // A pass a new customer may buy, bought again while it runs.
+        let pass = newCustomer?.expected.upsell.offers.first { offer in
+            catalog.product(withID: offer.productID).map { $0.kind == .nonRenewing && $0.duration != nil } ?? false
+        }
+        value["pass"] = pass.map { productReference($0.productID) } ?? false
         value["hasLapseJourney"] = .bool(lapse != nil)
         if let lapse { value["lapse"] = productReference(lapse.productID) }
         value["hasPromo"] = .bool(promo != nil)
@@ -248,7 +259,7 @@ extension GenerationContext {
         case .nonRenewing: kind = ".nonRenewing"
         case .autoRenewable:
             let info = product.subscription
-            let days = info.flatMap { Self.periodDays[$0.period] } ?? 30
+            let days = info.flatMap { PlanRules.renewalPeriods[$0.period]?.days } ?? 30
             kind =
                 ".autoRenewable(group: \(SwiftIdentifier.stringLiteral(info?.group ?? "")), level: \(info?.level ?? 1), period: \(Self.grouped(Int64(days * 86_400))))"
         }
@@ -278,17 +289,6 @@ extension GenerationContext {
         if inner.count + packed.count + 2 <= 100 { return "\(name)(\n\(inner)\(packed))" }
         return "\(name)(\n" + arguments.map { inner + $0 }.joined(separator: ",\n") + ")"
     }
-
-    /// What `AppStoreModel` shares with a family member: a non-consumable or an auto-renewable
-    /// subscription marked shareable.
-    enum AppStoreModelRules {
-        static func isShared(_ product: Product) -> Bool {
-            product.familyShareable && (product.kind == .nonConsumable || product.kind == .autoRenewable)
-        }
-    }
-
-    /// Days in one renewal of the periods App Store Connect offers.
-    static let periodDays: [String: Int] = ["P1W": 7, "P1M": 30, "P2M": 60, "P3M": 91, "P6M": 182, "P1Y": 365]
 
     /// A customer of the layer's journeys. `facts` is their `AppTransactionFacts(…)` with the id
     /// `id`, laid out to start a line `indent` spaces in.

@@ -7,6 +7,8 @@ import TiltServer
 // What SERVER.md tells an integrator to write: one line per type of Apple's library.
 extension AppTransaction: ServerAppTransaction {}
 extension JWSTransactionDecodedPayload: ServerTransaction {}
+extension ResponseBodyV2DecodedPayload: ServerNotification {}
+extension JWSRenewalInfoDecodedPayload: ServerRenewalInfo {}
 
 @Suite("Apple's App Store Server Library", .timeLimit(.minutes(20)))
 struct LibraryConformanceTests {
@@ -36,5 +38,28 @@ struct LibraryConformanceTests {
       #expect(fromLibrary.purchase.environment == (environment == .sandbox ? .sandbox : .production))
       #expect(fromLibrary.purchase.originalPlatform == .iOS)
     }
+  }
+
+  @Test("A notification and its renewal info, conformed in one line each, are applied as the facts they carry")
+  func notificationFromLibrary() {
+    let signed = Date(timeIntervalSince1970: 1_900_000_000)
+    let product = ProductID.allCases[0].rawValue
+    let payload = ResponseBodyV2DecodedPayload(
+      rawNotificationType: "DID_FAIL_TO_RENEW", rawSubtype: "GRACE_PERIOD", notificationUUID: "uuid-1",
+      data: AppStoreServerLibrary.Data(rawEnvironment: "Sandbox", bundleId: ServerDecisions.bundleID), version: "2.0", signedDate: signed)
+    let renewal = JWSRenewalInfoDecodedPayload(
+      originalTransactionId: "o-1", autoRenewProductId: product, productId: product, rawAutoRenewStatus: 1,
+      isInBillingRetryPeriod: true, gracePeriodExpiresDate: signed.addingTimeInterval(86_400))
+    let transaction = JWSTransactionDecodedPayload(
+      originalTransactionId: "o-1", transactionId: "t-1", productId: product, purchaseDate: signed.addingTimeInterval(-86_400),
+      expiresDate: signed)
+    let notification = VerifiedNotification(
+      payload, environment: ServerDecisions.environment(payload.data?.rawEnvironment),
+      transaction: VerifiedTransaction(transaction), renewalInfo: VerifiedRenewalInfo(renewal))
+    #expect(notification?.notificationType == .didFailToRenew && notification?.subtype == .gracePeriod)
+    #expect(notification?.environment == .sandbox)
+    #expect(notification?.transaction?.originalTransactionId == "o-1")
+    #expect(notification?.renewalInfo?.willAutoRenew == true)
+    #expect(notification?.renewalInfo?.gracePeriodExpiresDate == signed.addingTimeInterval(86_400))
   }
 }
