@@ -185,6 +185,9 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
       case originalPlatform(Platform)
       /// The plan has no releases for this platform.
       case noReleases(Platform)
+      /// Universal purchase, original platform unknown, and only this platform had releases: nothing could be bought
+      /// anywhere else, so the purchase was made here, whatever platform runs the app now.
+      case onlyPlatformWithReleases(Platform)
       /// The version decides.
       case byVersion
       /// The version would decide, but there is no usable one: the date decides.
@@ -376,7 +379,14 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
     {
       trace.steps.append(.originalPlatform(original))
     }
-    let origin = purchase.originalPlatform ?? purchase.platform
+    var origin = purchase.originalPlatform ?? purchase.platform
+    if isUniversalPurchase, purchase.originalPlatform == nil, track(for: origin) == nil,
+      appPlatforms.count == 1, let only = appPlatforms.first
+    {
+      // One record for every platform, and releases on one only: the original purchase was made there.
+      origin = only
+      trace.steps.append(.onlyPlatformWithReleases(only))
+    }
     guard let platform = track(for: origin) else { return undetermined(.noReleases(origin)) }
     let sound = versionRuleIsSound[platform] ?? false
     let useVersion = cutoffRule == .version || (cutoffRule == .automatic && sound)

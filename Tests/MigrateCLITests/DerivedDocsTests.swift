@@ -24,6 +24,7 @@ struct DerivedDocsTests {
         ("`simulate`", DiagnosticCode.Simulation.allCases.map(\.rawValue)),
         ("`check`, about generated code beside the plan", DiagnosticCode.Generator.allCases.map(\.rawValue)),
         ("`check`, about direct sales and offer codes", DiagnosticCode.DirectSales.allCases.map(\.rawValue)),
+        ("`check`, about the platforms a plan declares", DiagnosticCode.Platforms.allCases.map(\.rawValue)),
     ]
 
     @Test("The traps page lists every diagnostic code, by what reports it")

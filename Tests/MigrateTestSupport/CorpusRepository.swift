@@ -109,7 +109,8 @@ public struct CorpusRepository: Decodable, Sendable {
             for gone in written.subtracting(now) { try? FileManager.default.removeItem(at: folder.appendingPathComponent(gone)) }
             written = now
             try Self.git(["add", "-A"], in: folder)
-            try Self.git(["commit", "-q", "--allow-empty", "-m", "snapshot \(index) (\(snapshot.commit.prefix(10)))"], in: folder, date: snapshot.date)
+            try Self.git(
+                ["commit", "-q", "--allow-empty", "-m", "snapshot \(index) (\(snapshot.commit.prefix(10)))"], in: folder, date: snapshot.date)
             for tag in snapshot.tags where taken.insert(tag).inserted {
                 if let tagDate = snapshot.tagDate {
                     try Self.git(["tag", "-a", tag, "-m", tag], in: folder, date: tagDate)
@@ -171,7 +172,8 @@ public struct CorpusRepository: Decodable, Sendable {
             targetIDs.append(targetID)
         }
         objects.append(
-            "\t\tA4000000000000000000000000 = {\n\t\t\tisa = XCConfigurationList;\n\t\t\tbuildConfigurations = ();\n\t\t\tdefaultConfigurationName = Release;\n\t\t};")
+            "\t\tA4000000000000000000000000 = {\n\t\t\tisa = XCConfigurationList;\n\t\t\tbuildConfigurations = ();\n\t\t\tdefaultConfigurationName = Release;\n\t\t};"
+        )
         objects.append(
             "\t\tA5000000000000000000000000 = {\n\t\t\tisa = PBXProject;\n\t\t\tbuildConfigurationList = A4000000000000000000000000;\n\t\t\ttargets = (\(targetIDs.joined(separator: ", ")));\n\t\t};"
         )
@@ -221,7 +223,10 @@ public struct CorpusRepository: Decodable, Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
-            ["git", "-C", folder.path, "-c", "user.name=Corpus", "-c", "user.email=corpus@example.com", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"]
+            [
+                "git", "-C", folder.path, "-c", "user.name=Corpus", "-c", "user.email=corpus@example.com", "-c", "commit.gpgsign=false", "-c",
+                "tag.gpgsign=false",
+            ]
             + arguments
         var environment = ProcessInfo.processInfo.environment
         if let date {

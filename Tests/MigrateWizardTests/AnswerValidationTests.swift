@@ -132,7 +132,7 @@ struct SavedAnswersTests {
         // A folder where the plan should go is refused before the first question, so no answer is asked for nothing.
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("migration.json"), withIntermediateDirectories: true)
         let refused = CommandContext.testing(directory: folder.path, environment: environment)
-        #expect(Migrate.run(["init", "--yes", "--force"], context: refused) == .cannotCreate)
+        #expect(Migrate.run(["init", "--yes", "--price", "4.99", "--force"], context: refused) == .cannotCreate)
         #expect(refused.standardError.text.contains("--plan migration.json is a folder; name a file to write."))
         try FileManager.default.removeItem(at: folder.appendingPathComponent("migration.json"))
         // The disk refuses the plan itself: the write fails after every answer was given.
@@ -142,7 +142,10 @@ struct SavedAnswersTests {
             return nil
         })
         let status = Migrate.run(
-            ["init", "--yes", "--force", "--verification-failure", "keep:30", "--first-free", "3.0", "--free-from", "2021-06-01T17:00:00Z"],
+            [
+                "init", "--yes", "--price", "4.99", "--force", "--verification-failure", "keep:30", "--first-free", "3.0", "--free-from",
+                "2021-06-01T17:00:00Z",
+            ],
             context: failing)
         #expect(status == .cannotCreate, "\(failing.standardError.text)")
         #expect(

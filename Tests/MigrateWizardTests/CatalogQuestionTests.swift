@@ -178,22 +178,27 @@ struct CatalogQuestionTests {
     }
 
     @Test(
-        "The paid price's default comes from this app's products in the catalog, in its storefront's currency, never from a placeholder",
+        "The paid price's default is what the sales reports show paid downloads cost, never an in-app product's price",
         arguments: [
-            ([QuestionID: String](), "4.99", "in EUR (the storefront DEU); the default is what com.example.ledger.export costs in the .storekit"),
-            ([.sells("com.temporary.id.nonconsumable.a"): "yes"], "0.99", "what com.temporary.id.nonconsumable.a costs"),
-        ])
-    func catalogPrice(answers: [QuestionID: String], price: String, hint: String) throws {
+            (nil, nil, "no sales report shows a paid download, so there is no default"),
+            (
+                PaidDownloadPrice(price: try! Price("2.99"), currency: "USD", units: 100, of: 120), "2.99",
+                "in USD; the default is what 100 of the 120 paid downloads in USD cost in the sales reports"
+            ),
+        ] as [(PaidDownloadPrice?, String?, String)])
+    func paidPriceDefault(sold: PaidDownloadPrice?, price: String?, hint: String) throws {
         let folder = try Self.project()
         defer { try? FileManager.default.removeItem(at: folder) }
         var facts = try ProjectImport.gather(root: folder.path, scan: ProjectScanner.scan(folder.path), environment: [:])
         facts.app = AppHints(name: "Ledger", bundleID: "com.example.ledger", platforms: [.iOS])
         facts.releases = WizardFlowTests.facts.releases
+        facts.paidDownloadPrice = sold
         var wizard = Wizard(facts: facts, now: WizardFlowTests.now)
         while let current = wizard.current, current != .price {
-            guard case .accepted = wizard.submit(answers[current] ?? "") else { break }
+            guard case .accepted = wizard.submit("") else { break }
         }
         let question = try #require(wizard.question)
+        // The catalog sells an unlock at 4.99 and Xcode's placeholder at 0.99: neither is what the download cost.
         #expect(question.defaultAnswer == price)
         #expect(question.hint?.contains(hint) == true, "\(question.hint ?? "")")
     }
@@ -205,7 +210,7 @@ struct CatalogQuestionTests {
         let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
         let status = Migrate.run(
             [
-                "init", "--yes", "--app-name", "Ledger", "--bundle-id", "com.example.ledger", "--platform", "iOS",
+                "init", "--yes", "--price", "4.99", "--app-name", "Ledger", "--bundle-id", "com.example.ledger", "--platform", "iOS",
                 "--release", "1.0 (1) 2019-03-01", "--release", "2.0 (5) 2021-06-01", "--first-free", "2.0", "--free-from", "2021-06-01T17:00:00Z",
                 "--duration", "com.example.ledger.lifetime=P10Y", "--sells", "com.vendorkit.demo.pro=no",
             ], context: context)
@@ -241,7 +246,7 @@ struct CatalogQuestionTests {
         let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
         let status = Migrate.run(
             [
-                "init", "--yes", "--app-name", "Ledger", "--bundle-id", "com.example.ledger", "--platform", "iOS",
+                "init", "--yes", "--price", "4.99", "--app-name", "Ledger", "--bundle-id", "com.example.ledger", "--platform", "iOS",
                 "--release", "1.0 (1) 2019-03-01", "--first-free", "new", flag, value,
             ], context: context)
         #expect(status == .usage)

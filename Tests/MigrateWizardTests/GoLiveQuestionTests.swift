@@ -202,7 +202,7 @@ struct GoLiveQuestionTests {
         let environment = ProcessInfo.processInfo.environment
         let stopped = CommandContext.testing(directory: folder.path, environment: environment)
         // The app went free with the newest tag: said, since the default is a release not listed yet.
-        #expect(Migrate.run(["init", "--yes", "--first-free", "3.0"], context: stopped) == .usage)
+        #expect(Migrate.run(["init", "--yes", "--price", "4.99", "--first-free", "3.0"], context: stopped) == .usage)
         #expect(
             stopped.standardError.text.contains("Give --free-from <date-time> (or \"freeFrom\" in --answers); it has no default"),
             "\(stopped.standardError.text)")
@@ -210,7 +210,8 @@ struct GoLiveQuestionTests {
 
         let given = CommandContext.testing(directory: folder.path, environment: environment)
         #expect(
-            Migrate.run(["init", "--yes", "--first-free", "3.0", "--free-from", "2021-06-01T17:00:00Z"], context: given) == .success,
+            Migrate.run(["init", "--yes", "--price", "4.99", "--first-free", "3.0", "--free-from", "2021-06-01T17:00:00Z"], context: given)
+                == .success,
             "\(given.standardError.text)")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
         #expect(
@@ -244,7 +245,8 @@ struct GoLiveQuestionTests {
         }
         try report.write(to: folder.appendingPathComponent("sales.txt"), atomically: true, encoding: .utf8)
         let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
-        #expect(Migrate.run(["init", "--yes", "--sales", "sales.txt"], context: context) == .success, "\(context.standardError.text)")
+        #expect(
+            Migrate.run(["init", "--yes", "--price", "4.99", "--sales", "sales.txt"], context: context) == .success, "\(context.standardError.text)")
         let output = context.standardOutput.text + context.standardError.text
         #expect(output.contains("free and 0 paid downloads in sales.txt"), "\(output)")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
@@ -275,7 +277,8 @@ struct GoLiveQuestionTests {
         }
         try report.write(to: folder.appendingPathComponent("sales.txt"), atomically: true, encoding: .utf8)
         let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
-        #expect(Migrate.run(["init", "--yes", "--sales", "sales.txt"], context: context) == .success, "\(context.standardError.text)")
+        #expect(
+            Migrate.run(["init", "--yes", "--price", "4.99", "--sales", "sales.txt"], context: context) == .success, "\(context.standardError.text)")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
         #expect(
             plan.contains("\"version\": \"3.0\", \"build\": \"1\", \"released\": \"2021-06-04T12:00:00Z\", \"releasedSource\": \"sales\""), "\(plan)")

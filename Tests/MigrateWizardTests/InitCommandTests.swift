@@ -14,7 +14,7 @@ struct InitCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
         // The app went free with the newest tag (3.0): said, since the default is a release not listed yet.
-        let status = Migrate.run(["init", "--yes", "--first-free", "3.0"], context: context)
+        let status = Migrate.run(["init", "--yes", "--price", "4.99", "--first-free", "3.0"], context: context)
         print(context.standardOutput.text, context.standardError.text)
         #expect(status == .success)
         let output = context.standardOutput.text
@@ -67,7 +67,7 @@ struct InitCommandTests {
         #expect(Migrate.run(["check", "migration.json"], context: .testing(directory: folder.path)) == .success)
 
         let again = CommandContext.testing(directory: folder.path, environment: environment)
-        #expect(Migrate.run(["init", "--yes"], context: again) == .cannotCreate)
+        #expect(Migrate.run(["init", "--yes", "--price", "4.99"], context: again) == .cannotCreate)
         #expect(again.standardError.text.contains("give --force"))
         #expect(try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8) == plan)
 

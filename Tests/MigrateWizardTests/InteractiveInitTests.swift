@@ -22,7 +22,8 @@ struct InteractiveInitTests {
         }
         let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, context) = run(Array(repeating: "", count: 17), in: folder)
+        // Return to every question but the price, which has no default without a sales report: it is typed.
+        let (status, context) = run(Array(repeating: "", count: 5) + ["4.99"] + Array(repeating: "", count: 12), in: folder)
         let output = context.standardOutput.text
         #expect(status == .success, "\(output)\(context.standardError.text)")
         #expect(output.contains("Which release is the first free one?\n  1. iOS 1.0 (1)  2019-03-01"))
@@ -80,7 +81,7 @@ struct InteractiveInitTests {
 
     /// The manual's session (`InitCommand.md`): a typo, a missing answer, going back, changing an answer at the summary.
     static let manualSession = [
-        "", "", "iSO", "", "4", "", "2021-06-01T17:00:00Z", "", "", "", "2.0", "", "", "<", "", "", "", "", "", "", "250", "13", "2", "yes",
+        "", "", "iSO", "", "4", "", "2021-06-01T17:00:00Z", "4.99", "", "", "2.0", "", "", "<", "", "", "", "", "", "", "250", "13", "2", "yes",
     ]
 
     @Test("every line of a session fits 80 columns, in colour too, and wrapping loses no word", arguments: [false, true])
@@ -145,7 +146,7 @@ struct InteractiveInitTests {
         }
         let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, context) = run(Array(repeating: "", count: 16) + ["no"], in: folder)
+        let (status, context) = run(Array(repeating: "", count: 5) + ["4.99"] + Array(repeating: "", count: 10) + ["no"], in: folder)
         #expect(status == .checkFailed)
         #expect(context.standardOutput.text.contains("Nothing was written."))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
@@ -172,7 +173,7 @@ struct InteractiveInitTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = ["-qec", "\(binary.path) init", "/dev/null"]
+        process.arguments = ["-qec", "\(binary.path) init --price 4.99", "/dev/null"]
         process.currentDirectoryURL = folder
         process.environment = Self.environment
         let input = Pipe()

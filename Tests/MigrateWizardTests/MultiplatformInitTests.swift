@@ -26,7 +26,8 @@ struct MultiplatformInitTests {
         }
         return WizardFacts(
             app: AppHints(name: "Shelf", bundleID: "com.example.shelf", platforms: [.iOS, .macOS]), releases: releases,
-            products: [Product(id: "com.example.shelf.pro", name: "Pro", kind: .nonConsumable, price: try! Price("4.99"))])
+            products: [Product(id: "com.example.shelf.pro", name: "Pro", kind: .nonConsumable, price: try! Price("4.99"))]
+        ).withSalesPrice("4.99")
     }
 
     static func finished(_ answers: [String: String] = [:]) -> Wizard {
@@ -146,10 +147,10 @@ struct MultiplatformInitTests {
         #expect(errors.isEmpty, "\(errors.map(\.message))")
     }
 
-    @Test("no price default without a catalog: the price is asked")
+    @Test("no price default without a sales report's paid downloads, even with an unlock in the catalog: the price is asked")
     func priceAsked() {
         var facts = Self.facts
-        facts.products = []
+        facts.paidDownloadPrice = nil
         let wizard = Wizard(facts: facts, now: Self.now)
         let result = ScriptedRun.run(wizard, answers: ["universalPurchase": "yes"], acceptDefaults: true)
         guard case .failure(.missing(.price, _)) = result else {

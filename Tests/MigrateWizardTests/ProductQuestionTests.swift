@@ -122,7 +122,8 @@ struct LongListTests {
         }
         return WizardFacts(
             app: AppHints(name: "Tipster", bundleID: "com.example.tipster", platforms: [.iOS]), releases: releases,
-            products: [Product(id: "com.example.tipster.pro", name: "Pro", kind: .nonConsumable, price: try! Price("4.99"))])
+            products: [Product(id: "com.example.tipster.pro", name: "Pro", kind: .nonConsumable, price: try! Price("4.99"))]
+        ).withSalesPrice("4.99")
     }
 
     static func wizard(at question: QuestionID, answering earlier: [QuestionID: String] = [:]) -> Wizard {

@@ -11,7 +11,8 @@ struct ReaderInitTests {
     static let environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
 
     static let initArguments = [
-        "init", "--yes", "--first-free", "new", "--new-free-release", "3.0 (4) 2027-01-04", "--duration", "com.example.reader.lifetime=lifetime",
+        "init", "--yes", "--price", "3.99", "--first-free", "new", "--new-free-release", "3.0 (4) 2027-01-04", "--duration",
+        "com.example.reader.lifetime=lifetime",
     ]
 
     /// What `init --yes` writes for this repository, which the generated package test builds.

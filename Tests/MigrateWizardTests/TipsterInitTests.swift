@@ -41,7 +41,9 @@ struct TipsterInitTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
         #expect(
-            Migrate.run(["init", "--yes", "--free-from", "2021-06-01T17:00:00Z", "--product", "com.example.tally.pro yearly 9.99"], context: context)
+            Migrate.run(
+                ["init", "--yes", "--price", "4.99", "--free-from", "2021-06-01T17:00:00Z", "--product", "com.example.tally.pro yearly 9.99"],
+                context: context)
                 == .success, "\(context.standardError.text)")
         let plan = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
         #expect(plan.contains("\"id\": \"com.example.tally.pro\",\n      \"name\": \"Pro\",\n      \"type\": \"autoRenewable\""))

@@ -113,14 +113,16 @@ struct UnusedAnswersTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = ProcessInfo.processInfo.environment
         let refused = CommandContext.testing(directory: folder.path, environment: environment)
-        #expect(Migrate.run(["init", "--yes", "--release", "9.0 (1) 2020-01-01"], context: refused) == .usage)
+        #expect(Migrate.run(["init", "--yes", "--price", "4.99", "--release", "9.0 (1) 2020-01-01"], context: refused) == .usage)
         #expect(
             refused.standardError.text.contains(
                 "'--release' is not used: the version history was found (4 releases), so the releases are not asked."),
             "\(refused.standardError.text)")
         // The case: the first free release not listed yet, --yes and --free-from alone.
         let context = CommandContext.testing(directory: folder.path, environment: environment)
-        #expect(Migrate.run(["init", "--yes", "--free-from", "2022-03-15T16:00:00Z"], context: context) == .success, "\(context.standardError.text)")
+        #expect(
+            Migrate.run(["init", "--yes", "--price", "4.99", "--free-from", "2022-03-15T16:00:00Z"], context: context) == .success,
+            "\(context.standardError.text)")
         let text = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
         let plan = try #require(PlanDecoder.decode(text).plan)
         let free = try #require(plan.releases.first { !$0.model.isPaid })

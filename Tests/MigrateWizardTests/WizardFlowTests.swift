@@ -24,7 +24,9 @@ struct WizardFlowTests {
                 release("1.0", "1", "2019-03-01"), release("1.1", "2", "2019-09-01"), release("2.0", "1", "2020-06-01"),
                 release("3.0", "1", "2021-06-01"),
             ],
-            products: [Product(id: "com.example.tally.pro", name: "Pro", kind: .nonConsumable, price: try! Price("4.99"))])
+            products: [Product(id: "com.example.tally.pro", name: "Pro", kind: .nonConsumable, price: try! Price("4.99"))]
+        )
+        .withSalesPrice("4.99")
     }
 
     @Test("defaults alone reach the end, and the plan has the releases, features, grants and a tier")
@@ -226,5 +228,15 @@ struct WizardFlowTests {
             return
         }
         #expect(done.plan.policies.familySharing == .ignored)
+    }
+}
+
+extension WizardFacts {
+    /// The facts with a sales report's evidence of what the paid download cost, as `init --sales` reads it: the price
+    /// question's only default.
+    func withSalesPrice(_ price: String) -> WizardFacts {
+        var facts = self
+        facts.paidDownloadPrice = PaidDownloadPrice(price: try! Price(price), currency: "USD", units: 100, of: 100)
+        return facts
     }
 }

@@ -111,7 +111,8 @@ enum InitCommand {
         }
         let facts: WizardFacts
         do {
-            facts = try ProjectImport.gather(root: root, scan: scan, asc: asc, sales: sales, taggedOnly: taggedOnly, environment: context.environment)
+            facts = try ProjectImport.gather(
+                root: root, scan: scan, asc: asc, sales: sales, taggedOnly: taggedOnly, bundleID: given["bundleID"], environment: context.environment)
         } catch {
             throw CommandError(error.kind == .badData ? .dataError : .noInput, error.description)
         }

@@ -28,6 +28,7 @@ public enum PlanChecker {
         diagnostics += futureCutoffs(catalog, now: now)
         diagnostics += decidingDates(catalog, now: now)
         diagnostics += universalPurchase(catalog)
+        diagnostics += PlatformCheck.check(catalog)
         diagnostics += cutoffRules(catalog)
         diagnostics += policyReferences(catalog)
         diagnostics += legacyPrices(catalog)

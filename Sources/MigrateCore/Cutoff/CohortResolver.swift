@@ -190,7 +190,15 @@ public struct CohortResolver: Sendable {
                 )
             }
         }
-        let origin = customer.originalPlatform ?? customer.platform
+        var origin = customer.originalPlatform ?? customer.platform
+        for step in steps {
+            if case .onlyPlatformWithReleases(let only) = step {
+                reasons.append(
+                    "universal purchase: the original platform is unknown, and the plan has releases on \(only) only (none on \(customer.platform)), so the app was bought on \(only): its original version is a \(only.originalVersionMeaning.displayName)"
+                )
+                origin = only
+            }
+        }
         guard let track = catalog.trackPlatform(for: origin), let cutoff = catalog.cutoffs[track] else {
             reasons.append("the plan has no releases for \(origin)")
             return undetermined(reasons: reasons, notes: notes)

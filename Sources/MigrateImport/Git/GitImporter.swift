@@ -13,8 +13,38 @@ public struct GitVersionChange: Sendable, Hashable {
     public var build: Version?
     /// Tags that point at this commit.
     public var tags: [String]
+    /// The app target's bundle id and name at this commit, when the project says.
+    public var bundleID: String? = nil
+    public var name: String? = nil
+    /// The platforms the app target builds for at this commit.
+    public var platforms: [Platform] = []
 
     public var displayName: String { version.text + (build.map { " (\($0))" } ?? "") }
+
+    /// Whether a tag names a pre-release (a beta, a release candidate, an alpha, a development build): such a tag
+    /// marks a TestFlight or test build, never the day a version went live on the App Store. `v2.0b1`, `1.0-rc1`,
+    /// `mac-6.0alpha1`, `5.1d2`, `2.0.0-beta.3`, `beta/2.1`.
+    /// The platform a tag's prefix names (`mac-6.0`, `ios/5.1.5`, `iOS-6.1-6105`): a repository of several apps tags each
+    /// app's releases with its platform; nil for a tag without such a prefix.
+    public static func platform(ofTag tag: String) -> Platform? {
+        let lowered = tag.lowercased()
+        let prefixes: [(String, Platform)] = [
+            ("macos", .macOS), ("mac", .macOS), ("ios", .iOS), ("ipados", .iOS), ("ipad", .iOS), ("tvos", .tvOS), ("watchos", .watchOS),
+            ("watch", .watchOS), ("visionos", .visionOS),
+        ]
+        for (prefix, platform) in prefixes where lowered.hasPrefix(prefix) {
+            let rest = lowered.dropFirst(prefix.count)
+            if let next = rest.first, next == "-" || next == "/" || next == "_" { return platform }
+        }
+        return nil
+    }
+
+    public static func isPrerelease(tag: String) -> Bool {
+        let name = tag.lowercased()
+        for word in ["alpha", "beta", "preview", "snapshot", "nightly", "canary", "dev"] where name.contains(word) { return true }
+        // `rc`, `a`, `b` or `d` right after a digit, or `rc` after a separator, followed by a number or the end.
+        return name.range(of: #"([0-9]|[-._/])rc([0-9]|$|[-._])|[0-9](a|b|d)[0-9]+$|[0-9](a|b|d)[0-9]+[-._]"#, options: .regularExpression) != nil
+    }
 }
 
 /// Reads the version history of an Xcode project from git.
@@ -35,15 +65,19 @@ public enum GitImporter {
         public var taggedOnly: Bool?
         /// The PATH to look for git on.
         public var environment: [String: String]
+        /// The app's bundle id, when known (a plan's, or `--bundle-id`): its versions are read, every other app's left
+        /// out. Nil: the app the repository's own project builds first at HEAD.
+        public var bundleID: String?
 
         public init(
             refs: [String] = ["HEAD"], paths: [String] = [], taggedOnly: Bool? = nil,
-            environment: [String: String] = ProcessInfo.processInfo.environment
+            environment: [String: String] = ProcessInfo.processInfo.environment, bundleID: String? = nil
         ) {
             self.refs = refs
             self.paths = paths
             self.taggedOnly = taggedOnly
             self.environment = environment
+            self.bundleID = bundleID
         }
     }
 
@@ -58,6 +92,14 @@ public enum GitImporter {
         /// Versions and builds the history changed to that no tag marks, left out because the releases are the
         /// tagged versions (`--all-versions` takes them); 0 when every version change was read.
         public var untaggedLeftOut: Int = 0
+        /// Versions whose app target had another bundle id than the app's: another App Store app that lived in the
+        /// repository, left out of the releases, by bundle id.
+        public var otherApps: [String: [GitVersionChange]] = [:]
+        /// Tags left out because they name a pre-release (a beta, a release candidate).
+        public var prereleaseTags: [String] = []
+        /// What the history held that isn't this app's releases, one sentence each (another app's versions, other apps
+        /// the repository builds, pre-release tags, another platform's tags): also in `result.ignored`.
+        public var leftOut: [String] = []
     }
 
     public static func read(repository: String, displayPath: String, options: Options = Options()) throws(ImportError) -> History {
@@ -103,7 +145,7 @@ public enum GitImporter {
         var replay = Replay(contents: contents, displayPath: displayPath)
         replay.run(&commits)
         let head = String(decoding: try git.run(["rev-parse", "HEAD"]).output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return replay.history(commits: commits, tags: tags, head: head, taggedOnly: options.taggedOnly)
+        return replay.history(commits: commits, tags: tags, head: head, taggedOnly: options.taggedOnly, bundleID: options.bundleID)
     }
 
     struct Change {

@@ -10,6 +10,8 @@ extension GitImporter {
         var platforms: [Platform]
         var bundleID: String?
         var name: String?
+        /// `path/to/App.xcodeproj/project.pbxproj:Target`, or the Info.plist's path: which app target this is.
+        var target: String = ""
     }
 
     /// Replays the project files commit by commit and resolves the version at each change.
@@ -17,8 +19,9 @@ extension GitImporter {
         let contents: [String: [UInt8]]
         let displayPath: String
         var files: [String: [String: String]] = [:]
-        var values: [String: Resolved] = [:]
-        var cache: [String: Resolved?] = [:]
+        /// Every application target's version at each commit, the app's own project first.
+        var values: [String: [Resolved]] = [:]
+        var cache: [String: [Resolved]?] = [:]
         var projects: [String: XcodeProject?] = [:]
         var issues: [Diagnostic] = []
         var reportedBlobs = Set<String>()
@@ -57,7 +60,7 @@ extension GitImporter {
             }
         }
 
-        mutating func resolve(_ state: [String: String], commit: String) -> Resolved? {
+        mutating func resolve(_ state: [String: String], commit: String) -> [Resolved]? {
             let key = state.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
             if let cached = cache[key] { return cached }
             let value = resolveUncached(state, commit: commit)
@@ -65,27 +68,39 @@ extension GitImporter {
             return value
         }
 
-        mutating func resolveUncached(_ state: [String: String], commit: String) -> Resolved? {
+        mutating func resolveUncached(_ state: [String: String], commit: String) -> [Resolved]? {
             let short = String(commit.prefix(10))
-            // Shallower projects first: the app's own project, not one vendored in a subfolder.
+            // The app's own project first: shallower before deeper, and samples, demos and vendored frameworks last.
             let projectPaths = state.keys.filter { $0.hasSuffix(".pbxproj") }.sorted {
-                ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1)
+                (XcodeProject.isAuxiliary($0) ? 1 : 0, $0.split(separator: "/").count, $0) < (
+                    XcodeProject.isAuxiliary($1) ? 1 : 0, $1.split(separator: "/").count, $1
+                )
             }
+            var found: [Resolved] = []
+            var firstIssues: [Diagnostic]?
             for path in projectPaths {
-                guard let blob = state[path], let project = project(blob: blob, path: path, commit: short), project.appTarget != nil else { continue }
+                guard let blob = state[path], let project = project(blob: blob, path: path, commit: short) else { continue }
                 let folder = ((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
                 let lookup: XcodeImporter.FileLookup = { relative in
                     let full = folder.isEmpty ? relative : folder + "/" + relative
                     return state[(full as NSString).standardizingPath].flatMap { contents[$0] }
                 }
-                do {
-                    let version = try XcodeImporter.resolve(project: project, projectFile: path, files: lookup)
-                    return resolved(version, at: short)
-                } catch {
-                    report(error, blob: blob, commit: short)
-                    return nil
+                // Every application target: a repository may build several apps (iOS and Mac, Focus and Klar).
+                for target in project.targets where target.isApplication {
+                    do throws(ImportError) {
+                        let version = try XcodeImporter.resolve(project: project, projectFile: path, targetName: target.name, files: lookup)
+                        if var value = resolved(version, at: short) {
+                            value.target = path + ":" + target.name
+                            found.append(value)
+                            if firstIssues == nil { firstIssues = lastIssues }
+                        }
+                    } catch {
+                        report(error, blob: blob, commit: short)
+                    }
                 }
             }
+            if let firstIssues { lastIssues = firstIssues }
+            if !found.isEmpty { return found }
             let plists = state.keys.filter { $0.lowercased().hasSuffix("info.plist") }.sorted {
                 ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1)
             }
@@ -95,7 +110,10 @@ extension GitImporter {
                     let version = try XcodeImporter.resolve(project: nil, projectFile: path, infoPlistPath: path) {
                         $0 == path ? contents[blob] : nil
                     }
-                    if let value = resolved(version, at: short) { return value }
+                    if var value = resolved(version, at: short) {
+                        value.target = path
+                        return [value]
+                    }
                 } catch {
                     report(error, blob: blob, commit: short)
                 }
@@ -135,7 +153,26 @@ extension GitImporter {
                     place: "commit \(commit)"))
         }
 
-        func history(commits: [Commit], tags: [Tag], head: String, taggedOnly: Bool?) -> History {
+        func history(commits: [Commit], tags: [Tag], head: String, taggedOnly: Bool?, bundleID wanted: String? = nil) -> History {
+            // The app: the one the user named, else the app's own project's first application target at HEAD.
+            let headCandidates = self.values[head] ?? commits.reversed().lazy.compactMap { self.values[$0.hash] }.first ?? []
+            let named = wanted.flatMap { id in headCandidates.first { $0.bundleID?.lowercased() == id.lowercased() } }
+            let appBundleID =
+                wanted ?? headCandidates.first?.bundleID
+                ?? commits.reversed().lazy.compactMap { self.values[$0.hash]?.first?.bundleID }.first
+            let appTarget = named?.target ?? headCandidates.first?.target
+            var values: [String: Resolved] = [:]
+            for (commit, candidates) in self.values {
+                if let appBundleID, let match = candidates.first(where: { $0.bundleID?.lowercased() == appBundleID.lowercased() }) {
+                    values[commit] = match
+                } else if let match = candidates.first(where: { $0.target == appTarget }) {
+                    values[commit] = match
+                } else if appBundleID == nil {
+                    values[commit] = candidates.first
+                }
+            }
+            // Other apps the repository builds at HEAD (a Mac app beside the iOS one, a second brand): said, never merged.
+            let otherTargets = headCandidates.filter { $0.bundleID != nil && $0.bundleID?.lowercased() != appBundleID?.lowercased() }
             var changes: [GitVersionChange] = []
             var tagsByCommit: [String: [String]] = [:]
             for tag in tags { tagsByCommit[tag.commit, default: []].append(tag.name) }
@@ -143,11 +180,13 @@ extension GitImporter {
                 guard let value = values[commit.hash] else { continue }
                 let previous = commit.parents.first.flatMap { values[$0] }
                 let isTagged = tagsByCommit[commit.hash] != nil
-                if previous.map({ $0.version.text != value.version.text || $0.build?.text != value.build?.text }) ?? true || isTagged {
+                if previous.map({ $0.version.text != value.version.text || $0.build?.text != value.build?.text || $0.bundleID != value.bundleID })
+                    ?? true || isTagged
+                {
                     changes.append(
                         GitVersionChange(
                             commit: commit.hash, date: commit.date, version: value.version, build: value.build,
-                            tags: (tagsByCommit[commit.hash] ?? []).sorted()))
+                            tags: (tagsByCommit[commit.hash] ?? []).sorted(), bundleID: value.bundleID, name: value.name, platforms: value.platforms))
                 }
             }
             var result = ImportResult(source: "git")
@@ -161,12 +200,40 @@ extension GitImporter {
                 platforms = [.iOS]
                 if latest != nil { result.ignored.append("note: the project names no SDK; read as iOS") }
             }
-            result.app = AppHints(name: latest?.name, bundleID: latest?.bundleID, platforms: platforms)
+            // A version whose app target had another bundle id belongs to another App Store app (a bundle id can't
+            // change on a record), whose buyers have no AppTransaction for this one.
+            func isOtherApp(_ value: Resolved) -> Bool {
+                guard let appBundleID, let bundleID = value.bundleID else { return false }
+                return bundleID.lowercased() != appBundleID.lowercased()
+            }
+            var otherApps: [String: [GitVersionChange]] = [:]
+            for change in changes {
+                guard let value = values[change.commit], isOtherApp(value), let bundleID = value.bundleID else { continue }
+                otherApps[bundleID, default: []].append(change)
+            }
+            result.app = AppHints(name: latest?.name, bundleID: latest?.bundleID ?? appBundleID, platforms: platforms)
+            var leftOut: [String] = []
+            var seenOthers = Set<String>()
+            for other in otherTargets where seenOthers.insert(other.bundleID!.lowercased()).inserted {
+                leftOut.append(
+                    "the repository also builds \(other.name ?? other.target) (\(other.bundleID!), \(other.platforms.map(\.rawValue).joined(separator: ", "))), another App Store app: planned apart, with --bundle-id \(other.bundleID!)"
+                )
+            }
 
             func key(_ version: Version, _ build: Version?) -> String { "\(version.canonical) (\(build?.canonical ?? ""))" }
             var commitDates: [String: Date] = [:]
             for commit in commits { commitDates[commit.hash] = commit.date }
-            let versionTags = tags.filter { values[$0.commit] != nil }
+            // A beta's or a release candidate's tag marks a test build, never a release's day; another app's tags aren't this app's.
+            let prerelease = tags.filter { values[$0.commit] != nil && GitVersionChange.isPrerelease(tag: $0.name) }.map(\.name)
+            // A tag that names another platform's app (`mac-6.0` in a repository whose app is the iOS one) isn't this app's.
+            let otherPlatform = tags.filter { tag in
+                guard let value = values[tag.commit], let platform = GitVersionChange.platform(ofTag: tag.name) else { return false }
+                return !value.platforms.contains(platform)
+            }.map(\.name)
+            let versionTags = tags.filter { tag in
+                guard let value = values[tag.commit] else { return false }
+                return !isOtherApp(value) && !GitVersionChange.isPrerelease(tag: tag.name) && !otherPlatform.contains(tag.name)
+            }
             let tagged = Set(versionTags.compactMap { values[$0.commit].map { key($0.version, $0.build) } })
             // The version at HEAD that no tag marks is work in progress when the project tags its releases.
             var current: GitVersionChange?
@@ -176,7 +243,12 @@ extension GitImporter {
 
             var seen = Set<String>()
             var untaggedLeftOut = 0
-            var releases: [(version: Version, build: Version?, date: Date, source: String, provenance: ReleaseDateSource, origin: String)] = []
+            var releases:
+                [(
+                    version: Version, build: Version?, date: Date, source: String, provenance: ReleaseDateSource, origin: String,
+                    platforms: [Platform]
+                )] =
+                    []
             let fromTags = taggedOnly ?? !versionTags.isEmpty
             if fromTags {
                 let retroactive = GitHistoryShape.retroactiveTags(versionTags, commitDates: commitDates)
@@ -184,14 +256,16 @@ extension GitImporter {
                 for tag in versionTags {
                     guard let value = values[tag.commit], seen.insert(key(value.version, value.build)).inserted else { continue }
                     if tag.isAnnotated && !retroactive.names.contains(tag.name) {
-                        releases.append((value.version, value.build, tag.date, "git tag date", .tag, "tag \(tag.name)"))
+                        releases.append((value.version, value.build, tag.date, "git tag date", .tag, "tag \(tag.name)", value.platforms))
                     } else {
                         // A lightweight tag has no date of its own: it marks the release, the commit dates it.
                         let date = commitDates[tag.commit] ?? tag.date
-                        releases.append((value.version, value.build, date, "git commit date, tag \(tag.name)", .commit, "tag \(tag.name)"))
+                        releases.append(
+                            (value.version, value.build, date, "git commit date, tag \(tag.name)", .commit, "tag \(tag.name)", value.platforms))
                     }
                 }
-                let untagged = Set(changes.map { key($0.version, $0.build) }).subtracting(seen)
+                let ours = changes.filter { values[$0.commit].map { !isOtherApp($0) } ?? true }
+                let untagged = Set(ours.map { key($0.version, $0.build) }).subtracting(seen)
                 untaggedLeftOut = untagged.count
                 if !untagged.isEmpty {
                     result.ignored.append(
@@ -200,9 +274,10 @@ extension GitImporter {
                 }
             } else {
                 for change in changes where seen.insert(key(change.version, change.build)).inserted {
+                    if let value = values[change.commit], isOtherApp(value) { continue }
                     if let current, !versionTags.isEmpty, change.commit == current.commit { continue }
                     let origin = "commit \(change.commit.prefix(10))" + (change.tags.isEmpty ? "" : " (\(change.tags.joined(separator: ", ")))")
-                    releases.append((change.version, change.build, change.date, "git commit date", .commit, origin))
+                    releases.append((change.version, change.build, change.date, "git commit date", .commit, origin, change.platforms))
                 }
                 if !releases.isEmpty {
                     result.ignored.append(
@@ -224,15 +299,39 @@ extension GitImporter {
             }
             // Walk order is topological; releases read best by date (ties keep the walk order).
             releases = releases.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
-            for platform in platforms {
-                for release in releases {
+            // Each release on the platforms its own commit built for: a platform added later has no earlier releases.
+            let releasePlatforms = Set(releases.flatMap { $0.platforms.isEmpty ? platforms : $0.platforms })
+            for platform in platforms.filter(releasePlatforms.contains) + releasePlatforms.subtracting(platforms).sorted() {
+                for release in releases where (release.platforms.isEmpty ? platforms : release.platforms).contains(platform) {
                     result.releases.append(
                         ImportedRelease(
                             platform: platform, version: release.version, build: release.build, date: release.date,
                             dateSource: release.source, provenance: release.provenance, origin: release.origin))
                 }
             }
-            return History(changes: changes, result: result, current: current, fromTags: fromTags, untaggedLeftOut: untaggedLeftOut)
+            for (bundleID, versions) in otherApps.sorted(by: { $0.key < $1.key }) {
+                let shown = versions.map(\.displayName)
+                let range = shown.count == 1 ? shown[0] : "\(shown.first!) – \(shown.last!)"
+                leftOut.append(
+                    "\(Limits.grouped(versions.count)) version\(versions.count == 1 ? "" : "s") of another app left out (\(bundleID)\(versions.first?.name.map { ", \($0)" } ?? ""): \(range)): a bundle id is one App Store record, so its buyers have no purchase of this app"
+                )
+            }
+            if !otherPlatform.isEmpty {
+                leftOut.append(
+                    "\(Limits.grouped(otherPlatform.count)) tag\(otherPlatform.count == 1 ? "" : "s") of another platform's app (\(otherPlatform.prefix(3).joined(separator: ", "))\(otherPlatform.count > 3 ? ", …" : "")) left out"
+                )
+            }
+            if !prerelease.isEmpty {
+                leftOut.append(
+                    "\(Limits.grouped(prerelease.count)) pre-release tag\(prerelease.count == 1 ? "" : "s") (\(prerelease.prefix(3).joined(separator: ", "))\(prerelease.count > 3 ? ", …" : "")) left out: a beta's or a release candidate's tag never dates a release"
+                )
+            }
+            result.ignored += leftOut
+            var history = History(changes: changes, result: result, current: current, fromTags: fromTags, untaggedLeftOut: untaggedLeftOut)
+            history.otherApps = otherApps
+            history.prereleaseTags = prerelease
+            history.leftOut = leftOut
+            return history
         }
     }
 }

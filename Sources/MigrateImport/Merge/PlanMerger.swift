@@ -86,7 +86,7 @@ public enum PlanMerger {
         for product in products {
             guard let index = plan.products.firstIndex(where: { $0.id == product.id }) else {
                 // Xcode's placeholders, Apple's samples and other apps' products are never added: the app doesn't sell them.
-                if let reason = ProductOwnership.of(product.id, bundleID: plan.app.bundleID).reason {
+                if let reason = ProductOwnership.of(product.id, bundleID: plan.app.bundleID, appName: plan.app.name).reason {
                     report.ignored.append("product \(product.id): \(reason); not added (write it into the plan if the app sells it)")
                     continue
                 }

@@ -29,6 +29,8 @@ public struct ImportResult: Sendable, Hashable {
     public var salesScope: SalesScopeReport?
     /// `.storekit` files only: the storefront its prices are in (`settings._storefront`, such as `DEU`), when it says.
     public var storefront: String?
+    /// Sales reports only: the customer price most paid downloads were sold at.
+    public var paidDownloadPrice: PaidDownloadPrice?
 
     public init(
         source: String, app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [],
@@ -60,6 +62,7 @@ public struct ImportResult: Sendable, Hashable {
             salesIdentity = salesIdentity ?? SalesReportIdentity()
             salesIdentity?.add(identity)
         }
+        if let price = other.paidDownloadPrice, price.units > (paidDownloadPrice?.units ?? 0) { paidDownloadPrice = price }
         if let tally = other.salesTally { salesTally = (salesTally ?? LineTally()) + tally }
         if let scope = other.salesScope {
             if salesScope == nil {
@@ -175,5 +178,22 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         text += message
         if let hint = diagnostic.hint { text += "\n  fix: \(hint)" }
         return text
+    }
+}
+
+/// What a paid download cost, as a sales report shows it: the customer price most paid downloads were sold at, in the
+/// currency most were sold in, and how many of them.
+public struct PaidDownloadPrice: Sendable, Hashable {
+    public var price: Price
+    public var currency: String
+    public var units: Int
+    /// Paid downloads in that currency at any price.
+    public var of: Int
+
+    public init(price: Price, currency: String, units: Int, of total: Int) {
+        self.price = price
+        self.currency = currency
+        self.units = units
+        self.of = total
     }
 }

@@ -327,6 +327,8 @@ public enum SalesReportImporter {
         var rowScope: SalesRowScope?
         /// Rows of other apps, set aside whole.
         var setAside = SalesSetAside()
+        /// Paid download units by customer currency and price (ten-thousandths): what the download cost.
+        var paidPrices: [String: [Int64: Int]] = [:]
         /// Rows counted, and rows skipped (each with a warning).
         var countedRows = 0
         var skippedRows = 0
@@ -714,6 +716,7 @@ public enum SalesReportImporter {
                     count.free += units
                 } else {
                     count.paid += units
+                    if let currency = customerCurrency { paidPrices[currency, default: [:]][customerPrice, default: 0] += units }
                     if let begin {
                         let month = lastRow.month?.begin == begin ? lastRow.month!.month : months[begin] ?? MonthlyDownloads.month(of: begin)
                         if months.count < 100_000 { months[begin] = month }
@@ -1001,6 +1004,13 @@ public enum SalesReportImporter {
             if appNames.count == 1 { result.app.name = appNames.first }
             result.periods = periods.values.sorted(by: SalesPeriod.inOrder)
             result.salesIdentity = identity
+            // The price most paid downloads were sold at, in the currency most of them were sold in.
+            if let (currency, prices) = paidPrices.max(by: { ($0.value.values.reduce(0, +), $1.key) < ($1.value.values.reduce(0, +), $0.key) }),
+                let (price, units) = prices.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), units > 0,
+                let parsed = try? Price(Self.format(price))
+            {
+                result.paidDownloadPrice = PaidDownloadPrice(price: parsed, currency: currency, units: units, of: prices.values.reduce(0, +))
+            }
             return result
         }
 

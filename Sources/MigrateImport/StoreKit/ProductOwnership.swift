@@ -23,7 +23,9 @@ public enum ProductOwnership: Sendable, Hashable {
     /// (its first two parts), is this app's; a reverse-DNS id under another organisation (`com.revenuecat.pro`
     /// beside `com.example.tally`) is another app's. Ids that aren't reverse-DNS (`pro_monthly`, `pass.premium`)
     /// can't be judged and count as this app's.
-    public static func of(_ id: String, bundleID: String?) -> ProductOwnership {
+    /// An id whose organisation part is the app's name run together (`com.pocketcasts.plus` for "Pocket Casts",
+    /// whatever its bundle id) is this app's too.
+    public static func of(_ id: String, bundleID: String?, appName: String? = nil) -> ProductOwnership {
         let lowered = id.lowercased()
         if lowered.hasPrefix(placeholderPrefix) { return .placeholder }
         if lowered.hasPrefix(samplePrefix) { return .sample }
@@ -36,6 +38,8 @@ public enum ProductOwnership: Sendable, Hashable {
         // The same organisation's ids count as this app's: an app renamed since (com.example.tally.pro beside
         // com.example.tallycounter) can't be told from a sibling app by its id.
         if parts[0] != bundleParts[0] || parts[1] != bundleParts[1] {
+            let name = (appName ?? "").lowercased().filter { $0.isLetter || $0.isNumber }
+            if name.count >= 4, parts.dropFirst().contains(where: { String($0) == name }) { return .thisApp }
             return .otherApp(prefix: parts.prefix(2).joined(separator: "."))
         }
         return .thisApp

@@ -61,6 +61,14 @@ public struct XcodeProject: Sendable {
         return XcodeProject(targets: targets, projectSettings: projectLists.settings, projectXcconfigs: projectLists.xcconfigs)
     }
 
+    /// Whether a project at `path` is not the app's own: a sample's, a demo's, a test host's or a vendored framework's,
+    /// whose application targets never name the app.
+    public static func isAuxiliary(_ path: String) -> Bool {
+        let words = ["sample", "example", "demo", "test", "frameworks/", "vendor", "thirdparty", "third-party", "pods/", "carthage/", "playground"]
+        let lowered = path.lowercased()
+        return words.contains { lowered.contains($0) }
+    }
+
     /// The app target: the first application target, as Xcode lists them.
     public var appTarget: Target? { targets.first { $0.isApplication } }
 

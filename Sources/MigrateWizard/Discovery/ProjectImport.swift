@@ -15,6 +15,8 @@ public struct WizardFacts: Sendable, Hashable {
     public var notes: [String]
     /// Product id → the storefront its `.storekit` prices it in (`DEU`), when the file says.
     public var storefronts: [String: String] = [:]
+    /// What most paid downloads cost in the sales reports, when they show paid downloads: the price's evidence.
+    public var paidDownloadPrice: PaidDownloadPrice?
 
     public init(
         app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [], installBase: InstallBase? = nil, notes: [String] = [],
@@ -45,8 +47,10 @@ public enum ProjectImport {
     /// Fails only for files the user named explicitly (`asc`, `sales`), whose errors they must see.
     /// `taggedOnly` is `GitImporter.Options.taggedOnly`: true reads only tagged commits of the git history, false
     /// every version change, nil the tagged versions when the project tags any (as `import git` does).
+    /// `bundleID` is the app's, when the user named it: its versions are read from the history, every other app's left out.
     public static func gather(
-        root: String, scan: ProjectScan, asc: [File] = [], sales: [File] = [], taggedOnly: Bool? = nil, environment: [String: String]
+        root: String, scan: ProjectScan, asc: [File] = [], sales: [File] = [], taggedOnly: Bool? = nil, bundleID: String? = nil,
+        environment: [String: String]
     ) throws(ImportError) -> WizardFacts {
         var combined = ImportResult(source: "init")
         var notes: [String] = []
@@ -69,7 +73,12 @@ public enum ProjectImport {
         }
         // An Info.plist that a project's app target uses was read with that project's build settings.
         var readThroughProject = Set<String>()
-        for file in scan.projectFiles + scan.infoPlists where !readThroughProject.contains(file) {
+        // The app's own project names the app; a sample's, a demo's or a vendored framework's never does.
+        let projects = scan.projectFiles.sorted {
+            (XcodeProject.isAuxiliary($0) ? 1 : 0, $0.split(separator: "/").count, $0)
+                < (XcodeProject.isAuxiliary($1) ? 1 : 0, $1.split(separator: "/").count, $1)
+        }
+        for file in projects + scan.infoPlists where !readThroughProject.contains(file) {
             do {
                 let version = try XcodeImporter.read(path: (root as NSString).appendingPathComponent(file), displayPath: file)
                 if file.hasSuffix(".pbxproj"), let plist = version.infoPlist {
@@ -77,6 +86,14 @@ public enum ProjectImport {
                     readThroughProject.insert(((folder.isEmpty ? plist : folder + "/" + plist) as NSString).standardizingPath)
                 }
                 guard version.bundleID != nil || version.name != nil else { continue }
+                guard !XcodeProject.isAuxiliary(file) || (combined.app.bundleID == nil && projects.allSatisfy(XcodeProject.isAuxiliary)) else {
+                    notes.append(
+                        "left out \(version.name ?? "an app") (\(version.bundleID ?? "no bundle id")) from \(file): a sample, demo or framework's project"
+                    )
+                    continue
+                }
+                // Another app the repository builds (the user named this one) gives none of its identity.
+                if let bundleID, let other = version.bundleID, other.lowercased() != bundleID.lowercased() { continue }
                 combined.app.fill(from: AppHints(name: version.name, bundleID: version.bundleID, platforms: version.platforms))
                 notes.append("app \(version.name ?? "?") (\(version.bundleID ?? "no bundle id")) from \(file)")
             } catch {
@@ -84,13 +101,13 @@ public enum ProjectImport {
             }
         }
         for note in storeKitNotes {
-            notes[note.index] = storeKitNote(note.products, file: note.file, bundleID: combined.app.bundleID)
+            notes[note.index] = storeKitNote(note.products, file: note.file, bundleID: combined.app.bundleID, appName: combined.app.name)
         }
         if let repository = scan.gitRepository, !(scan.projectFiles.isEmpty && scan.infoPlists.isEmpty) {
             do {
                 let history = try GitImporter.read(
                     repository: (root as NSString).appendingPathComponent(repository), displayPath: repository,
-                    options: GitImporter.Options(taggedOnly: taggedOnly, environment: environment))
+                    options: GitImporter.Options(taggedOnly: taggedOnly, environment: environment, bundleID: bundleID ?? combined.app.bundleID))
                 var note =
                     "\(perPlatform(history.result.releases)) from the \(history.fromTags ? "tags" : "git history") of \(repository)"
                 if history.untaggedLeftOut > 0 {
@@ -100,6 +117,7 @@ public enum ProjectImport {
                         + (taggedOnly == true ? " leave out --tagged-only and" : "") + " give --all-versions to take them)"
                 }
                 notes.append(note)
+                notes += history.leftOut
                 combined.append(history.result)
             } catch {
                 notes.append("skipped the git history: \(error.description)")
@@ -143,6 +161,7 @@ public enum ProjectImport {
             app: combined.app, releases: releases, products: uniqueProducts(combined.products),
             installBase: combined.installBase, notes: notes, salesFiles: sales.map(\.displayPath))
         facts.storefronts = storefronts
+        facts.paidDownloadPrice = combined.paidDownloadPrice
         return facts
     }
 
@@ -167,14 +186,14 @@ public enum ProjectImport {
     }
 
     /// "7 products from Store.storekit; 2 with a free trial; not this app's by their ids: 2 Xcode placeholders".
-    static func storeKitNote(_ products: [Product], file: String, bundleID: String?) -> String {
+    static func storeKitNote(_ products: [Product], file: String, bundleID: String?, appName: String?) -> String {
         var note = "\(count(products.count, "product")) from \(file)"
         let offers = products.compactMap { $0.subscription?.introductoryOffer }
         let trials = offers.filter { $0.paymentMode == .freeTrial }.count
         if trials > 0 { note += "; \(trials) with a free trial" }
         if offers.count > trials { note += "; \(offers.count - trials) with a paid introductory offer" }
         var doubtful: [String] = []
-        let kinds = products.map { ProductOwnership.of($0.id, bundleID: bundleID) }
+        let kinds = products.map { ProductOwnership.of($0.id, bundleID: bundleID, appName: appName) }
         let placeholders = kinds.filter { $0 == .placeholder }.count
         let samples = kinds.filter { $0 == .sample }.count
         let others = kinds.filter { if case .otherApp = $0 { true } else { false } }.count

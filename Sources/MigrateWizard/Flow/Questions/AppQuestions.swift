@@ -48,12 +48,17 @@ struct PlatformsQuestion: WizardQuestion {
     var id: QuestionID { .platforms }
 
     func ask(_ wizard: Wizard) -> Question {
-        let known =
-            wizard.answers.platforms
-            ?? (wizard.facts.app.platforms.isEmpty ? Array(Set(wizard.facts.releases.map(\.platform))).sorted() : wizard.facts.app.platforms)
+        // Only where a release shipped: a project under the same bundle id that never shipped is no platform anyone paid on.
+        let shipped = Array(Set(wizard.facts.releases.map(\.platform))).sorted()
+        let known = wizard.answers.platforms ?? (shipped.isEmpty ? wizard.facts.app.platforms : shipped)
+        var hint = "comma-separated: " + Platform.allCases.map(\.rawValue).joined(separator: ", ")
+        let unshipped = shipped.isEmpty ? [] : wizard.facts.app.platforms.filter { !shipped.contains($0) }
+        if !unshipped.isEmpty {
+            let names = unshipped.map(\.rawValue).joined(separator: ", ")
+            hint += "; the project also builds for \(names), where no release has shipped: add it only if it will ship with the switch"
+        }
         return Question(
-            id: id, prompt: "Platforms", defaultAnswer: known.isEmpty ? "iOS" : known.map(\.rawValue).joined(separator: ", "),
-            hint: "comma-separated: " + Platform.allCases.map(\.rawValue).joined(separator: ", "))
+            id: id, prompt: "Platforms", defaultAnswer: known.isEmpty ? "iOS" : known.map(\.rawValue).joined(separator: ", "), hint: hint)
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {

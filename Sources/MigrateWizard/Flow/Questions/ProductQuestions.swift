@@ -11,7 +11,7 @@ extension Wizard {
 
     /// Whose product an imported id is, by the id alone.
     func ownership(_ id: String) -> ProductOwnership {
-        ProductOwnership.of(id, bundleID: judgedBundleID)
+        ProductOwnership.of(id, bundleID: judgedBundleID, appName: answers.appName ?? facts.app.name)
     }
 
     /// The imported products whose ids say they may not be this app's (Xcode's placeholders, Apple's samples,

@@ -366,19 +366,17 @@ struct PriceQuestion: WizardQuestion {
     var id: QuestionID { .price }
 
     func ask(_ wizard: Wizard) -> Question {
-        // The catalog's price, in its storefront's currency, when it has one; otherwise it is asked: no constant is a default.
-        let catalog = wizard.catalogPrice
-        var hint = "a price such as 2.99, in your main currency; no .storekit of the app's prices a non-consumable, so there is no default"
-        if let catalog {
-            let currency = catalog.storefront.flatMap { storefront in
-                Storefront.currency(of: storefront).map { "\($0) (the storefront \(storefront))" } ?? "the currency of the storefront \(storefront)"
-            }
+        // Only real evidence is a default: what the sales reports show paid downloads cost. An in-app product's price is
+        // another price (an unlock, a tip), so without a report the price is asked, with no default.
+        let sold = wizard.facts.paidDownloadPrice
+        var hint = "a price such as 2.99, in your main currency; no sales report shows a paid download, so there is no default"
+        if let sold {
             hint =
-                "a price such as 2.99, in \(currency ?? "the currency of the .storekit's prices"); the default is what \(catalog.product) costs in the .storekit"
+                "a price such as 2.99, in \(sold.currency); the default is what \(Limits.grouped(sold.units)) of the \(Limits.grouped(sold.of)) paid downloads in \(sold.currency) cost in the sales reports"
         }
         return Question(
             id: id, prompt: "What did the download cost while the app was paid?",
-            defaultAnswer: (wizard.answers.price ?? catalog?.price)?.description, hint: hint)
+            defaultAnswer: (wizard.answers.price ?? sold?.price)?.description, hint: hint)
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
@@ -389,16 +387,5 @@ struct PriceQuestion: WizardQuestion {
 
     func isAnswered(_ wizard: Wizard) -> Bool {
         wizard.answers.price != nil
-    }
-}
-
-extension Wizard {
-    /// The price default from the catalog: the cheapest non-consumable the app sells from a `.storekit` (an unlock
-    /// usually costs what the download did), with the storefront its file prices it in; nil without one, so the price
-    /// is asked, never assumed.
-    var catalogPrice: (price: Price, product: String, storefront: String?)? {
-        let sold = facts.products.filter { $0.kind == .nonConsumable && $0.forSale && !$0.price.isZero && sells($0.id) }
-        guard let cheapest = sold.min(by: { ($0.price, $0.id) < ($1.price, $1.id) }) else { return nil }
-        return (cheapest.price, cheapest.id, facts.storefronts[cheapest.id])
     }
 }
