@@ -25,6 +25,7 @@ struct DerivedDocsTests {
         ("`check`, about generated code beside the plan", DiagnosticCode.Generator.allCases.map(\.rawValue)),
         ("`check`, about direct sales and offer codes", DiagnosticCode.DirectSales.allCases.map(\.rawValue)),
         ("`check`, about the platforms a plan declares", DiagnosticCode.Platforms.allCases.map(\.rawValue)),
+        ("`check`, about an app's free era", DiagnosticCode.FreeEra.allCases.map(\.rawValue)),
     ]
 
     @Test("The traps page lists every diagnostic code, by what reports it")

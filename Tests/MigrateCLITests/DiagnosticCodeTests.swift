@@ -16,7 +16,7 @@ struct DiagnosticCodeTests {
         DiagnosticCode.Plan.allCases.map(DiagnosticCode.init) + DiagnosticCode.Check.allCases.map(DiagnosticCode.init)
         + DiagnosticCode.Import.allCases.map(DiagnosticCode.init) + DiagnosticCode.Simulation.allCases.map(DiagnosticCode.init)
         + DiagnosticCode.Generator.allCases.map(DiagnosticCode.init) + DiagnosticCode.DirectSales.allCases.map(DiagnosticCode.init)
-        + DiagnosticCode.Platforms.allCases.map(DiagnosticCode.init)
+        + DiagnosticCode.Platforms.allCases.map(DiagnosticCode.init) + DiagnosticCode.FreeEra.allCases.map(DiagnosticCode.init)
 
     @Test("Codes are unique across modules and kebab-case")
     func unique() {

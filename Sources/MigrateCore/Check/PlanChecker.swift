@@ -29,6 +29,7 @@ public enum PlanChecker {
         diagnostics += decidingDates(catalog, now: now)
         diagnostics += universalPurchase(catalog)
         diagnostics += PlatformCheck.check(catalog)
+        diagnostics += FreeEraCheck.check(catalog)
         diagnostics += cutoffRules(catalog)
         diagnostics += policyReferences(catalog)
         diagnostics += legacyPrices(catalog)

@@ -292,7 +292,18 @@ public struct CohortResolver: Sendable {
         let date = catalog.windowSplits(release: index) ? date : nil
         let tier = tier(of: decided)
         var reasons = reasons
-        reasons.append(describe(release: plan.releases[index], tier: tier))
+        let release = plan.releases[index]
+        let listed = decided.rule == .marketingVersion ? release.version : (release.build ?? release.version)
+        let exact = listed.canonical == version.canonical
+        if !exact {
+            // A version the plan doesn't list (an untagged release, a build that never went live) is read as the release
+            // before it: say so, rather than call it that release.
+            let meaning = decided.rule == .marketingVersion ? "marketing version" : "build"
+            reasons.append(
+                "\(meaning) \(version) is no release the plan lists (an untagged release, or a build that never went live): it comes after \(release.platform) \(release.displayName), so it is read as that release"
+            )
+        }
+        reasons.append(describe(release: release, tier: tier, asRead: !exact))
         var notes = notes
         if let window = windowNote(release: index, purchased: date, tier: tier) { notes.append(window) }
         return CohortDecision(
@@ -354,11 +365,16 @@ public struct CohortResolver: Sendable {
             "purchased \(Timestamp.format(date)), outside tier '\(byRelease.id)''s window (it \(end)), although \(plan.releases[index].displayName) went live inside it"
     }
 
-    private func describe(release: Release, tier: ResolvedTier?) -> String {
+    /// `asRead`: the customer's version is not the release's own, only read as it.
+    private func describe(release: Release, tier: ResolvedTier?, asRead: Bool = false) -> String {
         let model: String
         switch release.model {
         case .paid(let price): model = "a paid release at \(price)"
         case .free: model = "a free release"
+        }
+        if asRead {
+            return "\(release.platform) \(release.displayName) is \(model); "
+                + (tier.map { "its buyers are in tier '\($0.id)' (\($0.name))" } ?? "its customers are in no legacy tier")
         }
         if let tier {
             return

@@ -97,6 +97,9 @@ public enum GitImporter {
         public var otherApps: [String: [GitVersionChange]] = [:]
         /// Tags left out because they name a pre-release (a beta, a release candidate).
         public var prereleaseTags: [String] = []
+        /// This app's version changes no tag marks, left out of the releases (the releases are the tagged versions): an
+        /// era's name still covers them, since their buyers are among its releases' by version and date.
+        public var untagged: [GitVersionChange] = []
         /// What the history held that isn't this app's releases, one sentence each (another app's versions, other apps
         /// the repository builds, pre-release tags, another platform's tags): also in `result.ignored`.
         public var leftOut: [String] = []

@@ -328,6 +328,18 @@ extension GitImporter {
             }
             result.ignored += leftOut
             var history = History(changes: changes, result: result, current: current, fromTags: fromTags, untaggedLeftOut: untaggedLeftOut)
+            if fromTags {
+                // The version at HEAD that no tag marks is work in progress, not a release anyone bought.
+                let working = current.map { key($0.version, $0.build) }
+                history.untagged = changes.filter { change in
+                    guard let value = values[change.commit], !isOtherApp(value) else { return false }
+                    let changeKey = key(change.version, change.build)
+                    // A version above a release tagged after it never shipped: a placeholder (main's "9000") or a
+                    // development number, not a release anyone bought.
+                    let overtaken = releases.contains { $0.date > change.date && $0.version < change.version }
+                    return !seen.contains(changeKey) && changeKey != working && !overtaken
+                }
+            }
             history.otherApps = otherApps
             history.prereleaseTags = prerelease
             history.leftOut = leftOut

@@ -17,6 +17,9 @@ public struct WizardFacts: Sendable, Hashable {
     public var storefronts: [String: String] = [:]
     /// What most paid downloads cost in the sales reports, when they show paid downloads: the price's evidence.
     public var paidDownloadPrice: PaidDownloadPrice?
+    /// Version changes the git history shows that no tag marks (left out of the releases), oldest first: an era's name
+    /// covers them.
+    public var untaggedVersions: [ImportedRelease] = []
 
     public init(
         app: AppHints = AppHints(), releases: [ImportedRelease] = [], products: [Product] = [], installBase: InstallBase? = nil, notes: [String] = [],
@@ -54,6 +57,7 @@ public enum ProjectImport {
     ) throws(ImportError) -> WizardFacts {
         var combined = ImportResult(source: "init")
         var notes: [String] = []
+        var untagged: [ImportedRelease] = []
         // Each .storekit's note, finished once the bundle id is known (it tells this app's products from others').
         var storeKitNotes: [(index: Int, file: String, products: [Product])] = []
         var storefronts: [String: String] = [:]
@@ -119,6 +123,13 @@ public enum ProjectImport {
                 notes.append(note)
                 notes += history.leftOut
                 combined.append(history.result)
+                untagged = history.untagged.flatMap { change in
+                    (change.platforms.isEmpty ? history.result.app.platforms : change.platforms).map { platform in
+                        ImportedRelease(
+                            platform: platform, version: change.version, build: change.build, date: change.date, dateSource: "untagged commit",
+                            origin: "commit \(change.commit.prefix(10))")
+                    }
+                }
             } catch {
                 notes.append("skipped the git history: \(error.description)")
             }
@@ -162,6 +173,7 @@ public enum ProjectImport {
             installBase: combined.installBase, notes: notes, salesFiles: sales.map(\.displayPath))
         facts.storefronts = storefronts
         facts.paidDownloadPrice = combined.paidDownloadPrice
+        facts.untaggedVersions = untagged.sorted { $0.date < $1.date }
         return facts
     }
 

@@ -17,7 +17,10 @@ public enum PlanBuilder {
         // Asked before any plan is written; only a draft (the cutoff lines) is built before it, and its price says nothing.
         let price = answers.price ?? Price(tenThousandths: 0)
         var releases: [Release] = []
-        for (index, imported) in answers.allReleases.enumerated() {
+        let all = answers.allReleases
+        // The planned releases that start selling what the free ones gave away come last.
+        let firstFreemium = all.count - answers.freemiumReleases.count
+        for (index, imported) in all.enumerated() {
             var imported = imported
             if index == answers.firstFree, index < answers.releases.count, let goLive = answers.freeGoLive {
                 imported.date = goLive
@@ -34,6 +37,11 @@ public enum PlanBuilder {
             if paid {
                 includes = answers.includes(ofRelease: index)
                 if draft && includes!.isEmpty { includes = ["draft"] }
+            } else if let gave = answers.freeGaveAway, !gave.isEmpty, index < answers.releases.count {
+                // A listed free release of an app free already gave these to everyone who downloaded it.
+                includes = gave
+            } else if index >= firstFreemium {
+                includes = []  // sells what the free releases gave: its downloaders buy it
             }
             releases.append(
                 Release(
@@ -68,6 +76,14 @@ public enum PlanBuilder {
                 }
             }
             tiers.append(tier)
+        }
+        // The free era's downloaders keep what the free releases gave them, until the release that sells it.
+        if let gave = answers.freeGaveAway, !gave.isEmpty, let from = answers.freeDate, let until = answers.freemiumReleases.map(\.date).min() {
+            let listed = answers.releases.indices.filter { !answers.isPaid($0) && $0 >= (answers.firstFree ?? 0) }.map { answers.releases[$0].version }
+            let label = listed.first.map { first in listed.last.map { $0.canonical == first.canonical ? first.text : "\(first.text) – \($0.text)" } ?? first.text }
+            tiers.append(
+                LegacyTier(
+                    id: "free-era", name: "Downloaded free" + (label.map { " (\($0))" } ?? ""), from: from, until: until, grants: gave))
         }
         var policies = Policies()
         if let value = answers.nonProduction { policies.nonProduction = value }

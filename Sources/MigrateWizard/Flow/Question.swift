@@ -21,6 +21,8 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
     case features
     /// Feature id: which paid release first included it.
     case featureSince(String)
+    /// The app went free in the past: what its free releases gave to everyone who downloaded them.
+    case freeGaveAway
     /// Product id: whether this app sells a product whose id says it is a placeholder, a sample or another app's.
     case sells(String)
     /// Asked only when no product was imported: the product that will unlock the paid features.
@@ -56,6 +58,7 @@ public enum QuestionID: Sendable, Hashable, CustomStringConvertible {
         case .price: "Paid price"
         case .features: "Features"
         case .featureSince(let id): "First paid release with \(id)"
+        case .freeGaveAway: "Free since the app went free"
         case .sells(let id): "Sold by this app: \(id)"
         case .newProduct: "Product that unlocks the features"
         case .duration(let id): "How long \(id) lasts"

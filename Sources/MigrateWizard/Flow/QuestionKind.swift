@@ -78,6 +78,11 @@ public struct QuestionKind: Sendable, Hashable {
         "featureSince", flag: "feature-since", valueName: "version|none",
         help: "The paid release that first included a feature, or 'none' (repeatable).",
         form: .perItem(item: "feature"))
+    public static let freeGaveAway = QuestionKind(
+        "freeGaveAway", flag: "free-gave-away", valueName: "f1,f2|none",
+        help:
+            "When the app went free in the past: the features its free releases gave to everyone who downloaded them (default: every feature the paid app had); they keep them when the features are sold.",
+        form: .list)
     public static let newProduct = QuestionKind(
         "product", flag: "product", valueName: "'ID [KIND] PRICE'",
         help: "The product that unlocks the features (KIND: non-consumable, non-renewing, weekly, monthly, yearly…); added beside .storekit products."
@@ -115,7 +120,7 @@ public struct QuestionKind: Sendable, Hashable {
     public static let all: [QuestionKind] = [
         appName, bundleID, platforms, universalPurchase, releases, firstFree, freeGoLive, newFreeRelease, platformFreeRelease, platformGoLive, sells,
         price, features,
-        featureSince,
+        featureSince, freeGaveAway,
         newProduct, duration, grants, era, eraDiscount, nonProduction, verificationFailure, familySharing, paidDownloads,
     ]
 }
@@ -137,6 +142,7 @@ extension QuestionID {
         case .price: .price
         case .features: .features
         case .featureSince: .featureSince
+        case .freeGaveAway: .freeGaveAway
         case .sells: .sells
         case .newProduct: .newProduct
         case .duration: .duration

@@ -36,6 +36,8 @@ public struct Wizard: Sendable {
         self.now = now
         self.asksForProduct = asksForProduct
         answers.releases = facts.releases
+        answers.now = now
+        answers.untagged = facts.untaggedVersions
         answers.products = facts.products
         current = .appName
     }
@@ -68,6 +70,8 @@ public struct Wizard: Sendable {
         list += doubtfulProducts.map { .sells($0.id) }
         list += [.price, .features]
         list += (answers.features ?? []).map { .featureSince($0.id) }
+        // Gone free in the past: its free releases gave features away, which their downloaders have used since.
+        if answers.wentFree(before: now) { list.append(.freeGaveAway) }
         if needsProduct { list.append(.newProduct) }
         for product in answers.products where product.kind != .consumable && sells(product.id) {
             if asksDuration(product.id) { list.append(.duration(product.id)) }

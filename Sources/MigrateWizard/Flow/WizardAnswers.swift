@@ -41,6 +41,8 @@ public struct WizardAnswers: Sendable, Hashable {
     public var universalPurchase: Bool?
     /// The version history, oldest first (imported, or typed when nothing was found).
     public var releases: [ImportedRelease] = []
+    /// Versions the history shows untagged (not releases), oldest first: an era's name covers those dated inside it.
+    public var untagged: [ImportedRelease] = []
     /// Index into `releases` of the first free one; `releases.count` means `newFreeRelease`.
     public var firstFree: Int?
     /// When the first free release (a listed one) went live, as answered.
@@ -60,6 +62,10 @@ public struct WizardAnswers: Sendable, Hashable {
     public var platformGoLives: [Platform: PlatformGoLive] = [:]
     public var price: Price?
     public var features: [Feature]?
+    /// When the app went free in the past: the features its free releases gave everyone (nil: not asked).
+    public var freeGaveAway: [String]?
+    /// The moment the wizard runs at, for what is past and what is planned.
+    public var now: Date?
     /// Feature id → index into `releases` of the first paid release that included it; nil for none.
     public var featureSince: [String: Int?] = [:]
     /// The imported products, and the one typed at the product question (last).
@@ -86,6 +92,29 @@ public struct WizardAnswers: Sendable, Hashable {
 
     public init() {}
 
+    /// Whether the first free release is a listed one that went live before `now`: the app is free already.
+    public func wentFree(before now: Date) -> Bool {
+        guard let firstFree, firstFree < releases.count, let freeDate else { return false }
+        return freeDate <= now
+    }
+
+    /// The release that starts selling what the free releases gave away, when they gave something: the next major
+    /// version after the newest listed release, planned a month from now, one per platform that has releases. Its
+    /// downloaders are the first to buy; the free era's keep what they had.
+    public var freemiumReleases: [ImportedRelease] {
+        guard let gave = freeGaveAway, !gave.isEmpty, let now else { return [] }
+        let day = Calendar(identifier: .gregorian).startOfDay(for: now.addingTimeInterval(30 * 86_400)).addingTimeInterval(12 * 3_600)
+        return Array(Set(releases.map(\.platform))).sorted().filter { platforms?.contains($0) ?? true }.compactMap { platform in
+            guard let newest = releases.last(where: { $0.platform == platform }) else { return nil }
+            let major = (newest.version.components.first ?? 0) + 1
+            // A build number one past the newest, on the platforms whose receipts carry one.
+            let build = newest.build.map { Version(($0.components.first ?? 0) + 1) }
+            return ImportedRelease(
+                platform: platform, version: Version(major, 0), build: build, date: day,
+                dateSource: "planned: sells what the free releases gave away", provenance: .planned, origin: "init")
+        }
+    }
+
     /// The releases including a not-yet-listed first free one, oldest first.
     public var allReleases: [ImportedRelease] {
         var all = releases
@@ -99,7 +128,7 @@ public struct WizardAnswers: Sendable, Hashable {
             // release of its own, not listed yet.
             all += platformFreeReleases.keys.sorted().filter(needsOwnFreeRelease).compactMap { platformFreeReleases[$0] }
         }
-        return all
+        return all + freemiumReleases
     }
 
     /// The moment the app became free, once known.
@@ -174,6 +203,12 @@ public struct WizardAnswers: Sendable, Hashable {
         }.map(\.id)
     }
 
+    /// What every paid era's buyers had when the app went free: the default of what the free releases gave away.
+    public var hadAtSwitch: [String] {
+        let had = Set(paidReleases.flatMap { includes(ofRelease: $0) })
+        return (features ?? []).map(\.id).filter(had.contains)
+    }
+
     /// Paid releases grouped into eras by what their price bought.
     public var eras: [Era] {
         var eras: [Era] = []
@@ -191,9 +226,17 @@ public struct WizardAnswers: Sendable, Hashable {
         for position in eras.indices {
             eras[position].hadAtSwitch = (features ?? []).map(\.id).filter(atSwitch.contains)
             eras[position].until = position + 1 < eras.count ? eras[position + 1].from : freeDate
-            let first = allReleases[eras[position].releases.first!].version.text
-            let last = allReleases[eras[position].releases.last!].version.text
-            eras[position].label = first == last ? first : "\(first) – \(last)"
+            let first = allReleases[eras[position].releases.first!].version
+            var last = allReleases[eras[position].releases.last!].version
+            // Untagged versions of the era's platforms dated inside it are its buyers too (read as the release before
+            // them): the name says how far the era really reaches.
+            let platforms = Set(eras[position].releases.map { allReleases[$0].platform })
+            let start = eras[position].from
+            let end = eras[position].until ?? .distantFuture
+            for version in untagged where platforms.contains(version.platform) && version.date >= start && version.date < end && version.version > last {
+                last = version.version
+            }
+            eras[position].label = first.canonical == last.canonical ? first.text : "\(first.text) – \(last.text)"
         }
         return eras
     }

@@ -207,3 +207,66 @@ struct GrantsQuestion: WizardQuestion {
         return granted.isEmpty ? "nothing" : granted.joined(separator: ", ")
     }
 }
+
+/// Asked when the first free release went live in the past: the app is free already, and whoever downloaded it since
+/// has used what its free releases gave. Whatever they gave is kept for those downloaders (a tier of the free era), and
+/// sold only from a release still to come.
+struct FreeGaveAwayQuestion: WizardQuestion {
+    var id: QuestionID { .freeGaveAway }
+
+    func ask(_ wizard: Wizard) -> Question {
+        let features = wizard.answers.features ?? []
+        let since = wizard.answers.freeDate.map(Wizard.day) ?? "the switch"
+        return Question(
+            id: id,
+            prompt:
+                "The app has been free since \(since). Which features did its free releases give everyone who downloaded them?",
+            choices: features.map { "\($0.name) (\($0.id))" },
+            defaultAnswer: (wizard.answers.freeGaveAway ?? wizard.answers.hadAtSwitch).joined(separator: ", ").nonEmpty ?? "none",
+            hint:
+                "comma-separated numbers or ids, 'all' or 'none'; what they gave stays with everyone who downloaded the app since, and is sold only from a new release")
+    }
+
+    func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
+        let features = wizard.answers.features ?? []
+        var gave: [String] = []
+        let lowered = input.lowercased()
+        if lowered == "all" {
+            gave = features.map(\.id)
+        } else if lowered != "none" {
+            for word in Wizard.list(input) {
+                if let number = Int(word) {
+                    guard features.indices.contains(number - 1) else { return .invalid("choose numbers from 1 to \(features.count)") }
+                    gave.append(features[number - 1].id)
+                } else if let feature = features.first(where: { $0.id == word || $0.name.lowercased() == word.lowercased() }) {
+                    gave.append(feature.id)
+                } else {
+                    return .invalid("'\(word)' is not a feature." + Suggestions.didYouMean(word, in: features.map(\.id)))
+                }
+            }
+        }
+        gave = features.map(\.id).filter(gave.contains)
+        wizard.answers.freeGaveAway = gave
+        guard !gave.isEmpty, let release = wizard.answers.freemiumReleases.first else {
+            return .accepted(["The free releases gave nothing away: the features are sold from the free releases on, as planned."])
+        }
+        return .accepted([
+            "Everyone who downloaded the free app since \(wizard.answers.freeDate.map(Wizard.day) ?? "it went free") keeps \(gave.joined(separator: ", ")) (a tier of the free era).",
+            "They are sold from \(release.displayName), a new release planned for \(Wizard.day(release.date)); set its real go-live when it is known.",
+        ])
+    }
+
+    func isAnswered(_ wizard: Wizard) -> Bool {
+        wizard.answers.freeGaveAway != nil
+    }
+
+    func summary(_ wizard: Wizard) -> String? {
+        let gave = wizard.answers.freeGaveAway ?? []
+        return gave.isEmpty ? "nothing" : gave.joined(separator: ", ")
+    }
+}
+
+extension String {
+    /// The text, or nil when it is empty.
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}

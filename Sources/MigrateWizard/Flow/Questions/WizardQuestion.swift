@@ -36,6 +36,7 @@ extension QuestionID {
         case .price: PriceQuestion()
         case .features: FeaturesQuestion()
         case .featureSince(let feature): FeatureSinceQuestion(feature: feature)
+        case .freeGaveAway: FreeGaveAwayQuestion()
         case .sells(let product): SellsQuestion(product: product)
         case .newProduct: NewProductQuestion()
         case .duration(let product): DurationQuestion(product: product)
