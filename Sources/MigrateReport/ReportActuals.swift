@@ -24,7 +24,10 @@ enum ReportActuals {
             return HTML.section("after-launch", "After launch", body)
         }
         var body = "<p class=\"verdict\">\(HTML.escape(bottomLine(report)))</p>\n"
-        body += HTML.paragraph("\(report.headline)")
+        // `simulate --actuals`' headline, worded again here so its figures follow the page's locale.
+        let headline = ActualsHeadline.sentence(
+            implied: report.implied, before: report.verdictBefore, after: report.verdictAfter, draws: report.draws)
+        body += HTML.paragraph("\(headline)")
         let count = report.rows.count
         let files: Markup = "\(names: input.actualsFiles)"
         let draws: Markup = report.draws == 0 ? "the median run only." : "\(FigureText.count(report.draws)) simulated futures, seed \(String(report.seed))."

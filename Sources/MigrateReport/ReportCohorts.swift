@@ -44,7 +44,7 @@ enum ReportCohorts {
             var cells: [Markup] = [row.who, "\(row.people)"]
             if input.customers != nil { cells.append("\(row.listed.map(FigureText.count) ?? "—")") }
             cells += [
-                row.keeps, row.offered, "\(row.paidEach ?? "—")", "\(row.alreadyPaid ?? "—")", row.kept ?? "new users paid nothing",
+                row.keeps, row.offered, "\(row.paidEach ?? "—")", "\(row.alreadyPaid ?? "—")", row.kept ?? "nothing to keep: new users paid nothing",
                 row.chargedAgain, "\(row.sales)",
             ]
             return cells
@@ -203,7 +203,7 @@ enum ReportCohorts {
             who: "License holders of \(name: sale.editionName) (edition \(name: sale.editionID))\(tier)", people: sale.redeemText,
             listed: nil, keeps: names(row.entitlements, featureNames), offered: offered, paidEach: "outside the App Store",
             alreadyPaid: "not known: the plan holds no prices of licenses sold outside the App Store",
-            kept: "kept, through a one-time offer code",
+            kept: "yes, through a one-time offer code",
             chargedAgain: "\(FigureText.money(0)): " + (product.map { "the code gives \(name: $0) free" } ?? "no legacy product yet"),
             sales: "none: redeemers pay nothing")
     }
@@ -230,11 +230,11 @@ enum ReportCohorts {
         let names = Dictionary(catalog.plan.features.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let kept: Markup
         if catalog.tier(withID: tierID)?.grants.isEmpty ?? true {
-            kept = "not kept: the plan leaves them no paid feature"
+            kept = "no: the plan leaves them no paid feature"
         } else if let takenAway = catalog.plan.tier(withID: tierID)?.takesAway, !takenAway.isEmpty {
-            kept = "kept, except \(names: takenAway.map { names[$0] ?? $0 }), which the plan takes away"
+            kept = "in part: all but \(names: takenAway.map { names[$0] ?? $0 }), which the plan takes away"
         } else {
-            kept = "kept: they keep what they paid for"
+            kept = "yes: they keep what they paid for"
         }
         guard let low = prices.min(), let high = prices.max() else {
             return ("—", "not known: the tier has no paid release on \(row.platform.rawValue) in the plan", kept)

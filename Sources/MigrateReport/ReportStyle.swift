@@ -56,11 +56,10 @@ enum ReportStyle {
         thead th { background: var(--band); }
         .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
         tbody th { font-weight: 600; }
+        \(cards(".cards", indent: ""))
         .cards tbody { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 21rem), 1fr)); gap: 0.75rem; }
         .cards tr { border: 1px solid var(--rule); border-radius: 6px; padding: 0.5rem 0.75rem; }
         .cards tbody th { font-size: 1rem; padding-bottom: 0.3rem; }
-        .cards .num { text-align: left; }
-        \(cards(".cards", indent: ""))
         figure { margin: 1rem 0; }
         figcaption { color: var(--muted); font-size: 0.9rem; margin-top: 0.4rem; }
         svg.chart { display: block; width: 100%; height: auto; max-width: 48rem; }

@@ -133,10 +133,12 @@ enum ReportCommand {
             actualsFiles: arguments[Self.actuals].map(shareable), actualsWarnings: overlaps, figures: figures, now: now)
         let html = HTMLReport.render(input)
         // The list's counts where a person reads them: every row decided or skipped (each skipped one listed above).
+        // The terminal names the list as given; the page, by its shareable name.
+        let listPath = arguments[Self.batch].map { $0 == "-" ? "standard input" : $0 } ?? ""
         var counts = ""
         if let customers {
             let summary = customers.summary
-            counts = "\(customers.listName): \(Limits.grouped(summary.decided)) decided, \(Limits.grouped(summary.skippedCount)) skipped.\n"
+            counts = "\(listPath): \(Limits.grouped(summary.decided)) decided, \(Limits.grouped(summary.skippedCount)) skipped.\n"
         }
         if outputPath == "-" {
             context.standardOutput.write(data: Array(html.utf8))
@@ -148,7 +150,7 @@ enum ReportCommand {
         if let customers, customers.summary.skippedCount > 0 {
             throw CommandError(
                 .dataError,
-                "\(customers.listName): rows that could not be read (above) are not counted in the report. Fix them, and run it again.")
+                "\(listPath): rows that could not be read (above) are not counted in the report. Fix them, and run it again.")
         }
         return .success
     }
