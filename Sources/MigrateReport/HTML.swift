@@ -111,7 +111,9 @@ enum HTML {
             for (index, cell) in row.enumerated() {
                 let align = numeric.contains(index) ? " class=\"num\"" : ""
                 let label = labelled && index < header.count ? " data-label=\"\(escape(header[index]))\"" : ""
-                out += index == 0 ? "<th scope=\"row\"\(align)>\(cell.html)</th>" : "<td\(align)\(label)>\(cell.html)</td>"
+                // A numeric row heading (a month) keeps its label on a card: "month 3".
+                let heading = numeric.contains(0) ? label : ""
+                out += index == 0 ? "<th scope=\"row\"\(align)\(heading)>\(cell.html)</th>" : "<td\(align)\(label)>\(cell.html)</td>"
             }
             out += "</tr>\n"
         }

@@ -13,6 +13,7 @@ enum ReportStyle {
         \(indent)\(selector) tr { border-bottom: 1px solid var(--rule); padding: 0.5rem 0; }
         \(indent)\(selector) tbody th, \(selector) td { border: 0; padding: 0.1rem 0; text-align: left; white-space: normal; }
         \(indent)\(selector) td::before { content: attr(data-label) ": "; color: var(--muted); }
+        \(indent)\(selector) tbody th[data-label]::before { content: attr(data-label) " "; }
         \(indent)\(selector) caption { display: block; width: 100%; }
 
         """

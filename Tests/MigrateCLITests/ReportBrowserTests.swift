@@ -143,6 +143,13 @@ struct ReportBrowserTests {
         let scratch = try Scratch()
         let kept = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-report-screenshots")
         try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+        // The manual and the README show this very command.
+        for document in ["Documentation/Migrate.docc/ReportCommand.md", "README.md"] {
+            let text = try String(contentsOf: repositoryRoot.appendingPathComponent(document), encoding: .utf8)
+            let shown = try #require(text.firstMatch(of: /\$ (migrate report [^\n]*\\\n[^\n]*)\n/)).1
+                .replacingOccurrences(of: "\\\n", with: "").split(separator: " ").map(String.init)
+            #expect(shown == ["migrate"] + Self.manualCommand + ["-o", "report.html"], "\(document) shows \(shown)")
+        }
         let page = scratch.url.appendingPathComponent("report.html")
         let run = Run(arguments: Self.manualCommand + ["-o", page.path])
         #expect(run.status == .success, "\(run.error)")
