@@ -30,7 +30,8 @@ enum ReportActuals {
         body += HTML.paragraph("\(headline)")
         let count = report.rows.count
         let files: Markup = "\(names: input.actualsFiles)"
-        let draws: Markup = report.draws == 0 ? "the median run only." : "\(FigureText.count(report.draws)) simulated futures, seed \(String(report.seed))."
+        let draws: Markup =
+            report.draws == 0 ? "the median run only." : "\(FigureText.count(report.draws)) simulated futures, seed \(String(report.seed))."
         body += HTML.paragraph(
             "Free since \(FigureText.date(report.switchDate)); \(FigureText.count(count)) month\(count == 1 ? "" : "s") of sales in "
                 + "\(files); the forecast's P10–P90 from \(draws)")

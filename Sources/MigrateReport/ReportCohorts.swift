@@ -173,7 +173,8 @@ enum ReportCohorts {
             }
             let chargedAgain: Markup
             if !overlapping.isEmpty {
-                chargedAgain = "\(text(ranged(proceeds(overlapping), by: driver, in: scenario))): \(names: overlapping.map(\.name)) includes what they have"
+                chargedAgain =
+                    "\(text(ranged(proceeds(overlapping), by: driver, in: scenario))): \(names: overlapping.map(\.name)) includes what they have"
             } else if !recharged.isEmpty {
                 chargedAgain = "\(FigureText.money(0)): the upsell withholds \(withheldNames), which would charge again for what they own"
             } else {

@@ -51,7 +51,8 @@ enum ReportForecast {
     static func caption(_ result: ScenarioResult, months: Int) -> Markup {
         var text: Markup = "Cumulative proceeds over \(months) months, \(unit): staying paid (dashed) against going free (solid)"
         if let summary = result.monteCarlo {
-            text += "; the lines are the median (P50) and the shaded bands hold the middle 80% of \(FigureText.count(summary.draws)) simulated futures (P10 to P90)"
+            text +=
+                "; the lines are the median (P50) and the shaded bands hold the middle 80% of \(FigureText.count(summary.draws)) simulated futures (P10 to P90)"
         }
         return text + "."
     }
@@ -117,7 +118,8 @@ enum ReportForecast {
         let money = FigureText.money
         var text = "Line chart, months 1 to \(months), cumulative proceeds \(unit). "
         if result.monteCarlo != nil {
-            text += "By month \(months), staying paid reaches \(money(paid.mid[last])) at the median (P10 \(money(paid.low[last])), "
+            text +=
+                "By month \(months), staying paid reaches \(money(paid.mid[last])) at the median (P10 \(money(paid.low[last])), "
                 + "P90 \(money(paid.high[last]))); going free reaches \(money(free.mid[last])) at the median (P10 \(money(free.low[last])), "
                 + "P90 \(money(free.high[last])))."
         } else {

@@ -40,7 +40,8 @@ enum ReportVerdict {
             let range = "P10–P90 of the difference \(FigureText.money(summary.advantage.p10)) to \(FigureText.money(summary.advantage.p90))"
             let opening: String
             if let launched {
-                opening = "Free since \(FigureText.date(launched)): the forecast made from the plan says going free \(likely) earns \(side) "
+                opening =
+                    "Free since \(FigureText.date(launched)): the forecast made from the plan says going free \(likely) earns \(side) "
                     + "than staying paid would have, under these assumptions"
             } else {
                 opening = "Going free would \(likely) earn \(side) than staying paid, under these assumptions"

@@ -160,7 +160,8 @@ struct ReportBrowserTests {
             let height = width < 700 ? 2400 : 1600
             let holder = try scratch.write(
                 "frame-\(width).html",
-                "<!DOCTYPE html><html><body style=\"margin:0\"><iframe width=\"\(width)\" height=\"\(height)\" style=\"border:0;display:block\" srcdoc=\"\(source)\"></iframe></body></html>")
+                "<!DOCTYPE html><html><body style=\"margin:0\"><iframe width=\"\(width)\" height=\"\(height)\" style=\"border:0;display:block\" srcdoc=\"\(source)\"></iframe></body></html>"
+            )
             let shot = kept.appendingPathComponent("report-\(width).png")
             let result = try await Browser.run(
                 ["--hide-scrollbars", "--window-size=\(max(width, 500)),\(height)", "--screenshot=\(shot.path)", holder.absoluteString],

@@ -80,7 +80,9 @@ import Testing
         #expect(row["expected first purchases (P10–P90)"] == alone["expected first purchases (P10–P90)"])
         #expect(row["kept"] == "yes: they keep what they paid for")
         #expect(row["charged again"]?.hasPrefix("¤0: the upsell withholds Full Version + Viva la Turret") == true)
-        #expect(Self.cohortCells(withList.output).first { $0.key.hasPrefix("New free users") }?.value["kept"] == "nothing to keep: new users paid nothing")
+        #expect(
+            Self.cohortCells(withList.output).first { $0.key.hasPrefix("New free users") }?.value["kept"] == "nothing to keep: new users paid nothing"
+        )
         // The page says what the list is against the base.
         #expect(ReportPage.text(withList.output).contains("read it as a sample"))
         // No cell holds people and money together.

@@ -146,7 +146,9 @@ import Testing
     /// what each plan key means, whose examples are values as the plan's JSON writes them (`−0.02`).
     static func figures(_ html: String, dates: Regex<Substring>) -> (numbers: [String], dates: Int, iso: Int) {
         var text = html.replacing(/<bdi>.*?<\/bdi>/, with: "")
-        for assumption in SimulationAssumption.allCases { text = text.replacingOccurrences(of: ReportTruthTests.escaped(assumption.meaning), with: "") }
+        for assumption in SimulationAssumption.allCases {
+            text = text.replacingOccurrences(of: ReportTruthTests.escaped(assumption.meaning), with: "")
+        }
         text = text.replacing(/<td[^>]*data-label="source">.*?<\/td>/, with: "")
         text = text.replacing(/<div class="harm".*?<\/div>/.dotMatchesNewlines(), with: "")
         let sections = ["verdict", "cohorts", "forecast", "assumptions", "after-launch"].map { ReportPage(html: text).section($0) }

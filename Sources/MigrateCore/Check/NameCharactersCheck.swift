@@ -33,7 +33,8 @@ enum NameCharactersCheck {
         return fields.compactMap { field in
             let found = TextHazards.found(in: field.text)
             guard !found.isEmpty else { return nil }
-            let kinds = field.text.unicodeScalars.contains(where: TextHazards.isBidiControl) ? "a character that reorders text" : "a control character"
+            let kinds =
+                field.text.unicodeScalars.contains(where: TextHazards.isBidiControl) ? "a character that reorders text" : "a control character"
             return .error(
                 .hazardInName,
                 "'\(TextHazards.shown(field.text))' holds \(kinds) (\(found.joined(separator: ", "))), which acts instead of showing: "
