@@ -7,19 +7,34 @@ import MigrateSupport
 enum ReportActuals {
     static func section(_ input: ReportInput) -> String {
         guard let report = input.actuals else {
-            let body = HTML.paragraph(
-                "Not launched yet, or no sales reports given. After the switch, download the Summary Sales reports from App Store Connect and "
-                    + "run: migrate report \(input.planName) --actuals REPORT.txt --output report.html. This section then shows each "
-                    + "month against the forecast, what the numbers imply, and the verdict refitted to them.")
+            let command: Markup = "migrate report \(name: input.planName) --actuals REPORT.txt --output report.html"
+            let body: String
+            if let launch = input.launch, launch.launched {
+                body = HTML.paragraph(
+                    "Free since \(FigureText.date(launch.date)), and no sales reports given: the forecast above is what the plan expected, "
+                        + "not yet held against what happened. Download the Summary Sales reports since the switch from App Store Connect "
+                        + "and run: \(command). This section then shows each month against the forecast, what the numbers imply, and the "
+                        + "verdict refitted to them.")
+            } else {
+                let when: Markup = input.launch.map { "The switch is planned for \(FigureText.date($0.date)), not yet confirmed as live. " } ?? ""
+                body = HTML.paragraph(
+                    "\(when)After the switch, download the Summary Sales reports from App Store Connect and run: \(command). This section "
+                        + "then shows each month against the forecast, what the numbers imply, and the verdict refitted to them.")
+            }
             return HTML.section("after-launch", "After launch", body)
         }
         var body = "<p class=\"verdict\">\(HTML.escape(bottomLine(report)))</p>\n"
-        body += HTML.paragraph(report.headline)
+        // `simulate --actuals`' headline, worded again here so its figures follow the page's locale.
+        let headline = ActualsHeadline.sentence(
+            implied: report.implied, before: report.verdictBefore, after: report.verdictAfter, draws: report.draws)
+        body += HTML.paragraph("\(headline)")
         let count = report.rows.count
+        let files: Markup = "\(names: input.actualsFiles)"
+        let draws: Markup =
+            report.draws == 0 ? "the median run only." : "\(FigureText.count(report.draws)) simulated futures, seed \(String(report.seed))."
         body += HTML.paragraph(
-            "Free since \(Timestamp.formatDate(report.switchDate)); \(count) month\(count == 1 ? "" : "s") of sales in "
-                + input.actualsFiles.joined(separator: ", ") + "; the forecast's P10–P90 from "
-                + (report.draws == 0 ? "the median run only." : "\(FigureText.count(report.draws)) simulated futures, seed \(report.seed)."))
+            "Free since \(FigureText.date(report.switchDate)); \(FigureText.count(count)) month\(count == 1 ? "" : "s") of sales in "
+                + "\(files); the forecast's P10–P90 from \(draws)")
         var header = ["month", "free downloads", "forecast P10–P90", "in-app units", "forecast P10–P90"]
         if report.proceeds.isCompared, let currency = report.currency {
             header += [currency == ActualsProceeds.planCurrency ? "proceeds" : "proceeds \(currency)", "forecast P10–P90"]
@@ -36,14 +51,15 @@ enum ReportActuals {
             return cells
         }
         body += HTML.table(
-            caption: "The months after the switch against the forecast", header: header, rows: rows, numeric: Set(1..<header.count))
+            caption: "The months after the switch against the forecast", header: header, plain: rows, numeric: Set(1..<header.count),
+            layout: .stacked(below: 48))
         body += "<div class=\"notes\">\n"
         body += HTML.paragraph(
             "↑ above the forecast's P90, ↓ below its P10. A month marked (part) is covered in part by the reports; its forecast is "
-                + "scaled to the days covered.")
+                + "scaled to the days covered. Downloads and units are people and purchases; proceeds are money, \(ReportForecast.unit).")
         body += "</div>\n"
-        body += "<h3>What the numbers imply</h3>\n"
-        let implied = report.implied.map { item -> String in
+        body += HTML.heading("What the numbers imply")
+        let implied = report.implied.map { item -> Markup in
             let value = FigureText.number(ActualsComparison.significant(item.implied))
             let range =
                 "\(FigureText.number(ActualsComparison.significant(item.range.lowerBound)))–"
@@ -54,16 +70,16 @@ enum ReportActuals {
                 : item.isOutside
                     ? "is at its edge: the actuals imply \(value), outside its range \(range), but the refit still overlaps it"
                     : "is consistent: the actuals imply \(value), within its range \(range)"
-            return "\(item.assumption.rawValue) \(verdict)."
+            return Markup("\(item.assumption.rawValue) \(verdict).")
         }
         body += implied.isEmpty ? HTML.paragraph("The reports imply no assumption yet.") : HTML.list(implied)
-        body += "<h3>The verdict, as planned and refitted</h3>\n"
-        var verdicts = [(term: "As the plan has it", meaning: verdictLine(report.verdictBefore, draws: report.draws))]
+        body += HTML.heading("The verdict, as planned and refitted")
+        var verdicts: [(term: Markup, meaning: Markup)] = [("As the plan has it", "\(verdictLine(report.verdictBefore, draws: report.draws))")]
         if let after = report.verdictAfter {
-            verdicts.append((term: "With the refit", meaning: verdictLine(after, draws: report.draws)))
+            verdicts.append(("With the refit", "\(verdictLine(after, draws: report.draws))"))
         }
         body += HTML.definitions(verdicts)
-        for note in report.notes { body += HTML.paragraph(note, class: "note") }
+        for note in report.notes { body += HTML.paragraph("\(note)", class: "note") }
         return HTML.section("after-launch", "After launch", body)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MigrateCLI
+import MigrateReport
 import MigrateTestSupport
 import Testing
 
@@ -32,26 +33,43 @@ import Testing
             #expect(html.contains(Self.escaped("No forecast yet: \(reason).")), "\(example)")
             return
         }
-        // Every row of simulate's what-if table is a row of the report's, figure for figure.
+        // Every row of simulate's what-if table is in the report's two tables, figure for figure: the middle values in the
+        // first, the simulated futures in the second (with staying paid's median, which the chart draws, beside them).
+        let page = ReportPage(html: html)
+        let middle = Dictionary(page.rows(in: "forecast", caption: "Proceeds by month").map { ($0[0], $0) }, uniquingKeysWith: { a, _ in a })
+        let simulated = Dictionary(
+            page.rows(in: "forecast", caption: "Cumulative proceeds over").map { ($0[0], $0) }, uniquingKeysWith: { a, _ in a })
         var rows = 0
         for line in simulate.output.split(separator: "\n") {
             let cells = line.split(separator: " ").map(String.init)
             guard cells.count >= 5, Int(cells[0]) != nil, cells.dropFirst().allSatisfy({ $0.first?.isNumber == true || $0.first == "−" }) else {
                 continue
             }
-            let expected =
-                "<tr><th scope=\"row\" class=\"num\">\(cells[0])</th>" + cells.dropFirst().map { "<td class=\"num\">\($0)</td>" }.joined() + "</tr>"
-            #expect(html.contains(expected), "\(example): month \(cells[0]) differs from simulate's")
+            let money = cells.dropFirst().map(ReportPage.money)
+            #expect(middle[cells[0]].map { Array($0.dropFirst()) } == Array(money.prefix(4)), "\(example): month \(cells[0]) differs from simulate's")
+            if cells.count == 10 {
+                let row = simulated[cells[0]] ?? []
+                #expect(row.count == 7 && [row[1], row[3], row[4], row[5], row[6]] == Array(money.suffix(5)), "\(example): month \(cells[0])")
+            }
             rows += 1
         }
         #expect(rows > 0, "\(example): no month read from simulate")
-        // The verdict's share of draws ahead and median difference, as simulate's verdict line prints them.
+        // Every figure the chart's description names is in the tables' last row.
+        let description = try #require(html.firstMatch(of: /<desc id="chart-desc">(.*?)<\/desc>/).map { ReportPage.text(String($0.1)) })
+        let last = (simulated[String(rows)] ?? middle[String(rows)] ?? [])
+        for figure in description.matches(of: /−?¤\d[\d,]*\d/) {
+            #expect(last.contains(String(figure.0)), "\(example): the chart says \(figure.0), the table's month \(rows) \(last)")
+        }
+        #expect(description.contains("in the plan's currency (¤)"), "\(example): the chart's unit")
+        // The verdict's share of draws ahead and median difference, as simulate's verdict line prints them, with their unit
+        // and the difference's P10–P90.
         let verdict = simulate.output.replacingOccurrences(of: "\n  ", with: " ")
         if let ahead = verdict.firstMatch(of: /ahead of staying paid in (\S+) of/) {
             #expect(html.contains("ends ahead in \(ahead.1) of"), "\(example)")
+            #expect(html.contains("P10–P90 of the difference"), "\(example)")
         }
         if let difference = verdict.firstMatch(of: /median difference (\S+?);/) {
-            #expect(html.contains("median difference \(difference.1)"), "\(example)")
+            #expect(html.contains("median difference \(ReportPage.money(difference.1))"), "\(example)")
         }
     }
 
@@ -61,9 +79,9 @@ import Testing
         let html = try Self.report(Self.flagship, "--batch", list, "--draws", "200")
         var checked = 0
         for match in explain.error.matches(of: /legacy: (\S+) \(.*?\)\s+(\d[\d,]*)\s/) {
-            let row = html.components(separatedBy: "<tr>").first { $0.contains("(tier \(match.1))") } ?? ""
+            let row = html.components(separatedBy: "<tr>").first { $0.contains("(tier <bdi>\(match.1)</bdi>)") } ?? ""
             #expect(
-                row.contains("<td class=\"num\" data-label=\"in the list\">\(match.2)</td>"),
+                row.contains("<td class=\"num\" data-label=\"people in the list\">\(match.2)</td>"),
                 "tier \(match.1): \(match.2) customers in explain --batch")
             checked += 1
         }
@@ -78,12 +96,14 @@ import Testing
         #expect(simulate.status == .success, "\(simulate.error)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(simulate.output.utf8)) as? [String: Any])
         let html = try Self.report(Self.flagship, "--actuals", Self.sales, "--draws", "500")
+        // simulate's words, amounts marked with the page's sign for the plan's currency.
+        let page = html.replacingOccurrences(of: "¤", with: "")
         let headline = try #require(json["headline"] as? String)
-        #expect(html.contains(Self.escaped(headline)))
+        #expect(page.contains(Self.escaped(headline)))
         let before = try #require((json["verdict"] as? [String: Any])?["text"] as? String)
-        #expect(html.contains(Self.escaped(before)))
+        #expect(page.contains(Self.escaped(before)))
         if let after = (json["verdictWithRefit"] as? [String: Any])?["text"] as? String {
-            #expect(html.contains(Self.escaped(after)))
+            #expect(page.contains(Self.escaped(after)))
         }
         #expect(html.contains("Bottom line:"))
     }
@@ -112,7 +132,7 @@ import Testing
         for fetched in ["<script", "src=", "href=\"http", "url(", "@import"] {
             #expect(!first.contains(fetched), "\(example): \(fetched)")
         }
-        for id in ["verdict", "cohorts", "forecast", "assumptions", "after-launch", "traps", "rules"] {
+        for id in HTMLReport.sectionIDs {
             #expect(first.contains("<section id=\"\(id)\""), "\(example): section \(id)")
         }
     }

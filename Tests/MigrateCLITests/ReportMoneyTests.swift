@@ -7,24 +7,9 @@ import Testing
 /// The money at stake per cohort: the expected first purchases are the cohort preview's buyers (as `simulate --format json`
 /// prints them) times their prices, and what a legacy tier already paid is `explain --batch`'s count times the paid price.
 @Suite(.timeLimit(.minutes(20))) struct ReportMoneyTests {
-    /// The cohort table's cells by row name (the `who` column) and column label.
-    static func cohortCells(_ html: String) -> [String: [String: String]] {
-        guard let start = html.range(of: "<section id=\"cohorts\""), let end = html.range(of: "</section>", range: start.upperBound..<html.endIndex)
-        else { return [:] }
-        var rows: [String: [String: String]] = [:]
-        for row in html[start.upperBound..<end.lowerBound].matches(of: /<tr><th scope="row"[^>]*>([^<]*)<\/th>(.*?)<\/tr>/) {
-            var cells: [String: String] = [:]
-            for cell in row.2.matches(of: /<td[^>]*data-label="([^"]*)">([^<]*)<\/td>/) { cells[String(cell.1)] = String(cell.2) }
-            rows[String(row.1)] = cells
-        }
-        return rows
-    }
+    static func cohortCells(_ html: String) -> [String: [String: String]] { ReportPage(html: html).cohortCells() }
 
-    /// The leading amount of a cell ("1,234 (1,000–1,500)" → 1234).
-    static func amount(_ cell: String) -> Double? {
-        guard let match = cell.firstMatch(of: /^(−?[\d,]+)/) else { return nil }
-        return Double(match.1.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "−", with: "-"))
-    }
+    static func amount(_ cell: String) -> Double? { ReportPage.amount(cell) }
 
     @Test(arguments: Examples.names)
     func expectedFirstPurchasesAreSimulatesBuyersTimesPrices(_ example: String) throws {
@@ -66,7 +51,7 @@ import Testing
             // What is offered splits into first purchases and what charges again; together they are simulate's buyers × prices.
             let reported = (Self.amount(purchases) ?? 0) + (Self.amount(again) ?? 0)
             if prices.isEmpty {
-                #expect(purchases == "nothing offered", "\(example) \(name)")
+                #expect(purchases == "none: nothing offered", "\(example) \(name)")
             } else {
                 // simulate's JSON carries sizes to the cent: the sums agree to the unit the report rounds to.
                 #expect(abs(reported - expected) <= 1, "\(example) \(name): report \(reported), simulate \(expected)")
@@ -76,33 +61,54 @@ import Testing
         #expect(checked > 0, "\(example): no cohort read from simulate")
     }
 
-    @Test func alreadyPaidIsExplainBatchsCountTimesThePaidPrice() throws {
+    /// A customer list stands beside the install base: its count in its own column, never the base of an amount.
+    @Test func alreadyPaidIsTheInstallBaseTimesThePaidPriceAndTheListStandsBeside() throws {
         let flagship = "Examples/tilt-to-live-hd"
         let list = "\(flagship)/customers.csv"
         let explain = Run("explain", flagship, "--batch", list)
-        let count = try #require(explain.error.firstMatch(of: /legacy: paid-1\.0 \(.*?\)\s+(\d+)\s/).map { Double($0.1)! })
-        let run = Run("report", flagship, "--batch", list, "--draws", "200", "--output", "-")
-        let row = try #require(Self.cohortCells(run.output).first { $0.key.contains("(tier paid-1.0)") }?.value)
+        let count = try #require(explain.error.firstMatch(of: /legacy: paid-1\.0 \(.*?\)\s+(\d+)\s/).map { String($0.1) })
+        let withList = Run("report", flagship, "--batch", list, "--draws", "200", "--output", "-")
+        let without = Run("report", flagship, "--draws", "200", "--output", "-")
+        let row = try #require(Self.cohortCells(withList.output).first { $0.key.contains("(tier paid-1.0)") }?.value)
+        let alone = try #require(Self.cohortCells(without.output).first { $0.key.contains("(tier paid-1.0)") }?.value)
+        #expect(row["people in the list"] == count)
         // The flagship's paid releases were all sold at 2.99; the plan keeps what they paid for.
-        #expect(row["already paid (kept)"] == "\(FigureText.money(count * 2.99)) at 2.99 each; kept: they keep what they paid for")
-        #expect(row["charged again"]?.hasPrefix("0: the upsell withholds Full Version + Viva la Turret") == true)
-        #expect(Self.cohortCells(run.output).first { $0.key.hasPrefix("New free users") }?.value["already paid (kept)"] == "new users paid nothing")
+        let people = try #require(Self.amount(row["people (estimate, by month 24)"] ?? ""))
+        #expect(row["paid each"] == "¤2.99")
+        #expect(row["already paid (P10–P90)"]?.hasPrefix("¤" + FigureText.money(people * 2.99)) == true, "\(row)")
+        #expect(row["already paid (P10–P90)"] == alone["already paid (P10–P90)"], "the list replaces no install-base figure")
+        #expect(row["expected first purchases (P10–P90)"] == alone["expected first purchases (P10–P90)"])
+        #expect(row["kept"] == "yes: they keep what they paid for")
+        #expect(row["charged again"]?.hasPrefix("¤0: the upsell withholds Full Version + Viva la Turret") == true)
+        #expect(
+            Self.cohortCells(withList.output).first { $0.key.hasPrefix("New free users") }?.value["kept"] == "nothing to keep: new users paid nothing"
+        )
+        // The page says what the list is against the base.
+        #expect(ReportPage.text(withList.output).contains("read it as a sample"))
+        // No cell holds people and money together.
+        for (who, cells) in Self.cohortCells(withList.output) {
+            for (label, cell) in cells where cell.contains("¤") {
+                #expect(!label.hasPrefix("people"), "\(who): \(label) holds money: \(cell)")
+            }
+            for (label, cell) in cells where label.hasPrefix("people") { #expect(!cell.contains("¤"), "\(who): \(cell)") }
+        }
     }
 
     @Test func aTierThatKeepsNothingSaysItsMoneyIsNotKept() throws {
         let run = Run("report", "Examples/quill-writer", "--draws", "200", "--output", "-")
         let row = try #require(Self.cohortCells(run.output).first { $0.key.contains("(tier license-holders)") }?.value)
-        #expect(row["already paid (kept)"]?.hasSuffix("at 24.99 each; not kept: the plan leaves them no paid feature") == true, "\(row)")
+        #expect(row["kept"] == "no: the plan leaves them no paid feature", "\(row)")
+        #expect(row["paid each"] == "¤24.99", "\(row)")
     }
 
     @Test func localeAndCurrencyReachTheCohortsAndTheForecast() throws {
         let run = Run("report", "Examples/quill-writer", "--draws", "200", "--locale", "de-DE", "--currency", "EUR", "--output", "-")
         #expect(run.status == .success, "\(run.error)")
         let row = try #require(Self.cohortCells(run.output).first { $0.key.contains("(tier license-holders)") }?.value)
-        #expect(row["already paid (kept)"]?.contains("at 24,99\u{00A0}€ each") == true, "\(row)")
+        #expect(row["paid each"] == "24,99\u{00A0}€", "\(row)")
         #expect(row["offered"]?.contains("Quill (yearly, license holders) at 29,99\u{00A0}€ (was 39,99\u{00A0}€)") == true, "\(row)")
-        #expect(run.output.contains("in EUR (the plan&#39;s prices taken as EUR), written for de-DE"))
-        #expect(run.output.contains(#"<tr><th scope="row" class="num">1</th><td class="num">"#))
+        #expect(run.output.contains("in EUR (€; the plan&#39;s prices taken as EUR), written for de-DE"))
+        #expect(run.output.contains(#"<tr><th scope="row" class="num" data-label="month">1</th><td class="num" data-label="stay paid">"#))
         #expect(run.output.contains("\u{00A0}€</td>"), "the forecast's table carries the currency")
     }
 

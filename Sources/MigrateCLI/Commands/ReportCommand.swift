@@ -26,6 +26,8 @@ enum ReportCommand {
     static let currency = Argument<String?>.option(
         "currency", valueName: "code",
         help: "Write amounts with this currency's symbol and minor digits (USD, EUR, GBP, JPY, CHF, CAD, AUD): the plan's prices are in it.")
+    static let now = Argument<Date?>.date(
+        "now", help: "Judge whether the switch has happened, and 'in the future', against this moment instead of the clock (ISO 8601).")
     static let draws = SimulateCommand.draws
     static let seed = SimulateCommand.seed
     static let threads = SimulateCommand.threads
@@ -35,19 +37,20 @@ enum ReportCommand {
         abstract: "Write one HTML page for whoever decides: the verdict, cohorts, forecast and rules.",
         discussion: """
             Writes a self-contained HTML file (inline style and chart, no script, nothing fetched) that opens with \
-            the verdict in one sentence, then the cohorts (who, how many, what each keeps and is offered, and the \
+            the verdict in one sentence with every warning that touches people who paid beside it, then the cohorts (who, how many, what each keeps and is offered, and the \
             money at stake: what legacy buyers paid and keep, what would charge anyone again, and the expected \
             first purchases), the month-by-month forecast as a chart with its uncertainty band and the \
             table behind it, the assumptions in words with their sources, after launch (--actuals) the months \
-            against the forecast and the refitted verdict, the launch-day traps check finds, and the cutoff rules \
-            and tiers as a table to sign off. Amounts are plain numbers in the plan's currency unless --currency \
-            names it; --locale writes them for a reader elsewhere, from a fixed table so the bytes are the same on \
-            every system. Its figures are those simulate, explain --batch and simulate \
+            against the forecast and the refitted verdict, every warning check, explain --batch and simulate give for \
+            the same inputs, and the cutoff rules and tiers as a table to sign off. After the switch's go-live (before \
+            --now) it reports the app as launched. Amounts carry the sign of the plan's currency (¤) unless --currency \
+            names it; --locale writes every figure and date for a reader elsewhere, from a fixed table so the bytes are \
+            the same on every system. Files are named as given, an absolute path by its last part only. Its figures are those simulate, explain --batch and simulate \
             --actuals print for the same plan, seed and draws; the same inputs give the same bytes. A plan that \
             can't be simulated yet (no paid downloads a month) still gets the page, which says why it has no \
             forecast. Example: migrate report migration.json --batch customers.csv --output report.html
             """.wrappedForHelp,
-        arguments: [plan, output, batch, actuals, rates, scenario, locale, currency, draws, seed, threads],
+        arguments: [plan, output, batch, actuals, rates, scenario, locale, currency, now, draws, seed, threads],
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
@@ -65,6 +68,7 @@ enum ReportCommand {
             let flag = arguments[Self.locale].map { tag in FigureStyle.locales.contains { $0.tag == tag } } == false ? "--locale" : "--currency"
             throw .usage("\(flag): \(error.description).")
         }
+        let now = arguments[Self.now] ?? context.now
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "no report was written")
         let plan = catalog.plan
@@ -104,9 +108,10 @@ enum ReportCommand {
         var customers: CustomerCounts?
         if let list = arguments[Self.batch] {
             let summary = try ExplainBatch.summarize(list, catalog: catalog, now: context.now, context: context)
-            customers = CustomerCounts(listName: list == "-" ? "standard input" : list, summary: summary)
+            customers = CustomerCounts(listName: list == "-" ? "standard input" : shareable(list), summary: summary)
         }
         var actuals: ActualsReport?
+        var overlaps: [String] = []
         if !arguments[Self.actuals].isEmpty {
             let (periods, incomplete) = try SimulateActuals.readReports(arguments[Self.actuals], plan: plan, context: context)
             if !incomplete.isEmpty {
@@ -119,21 +124,24 @@ enum ReportCommand {
                 plan, periods: periods, loaded: loaded, scenarioID: arguments[Self.scenario], draws: arguments[Self.draws],
                 seed: arguments[Self.seed], rates: rates, threads: threads)
             for warning in report.overlaps { context.standardError.write(warning + "\n") }
+            overlaps = report.overlaps
             actuals = report
         }
         let input = ReportInput(
-            planName: loaded.file.displayPath, plan: plan, simulation: simulation, simulationProblem: problem,
-            check: PlanChecker.check(catalog, now: context.now),
-            customers: customers, actuals: actuals, actualsFiles: arguments[Self.actuals], figures: figures)
+            planName: shareable(loaded.file.displayPath), plan: plan, simulation: simulation, simulationProblem: problem,
+            check: PlanChecker.check(catalog, now: now), customers: customers, actuals: actuals,
+            actualsFiles: arguments[Self.actuals].map(shareable), actualsWarnings: overlaps, figures: figures, now: now)
         let html = HTMLReport.render(input)
         // The list's counts where a person reads them: every row decided or skipped (each skipped one listed above).
+        // The terminal names the list as given; the page, by its shareable name.
+        let listPath = arguments[Self.batch].map { $0 == "-" ? "standard input" : $0 } ?? ""
         var counts = ""
         if let customers {
             let summary = customers.summary
-            counts = "\(customers.listName): \(Limits.grouped(summary.decided)) decided, \(Limits.grouped(summary.skippedCount)) skipped.\n"
+            counts = "\(listPath): \(Limits.grouped(summary.decided)) decided, \(Limits.grouped(summary.skippedCount)) skipped.\n"
         }
         if outputPath == "-" {
-            context.standardOutput.write(html)
+            context.standardOutput.write(data: Array(html.utf8))
             context.standardError.write(counts)
         } else {
             let written = try OutputFile.write(Array(html.utf8), to: outputPath, context: context)
@@ -142,8 +150,15 @@ enum ReportCommand {
         if let customers, customers.summary.skippedCount > 0 {
             throw CommandError(
                 .dataError,
-                "\(customers.listName): rows that could not be read (above) are not counted in the report. Fix them, and run it again.")
+                "\(listPath): rows that could not be read (above) are not counted in the report. Fix them, and run it again.")
         }
         return .success
+    }
+
+    /// A file as the page names it: as given when relative, by its last part when absolute, so a page meant to be shared
+    /// holds no folder of the machine that made it.
+    static func shareable(_ path: String) -> String {
+        guard path.hasPrefix("/") else { return path }
+        return URL(fileURLWithPath: path).lastPathComponent
     }
 }

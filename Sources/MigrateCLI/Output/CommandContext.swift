@@ -55,13 +55,12 @@ public final class TextOutput: @unchecked Sendable {
         }
     }
 
-    /// Control characters from input (C0 but newline and tab, DEL, C1) become `\u{1B}`, so a name in a
-    /// plan or receipt can't move the cursor, retitle the window or hide text; `Style`'s stand-ins
-    /// become the ESC and carriage return migrate itself means.
+    /// Control characters from input (C0 but newline and tab, DEL, C1) and bidirectional formatting characters
+    /// (`TextHazards`) become `\u{1B}`, `\u{202E}`, so a name in a plan or receipt can't move the cursor, retitle the
+    /// window, hide text or turn the line around; `Style`'s stand-ins become the ESC and carriage return migrate itself means.
     public static func escapingControls(_ text: String) -> String {
         let needsWork = text.unicodeScalars.contains { scalar in
-            (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xE01B
-                || scalar.value == 0xE00D
+            (TextHazards.isHazard(scalar) && scalar != "\n" && scalar != "\t") || scalar.value == 0xE01B || scalar.value == 0xE00D
         }
         guard needsWork else { return text }
         var result = String.UnicodeScalarView()
@@ -70,7 +69,7 @@ public final class TextOutput: @unchecked Sendable {
             case 0xE01B: result.append("\u{1B}")
             case 0xE00D: result.append("\r")
             case 0x0A, 0x09: result.append(scalar)
-            case 0..<0x20, 0x7F...0x9F: result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            case _ where TextHazards.isHazard(scalar): result.append(contentsOf: TextHazards.visible(scalar).unicodeScalars)
             default: result.append(scalar)
             }
         }

@@ -81,7 +81,7 @@ struct SimulationRenderer {
         let notice =
             verdict.uncertaintyModelled
             ? nil
-            : "No uncertainty is modelled: every assumption is a single value, so P10 = P50 = P90. Give ranges in simulation.assumptions, or leave assumptions out for their default ranges."
+            : Verdict.noUncertaintyNotice
         let thresholds = verdict.thresholds.map(Self.thresholdLine)
         let header: String?
         if !thresholds.isEmpty {

@@ -107,9 +107,18 @@ public struct BatchSummary: Sendable {
     /// How many production customers were decided.
     public var productionCount: Int { environments[.production] ?? 0 }
 
+    /// A warning about the list, with the kind of row warning it counts (nil: about the list as read, or as a whole).
+    public struct Warning: Sendable, Hashable {
+        public var kind: BatchRowWarning?
+        public var text: String
+    }
+
     /// Warnings about the list as a whole: how it read, then its customers, worst first.
-    public var warnings: [String] {
-        var warnings = listWarnings
+    public var warnings: [String] { classifiedWarnings.map(\.text) }
+
+    /// `warnings`, each with the kind of row warning it counts.
+    public var classifiedWarnings: [Warning] {
+        var warnings = listWarnings.map { Warning(kind: nil, text: $0) }
         func places(_ listed: [String], _ count: Int) -> String {
             listed.joined(separator: ", ") + (count > listed.count ? " and \(Limits.grouped(count - listed.count)) more" : "")
         }
@@ -123,27 +132,47 @@ public struct BatchSummary: Sendable {
         func listed(_ warning: BatchRowWarning) -> String { places(self.places[warning.position], counts[warning.position]) }
         if paidButNewCount > 0 {
             warnings.append(
-                "\(Limits.grouped(paidButNewCount)) production \(paidButNewCount == 1 ? "customer" : "customers") bought while a paid release was on sale (by originalPurchaseDate) but \(paidButNewCount == 1 ? "is a new customer" : "are new customers") who would see a paywall (\(listed(.paidButNew))): check the plan's releases and cutoff before launch"
+                Warning(
+                    kind: .paidButNew,
+                    text:
+                        "\(Limits.grouped(paidButNewCount)) production \(paidButNewCount == 1 ? "customer" : "customers") bought while a paid release was on sale (by originalPurchaseDate) but \(paidButNewCount == 1 ? "is a new customer" : "are new customers") who would see a paywall (\(listed(.paidButNew))): check the plan's releases and cutoff before launch"
+                )
             )
         }
         if freeButLegacyCount > 0 {
             warnings.append(
-                "\(Limits.grouped(freeButLegacyCount)) production \(freeButLegacyCount == 1 ? "customer" : "customers") downloaded while the app was free (by originalPurchaseDate) but \(freeButLegacyCount == 1 ? "is" : "are") legacy (\(listed(.freeButLegacy))): the cutoff may be too late, or the releases' dates wrong"
+                Warning(
+                    kind: .freeButLegacy,
+                    text:
+                        "\(Limits.grouped(freeButLegacyCount)) production \(freeButLegacyCount == 1 ? "customer" : "customers") downloaded while the app was free (by originalPurchaseDate) but \(freeButLegacyCount == 1 ? "is" : "are") legacy (\(listed(.freeButLegacy))): the cutoff may be too late, or the releases' dates wrong"
+                )
             )
         }
         if undeterminedCount > 0 {
             warnings.append(
-                "\(Limits.grouped(undeterminedCount)) production \(undeterminedCount == 1 ? "customer has" : "customers have") neither an original version nor a purchase date the plan can judge (\(listed(.undetermined))), so \(undeterminedCount == 1 ? "it is" : "they are") decided as new customers: fill in originalAppVersion from AppTransaction"
+                Warning(
+                    kind: .undetermined,
+                    text:
+                        "\(Limits.grouped(undeterminedCount)) production \(undeterminedCount == 1 ? "customer has" : "customers have") neither an original version nor a purchase date the plan can judge (\(listed(.undetermined))), so \(undeterminedCount == 1 ? "it is" : "they are") decided as new customers: fill in originalAppVersion from AppTransaction"
+                )
             )
         }
         if beforeFirstCount > 0 {
             warnings.append(
-                "\(Limits.grouped(beforeFirstCount)) production \(beforeFirstCount == 1 ? "customer" : "customers") bought before the first release the plan lists (\(listed(.beforeFirstRelease))): a pre-order, or releases missing from the plan; add the app's first releases so their era is known"
+                Warning(
+                    kind: .beforeFirstRelease,
+                    text:
+                        "\(Limits.grouped(beforeFirstCount)) production \(beforeFirstCount == 1 ? "customer" : "customers") bought before the first release the plan lists (\(listed(.beforeFirstRelease))): a pre-order, or releases missing from the plan; add the app's first releases so their era is known"
+                )
             )
         }
         if incompleteCount > 0 {
             warnings.append(
-                "\(Limits.grouped(incompleteCount)) \(incompleteCount == 1 ? "customer's transaction history has" : "customers' transaction histories have") more pages than given (hasMore: true) (\(listed(.incompleteHistory))): products on the missing pages are not counted, so offers may be wrong; fetch every page (the revision each response gives) into the customer's folder"
+                Warning(
+                    kind: .incompleteHistory,
+                    text:
+                        "\(Limits.grouped(incompleteCount)) \(incompleteCount == 1 ? "customer's transaction history has" : "customers' transaction histories have") more pages than given (hasMore: true) (\(listed(.incompleteHistory))): products on the missing pages are not counted, so offers may be wrong; fetch every page (the revision each response gives) into the customer's folder"
+                )
             )
         }
         if unknownProductCount > 0 {
@@ -151,30 +180,50 @@ public struct BatchSummary: Sendable {
                 .map { "'\($0.key)' (\($0.value))" }.joined(separator: ", ")
             let joined = unknownProducts.keys.contains { $0.contains(",") || $0.contains(";") }
             warnings.append(
-                "\(Limits.grouped(unknownProductCount)) \(unknownProductCount == 1 ? "row names a product" : "rows name products") the plan doesn't list: \(ids) (\(listed(.unknownProduct))), so \(unknownProductCount == 1 ? "it is" : "they are") decided as owning nothing of \(unknownProducts.count == 1 ? "it" : "them"): use the plan's product ids\(joined ? ", separated by spaces, not commas" : "")"
+                Warning(
+                    kind: .unknownProduct,
+                    text:
+                        "\(Limits.grouped(unknownProductCount)) \(unknownProductCount == 1 ? "row names a product" : "rows name products") the plan doesn't list: \(ids) (\(listed(.unknownProduct))), so \(unknownProductCount == 1 ? "it is" : "they are") decided as owning nothing of \(unknownProducts.count == 1 ? "it" : "them"): use the plan's product ids\(joined ? ", separated by spaces, not commas" : "")"
+                )
             )
         }
         if duplicateCount > 0 {
             warnings.append(
-                "\(Limits.grouped(duplicateCount)) \(duplicateCount == 1 ? "row repeats the customer id of an earlier row" : "rows repeat the customer ids of earlier rows") (\(listed(.duplicateCustomer))): one customer listed twice may be decided two ways; keep one row per customer"
+                Warning(
+                    kind: .duplicateCustomer,
+                    text:
+                        "\(Limits.grouped(duplicateCount)) \(duplicateCount == 1 ? "row repeats the customer id of an earlier row" : "rows repeat the customer ids of earlier rows") (\(listed(.duplicateCustomer))): one customer listed twice may be decided two ways; keep one row per customer"
+                )
             )
         }
         let production = productionCount
         if decided > 0 && production == 0 {
             let kinds = environments.keys.map(\.rawValue).sorted().joined(separator: " and ")
             warnings.append(
-                "every row is \(kinds): in the sandbox and TestFlight originalAppVersion is always \"1.0\", and in Xcode it is the tested build's, so these rows show policies.nonProduction, not what customers in production get; list production customers to rehearse the launch"
+                Warning(
+                    kind: nil,
+                    text:
+                        "every row is \(kinds): in the sandbox and TestFlight originalAppVersion is always \"1.0\", and in Xcode it is the tested build's, so these rows show policies.nonProduction, not what customers in production get; list production customers to rehearse the launch"
+                )
             )
         } else if production >= 20 {
             let share = Double(productionLegacy) / Double(production)
             let percent = Int((share * 100).rounded())
             if share >= 0.95 {
                 warnings.append(
-                    "\(percent)% of listed production customers are legacy: right if the list holds only people who paid, but if it includes people who downloaded the app for free, the cutoff is too late"
+                    Warning(
+                        kind: nil,
+                        text:
+                            "\(percent)% of listed production customers are legacy: right if the list holds only people who paid, but if it includes people who downloaded the app for free, the cutoff is too late"
+                    )
                 )
             } else if share <= 0.05 {
                 warnings.append(
-                    "\(percent)% of listed production customers are legacy: if the list holds people who paid for the app, the cutoff is too early or the original versions are read wrongly (a build number on iOS, a marketing version on macOS)"
+                    Warning(
+                        kind: nil,
+                        text:
+                            "\(percent)% of listed production customers are legacy: if the list holds people who paid for the app, the cutoff is too early or the original versions are read wrongly (a build number on iOS, a marketing version on macOS)"
+                    )
                 )
             }
         }
@@ -184,7 +233,11 @@ public struct BatchSummary: Sendable {
                 .map { "\"\($0.key)\" (\($0.value))" }
             let more = unknownVersions.count > Self.listedPlaces || unknownVersionsOverflow > 0 ? " and more" : ""
             warnings.append(
-                "\(Limits.grouped(total)) production \(total == 1 ? "customer's" : "customers'") original version is no release in the plan: \(listed.joined(separator: ", "))\(more). They are still compared numerically with the releases around them; if they are real builds, add those releases (with their build numbers on iOS) so the plan holds the app's real history, and if they are not, the list's versions are not what AppTransaction.originalAppVersion says"
+                Warning(
+                    kind: .unknownVersion,
+                    text:
+                        "\(Limits.grouped(total)) production \(total == 1 ? "customer's" : "customers'") original version is no release in the plan: \(listed.joined(separator: ", "))\(more). They are still compared numerically with the releases around them; if they are real builds, add those releases (with their build numbers on iOS) so the plan holds the app's real history, and if they are not, the list's versions are not what AppTransaction.originalAppVersion says"
+                )
             )
         }
         return warnings

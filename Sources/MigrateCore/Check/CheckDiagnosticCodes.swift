@@ -12,6 +12,8 @@ extension DiagnosticCode {
         case featureNeverGranted = "feature-never-granted"
         /// A tier's `grants` leave out a feature a free update brought its buyers.
         case freeUpdateTakenAway = "free-update-taken-away"
+        /// A name or id holds a control character or a bidirectional formatting character (`TextHazards`).
+        case hazardInName = "control-character-in-name"
         case legacyFeatureDropped = "legacy-feature-dropped"
         case legacyProductGrantsLess = "legacy-product-grants-less"
         case legacyProductIsRegular = "legacy-product-is-regular"
@@ -49,6 +51,7 @@ extension DiagnosticCode {
     public static let discountDisplayOnly = DiagnosticCode(Check.discountDisplayOnly)
     public static let featureNeverGranted = DiagnosticCode(Check.featureNeverGranted)
     public static let freeUpdateTakenAway = DiagnosticCode(Check.freeUpdateTakenAway)
+    public static let hazardInName = DiagnosticCode(Check.hazardInName)
     public static let legacyFeatureDropped = DiagnosticCode(Check.legacyFeatureDropped)
     public static let legacyProductGrantsLess = DiagnosticCode(Check.legacyProductGrantsLess)
     public static let legacyProductIsRegular = DiagnosticCode(Check.legacyProductIsRegular)

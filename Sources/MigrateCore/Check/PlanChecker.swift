@@ -35,6 +35,7 @@ public enum PlanChecker {
         diagnostics += legacyPrices(catalog)
         diagnostics += swiftNames(catalog)
         diagnostics += DirectSalesCheck.check(catalog, now: now)
+        diagnostics += NameCharactersCheck.check(catalog.plan)
         return CheckReport(diagnostics: diagnostics, rules: catalog.trackRules, tiers: catalog.tiers)
     }
 

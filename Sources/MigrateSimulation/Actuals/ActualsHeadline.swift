@@ -81,21 +81,16 @@ public enum ActualsHeadline {
         }
     }
 
+    /// Written for `FigureText.style`: as `simulate` prints it, or for a page's locale.
     static func number(_ value: Double) -> String {
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        if value == value.rounded() && abs(value) < 1e15 { return FigureText.style.localized(String(Int64(value))) }
         var text = String(format: "%.4f", value)
         while text.hasSuffix("0") { text.removeLast() }
-        return text
+        return FigureText.style.localized(text)
     }
 
     /// As `simulate`'s verdict shows it.
-    static func percent(_ value: Double) -> String {
-        if value > 0 && value < 0.0005 { return "<0.1%" }
-        if value < 1 && value >= 0.9995 { return ">99.9%" }
-        return String(format: "%.1f%%", value * 100)
-    }
+    static func percent(_ value: Double) -> String { FigureText.percent(value) }
 
-    static func whole(_ value: Double) -> String {
-        Limits.grouped(Int(value.rounded()))
-    }
+    static func whole(_ value: Double) -> String { FigureText.count(Int(value.rounded())) }
 }

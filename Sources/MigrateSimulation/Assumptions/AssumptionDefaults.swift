@@ -154,7 +154,7 @@ public enum AssumptionOrigin: Sendable, Hashable, CustomStringConvertible {
         case .installBasePaidDownloads: "installBase: paid downloads"
         case .releasePrice(let platform, let release): "plan: the price of \(platform) \(release)"
         case .derivedFromPaidRate(let months):
-            "derived: paidDownloadsPerMonth × \(String(format: "%.1f", months)) months the paid releases were on sale"
+            "derived: paidDownloadsPerMonth × \(FigureText.style.localized(String(format: "%.1f", months))) months the paid releases were on sale"
         case .refit: "refit from the actuals"
         }
     }

@@ -45,8 +45,8 @@ public struct PaidRateMeasure: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let count = "\(Limits.grouped(paid)) paid downloads over \(String(format: "%.1f", months)) months"
-        let band = String(format: "±%.0f%%", spread * 100)
+        let count = "\(FigureText.count(paid)) paid downloads over \(FigureText.style.localized(String(format: "%.1f", months))) months"
+        let band = "±" + FigureText.percentText(String(format: "%.0f", spread * 100))
         var text: String
         if let fit {
             text = "installBase: the fitted trend's last month (\(count), \(Int((Double(paid) / max(months, 1e-9)).rounded())) a month on average)"
@@ -55,7 +55,7 @@ public struct PaidRateMeasure: Sendable, Hashable, CustomStringConvertible {
             text = "installBase: \(count), \(band) (P10–P90) from counting them"
         }
         if seasonOfReports != 1 {
-            text += String(format: "; ÷ %.2f, the season of the months they cover", seasonOfReports)
+            text += "; ÷ \(FigureText.style.localized(String(format: "%.2f", seasonOfReports))), the season of the months they cover"
         }
         return text
     }

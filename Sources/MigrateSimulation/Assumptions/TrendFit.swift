@@ -42,8 +42,9 @@ public struct TrendFit: Sendable, Hashable {
     }
 
     public var description: String {
-        func percent(_ value: Double) -> String { (value < 0 ? "−" : "+") + String(format: "%.1f%%", abs(value) * 100) }
-        return "installBase: fitted to \(months) months of paid downloads (log-linear least squares, R² \(String(format: "%.2f", rSquared))): "
+        func percent(_ value: Double) -> String { (value < 0 ? "−" : "+") + FigureText.percentText(String(format: "%.1f", abs(value) * 100)) }
+        return
+            "installBase: fitted to \(months) months of paid downloads (log-linear least squares, R² \(FigureText.style.localized(String(format: "%.2f", rSquared)))): "
             + "\(percent(monthlyChange)) a month, \(percent(low)) to \(percent(high)) at ±2 standard errors"
     }
 

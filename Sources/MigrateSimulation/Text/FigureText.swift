@@ -22,21 +22,42 @@ public enum FigureText {
     /// 1,234: a count of people or rows.
     public static func count(_ value: Int) -> String { style.grouped(Substring(String(abs(value)))) }
 
-    /// 3, 0.99, 12.5: at most four decimals, trailing zeros dropped.
+    /// 3, 0.99, 12.5: at most four decimals, trailing zeros dropped (on a page, grouped and with the locale's decimal sign).
     public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "—" }
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        if value == value.rounded() && abs(value) < 1e15 { return style.localized(String(Int64(value))) }
         var text = String(format: abs(value) >= 10 ? "%.1f" : abs(value) >= 1 ? "%.2f" : "%.4f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
-        return text
+        return style.localized(text)
     }
 
-    /// 6.5%; "<0.1%" and ">99.9%" rather than a 0.0% or 100.0% that isn't so.
+    /// 6.5%; "<0.1%" and ">99.9%" rather than a 0.0% or 100.0% that isn't so (on a page, `6,5 %` as the locale writes it).
     public static func percent(_ value: Double) -> String {
-        if value > 0 && value < 0.0005 { return "<0.1%" }
-        if value < 1 && value >= 0.9995 { return ">99.9%" }
-        return String(format: "%.1f%%", value * 100)
+        if value > 0 && value < 0.0005 { return "<" + percentText("0.1") }
+        if value < 1 && value >= 0.9995 { return ">" + percentText("99.9") }
+        return percentText(String(format: "%.1f", value * 100))
+    }
+
+    /// A percentage's digits (`6.5`) with the sign, as the page's locale writes them.
+    static func percentText(_ digits: String) -> String {
+        style.localizesEverything ? style.localized(digits) + style.locale.percentSign : digits + "%"
+    }
+
+    /// A calendar date (UTC): `2011-11-01` as `simulate` writes it; on a page, as the locale writes it (`01.11.2011`).
+    public static func date(_ date: Date) -> String {
+        let iso = Timestamp.formatDate(date)
+        guard style.localizesEverything else { return iso }
+        let parts = iso.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return iso }
+        return style.locale.date(year: parts[0], month: parts[1], day: parts[2])
+    }
+
+    /// 1.5k, 20k, 1.2M for a chart's axis: `RevenueChart.compact`, with the page's decimal sign.
+    public static func compact(_ value: Double) -> String {
+        let text = RevenueChart.compact(value)
+        guard style.localizesEverything else { return text }
+        return text.replacingOccurrences(of: ".", with: style.locale.decimal)
     }
 
     /// "month 7", or "not within the horizon".
@@ -45,8 +66,8 @@ public enum FigureText {
     /// An assumption's value in its own units: 3.8% for a share, −1.2%/month for a trend.
     public static func assumptionValue(_ value: Double, _ assumption: SimulationAssumption) -> String {
         switch assumption.bound {
-        case .probability: return String(format: value < 0.1 ? "%.1f%%" : "%.0f%%", value * 100)
-        case .change: return (value < 0 ? "−" : "+") + String(format: "%.1f%%/month", abs(value) * 100)
+        case .probability: return percentText(String(format: value < 0.1 ? "%.1f" : "%.0f", value * 100))
+        case .change: return (value < 0 ? "−" : "+") + percentText(String(format: "%.1f", abs(value) * 100)) + "/month"
         case .nonNegative, .positive: return number(value >= 10 ? value.rounded() : value)
         }
     }

@@ -13,6 +13,12 @@ extension Verdict.CannotCompare {
     }
 }
 
+extension Verdict {
+    /// Said when every assumption is a single value: in `simulate` and the report alike.
+    public static let noUncertaintyNotice =
+        "No uncertainty is modelled: every assumption is a single value, so P10 = P50 = P90. Give ranges in simulation.assumptions, or leave assumptions out for their default ranges."
+}
+
 /// "What would have to be true" in words, with the plan key beside: the same sentence in `simulate` and the report.
 public enum LeverText {
     /// "Freemium breaks even if free downloads settle at 24 times the paid downloads or more (lastingMultiple ≥ 24;
