@@ -71,7 +71,7 @@ extension GenerationContext {
         }
         // One row per lasting product shows how bundles and add-ons behave; past a few dozen
         // products the table would only repeat itself, so it stops there.
-        let ownings: [[String]] = [[]] + plan.products.filter { $0.kind != .consumable }.prefix(Self.maximumOfferTableProducts).map { [$0.id] }
+        let ownings: [[String]] = [[]] + plan.products.lazy.filter { $0.kind != .consumable }.prefix(Self.maximumOfferTableProducts).map { [$0.id] }
         var owners: [Customer] = []
         for (_, base) in bases {
             for owning in ownings.dropFirst() {
@@ -91,7 +91,7 @@ extension GenerationContext {
             )
         }
         // Owning nothing, a cohort's row is its test case, whose report is known.
-        var owned = ParallelReports.map(owners, advisor: Advisor(catalog: catalog), shown).makeIterator()
+        var owned = ParallelReports.map(owners, advisor: advisor, shown).makeIterator()
         var rows: [TemplateValue] = []
         for (title, base) in bases {
             for owning in ownings {

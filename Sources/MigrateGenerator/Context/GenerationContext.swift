@@ -72,6 +72,8 @@ public struct GenerationContext: Sendable {
     let tierCases: [String: String]
     let testCases: [GeneratedTestCase]
     let upsell: UpsellPolicy
+    /// The engine over `catalog`, made once for the test cases and the offer table.
+    let advisor: Advisor
     /// Each product id's position in the plan (its first), for listing products in plan order.
     let productPosition: [String: Int]
     /// Each feature's name, by id.
@@ -89,8 +91,9 @@ public struct GenerationContext: Sendable {
         featureCases = SwiftIdentifier.featureCases(plan).cases
         productCases = SwiftIdentifier.productCases(plan).cases
         tierCases = SwiftIdentifier.unique(catalog.tiers.map(\.id))
-        self.testCases = testCases ?? TestCaseBuilder.cases(for: catalog)
-        upsell = UpsellPolicy(catalog: catalog)
+        advisor = Advisor(catalog: catalog)
+        self.testCases = testCases ?? TestCaseBuilder.cases(for: catalog, advisor: advisor)
+        upsell = advisor.upsellPolicy
         var positions: [String: Int] = [:]
         for (offset, product) in plan.products.enumerated() where positions[product.id] == nil { positions[product.id] = offset }
         productPosition = positions

@@ -35,12 +35,19 @@ public enum TestCaseBuilder {
 
     public static func cases(for catalog: PlanCatalog, maximum: Int = maximumCases, maximumValues: Int = maximumExpectedValues) -> [GeneratedTestCase]
     {
+        cases(for: catalog, advisor: Advisor(catalog: catalog), maximum: maximum, maximumValues: maximumValues)
+    }
+
+    /// The cases, their expected values from `advisor` (the catalog's, made once by a caller that asks it more).
+    static func cases(
+        for catalog: PlanCatalog, advisor: Advisor, maximum: Int = maximumCases, maximumValues: Int = maximumExpectedValues
+    ) -> [GeneratedTestCase] {
         // A pure function of the plan, and most of `generate`'s time (the pairwise rows): worked out once
         // per process, so a second generation of the same plan (another --only, --dry-run then the write,
         // a test suite) reuses it.
         let key = CacheKey(plan: catalog.plan, maximum: maximum, maximumValues: maximumValues)
         if let known = cache.value(for: key) { return known }
-        let cases = build(for: catalog, maximum: maximum, maximumValues: maximumValues)
+        let cases = build(for: catalog, advisor: advisor, maximum: maximum, maximumValues: maximumValues)
         // A large plan's cases are not kept: with thousands of offers each they are a hundred megabytes, which would
         // stay through rendering, and a process generates once.
         let values = cases.reduce(0) { $0 + $1.expected.entitlements.features.count + $1.expected.upsell.offers.count }
@@ -80,9 +87,8 @@ public enum TestCaseBuilder {
 
     private static let cache = Cache()
 
-    private static func build(for catalog: PlanCatalog, maximum: Int, maximumValues: Int) -> [GeneratedTestCase] {
+    private static func build(for catalog: PlanCatalog, advisor: Advisor, maximum: Int, maximumValues: Int) -> [GeneratedTestCase] {
         let plan = catalog.plan
-        let advisor = Advisor(catalog: catalog)
         var customers: [(name: String, customer: Customer, priority: Priority, order: Int)] = []
         var seen = Set<Customer>()
         var priority = Priority.cutoffBoundary
