@@ -29,10 +29,9 @@ public enum Migrate {
 
     /// Runs one command line and returns the exit status. Nothing here calls `exit`.
     public static func run(_ arguments: [String], context: CommandContext) -> ExitCode {
-        let tree = root
         let request: ArgumentParser.Request
         do {
-            request = try ArgumentParser.parse(arguments, root: tree)
+            request = try ArgumentParser.parse(arguments, root: { root })
         } catch {
             report(error.error, path: error.path, context: context)
             return error.error.exitCode

@@ -20,6 +20,8 @@ struct StandardModel {
     /// PICT's rows and fastest whole run (see `pictRecording`).
     var pict: String
     var pictMilliseconds: Double?
+    /// jenny's rows (see `jennyRecording`).
+    var jenny: Int
     /// migrate's rows at the default settings before the constructions (November 2026), on the same machine.
     var before: Int
 }
@@ -29,40 +31,52 @@ func levels(_ groups: (Int, Int)...) -> [Int] { groups.flatMap { Array(repeating
 let colbourn = "Colbourn's CA tables"
 let standardModels: [StandardModel] = [
     StandardModel(
-        name: "3^4", strength: 2, levels: levels((3, 4)), bestKnown: "9", source: "OA, Bush 1952", pict: "12", pictMilliseconds: 1.47, before: 9),
+        name: "3^4", strength: 2, levels: levels((3, 4)), bestKnown: "9", source: "OA, Bush 1952", pict: "12", pictMilliseconds: 1.47, jenny: 12,
+        before: 9),
     StandardModel(
-        name: "3^13", strength: 2, levels: levels((3, 13)), bestKnown: "15", source: colbourn, pict: "19", pictMilliseconds: 1.70, before: 15),
+        name: "3^13", strength: 2, levels: levels((3, 13)), bestKnown: "15", source: colbourn, pict: "19", pictMilliseconds: 1.70, jenny: 19,
+        before: 15),
     StandardModel(
         name: "2^10 3^5", strength: 2, levels: levels((2, 10), (3, 5)), bestKnown: "≥11", source: colbourn, pict: "14", pictMilliseconds: 1.65,
+        jenny: 17,
         before: 12),
     StandardModel(
         name: "2^100", strength: 2, levels: levels((2, 100)), bestKnown: "10", source: "Kleitman–Spencer 1973", pict: "16", pictMilliseconds: 8.13,
+        jenny: 16,
         before: 11),
     StandardModel(
         name: "4^15 3^17 2^29", strength: 2, levels: levels((4, 15), (3, 17), (2, 29)), bestKnown: "29", source: colbourn, pict: "38",
-        pictMilliseconds: 8.37, before: 32),
+        pictMilliseconds: 8.37, jenny: 39, before: 32),
     StandardModel(
         name: "4^1 3^39 2^35", strength: 2, levels: levels((4, 1), (3, 39), (2, 35)), bestKnown: "21", source: colbourn, pict: "28",
-        pictMilliseconds: 8.65, before: 23),
+        pictMilliseconds: 8.65, jenny: 29, before: 23),
     StandardModel(
-        name: "10^20", strength: 2, levels: levels((10, 20)), bestKnown: "~180", source: colbourn, pict: "213", pictMilliseconds: 26.19, before: 196),
-    StandardModel(name: "5^10", strength: 2, levels: levels((5, 10)), bestKnown: "", source: "", pict: "45", pictMilliseconds: 1.97, before: 39),
+        name: "10^20", strength: 2, levels: levels((10, 20)), bestKnown: "~180", source: colbourn, pict: "213", pictMilliseconds: 26.19, jenny: 196,
+        before: 196),
+    StandardModel(
+        name: "5^10", strength: 2, levels: levels((5, 10)), bestKnown: "", source: "", pict: "45", pictMilliseconds: 1.97, jenny: 45, before: 39),
     StandardModel(
         name: "6^10", strength: 2, levels: levels((6, 10)), bestKnown: "high 30s", source: "published constructions", pict: "66",
-        pictMilliseconds: 2.40, before: 56),
+        pictMilliseconds: 2.40, jenny: 63, before: 56),
     StandardModel(
-        name: "5^6", strength: 2, levels: levels((5, 6)), bestKnown: "25", source: "OA, Bush 1952", pict: "38", pictMilliseconds: 1.60, before: 25),
+        name: "5^6", strength: 2, levels: levels((5, 6)), bestKnown: "25", source: "OA, Bush 1952", pict: "38", pictMilliseconds: 1.60, jenny: 38,
+        before: 25),
     StandardModel(
-        name: "7^8", strength: 2, levels: levels((7, 8)), bestKnown: "49", source: "OA, Bush 1952", pict: "80", pictMilliseconds: 2.33, before: 69),
+        name: "7^8", strength: 2, levels: levels((7, 8)), bestKnown: "49", source: "OA, Bush 1952", pict: "80", pictMilliseconds: 2.33, jenny: 76,
+        before: 69),
     StandardModel(
-        name: "5^6", strength: 3, levels: levels((5, 6)), bestKnown: "125", source: "OA, Bush 1952", pict: "217", pictMilliseconds: 5.63, before: 192),
-    StandardModel(name: "3^8", strength: 4, levels: levels((3, 8)), bestKnown: "", source: "", pict: "187", pictMilliseconds: 11.29, before: 175),
+        name: "5^6", strength: 3, levels: levels((5, 6)), bestKnown: "125", source: "OA, Bush 1952", pict: "217", pictMilliseconds: 5.63, jenny: 213,
+        before: 192),
+    StandardModel(
+        name: "3^8", strength: 4, levels: levels((3, 8)), bestKnown: "", source: "", pict: "187", pictMilliseconds: 11.29, jenny: 185, before: 175),
     StandardModel(
         name: "4^15 3^17 2^29", strength: 3, levels: levels((4, 15), (3, 17), (2, 29)), bestKnown: "", source: "", pict: "217",
-        pictMilliseconds: 1913, before: 209),
-    StandardModel(name: "3^13", strength: 3, levels: levels((3, 13)), bestKnown: "", source: "", pict: "74", pictMilliseconds: 7.72, before: 68),
+        pictMilliseconds: 1913, jenny: 200, before: 209),
     StandardModel(
-        name: "2^10 3^5", strength: 3, levels: levels((2, 10), (3, 5)), bestKnown: "", source: "", pict: "45", pictMilliseconds: 5.00, before: 42),
+        name: "3^13", strength: 3, levels: levels((3, 13)), bestKnown: "", source: "", pict: "74", pictMilliseconds: 7.72, jenny: 72, before: 68),
+    StandardModel(
+        name: "2^10 3^5", strength: 3, levels: levels((2, 10), (3, 5)), bestKnown: "", source: "", pict: "45", pictMilliseconds: 5.00, jenny: 49,
+        before: 42),
 ]
 
 /// PICT's documented example (doc/pict.md, "Constraints"): a disk partition with two conditional constraints.
@@ -116,12 +130,17 @@ func matrixBenchmark(effort: Int?) {
     let efforts = effort.map { [0, $0] } ?? [0]
     // PICT measured here and now, when `PICT` names its binary; its recorded times otherwise.
     let livePICT = ProcessInfo.processInfo.environment["PICT"].flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
+    // jenny's rows measured here and now, when `JENNY` names its binary; as recorded otherwise.
+    let liveJenny = ProcessInfo.processInfo.environment["JENNY"].flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
     // The process start first: the bound on the largest 3-wise model is for the whole run.
     var startMilliseconds = 0.0
     if FileManager.default.isExecutableFile(atPath: binary.path) {
         startMilliseconds = spawnTimes(binary.path, ["--version"]).median * 1000
     }
-    var header = [pad("model", 26), pad("t", 2), pad("bound", 6), pad("best (source)", 34), pad("PICT", 5), pad("PICT ms", 8), pad("before", 7)]
+    var header = [
+        pad("model", 26), pad("t", 2), pad("bound", 6), pad("best (source)", 34), pad("PICT", 5), pad("PICT ms", 8), pad("jenny", 6),
+        pad("before", 7),
+    ]
     for level in efforts {
         header += [pad("rows", 5), pad(level == 0 ? "ms" : "ms (effort \(level))", 10), pad("cpu ms", 8)]
         if level == 0 { header.append("≤ PICT") }
@@ -129,6 +148,10 @@ func matrixBenchmark(effort: Int?) {
     print(header.joined(separator: " "))
     var regressions: [String] = []
     var bounds: [String: Int] = [:]
+    // The models where migrate's rows at the default effort are as few as the other tools' or fewer, and those where not.
+    var fewest = 0
+    var notFewest: [String] = []
+    var rowsAtDefault = 0
     func measure(_ name: String, before: Int?, pict: Double?, wholeRun: Bool, _ generate: (Int) throws -> CoveringArray) -> [String] {
         var cells: [String] = []
         for level in efforts {
@@ -143,6 +166,7 @@ func matrixBenchmark(effort: Int?) {
                 }
             }
             let rows = array?.rows.count ?? -1
+            if level == 0 { rowsAtDefault = rows }
             if let before, rows > before || rows < 0 { regressions.append("\(name): \(rows) rows (effort \(level)), \(before) before") }
             cells += [pad(String(rows), 5), pad(String(format: "%.1f", time.wall), 10), pad(String(format: "%.1f", time.cpu), 8)]
             if level == 0 {
@@ -169,15 +193,22 @@ func matrixBenchmark(effort: Int?) {
         let bound = CoverageBound.lowerBound(levelCounts: model.levels, strength: model.strength)
         let best = model.bestKnown.isEmpty ? "—" : "\(model.bestKnown) (\(model.source))"
         let reference = pict(text: pictModelText(levels: model.levels), strength: model.strength, recorded: (model.pict, model.pictMilliseconds))
+        let jenny = liveJenny.flatMap { measureJenny($0, levels: model.levels, strength: model.strength) } ?? model.jenny
         var cells = [
             pad(model.name, 26), pad(String(model.strength), 2), pad(String(bound), 6), pad(best, 34),
             pad(reference.rows.isEmpty ? "—" : reference.rows, 5),
-            pad(formatPICT(reference.milliseconds), 8), pad(String(model.before), 7),
+            pad(formatPICT(reference.milliseconds), 8), pad(String(jenny), 6), pad(String(model.before), 7),
         ]
         // PICT's time on the largest 3-wise model is compared with migrate's whole run (the bound).
         let wholeRun = (reference.milliseconds ?? 0) > 1000
-        cells += measure("\(model.name) t=\(model.strength)", before: model.before, pict: reference.milliseconds, wholeRun: wholeRun) { level in
+        let name = "\(model.name) t=\(model.strength)"
+        cells += measure(name, before: model.before, pict: reference.milliseconds, wholeRun: wholeRun) { level in
             try CoveringArrayGenerator(model: coverage, options: GeneratorOptions(strength: model.strength, effort: level)).generate()
+        }
+        if rowsAtDefault >= 0 && rowsAtDefault <= min(Int(reference.rows) ?? .max, jenny) {
+            fewest += 1
+        } else {
+            notFewest.append("\(name): \(rowsAtDefault) rows, PICT \(reference.rows), jenny \(jenny)")
         }
         print(cells.joined(separator: " "))
     }
@@ -185,10 +216,17 @@ func matrixBenchmark(effort: Int?) {
         let bound = (try? generate(0))?.lowerBound ?? 0
         var cells = [
             pad(name, 26), pad("2", 2), pad(String(bound), 6), pad("—", 34), pad(pict.rows.isEmpty ? "—" : pict.rows, 5),
-            pad(formatPICT(pict.milliseconds), 8),
+            pad(formatPICT(pict.milliseconds), 8), pad("—", 6),
         ]
         cells.append(pad(constrainedBefore[name].map(String.init) ?? "—", 7))
         cells += measure(name, before: constrainedBefore[name], pict: pict.milliseconds, wholeRun: false, generate)
+        if let pictRows = Int(pict.rows) {
+            if rowsAtDefault >= 0 && rowsAtDefault <= pictRows {
+                fewest += 1
+            } else {
+                notFewest.append("\(name): \(rowsAtDefault) rows, PICT \(pictRows)")
+            }
+        }
         print(cells.joined(separator: " "))
     }
     if let model = PICTModel.parse(diskPartitionModel).model {
@@ -212,6 +250,10 @@ func matrixBenchmark(effort: Int?) {
     print(
         "PICT: " + (livePICT.map { "\($0), measured now: the fastest of 40 whole runs (20 at strengths 3 and 4, 3 over a second)" } ?? pictRecording)
             + ".")
+    print("jenny: " + (liveJenny.map { "\($0), run now" } ?? jennyRecording) + ".")
+    print(
+        "Fewest rows at the default effort (as few as PICT's and jenny's, or fewer) on \(fewest) of \(fewest + notFewest.count) models with "
+            + "another tool's rows (goal: all)" + (notFewest.isEmpty ? "." : "; not on " + notFewest.joined(separator: "; ") + "."))
     print(
         "migrate's times are in-process (no process start), the fastest of \(matrixRuns) runs under 200 ms: wall, and the process's CPU "
             + "(both cores while the greedy restarts run at once); 'before' is migrate's rows at the default settings before the "
@@ -222,6 +264,7 @@ func matrixBenchmark(effort: Int?) {
             + "migrate's whole run (in-process plus the process start) against PICT's. "
             + bounds.filter { $0.key != "—" }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
     )
+    pictExamplesBenchmark(binary: binary, root: repositoryRoot, pict: livePICT)
     if regressions.isEmpty {
         print("No model has more rows than before.")
     } else {

@@ -39,3 +39,23 @@ func measurePICT(_ pict: String, text: String, strength: Int, runs: Int) -> (row
     let rows = data.split(separator: UInt8(ascii: "\n")).count - 1
     return (rows, spawnTimes(pict, arguments, runs: runs).fastest * 1000)
 }
+
+/// Where jenny's recorded rows come from.
+let jennyRecording =
+    "jenny (github.com/ligurio/jenny at eedabf4, gcc 12 -O3), rows of `jenny -nT LEVELS…` recorded 2026-12-06 on the "
+    + "2-core Linux reference machine; it is deterministic, so its rows are the same on any machine"
+
+/// jenny's rows on a model without constraints at `strength`, or nil when it can't run (`jenny -nT 4 4 3 …`, one test a line).
+func measureJenny(_ jenny: String, levels: [Int], strength: Int) -> Int? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: jenny)
+    process.arguments = ["-n\(strength)"] + levels.map(String.init)
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return data.split(separator: UInt8(ascii: "\n")).count
+}

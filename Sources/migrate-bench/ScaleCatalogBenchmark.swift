@@ -158,5 +158,5 @@ func scaleCatalogBenchmark(binary: URL, sizes: [Int] = [10, 100, 1_000, 10_000])
 }
 
 extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+    func leftPadded(to width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }

@@ -40,10 +40,12 @@ let repositoryRoot: URL = {
     return folder
 }()
 
-/// Fastest, median and maximum wall time of running a program, in seconds, spawned with posix_spawn: Foundation's Process
-/// adds tens of milliseconds of its own on Linux, which would swamp what is measured.
-func spawnTimes(_ path: String, _ arguments: [String], runs: Int = 30) -> (fastest: Double, median: Double, max: Double) {
+/// Fastest, median and maximum wall time of running a program, in seconds, spawned with posix_spawn (Foundation's Process
+/// adds tens of milliseconds of its own on Linux, which would swamp what is measured), and the most resident memory one
+/// run took, in MB (the child's ru_maxrss, from wait4).
+func spawnTimes(_ path: String, _ arguments: [String], runs: Int = 30) -> (fastest: Double, median: Double, max: Double, peakMB: Double) {
     var samples: [Double] = []
+    var peak = 0.0
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
@@ -56,11 +58,23 @@ func spawnTimes(_ path: String, _ arguments: [String], runs: Int = 30) -> (faste
                 var pid: pid_t = 0
                 guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return }
                 var status: Int32 = 0
-                waitpid(pid, &status, 0)
+                var usage = rusage()
+                wait4(pid, &status, 0, &usage)
+                #if os(macOS)
+                    peak = max(peak, Double(usage.ru_maxrss) / 1_048_576)
+                #else
+                    peak = max(peak, Double(usage.ru_maxrss) / 1024)
+                #endif
             })
     }
     samples.sort()
-    return (samples[0], samples[runs / 2], samples.last!)
+    return (samples[0], samples[runs / 2], samples.last!, peak)
+}
+
+/// An earlier build of `migrate` to measure beside this one, from `MIGRATE_BASELINE`, so that a benchmark prints the
+/// figures before and after a change in one run.
+let baselineBinary: String? = ProcessInfo.processInfo.environment["MIGRATE_BASELINE"].flatMap {
+    FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil
 }
 
 /// `fuzz N [SEED]`: N mutated inputs, each run by the release `migrate` in its own process with a time bound, then N
@@ -207,15 +221,7 @@ if which == "fuzz" {
 }
 
 if which == "startup" || which == "all" {
-    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-        print("startup: skipped, build migrate first (swift build -c release)")
-        exit(66)
-    }
-    let baseline = spawnTimes("/bin/true", [])
-    let help = spawnTimes(binary.path, ["--help"])
-    print(
-        "startup: migrate --help, 30 runs: median \(format(help.median * 1000)) ms, max \(format(help.max * 1000)) ms "
-            + "(target: well under 50 ms; spawning /bin/true the same way: \(format(baseline.median * 1000)) ms)")
+    startupBenchmark(binary: binary)
 }
 
 if which == "explain" || which == "all" {
@@ -430,19 +436,5 @@ if which == "montecarlo" || which == "all" {
 
 // Last, so that its memory doesn't count in the simulate figure above.
 if which == "generate" || which == "all" {
-    // A mid-size catalog, which gets the pairwise matrix as well as the boundary cases.
-    let midsize = syntheticPlan(products: 12, releases: 40)
-    let midsizeTime = seconds { _ = try? Generator().generate(midsize) }
-    print("generate: 12 products, 40 releases in \(format(midsizeTime * 1000)) ms (boundary and pairwise test cases)")
-    let plan = syntheticPlan(products: 500, releases: 1_000)
-    var files: [GeneratedFile] = []
-    var cases = 0
-    let elapsed = seconds {
-        files = (try? Generator().generate(plan)) ?? []
-    }
-    cases = TestCaseBuilder.cases(for: PlanCatalog(plan)).count
-    let bytes = files.reduce(0) { $0 + $1.body.utf8.count }
-    print(
-        "generate: 500 products, 1,000 releases in \(format(elapsed * 1000)) ms "
-            + "(\(files.count) files, \(bytes / 1024) KiB, \(cases) test cases)")
+    generateBenchmark(binary: binary)
 }

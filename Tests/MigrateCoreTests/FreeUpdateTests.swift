@@ -5,7 +5,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-/// Issue 38, item 1: paid updates were free, so a paid-era buyer had, at the switch, everything the paid app
+/// Updates were free while the app was paid, so a paid-era buyer had, at the switch, everything the paid app
 /// included through its last paid update. No default takes any of it away; a tier that keeps less says so.
 @Suite("Free updates are kept", .timeLimit(.minutes(20)))
 struct FreeUpdateTests {

@@ -5,7 +5,7 @@ import MigrateSupport
 import MigrateTestSupport
 import Testing
 
-/// Issue 38, item 6: one rule for a go-live written as a date alone, and a go-live still to come is planned.
+/// A go-live written as a date alone follows one rule, and a go-live still to come is planned, not yet in force.
 @Suite("Go-live dates", .timeLimit(.minutes(20)))
 struct GoLiveDateTests {
     @Test(

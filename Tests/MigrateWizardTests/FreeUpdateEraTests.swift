@@ -6,7 +6,7 @@ import MigrateSupport
 import MigrateWizard
 import Testing
 
-/// Issue 38: the wizard's feature answers never turn into a take-away. Themes from 1.0, Sync from 2.0: buyers of
+/// The wizard's feature answers never turn into a take-away. Themes from 1.0, Sync from 2.0: buyers of
 /// 1.0 – 1.1 got Sync as a free update and keep it, unless the developer says 2.0 was a paid upgrade they never got.
 @Suite("init keeps what free updates brought", .timeLimit(.minutes(20)))
 struct FreeUpdateEraTests {

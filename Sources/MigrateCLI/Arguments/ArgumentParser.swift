@@ -12,14 +12,18 @@ public enum ArgumentParser {
 
     static let helpSpec = ArgumentSpec.flag("help", short: "h", help: "Show help information.")
 
-    public static func parse(_ arguments: [String], root: CommandSpec) throws(ParseFailure) -> Request {
+    /// `root` is made only when the line asks for more than the version: building every command's spec is most
+    /// of what `migrate --version` would do.
+    public static func parse(_ arguments: [String], root makeRoot: () -> CommandSpec) throws(ParseFailure) -> Request {
+        // The version is the root's own option, before any subcommand.
+        if arguments.first == "--version" { return .version }
+        let root = makeRoot()
         var path = [root]
         var remaining = arguments[...]
 
         // Subcommand words come first; `help` is a subcommand of its own.
         while let word = remaining.first, !path.last!.subcommands.isEmpty {
             if word == "--help" || word == "-h" { return .help(path: path) }
-            if word == "--version" && path.count == 1 { return .version }
             if word == "help" {
                 var target = path
                 for name in remaining.dropFirst() where !name.hasPrefix("-") {

@@ -82,19 +82,22 @@ public struct ArgumentSpec: Sendable {
 public struct CommandSpec: Sendable {
     public var name: String
     public var abstract: String
-    public var discussion: String?
+    /// Paragraphs after the overview: made when help or the manual shows them, never while a command line is
+    /// parsed (wrapping every command's text took most of a run's start).
+    public var discussion: String? { makeDiscussion() }
+    private let makeDiscussion: @Sendable () -> String?
     public var arguments: [ArgumentSpec]
     public var subcommands: [CommandSpec]
     /// Nil for a group whose subcommands do the work.
     public var run: (@Sendable (ParsedArguments, CommandContext) throws(CommandError) -> ExitCode)?
 
     public init(
-        name: String, abstract: String, discussion: String? = nil, arguments: [any DeclaredArgument] = [], subcommands: [CommandSpec] = [],
-        run: (@Sendable (ParsedArguments, CommandContext) throws(CommandError) -> ExitCode)? = nil
+        name: String, abstract: String, discussion: @autoclosure @escaping @Sendable () -> String? = nil, arguments: [any DeclaredArgument] = [],
+        subcommands: [CommandSpec] = [], run: (@Sendable (ParsedArguments, CommandContext) throws(CommandError) -> ExitCode)? = nil
     ) {
         self.name = name
         self.abstract = abstract
-        self.discussion = discussion
+        self.makeDiscussion = discussion
         self.arguments = arguments.map(\.spec)
         self.subcommands = subcommands
         self.run = run

@@ -82,14 +82,21 @@ public enum HelpFormatter {
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
+        // The characters in `current`, kept rather than counted again for every word.
+        var currentCount = 0
         for word in text.split(separator: " ") {
+            let wordCount = word.count
             if current.isEmpty {
                 current = String(word)
-            } else if current.count + 1 + word.count <= width {
-                current += " " + word
+                currentCount = wordCount
+            } else if currentCount + 1 + wordCount <= width {
+                current += " "
+                current += word
+                currentCount += 1 + wordCount
             } else {
                 lines.append(current)
                 current = String(word)
+                currentCount = wordCount
             }
         }
         if !current.isEmpty { lines.append(current) }

@@ -161,9 +161,10 @@ public enum PlanChecker {
         return diagnostics
     }
 
-    /// Item 1 of issue 38: buyers of a paid release had, at the switch, every feature its free updates brought
-    /// them. A tier whose written `grants` leave one out takes it away: an error, unless the tier's `takesAway`
-    /// lists it (a paid upgrade they never got, say), and then a note, so `check` still says who loses what.
+    /// Updates were free while the app was paid, so buyers of a paid release had, at the switch, every feature its
+    /// free updates brought them. A tier whose written `grants` leave one out takes it away: an error, unless the
+    /// tier's `takesAway` lists it (a paid upgrade they never got, say), and then a note, so `check` still says who
+    /// loses what.
     private static func takenAway(_ catalog: PlanCatalog, release index: Int, tier: ResolvedTier) -> [Diagnostic] {
         guard let written = catalog.plan.tier(withID: tier.id), written.grants != nil else { return [] }
         let release = catalog.plan.releases[index]

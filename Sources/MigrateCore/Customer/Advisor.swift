@@ -29,6 +29,9 @@ public struct Advisor: Sendable {
         upsells = UpsellPolicy(catalog: catalog, rules: rules)
     }
 
+    /// The offers policy this advisor words its reports with, over the same tables.
+    public var upsellPolicy: UpsellPolicy { upsells }
+
     public func report(for customer: Customer) -> CustomerReport {
         report(for: customer, decided: cohorts.decide(customer))
     }

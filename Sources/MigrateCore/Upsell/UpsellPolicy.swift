@@ -138,7 +138,10 @@ public struct UpsellPolicy: Sendable {
         }
         let withheld = upsell.withheld.map { id, why in WithheldOffer(productID: id.rawValue, why: withholdReason(why, product: id)) }
             .sorted { $0.productID < $1.productID }
-        let offers = upsell.offers.compactMap { offer(from: $0, tier: tier) }
+        // Reserved, not grown: with thousands of products a grown list of offers is up to half again as large.
+        var offers: [Offer] = []
+        offers.reserveCapacity(upsell.offers.count)
+        for planOffer in upsell.offers { if let offer = offer(from: planOffer, tier: tier) { offers.append(offer) } }
         var remarks: [UpsellNote] = []
         if !upsell.showsRestore { remarks.append(offers.isEmpty ? .everythingUnlocked : .everythingUnlockedUpgradesRemain) }
         return UpsellResult(offers: offers, withheld: withheld, showsRestore: upsell.showsRestore, remarks: remarks)

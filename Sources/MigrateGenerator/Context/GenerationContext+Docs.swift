@@ -56,9 +56,8 @@ extension GenerationContext {
 
     /// For each cohort with nothing bought, and with each lasting product bought, what is offered and withheld.
     var offerRows: [TemplateValue] {
-        let advisor = Advisor(catalog: catalog)
         var seen = Set<Cohort>()
-        var bases: [(String, Customer)] = []
+        var bases: [(title: String, test: GeneratedTestCase)] = []
         for test in testCases
         where test.customer.environment == .production && test.customer.purchases.isEmpty
             && test.expected.decision.rule != .undetermined && test.customer.appTransaction == .verified
@@ -67,24 +66,36 @@ extension GenerationContext {
             if seen.insert(test.expected.decision.cohort).inserted {
                 let title: String
                 if let tier = test.expected.tier { title = "\(tier.name) (`\(tier.id)`)" } else { title = "New customers" }
-                bases.append((title, test.customer))
+                bases.append((title, test))
             }
         }
+        // One row per lasting product shows how bundles and add-ons behave; past a few dozen
+        // products the table would only repeat itself, so it stops there.
+        let ownings: [[String]] = [[]] + plan.products.lazy.filter { $0.kind != .consumable }.prefix(Self.maximumOfferTableProducts).map { [$0.id] }
+        var owners: [Customer] = []
+        for (_, base) in bases {
+            for owning in ownings.dropFirst() {
+                var customer = base.customer
+                customer.purchases = owning.map { OwnedProduct(productID: $0) }
+                owners.append(customer)
+            }
+        }
+        // What a row shows of a report (its first few offers and the offers withheld as charging twice), taken where
+        // the report is made so that a report of thousands of offers is let go at once.
+        @Sendable func shown(_ report: CustomerReport) -> (offered: [String], withheld: [String]) {
+            let offers = report.upsell.offers
+            let chargingTwice = report.upsell.withheld.filter(\.why.chargesTwice)
+            return (
+                Self.abbreviated(offers.prefix(Self.abbreviationLimit).map { "`\($0.productID)` \($0.priceText)" }, of: offers.count),
+                Self.abbreviated(chargingTwice.prefix(Self.abbreviationLimit).map { "`\($0.productID)`" }, of: chargingTwice.count)
+            )
+        }
+        // Owning nothing, a cohort's row is its test case, whose report is known.
+        var owned = ParallelReports.map(owners, advisor: advisor, shown).makeIterator()
         var rows: [TemplateValue] = []
         for (title, base) in bases {
-            // One row per lasting product shows how bundles and add-ons behave; past a few dozen
-            // products the table would only repeat itself, so it stops there.
-            let ownings: [[String]] = [[]] + plan.products.filter { $0.kind != .consumable }.prefix(Self.maximumOfferTableProducts).map { [$0.id] }
             for owning in ownings {
-                var customer = base
-                customer.purchases = owning.map { OwnedProduct(productID: $0) }
-                let report = advisor.report(for: customer)
-                let offered = Self.abbreviated(
-                    report.upsell.offers.map { offer in
-                        "`\(offer.productID)` \(offer.priceText)"
-                    })
-                let withheld = Self.abbreviated(
-                    report.upsell.withheld.filter(\.why.chargesTwice).map { "`\($0.productID)`" })
+                let (offered, withheld) = owning.isEmpty ? shown(base.expected) : owned.next()!
                 rows.append([
                     "cohort": .string(Self.markdownCell(title)),
                     "owns": .string(owning.isEmpty ? "—" : owning.map { "`\($0)`" }.joined(separator: ", ")),

@@ -39,11 +39,16 @@ extension GenerationContext {
     }
 
     func featureReference(_ id: String) -> TemplateValue {
-        ["case": .string(featureCases[id] ?? SwiftIdentifier.make(id)), "id": .string(id)]
+        featureReferences[id] ?? Self.reference(id: id, case: featureCases[id])
     }
 
     func productReference(_ id: String) -> TemplateValue {
-        ["case": .string(productCases[id] ?? SwiftIdentifier.make(id)), "id": .string(id)]
+        productReferences[id] ?? Self.reference(id: id, case: productCases[id])
+    }
+
+    /// `case` and `id` of a feature or product: its case where it has one, else the identifier made from its id.
+    static func reference(id: String, case name: String?) -> TemplateValue {
+        ["case": .string(name ?? SwiftIdentifier.make(id)), "id": .string(id)]
     }
 
     func productValue(_ product: Product) -> TemplateValue {

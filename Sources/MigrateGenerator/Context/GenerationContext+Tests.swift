@@ -1,6 +1,7 @@
 import Foundation
 import MigrateCore
 import MigratePlan
+import MigrateSupport
 
 // The generated tests: one value per test case, with the engine's expected answers.
 extension GenerationContext {
@@ -16,6 +17,23 @@ extension GenerationContext {
         case .legacy(let id): "legacy \(id)"
         case .newCustomer: "new customer"
         }
+    }
+
+    /// Below this many expected values (features and offers) in all, the test cases' values are made on one core.
+    static let parallelTestValues = 20_000
+
+    /// Each test case's value, in order. With thousands of products each case lists thousands of offers, and the
+    /// cases are laid out on every core, a consecutive share each.
+    var testValues: [TemplateValue] {
+        let cases = testCases
+        let values = cases.reduce(0) { $0 + $1.expected.entitlements.features.count + $1.expected.upsell.offers.count }
+        let shares = min(cases.count, ProcessInfo.processInfo.activeProcessorCount)
+        guard shares > 1, values >= Self.parallelTestValues else { return cases.enumerated().map { testValue($1, number: $0 + 1) } }
+        var states = [Bool](repeating: false, count: shares)
+        let context = self
+        return ParallelShares.run(&states) { share, _ in
+            ParallelShares.range(ofShare: share, of: shares, count: cases.count).map { context.testValue(cases[$0], number: $0 + 1) }
+        }.flatMap { $0 }
     }
 
     func testValue(_ test: GeneratedTestCase, number: Int) -> TemplateValue {

@@ -14,9 +14,13 @@ extension GenerationContext {
         ids.compactMap { id in productPosition[id].map { ($0, id) } }.sorted { $0 < $1 }.map(\.1)
     }
 
-    /// The first few items of a long list, and how many more there are.
-    static func abbreviated(_ items: [String], limit: Int = 6) -> [String] {
-        items.count <= limit ? items : Array(items.prefix(limit)) + ["and \(items.count - limit) more"]
+    /// The most items `abbreviated` shows.
+    static let abbreviationLimit = 6
+
+    /// The first few of a list of `count` items, and how many more there are; `items` may hold only the first
+    /// `abbreviationLimit`, so a list of thousands needn't be formatted to show six.
+    static func abbreviated(_ items: [String], of count: Int) -> [String] {
+        count <= abbreviationLimit ? items : Array(items.prefix(abbreviationLimit)) + ["and \(count - abbreviationLimit) more"]
     }
 
     static func cellsText(_ cells: [TemplateValue]) -> TemplateValue {

@@ -64,7 +64,7 @@ public struct GenerationOptions: Sendable, Hashable {
 
 /// Builds the context templates see from a plan: plain values, sorted, with every list in a stable
 /// order. Templates/CONTEXT.md documents each key; it is the contract for custom templates.
-public struct GenerationContext {
+public struct GenerationContext: Sendable {
     public let catalog: PlanCatalog
     public let options: GenerationOptions
     let featureCases: [String: String]
@@ -72,10 +72,17 @@ public struct GenerationContext {
     let tierCases: [String: String]
     let testCases: [GeneratedTestCase]
     let upsell: UpsellPolicy
+    /// The engine over `catalog`, made once for the test cases and the offer table.
+    let advisor: Advisor
     /// Each product id's position in the plan (its first), for listing products in plan order.
     let productPosition: [String: Int]
     /// Each feature's name, by id.
     let featureNames: [String: String]
+    /// `featureReference` and `productReference` of every feature and product of the plan, made once: the test cases
+    /// name them tens of thousands of times on a large plan, and one shared value each is a few megabytes where a
+    /// value a mention was a hundred.
+    let featureReferences: [String: TemplateValue]
+    let productReferences: [String: TemplateValue]
 
     public init(catalog: PlanCatalog, options: GenerationOptions, testCases: [GeneratedTestCase]? = nil) {
         self.catalog = catalog
@@ -84,12 +91,19 @@ public struct GenerationContext {
         featureCases = SwiftIdentifier.featureCases(plan).cases
         productCases = SwiftIdentifier.productCases(plan).cases
         tierCases = SwiftIdentifier.unique(catalog.tiers.map(\.id))
-        self.testCases = testCases ?? TestCaseBuilder.cases(for: catalog)
-        upsell = UpsellPolicy(catalog: catalog)
+        advisor = Advisor(catalog: catalog)
+        self.testCases = testCases ?? TestCaseBuilder.cases(for: catalog, advisor: advisor)
+        upsell = advisor.upsellPolicy
         var positions: [String: Int] = [:]
         for (offset, product) in plan.products.enumerated() where positions[product.id] == nil { positions[product.id] = offset }
         productPosition = positions
         featureNames = Dictionary(plan.features.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let features = self.featureCases
+        let products = self.productCases
+        featureReferences = Dictionary(
+            plan.features.map { ($0.id, Self.reference(id: $0.id, case: features[$0.id])) }, uniquingKeysWith: { first, _ in first })
+        productReferences = Dictionary(
+            plan.products.map { ($0.id, Self.reference(id: $0.id, case: products[$0.id])) }, uniquingKeysWith: { first, _ in first })
     }
 
     var plan: MigrationPlan { catalog.plan }
@@ -220,7 +234,7 @@ public struct GenerationContext {
             "pairwiseLeftOut": TestCaseBuilder.includesPairwise(plan)
                 ? .bool(false)
                 : .string("\(Limits.pairwiseTestProducts) products or \(Limits.pairwiseTestReleases) releases"),
-            "tests": Self.swiftList(testCases.enumerated().map { testValue($1, number: $0 + 1) }),
+            "tests": Self.swiftList(testValues),
             "rules": .list(rulesValue),
             "featureColumns": .bool(featureColumns),
             "featureHeader": .string(featureColumns ? plan.features.map { Self.markdownCell($0.name) }.joined(separator: " | ") : ""),

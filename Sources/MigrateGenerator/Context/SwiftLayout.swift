@@ -21,7 +21,7 @@ indirect enum SwiftLayout: Sendable, Hashable {
     /// brackets): the first line without its indentation, the others with theirs.
     func rendered(at indent: Int, trailing: String = "") -> String {
         let flat = self.flat
-        if !flat.contains("\n") && indent + flat.count + trailing.count <= Self.width { return flat + trailing }
+        if Self.fits(flat, from: indent, before: trailing) { return flat + trailing }
         let inner = String(repeating: " ", count: indent + 2)
         switch self {
         case .text(let text):
@@ -44,6 +44,16 @@ indirect enum SwiftLayout: Sendable, Hashable {
         }
     }
 
+    /// Whether `text` and then `trailing` fit on one line from column `column`. Read in bytes first: the flat form of
+    /// an array of thousands of offers is hundreds of kilobytes, and counting its characters to learn it doesn't fit
+    /// (or searching it for a line break through Foundation) took most of laying out a large plan's tests.
+    static func fits(_ text: String, from column: Int, before trailing: String = "") -> Bool {
+        let room = width - column - trailing.count
+        // A character takes one to four bytes: past four bytes a column, it can't fit.
+        guard text.utf8.count <= 4 * max(room, 0), !text.utf8.contains(UInt8(ascii: "\n")) else { return false }
+        return text.count <= room
+    }
+
     /// Arguments from column `indent` on: as many on a line as fit, each followed by a comma and the
     /// last by `closing`; one that spans lines starts and ends its own. The first line carries no
     /// indentation (the caller has written it).
@@ -54,13 +64,13 @@ indirect enum SwiftLayout: Sendable, Hashable {
         for (offset, argument) in arguments.enumerated() {
             let trailing = offset == arguments.count - 1 ? closing : ","
             let flat = argument.flat + trailing
-            if !line.isEmpty && !flat.contains("\n") && indent + line.count + 1 + flat.count <= width {
+            if !line.isEmpty && fits(flat, from: indent + line.count + 1) {
                 line += " " + flat
                 continue
             }
             if !line.isEmpty { lines.append(line) }
             let text = argument.rendered(at: indent, trailing: trailing)
-            if text.contains("\n") {
+            if text.utf8.contains(UInt8(ascii: "\n")) {
                 lines.append(text)
                 line = ""
             } else {

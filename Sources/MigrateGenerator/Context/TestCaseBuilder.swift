@@ -35,15 +35,28 @@ public enum TestCaseBuilder {
 
     public static func cases(for catalog: PlanCatalog, maximum: Int = maximumCases, maximumValues: Int = maximumExpectedValues) -> [GeneratedTestCase]
     {
+        cases(for: catalog, advisor: Advisor(catalog: catalog), maximum: maximum, maximumValues: maximumValues)
+    }
+
+    /// The cases, their expected values from `advisor` (the catalog's, made once by a caller that asks it more).
+    static func cases(
+        for catalog: PlanCatalog, advisor: Advisor, maximum: Int = maximumCases, maximumValues: Int = maximumExpectedValues
+    ) -> [GeneratedTestCase] {
         // A pure function of the plan, and most of `generate`'s time (the pairwise rows): worked out once
         // per process, so a second generation of the same plan (another --only, --dry-run then the write,
         // a test suite) reuses it.
         let key = CacheKey(plan: catalog.plan, maximum: maximum, maximumValues: maximumValues)
         if let known = cache.value(for: key) { return known }
-        let cases = build(for: catalog, maximum: maximum, maximumValues: maximumValues)
-        cache.store(cases, for: key)
+        let cases = build(for: catalog, advisor: advisor, maximum: maximum, maximumValues: maximumValues)
+        // A large plan's cases are not kept: with thousands of offers each they are a hundred megabytes, which would
+        // stay through rendering, and a process generates once.
+        let values = cases.reduce(0) { $0 + $1.expected.entitlements.features.count + $1.expected.upsell.offers.count }
+        if values <= maximumCachedValues { cache.store(cases, for: key) }
         return cases
     }
+
+    /// The most expected values (features and offers) of a plan whose cases are kept for the next generation.
+    static let maximumCachedValues = 20_000
 
     private struct CacheKey: Hashable {
         var plan: MigrationPlan
@@ -74,9 +87,8 @@ public enum TestCaseBuilder {
 
     private static let cache = Cache()
 
-    private static func build(for catalog: PlanCatalog, maximum: Int, maximumValues: Int) -> [GeneratedTestCase] {
+    private static func build(for catalog: PlanCatalog, advisor: Advisor, maximum: Int, maximumValues: Int) -> [GeneratedTestCase] {
         let plan = catalog.plan
-        let advisor = Advisor(catalog: catalog)
         var customers: [(name: String, customer: Customer, priority: Priority, order: Int)] = []
         var seen = Set<Customer>()
         var priority = Priority.cutoffBoundary
@@ -215,11 +227,22 @@ public enum TestCaseBuilder {
 
         var kept: [(order: Int, testCase: GeneratedTestCase)] = []
         var values = 0
-        for entry in customers.sorted(by: { ($0.priority, $0.order) < ($1.priority, $1.order) }).prefix(maximum) {
-            let expected = advisor.report(for: entry.customer)
-            values += expected.entitlements.features.count + expected.upsell.offers.count
-            if values > maximumValues && !kept.isEmpty { break }
-            kept.append((entry.order, GeneratedTestCase(name: entry.name, customer: entry.customer, expected: expected)))
+        let ordered = Array(customers.sorted(by: { ($0.priority, $0.order) < ($1.priority, $1.order) }).prefix(maximum))
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var next = 0
+        // The reports of a few cases at a time, worked out at once: as many as the values still allowed seem to
+        // leave room for, judged by the cases kept so far (at least one a core, at most 256), so that few are
+        // worked out and then dropped.
+        deciding: while next < ordered.count {
+            let room = kept.isEmpty ? cores : (maximumValues - values) / max(values / kept.count, 1) + 1
+            let batch = ordered[next..<min(ordered.count, next + max(cores, min(room, 256)))]
+            let reports = ParallelReports.reports(for: batch.map(\.customer), advisor: advisor)
+            for (entry, expected) in zip(batch, reports) {
+                values += expected.entitlements.features.count + expected.upsell.offers.count
+                if values > maximumValues && !kept.isEmpty { break deciding }
+                kept.append((entry.order, GeneratedTestCase(name: entry.name, customer: entry.customer, expected: expected)))
+            }
+            next = batch.endIndex
         }
         return kept.sorted { $0.order < $1.order }.map(\.testCase)
     }

@@ -22,8 +22,16 @@ struct Annealer {
     /// runs out or no smaller array can exist; returns the smallest complete one found.
     ///
     /// `lowerBound` is the fewest rows any array can have (`CoverageBound`): reaching it ends the
-    /// search. After `maxFailures` rounds in a row that remove no row it stops too (`stopped`): each
+    /// search. After `maxFailures` rounds in a row that remove no row it stops too (`stopped`, as after a
+    /// round at the cap below that fails): each
     /// failed round is longer than the last, so the rest of the budget would mostly buy nothing.
+    ///
+    /// A round is never longer than `roundWorkPerTupleRow` for each required tuple and row: on a tiny
+    /// model that is already many passes over everything there is to change, and one that fails at
+    /// that length ends the search. Without it a model of three two-level factors whose lower bound
+    /// can't be met (PICT's "NOT" example: 5 rows for a bound of 4) spent 30 ms of annealing on a row
+    /// it can't drop. The default pass's rounds (a quarter of `polishWork` at first) reach the cap only
+    /// where required tuples times rows is under 750.
     func shrink(
         _ rows: [[Int]], work budget: Int, lowerBound: Int, maxFailures: Int = .max, random: inout SeededGenerator
     ) -> (rows: [[Int]], stopped: Bool) {
@@ -31,12 +39,15 @@ struct Annealer {
         var remaining = budget
         let attemptLength = max(budget / 4, 100_000)
         var failures = 0
+        let cap = problem.requiredCount.multipliedReportingOverflow(by: max(rows.count, 1) * Self.roundWorkPerTupleRow)
+        let roundCap = cap.overflow ? Int.max : cap.partialValue
         let state = CoverageState(tables: tables, capacity: rows.count, frozenRows: frozen.count)
         // After a round that succeeds the state holds exactly the best rows, with the same counts and
         // an empty missing list, so the next round starts from it instead of counting them again.
         var holdsBest = false
+        var cappedRoundFailed = false
         while remaining > 0 && failures < maxFailures && best.count > max(frozen.count, 1, lowerBound) {
-            let length = min(remaining, attemptLength * (1 + failures))
+            let length = min(remaining, attemptLength * (1 + failures), roundCap)
             if !holdsBest { state.load(best) }
             state.removeCheapestRow(skipping: frozen.count, random: &random)
             let used = anneal(state, moves: length, random: &random) + 1
@@ -48,10 +59,17 @@ struct Annealer {
             } else {
                 failures += 1
                 holdsBest = false
+                if length == roundCap {
+                    cappedRoundFailed = true
+                    break
+                }
             }
         }
-        return (best, remaining > 0 && failures >= maxFailures)
+        return (best, remaining > 0 && (failures >= maxFailures || cappedRoundFailed))
     }
+
+    /// The most work one round of `shrink` does for each required tuple and row.
+    static let roundWorkPerTupleRow = 1_000
 
     /// Returns the work used.
     private func anneal(_ state: CoverageState, moves budget: Int, random: inout SeededGenerator) -> Int {

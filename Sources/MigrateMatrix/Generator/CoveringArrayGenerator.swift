@@ -29,6 +29,9 @@ public struct GeneratorOptions: Sendable, Hashable {
     /// Run the greedy restarts at once, one per core: the same rows as running them in turn, sooner.
     /// Off only to check that.
     var restartsAtOnce = true
+    /// Below this many required tuples the restarts run in turn: a run takes less than starting a
+    /// thread in a new process does.
+    static let restartsAtOnceMinimumTuples = 500
 
     public init(strength: Int = 2, seed: UInt64 = 0, restarts: Int = 2, candidates: Int = 10, effort: Int = 0, polish: Bool = true) {
         self.strength = strength
@@ -43,6 +46,21 @@ public struct GeneratorOptions: Sendable, Hashable {
     public static let workPerEffort = 60_000_000
     /// Annealing (or tabu) work of the default pass: a few tens of milliseconds at most.
     public static let polishWork = 3_000_000
+    /// At strengths 3 and 4, the default pass's annealing work per tuple, where that is more than
+    /// `polishWork`. A cell change there updates thousands of tuples on a wide model, so a fixed budget
+    /// buys it almost nothing: 4^15 3^17 2^29 at strength 3 (762,008 tuples, 305 million units, about
+    /// 0.6 s) goes from 209 rows to 197, and 197–199 with seeds 1 to 3; 300 units a tuple left seed 0 at
+    /// 199 and seed 3 at 200. Small models (3^13, 2^10 3^5, 3^8 at strength 4: 5,000–8,000 tuples)
+    /// keep `polishWork`.
+    public static let polishWorkPerTuple = 400
+
+    /// The default pass's work for a problem with this many tuples: `polishWork`, or at strengths 3
+    /// and 4 `polishWorkPerTuple` for each tuple when that is more.
+    func polishWork(tupleCount: Int) -> Int {
+        guard strength >= 3 else { return Self.polishWork }
+        let scaled = tupleCount.multipliedReportingOverflow(by: Self.polishWorkPerTuple)
+        return scaled.overflow ? Int.max : max(Self.polishWork, scaled.partialValue)
+    }
     /// Tabu search's moves to repair the array after a row goes; the first repair that fails ends
     /// the default pass. 2,000 keeps every standard model at or under its rows before tabu search
     /// (5^10 needs it for 39; 1,000 gives 40) at a fifth of the annealer's time on 3^13.
@@ -225,7 +243,7 @@ public struct CoveringArrayGenerator: Sendable {
                 let rows = GreedyBuilder(problem: shared, candidates: candidates, solver: solver).build(seeds: seedRows, random: &random)
                 return Self.removeRedundantRows(rows, problem: shared, keep: seedRows.count)
             }
-            if passes.restarts > 1 && options.restartsAtOnce {
+            if passes.restarts > 1 && options.restartsAtOnce && problem.requiredCount >= GeneratorOptions.restartsAtOnceMinimumTuples {
                 // The restarts at once, one per core (on one core Dispatch runs them in turn): each has its
                 // own generator and its own copy of the constraint solver (whose cache and witness change as
                 // it answers), and reads the rest of the problem only. The first with the fewest rows wins,
@@ -276,7 +294,10 @@ public struct CoveringArrayGenerator: Sendable {
                         random: &random)
                     if polished.count < start.rows.count { label += ", tabu search" }
                 } else {
-                    polished = annealer().shrink(polished, work: GeneratorOptions.polishWork, lowerBound: lowerBound, random: &random).rows
+                    polished =
+                        annealer().shrink(
+                            polished, work: options.polishWork(tupleCount: problem.space.tupleCount), lowerBound: lowerBound, random: &random
+                        ).rows
                     if polished.count < start.rows.count { label += ", annealing" }
                 }
             }

@@ -58,12 +58,15 @@ struct PICTReader {
     /// constraints at a line beginning with NOT, which PICT would read as a broken parameter line.
     static func isConstraint(_ trimmed: String) -> Bool {
         let upper = PICTText.folded(trimmed)
-        if upper == PICTText.folded("IF") { return true }
-        let patterns = ["IF*[*]*", "[*]*", "(*[*]*", "IF*ISNEGATIVE", "IF*ISNEGATIVE*(*", "IF*ISPOSITIVE", "IF*ISPOSITIVE*(*"]
-        if patterns.contains(where: { PICTText.matches(upper, pattern: PICTText.folded($0)) }) { return true }
+        if upper == foldedIF { return true }
+        if constraintPatterns.contains(where: { PICTText.matches(upper, pattern: $0) }) { return true }
         let characters = Array(trimmed.uppercased())
         return characters.starts(with: "NOT") && characters.count > 3 && (characters[3].isWhitespace || characters[3] == "(" || characters[3] == "[")
     }
+
+    private static let foldedIF = PICTText.folded("IF")
+    private static let constraintPatterns = ["IF*[*]*", "[*]*", "(*[*]*", "IF*ISNEGATIVE", "IF*ISNEGATIVE*(*", "IF*ISPOSITIVE", "IF*ISPOSITIVE*(*"]
+        .map(PICTText.folded)
 
     static func trimmedBounds(_ line: [Character], _ start: Int, _ end: Int) -> (Int, Int) {
         var start = start

@@ -5,6 +5,9 @@ enum PICTText {
     /// and then comparing character codes, so "_" sorts after "A" (not after "a", as with lower-casing).
     static func folded(_ text: String) -> [UInt32] {
         text.unicodeScalars.map { scalar in
+            // ASCII by arithmetic: the Unicode tables' mapping makes a string for each character, which was most of
+            // the time reading a small model took.
+            if scalar.isASCII { return ("a"..."z").contains(scalar) ? scalar.value - 32 : scalar.value }
             // One character at a time, like towupper: "ß" stays "ß" rather than becoming "SS".
             let upper = scalar.properties.uppercaseMapping.unicodeScalars
             return upper.count == 1 ? upper.first!.value : scalar.value
