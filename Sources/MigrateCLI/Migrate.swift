@@ -37,7 +37,8 @@ public enum Migrate {
             return error.error.exitCode
         }
         var status = ExitCode.success
-        var commandPath = [tree]
+        // Empty for --version, which answers before the tree is built.
+        var commandPath: [CommandSpec] = []
         switch request {
         case .version:
             context.standardOutput.write("\(version)\n")
@@ -62,7 +63,8 @@ public enum Migrate {
         if context.standardOutput.failure != 0 {
             let reason = String(cString: strerror(context.standardOutput.failure))
             report(
-                CommandError(.ioError, "cannot write to standard output: \(reason); what it received is incomplete."), path: commandPath,
+                CommandError(.ioError, "cannot write to standard output: \(reason); what it received is incomplete."),
+                path: commandPath.isEmpty ? [root] : commandPath,
                 context: context)
             status = .ioError
         }

@@ -26,6 +26,7 @@ struct QuestionKindTests {
         "price": (["1.99"], #""1.99""#),
         "features": (["Themes", "Sync"], #"["Themes", "Sync"]"#),
         "featureSince": (["sync=2.0"], #"{ "sync": "2.0" }"#),
+        "freeGaveAway": (["themes", "sync"], #"["themes", "sync"]"#),
         "product": (["com.example.tally.pro 4.99"], #""com.example.tally.pro 4.99""#),
         "durations": (["com.example.tally.lifetime=P10Y"], #"{ "com.example.tally.lifetime": "P10Y" }"#),
         "grants": (["com.example.tally.pro=themes,sync"], #"{ "com.example.tally.pro": "themes,sync" }"#),

@@ -146,7 +146,7 @@ struct ReportBrowserTests {
         // The manual and the README show this very command.
         for document in ["Documentation/Migrate.docc/ReportCommand.md", "README.md"] {
             let text = try String(contentsOf: repositoryRoot.appendingPathComponent(document), encoding: .utf8)
-            let shown = try #require(text.firstMatch(of: /\$ (migrate report [^\n]*\\\n[^\n]*)\n/)).1
+            let shown = try #require(text.firstMatch(of: /\$ (migrate report (?:[^\n]*\\\n)+[^\n]*)\n/)).1
                 .replacingOccurrences(of: "\\\n", with: "").split(separator: " ").map(String.init)
             #expect(shown == ["migrate"] + Self.manualCommand + ["-o", "report.html"], "\(document) shows \(shown)")
         }

@@ -55,7 +55,7 @@ struct InitCommandTests {
               "grants": { "com.example.tally.themes": ["themes"], "com.example.tally.sync": "sync" },
               "eras": { "1": "keep", "2": "discount" }, "eraDiscounts": { "2": "com.example.tally.sync 0.99" },
               "nonProduction": "new", "verificationFailure": "keep 3", "familySharing": false, "paidDownloadsPerMonth": 250,
-              "freeFrom": "2021-06-01T17:00:00Z" }
+              "freeFrom": "2021-06-01T17:00:00Z", "freeGaveAway": "none" }
             """
         try answers.write(to: folder.appendingPathComponent("answers.json"), atomically: true, encoding: .utf8)
         let context = CommandContext.testing(directory: folder.path, environment: environment)

@@ -58,6 +58,7 @@ struct InteractiveInitTests {
             "1.49",  // price
             "Themes, Sync",
             "", "2.0",  // themes since 1.0, sync since 2.0
+            "none",  // went free in 2021 with the unlock on sale: the free releases gave nothing away
             "", "",  // grants
             "", "2",  // eras: keep, everything
             "", "keep 3", "no", "250",
@@ -81,7 +82,7 @@ struct InteractiveInitTests {
 
     /// The manual's session (`InitCommand.md`): a typo, a missing answer, going back, changing an answer at the summary.
     static let manualSession = [
-        "", "", "iSO", "", "4", "", "2021-06-01T17:00:00Z", "4.99", "", "", "2.0", "", "", "<", "", "", "", "", "", "", "250", "13", "2", "yes",
+        "", "", "iSO", "", "4", "", "2021-06-01T17:00:00Z", "4.99", "", "", "2.0", "none", "", "", "<", "", "", "", "", "", "", "250", "14", "2", "yes",
     ]
 
     @Test("every line of a session fits 80 columns, in colour too, and wrapping loses no word", arguments: [false, true])

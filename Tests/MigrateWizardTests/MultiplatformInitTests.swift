@@ -97,7 +97,10 @@ struct MultiplatformInitTests {
 
     @Test("a listed first free release: each other platform's own listed one is free, with its own go-live asked and recorded")
     func listedFreeReleaseOnEachPlatform() throws {
-        let answers = ["firstFree": "iOS 2.0 (3)", "freeFrom": "2021-06-01T17:00:00Z", "freeFromOn.macOS": "2021-06-03T12:00:00Z"]
+        let answers = [
+            "firstFree": "iOS 2.0 (3)", "freeFrom": "2021-06-01T17:00:00Z", "freeFromOn.macOS": "2021-06-03T12:00:00Z",
+            "freeGaveAway": "none",
+        ]
         var wizard = Wizard(facts: Self.facts, now: Self.now)
         var asked: [QuestionID] = []
         while let question = wizard.question, asked.count < 100 {

@@ -65,7 +65,8 @@ struct TipsterInitTests {
         // The first free release is the newest build, typed: the default is one not listed yet.
         let input = Array(repeating: "", count: 3) + ["3.5.3 (1036)"] + Array(repeating: "", count: 9) + ["6", "1.99", "yes"]
         let context = CommandContext.testing(input: input, directory: folder.path, environment: Self.environment, terminal: true)
-        let status = Migrate.run(["init", "--all-versions", "--free-from", "2023-07-03T17:00:00Z", "--price", "2.99"], context: context)
+        let status = Migrate.run(
+            ["init", "--all-versions", "--free-from", "2023-07-03T17:00:00Z", "--price", "2.99", "--free-gave-away", "none"], context: context)
         let output = context.standardOutput.text
         #expect(status == .success, "\(output.suffix(3000))\(context.standardError.text)")
         #expect(output.contains("1036 versions on iOS from the git history of ."))
@@ -93,7 +94,10 @@ struct TipsterInitTests {
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
         #expect(
             Migrate.run(
-                ["init", "--yes", "--first-free", "3.5.3 (1036)", "--free-from", "2023-07-03T17:00:00Z", "--price", "2.99"] + flags,
+                [
+                    "init", "--yes", "--first-free", "3.5.3 (1036)", "--free-from", "2023-07-03T17:00:00Z", "--price", "2.99", "--free-gave-away",
+                    "none",
+                ] + flags,
                 context: context)
                 == .success,
             "\(context.standardError.text)")

@@ -49,7 +49,7 @@ enum InitCommand {
             terminal, answers come from flags or --answers FILE (JSON with the keys appName, bundleID, \
             platforms, universalPurchase, releases, firstFree, freeFrom, newFreeRelease, newFreeReleases {platform: "2.0 (1) 2026-12-15"}, \
             freeFromOn {platform: date-time}, sells {product: yes|no}, price, \
-            features, featureSince {feature: version}, product, durations {product: "P1Y"}, grants {product: [features]}, \
+            features, featureSince {feature: version}, freeGaveAway [features], product, durations {product: "P1Y"}, grants {product: [features]}, \
             eras {"1": "keep"|"everything"|"discount"|"upgrade"}, \
             eraDiscounts {"1": "PRODUCT PRICE"}, nonProduction, verificationFailure, familySharing, \
             paidDownloadsPerMonth) and --yes takes the defaults (on a terminal too); a missing answer exits 64 \

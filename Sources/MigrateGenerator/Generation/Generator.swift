@@ -105,7 +105,6 @@ public struct Generator: Sendable {
     ) throws(TemplateError) -> [GeneratedFile] {
         progress?("the test cases and tables")
         let context = GenerationContext(catalog: catalog, options: options).value
-        Self.returnFreedMemory(afterCasesOf: catalog.plan)
         let renderer = library.renderer
         var files: [GeneratedFile] = []
         let selected = outputs(module: options.module).filter { groups.contains($0.group) }
@@ -123,15 +122,5 @@ public struct Generator: Sendable {
             files.append(GeneratedFile(path: output.path, body: body, template: output.template))
         }
         return files.sorted { $0.path < $1.path }
-    }
-
-    /// Gives the memory of the engine's reports back to the system once the context is made, for a plan large enough
-    /// to have test cases of thousands of offers. Freed, it is hundreds of thousands of small blocks, which the
-    /// rendered files (megabytes each) can't reuse: at 10,000 products rendering then took 25 MB more from the system
-    /// on top of it, and the process peaked at 210 MB instead of the 170 the reports and the context take.
-    static func returnFreedMemory(afterCasesOf plan: MigrationPlan) {
-        #if canImport(Glibc)
-            if !TestCaseBuilder.includesPairwise(plan) { malloc_trim(0) }
-        #endif
     }
 }

@@ -37,7 +37,7 @@ public enum PlanBuilder {
             if paid {
                 includes = answers.includes(ofRelease: index)
                 if draft && includes!.isEmpty { includes = ["draft"] }
-            } else if let gave = answers.freeGaveAway, !gave.isEmpty, index < answers.releases.count {
+            } else if let gave = answers.gaveAway, !gave.isEmpty, index < answers.releases.count {
                 // A listed free release of an app free already gave these to everyone who downloaded it.
                 includes = gave
             } else if index >= firstFreemium {
@@ -78,7 +78,7 @@ public enum PlanBuilder {
             tiers.append(tier)
         }
         // The free era's downloaders keep what the free releases gave them, until the release that sells it.
-        if let gave = answers.freeGaveAway, !gave.isEmpty, let from = answers.freeDate, let until = answers.freemiumReleases.map(\.date).min() {
+        if let gave = answers.gaveAway, !gave.isEmpty, let from = answers.freeDate, let until = answers.freemiumReleases.map(\.date).min() {
             let listed = answers.releases.indices.filter { !answers.isPaid($0) && $0 >= (answers.firstFree ?? 0) }.map { answers.releases[$0].version }
             let label = listed.first.map { first in listed.last.map { $0.canonical == first.canonical ? first.text : "\(first.text) – \($0.text)" } ?? first.text }
             tiers.append(

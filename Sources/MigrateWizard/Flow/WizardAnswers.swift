@@ -94,15 +94,16 @@ public struct WizardAnswers: Sendable, Hashable {
 
     /// Whether the first free release is a listed one that went live before `now`: the app is free already.
     public func wentFree(before now: Date) -> Bool {
-        guard let firstFree, firstFree < releases.count, let freeDate else { return false }
-        return freeDate <= now
+        // From the listed releases alone: `freeDate` reads `allReleases`, which holds the releases this decides.
+        guard let firstFree, firstFree < releases.count else { return false }
+        return (freeGoLive ?? releases[firstFree].date) <= now
     }
 
     /// The release that starts selling what the free releases gave away, when they gave something: the next major
     /// version after the newest listed release, planned a month from now, one per platform that has releases. Its
     /// downloaders are the first to buy; the free era's keep what they had.
     public var freemiumReleases: [ImportedRelease] {
-        guard let gave = freeGaveAway, !gave.isEmpty, let now else { return [] }
+        guard let now, wentFree(before: now), let gave = freeGaveAway, !gave.isEmpty else { return [] }
         let day = Calendar(identifier: .gregorian).startOfDay(for: now.addingTimeInterval(30 * 86_400)).addingTimeInterval(12 * 3_600)
         return Array(Set(releases.map(\.platform))).sorted().filter { platforms?.contains($0) ?? true }.compactMap { platform in
             guard let newest = releases.last(where: { $0.platform == platform }) else { return nil }
@@ -201,6 +202,13 @@ public struct WizardAnswers: Sendable, Hashable {
             guard let since = featureSince[feature.id] ?? nil, allReleases.indices.contains(since) else { return false }
             return allReleases[since].date <= date
         }.map(\.id)
+    }
+
+    /// What the free releases gave away, when the app went free in the past and it was answered; an answer kept from
+    /// before the first free release changed to one still to come counts for nothing.
+    public var gaveAway: [String]? {
+        guard let now, wentFree(before: now) else { return nil }
+        return freeGaveAway
     }
 
     /// What every paid era's buyers had when the app went free: the default of what the free releases gave away.
