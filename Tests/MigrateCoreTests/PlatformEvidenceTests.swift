@@ -42,7 +42,8 @@ struct PlatformEvidenceTests {
         let report = Advisor(plan: Self.plan).report(for: customer)
         #expect(report.decision.cohort == example.cohort, "\(report.decision.reasons)")
         if case .legacy = example.cohort {
-            #expect(report.decision.reasons.contains { $0.contains("the plan has releases on iOS only (none on macOS), so the app was bought on iOS") })
+            #expect(
+                report.decision.reasons.contains { $0.contains("the plan has releases on iOS only (none on macOS), so the app was bought on iOS") })
         }
     }
 
@@ -55,6 +56,7 @@ struct PlatformEvidenceTests {
         #expect(warning?.message.contains("the plan declares macOS, but no release shipped on it") == true)
         var shipped = Self.plan
         shipped.app.platforms = [.iOS]
-        #expect(!PlanChecker.check(shipped, now: date("2026-01-01T00:00:00Z")).diagnostics.contains { $0.code.rawValue == "platform-without-releases" })
+        #expect(
+            !PlanChecker.check(shipped, now: date("2026-01-01T00:00:00Z")).diagnostics.contains { $0.code.rawValue == "platform-without-releases" })
     }
 }

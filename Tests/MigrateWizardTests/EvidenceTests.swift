@@ -38,7 +38,8 @@ struct EvidenceTests {
             WizardFlowTests.release("2.0", "30", "2021-06-01"),
         ]
         facts.untaggedVersions = [
-            WizardFlowTests.release("1.7", "15", "2020-01-01", provenance: .commit), WizardFlowTests.release("1.16", "29", "2021-01-01", provenance: .commit),
+            WizardFlowTests.release("1.7", "15", "2020-01-01", provenance: .commit),
+            WizardFlowTests.release("1.16", "29", "2021-01-01", provenance: .commit),
         ]
         var wizard = Wizard(facts: facts, now: WizardFlowTests.now)
         while let current = wizard.current {

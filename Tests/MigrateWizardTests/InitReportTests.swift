@@ -24,7 +24,8 @@ struct InitReportTests {
         let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
-        #expect(Migrate.run(["init", "--yes", "--first-free", "3.0", "--price", "2.99"], context: context) == .success, "\(context.standardError.text)")
+        #expect(
+            Migrate.run(["init", "--yes", "--first-free", "3.0", "--price", "2.99"], context: context) == .success, "\(context.standardError.text)")
 
         var expected = Set<String>()
         let check = Self.run(["check", "migration.json", "--format", "json"], in: folder)

@@ -82,7 +82,8 @@ struct InteractiveInitTests {
 
     /// The manual's session (`InitCommand.md`): a typo, a missing answer, going back, changing an answer at the summary.
     static let manualSession = [
-        "", "", "iSO", "", "4", "", "2021-06-01T17:00:00Z", "4.99", "", "", "2.0", "none", "", "", "<", "", "", "", "", "", "", "250", "14", "2", "yes",
+        "", "", "iSO", "", "4", "", "2021-06-01T17:00:00Z", "4.99", "", "", "2.0", "none", "", "", "<", "", "", "", "", "", "", "250", "14", "2",
+        "yes",
     ]
 
     @Test("every line of a session fits 80 columns, in colour too, and wrapping loses no word", arguments: [false, true])

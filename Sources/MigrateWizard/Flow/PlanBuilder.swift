@@ -79,8 +79,12 @@ public enum PlanBuilder {
         }
         // The free era's downloaders keep what the free releases gave them, until the release that sells it.
         if let gave = answers.gaveAway, !gave.isEmpty, let from = answers.freeDate, let until = answers.freemiumReleases.map(\.date).min() {
-            let listed = answers.releases.indices.filter { !answers.isPaid($0) && $0 >= (answers.firstFree ?? 0) }.map { answers.releases[$0].version }
-            let label = listed.first.map { first in listed.last.map { $0.canonical == first.canonical ? first.text : "\(first.text) – \($0.text)" } ?? first.text }
+            let listed = answers.releases.indices.filter { !answers.isPaid($0) && $0 >= (answers.firstFree ?? 0) }.map {
+                answers.releases[$0].version
+            }
+            let label = listed.first.map { first in
+                listed.last.map { $0.canonical == first.canonical ? first.text : "\(first.text) – \($0.text)" } ?? first.text
+            }
             tiers.append(
                 LegacyTier(
                     id: "free-era", name: "Downloaded free" + (label.map { " (\($0))" } ?? ""), from: from, until: until, grants: gave))

@@ -241,7 +241,8 @@ public struct WizardAnswers: Sendable, Hashable {
             let platforms = Set(eras[position].releases.map { allReleases[$0].platform })
             let start = eras[position].from
             let end = eras[position].until ?? .distantFuture
-            for version in untagged where platforms.contains(version.platform) && version.date >= start && version.date < end && version.version > last {
+            for version in untagged
+            where platforms.contains(version.platform) && version.date >= start && version.date < end && version.version > last {
                 last = version.version
             }
             eras[position].label = first.canonical == last.canonical ? first.text : "\(first.text) – \(last.text)"

@@ -224,7 +224,8 @@ struct FreeGaveAwayQuestion: WizardQuestion {
             choices: features.map { "\($0.name) (\($0.id))" },
             defaultAnswer: (wizard.answers.freeGaveAway ?? wizard.answers.hadAtSwitch).joined(separator: ", ").nonEmpty ?? "none",
             hint:
-                "comma-separated numbers or ids, 'all' or 'none'; what they gave stays with everyone who downloaded the app since, and is sold only from a new release")
+                "comma-separated numbers or ids, 'all' or 'none'; what they gave stays with everyone who downloaded the app since, and is sold only from a new release"
+        )
     }
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
