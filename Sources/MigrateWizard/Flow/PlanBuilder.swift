@@ -54,6 +54,11 @@ public enum PlanBuilder {
         for index in products.indices {
             if let grants = answers.grants[products[index].id] { products[index].grants = grants }
             if let duration = answers.durations[products[index].id] { products[index].duration = duration }
+            // A product typed here has no .storekit to say; when the plan lets Family Sharing entitle, it is shared, as
+            // the family of a paid-app buyer shared the app. An imported product keeps its file's setting.
+            if products[index].id == answers.newProduct?.id, products[index].kind != .consumable, answers.familySharing != .ignored {
+                products[index].familyShareable = true
+            }
         }
         let eras = answers.eras
         var tiers: [LegacyTier] = []

@@ -195,7 +195,19 @@ struct GrantsQuestion: WizardQuestion {
         granted = features.map(\.id).filter(granted.contains)
         wizard.answers.grants[product] = granted
         if let index = wizard.answers.products.firstIndex(where: { $0.id == product }) { wizard.answers.products[index].grants = granted }
-        return .accepted([granted.isEmpty ? "\(product) unlocks no feature." : "\(product) unlocks \(granted.joined(separator: ", "))."])
+        var said = [granted.isEmpty ? "\(product) unlocks no feature." : "\(product) unlocks \(granted.joined(separator: ", "))."]
+        // Once every sold product has its answer: a feature none of them unlocks can never be bought by a new customer.
+        let sold = wizard.answers.products.filter { $0.kind != .consumable && wizard.sells($0.id) }
+        if sold.allSatisfy({ wizard.answers.grants[$0.id] != nil }) {
+            let unlocked = Set(sold.flatMap { wizard.answers.grants[$0.id] ?? [] })
+            let unsold = features.map(\.id).filter { !unlocked.contains($0) }
+            if !unsold.isEmpty {
+                said.append(
+                    "No product unlocks \(unsold.joined(separator: ", ")): a new customer could never buy \(unsold.count == 1 ? "it" : "them"). "
+                        + "Type '<' to go back and add \(unsold.count == 1 ? "it" : "them") to a product, or keep it so if that is meant.")
+            }
+        }
+        return .accepted(said)
     }
 
     func isAnswered(_ wizard: Wizard) -> Bool {

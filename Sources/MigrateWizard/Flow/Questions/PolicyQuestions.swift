@@ -110,7 +110,7 @@ struct FamilySharingQuestion: WizardQuestion {
         switch input.lowercased() {
         case "1", "yes", "y", "entitles":
             wizard.answers.familySharing = .entitles
-            return .accepted(["Family members get what a shared purchase unlocks (only products marked family-shareable)."])
+            return .accepted(["Family members get what a shared purchase unlocks."] + Self.notShared(wizard))
         case "2", "no", "n", "ignored":
             wizard.answers.familySharing = .ignored
             return .accepted(["Only the buyer gets what a purchase unlocks."])
@@ -121,6 +121,24 @@ struct FamilySharingQuestion: WizardQuestion {
 
     func isAnswered(_ wizard: Wizard) -> Bool {
         wizard.answers.familySharing != nil
+    }
+
+    /// The sold products a .storekit marks as not shared: their buyers' families get nothing from them, whatever the
+    /// policy says, until Family Sharing is turned on for each in App Store Connect.
+    static func notShared(_ wizard: Wizard) -> [String] {
+        let typed = wizard.answers.newProduct?.id
+        let unshared = wizard.answers.products.filter { $0.kind != .consumable && !$0.familyShareable && $0.id != typed }.map(\.id)
+        var lines: [String] = []
+        if let typed, wizard.answers.newProduct?.kind != .consumable {
+            lines.append("\(typed) is family-shareable in the plan and the generated Products.storekit.")
+        }
+        if !unshared.isEmpty {
+            lines.append(
+                "Not family-shareable in your .storekit, so families get nothing from them: \(unshared.joined(separator: ", ")). "
+                    + "To share one, turn Family Sharing on for it in App Store Connect (Apple doesn't let it be turned off again) "
+                    + "and set familyShareable in the plan.")
+        }
+        return lines
     }
 
     func summary(_ wizard: Wizard) -> String? {
