@@ -737,7 +737,7 @@ struct GeneratedPackageTests {
         .enabled(if: mutantsEnabled, "the mutants run with MIGRATE_MUTANTS=1 (.ci/mutants)"))
     func mutantFails() async throws {
         let root = try await Self.package.get()
-        let run = try await shell(ScratchBuild.swift("test", ["--filter", Self.mutant + "Tests"]), in: root)
+        let run = try await ScratchBuild.runTests(filter: Self.mutant + "Tests", package: "Generated", in: root)
         #expect(run.status != 0, "the string-comparison mutant passed its tests; the matrix misses the trap")
         #expect(run.output.contains("✘ Test \"Cohort, features and offers match migrate's model\""))
     }
@@ -748,7 +748,7 @@ struct GeneratedPackageTests {
     func layerMutantFails(name: String) async throws {
         let root = try await Self.package.get()
         let layerMutant = try #require(Self.layerMutants.first { $0.name == name })
-        let run = try await shell(ScratchBuild.swift("test", ["--filter", "Mutant\(name)Tests\\."]), in: root)
+        let run = try await ScratchBuild.runTests(filter: "Mutant\(name)Tests\\.", package: "Generated", in: root)
         #expect(run.status != 0, "\(name): the layer tests passed with the guard removed")
         let crashed = run.output.contains("Fatal error") || run.output.contains("signal") || run.output.contains("crashed")
         #expect(
