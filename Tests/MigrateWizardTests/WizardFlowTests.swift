@@ -191,7 +191,16 @@ struct WizardFlowTests {
             Issue.record("accepted")
             return
         }
-        #expect(message.contains("must have included at least one feature"))
+        #expect(message.contains("must have included at least one feature; type '#1' or 1.0 here, or go back"), "\(message)")
+        // What the message says to type is taken, both ways.
+        for answer in ["#1", "1.0"] {
+            var again = wizard
+            guard case .accepted(let lines) = again.submit(answer) else {
+                Issue.record("'\(answer)' was refused after the message said to type it")
+                continue
+            }
+            #expect(lines.joined().contains("Buyers of every paid release keep"), "\(lines)")
+        }
     }
 
     @Test("without a history, releases are typed, and iOS ones need their build")

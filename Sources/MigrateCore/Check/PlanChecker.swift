@@ -273,10 +273,17 @@ public enum PlanChecker {
             let release = plan.releases[index]
             guard let source = release.releasedSource, !source.isEvidence, let role = deciding[index] else { return nil }
             if source == .planned && release.released > now { return nil }
+            // Where the receipt's version decides the cohort, the date decides only a customer whose receipt has none.
+            let byVersion = catalog.cutoffs[release.platform]?.usesVersionRule(under: plan.policies.cutoffRule) == true
+            let who =
+                byVersion
+                ? "\(release.platform) buyers are decided by the version their receipt carries, so only one whose receipt has none and who "
+                    + "paid between the two would be read as a new customer"
+                : "buyers between the two would be read as new customers"
             return .warning(
                 .weakReleaseDate,
                 "\(role), \(release.platform) \(release.displayName), is dated by \(source.phrase) (\(Timestamp.format(release.released))), "
-                    + "not by when it went live; buyers between the two would be read as new customers",
+                    + "not by when it went live; \(who)",
                 at: origin(catalog, release: index) / PlanKeys.Release.releasedSource,
                 hint:
                     "Look up when \(release.displayName) went live (App Store Connect: the version's history, or the email saying it is ready for distribution), "

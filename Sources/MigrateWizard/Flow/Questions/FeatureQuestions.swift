@@ -78,14 +78,15 @@ struct FeatureSinceQuestion: WizardQuestion {
         {
             wizard.answers.featureSince[feature] = nil
             return .invalid(
-                "the first paid release (\(wizard.answers.allReleases[first].displayName)) must have included at least one feature; choose 1 here or go back"
+                "the first paid release (\(wizard.answers.allReleases[first].displayName)) must have included at least one feature; type '#1' or \(wizard.answers.allReleases[first].version.text) here, or go back"
             )
         }
-        guard let index = since! else { return .accepted(["No buyer gets it free; it is sold in-app only."]) }
-        guard index != paid.first else { return .accepted(["Buyers of every paid release keep it free after the switch."]) }
+        let name = wizard.answers.features?.first { $0.id == feature }?.name ?? feature
+        guard let index = since! else { return .accepted(["No buyer gets \(name) free; it is sold in-app only."]) }
+        guard index != paid.first else { return .accepted(["Buyers of every paid release keep \(name) free after the switch."]) }
         // Updates were free: buyers of earlier releases had it too, and keep it unless the era question says it was a paid upgrade.
         return .accepted([
-            "Buyers of \(wizard.answers.allReleases[index].displayName) on keep it free, and so do earlier buyers, who got it as a free update."
+            "Buyers of \(wizard.answers.allReleases[index].displayName) and later paid releases keep \(name) free, and so do earlier buyers, who got it as a free update."
         ])
     }
 
