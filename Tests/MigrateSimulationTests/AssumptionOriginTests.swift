@@ -7,7 +7,7 @@ import Testing
 
 /// Where an assumption comes from is a type the engine decides on; its words are made only when it is shown, and they
 /// stay the words the tables and the JSON have always had.
-@Suite struct AssumptionOriginTests {
+@Suite(.timeLimit(.minutes(20))) struct AssumptionOriginTests {
     static let origins: [(origin: AssumptionOrigin, words: String, derived: Bool, measured: Bool)] = [
         (.derivedFromPaidRate(months: 16.1), "derived: paidDownloadsPerMonth × 16.1 months the paid releases were on sale", true, true),
         (.installBasePaidDownloads, "installBase: paid downloads", false, true),
