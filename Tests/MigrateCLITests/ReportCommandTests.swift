@@ -73,6 +73,27 @@ import Testing
         }
     }
 
+    /// A value the simulation works out (legacyBuyers from the paid downloads, in plans without an install base) is on the
+    /// page as `simulate` computed it, with the same source: the page reads it, never works it out again. Quill Writer is
+    /// the example without an install base.
+    @Test func derivedLegacyBuyersEqualSimulate() throws {
+        let example = "quill-writer"
+        let plan = "Examples/\(example)"
+        let simulate = Run("simulate", plan, "--format", "json", "--draws", "200", "--seed", "7")
+        #expect(simulate.status == .success, "\(simulate.error)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(simulate.output.utf8)) as? [String: Any])
+        let scenario = try #require((json["scenarios"] as? [[String: Any]])?.first)
+        let assumptions = try #require(scenario["assumptions"] as? [[String: String]])
+        let legacy = try #require(assumptions.first { $0["name"] == "legacyBuyers" })
+        let source = try #require(legacy["source"])
+        #expect(source.hasPrefix("derived: paidDownloadsPerMonth × "), "\(example): \(source)")
+        let page = ReportPage(html: try Self.report(plan, "--draws", "200", "--seed", "7"))
+        let row = try #require(page.rows(in: "assumptions", caption: "The assumptions").first { $0.first == "legacyBuyers" })
+        #expect(row[1].hasPrefix("derived, ") && row[1].hasSuffix(" at the middle values"), "\(row[1])")
+        #expect(row[1].filter(\.isNumber) == legacy["value"], "\(example): \(row[1]) against \(legacy["value"] ?? "")")
+        #expect(row[2] == source)
+    }
+
     @Test func cohortCountsEqualExplainBatch() throws {
         let list = "\(Self.flagship)/customers.csv"
         let explain = Run("explain", Self.flagship, "--batch", list)

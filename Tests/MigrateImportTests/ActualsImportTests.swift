@@ -72,7 +72,7 @@ struct ActualsImportTests {
     func merge(name: String, distribution: Distribution, line: String) throws {
         let plan = try #require(PlanDecoder.decode(Self.plan).plan)
         let (merged, report) = PlanMerger.mergeAssumptions([AssumptionValue(name: name, distribution: distribution)], into: plan)
-        let lines = report.changed.map { "changed: " + $0 } + report.added.map { "added: " + $0 } + report.ignored.map { "ignored: " + $0 }
+        let lines = report.changed.map { "changed: \($0)" } + report.added.map { "added: " + $0 } + report.ignored.map { "ignored: " + $0 }
         #expect(lines == [line])
         let settings = try #require(merged.simulation)
         #expect(settings.assumptions.first { $0.name == name }?.distribution == distribution)

@@ -55,7 +55,7 @@ struct MergeTests {
         let pro = try #require(merged.product(withID: "com.example.shelf.pro"))
         #expect(pro.name == "Shelf Pro" && pro.price.description == "4.99" && pro.familyShareable && pro.grants == ["export"])
         #expect(report.conflicts.isEmpty)
-        #expect(report.changed.contains("product com.example.shelf.pro: price: 3.99 → 4.99"))
+        #expect(report.changed.contains(MergeChange("product com.example.shelf.pro: price: 3.99", after: "4.99")))
         #expect(merged.releases[0].released == date("2019-03-28T16:15:02Z"))
     }
 

@@ -102,7 +102,7 @@ struct FirstSaleTests {
         #expect(byBuild["2.0 (9)"]?.released == date("2019-01-10T18:00:00Z"), "within a day of a confirmed date: the same day")
         #expect(
             report.changed.contains {
-                $0.hasPrefix(
+                $0.description.hasPrefix(
                     "release iOS 1.1 (5): released 2019-01-03T00:00:00Z (commit) → 2019-01-09T12:00:00Z (first sold 2019-01-08, daily.txt:4)")
             })
         #expect(report.ignored.contains { $0.hasPrefix("release iOS 1.0 (1): sold on the report's first day") })
@@ -132,7 +132,7 @@ struct FirstSaleTests {
         ]
         let (better, report) = try PlanMerger.merge(tag, into: plan)
         #expect(better.releases[0].released == date("2019-03-05T00:00:00Z") && better.releases[0].releasedSource == .tag)
-        #expect(report.changed.contains { $0.contains("better evidence") } && report.conflicts.isEmpty)
+        #expect(report.changed.contains { $0.after?.hasSuffix(", better evidence") == true } && report.conflicts.isEmpty)
 
         var commit = tag
         commit.releases[0].provenance = .commit

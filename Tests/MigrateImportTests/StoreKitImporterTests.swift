@@ -95,7 +95,7 @@ struct StoreKitImporterTests {
         plan.products = [bare]
         let merged = try PlanMerger.merge(imported, into: plan)
         #expect(merged.plan.products.first { $0.id == bare.id }?.subscription?.introductoryOffer?.paymentMode == .freeTrial)
-        #expect(merged.report.changed.contains("product com.example.ledger.monthly: introductory offer a free trial of 3 months"))
+        #expect(merged.report.changed.map(\.description).contains("product com.example.ledger.monthly: introductory offer a free trial of 3 months"))
 
         var own = bare
         own.subscription?.introductoryOffer = IntroductoryOffer(paymentMode: .freeTrial, period: "P1W")

@@ -22,7 +22,7 @@ struct MonteCarloTests {
             #expect(summary.monthlyFreemium[month].p90 == series.freemium[month])
         }
         #expect(summary.freemiumWins == 0 && summary.ties == 0)
-        #expect(summary.breakEven.last == 3_000)
+        #expect(summary.notBreakingEven == 3_000 && summary.breakEvenByMonth.allSatisfy { $0 == 0 })
         #expect(summary.breakEvenMonth(atPercentile: 0.5) == nil)
     }
 

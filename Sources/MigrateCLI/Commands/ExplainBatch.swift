@@ -23,39 +23,8 @@ struct ExplainBatch {
         var licenses: String?
     }
 
-    /// A list to read: its name in messages, its path, and whether it is a folder (of responses).
-    struct Input {
-        let display: String
-        let absolute: String
-        let isFolder: Bool
-
-        init(_ path: String, context: CommandContext) throws(CommandError) {
-            display = path == "-" ? "standard input" : path
-            absolute = path == "-" ? path : context.resolve(path)
-            var isDirectory: ObjCBool = false
-            if path != "-" && !FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) {
-                throw CommandError(.noInput, "\(path): no such file or folder.")
-            }
-            isFolder = isDirectory.boolValue
-        }
-
-        /// The bytes of a file or standard input, and how to read them: as `given`, else as the file's extension
-        /// says, else as its first bytes look.
-        func open(_ path: String, given: ExplainCommand.InputFormat?) throws(CommandError) -> (BatchInputKind, ByteSource) {
-            let source: ByteSource
-            do {
-                source = try ByteSource(path: absolute, display: display)
-            } catch {
-                throw CommandError(.noInput, error.description + ".")
-            }
-            if let given { return (given == .csv ? .csv : .jsonLines, source) }
-            let named = path == "-" ? nil : BatchInputKind.named(byExtension: (path as NSString).pathExtension)
-            return (named ?? BatchInputKind.sniff(source.head(4096)) ?? .csv, source)
-        }
-    }
-
     static func run(_ path: String, catalog: PlanCatalog, options: Options, now: Date, context: CommandContext) throws(CommandError) -> ExitCode {
-        let input = try Input(path, context: context)
+        let input = try CustomerListInput(path, context: context)
         let display = input.display
         let absolute = input.absolute
         // The outputs first (`FileRoles` already refused one that is an input or the other output): a run killed while it
@@ -82,7 +51,7 @@ struct ExplainBatch {
                 }
                 kind = .folder
             } else {
-                let opened = try input.open(path, given: options.inputFormat)
+                let opened = try input.open(path, as: options.inputFormat.map { $0 == .csv ? .csv : .jsonLines })
                 kind = opened.0
                 source = opened.1
             }

@@ -86,7 +86,7 @@ enum ImportCommand {
             let scope = try salesScope(arguments, context: context)
             for path in arguments[Self.reportFiles] {
                 let file = try InputFile.read(path, context: context)
-                combined.append(try readSales(file, scope: scope, context: context))
+                combined.append(try SalesReportInput.read(file, scope: scope, context: context))
             }
             if scope == nil, let skus = combined.salesIdentity?.appSKUs, skus.count > 1 {
                 throw .usage(
@@ -158,37 +158,12 @@ enum ImportCommand {
             return try merge(history.result, arguments, context)
         })
 
-    /// Runs an importer, turning its error into exit 65 or 66 with the file and place.
-    /// One sales report; a report of millions of rows takes seconds, so a terminal shows how far it is.
-    /// `bySeries`: counts per series in each period, for `simulate --actuals` (`SalesReportImporter.read`).
-    /// Its lines are accounted for on standard error, with the rows of other apps set aside.
-    static func readSales(_ file: InputFile, bySeries: Bool = false, scope: SalesScope?, context: CommandContext) throws(CommandError)
-        -> ImportResult
-    {
-        let line = ProgressLine(output: context.standardError, label: "reading \(file.displayPath)")
-        var progress: (@Sendable (Double) -> Void)?
-        if let line { progress = { fraction in line.update(fraction) } }
-        let result = try importing { () throws(ImportError) in
-            try SalesReportImporter.read(file.bytes, file: file.displayPath, bySeries: bySeries, scope: scope, progress: progress)
-        }
-        line?.finish()
-        if let tally = result.salesTally {
-            let sentence = tally.sentence(records: ("row", "rows"), decidedVerb: "counted") + "."
-            // A long path goes on a line of its own, the sentence under it, so neither is cut at 80 columns.
-            let fits = file.displayPath.count + sentence.count + 2 <= TerminalWidth.columns
-            var text = fits ? "\(file.displayPath): \(sentence)\n" : "\(file.displayPath):\n  \(sentence)\n"
-            if let note = result.salesScope?.note { text += "  \(note)\n" }
-            context.standardError.write(text)
-        }
-        return result
-    }
-
     /// Runs an importer, turning its error into the command's: bad data exits 65, a missing input 66.
     static func importing<Imported>(_ body: () throws(ImportError) -> Imported) throws(CommandError) -> Imported {
         do {
             return try body()
         } catch {
-            throw CommandError(error.kind == .badData ? .dataError : .noInput, error.description)
+            throw CommandError(error)
         }
     }
 

@@ -60,7 +60,7 @@ enum ReportCommand {
         if !arguments[Self.rates].isEmpty && arguments[Self.actuals].isEmpty {
             throw .usage("'--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.")
         }
-        let rates = try SimulateActuals.parseRates(arguments[Self.rates])
+        let rates = try ActualsInput.rates(arguments[Self.rates])
         let figures: FigureStyle
         do {
             figures = try FigureStyle(localeTag: arguments[Self.locale], currencyCode: arguments[Self.currency])
@@ -107,20 +107,20 @@ enum ReportCommand {
         }
         var customers: CustomerCounts?
         if let list = arguments[Self.batch] {
-            let summary = try ExplainBatch.summarize(list, catalog: catalog, now: context.now, context: context)
+            let summary = try CustomerListInput.summarize(list, catalog: catalog, now: context.now, context: context)
             customers = CustomerCounts(listName: list == "-" ? "standard input" : shareable(list), summary: summary)
         }
         var actuals: ActualsReport?
         var overlaps: [String] = []
         if !arguments[Self.actuals].isEmpty {
-            let (periods, incomplete) = try SimulateActuals.readReports(arguments[Self.actuals], plan: plan, context: context)
+            let (periods, incomplete) = try ActualsInput.read(arguments[Self.actuals], plan: plan, context: context)
             if !incomplete.isEmpty {
                 throw CommandError(
                     .dataError,
                     "\(incomplete.joined(separator: ", ")): rows that could not be read (above); no report was written. Fix them, or download the report again."
                 )
             }
-            let report = try SimulateActuals.compare(
+            let report = try ActualsInput.compare(
                 plan, periods: periods, loaded: loaded, scenarioID: arguments[Self.scenario], draws: arguments[Self.draws],
                 seed: arguments[Self.seed], rates: rates, threads: threads)
             for warning in report.overlaps { context.standardError.write(warning + "\n") }

@@ -18,7 +18,7 @@ enum ImportReportRenderer {
             for line in lines { item(line, first: "  " + colour(marker) + " ") }
         }
         section("Added", "+", report.added, colour: style.green)
-        section("Changed", "~", report.changed, colour: style.yellow)
+        section("Changed", "~", report.changed.map(\.description), colour: style.yellow)
         section("Conflicts (the plan's value kept)", "!", report.conflicts, colour: style.red)
         section("Ignored", "-", report.ignored, colour: style.dim)
         section("Assumed", "?", report.assumptions, colour: style.yellow)

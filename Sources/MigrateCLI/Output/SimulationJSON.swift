@@ -102,6 +102,7 @@ struct SimulationJSON: Encodable {
         var probabilityTie: JSONNumber
         var advantage: Spread
         var breakEvenMonth: MonthSpread
+        /// Draws breaking even in each month, then the draws that don't within the horizon: the JSON's one list.
         var breakEvenCounts: [Int]
         var cumulativePaid: [Spread]
         var cumulativeFreemium: [Spread]

@@ -500,7 +500,8 @@ struct SimulationRenderer {
             probabilityTie: JSONNumber(summary.probabilityTie, fractionDigits: 4),
             advantage: SimulationJSON.Spread(
                 p10: amount(summary.advantage.p10), p50: amount(summary.advantage.p50), p90: amount(summary.advantage.p90)),
-            breakEvenMonth: SimulationJSON.MonthSpread(p10: month(0.1), p50: month(0.5), p90: month(0.9)), breakEvenCounts: summary.breakEven,
+            breakEvenMonth: SimulationJSON.MonthSpread(p10: month(0.1), p50: month(0.5), p90: month(0.9)),
+            breakEvenCounts: summary.breakEvenByMonth + [summary.notBreakingEven],
             cumulativePaid: spread(summary.cumulativePaid), cumulativeFreemium: spread(summary.cumulativeFreemium),
             monthlyFreemium: spread(summary.monthlyFreemium), monthlyPaid: spread(summary.monthlyPaid))
     }

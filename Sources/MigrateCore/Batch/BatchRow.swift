@@ -19,9 +19,12 @@ public enum BatchInputKind: Sendable, Hashable {
     }
 }
 
-/// How decisions are written: CSV with a header, or one JSON object per line.
+/// How decisions are written: CSV with a header, or one JSON object per line; or not at all, when only the
+/// summary's counts are wanted.
 public enum BatchOutputKind: Sendable, Hashable {
     case csv, jsonLines
+    /// Every row decided and counted, none written.
+    case countsOnly
 }
 
 /// A row read from a list, waiting to be decided with the rest of its block.

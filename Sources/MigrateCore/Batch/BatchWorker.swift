@@ -129,6 +129,8 @@ public struct BatchWorker: Sendable {
         case .jsonLines:
             let members = zip(names, fields).map { JSONMember(key: $0, value: JSONNode(.string($1))) }
             return JSONWriter.line(.object(members)).dropLast() + (members.isEmpty ? "" : ",") + rendered(decision) + "}\n"
+        case .countsOnly:
+            return ""
         }
     }
 
@@ -137,6 +139,8 @@ public struct BatchWorker: Sendable {
     /// line's number, then every key of the list in the header's order, then the decision.
     mutating func jsonRow(_ members: [JSONMember], raw: [UInt8], line: Int, _ decision: BatchDecision) -> [UInt8] {
         switch kind {
+        case .countsOnly:
+            return []
         case .jsonLines:
             var bytes = raw
             while let last = bytes.last, last == 32 || last == 9 || last == 13 { bytes.removeLast() }
@@ -184,6 +188,8 @@ public struct BatchWorker: Sendable {
             ].map(CSVWriter.field).joined(separator: ",")
         case .jsonLines:
             text = Self.members(decision)
+        case .countsOnly:
+            return ""
         }
         if renderings.count >= 4_096 { renderings.removeAll(keepingCapacity: true) }
         renderings[decision] = text

@@ -27,7 +27,7 @@ extension PlanMerger {
                     report.ignored.append("\(label): already \(describe(value.distribution))")
                     continue
                 }
-                report.changed.append("\(label): \(describe(before)) → \(describe(value.distribution))\(why)")
+                report.changed.append(MergeChange("\(label): \(describe(before))", after: "\(describe(value.distribution))\(why)"))
                 settings.assumptions[index].distribution = value.distribution
             } else {
                 report.added.append("\(label): \(describe(value.distribution))\(why)")

@@ -21,10 +21,27 @@ public struct MergeOptions: Sendable, Hashable {
     }
 }
 
+/// One change a merge made: the value it had, and the value it has now when one replaced another, kept apart so
+/// a narrow terminal can put the new value under the old one without looking for the arrow in the text.
+public struct MergeChange: Sendable, Hashable, CustomStringConvertible {
+    /// `product com.example.pro: price: 3.99`; the whole change when nothing was replaced (`…: build 42 added`).
+    public var before: String
+    /// `4.99`: what replaced it, nil when nothing was replaced.
+    public var after: String?
+
+    public init(_ before: String, after: String? = nil) {
+        self.before = before
+        self.after = after
+    }
+
+    /// `product com.example.pro: price: 3.99 → 4.99`.
+    public var description: String { after.map { "\(before) → \($0)" } ?? before }
+}
+
 /// What a merge did, in words the user reads; every list is in a stable order.
 public struct MergeReport: Sendable, Hashable {
     public var added: [String] = []
-    public var changed: [String] = []
+    public var changed: [MergeChange] = []
     /// Values where the plan and the source disagree and the plan's value was kept.
     public var conflicts: [String] = []
     public var ignored: [String] = []
@@ -65,7 +82,7 @@ public enum PlanMerger {
 
     static func conflict(_ what: String, plan: String, source: String, overwrite: Bool, report: inout MergeReport) {
         if overwrite {
-            report.changed.append("\(what): \(plan) → \(source)")
+            report.changed.append(MergeChange("\(what): \(plan)", after: source))
         } else {
             report.conflicts.append("\(what): the plan says \(plan), the source says \(source); kept the plan's (--overwrite takes the source's)")
         }
@@ -96,6 +113,7 @@ public enum PlanMerger {
             }
             var existing = plan.products[index]
             let before = existing
+            let conflictsBefore = report.conflicts.count
             func compare<T: Equatable>(_ field: String, _ keyPath: WritableKeyPath<Product, T>, _ show: (T) -> String) {
                 guard existing[keyPath: keyPath] != product[keyPath: keyPath] else { return }
                 conflict(
@@ -111,7 +129,7 @@ public enum PlanMerger {
             var incoming = product
             if let offer = product.subscription?.introductoryOffer, existing.subscription != nil, existing.subscription?.introductoryOffer == nil {
                 existing.subscription?.introductoryOffer = offer
-                report.changed.append("product \(product.id): introductory offer \(offer.spoken)")
+                report.changed.append(MergeChange("product \(product.id): introductory offer \(offer.spoken)"))
             }
             if existing.subscription != nil, incoming.subscription != nil, incoming.subscription?.introductoryOffer == nil {
                 incoming.subscription?.introductoryOffer = existing.subscription?.introductoryOffer
@@ -138,7 +156,7 @@ public enum PlanMerger {
                 }
             }
             plan.products[index] = existing
-            if existing == before && report.conflicts.allSatisfy({ !$0.hasPrefix("product \(product.id):") }) {
+            if existing == before && report.conflicts.count == conflictsBefore {
                 report.ignored.append("product \(product.id): already in the plan, unchanged")
             }
         }
@@ -163,7 +181,7 @@ public enum PlanMerger {
                 var existing = plan.releases[index]
                 let label = "release \(imported.platform) \(existing.displayName)"
                 if existing.build == nil, let build = imported.build, existing.platform != .macOS {
-                    report.changed.append("\(label): build \(build) added")
+                    report.changed.append(MergeChange("\(label): build \(build) added"))
                     existing.build = build
                 }
                 if existing.released != imported.date {
@@ -171,7 +189,8 @@ public enum PlanMerger {
                     if let source = existing.releasedSource, imported.provenance.strength > source.strength {
                         // Better evidence replaces a weaker date without --overwrite: that is what it is for.
                         report.changed.append(
-                            "\(label): released \(Timestamp.format(existing.released)) (\(source.rawValue)) → \(shown), better evidence")
+                            MergeChange(
+                                "\(label): released \(Timestamp.format(existing.released)) (\(source.rawValue))", after: "\(shown), better evidence"))
                         existing.released = imported.date
                         existing.releasedSource = imported.provenance
                     } else if let source = existing.releasedSource, imported.provenance.strength < source.strength, !options.overwrite {
@@ -188,7 +207,7 @@ public enum PlanMerger {
                 } else if existing.releasedSource == nil || imported.provenance.strength > existing.releasedSource!.strength {
                     if existing.releasedSource != imported.provenance {
                         existing.releasedSource = imported.provenance
-                        report.changed.append("\(label): releasedSource \(imported.provenance.rawValue) (\(imported.dateSource))")
+                        report.changed.append(MergeChange("\(label): releasedSource \(imported.provenance.rawValue) (\(imported.dateSource))"))
                     }
                 } else if existing == plan.releases[index] {
                     report.ignored.append("\(label): already in the plan, unchanged")
@@ -279,7 +298,7 @@ public enum PlanMerger {
             newUntil < from || newFrom > until
         {
             plan.installBase = InstallBaseBuilder.combine(existing, base)
-            report.changed.append("installBase: added \(summary)")
+            report.changed.append(MergeChange("installBase: added \(summary)"))
             return
         }
         conflict(
@@ -311,14 +330,14 @@ extension PlanMerger {
             guard release.released != date else {
                 if release.releasedSource.map({ $0.strength < ReleaseDateSource.sales.strength }) ?? true {
                     release.releasedSource = .sales
-                    report.changed.append("\(label): releasedSource sales (\(sale.origin))")
+                    report.changed.append(MergeChange("\(label): releasedSource sales (\(sale.origin))"))
                 }
                 plan.releases[index] = release
                 continue
             }
             switch release.releasedSource {
             case let source? where source.strength < ReleaseDateSource.sales.strength:
-                report.changed.append("\(label): released \(Timestamp.format(release.released)) (\(source.rawValue)) → \(shown)")
+                report.changed.append(MergeChange("\(label): released \(Timestamp.format(release.released)) (\(source.rawValue))", after: shown))
                 release.released = date
                 release.releasedSource = .sales
             case .appStore?, .sales?, nil:

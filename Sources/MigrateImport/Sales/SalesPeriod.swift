@@ -17,8 +17,12 @@ public struct SalesPeriod: Sendable, Hashable {
     public var inAppRefunds: [String: Int] = [:]
     /// Subscription renewals, by product id: not new purchases.
     public var renewals: [String: Int] = [:]
-    /// Developer proceeds (units × per-unit proceeds) in ten-thousandths, by currency of proceeds.
+    /// Developer proceeds (units × per-unit proceeds) in ten-thousandths (`proceedsScale`), by currency of proceeds.
     public var proceeds: [String: Int64] = [:]
+    /// Ten-thousandths in one unit of a currency: the report's figures have at most four decimals.
+    public static let proceedsScale: Int64 = 10_000
+    /// `proceeds` in units of each currency.
+    public var proceedsAmounts: [String: Double] { proceeds.mapValues { Double($0) / Double(Self.proceedsScale) } }
     /// Where the period was first seen: `file:line`.
     public var origin: String
     /// The rows counted: one provider's SKU in one country and of one product type. Nil for counts of every row.

@@ -954,7 +954,7 @@ public enum SalesReportImporter {
                         position += 1
                     }
                 }
-                let value = whole * 10_000 + fraction
+                let value = whole * SalesPeriod.proceedsScale + fraction
                 return negative ? -value : value
             }
         }

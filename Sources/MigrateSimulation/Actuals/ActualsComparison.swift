@@ -63,11 +63,21 @@ public struct ImpliedAssumption: Sendable, Hashable {
 public struct AssumptionRefit: Sendable, Hashable {
     public var assumption: SimulationAssumption
     public var before: Distribution
-    public var beforeSource: String
+    /// Where `before` came from: a refit of a documented default says what it replaces.
+    public var beforeOrigin: AssumptionOrigin
     public var after: Distribution
     /// The spread and why: `±20%, 4 months` (the months that inform it; `variable` when the month-to-month
     /// variation set it).
     public var spread: String
+
+    /// Where `before` came from, in words.
+    public var beforeSource: String { beforeOrigin.description }
+
+    /// The value it replaces is the documented default, which the plan never wrote.
+    public var replacesDefault: Bool {
+        if case .documentedDefault = beforeOrigin { return true }
+        return false
+    }
 }
 
 public struct ActualsReport: Sendable, Hashable {
@@ -392,7 +402,7 @@ public enum ActualsComparison {
             let known = resolved(scenario, assumption)
             refits.append(
                 AssumptionRefit(
-                    assumption: assumption, before: known.distribution, beforeSource: known.source, after: after,
+                    assumption: assumption, before: known.distribution, beforeOrigin: known.origin, after: after,
                     spread: "±\(Int((spread * 100).rounded()))%, \(why)"))
         }
         let informing = months.filter { $0.daysCovered > 0 }

@@ -21,9 +21,10 @@ public struct MonteCarloSummary: Sendable, Hashable {
     /// Per month: that month's freemium proceeds (the chart's band).
     public var monthlyFreemium: [Percentiles]
     public var monthlyPaid: [Percentiles]
-    /// `breakEven[m]`: draws whose break-even month is m + 1; the last entry counts draws that do not
-    /// break even within the horizon.
-    public var breakEven: [Int]
+    /// `breakEvenByMonth[m]`: draws whose break-even month is m + 1, one entry per month of the horizon.
+    public var breakEvenByMonth: [Int]
+    /// Draws that do not break even within the horizon (the ties among them).
+    public var notBreakingEven: Int
     /// Draws where freemium's cumulative proceeds at the horizon are above staying paid's by more than
     /// `MonteCarlo.tieTolerance`.
     public var freemiumWins: Int
@@ -39,9 +40,9 @@ public struct MonteCarloSummary: Sendable, Hashable {
     public func breakEvenMonth(atPercentile p: Double) -> Int? {
         let rank = max(1, Int((p * Double(draws)).rounded(.up)))
         var seen = 0
-        for (index, count) in breakEven.enumerated() {
+        for (index, count) in breakEvenByMonth.enumerated() {
             seen += count
-            if seen >= rank { return index < breakEven.count - 1 ? index + 1 : nil }
+            if seen >= rank { return index + 1 }
         }
         return nil
     }
@@ -73,7 +74,8 @@ public enum MonteCarlo {
         var cumulativeFreemium: [QuantileSketch]
         var monthlyFreemium: [QuantileSketch]
         var monthlyPaid: [QuantileSketch]
-        var breakEven: [Int]
+        var breakEvenByMonth: [Int]
+        var notBreakingEven = 0
         var wins = 0
         var ties = 0
         var ahead = QuantileSketch()
@@ -84,7 +86,7 @@ public enum MonteCarlo {
             cumulativeFreemium = cumulativePaid
             monthlyFreemium = cumulativePaid
             monthlyPaid = cumulativePaid
-            breakEven = Array(repeating: 0, count: months + 1)
+            breakEvenByMonth = Array(repeating: 0, count: months)
         }
 
         mutating func merge(_ other: Accumulator) {
@@ -94,7 +96,8 @@ public enum MonteCarlo {
                 monthlyFreemium[month].merge(other.monthlyFreemium[month])
                 monthlyPaid[month].merge(other.monthlyPaid[month])
             }
-            for index in breakEven.indices { breakEven[index] += other.breakEven[index] }
+            for index in breakEvenByMonth.indices { breakEvenByMonth[index] += other.breakEvenByMonth[index] }
+            notBreakingEven += other.notBreakingEven
             wins += other.wins
             ties += other.ties
             ahead.merge(other.ahead)
@@ -149,9 +152,14 @@ public enum MonteCarlo {
                     let difference = sumFreemium - sumPaid
                     if abs(difference) <= tieTolerance {
                         accumulator.ties += 1
-                        accumulator.breakEven[months] += 1
+                        accumulator.notBreakingEven += 1
                     } else {
-                        accumulator.breakEven[lastBehind + 1] += 1
+                        // Still behind in the last month: no break-even within the horizon.
+                        if lastBehind + 1 < months {
+                            accumulator.breakEvenByMonth[lastBehind + 1] += 1
+                        } else {
+                            accumulator.notBreakingEven += 1
+                        }
                         if difference > 0 { accumulator.wins += 1 }
                     }
                     bank.set(difference, column: advantage)
@@ -189,7 +197,9 @@ public enum MonteCarlo {
         }
         return MonteCarloSummary(
             draws: draws, seed: seed, cumulativePaid: percentiles(total.cumulativePaid), cumulativeFreemium: percentiles(total.cumulativeFreemium),
-            monthlyFreemium: percentiles(total.monthlyFreemium), monthlyPaid: percentiles(total.monthlyPaid), breakEven: total.breakEven,
+            monthlyFreemium: percentiles(total.monthlyFreemium), monthlyPaid: percentiles(total.monthlyPaid),
+            breakEvenByMonth: total.breakEvenByMonth,
+            notBreakingEven: total.notBreakingEven,
             freemiumWins: total.wins, ties: total.ties,
             advantage: Percentiles(
                 p10: signedQuantile(0.1, ahead: total.ahead, behind: total.behind),

@@ -63,11 +63,12 @@ public enum FigureText {
     /// "month 7", or "not within the horizon".
     public static func breakEven(_ month: Int?) -> String { month.map { "month \($0)" } ?? "not within the horizon" }
 
-    /// An assumption's value in its own units: 3.8% for a share, −1.2%/month for a trend.
-    public static func assumptionValue(_ value: Double, _ assumption: SimulationAssumption) -> String {
+    /// An assumption's value in its own units: 3.8% for a share, −1.2%/month for a trend (−1.2% without `perMonth`,
+    /// where the sentence says "a month" itself).
+    public static func assumptionValue(_ value: Double, _ assumption: SimulationAssumption, perMonth: Bool = true) -> String {
         switch assumption.bound {
         case .probability: return percentText(String(format: value < 0.1 ? "%.1f" : "%.0f", value * 100))
-        case .change: return (value < 0 ? "−" : "+") + percentText(String(format: "%.1f", abs(value) * 100)) + "/month"
+        case .change: return (value < 0 ? "−" : "+") + percentText(String(format: "%.1f", abs(value) * 100)) + (perMonth ? "/month" : "")
         case .nonNegative, .positive: return number(value >= 10 ? value.rounded() : value)
         }
     }
@@ -75,10 +76,10 @@ public enum FigureText {
     /// What an assumption is now, P10 to P90 (or its single value).
     public static func now(_ distribution: Distribution, _ assumption: SimulationAssumption) -> String {
         if case .point(let value) = distribution { return assumptionValue(value, assumption) }
-        let low = assumptionValue(distribution.quantile(0.1), assumption)
+        // The unit once, after the high end: −4.0% to +1.0%/month.
+        let low = assumptionValue(distribution.quantile(0.1), assumption, perMonth: false)
         let high = assumptionValue(distribution.quantile(0.9), assumption)
-        let unit = "/month"
-        return low.hasSuffix(unit) ? String(low.dropLast(unit.count)) + " to " + high : low + " to " + high
+        return low + " to " + high
     }
 
     /// A distribution as `simulate` writes it in its assumptions table: "triangular 2.21 / 3 / 3.78".

@@ -43,8 +43,8 @@ public enum LeverText {
 
     /// The assumption at `value`, said as what it means.
     static func phrase(_ assumption: SimulationAssumption, _ value: Double) -> String {
-        var shown = FigureText.assumptionValue(value, assumption)
-        if assumption.bound == .change, shown.hasSuffix("/month") { shown = String(shown.dropLast("/month".count)) }
+        // The sentences say "a month" themselves.
+        let shown = FigureText.assumptionValue(value, assumption, perMonth: false)
         switch assumption {
         case .paidDownloadsPerMonth: return "the paid app sells \(shown) downloads a month"
         case .paidPrice: return "the paid app's price is \(shown)"
