@@ -57,8 +57,9 @@ public enum BatchRowPlace: Sendable, Hashable, CustomStringConvertible {
 /// A row decided: the customer and decision to count, and the bytes to write.
 public enum BatchRowResult: Sendable {
     /// `newKeys`: keys carried through that this worker had not seen before (to warn about misspellings);
-    /// `identity`: the row's customer id, when the list has a column of them.
-    case decided(Customer, BatchDecision, place: BatchRowPlace, bytes: [UInt8], newKeys: [String] = [], identity: String? = nil)
+    /// `identity`: the `FirstSeenTable.fingerprint(_:)` of the row's customer id, when the list has a column of them
+    /// (taken by the worker, so the thread that keeps the order only looks it up).
+    case decided(Customer, BatchDecision, place: BatchRowPlace, bytes: [UInt8], newKeys: [String] = [], identity: UInt64? = nil)
     case skipped(place: BatchRowPlace, message: String, raw: [UInt8])
 }
 

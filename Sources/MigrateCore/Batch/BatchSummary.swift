@@ -19,6 +19,12 @@ public struct BatchSummary: Sendable {
         public var offered = 0
         /// How many each rule decided.
         public var rules: [CutoffRuleKind: Int] = [:]
+
+        mutating func add(offered isOffered: Bool, rule: CutoffRuleKind) {
+            count += 1
+            if isOffered { offered += 1 }
+            rules[rule, default: 0] += 1
+        }
     }
 
     public let catalog: PlanCatalog
@@ -73,11 +79,8 @@ public struct BatchSummary: Sendable {
     public mutating func add(_ customer: Customer, _ decision: BatchDecision, at place: @autoclosure () -> String) {
         decided += 1
         let key = decision.tierID.map { "legacy:" + $0 } ?? "newCustomer"
-        var group = groups[key] ?? Group(tierID: decision.tierID)
-        group.count += 1
-        if !decision.offers.isEmpty { group.offered += 1 }
-        group.rules[decision.rule, default: 0] += 1
-        groups[key] = group
+        // Counted in place: a copy of the group taken out and stored back would copy its rules on every row.
+        groups[key, default: Group(tierID: decision.tierID)].add(offered: !decision.offers.isEmpty, rule: decision.rule)
         environments[customer.environment, default: 0] += 1
         if customer.environment == .production && decision.tierID != nil { productionLegacy += 1 }
         guard !decision.warnings.isEmpty else { return }

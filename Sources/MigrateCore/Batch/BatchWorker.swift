@@ -27,7 +27,7 @@ public struct BatchWorker: Sendable {
             do {
                 let customer = try reader.customer { column in index[column].map { .text(fields[$0]) } }
                 let decision = decider.decide(customer)
-                let id = identity.map { fields[$0].trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+                let id = identity.flatMap { Self.identity(fields[$0]) }
                 return .decided(customer, decision, place: .line(line), bytes: Array(csvRow(fields, decision).utf8), identity: id)
             } catch {
                 return .skipped(place: .line(line), message: error.message, raw: raw)
@@ -46,14 +46,14 @@ public struct BatchWorker: Sendable {
             var values: [BatchColumn: BatchValue] = [:]
             var keyOf: [BatchColumn: String] = [:]
             var newKeys: [String] = []
-            var identity: String?
+            var identity: UInt64?
             for member in members {
                 if BatchOutputColumn(rawValue: member.key) != nil {
                     return .skipped(place: .line(line), message: "'\(member.key)' is a key explain --batch adds; rename it", raw: raw)
                 }
                 if identity == nil, BatchColumn.namesCustomer(member.key) {
                     switch member.value.value {
-                    case .string(let text), .number(let text): identity = text.isEmpty ? nil : text
+                    case .string(let text), .number(let text): identity = text.isEmpty ? nil : FirstSeenTable.fingerprint(text.utf8)
                     default: break
                     }
                 }
@@ -95,6 +95,20 @@ public struct BatchWorker: Sendable {
             let decision = decider.decide(customer, doubts: doubts)
             return .decided(customer, decision, place: .name(place), bytes: Array(csvRow(fields, decision).utf8))
         }
+    }
+
+    /// The fingerprint of a CSV field that names the customer, the white space around it left out; nil when it is
+    /// empty. Most ids are ASCII at both ends and are trimmed byte by byte; any other goes through Foundation's
+    /// white space.
+    public static func identity(_ field: String) -> UInt64? {
+        let bytes = field.utf8
+        let blank: (UInt8) -> Bool = { $0 == 32 || $0 == 9 }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return nil }
+        guard bytes[first] < 0x80 && bytes[last] < 0x80 else {
+            let trimmed = field.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty ? nil : FirstSeenTable.fingerprint(trimmed.utf8)
+        }
+        return FirstSeenTable.fingerprint(bytes[first...last])
     }
 
     /// The bytes of a decided row again, with a decision changed after the row was decided (a warning only the

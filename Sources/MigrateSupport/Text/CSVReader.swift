@@ -16,7 +16,7 @@ public struct CSVRecord: Sendable, Hashable {
 
     /// Every field empty or spaces only: a spreadsheet's blank row (`,,,,`), which is no record of anything.
     public var isBlank: Bool {
-        fields.allSatisfy { $0.allSatisfy { $0 == " " || $0 == "\t" } }
+        fields.allSatisfy { $0.utf8.allSatisfy { $0 == 32 || $0 == 9 } }
     }
 }
 

@@ -85,4 +85,24 @@ struct BatchSupportTests {
         #expect(ranges.flatMap { Array($0) } == Array(0..<count))
         #expect(ranges.map(\.count).max()! - ranges.map(\.count).min()! <= 1)
     }
+
+    @Test("Where each key was first seen, across the growth of every shard", arguments: [1, 1_000, 200_000])
+    func firstSeen(_ count: Int) {
+        var table = FirstSeenTable()
+        for index in 0..<count { #expect(table.insert(Array("cust-\(index)".utf8), line: index + 2) == nil) }
+        #expect(table.count == count)
+        // Each key again, later: the line it was first seen on, and nothing added.
+        for index in stride(from: 0, to: count, by: max(1, count / 997)) {
+            #expect(table.insert(Array("cust-\(index)".utf8), line: count + 2 + index) == index + 2)
+        }
+        #expect(table.count == count)
+        #expect(table.insert(Array("cust-\(count)".utf8), line: 1) == nil)
+    }
+
+    @Test(
+        "A CSV customer id is the field without the white space around it",
+        arguments: [("cust-1", "cust-1"), ("  cust-1\t", "cust-1"), ("\u{00A0}cust-1", "cust-1"), ("ü-1 ", "ü-1"), (" \t ", nil)])
+    func customerID(_ field: String, _ key: String?) {
+        #expect(BatchWorker.identity(field) == key.map { FirstSeenTable.fingerprint($0.utf8) })
+    }
 }
