@@ -24,12 +24,10 @@ struct ReaderInitTests {
         "--feature-since", "cloud=2.0",
     ]
 
-    @Test("Accepting the defaults: nothing taken away, every product and trial in the plan, placeholders not sold, check and generate pass")
+    @Test(
+        "Accepting the defaults: nothing taken away, every product and trial in the plan, placeholders not sold, check and generate pass",
+        .enabled(if: DemoProject.gitAvailable, "git is not installed"))
     func acceptingTheDefaults() throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try ReaderProject.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
@@ -75,12 +73,10 @@ struct ReaderInitTests {
         #expect(!storeKit.contains("com.temporary.id"))
     }
 
-    @Test("The take-away check the defaults pass does fire on this repository: an era that keeps only its release's features")
+    @Test(
+        "The take-away check the defaults pass does fire on this repository: an era that keeps only its release's features",
+        .enabled(if: DemoProject.gitAvailable, "git is not installed"))
     func takeAwayNamed() throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try ReaderProject.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
