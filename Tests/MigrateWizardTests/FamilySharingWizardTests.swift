@@ -7,7 +7,7 @@ import Testing
 
 /// Family Sharing per product: the policy says whether a shared purchase entitles, and each product says whether it
 /// is shared at all; the wizard keeps the two together.
-@Suite("init: Family Sharing per product, and a feature no product sells")
+@Suite("init: Family Sharing per product, and a feature no product sells", .timeLimit(.minutes(20)))
 struct FamilySharingWizardTests {
     static func facts(products: [Product]) -> WizardFacts {
         var facts = WizardFlowTests.facts

@@ -220,6 +220,8 @@ struct GoLiveQuestionTests {
         let check = CommandContext.testing(directory: folder.path)
         #expect(Migrate.run(["check", "migration.json"], context: check) == .success)
         #expect(!check.standardOutput.text.contains("is dated by"), "\(check.standardOutput.text)")
+        // What check says instead: the cutoff stands on the go-live given.
+        #expect(check.standardOutput.text.contains("free from 3.0 (1), live 2021-06-01T17:00:00Z"), "\(check.standardOutput.text)")
     }
 
     @Test(

@@ -38,6 +38,7 @@ struct ReaderInitTests {
         let output = context.standardOutput.text + context.standardError.text
         #expect(status == .success, "\(output)")
         #expect(!output.contains("skipped NSE/Info.plist"), "the extension's Info.plist is read with its project")
+        #expect(output.contains("from Reader.xcodeproj/project.pbxproj"), "\(output)")
 
         let text = try String(contentsOf: folder.appendingPathComponent("migration.json"), encoding: .utf8)
         // The plan is kept as a fixture, byte for byte, so GeneratedPackageTests builds and runs the generated package of
@@ -71,6 +72,7 @@ struct ReaderInitTests {
         let storeKit = try String(contentsOf: folder.appendingPathComponent("out/Products.storekit"), encoding: .utf8)
         #expect(storeKit.components(separatedBy: "\"paymentMode\" : \"free\"").count == 3, "both trials written back")
         #expect(!storeKit.contains("com.temporary.id"))
+        #expect(storeKit.contains("\"productID\" : \"com.example.reader.lifetime\""), "the app's own product is written back")
     }
 
     @Test(
