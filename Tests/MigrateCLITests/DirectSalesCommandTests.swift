@@ -284,13 +284,11 @@ struct DirectSalesCommandTests {
         }
     }
 
-    @Test("A real process killed (SIGKILL) at each step of the write: the ledger reads or is absent, and the rerun gives a clean run's bytes")
+    @Test(
+        "A real process killed (SIGKILL) at each step of the write: the ledger reads or is absent, and the rerun gives a clean run's bytes",
+        .enabled(if: MigrateBinary.isBuilt, ".build/debug/migrate is not built: swift build first"))
     func killedRun() throws {
-        let binary = repositoryRoot.appendingPathComponent(".build/debug/migrate")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            print("skipped: \(binary.path) is not built")
-            return
-        }
+        let binary = MigrateBinary.url
         let clean = try Self.folder()
         #expect(Self.assign(in: clean, faults: nil) == .success)
         let expected = (Self.bytes(clean, "mail.csv"), Self.bytes(clean, "ledger.json"))

@@ -247,7 +247,7 @@ struct ExplainBatchStrictTests {
     // MARK: - Real processes: standard input, pipes, a kill
 
     /// The debug `migrate` that `swift build` made.
-    static let binary = repositoryRoot.appendingPathComponent(".build/debug/migrate")
+    static let binary = MigrateBinary.url
 
     /// Runs `migrate` with `input` written to its standard input through a pipe.
     static func piped(_ arguments: [String], input: String) throws -> (status: Int32, output: String, error: String) {
@@ -282,6 +282,7 @@ struct ExplainBatchStrictTests {
 
     @Test(
         "Standard input: '-', /dev/stdin, CSV or JSON Lines sniffed from the first line or named with --input-format",
+        .enabled(if: MigrateBinary.isBuilt, ".build/debug/migrate is not built: swift build first"),
         arguments: [
             (["-"], "originalAppVersion\n14\n40\n", 2),
             (["/dev/stdin"], "{\"originalAppVersion\":\"14\"}\n{\"originalAppVersion\":\"40\"}\n", 2),
@@ -290,33 +291,25 @@ struct ExplainBatchStrictTests {
             (["/dev/stdin", "--input-format", "csv"], "originalAppVersion\n14\n40\n21\n", 3),
         ] as [([String], String, Int)])
     func standardInput(_ arguments: [String], _ input: String, _ decided: Int) throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
-            print("skipped: \(Self.binary.path) is not built")
-            return
-        }
         let run = try Self.piped(["explain", Self.plan, "--batch"] + arguments, input: input)
         #expect(run.status == 0, "\(run.error)")
         #expect(run.error.contains("\(decided) \(decided == 1 ? "customer" : "customers") decided"), "\(run.error)")
         #expect(run.output.split(separator: "\n").count == decided + (run.output.hasPrefix("{") ? 0 : 1))
     }
 
-    @Test("Empty standard input is an error, not zero customers decided")
+    @Test(
+        "Empty standard input is an error, not zero customers decided",
+        .enabled(if: MigrateBinary.isBuilt, ".build/debug/migrate is not built: swift build first"))
     func emptyStandardInput() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
-            print("skipped: \(Self.binary.path) is not built")
-            return
-        }
         let run = try Self.piped(["explain", Self.plan, "--batch", "-"], input: "")
         #expect(run.status == 65)
         #expect(run.error.contains("standard input: it is empty"), "\(run.error)")
     }
 
-    @Test("A run killed with SIGKILL while it writes leaves a temporary file the next run removes")
+    @Test(
+        "A run killed with SIGKILL while it writes leaves a temporary file the next run removes",
+        .enabled(if: MigrateBinary.isBuilt, ".build/debug/migrate is not built: swift build first"))
     func killedRunCleanedUp() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
-            print("skipped: \(Self.binary.path) is not built")
-            return
-        }
         let scratch = try Scratch()
         // Standard input that never ends: the run has made its temporary outputs and waits for the list.
         let process = Process()

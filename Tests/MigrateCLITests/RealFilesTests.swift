@@ -237,15 +237,21 @@ struct RealFilesTests {
         #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/-"), "no file named '-'")
     }
 
-    @Test("A full standard output is exit 74 with a message, never a trap; a full disk leaves no half-written file")
+    @Test("A full standard output is exit 74 with a message, never a trap")
     func fullOutput() throws {
         var context = CommandContext.testing()
         context.standardOutput.failsWith = ENOSPC
         #expect(Migrate.run(["schema"], context: context) == .ioError)
         #expect(context.standardError.text.contains("cannot write to standard output: No space left on device"))
-        // The real process, writing to /dev/full: an error and exit 74, not `Fatal error: 'try!'`.
-        let binary = repositoryRoot.appendingPathComponent(".build/debug/migrate")
-        guard FileManager.default.isExecutableFile(atPath: binary.path), let full = FileHandle(forWritingAtPath: "/dev/full") else { return }
+    }
+
+    @Test(
+        "The real process writing to /dev/full: an error and exit 74, not `Fatal error: 'try!'`",
+        .enabled(if: MigrateBinary.isBuilt, ".build/debug/migrate is not built: swift build first"),
+        .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/full"), "this system has no /dev/full"))
+    func fullOutputRealProcess() throws {
+        let binary = MigrateBinary.url
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         for arguments in [["schema"], ["explain", Self.plan, "--batch", "\(Self.plan)/customers.csv"]] {
             let process = Process()
             process.executableURL = binary
@@ -281,11 +287,8 @@ struct RealFilesTests {
 
     @Test("codes assign killed between its two renames: the next run, with one more and earlier export, never gives a mailed code to anyone else")
     func killedBetweenRenames() throws {
-        let binary = repositoryRoot.appendingPathComponent(".build/debug/migrate")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            Issue.record("\(binary.path) is not built: swift build first")
-            return
-        }
+        let binary = MigrateBinary.url
+        try #require(MigrateBinary.isBuilt, "\(binary.path) is not built: swift build first")
         // Steps: create ×2, write ×2, rename mail.csv, rename ledger.json. SIGKILL at the ledger's rename: the mail merge is
         // new, the ledger old, and a journal of the renames is left beside them.
         let scratch = try DirectSalesCommandTests.folder()

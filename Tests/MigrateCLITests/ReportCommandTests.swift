@@ -28,7 +28,8 @@ import Testing
         let simulate = Run("simulate", plan, "--scenario", "plan", "--draws", "500", "--seed", "7")
         let html = try Self.report(plan, "--draws", "500", "--seed", "7")
         // A plan simulate refuses gets a page that says why, in simulate's words.
-        if simulate.status != .success {
+        #expect(simulate.status == (Examples.withoutForecast.contains(example) ? .dataError : .success), "\(example): \(simulate.error)")
+        if Examples.withoutForecast.contains(example) {
             let reason = try #require(simulate.error.firstMatch(of: /error: [^\s:]+: (.*)\n/)?.1, "\(example)")
             #expect(html.contains(Self.escaped("No forecast yet: \(reason).")), "\(example)")
             return

@@ -11,11 +11,11 @@ import Testing
 
     static func amount(_ cell: String) -> Double? { ReportPage.amount(cell) }
 
-    @Test(arguments: Examples.names)
+    @Test(arguments: Examples.names.filter { !Examples.withoutForecast.contains($0) })
     func expectedFirstPurchasesAreSimulatesBuyersTimesPrices(_ example: String) throws {
         let plan = "Examples/\(example)"
         let simulate = Run("simulate", plan, "--scenario", "plan", "--draws", "200", "--format", "json")
-        guard simulate.status == .success else { return }  // no forecast: the page says why (ReportCommandTests)
+        try #require(simulate.status == .success, "\(example) has a forecast: \(simulate.error)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(simulate.output.utf8)) as? [String: Any])
         let scenario = try #require((json["scenarios"] as? [[String: Any]])?.first)
         let cohorts = try #require(scenario["cohorts"] as? [[String: Any]])
@@ -61,6 +61,24 @@ import Testing
         #expect(checked > 0, "\(example): no cohort read from simulate")
     }
 
+    /// Without a forecast no amount is invented: the page says why, and the cohorts are listed with what they keep alone.
+    @Test(arguments: Examples.names.filter { Examples.withoutForecast.contains($0) })
+    func withoutAForecastNoAmountIsShown(_ example: String) throws {
+        let plan = "Examples/\(example)"
+        let simulate = Run("simulate", plan, "--scenario", "plan", "--draws", "200", "--format", "json")
+        #expect(simulate.status == .dataError, "\(example) has no forecast")
+        let run = Run("report", plan, "--draws", "200", "--output", "-")
+        #expect(run.status == .success, "\(run.error)")
+        let text = ReportPage.text(run.output)
+        #expect(text.contains("No forecast yet: the simulation needs the paid downloads a month"), "\(example)")
+        #expect(text.contains("Without a forecast their sizes are not estimated; decide a customer list with --batch to count them."))
+        let table = Self.cohortCells(run.output)
+        #expect(!table.isEmpty, "\(example): no cohort listed")
+        for (who, cells) in table {
+            #expect(Set(cells.keys) == ["keeps"], "\(example) \(who): \(cells)")
+        }
+    }
+
     /// A customer list stands beside the install base: its count in its own column, never the base of an amount.
     @Test func alreadyPaidIsTheInstallBaseTimesThePaidPriceAndTheListStandsBeside() throws {
         let flagship = "Examples/tilt-to-live-hd"
@@ -86,6 +104,10 @@ import Testing
         // The page says what the list is against the base.
         #expect(ReportPage.text(withList.output).contains("read it as a sample"))
         // No cell holds people and money together.
+        let peopleCounted = Self.cohortCells(withList.output).values.flatMap { $0 }.filter {
+            $0.key.hasPrefix("people") && Self.amount($0.value) != nil
+        }
+        #expect(!peopleCounted.isEmpty, "the people columns hold counts")
         for (who, cells) in Self.cohortCells(withList.output) {
             for (label, cell) in cells where cell.contains("¤") {
                 #expect(!label.hasPrefix("people"), "\(who): \(label) holds money: \(cell)")

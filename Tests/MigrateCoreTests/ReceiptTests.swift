@@ -85,13 +85,13 @@ struct ReceiptTests {
     }
 
     /// Real files from public projects, read when ../shared is beside the repository.
-    @Test("Conformance: every receipt in ../shared/fixtures reads")
+    @Test(
+        "Conformance: every receipt in ../shared/fixtures reads",
+        .enabled(if: SharedFixtures.has("receipts"), "../shared/fixtures/receipts is absent (it exists only beside the developers' checkout)"))
     func sharedFixtures() throws {
-        let folder = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/receipts")
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-            print("skipped: \(folder.path) is absent (it exists only beside the developers' checkout)")
-            return
-        }
+        let folder = SharedFixtures.url("receipts")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.contains { $0.hasSuffix(".json") }, "\(names)")
         for name in names.sorted() where name.hasSuffix(".json") {
             let (facts, diagnostics) = try Self.read(folder.appendingPathComponent(name))
             #expect(facts != nil && !diagnostics.hasErrors, "\(name): \(diagnostics.map(\.message))")

@@ -5,24 +5,22 @@ import MigrateTestSupport
 import Testing
 
 /// Reads every real file in ../shared/fixtures (beside the repository) with the importers.
-/// A user's clone has no such folder: the test then says so and passes.
-@Suite("Import: real files in ../shared/fixtures", .timeLimit(.minutes(20)))
+/// A user's clone has no such folder: Swift Testing then reports the suite skipped, with the reason.
+@Suite(
+    "Import: real files in ../shared/fixtures", .timeLimit(.minutes(20)),
+    .enabled(if: SharedFixtures.isPresent, "../shared/fixtures is absent (it exists only beside the developers' checkout)"))
 struct SharedFixtureConformanceTests {
-    static let shared = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-
-    func files(_ folder: String) -> [URL]? {
-        let url = Self.shared.appendingPathComponent(folder)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
-            print("Skipping: \(url.path) is absent (it exists only beside the project's own checkout).")
-            return nil
-        }
+    /// The files in a folder of ../shared/fixtures, sorted; one missing while ../shared is present fails the test.
+    func files(_ folder: String) throws -> [URL] {
+        let url = SharedFixtures.url(folder)
+        let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+        #expect(!names.isEmpty, "\(url.path) is empty")
         return names.sorted().map { url.appendingPathComponent($0) }
     }
 
     @Test("Every .storekit file gives products and never the private key")
     func storekit() throws {
-        guard let files = files("storekit") else { return }
-        #expect(!files.isEmpty)
+        let files = try files("storekit")
         for file in files {
             let bytes = Array(try Data(contentsOf: file))
             let result = try StoreKitImporter.read(bytes, file: file.lastPathComponent)
@@ -35,7 +33,7 @@ struct SharedFixtureConformanceTests {
 
     @Test("The App Store Connect responses read together; missing pages are reported, not invented")
     func appStoreConnect() throws {
-        guard let files = files("asc-api") else { return }
+        let files = try files("asc-api")
         let pages = try files.map { AppStoreConnectImporter.Page(file: $0.lastPathComponent, bytes: Array(try Data(contentsOf: $0))) }
         let result = try AppStoreConnectImporter.read(pages)
         #expect(result.releases.contains { $0.version.text == "1.2.3" && $0.dateSource == "createdDate" })
@@ -45,7 +43,7 @@ struct SharedFixtureConformanceTests {
 
     @Test("Sales reports: the summary report reads; the subscription report is refused with a reason")
     func sales() throws {
-        guard let files = files("sales-reports") else { return }
+        let files = try files("sales-reports")
         for file in files {
             let bytes = Array(try Data(contentsOf: file))
             if file.lastPathComponent.contains("subscriptions") {
@@ -63,7 +61,7 @@ struct SharedFixtureConformanceTests {
 
     @Test("Info.plists read or say what they need; the pbxproj excerpt is refused with a clear error")
     func xcode() throws {
-        guard let files = files("xcode") else { return }
+        let files = try files("xcode")
         for file in files {
             if file.pathExtension == "plist" {
                 let version = try XcodeImporter.read(path: file.path, displayPath: file.lastPathComponent)

@@ -68,7 +68,8 @@ struct StoreKitImporterTests {
     }
 
     @Test(
-        "The real files' introductory offers (skips without ../shared)",
+        "The real files' introductory offers",
+        .enabled(if: SharedFixtures.has("storekit"), "../shared/fixtures/storekit is absent (it exists only beside the developers' checkout)"),
         arguments: [
             ("v2.0_apple_sample-food-truck_Products.storekit", "socialfeedplus.monthly", "payAsYouGo", "P1M", 3, "2.49"),
             ("v2.0_apple_sample-food-truck_Products.storekit", "socialfeedplus.yearly", "payUpFront", "P3M", 1, "8.99"),
@@ -76,11 +77,7 @@ struct StoreKitImporterTests {
             ("v1.0_revenuecat_SwiftUIExample.storekit", "annual_freetrial", "freeTrial", "P2W", 1, nil),
         ] as [(String, String, String, String, Int, String?)])
     func realIntroductoryOffers(file: String, id: String, mode: String, period: String, periods: Int, price: String?) throws {
-        let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/storekit/" + file)
-        guard let data = try? Data(contentsOf: url) else {
-            print("Skipping: \(url.path) is absent (it exists only beside the project's own checkout).")
-            return
-        }
+        let data = try Data(contentsOf: SharedFixtures.url("storekit/" + file))
         let result = try StoreKitImporter.read(Array(data), file: file)
         let offer = try #require(result.products.first { $0.id == id }?.subscription?.introductoryOffer)
         #expect(offer.paymentMode.rawValue == mode && offer.period == period && offer.periods == periods && offer.price?.description == price)

@@ -230,6 +230,7 @@ struct CatalogQuestionTests {
         #expect(plan.contains("\"duration\": \"P10Y\""))
         #expect(plan.contains("\"introductoryOffer\": { \"paymentMode\": \"freeTrial\", \"period\": \"P3M\" }"), "\(plan)")
         #expect(!plan.contains("com.temporary.id") && !plan.contains("vendorkit") && !plan.contains("apple-samplecode"))
+        #expect(plan.contains("\"id\": \"com.example.ledger.lifetime\""), "the app's own products are kept: \(plan)")
         #expect(Migrate.run(["check", "migration.json"], context: .testing(directory: folder.path)) == .success)
     }
 

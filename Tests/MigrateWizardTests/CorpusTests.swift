@@ -50,7 +50,9 @@ struct CorpusTests {
         let checked = Migrate.run(["check", "migration.json", "--now", Self.now, "--format", "json"], context: check)
         #expect(checked == .success, "\(name): check\n\(check.standardOutput.text)")
         let report = try JSONParser.parse(check.standardOutput.text)
-        let codes = report["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        let codes = try #require(report["diagnostics"]?.arrayValue, "\(name): check's JSON lists no diagnostics").compactMap {
+            $0["code"]?.stringValue
+        }
         #expect(!codes.contains("free-update-taken-away"), "\(name): \(codes)")
         #expect(!codes.contains("paid-release-uncovered"), "\(name): \(codes)")
 

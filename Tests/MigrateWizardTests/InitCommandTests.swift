@@ -4,12 +4,10 @@ import Testing
 
 @Suite("migrate init, non-interactive", .timeLimit(.minutes(20)))
 struct InitCommandTests {
-    @Test("from a .storekit file and a tagged git history, --yes alone gives a plan that checks and simulates")
+    @Test(
+        "from a .storekit file and a tagged git history, --yes alone gives a plan that checks and simulates",
+        .enabled(if: DemoProject.gitAvailable, "git is not installed"))
     func defaultsAlone() throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: ProcessInfo.processInfo.environment)
@@ -35,12 +33,10 @@ struct InitCommandTests {
         print(check.standardOutput.text, simulate.standardOutput.text.prefix(1500))
     }
 
-    @Test("answers come from a file and flags; a missing one names its flag; an existing plan is kept without --force")
+    @Test(
+        "answers come from a file and flags; a missing one names its flag; an existing plan is kept without --force",
+        .enabled(if: DemoProject.gitAvailable, "git is not installed"))
     func answersFile() throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try DemoProject.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = ProcessInfo.processInfo.environment

@@ -14,12 +14,8 @@ struct InteractiveInitTests {
         return (Migrate.run(["init"] + arguments, context: context), context)
     }
 
-    @Test("Return to every question writes a plan that checks and simulates")
+    @Test("Return to every question writes a plan that checks and simulates", .enabled(if: DemoProject.gitAvailable, "git is not installed"))
     func acceptingDefaults() throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // Return to every question but the price, which has no default without a sales report: it is typed.
@@ -34,12 +30,8 @@ struct InteractiveInitTests {
         #expect(Migrate.run(["simulate", "migration.json", "--draws", "100"], context: .testing(directory: folder.path)) == .success)
     }
 
-    @Test("typos are re-asked, '<' goes back, and the answers end up in the plan")
+    @Test("typos are re-asked, '<' goes back, and the answers end up in the plan", .enabled(if: DemoProject.gitAvailable, "git is not installed"))
     func typosAndBack() throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try DemoProject.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = [
@@ -86,12 +78,10 @@ struct InteractiveInitTests {
         "yes",
     ]
 
-    @Test("every line of a session fits 80 columns, in colour too, and wrapping loses no word", arguments: [false, true])
+    @Test(
+        "every line of a session fits 80 columns, in colour too, and wrapping loses no word",
+        .enabled(if: DemoProject.gitAvailable, "git is not installed"), arguments: [false, true])
     func sessionFitsTheTerminal(colour: Bool) throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try DemoProject.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment =
@@ -140,12 +130,8 @@ struct InteractiveInitTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test("answering no at the summary writes nothing")
+    @Test("answering no at the summary writes nothing", .enabled(if: DemoProject.gitAvailable, "git is not installed"))
     func declining() throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (status, context) = run(Array(repeating: "", count: 5) + ["4.99"] + Array(repeating: "", count: 10) + ["no"], in: folder)
@@ -154,23 +140,19 @@ struct InteractiveInitTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("migration.json").path))
     }
 
-    @Test("the real binary works on a pseudo-terminal (util-linux script)")
+    /// util-linux's `script`, which gives the real binary a pseudo-terminal, or nil when it is not installed.
+    static let script = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/script" }.first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    @Test(
+        "the real binary works on a pseudo-terminal (util-linux script)",
+        .enabled(if: InteractiveInitTests.script != nil, "'script' (util-linux) is not installed, so no pseudo-terminal test"),
+        .enabled(if: DemoProject.gitAvailable, "git is not installed"),
+        .enabled(if: MigrateBinary.isBuilt, ".build/debug/migrate is not built: swift build first"))
     func pseudoTerminal() throws {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        guard let script = path.split(separator: ":").map({ "\($0)/script" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-        else {
-            print("skipped: 'script' (util-linux) is not installed, so no pseudo-terminal test")
-            return
-        }
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
-        let binary = repositoryRoot.appendingPathComponent(".build/debug/migrate")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            print("skipped: \(binary.path) is not built")
-            return
-        }
+        let script = try #require(Self.script)
+        let binary = MigrateBinary.url
         let folder = try DemoProject.make(tagged: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = Process()

@@ -103,7 +103,7 @@ struct ProductQuestionTests {
         var wizard = Self.atProduct(facts, asksForProduct: true)
         #expect(wizard.current == .newProduct)
         #expect(wizard.question?.prompt.hasPrefix("Besides com.example.tally.pro from the .storekit:") == true)
-        guard case .accepted = wizard.submit("com.example.tally.plus 6.99") else { return }
+        try wizard.accept("com.example.tally.plus 6.99")
         #expect(wizard.answers.products.map(\.id) == ["com.example.tally.pro", "com.example.tally.plus"])
     }
 }

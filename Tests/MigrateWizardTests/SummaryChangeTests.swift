@@ -51,10 +51,10 @@ struct SummaryChangeTests {
     }
 
     @Test("The paid downloads answer states its range in balanced parentheses")
-    func downloadsLine() {
+    func downloadsLine() throws {
         var wizard = Wizard(facts: WizardFlowTests.facts, now: WizardFlowTests.now)
         wizard.walk(to: .paidDownloads, answers: Self.session)
-        guard case .accepted(let lines) = wizard.submit("250") else { return }
+        let lines = try wizard.accept("250")
         #expect(lines.first?.contains("as a range (150–350, most likely 250) in simulation.assumptions") == true, "\(lines)")
     }
 
@@ -67,24 +67,24 @@ struct SummaryChangeTests {
         #expect(wizard.submit(try Self.number(of: .price, in: wizard)) == .wentBack)
         #expect(wizard.current == .price)
         #expect(wizard.question?.defaultAnswer == "1.49", "the kept answer is the default")
-        guard case .accepted = wizard.submit("1.99") else { return }
+        try wizard.accept("1.99")
         #expect(wizard.current == .confirm)
 
         // The first free release: now one not shipped yet, so its question is asked, then the summary again.
         #expect(wizard.submit(try Self.number(of: .firstFree, in: wizard)) == .wentBack)
-        guard case .accepted = wizard.submit("new") else { return }
+        try wizard.accept("new")
         #expect(wizard.current == .newFreeRelease)
-        guard case .accepted = wizard.submit("4.0 (2) 2027-01-10") else { return }
+        try wizard.accept("4.0 (2) 2027-01-10")
         #expect(wizard.current == .confirm, "every other answer still holds")
 
         // A new feature brings in its own question only.
         #expect(wizard.submit(try Self.number(of: .features, in: wizard)) == .wentBack)
-        guard case .accepted = wizard.submit("Themes, Sync, Export") else { return }
+        try wizard.accept("Themes, Sync, Export")
         #expect(wizard.current == .featureSince("export"))
-        guard case .accepted = wizard.submit("none") else { return }
+        try wizard.accept("none")
         #expect(wizard.current == .confirm)
 
-        guard case .accepted = wizard.submit("yes") else { return }
+        try wizard.accept("yes")
         #expect(wizard.isFinished)
         let plan = wizard.plan
         let paid = BusinessModel.paid(try Price("1.99"))
@@ -108,7 +108,7 @@ struct SummaryChangeTests {
         #expect(wizard.current == .verificationFailure)
         #expect(wizard.submit("<") == .wentBack)
         #expect(wizard.current == .confirm)
-        guard case .accepted = wizard.submit("yes") else { return }
+        try wizard.accept("yes")
         #expect(wizard.plan.policies.verificationFailure == .keepLastVerified(days: 3))
     }
 
@@ -122,10 +122,10 @@ struct SummaryChangeTests {
         }
         // Another first free release went live at another moment: asked again (Return takes its listed date).
         #expect(wizard.current == .freeGoLive)
-        guard case .accepted = wizard.submit("") else { return }
+        try wizard.accept("")
         // Sync was first in 2.0, which is free now: asked again; Themes (1.0) still holds.
         #expect(wizard.current == .featureSince("sync"))
-        guard case .accepted = wizard.submit("none") else { return }
+        try wizard.accept("none")
         #expect(wizard.current == .confirm)
     }
 

@@ -31,12 +31,8 @@ struct TipsterInitTests {
         #expect(Migrate.run(["check", "migration.json"], context: .testing(directory: folder.path)) == .success)
     }
 
-    @Test("--product is honoured beside a .storekit that has products of its own")
+    @Test("--product is honoured beside a .storekit that has products of its own", .enabled(if: DemoProject.gitAvailable, "git is not installed"))
     func productFlagHonoured() throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try DemoProject.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)
@@ -52,12 +48,10 @@ struct TipsterInitTests {
         #expect(Migrate.run(["check", "migration.json"], context: .testing(directory: folder.path)) == .success)
     }
 
-    @Test("A thousand builds: each list shows a few, the summary changes the price, and the plan checks")
+    @Test(
+        "A thousand builds: each list shows a few, the summary changes the price, and the plan checks",
+        .enabled(if: DemoProject.gitAvailable, "git is not installed"))
     func longHistoryInteractive() throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try TipsterProject.make(builds: 1_036)
         defer { try? FileManager.default.removeItem(at: folder) }
         // Return for each of the 14 questions (the go-live given as a flag: lightweight tags are dated by their commits, which are
@@ -83,12 +77,10 @@ struct TipsterInitTests {
         #expect(Migrate.run(["check", "migration.json"], context: .testing(directory: folder.path)) == .success)
     }
 
-    @Test("init reads the tagged builds when the project tags any, as --tagged-only does", arguments: [[], ["--tagged-only"]])
+    @Test(
+        "init reads the tagged builds when the project tags any, as --tagged-only does",
+        .enabled(if: DemoProject.gitAvailable, "git is not installed"), arguments: [[], ["--tagged-only"]])
     func taggedOnly(flags: [String]) throws {
-        guard DemoProject.gitAvailable else {
-            print("skipped: git is not installed")
-            return
-        }
         let folder = try TipsterProject.make(builds: 1_036)
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = CommandContext.testing(directory: folder.path, environment: Self.environment)

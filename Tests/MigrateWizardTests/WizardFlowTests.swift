@@ -74,12 +74,12 @@ struct WizardFlowTests {
     }
 
     @Test("a sound build history keeps the build number rule")
-    func buildRule() {
+    func buildRule() throws {
         var facts = Self.facts
         facts.releases = [Self.release("1.0", "10", "2019-03-01"), Self.release("2.0", "20", "2020-06-01"), Self.release("3.0", "30", "2021-06-01")]
         var wizard = Wizard(facts: facts, now: Self.now)
         for _ in 0..<3 { _ = wizard.submit("") }
-        guard case .accepted(let lines) = wizard.submit("3.0") else { return }
+        let lines = try wizard.accept("3.0")
         #expect(lines.contains { $0.hasPrefix("Cutoff rule on iOS: the build number at first purchase, because") })
         #expect(lines.contains("1 listed release (3.0 (30)) count as free: whoever bought it is a new customer."))
     }
@@ -143,14 +143,14 @@ struct WizardFlowTests {
     }
 
     @Test("per-feature questions follow the features answer, and a new free release is asked for")
-    func branching() {
+    func branching() throws {
         var wizard = Wizard(facts: Self.facts, now: Self.now)
         for _ in 0..<3 { _ = wizard.submit("") }
         _ = wizard.submit("new")
         #expect(wizard.current == .newFreeRelease)
         #expect(wizard.question?.defaultAnswer == "4.0 (2) 2026-12-18")
         #expect(wizard.submit("2.5 (3) 2020-01-01") == .invalid("it must go live after the last listed release (3.0 (1), 2021-06-01)"))
-        guard case .accepted = wizard.submit("4.0 (2) 2027-01-10") else { return }
+        try wizard.accept("4.0 (2) 2027-01-10")
         _ = wizard.submit("1.99")
         _ = wizard.submit("Themes, Dark Mode")
         #expect(wizard.current == .featureSince("themes"))
@@ -166,7 +166,7 @@ struct WizardFlowTests {
         _ = wizard.submit("3")
         #expect(wizard.current == .eraDiscount(1))
         #expect(wizard.submit("com.example.tally.pro 9.99") == .invalid("a discount costs less than com.example.tally.pro's 4.99"))
-        guard case .accepted = wizard.submit("com.example.tally.pro 2.49") else { return }
+        try wizard.accept("com.example.tally.pro 2.49")
         _ = wizard.submit("3")
         for _ in 0..<20 where wizard.question != nil { _ = wizard.submit("") }
         let plan = wizard.plan
@@ -204,17 +204,17 @@ struct WizardFlowTests {
     }
 
     @Test("without a history, releases are typed, and iOS ones need their build")
-    func typedReleases() {
+    func typedReleases() throws {
         var facts = Self.facts
         facts.releases = []
         var wizard = Wizard(facts: facts, now: Self.now)
         for _ in 0..<3 { _ = wizard.submit("") }
         #expect(wizard.current == .releases)
         #expect(wizard.question?.defaultAnswer == nil)
-        guard case .invalid = wizard.submit("") else { return }
-        guard case .invalid(let message) = wizard.submit("1.0 2019-03-01") else { return }
+        try wizard.refuse("")
+        let message = try wizard.refuse("1.0 2019-03-01")
         #expect(message.contains("needs one"))
-        guard case .accepted = wizard.submit("1.0 (1) 2019-03-01, 2.0 (5) 2020-03-01") else { return }
+        try wizard.accept("1.0 (1) 2019-03-01, 2.0 (5) 2020-03-01")
         #expect(wizard.question?.defaultAnswer == "3", "not listed yet")
     }
 

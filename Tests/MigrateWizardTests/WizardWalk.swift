@@ -36,4 +36,20 @@ extension Wizard {
     {
         walk(answers: answers, until: { $0 == question }, sourceLocation: sourceLocation)
     }
+
+    /// Submits `answer`, which the wizard must take: its lines, or a failure naming what became of it instead.
+    @discardableResult
+    mutating func accept(_ answer: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let outcome = submit(answer)
+        let lines: [String]? = if case .accepted(let lines) = outcome { lines } else { nil }
+        return try #require(lines, "'\(answer)' was not accepted: \(outcome)", sourceLocation: sourceLocation)
+    }
+
+    /// Submits `answer`, which the wizard must refuse: its message, or a failure naming what became of it instead.
+    @discardableResult
+    mutating func refuse(_ answer: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let outcome = submit(answer)
+        let message: String? = if case .invalid(let message) = outcome { message } else { nil }
+        return try #require(message, "'\(answer)' was not refused: \(outcome)", sourceLocation: sourceLocation)
+    }
 }
