@@ -51,7 +51,9 @@ public enum Migrate {
                 context.standardOutput.write(HelpFormatter.help(for: path, toolName: toolName))
                 break
             }
-            do {
+            do throws(CommandError) {
+                // How the arguments go together, every problem at once, before anything is read.
+                if let validate = path.last!.validate, let problems = CommandError.usage(validate(parsed)) { throw problems }
                 try FileRoles.check(path.last!.arguments, parsed, context: context)
                 status = try run(parsed, context)
             } catch {
@@ -74,6 +76,7 @@ public enum Migrate {
     static func report(_ error: CommandError, path: [CommandSpec], context: CommandContext) {
         let style = context.style(for: context.standardError)
         var text = "\(style.red(style.bold("Error:"))) \(error.message)\n"
+        for problem in error.more { text += "\(style.red(style.bold("Error:"))) \(problem)\n" }
         if error.showsUsage {
             text += "Usage: \(HelpFormatter.usage(for: path, toolName: toolName))\n"
             text += "  See '\(([toolName] + path.dropFirst().map(\.name)).joined(separator: " ")) --help' for more information.\n"

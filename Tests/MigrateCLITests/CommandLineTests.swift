@@ -75,6 +75,37 @@ struct CommandLineTests {
         #expect(run.output.isEmpty)
     }
 
+    @Test(
+        "A command's validation step reports every problem of how its options go together at once, before reading anything",
+        arguments: [
+            (
+                ["explain", "missing.json", "--batch", "list.csv", "--platform", "iOS", "--original-version", "1", "--format", "text"],
+                [
+                    "Error: '--platform' describes one customer; with --batch each row of the list does.",
+                    "Error: '--original-version' describes one customer; with --batch each row of the list does.",
+                    "Error: --batch writes csv or jsonl, not text",
+                ]
+            ),
+            (
+                ["explain", "missing.json", "--output", "out.csv", "--strict", "--ledger", "ledger.csv"],
+                [
+                    "Error: '--ledger' applies only with --licenses.", "Error: '--output' applies only with --batch",
+                    "Error: '--strict' applies only with --batch",
+                ]
+            ),
+            (["matrix", "--force"], ["Error: '--force' applies only with '--exhaustive'.", "Error: Name a plan, or a model file with '--model'."]),
+            (["matrix", "missing.json", "--model", "model.txt"], ["Error: Name either a plan or '--model', not both."]),
+        ] as [([String], [String])])
+    func validationStep(arguments: [String], problems: [String]) {
+        let run = Run(arguments: arguments)
+        #expect(run.status == .usage)
+        for problem in problems { #expect(run.error.contains(problem), "\(problem)\n\(run.error)") }
+        // Every problem on its own line, and nothing read: the plan named doesn't exist, and isn't what is reported.
+        #expect(run.error.components(separatedBy: "Error: ").count - 1 == problems.count, "\(run.error)")
+        #expect(!run.error.contains("missing.json"), "\(run.error)")
+        #expect(run.output.isEmpty)
+    }
+
     @Test("`--` ends options, so a file named like an option can be checked")
     func terminator() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-terminator-\(UUID().uuidString)")

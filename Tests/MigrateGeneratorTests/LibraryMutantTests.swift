@@ -8,7 +8,7 @@ import Testing
 /// removed, beside a copy of the library test file that names it and of the files declaring what that file uses, in one
 /// small package built once; the named test must fail. The other mutants are proven by the generated tests
 /// (`GeneratedPackageTests`). Each module costs about 20 s of CPU to compile, so each holds only what its proof needs.
-/// CI runs them (`.ci/mutants` sets `MIGRATE_MUTANTS=1`), half at a time (`selected`).
+/// CI runs them (`.ci/mutants` sets `MIGRATE_MUTANTS=1`), a third at a time (`selected`).
 @Suite("Library mutants", .serialized, .timeLimit(.minutes(45)))
 struct LibraryMutantTests {
     static let files: Set<String> = [
@@ -20,7 +20,7 @@ struct LibraryMutantTests {
     static let mutants = GeneratedPackageTests.layerMutants.filter(\.inLibrary)
 
     /// The share of `mutants` this run builds and runs: `MIGRATE_MUTANT_SHARE=k/n` takes every n-th from the k-th
-    /// (CI takes half, alternating by commit, so every mutant runs every other commit; each costs about 25 s of CPU to
+    /// (CI takes a third, in turn by commit, so every mutant runs every third commit; each costs about 25 s of CPU to
     /// compile); unset, all of them.
     static let share: (part: Int, parts: Int) = {
         let words = (ProcessInfo.processInfo.environment["MIGRATE_MUTANT_SHARE"] ?? "").split(separator: "/").compactMap { Int($0) }

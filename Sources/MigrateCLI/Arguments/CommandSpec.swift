@@ -90,16 +90,21 @@ public struct CommandSpec: Sendable {
     public var subcommands: [CommandSpec]
     /// Nil for a group whose subcommands do the work.
     public var run: (@Sendable (ParsedArguments, CommandContext) throws(CommandError) -> ExitCode)?
+    /// The command's validation step: every problem of how its arguments go together (an option that applies only
+    /// with another, two that exclude each other), found before anything is read and reported all at once.
+    public var validate: (@Sendable (ParsedArguments) -> [String])?
 
     public init(
         name: String, abstract: String, discussion: @autoclosure @escaping @Sendable () -> String? = nil, arguments: [any DeclaredArgument] = [],
-        subcommands: [CommandSpec] = [], run: (@Sendable (ParsedArguments, CommandContext) throws(CommandError) -> ExitCode)? = nil
+        subcommands: [CommandSpec] = [], validate: (@Sendable (ParsedArguments) -> [String])? = nil,
+        run: (@Sendable (ParsedArguments, CommandContext) throws(CommandError) -> ExitCode)? = nil
     ) {
         self.name = name
         self.abstract = abstract
         self.makeDiscussion = discussion
         self.arguments = arguments.map(\.spec)
         self.subcommands = subcommands
+        self.validate = validate
         self.run = run
     }
 

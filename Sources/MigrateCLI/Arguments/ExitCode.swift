@@ -55,6 +55,8 @@ public struct CommandError: Error, Sendable {
     public var message: String
     /// Show the command's usage line after the message.
     public var showsUsage: Bool
+    /// More problems found at the same time (a command's validation step reports every one), each on its own line.
+    public var more: [String] = []
 
     public init(_ exitCode: ExitCode, _ message: String, showsUsage: Bool = false) {
         self.exitCode = exitCode
@@ -64,6 +66,14 @@ public struct CommandError: Error, Sendable {
 
     public static func usage(_ message: String) -> CommandError {
         CommandError(.usage, message, showsUsage: true)
+    }
+
+    /// Every usage problem of a command line at once, or nil when there is none.
+    public static func usage(_ problems: [String]) -> CommandError? {
+        guard let first = problems.first else { return nil }
+        var error = usage(first)
+        error.more = Array(problems.dropFirst())
+        return error
     }
 
     /// A write that failed: exit 74 when the bytes couldn't be written (a full disk, a device error), 73 when the

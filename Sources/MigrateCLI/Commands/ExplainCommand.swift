@@ -89,7 +89,39 @@ enum ExplainCommand {
             plan, platform, originalVersion, originalPurchaseDate, originalPlatform, environment, owns, receipt, verification, cacheAge,
             appRefunded, vpp, now, format, batch, output, inputFormat, rejected, strict, licenses, ledger,
         ],
+        validate: { usageProblems($0) },
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
+
+    /// How the options go together, every problem at once: one customer's options and a list's exclude each other.
+    static func usageProblems(_ arguments: ParsedArguments) -> [String] {
+        var problems: [String] = []
+        let withLicenses = !arguments[Self.licenses].isEmpty
+        if arguments.isSet(Self.ledger) && !withLicenses { problems.append("'--ledger' applies only with --licenses.") }
+        if arguments.isSet(Self.batch) {
+            for given in oneCustomer where arguments.isSet(given) {
+                problems.append(
+                    "'--\(given.spec.name)' describes one customer; with --batch each row of the list does. Put it in the list's column, or leave out --batch."
+                )
+            }
+            if arguments[Self.format] == .text && arguments.isSet(Self.format) {
+                problems.append("--batch writes csv or jsonl, not text; the summary is text already.")
+            }
+        } else if !withLicenses {
+            if arguments.isSet(Self.output) {
+                problems.append("'--output' applies only with --batch; one customer's explanation goes to standard output.")
+            }
+            for batchOnly in [Self.inputFormat, Self.rejected, Self.strict] as [any DeclaredArgument] where arguments.isSet(batchOnly) {
+                problems.append("'--\(batchOnly.spec.name)' applies only with --batch, to a customer list.")
+            }
+            if [.csv, .jsonl].contains(arguments[Self.format]) {
+                problems.append("--format \(arguments[Self.format].rawValue) is for --batch; one customer is explained as text or json.")
+            }
+            if arguments[Self.verification] == .verified && arguments.isSet(Self.cacheAge) {
+                problems.append("'--cache-age' applies only with '--verification failed'.")
+            }
+        }
+        return problems
+    }
 
     /// The options that describe one customer, which a list's rows describe instead.
     static let oneCustomer: [any DeclaredArgument] = [
@@ -99,16 +131,8 @@ enum ExplainCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let withLicenses = !arguments[Self.licenses].isEmpty
         if withLicenses && !arguments.isSet(Self.batch) { return try explainLicenses(arguments, context) }
-        if arguments.isSet(Self.ledger) && !withLicenses { throw .usage("'--ledger' applies only with --licenses.") }
+        // How the options go together was checked before the run (`usageProblems`).
         if let list = arguments[Self.batch] {
-            if let given = oneCustomer.first(where: { arguments.isSet($0) }) {
-                throw .usage(
-                    "'--\(given.spec.name)' describes one customer; with --batch each row of the list does. Put it in the list's column, or leave out --batch."
-                )
-            }
-            if arguments[Self.format] == .text && arguments.isSet(Self.format) {
-                throw .usage("--batch writes csv or jsonl, not text; the summary is text already.")
-            }
             let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
             let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was explained")
             var options = ExplainBatch.Options(
@@ -117,13 +141,6 @@ enum ExplainCommand {
             // Read and decided before the list, so a wrong export stops the run before anything is written.
             if withLicenses { options.licenses = try licenseSummary(arguments, loaded: loaded, catalog: catalog, context: context) }
             return try ExplainBatch.run(list, catalog: catalog, options: options, now: arguments[Self.now] ?? context.now, context: context)
-        }
-        if arguments.isSet(Self.output) { throw .usage("'--output' applies only with --batch; one customer's explanation goes to standard output.") }
-        for batchOnly in [Self.inputFormat, Self.rejected, Self.strict] as [any DeclaredArgument] where arguments.isSet(batchOnly) {
-            throw .usage("'--\(batchOnly.spec.name)' applies only with --batch, to a customer list.")
-        }
-        if [.csv, .jsonl].contains(arguments[Self.format]) {
-            throw .usage("--format \(arguments[Self.format].rawValue) is for --batch; one customer is explained as text or json.")
         }
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was explained")
@@ -231,8 +248,7 @@ enum ExplainCommand {
         if let date = arguments[Self.originalPurchaseDate] { customer.originalPurchaseDate = date }
         switch (arguments[Self.verification], arguments[Self.cacheAge]) {
         case (.failed, let days): customer.appTransaction = .failed(lastVerifiedDaysAgo: days)
-        case (.verified, .some): throw .usage("'--cache-age' applies only with '--verification failed'.")
-        case (.verified, nil): break
+        case (.verified, _): break  // --cache-age without a failure is refused by `usageProblems`
         }
         if arguments[Self.appRefunded] { customer.isAppPurchaseRevoked = true }
         if arguments[Self.vpp] { customer.isVolumePurchase = true }

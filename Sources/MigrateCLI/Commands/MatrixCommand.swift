@@ -48,19 +48,30 @@ enum MatrixCommand {
             elsewhere (CSV, or PICT's tab-separated output) against the model and lists missing combinations.
             """.wrappedForHelp,
         arguments: [plan, model, strength, seed, effort, seedRows, exhaustive, force, verify, format, verbose],
+        validate: { usageProblems($0) },
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
+
+    /// How the arguments go together, every problem at once.
+    static func usageProblems(_ arguments: ParsedArguments) -> [String] {
+        var problems: [String] = []
+        if arguments[Self.force] && !arguments[Self.exhaustive] { problems.append("'--force' applies only with '--exhaustive'.") }
+        switch (arguments[Self.plan], arguments[Self.model]) {
+        case (nil, nil): problems.append("Name a plan, or a model file with '--model'.")
+        case (.some, .some): problems.append("Name either a plan or '--model', not both.")
+        default: break
+        }
+        return problems
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let strength = arguments[Self.strength]
         let seed = arguments[Self.seed]
         let isExhaustive = arguments[Self.exhaustive]
         let isForced = arguments[Self.force]
-        if isForced && !isExhaustive { throw .usage("'--force' applies only with '--exhaustive'.") }
 
         let source: MatrixSource
         switch (arguments[Self.plan], arguments[Self.model]) {
-        case (nil, nil): throw .usage("Name a plan, or a model file with '--model'.")
-        case (.some, .some): throw .usage("Name either a plan or '--model', not both.")
+        case (nil, nil), (.some, .some): throw .usage("Name a plan, or a model file with '--model'.")  // refused by `usageProblems`
         case (let plan?, nil):
             let loaded = try LoadedPlan.load(plan, context: context)
             source = .plan(PlanFactorModel(catalog: try loaded.requireCheckedCatalog(context: context, outcome: "no matrix was made")))

@@ -268,20 +268,6 @@ public final class PlanCatalog: Sendable {
         }
     }
 
-    /// The tier of a customer whose original purchase is release `index`, made at `date` when that
-    /// is known. Written tiers are windows of purchase dates: a purchase after a window that ends
-    /// while a release is on sale is not in that tier, even though the release went live inside it.
-    /// A free release's downloads are in a tier only when the tier's window was written to cover
-    /// that release.
-    public func tier(ofRelease index: Int, purchasedAt date: Date?) -> ResolvedTier? {
-        guard let date, !plan.tiers.isEmpty else { return tier(ofRelease: index) }
-        let release = plan.releases[index]
-        let window = windows(on: release.platform).first { window in
-            window.contains(date) && (release.model.isPaid || tierOfRelease[index] == window.tier)
-        }
-        return window.map { tiers[$0.tier] }
-    }
-
     /// Whether a written tier's window begins or ends while release `index` was on sale (after it
     /// went live, before the next release on its track did). Only then can buyers of one version be
     /// in different tiers, and the purchase date has to decide even where the version rule holds;

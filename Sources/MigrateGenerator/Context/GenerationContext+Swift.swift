@@ -1,4 +1,5 @@
 import Foundation
+import FreemiumStoreKit
 import MigrateCore
 import MigratePlan
 
@@ -107,32 +108,30 @@ extension GenerationContext {
         ]
     }
 
+    /// A track's tables as Swift literals, printed from the rules the engine runs (`PlanCatalog.makeCohortRules()`),
+    /// never worked out again here: the generated app decides over the very values `explain` decides over.
     func trackValue(_ platform: Platform) -> TemplateValue {
-        let meaning = platform.originalVersionMeaning
         // Every release, with or without the version receipts carry: one without still decides by its date.
-        let releases = (catalog.tracks[platform] ?? []).map { index -> TemplateValue in
-            let release = plan.releases[index]
-            let key = release.receiptVersion(meaning)
-            let tier = catalog.tier(ofRelease: index).map { ".\(tierCases[$0.id]!)" } ?? "nil"
-            return [
+        let releases = (cohortRules.releases[platform] ?? []).map { release -> TemplateValue in
+            [
                 "version": .string(
-                    key.map { key in
-                        let components = key.components.map { Self.grouped(Int64(clamping: $0)) }.joined(separator: ", ")
-                        return "BundleVersion(components: [\(components)], description: \(SwiftIdentifier.stringLiteral(key.text)))"
+                    release.version.map { version in
+                        let components = version.components.map { Self.grouped(Int64(clamping: $0)) }.joined(separator: ", ")
+                        return "BundleVersion(components: [\(components)], description: \(SwiftIdentifier.stringLiteral(version.description)))"
                     } ?? "nil"),
                 "timestamp": .string(Self.grouped(Int64(release.released.timeIntervalSince1970.rounded(.down)))),
                 "iso": .string(Timestamp.format(release.released)),
-                "tier": .string(tier),
-                "paid": .bool(release.model.isPaid),
-                "displayName": .string(release.displayName),
+                "tier": .string(release.tier.map { ".\(tierCases[$0]!)" } ?? "nil"),
+                "paid": .bool(release.paid),
+                "displayName": .string(release.id.map { plan.releases[$0].displayName } ?? ""),
             ]
         }
         func date(_ value: Date?) -> String {
             value.map(Self.dateExpression) ?? "nil"
         }
-        let windows = catalog.windows(on: platform).map { window -> TemplateValue in
+        let windows = (cohortRules.windows[platform] ?? []).map { window -> TemplateValue in
             [
-                "tier": .string(".\(tierCases[catalog.tiers[window.tier].id]!)"),
+                "tier": .string(".\(tierCases[window.tier]!)"),
                 "from": .string(date(window.from)),
                 "until": .string(date(window.until)),
             ]
@@ -141,7 +140,7 @@ extension GenerationContext {
             "windows": Self.swiftList(windows),
             "hasWindows": .bool(!windows.isEmpty),
             "platform": .string(platform.rawValue),
-            "versionRuleIsSound": .bool(catalog.cutoffs[platform]?.isVersionRuleSound ?? false),
+            "versionRuleIsSound": .bool(cohortRules.versionRuleIsSound[platform] ?? false),
             "releases": Self.swiftList(releases),
         ]
     }

@@ -74,6 +74,8 @@ public struct GenerationContext: Sendable {
     let upsell: UpsellPolicy
     /// The engine over `catalog`, made once for the test cases and the offer table.
     let advisor: Advisor
+    /// The cutoff rules' tables the engine runs, printed as the generated app's (`trackValue`).
+    let cohortRules: PlanCohortRules
     /// Each product id's position in the plan (its first), for listing products in plan order.
     let productPosition: [String: Int]
     /// Each feature's name, by id.
@@ -92,6 +94,7 @@ public struct GenerationContext: Sendable {
         productCases = SwiftIdentifier.productCases(plan).cases
         tierCases = SwiftIdentifier.unique(catalog.tiers.map(\.id))
         advisor = Advisor(catalog: catalog)
+        cohortRules = catalog.makeCohortRules()
         self.testCases = testCases ?? TestCaseBuilder.cases(for: catalog, advisor: advisor)
         upsell = advisor.upsellPolicy
         var positions: [String: Int] = [:]

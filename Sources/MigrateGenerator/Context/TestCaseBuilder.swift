@@ -14,8 +14,11 @@ public struct GeneratedTestCase: Sendable {
 /// just below it, beyond the newest, malformed and missing versions, the sandbox and Xcode, failed
 /// verification, the original platform under universal purchase, and each product in each state.
 ///
-/// The expected outcomes come from `Advisor`, so the generated code is checked against an
-/// independent implementation of the same rules.
+/// The expected outcomes come from `Advisor`, which runs the layer's own rules (`CohortRules`, `CatalogRules`) over
+/// the tables `PlanCatalog` builds. The generated code runs the same rules over the tables the generator writes, so
+/// the generated matrix proves that the written tables say what the engine's do, and that the generated glue
+/// (receipt reading, the store, the upsell screen's inputs) hands the rules what the engine hands them; it is not a
+/// second implementation of the rules, which the layer's own tests and mutants prove.
 public enum TestCaseBuilder {
     /// At most this many cases: small plans get every case below; large ones keep the most telling,
     /// so the generated test file still compiles in reasonable time.

@@ -175,25 +175,11 @@ struct GrantsQuestion: WizardQuestion {
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
         let features = wizard.answers.features ?? []
-        var granted: [String] = []
-        let lowered = input.lowercased()
-        if lowered == "all" {
-            granted = features.map(\.id)
-        } else if lowered != "none" {
-            for word in Wizard.list(input) {
-                if let number = Int(word) {
-                    guard (1...max(1, features.count)).contains(number), features.indices.contains(number - 1) else {
-                        return .invalid("choose numbers from 1 to \(features.count)")
-                    }
-                    granted.append(features[number - 1].id)
-                } else if let feature = features.first(where: { $0.id == word || $0.name.lowercased() == word.lowercased() }) {
-                    granted.append(feature.id)
-                } else {
-                    return .invalid("'\(word)' is not a feature." + Suggestions.didYouMean(word, in: features.map(\.id)))
-                }
-            }
+        let granted: [String]
+        switch Wizard.features(in: input, of: features) {
+        case .success(let ids): granted = ids
+        case .failure(let refusal): return .invalid(refusal.message)
         }
-        granted = features.map(\.id).filter(granted.contains)
         wizard.answers.grants[product] = granted
         if let index = wizard.answers.products.firstIndex(where: { $0.id == product }) { wizard.answers.products[index].grants = granted }
         var said = [granted.isEmpty ? "\(product) unlocks no feature." : "\(product) unlocks \(granted.joined(separator: ", "))."]
@@ -243,23 +229,11 @@ struct FreeGaveAwayQuestion: WizardQuestion {
 
     func apply(_ input: String, to wizard: inout Wizard) -> WizardOutcome {
         let features = wizard.answers.features ?? []
-        var gave: [String] = []
-        let lowered = input.lowercased()
-        if lowered == "all" {
-            gave = features.map(\.id)
-        } else if lowered != "none" {
-            for word in Wizard.list(input) {
-                if let number = Int(word) {
-                    guard features.indices.contains(number - 1) else { return .invalid("choose numbers from 1 to \(features.count)") }
-                    gave.append(features[number - 1].id)
-                } else if let feature = features.first(where: { $0.id == word || $0.name.lowercased() == word.lowercased() }) {
-                    gave.append(feature.id)
-                } else {
-                    return .invalid("'\(word)' is not a feature." + Suggestions.didYouMean(word, in: features.map(\.id)))
-                }
-            }
+        let gave: [String]
+        switch Wizard.features(in: input, of: features) {
+        case .success(let ids): gave = ids
+        case .failure(let refusal): return .invalid(refusal.message)
         }
-        gave = features.map(\.id).filter(gave.contains)
         wizard.answers.freeGaveAway = gave
         guard !gave.isEmpty, let release = wizard.answers.freemiumReleases.first else {
             return .accepted(["The free releases gave nothing away: the features are sold from the free releases on, as planned."])
@@ -283,4 +257,33 @@ struct FreeGaveAwayQuestion: WizardQuestion {
 extension String {
     /// The text, or nil when it is empty.
     fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+/// Why a list of features was refused, in words.
+struct FeatureListRefusal: Error {
+    var message: String
+}
+
+extension Wizard {
+    /// The features a list answer names (comma-separated numbers, ids or names; 'all' or 'none'), in the plan's order.
+    static func features(in input: String, of features: [Feature]) -> Result<[String], FeatureListRefusal> {
+        let lowered = input.lowercased()
+        if lowered == "all" { return .success(features.map(\.id)) }
+        if lowered == "none" { return .success([]) }
+        var named: Set<String> = []
+        for word in list(input) {
+            if let number = Int(word) {
+                guard features.indices.contains(number - 1) else {
+                    return .failure(FeatureListRefusal(message: "choose numbers from 1 to \(features.count)"))
+                }
+                named.insert(features[number - 1].id)
+            } else if let feature = features.first(where: { $0.id == word || $0.name.lowercased() == word.lowercased() }) {
+                named.insert(feature.id)
+            } else {
+                return .failure(
+                    FeatureListRefusal(message: "'\(word)' is not a feature." + Suggestions.didYouMean(word, in: features.map(\.id))))
+            }
+        }
+        return .success(features.map(\.id).filter(named.contains))
+    }
 }
