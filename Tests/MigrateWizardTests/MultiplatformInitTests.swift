@@ -162,3 +162,34 @@ struct MultiplatformInitTests {
         }
     }
 }
+
+/// An era's name on several platforms whose versions differ: one range across them would overlap the next era's.
+@Suite("init: era names on several platforms", .timeLimit(.minutes(20)))
+struct EraNameTests {
+    static func facts(macOS versions: [String]) -> WizardFacts {
+        let days = ["2019-03-01", "2020-06-01", "2021-06-01"]
+        var releases: [ImportedRelease] = []
+        for (index, day) in days.enumerated() {
+            releases.append(MultiplatformInitTests.release(.iOS, ["1.0", "1.1", "2.0"][index], String(index + 1), day))
+            releases.append(MultiplatformInitTests.release(.macOS, versions[index], String(index + 1), day))
+        }
+        var facts = MultiplatformInitTests.facts
+        facts.releases = releases
+        return facts
+    }
+
+    @Test(
+        "Each platform's range when they differ, one range when they agree",
+        arguments: [
+            (["1.0", "1.1", "2.0"], "1.0 – 1.1"),
+            (["1.0", "3.0", "4.0"], "iOS 1.0 – 1.1, macOS 1.0"),  // macOS 3.0, past 2.0, is macOS's first free release
+        ])
+    func label(macOS: [String], expected: String) throws {
+        var wizard = Wizard(facts: Self.facts(macOS: macOS), now: MultiplatformInitTests.now)
+        // The third releases are free: the paid ones are the first two of each platform, which included the same.
+        wizard.walk(answers: [.firstFree: "iOS 2.0 (3)"])
+        let era = try #require(wizard.answers.eras.first)
+        #expect(era.label == expected)
+        #expect(wizard.answers.eras.count == 1)
+    }
+}

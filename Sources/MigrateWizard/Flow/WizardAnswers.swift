@@ -234,20 +234,29 @@ public struct WizardAnswers: Sendable, Hashable {
         for position in eras.indices {
             eras[position].hadAtSwitch = (features ?? []).map(\.id).filter(atSwitch.contains)
             eras[position].until = position + 1 < eras.count ? eras[position + 1].from : freeDate
-            let first = allReleases[eras[position].releases.first!].version
-            var last = allReleases[eras[position].releases.last!].version
-            // Untagged versions of the era's platforms dated inside it are its buyers too (read as the release before
-            // them): the name says how far the era really reaches.
-            let platforms = Set(eras[position].releases.map { allReleases[$0].platform })
-            let start = eras[position].from
-            let end = eras[position].until ?? .distantFuture
-            for version in untagged
-            where platforms.contains(version.platform) && version.date >= start && version.date < end && version.version > last {
-                last = version.version
-            }
-            eras[position].label = first.canonical == last.canonical ? first.text : "\(first.text) – \(last.text)"
+            eras[position].label = label(of: eras[position])
         }
         return eras
+    }
+
+    /// An era's name: the versions it covers, on each platform when they differ between platforms (one range across
+    /// them would overlap the next era's), reaching to the untagged versions dated inside it, whose buyers are its
+    /// buyers too (read as the release before them).
+    func label(of era: Era) -> String {
+        let end = era.until ?? .distantFuture
+        var ranges: [(platform: Platform, text: String)] = []
+        for platform in Set(era.releases.map { allReleases[$0].platform }).sorted() {
+            let own = era.releases.filter { allReleases[$0].platform == platform }
+            let first = allReleases[own.first!].version
+            var last = allReleases[own.last!].version
+            for version in untagged
+            where version.platform == platform && version.date >= era.from && version.date < end && version.version > last {
+                last = version.version
+            }
+            ranges.append((platform, first.canonical == last.canonical ? first.text : "\(first.text) – \(last.text)"))
+        }
+        if Set(ranges.map(\.text)).count <= 1 { return ranges.first?.text ?? "" }
+        return ranges.map { "\($0.platform) \($0.text)" }.joined(separator: ", ")
     }
 }
 
