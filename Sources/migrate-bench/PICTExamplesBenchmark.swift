@@ -58,30 +58,10 @@ func pictExamplesBenchmark(binary: URL, root: URL, pict: String?) {
 
 /// The rows `migrate matrix --model` prints for a model (its CSV, a header line then a row per line), or nil when it fails.
 private func matrixRows(_ migrate: String, model: String) -> Int? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: migrate)
-    process.arguments = ["matrix", "--model", model, "--format", "csv"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return data.split(separator: UInt8(ascii: "\n")).count - 1
+    outputLines(migrate, ["matrix", "--model", model, "--format", "csv"]).map { $0 - 1 }
 }
 
 /// PICT's rows on a model (a header line, then a row per line), or nil when it fails.
 private func pictRowCount(_ pict: String, model: String) -> Int? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: pict)
-    process.arguments = [model]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return data.split(separator: UInt8(ascii: "\n")).count - 1
+    outputLines(pict, [model]).map { $0 - 1 }
 }

@@ -26,18 +26,8 @@ func measurePICT(_ pict: String, text: String, strength: Int, runs: Int) -> (row
     guard (try? text.write(to: file, atomically: true, encoding: .utf8)) != nil else { return nil }
     let arguments = [file.path] + (strength == 2 ? [] : ["/o:\(strength)"])
     // Rows from one run whose output is read (a header line, then a row per line).
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: pict)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    let rows = data.split(separator: UInt8(ascii: "\n")).count - 1
-    return (rows, spawnTimes(pict, arguments, runs: runs).fastest * 1000)
+    guard let lines = outputLines(pict, arguments) else { return nil }
+    return (lines - 1, spawnTimes(pict, arguments, runs: runs).fastest * 1000)
 }
 
 /// Where jenny's recorded rows come from.
@@ -47,9 +37,14 @@ let jennyRecording =
 
 /// jenny's rows on a model without constraints at `strength`, or nil when it can't run (`jenny -nT 4 4 3 …`, one test a line).
 func measureJenny(_ jenny: String, levels: [Int], strength: Int) -> Int? {
+    outputLines(jenny, ["-n\(strength)"] + levels.map(String.init))
+}
+
+/// The lines a program prints to standard output when run with `arguments`, or nil when it can't run or fails.
+func outputLines(_ program: String, _ arguments: [String]) -> Int? {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: jenny)
-    process.arguments = ["-n\(strength)"] + levels.map(String.init)
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

@@ -220,31 +220,9 @@ public struct CorpusRepository: Decodable, Sendable {
     }
 
     static func git(_ arguments: [String], in folder: URL, date: String? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            [
-                "git", "-C", folder.path, "-c", "user.name=Corpus", "-c", "user.email=corpus@example.com", "-c", "commit.gpgsign=false", "-c",
-                "tag.gpgsign=false",
-            ]
-            + arguments
-        var environment = ProcessInfo.processInfo.environment
-        if let date {
-            environment["GIT_COMMITTER_DATE"] = date
-            environment["GIT_AUTHOR_DATE"] = date
-        }
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["git": arguments.joined(separator: " ")]) }
+        try ScratchGit.run(arguments, in: folder, date: date, author: "Corpus")
     }
 
     /// Whether git is on PATH, for the tests that rebuild a repository.
-    public static var gitAvailable: Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/git")
-        }
-    }
+    public static var gitAvailable: Bool { ScratchGit.isAvailable }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MigrateTestSupport
 
 /// A project as a new user has it: a `.storekit` file and a git repository whose project.pbxproj
 /// history holds four releases, build numbers restarting at 1 in 2.0 and 3.0.
@@ -143,27 +144,9 @@ enum DemoProject {
         return folder
     }
 
-    static var gitAvailable: Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/git")
-        }
-    }
+    static var gitAvailable: Bool { ScratchGit.isAvailable }
 
     static func git(_ arguments: [String], in folder: URL, date: String? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["git", "-C", folder.path, "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        if let date {
-            environment["GIT_COMMITTER_DATE"] = date
-            environment["GIT_AUTHOR_DATE"] = date
-        }
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try ScratchGit.run(arguments, in: folder, date: date)
     }
 }

@@ -103,7 +103,7 @@ public struct WizardAnswers: Sendable, Hashable {
     /// version after the newest listed release, planned a month from now, one per platform that has releases. Its
     /// downloaders are the first to buy; the free era's keep what they had.
     public var freemiumReleases: [ImportedRelease] {
-        guard let now, wentFree(before: now), let gave = freeGaveAway, !gave.isEmpty else { return [] }
+        guard let now, let gave = gaveAway, !gave.isEmpty else { return [] }
         let day = Calendar(identifier: .gregorian).startOfDay(for: now.addingTimeInterval(30 * 86_400)).addingTimeInterval(12 * 3_600)
         return Array(Set(releases.map(\.platform))).sorted().filter { platforms?.contains($0) ?? true }.compactMap { platform in
             guard let newest = releases.last(where: { $0.platform == platform }) else { return nil }
