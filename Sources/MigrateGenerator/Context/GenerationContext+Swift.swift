@@ -54,8 +54,9 @@ extension GenerationContext {
 
     func productValue(_ product: Product) -> TemplateValue {
         let features = catalog.ordered(catalog.productFeatures[product.id] ?? [])
-        let contents = productOrdered(catalog.productContents[product.id] ?? [])
-        return [
+        let tables = productTableValues(product.id)
+        let key = ProductKey(product.id)
+        let value: TemplateValue = [
             "id": .string(product.id),
             "case": .string(productCases[product.id]!),
             "literal": .string(SwiftIdentifier.stringLiteral(product.id)),
@@ -65,17 +66,15 @@ extension GenerationContext {
             "forSale": .bool(product.forSale),
             "familyShareable": .bool(product.familyShareable),
             "price": .string(product.price.description),
-            "priceUnits": .string(Self.grouped(product.price.tenThousandths)),
-            "grants": .list(catalog.ordered(Set(product.grants)).map(featureReference)),
-            "contents": .list(contents.map(productReference)),
-            "requires": .list(catalog.ordered(Set(product.requires)).map(featureReference)),
-            "hasRequires": .bool(!product.requires.isEmpty),
+            "grants": .list((catalogRules.productGrants[key] ?? []).map(featureReference)),
+            "contents": .list(planOrdered(catalogRules.productContents[key] ?? []).map(productReference)),
+            "requires": .list(catalog.ordered(catalogRules.requirements[key] ?? []).map(featureReference)),
             "effectiveFeatures": .list(features.map(featureReference)),
-            "grantsList": featureList(catalog.ordered(Set(product.grants))),
-            "contentsList": productList(contents),
-            "requiresList": featureList(catalog.ordered(Set(product.requires))),
             "effectiveFeaturesList": featureList(features),
         ]
+        guard case .object(var members) = value else { return value }
+        members.merge(tables) { _, table in table }
+        return .object(members)
     }
 
     func tierValue(_ tier: ResolvedTier) -> TemplateValue {
@@ -84,8 +83,8 @@ extension GenerationContext {
             "case": .string(tierCases[tier.id]!),
             "literal": .string(SwiftIdentifier.stringLiteral(tier.id)),
             "name": .string(Self.oneLine(tier.name)),
-            "grants": .list(tier.grants.map(featureReference)),
-            "grantsList": featureList(tier.grants),
+            "grants": .list(catalog.ordered(catalogRules.tierFeatures[tier.id] ?? []).map(featureReference)),
+            "grantsList": tierFeatureList(tier.id),
             "hasDiscounts": .bool(!tier.discounts.isEmpty),
             "legacyPrices": Self.swiftList(
                 legacyPrices(of: tier).map { product, price in
@@ -165,7 +164,7 @@ extension GenerationContext {
             "keepLastVerifiedDays": .string(keep),
             "keepWhileUnreachableDays": .string(String(policies.daysKeptWhileStoreUnreachable)),
             "verificationFailureText": .string(failureText),
-            "familySharingEntitles": .bool(policies.familySharing == .entitles),
+            "familySharingEntitles": .bool(catalogRules.familySharingEntitles),
             "cutoffRuleCase": .string(policies.cutoffRule.rawValue),
         ]
     }
