@@ -375,9 +375,9 @@ struct TrapTests {
         let advisor = Advisor(plan: Self.singleDigitPlan)
         #expect(!advisor.report(for: Customer(platform: .iOS, originalAppVersion: "5")).upsell.showsRestore)
         #expect(advisor.report(for: Customer(platform: .iOS, originalAppVersion: "13")).upsell.showsRestore)
-        let messages = Set(RestoreOutcome.allCases.map(\.message))
+        let messages = Set(RestoreOutcome.allCases.map { $0.message(in: .english) })
         #expect(messages.count == 3)
-        #expect(RestoreOutcome.nothingRestored.message.contains("No previous purchases could be restored"))
+        #expect(RestoreOutcome.nothingRestored.message(in: .english).contains("No previous purchases could be restored"))
     }
 
     @Test(

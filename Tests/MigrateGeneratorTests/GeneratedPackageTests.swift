@@ -1,4 +1,5 @@
 import Foundation
+import FreemiumStoreKit
 import MigrateCore
 import MigrateGenerator
 import MigratePlan
@@ -717,7 +718,7 @@ struct GeneratedPackageTests {
         #expect(lines.contains("cohort: legacy(Tilt.LegacyTier.paid1Dot0)"), "\(lines.suffix(30))")
         #expect(lines.contains("offers: [\"com.example.tilttolivehd.turret\"]"), "\(lines.suffix(30))")
         #expect(lines.contains("purchase: purchased(Tilt.ProductID.turret) - Thank you! Your purchase is unlocked."), "\(lines.suffix(30))")
-        #expect(lines.contains("restore: restored - \(RestoreOutcome.restored.message)"), "\(lines.suffix(30))")
+        #expect(lines.contains("restore: restored - \(RestoreOutcome.restored.message(in: .english))"), "\(lines.suffix(30))")
         #expect(lines.contains("offline: legacy(Tilt.LegacyTier.paid1Dot0) lastVerified(daysAgo: 0)"), "\(lines.suffix(30))")
         #expect(
             lines.contains("offline unlocked: [\"classic\", \"code-red\", \"frostbite\", \"viva-la-turret\"]"), "\(lines.suffix(30))")

@@ -72,17 +72,6 @@ public struct UpsellResult: Sendable, Hashable {
 /// The three outcomes of a Restore Purchases tap: the layer's (`FreemiumStoreKit.RestoreOutcome`).
 public typealias RestoreOutcome = FreemiumStoreKit.RestoreOutcome
 
-extension RestoreOutcome {
-    /// What the generated app tells the customer for each.
-    public var message: String {
-        switch self {
-        case .failed: "Restore failed. Check your connection and try again."
-        case .nothingRestored: "No previous purchases could be restored."
-        case .restored: "Your purchases were restored."
-        }
-    }
-}
-
 /// Chooses offers that never charge twice: the layer's rules (`CatalogRules.upsell`) over the plan's tables,
 /// with what they decided put in words and prices.
 public struct UpsellPolicy: Sendable {

@@ -171,68 +171,19 @@ public struct GenerationContext: Sendable {
             "hasFallbacks": .bool(platforms.contains { catalog.tracks[$0] == nil && catalog.trackPlatform(for: $0) != nil }),
             "features": .list(features),
             "products": Self.swiftList(plan.products.map(productValue)),
-            "productsWithRequires": Self.swiftList(plan.products.filter { !$0.requires.isEmpty }.map(productValue)),
+            "productsWithRequires": Self.swiftList(
+                planOrdered(catalogRules.requirements.keys).compactMap(catalog.product(withID:)).map(productValue)),
             "tiersWithLegacyPrices": Self.swiftList(catalog.tiers.filter { !legacyPrices(of: $0).isEmpty }.map(tierValue)),
-            "anyLegacyPrices": .bool(!upsell.rules.legacyPrices.isEmpty),
-            "consumablesList": productList(plan.products.filter { $0.kind == .consumable }.map(\.id)),
-            "subscriptions": Self.swiftList(
-                plan.products.filter { $0.kind == .autoRenewable }.map { product in
-                    [
-                        "case": .string(productCases[product.id]!),
-                        "groupLiteral": .string(SwiftIdentifier.stringLiteral(product.subscription?.group ?? "")),
-                        "level": .string(String(product.subscription?.level ?? 1)),
-                        "periodLiteral": .string(SwiftIdentifier.stringLiteral(product.subscription?.period ?? "")),
-                    ]
-                }),
-            "anySubscriptions": .bool(plan.products.contains { $0.kind == .autoRenewable }),
-            "nonRenewingList": productList(plan.products.filter { $0.kind == .nonRenewing }.map(\.id)),
-            "trials": Self.swiftList(
-                plan.products.compactMap { product -> TemplateValue? in
-                    guard let trial = product.trial else { return nil }
-                    return [
-                        "case": .string(productCases[product.id]!), "spoken": .string(trial.spoken), "years": .string(String(trial.years)),
-                        "months": .string(String(trial.months)), "days": .string(String(trial.weeks * 7 + trial.days)),
-                    ]
-                }),
-            "hasTrials": .bool(plan.products.contains { $0.trial != nil }),
-            "passes": Self.swiftList(
-                plan.products.compactMap { product -> TemplateValue? in
-                    guard let duration = product.duration else { return nil }
-                    return [
-                        "case": .string(productCases[product.id]!), "spoken": .string(duration.spoken),
-                        "years": .string(String(duration.years)), "months": .string(String(duration.months)),
-                        "days": .string(String(duration.weeks * 7 + duration.days)),
-                    ]
-                }),
-            "hasPasses": .bool(plan.products.contains { $0.duration != nil }),
-            "familyShareableList": productList(plan.products.filter(\.familyShareable).map(\.id)),
-            "forSaleList": productList(plan.products.filter(\.forSale).map(\.id)),
-            "anyRequires": .bool(plan.products.contains { !$0.requires.isEmpty }),
             "tiers": Self.swiftList(catalog.tiers.map(tierValue)),
             "anyPromotionalOffers": .bool(anyLegacyPrice { if case .promotionalOffer = $0 { true } else { false } }),
             "anyIntroductoryOffers": .bool(anyLegacyPrice { $0 == .introductoryOffer }),
-            "legacyOnlyList": productList(plan.products.map(\.id).filter { upsell.rules.legacyOnly.contains(ProductKey($0)) }),
             "tracks": Self.swiftList(catalog.tracks.keys.sorted().map(trackValue)),
             "fallbacks": Self.swiftList(
                 platforms.compactMap { platform -> TemplateValue? in
                     guard catalog.tracks[platform] == nil, let fallback = catalog.trackPlatform(for: platform) else { return nil }
                     return ["platform": .string(platform.rawValue), "fallback": .string(fallback.rawValue)]
                 }),
-            "freeFeatures": Self.swiftList(
-                catalog.tracks.keys.sorted().compactMap { platform -> TemplateValue? in
-                    let free = catalog.freeFeatures(on: platform)
-                    let ordered = catalog.ordered(free)
-                    return [
-                        "platform": .string(platform.rawValue), "features": .list(ordered.map(featureReference)),
-                        "featuresList": featureList(ordered),
-                    ]
-                }),
             "policies": policiesValue,
-            "restoreMessages": [
-                "failed": .string(SwiftIdentifier.stringLiteral(RestoreOutcome.failed.message)),
-                "nothingRestored": .string(SwiftIdentifier.stringLiteral(RestoreOutcome.nothingRestored.message)),
-                "restored": .string(SwiftIdentifier.stringLiteral(RestoreOutcome.restored.message)),
-            ],
             "testCount": .string(String(testCases.count)),
             "pairwiseLeftOut": TestCaseBuilder.includesPairwise(plan)
                 ? .bool(false)
@@ -248,6 +199,7 @@ public struct GenerationContext: Sendable {
             "storekit": storeKitValue,
         ]
         guard case .object(var members) = base else { return base }
+        members.merge(catalogTableValues) { _, table in table }
         members.merge(storeLayerValues) { _, layer in layer }
         members.merge(serverValues) { _, server in server }
         return .object(members)

@@ -1,4 +1,5 @@
 import Foundation
+import FreemiumStoreKit
 import MigrateCore
 import MigratePlan
 
@@ -6,32 +7,6 @@ import MigratePlan
 /// its generated tests and INTEGRATION.md: messages, the running platform, and customers chosen by
 /// migrate's engine for the layer's tests.
 extension GenerationContext {
-    /// What `PurchaseOutcome.message` and `AppStoreFront` tell the customer. The one home of these
-    /// words: the generated Swift and INTEGRATION.md read them from here.
-    static let purchaseMessages: KeyValuePairs<String, String> = [
-        "purchased": "Thank you! Your purchase is unlocked.",
-        "scheduled": "Your new plan starts at your next renewal. Until then, you keep your current plan.",
-        "planKept": "You're staying on your current plan. It renews as before, and nothing was charged.",
-        "pending": "Waiting for approval. It unlocks as soon as the purchase is approved.",
-        "ownershipUnknown": "Couldn't check what you already own, so nothing was charged. Try again when you're online.",
-        "addsNothing": "You already have everything this includes.",
-        "requires": "This add-on needs features you don't have yet.",
-        "wouldChargeTwice": "You already own part of this. Buy the part you're missing on its own instead.",
-        "trialTaken": "You've already used your free trial.",
-        "originalPurchaseUnknown":
-            "Couldn't confirm when you first got the app, and you may already own this, so nothing was charged. Try again when you're online.",
-        "switchAddsNothing": "You already have everything this plan includes. To change your plan, go to your subscriptions in Settings.",
-        "alreadySwitched": "You've already switched to this plan. It starts at your next renewal, and nothing more is charged now.",
-        "notOffered": "This isn't available to buy.",
-        "offerNotSigned": "Your price couldn't be confirmed with the App Store, so nothing was charged. Try again later.",
-        "offerRejected": "The App Store didn't accept your price for this Apple Account, so nothing was charged.",
-        "unverified": "The App Store's answer couldn't be verified. If you were charged, tap Restore Purchases.",
-        "awaitingDelivery": "Your purchase is being delivered.",
-        "failedPrefix": "The purchase couldn't be completed: ",
-        "codeRedeemed": "Thanks for redeeming your code! It's unlocked.",
-        "codeUnavailablePrefix": "The code couldn't be redeemed here: ",
-    ]
-
     /// The OS a binary is built for, and the plan platform its purchases count as.
     static let runningOperatingSystems: [(os: String, platform: Platform)] = [
         ("iOS", .iOS), ("macOS", .macOS), ("tvOS", .tvOS), ("watchOS", .watchOS), ("visionOS", .visionOS),
@@ -50,11 +25,13 @@ extension GenerationContext {
             running[os] = .string(chosen.rawValue)
         }
         return [
+            // The layer's words (`StoreMessages.english`), written out as the app's to reword.
             "purchaseMessageRows": .list(
-                Self.purchaseMessages.map { key, text in
-                    [
-                        "key": .string(key), "text": .string(text),
-                        "declaration": .string(Self.declaration("\(access)static let \(key) =", SwiftIdentifier.stringLiteral(text), indent: 2)),
+                StoreMessages.english.entries.enumerated().map { offset, entry in
+                    let end = offset == StoreMessages.english.entries.count - 1 ? ")" : ","
+                    return [
+                        "key": .string(entry.name), "text": .string(entry.text),
+                        "argument": .string(Self.declaration("\(entry.name):", SwiftIdentifier.stringLiteral(entry.text) + end, indent: 4)),
                     ]
                 }),
             "runningPlatforms": .object(running),

@@ -366,7 +366,7 @@ public struct PlanFactorModel: Sendable {
         }
         return ExpectedOutcome(
             cohort: cohort, tier: tier, rule: report.decision.rule.rawValue, features: report.entitlements.features.map(\.featureID),
-            offers: report.upsell.offers.map(\.productID), restoreShown: report.upsell.showsRestore, restoreMessage: restore.message)
+            offers: report.upsell.offers.map(\.productID), restoreShown: report.upsell.showsRestore, restoreMessage: restore.message(in: .english))
     }
 
     /// Rows with their customers, expected outcomes and `explain` arguments.
