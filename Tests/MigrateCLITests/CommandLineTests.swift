@@ -95,6 +95,29 @@ struct CommandLineTests {
             ),
             (["matrix", "--force"], ["Error: '--force' applies only with '--exhaustive'.", "Error: Name a plan, or a model file with '--model'."]),
             (["matrix", "missing.json", "--model", "model.txt"], ["Error: Name either a plan or '--model', not both."]),
+            (
+                [
+                    "init", "--answers", "missing.json", "--project", "missing.json", "--tagged-only", "--all-versions", "--era", "1", "--era",
+                    "2=keep",
+                    "--era", "2=everything",
+                ],
+                [
+                    "Error: '--tagged-only' and '--all-versions' ask for opposite things; use one.",
+                    "Error: The value '1' is invalid for '--era'. Expected n=",
+                    "Error: '--era 2=…' is given twice with different answers ('keep', 'everything'); it takes one. Give it once.",
+                ]
+            ),
+            (
+                ["import", "git", "missing.json", "--plan", "missing.json", "--tagged-only", "--all-versions", "--model", "free", "--price", "2.99"],
+                [
+                    "Error: '--tagged-only' and '--all-versions' ask for opposite things; use one.",
+                    "Error: '--price' applies only to paid releases; leave it out with '--model free'.",
+                ]
+            ),
+            (
+                ["import", "asc", "missing.json", "--plan", "missing.json", "--model", "free", "--price", "2.99"],
+                ["Error: '--price' applies only to paid releases; leave it out with '--model free'."]
+            ),
         ] as [([String], [String])])
     func validationStep(arguments: [String], problems: [String]) {
         let run = Run(arguments: arguments)
