@@ -118,6 +118,47 @@ struct CommandLineTests {
                 ["import", "asc", "missing.json", "--plan", "missing.json", "--model", "free", "--price", "2.99"],
                 ["Error: '--price' applies only to paid releases; leave it out with '--model free'."]
             ),
+            (
+                ["simulate", "missing.json", "--update-plan", "--dry-run", "--rate", "EUR=1.08"],
+                [
+                    "Error: '--update-plan' writes the refit of '--actuals'; give the sales reports with '--actuals'.",
+                    "Error: '--dry-run' shows what '--update-plan' would write; give '--actuals' and '--update-plan'.",
+                    "Error: '--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.",
+                ]
+            ),
+            (
+                [
+                    "simulate", "missing.json", "--actuals", "missing.json", "--sweep", "conversion=0.01:0.02:0.01", "--chart", "chart.svg",
+                    "--offer-states", "--scenario", "a", "--scenario", "b", "--dry-run", "--format", "csv", "--rate", "EURO", "--rate", "EUR=-1",
+                ],
+                [
+                    "Error: '--sweep' does not apply with '--actuals'.", "Error: '--chart' does not apply with '--actuals'.",
+                    "Error: '--offer-states' shapes the cohort preview, which '--actuals' does not print",
+                    "Error: '--actuals' compares one scenario; give at most one '--scenario'.",
+                    "Error: '--dry-run' shows what '--update-plan' would write; add '--update-plan'.",
+                    "Error: '--actuals' prints text or json; '--format csv' is not supported with it.",
+                    "Error: The value 'EURO' is invalid for '--rate'. Expected CUR=rate",
+                    "Error: The value 'EUR=-1' is invalid for '--rate': '-1' is not a rate above 0",
+                ]
+            ),
+            (
+                ["report", "missing.json", "--rate", "EUR=1.08", "--locale", "xx-XX", "--currency", "SEK"],
+                [
+                    "Error: Name the page to write with --output, such as --output report.html",
+                    "Error: '--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.",
+                    "Error: --locale: 'xx-XX' is not a supported locale", "Error: --currency: 'SEK' is not a supported currency",
+                ]
+            ),
+            (
+                [
+                    "report", "missing.json", "--output", "report.html", "--actuals", "missing.json", "--rate", "EUR=1.1", "--rate", "EUR=1.2",
+                    "--rate", "EURO",
+                ],
+                [
+                    "Error: '--rate EUR' is given twice, as 1.1 and 1.2; give it once.",
+                    "Error: The value 'EURO' is invalid for '--rate'. Expected CUR=rate",
+                ]
+            ),
         ] as [([String], [String])])
     func validationStep(arguments: [String], problems: [String]) {
         let run = Run(arguments: arguments)
