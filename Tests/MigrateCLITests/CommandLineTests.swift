@@ -159,6 +159,18 @@ struct CommandLineTests {
                     "Error: The value 'EURO' is invalid for '--rate'. Expected CUR=rate",
                 ]
             ),
+            (
+                ["codes", "assign", "--plan", "missing.json"],
+                [
+                    "Error: Give --ledger FILE", "Error: Give --output FILE", "Error: Give --codes FILE", "Error: Give --licenses FILE",
+                ]
+            ),
+            (
+                ["generate", "missing.json", "--server", "--access", "internal", "--package", "--store-layer", "dependency"],
+                [
+                    "Error: --server needs --access public", "Error: --package --store-layer dependency needs --store-layer-package",
+                ]
+            ),
         ] as [([String], [String])])
     func validationStep(arguments: [String], problems: [String]) {
         let run = Run(arguments: arguments)
