@@ -96,6 +96,21 @@ struct CommandLineTests {
             (["matrix", "--force"], ["Error: '--force' applies only with '--exhaustive'.", "Error: Name a plan, or a model file with '--model'."]),
             (["matrix", "missing.json", "--model", "model.txt"], ["Error: Name either a plan or '--model', not both."]),
             (
+                ["explain", "missing.json", "--licenses", "missing.json", "--platform", "iOS", "--strict", "--format", "json"],
+                [
+                    "Error: '--platform' describes an App Store customer; --licenses decides the holders of the exports.",
+                    "Error: '--strict' applies only with --batch, to a customer list; --licenses alone prints the holders.",
+                    "Error: --licenses writes text, or csv for a spreadsheet; not json.",
+                ]
+            ),
+            (
+                ["explain", "missing.json", "--owns", "pro@yesterday", "--owns", "pro:gone", "--cache-age", "3"],
+                [
+                    "Error: The date in '--owns pro@yesterday' is invalid.", "Error: The state 'gone' is invalid in '--owns pro:gone'.",
+                    "Error: '--cache-age' applies only with '--verification failed'.",
+                ]
+            ),
+            (
                 [
                     "init", "--answers", "missing.json", "--project", "missing.json", "--tagged-only", "--all-versions", "--era", "1", "--era",
                     "2=keep",
