@@ -95,6 +95,97 @@ struct CommandLineTests {
             ),
             (["matrix", "--force"], ["Error: '--force' applies only with '--exhaustive'.", "Error: Name a plan, or a model file with '--model'."]),
             (["matrix", "missing.json", "--model", "model.txt"], ["Error: Name either a plan or '--model', not both."]),
+            (
+                ["explain", "missing.json", "--licenses", "missing.json", "--platform", "iOS", "--strict", "--format", "json"],
+                [
+                    "Error: '--platform' describes an App Store customer; --licenses decides the holders of the exports.",
+                    "Error: '--strict' applies only with --batch, to a customer list; --licenses alone prints the holders.",
+                    "Error: --licenses writes text, or csv for a spreadsheet; not json.",
+                ]
+            ),
+            (
+                ["explain", "missing.json", "--owns", "pro@yesterday", "--owns", "pro:gone", "--cache-age", "3"],
+                [
+                    "Error: The date in '--owns pro@yesterday' is invalid.", "Error: The state 'gone' is invalid in '--owns pro:gone'.",
+                    "Error: '--cache-age' applies only with '--verification failed'.",
+                ]
+            ),
+            (
+                [
+                    "init", "--answers", "missing.json", "--project", "missing.json", "--tagged-only", "--all-versions", "--era", "1", "--era",
+                    "2=keep",
+                    "--era", "2=everything",
+                ],
+                [
+                    "Error: '--tagged-only' and '--all-versions' ask for opposite things; use one.",
+                    "Error: The value '1' is invalid for '--era'. Expected n=",
+                    "Error: '--era 2=…' is given twice with different answers ('keep', 'everything'); it takes one. Give it once.",
+                ]
+            ),
+            (
+                ["import", "git", "missing.json", "--plan", "missing.json", "--tagged-only", "--all-versions", "--model", "free", "--price", "2.99"],
+                [
+                    "Error: '--tagged-only' and '--all-versions' ask for opposite things; use one.",
+                    "Error: '--price' applies only to paid releases; leave it out with '--model free'.",
+                ]
+            ),
+            (
+                ["import", "asc", "missing.json", "--plan", "missing.json", "--model", "free", "--price", "2.99"],
+                ["Error: '--price' applies only to paid releases; leave it out with '--model free'."]
+            ),
+            (
+                ["simulate", "missing.json", "--update-plan", "--dry-run", "--rate", "EUR=1.08"],
+                [
+                    "Error: '--update-plan' writes the refit of '--actuals'; give the sales reports with '--actuals'.",
+                    "Error: '--dry-run' shows what '--update-plan' would write; give '--actuals' and '--update-plan'.",
+                    "Error: '--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.",
+                ]
+            ),
+            (
+                [
+                    "simulate", "missing.json", "--actuals", "missing.json", "--sweep", "conversion=0.01:0.02:0.01", "--chart", "chart.svg",
+                    "--offer-states", "--scenario", "a", "--scenario", "b", "--dry-run", "--format", "csv", "--rate", "EURO", "--rate", "EUR=-1",
+                ],
+                [
+                    "Error: '--sweep' does not apply with '--actuals'.", "Error: '--chart' does not apply with '--actuals'.",
+                    "Error: '--offer-states' shapes the cohort preview, which '--actuals' does not print",
+                    "Error: '--actuals' compares one scenario; give at most one '--scenario'.",
+                    "Error: '--dry-run' shows what '--update-plan' would write; add '--update-plan'.",
+                    "Error: '--actuals' prints text or json; '--format csv' is not supported with it.",
+                    "Error: The value 'EURO' is invalid for '--rate'. Expected CUR=rate",
+                    "Error: The value 'EUR=-1' is invalid for '--rate': '-1' is not a rate above 0",
+                ]
+            ),
+            (
+                ["report", "missing.json", "--rate", "EUR=1.08", "--locale", "xx-XX", "--currency", "SEK"],
+                [
+                    "Error: Name the page to write with --output, such as --output report.html",
+                    "Error: '--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.",
+                    "Error: --locale: 'xx-XX' is not a supported locale", "Error: --currency: 'SEK' is not a supported currency",
+                ]
+            ),
+            (
+                [
+                    "report", "missing.json", "--output", "report.html", "--actuals", "missing.json", "--rate", "EUR=1.1", "--rate", "EUR=1.2",
+                    "--rate", "EURO",
+                ],
+                [
+                    "Error: '--rate EUR' is given twice, as 1.1 and 1.2; give it once.",
+                    "Error: The value 'EURO' is invalid for '--rate'. Expected CUR=rate",
+                ]
+            ),
+            (
+                ["codes", "assign", "--plan", "missing.json"],
+                [
+                    "Error: Give --ledger FILE", "Error: Give --output FILE", "Error: Give --codes FILE", "Error: Give --licenses FILE",
+                ]
+            ),
+            (
+                ["generate", "missing.json", "--server", "--access", "internal", "--package", "--store-layer", "dependency"],
+                [
+                    "Error: --server needs --access public", "Error: --package --store-layer dependency needs --store-layer-package",
+                ]
+            ),
         ] as [([String], [String])])
     func validationStep(arguments: [String], problems: [String]) {
         let run = Run(arguments: arguments)

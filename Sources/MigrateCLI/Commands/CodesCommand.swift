@@ -42,17 +42,26 @@ enum CodesCommand {
             can't be trusted, 66 when one is missing, 73 when the outputs can't be written.
             """.wrappedForHelp,
         arguments: [codes, licenses, plan, ledger, output, now],
+        validate: { usageProblems($0) },
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
+    /// The files assign needs, every one missing at once.
+    static func usageProblems(_ arguments: ParsedArguments) -> [String] {
+        var problems: [String] = []
+        if arguments[Self.ledger] == nil { problems.append("Give --ledger FILE: the record of codes given (created on the first run).") }
+        if arguments[Self.output] == nil { problems.append("Give --output FILE: the mail merge to write.") }
+        if arguments[Self.codes].isEmpty { problems.append("Give --codes FILE: the one-time-use codes App Store Connect downloaded.") }
+        if arguments[Self.licenses].isEmpty { problems.append("Give --licenses FILE: the customer export(s) the codes are for.") }
+        return problems
+    }
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        guard let ledgerPath = arguments[Self.ledger] else {
-            throw .usage("Give --ledger FILE: the record of codes given (created on the first run).")
+        // Every file named was checked before the run (`usageProblems`).
+        guard let ledgerPath = arguments[Self.ledger], let outputPath = arguments[Self.output] else {
+            throw .usage("Give --ledger FILE and --output FILE.")
         }
-        guard let outputPath = arguments[Self.output] else { throw .usage("Give --output FILE: the mail merge to write.") }
         let codePaths = arguments[Self.codes]
         let licensePaths = arguments[Self.licenses]
-        guard !codePaths.isEmpty else { throw .usage("Give --codes FILE: the one-time-use codes App Store Connect downloaded.") }
-        guard !licensePaths.isEmpty else { throw .usage("Give --licenses FILE: the customer export(s) the codes are for.") }
 
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let plan = try loaded.requirePlan(context: context)

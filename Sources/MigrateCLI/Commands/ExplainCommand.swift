@@ -92,7 +92,8 @@ enum ExplainCommand {
         validate: { usageProblems($0) },
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
-    /// How the options go together, every problem at once: one customer's options and a list's exclude each other.
+    /// How the options go together, every problem at once: one customer's options, a list's and the license holders'
+    /// exclude each other, and every '--owns' must read.
     static func usageProblems(_ arguments: ParsedArguments) -> [String] {
         var problems: [String] = []
         let withLicenses = !arguments[Self.licenses].isEmpty
@@ -106,7 +107,27 @@ enum ExplainCommand {
             if arguments[Self.format] == .text && arguments.isSet(Self.format) {
                 problems.append("--batch writes csv or jsonl, not text; the summary is text already.")
             }
-        } else if !withLicenses {
+        } else if withLicenses {
+            for given in oneCustomer where arguments.isSet(given) {
+                problems.append(
+                    "'--\(given.spec.name)' describes an App Store customer; --licenses decides the holders of the exports. Leave one out, "
+                        + "or add --batch LIST to decide a customer list and the holders in one summary.")
+            }
+            for listOnly in [Self.output, Self.inputFormat, Self.rejected, Self.strict] as [any DeclaredArgument] where arguments.isSet(listOnly) {
+                problems.append(
+                    "'--\(listOnly.spec.name)' applies only with --batch, to a customer list; --licenses alone prints the holders. Leave it out, "
+                        + "or add --batch LIST to decide a customer list and the holders in one summary.")
+            }
+            let format = arguments[Self.format]
+            if format != .text && format != .csv { problems.append("--licenses writes text, or csv for a spreadsheet; not \(format.rawValue).") }
+        } else {
+            for entry in arguments[Self.owns] {
+                do {
+                    _ = try OwnedProductSyntax.parse(entry, shownAs: "--owns \(entry)")
+                } catch {
+                    problems.append(error.message)
+                }
+            }
             if arguments.isSet(Self.output) {
                 problems.append("'--output' applies only with --batch; one customer's explanation goes to standard output.")
             }
@@ -258,7 +279,7 @@ enum ExplainCommand {
             do {
                 owned = try OwnedProductSyntax.parse(entry, shownAs: "--owns \(entry)")
             } catch {
-                throw .usage(error.message)
+                throw .usage(error.message)  // refused by `usageProblems`
             }
             let id = owned.productID
             customer.purchases.removeAll { $0.productID == id }

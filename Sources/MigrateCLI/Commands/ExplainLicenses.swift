@@ -16,16 +16,9 @@ extension ExplainCommand {
         "ledger", valueName: "file", help: "With --licenses: the ledger of 'codes assign', to say each holder's code."
     ).naming(.input)
 
+    /// Runs once `usageProblems` found nothing: no option of one customer's or a list's, and text or csv.
     static func explainLicenses(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        if let given = (oneCustomer + [output, inputFormat, rejected, strict]).first(where: { arguments.isSet($0) }) {
-            throw .usage(
-                "'--\(given.spec.name)' describes an App Store customer; --licenses decides the holders of the exports. Leave one out, "
-                    + "or add --batch LIST to decide a customer list and the holders in one summary.")
-        }
         let format = arguments[Self.format]
-        guard format == .text || format == .csv else {
-            throw .usage("--licenses writes text, or csv for a spreadsheet; not \(format.rawValue).")
-        }
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was explained")
         let (_, holders, decisions) = try decideLicenses(arguments, loaded: loaded, catalog: catalog, context: context)

@@ -56,7 +56,23 @@ enum GenerateCommand {
             be written (a full disk, a read-only folder). A symlink is written through to its target.
             """.wrappedForHelp,
         arguments: [plan, output, only, access, module, templates, dryRun, force, package, storeLayer, storeLayerPackage, server, prune],
+        validate: { usageProblems($0) },
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
+
+    /// How the options go together, every problem at once: the server's module needs public decisions, and a
+    /// package that depends on migrate's library needs to know where it is.
+    static func usageProblems(_ arguments: ParsedArguments) -> [String] {
+        var problems: [String] = []
+        if arguments[Self.server], arguments[Self.access] == .internal {
+            problems.append("--server needs --access public: the server's module imports the app's decisions from another module.")
+        }
+        if arguments[Self.package], arguments[Self.storeLayer] == .dependency, arguments[Self.storeLayerPackage] == nil {
+            problems.append(
+                "--package --store-layer dependency needs --store-layer-package: the git URL of migrate's package, or a path to a clone "
+                    + "(for example --store-layer-package ../migrate).")
+        }
+        return problems
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
@@ -64,14 +80,7 @@ enum GenerateCommand {
         let catalog = try loaded.requireCheckedCatalog(context: context, outcome: "nothing was generated")
         let library = try templateLibrary(arguments[Self.templates], context: context)
         let source = (loaded.file.displayPath as NSString).lastPathComponent
-        if arguments[Self.server], arguments[Self.access] == .internal {
-            throw .usage("--server needs --access public: the server's module imports the app's decisions from another module.")
-        }
-        if arguments[Self.package], arguments[Self.storeLayer] == .dependency, arguments[Self.storeLayerPackage] == nil {
-            throw .usage(
-                "--package --store-layer dependency needs --store-layer-package: the git URL of migrate's package, or a path to a clone "
-                    + "(for example --store-layer-package ../migrate).")
-        }
+        // How the options go together was checked before the run (`usageProblems`).
         let options = GenerationOptions(
             access: arguments[Self.access], module: arguments[Self.module], sourceName: source, storeLayer: arguments[Self.storeLayer],
             storeLayerPackage: arguments[Self.storeLayerPackage], server: arguments[Self.server])

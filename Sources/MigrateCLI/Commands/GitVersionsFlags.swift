@@ -8,14 +8,16 @@ enum GitVersionsFlags {
     static let allVersions = Argument<Bool>.flag("all-versions", help: "Every version and build the history shows, tagged or not.")
     static let arguments: [any DeclaredArgument] = [taggedOnly, allVersions]
 
+    /// How the two go together, for a command's validation step: they exclude each other.
+    static func usageProblems(_ arguments: ParsedArguments) -> [String] {
+        guard arguments[Self.taggedOnly] && arguments[Self.allVersions] else { return [] }
+        return ["'--tagged-only' and '--all-versions' ask for opposite things; use one."]
+    }
+
     /// `GitImporter.Options.taggedOnly`: true for tags only, false for every version, nil for the tagged versions
-    /// when the project tags any.
-    static func resolve(_ arguments: ParsedArguments) throws(CommandError) -> Bool? {
-        switch (arguments[Self.taggedOnly], arguments[Self.allVersions]) {
-        case (true, true): throw .usage("'--tagged-only' and '--all-versions' ask for opposite things; use one.")
-        case (true, false): return true
-        case (false, true): return false
-        case (false, false): return nil
-        }
+    /// when the project tags any. Both given was refused before the run (`usageProblems`).
+    static func resolve(_ arguments: ParsedArguments) -> Bool? {
+        if arguments[Self.taggedOnly] { return true }
+        return arguments[Self.allVersions] ? false : nil
     }
 }

@@ -27,6 +27,12 @@ enum ImportCommand {
     ) { text in (try? Price(text)).flatMap { $0.isZero ? nil : $0 } }
     static let releaseOptions: [any DeclaredArgument] = [model, price]
 
+    /// How `--model` and `--price` go together, for the validation step of the sources that take them.
+    static func releaseProblems(_ arguments: ParsedArguments) -> [String] {
+        guard arguments[Self.model] == .free, arguments[Self.price] != nil else { return [] }
+        return ["'--price' applies only to paid releases; leave it out with '--model free'."]
+    }
+
     static let file = Argument<String>.positional("file", help: "The .storekit file.").naming(.input)
     static let responseFiles = Argument<[String]>.positionals("files", help: "JSON response files.").naming(.input)
     static let reportFiles = Argument<[String]>.positionals("files", help: "Summary Sales report files (.txt or .txt.gz).").naming(.input)
@@ -68,6 +74,7 @@ enum ImportCommand {
             else the build's uploadedDate); correct "released" in the plan where you know better.
             """.wrappedForHelp,
         arguments: [responseFiles] + releaseOptions + shared,
+        validate: { releaseProblems($0) },
         run: { arguments, context throws(CommandError) in
             var pages: [AppStoreConnectImporter.Page] = []
             for path in arguments[Self.responseFiles] {
@@ -113,6 +120,7 @@ enum ImportCommand {
     static let xcode = CommandSpec(
         name: "xcode", abstract: "The current version, bundle id and platforms from an Xcode project or Info.plist.",
         arguments: [projectPath, released] + releaseOptions + shared,
+        validate: { releaseProblems($0) },
         run: { arguments, context throws(CommandError) in
             let path = arguments[Self.projectPath]
             let released = arguments[Self.released]
@@ -145,10 +153,11 @@ enum ImportCommand {
             "releasedSource": "tag" or "commit": confirm the first free release's date in App Store Connect.
             """.wrappedForHelp,
         arguments: [repository, refs, paths] + GitVersionsFlags.arguments + releaseOptions + shared,
+        validate: { GitVersionsFlags.usageProblems($0) + releaseProblems($0) },
         run: { arguments, context throws(CommandError) in
             let path = arguments[Self.repository]
             let refs = arguments[Self.refs]
-            let taggedOnly = try GitVersionsFlags.resolve(arguments)
+            let taggedOnly = GitVersionsFlags.resolve(arguments)
             let options = GitImporter.Options(
                 refs: refs.isEmpty ? ["HEAD"] : refs, paths: arguments[Self.paths], taggedOnly: taggedOnly,
                 environment: context.environment)
@@ -185,8 +194,8 @@ enum ImportCommand {
 
         var options = MergeOptions(overwrite: arguments[Self.overwrite])
         switch (arguments[Self.model], arguments[Self.price]) {
-        case (.free, .some): throw .usage("'--price' applies only to paid releases; leave it out with '--model free'.")
-        case (.free, nil): options.model = .free
+        // A price with '--model free' was refused before the run (`releaseProblems`).
+        case (.free, _): options.model = .free
         case (.paid, let price): options.model = .paid(price)
         case (nil, let price?): options.model = .paid(price)
         case (nil, nil): break

@@ -58,7 +58,49 @@ enum InitCommand {
             """.wrappedForHelp,
         arguments: [plan, project, force, yes, answersFile, keepAnswers, asc, sales] + GitVersionsFlags.arguments + questionOptions.map(\.argument)
             + [now],
+        validate: { usageProblems($0) },
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
+
+    /// How the options go together, every problem at once: the git history's two flags, and every per-item answer
+    /// that names no item or gives one item two answers.
+    static func usageProblems(_ arguments: ParsedArguments) -> [String] {
+        var problems = GitVersionsFlags.usageProblems(arguments)
+        for (kind, argument) in questionOptions {
+            guard case .perItem(let item) = kind.form else { continue }
+            problems += itemAnswers(kind, item: item, arguments[argument]).problems
+        }
+        return problems
+    }
+
+    /// A per-item option's answers (`--era 1=keep`) by item, in the order given, and what is wrong with the others:
+    /// a value without `item=`, or an item given two different answers.
+    static func itemAnswers(
+        _ kind: QuestionKind, item: String, _ values: [String]
+    ) -> (answers: [(item: String, answer: String)], problems: [String]) {
+        var answers: [(item: String, answer: String)] = []
+        var problems: [String] = []
+        var seen: [String: String] = [:]
+        for value in values {
+            guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                problems.append(
+                    "The value '\(value)' is invalid for '--\(kind.flag)'. Expected \(item)=\(kind.valueName), such as \(kind.flag == "era" ? "1=keep" : kind.flag == QuestionKind.platformFreeRelease.flag ? "macOS='2.0 2026-12-15'" : kind.flag == QuestionKind.platformGoLive.flag ? "macOS=2021-06-02T17:00:00Z" : "themes=1.0")."
+                )
+                continue
+            }
+            let name = String(value[..<equals])
+            let answer = String(value[value.index(after: equals)...])
+            if let earlier = seen[name] {
+                if earlier != answer {
+                    problems.append(
+                        "'--\(kind.flag) \(name)=…' is given twice with different answers ('\(earlier)', '\(answer)'); it takes one. Give it once.")
+                }
+                continue
+            }
+            seen[name] = answer
+            answers.append((name, answer))
+        }
+        return (answers, problems)
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
         let out = context.standardOutput
@@ -99,7 +141,7 @@ enum InitCommand {
             let file = try InputFile.read(path, context: context)
             return ProjectImport.File(displayPath: file.displayPath, bytes: file.bytes)
         }
-        let taggedOnly = try GitVersionsFlags.resolve(arguments)
+        let taggedOnly = GitVersionsFlags.resolve(arguments)
         // init reads a git history only beside an Xcode project or an Info.plist (`ProjectImport.gather`).
         if let taggedOnly, scan.gitRepository == nil || (scan.projectFiles.isEmpty && scan.infoPlists.isEmpty) {
             let flag = taggedOnly ? "--tagged-only" : "--all-versions"
@@ -346,7 +388,8 @@ enum InitCommand {
     }
 
     /// Answers from --answers FILE, then flags (which win, each replacement said), by question key; `fromFile` names
-    /// the file of each answer still taken from it. A flag given twice with different answers is refused.
+    /// the file of each answer still taken from it. A flag given twice with different answers was refused before the
+    /// run (`usageProblems`).
     static func answers(
         from arguments: ParsedArguments, context: CommandContext
     ) throws(CommandError) -> (answers: [String: String], fromFile: [String: String], replaced: [String]) {
@@ -373,21 +416,8 @@ enum InitCommand {
             case .list:
                 if !values.isEmpty { set(kind.key, values.joined(separator: ", "), flag: "--\(kind.flag)") }
             case .perItem(let item):
-                var seen: [String: String] = [:]
-                for value in values {
-                    guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-                        throw .usage(
-                            "The value '\(value)' is invalid for '--\(kind.flag)'. Expected \(item)=\(kind.valueName), such as \(kind.flag == "era" ? "1=keep" : kind.flag == QuestionKind.platformFreeRelease.flag ? "macOS='2.0 2026-12-15'" : kind.flag == QuestionKind.platformGoLive.flag ? "macOS=2021-06-02T17:00:00Z" : "themes=1.0")."
-                        )
-                    }
-                    let name = String(value[..<equals])
-                    let answer = String(value[value.index(after: equals)...])
-                    if let earlier = seen[name], earlier != answer {
-                        throw .usage(
-                            "'--\(kind.flag) \(name)=…' is given twice with different answers ('\(earlier)', '\(answer)'); it takes one. Give it once."
-                        )
-                    }
-                    seen[name] = answer
+                // A value without `item=`, or an item given two answers, was refused before the run (`usageProblems`).
+                for (name, answer) in itemAnswers(kind, item: item, values).answers {
                     set(kind.key + "." + name, answer, flag: "--\(kind.flag) \(name)=")
                 }
             }

@@ -51,22 +51,44 @@ enum ReportCommand {
             forecast. Example: migrate report migration.json --batch customers.csv --output report.html
             """.wrappedForHelp,
         arguments: [plan, output, batch, actuals, rates, scenario, locale, currency, now, draws, seed, threads],
+        validate: { usageProblems($0) },
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        guard let outputPath = arguments[Self.output] else {
-            throw .usage("Name the page to write with --output, such as --output report.html ('-' for standard output).")
-        }
+    /// Without '--output' there is no page to write.
+    static let noOutput = "Name the page to write with --output, such as --output report.html ('-' for standard output)."
+
+    /// How the options go together, every problem at once: the page to write, the rates and what they convert, and
+    /// the locale and currency, each on its own.
+    static func usageProblems(_ arguments: ParsedArguments) -> [String] {
+        var problems: [String] = []
+        if arguments[Self.output] == nil { problems.append(noOutput) }
         if !arguments[Self.rates].isEmpty && arguments[Self.actuals].isEmpty {
-            throw .usage("'--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.")
+            problems.append("'--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.")
+        } else {
+            problems += ActualsInput.rates(arguments[Self.rates]).problems
         }
-        let rates = try ActualsInput.rates(arguments[Self.rates])
+        do {
+            _ = try FigureStyle(localeTag: arguments[Self.locale], currencyCode: nil)
+        } catch {
+            problems.append("--locale: \(error.description).")
+        }
+        do {
+            _ = try FigureStyle(localeTag: nil, currencyCode: arguments[Self.currency])
+        } catch {
+            problems.append("--currency: \(error.description).")
+        }
+        return problems
+    }
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        // How the options go together was checked before the run (`usageProblems`).
+        guard let outputPath = arguments[Self.output] else { throw .usage(noOutput) }
+        let rates = ActualsInput.rates(arguments[Self.rates]).rates
         let figures: FigureStyle
         do {
             figures = try FigureStyle(localeTag: arguments[Self.locale], currencyCode: arguments[Self.currency])
         } catch {
-            let flag = arguments[Self.locale].map { tag in FigureStyle.locales.contains { $0.tag == tag } } == false ? "--locale" : "--currency"
-            throw .usage("\(flag): \(error.description).")
+            throw .usage("\(error.description).")  // refused by `usageProblems`
         }
         let now = arguments[Self.now] ?? context.now
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)

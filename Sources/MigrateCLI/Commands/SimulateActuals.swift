@@ -7,23 +7,34 @@ import MigrateSimulation
 /// `migrate simulate PLAN --actuals SALES…`: the forecast against the sales after the switch, and
 /// `--update-plan`, which writes the refitted ranges into the plan.
 enum SimulateActuals {
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        if !arguments[SimulateCommand.sweeps].isEmpty { throw .usage("'--sweep' does not apply with '--actuals'.") }
-        if arguments[SimulateCommand.chart] != nil { throw .usage("'--chart' does not apply with '--actuals'.") }
+    /// How the options go together with '--actuals', every problem at once: the what-if's and the cohort preview's
+    /// options don't apply, '--dry-run' needs '--update-plan', and every '--rate' must read.
+    static func usageProblems(_ arguments: ParsedArguments) -> [String] {
+        var problems: [String] = []
+        if !arguments[SimulateCommand.sweeps].isEmpty { problems.append("'--sweep' does not apply with '--actuals'.") }
+        if arguments[SimulateCommand.chart] != nil { problems.append("'--chart' does not apply with '--actuals'.") }
         if arguments[SimulateCommand.offerStates] {
-            throw .usage("'--offer-states' shapes the cohort preview, which '--actuals' does not print; leave it out, or run without '--actuals'.")
+            problems.append(
+                "'--offer-states' shapes the cohort preview, which '--actuals' does not print; leave it out, or run without '--actuals'.")
         }
-        let scenarios = arguments[SimulateCommand.scenarios]
-        if scenarios.count > 1 { throw .usage("'--actuals' compares one scenario; give at most one '--scenario'.") }
+        if arguments[SimulateCommand.scenarios].count > 1 {
+            problems.append("'--actuals' compares one scenario; give at most one '--scenario'.")
+        }
         if arguments[SimulateCommand.dryRun] && !arguments[SimulateCommand.updatePlan] {
-            throw .usage("'--dry-run' shows what '--update-plan' would write; add '--update-plan'.")
+            problems.append("'--dry-run' shows what '--update-plan' would write; add '--update-plan'.")
         }
         let format = arguments[SimulateCommand.format]
         if format == .csv || format == .markdown {
-            throw .usage("'--actuals' prints text or json; '--format \(format.rawValue)' is not supported with it.")
+            problems.append("'--actuals' prints text or json; '--format \(format.rawValue)' is not supported with it.")
         }
+        return problems + ActualsInput.rates(arguments[SimulateCommand.rates]).problems
+    }
 
-        let rates = try ActualsInput.rates(arguments[SimulateCommand.rates])
+    /// Runs once `usageProblems` found nothing.
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        let scenarios = arguments[SimulateCommand.scenarios]
+        let format = arguments[SimulateCommand.format]
+        let rates = ActualsInput.rates(arguments[SimulateCommand.rates]).rates
 
         let loaded = try LoadedPlan.load(arguments[SimulateCommand.plan], context: context)
         let plan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was compared")

@@ -61,13 +61,25 @@ enum SimulateCommand {
             --rate converts them.
             """.wrappedForHelp,
         arguments: [plan, scenarios, draws, seed, sweeps, format, chart, threads, offerStates, actuals, rates, updatePlan, dryRun],
+        validate: { usageProblems($0) },
         run: { arguments, context throws(CommandError) in try run(arguments, context) })
 
+    /// How the options go together, every problem at once: the refit's options need '--actuals', and '--actuals'
+    /// takes its own set (`SimulateActuals.usageProblems`).
+    static func usageProblems(_ arguments: ParsedArguments) -> [String] {
+        if !arguments[Self.actuals].isEmpty { return SimulateActuals.usageProblems(arguments) }
+        var problems: [String] = []
+        if arguments[Self.updatePlan] { problems.append("'--update-plan' writes the refit of '--actuals'; give the sales reports with '--actuals'.") }
+        if arguments[Self.dryRun] { problems.append("'--dry-run' shows what '--update-plan' would write; give '--actuals' and '--update-plan'.") }
+        if !arguments[Self.rates].isEmpty {
+            problems.append("'--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.")
+        }
+        return problems
+    }
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandError) -> ExitCode {
+        // How the options go together was checked before the run (`usageProblems`).
         if !arguments[Self.actuals].isEmpty { return try SimulateActuals.run(arguments, context) }
-        if arguments[Self.updatePlan] { throw .usage("'--update-plan' writes the refit of '--actuals'; give the sales reports with '--actuals'.") }
-        if arguments[Self.dryRun] { throw .usage("'--dry-run' shows what '--update-plan' would write; give '--actuals' and '--update-plan'.") }
-        if !arguments[Self.rates].isEmpty { throw .usage("'--rate' converts the proceeds of '--actuals'; give the sales reports with '--actuals'.") }
         let loaded = try LoadedPlan.load(arguments[Self.plan], context: context)
         let checkedPlan = try loaded.requireCheckedPlan(context: context, outcome: "nothing was simulated")
         let options = SimulationOptions(

@@ -50,32 +50,41 @@ enum ActualsInput {
         }
     }
 
-    /// `--rate EUR=1.08`, repeatable: one unit of a currency in the plan's currency. A malformed rate, one at or
-    /// below 0, or two different rates for one currency are refused.
-    static func rates(_ texts: [String]) throws(CommandError) -> [String: Double] {
+    /// `--rate EUR=1.08`, repeatable: one unit of a currency in the plan's currency, and every rate refused with why:
+    /// a malformed rate, one at or below 0 or past migrate's limit, or two different rates for one currency. A
+    /// command's validation step reports the problems; its run reads the rates.
+    static func rates(_ texts: [String]) -> (rates: [String: Double], problems: [String]) {
         var rates: [String: Double] = [:]
+        var problems: [String] = []
         for text in texts {
             let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             let code = parts[0].uppercased()
             guard parts.count == 2, code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                throw .usage(
+                problems.append(
                     "The value '\(text)' is invalid for '--rate'. Expected CUR=rate: a three-letter currency code, '=', and its rate, such as EUR=1.08."
                 )
+                continue
             }
             guard let rate = Double(parts[1]), rate.isFinite, rate > 0 else {
-                throw .usage("The value '\(text)' is invalid for '--rate': '\(parts[1])' is not a rate above 0, such as 1.08.")
+                problems.append("The value '\(text)' is invalid for '--rate': '\(parts[1])' is not a rate above 0, such as 1.08.")
+                continue
             }
             guard Limits.exchangeRate.contains(rate) else {
-                throw .usage(
+                problems.append(
                     "The value '\(text)' is invalid for '--rate': \(parts[1]) is outside 0.000001 to 1,000,000, migrate's limit for one unit of a currency in the plan's; check the rate."
                 )
+                continue
             }
-            if let known = rates[code], known != rate {
-                throw .usage(
-                    "'--rate \(code)' is given twice, as \(SimulationRenderer.number(known)) and \(SimulationRenderer.number(rate)); give it once.")
+            if let known = rates[code] {
+                if known != rate {
+                    problems.append(
+                        "'--rate \(code)' is given twice, as \(SimulationRenderer.number(known)) and \(SimulationRenderer.number(rate)); give it once."
+                    )
+                }
+                continue
             }
             rates[code] = rate
         }
-        return rates
+        return (rates, problems)
     }
 }
