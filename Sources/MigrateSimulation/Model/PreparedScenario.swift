@@ -156,10 +156,13 @@ public struct PreparedScenario: Sendable {
     }
 
     /// Someone who bought `release` on `track`: the original version the App Store gives them is what the kernel
-    /// says a receipt carries on that platform (`Release.receiptVersion`), a build number or a marketing version.
+    /// says a receipt carries on that platform (`Release.receiptVersion`), a build number or a marketing version, and
+    /// none where the plan doesn't know it: the cutoff rules read such a release by its date
+    /// (`PlanCatalog.makeCohortRules`), and so does its buyer here, never a marketing version read as a build number.
     static func buyer(of release: Release, on track: Platform) -> Customer {
-        let version = release.receiptVersion(track.originalVersionMeaning) ?? release.version
-        return Customer(platform: track, originalAppVersion: version.text, originalPurchaseDate: release.released)
+        Customer(
+            platform: track, originalAppVersion: release.receiptVersion(track.originalVersionMeaning)?.text,
+            originalPurchaseDate: release.released)
     }
 
     /// The first free release after a paid one on its platform: when the app went free.
