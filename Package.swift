@@ -26,7 +26,7 @@ let package = Package(
         // Generic helpers that know nothing of apps or plans: "did you mean" suggestions, a seeded generator.
         .target(name: "MigrateSupport"),
         // The spec model: JSON with source positions, versions, the plan and its structural validation.
-        .target(name: "MigratePlan", dependencies: ["MigrateSupport"]),
+        .target(name: "MigratePlan", dependencies: ["MigrateSupport", "FreemiumStoreKit"]),
         // The engine: cutoff rules, cohorts, entitlements, upsells, receipts and plan checks.
         .target(name: "MigrateCore", dependencies: ["MigratePlan", "MigrateSupport", "FreemiumStoreKit"]),
         // Importers: .storekit, App Store Connect JSON, sales reports, Xcode projects and git history.

@@ -110,7 +110,7 @@ extension PlanCatalog {
             let meaning = platform.originalVersionMeaning
             releases[platform] = indices.map { index in
                 let release = plan.releases[index]
-                let version = release.receiptVersion(meaning).map { BundleVersion(components: $0.components, description: $0.text) }
+                let version = release.receiptVersion(meaning)?.bundleVersion
                 return PlanCohortRules.Release(
                     version: version, released: release.released, tier: tier(ofRelease: index)?.id, paid: release.model.isPaid, id: index)
             }

@@ -144,6 +144,11 @@ extension GenerationContext {
         ]
     }
 
+    /// `.iOS, .tvOS`: the platforms whose receipts carry the build number, as the cutoff rules the engine runs hold them.
+    var buildNumberPlatformsList: TemplateValue {
+        .string(Self.platforms(of: catalog).filter(cohortRules.buildNumberPlatforms.contains).map { ".\($0.rawValue)" }.joined(separator: ", "))
+    }
+
     var policiesValue: TemplateValue {
         let policies = plan.policies
         var nonProduction = ".newCustomer"

@@ -167,6 +167,7 @@ public struct GenerationContext: Sendable {
             ],
             "platforms": .list(platforms.map(platformValue)),
             "hasMac": .bool(platforms.contains(.macOS)),
+            "buildNumberPlatformsList": buildNumberPlatformsList,
             "hasTiers": .bool(!catalog.tiers.isEmpty),
             "hasFallbacks": .bool(platforms.contains { catalog.tracks[$0] == nil && catalog.trackPlatform(for: $0) != nil }),
             "features": .list(features),

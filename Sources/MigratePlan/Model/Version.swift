@@ -1,3 +1,5 @@
+import FreemiumStoreKit
+
 /// Why a string is not a bundle version.
 public struct VersionError: Error, Sendable, Hashable, CustomStringConvertible {
     public var text: String
@@ -10,33 +12,39 @@ public struct VersionError: Error, Sendable, Hashable, CustomStringConvertible {
 /// compared numerically component by component with missing components read as zero.
 ///
 /// So `1 == 1.0 == 1.0.0`, `1.10 > 1.9` and `10 > 9`: the comparisons that Apple's own sample
-/// (`originalAppVersion < "2"` on Strings) gets wrong.
+/// (`originalAppVersion < "2"` on Strings) gets wrong. Which text is a version, and how versions order, are the
+/// StoreKit layer's (`BundleVersion`): the plan reads them as the generated app does. This type adds only why a text
+/// is not one, for the plan's messages.
 public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The version as the layer reads and orders it.
+    public let bundleVersion: BundleVersion
     /// The components as written, so `1.0` keeps both.
-    public let components: [UInt64]
+    public var components: [UInt64] { bundleVersion.components }
     /// The text as written.
-    public let text: String
+    public var text: String { bundleVersion.description }
 
     /// Apple documents one to three components; more are accepted but reported.
     public static let documentedComponentLimit = 3
 
     public init(_ text: String) throws(VersionError) {
+        if let version = BundleVersion(text) {
+            bundleVersion = version
+            return
+        }
         func fail(_ reason: String) -> VersionError { VersionError(text: text, reason: reason) }
         if text.isEmpty { throw fail("it is empty") }
         if text.contains(where: { $0.isWhitespace }) { throw fail("it contains white space; remove it") }
         if text.hasPrefix("-") { throw fail("it is negative; versions are non-negative integers") }
         if text.hasPrefix(".") || text.hasSuffix(".") { throw fail("it starts or ends with a period") }
-        var components: [UInt64] = []
         for part in text.split(separator: ".", omittingEmptySubsequences: false) {
             if part.isEmpty { throw fail("it has an empty component between two periods") }
             guard part.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
                 throw fail("component '\(part)' is not a non-negative integer (letters such as 'b' or 'rc' are not allowed)")
             }
-            guard let value = UInt64(part) else { throw fail("component '\(part)' is too large") }
-            components.append(value)
+            guard UInt64(part) != nil else { throw fail("component '\(part)' is too large") }
         }
-        self.components = components
-        self.text = text
+        // Every reason the layer refuses a text is named above; one it refuses for a reason not named here is still refused.
+        throw fail("it is not period-separated non-negative integers")
     }
 
     /// Whether `text` is a version, without making one: digits in components separated by single periods (what
@@ -61,8 +69,7 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// A version from known-good components, e.g. `Version(2, 0)`.
     public init(_ components: UInt64...) {
         precondition(!components.isEmpty, "a version has at least one component")
-        self.components = components
-        self.text = components.map(String.init).joined(separator: ".")
+        bundleVersion = BundleVersion(components: components, description: components.map(String.init).joined(separator: "."))
     }
 
     /// True when the version has more components than Apple documents.
@@ -70,33 +77,16 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The shortest text that compares equal: trailing zero components removed (`1.0.0` → `1`).
     public var canonical: String {
-        significant.map(String.init).joined(separator: ".")
-    }
-
-    private var significant: ArraySlice<UInt64> {
         var end = components.count
         while end > 1 && components[end - 1] == 0 { end -= 1 }
-        return components[0..<end]
+        return components[0..<end].map(String.init).joined(separator: ".")
     }
 
     public var description: String { text }
 
-    public static func == (lhs: Version, rhs: Version) -> Bool {
-        lhs.significant == rhs.significant
-    }
+    public static func == (lhs: Version, rhs: Version) -> Bool { lhs.bundleVersion == rhs.bundleVersion }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(significant.count)
-        for component in significant { hasher.combine(component) }
-    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(bundleVersion) }
 
-    public static func < (lhs: Version, rhs: Version) -> Bool {
-        let count = max(lhs.components.count, rhs.components.count)
-        for position in 0..<count {
-            let left = position < lhs.components.count ? lhs.components[position] : 0
-            let right = position < rhs.components.count ? rhs.components[position] : 0
-            if left != right { return left < right }
-        }
-        return false
-    }
+    public static func < (lhs: Version, rhs: Version) -> Bool { lhs.bundleVersion < rhs.bundleVersion }
 }
