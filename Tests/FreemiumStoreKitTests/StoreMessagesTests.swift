@@ -5,7 +5,7 @@ import Testing
 
 /// The layer's words: every outcome a customer sees says its own sentence from one `StoreMessages` value, and an app's
 /// rewording reaches every outcome.
-@Suite("What the layer tells the customer", .timeLimit(.minutes(1)))
+@Suite("What the layer tells the customer", .timeLimit(.minutes(20)))
 struct StoreMessagesTests {
     typealias Outcome = PlanStore<ShopPlan>.Outcome
 

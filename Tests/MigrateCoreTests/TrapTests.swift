@@ -381,6 +381,27 @@ struct TrapTests {
     }
 
     @Test(
+        "Trap 10: Family Sharing shares only non-consumables and auto-renewable subscriptions, even when a product of another type is marked shareable",
+        arguments: [
+            (Product.Kind.nonConsumable, true), (.autoRenewable, true), (.nonRenewing, false), (.consumable, false),
+        ])
+    func trap10SharedKinds(kind: Product.Kind, shared: Bool) {
+        var plan = Self.singleDigitPlan
+        var item = product("item", "0.99", grants: ["pro"], kind: kind)
+        if kind == .nonRenewing { item.duration = TrialPeriod(months: 1) }
+        plan.products.append(item)
+        #expect(item.familyShareable)
+        #expect(item.isSharedByFamily == shared)
+        #expect(PlanCatalog(plan).makeRules().familyShareable.contains(ProductKey("item")) == shared)
+        // What the App Store delivers family-shared entitles anyway (a verified transaction is never second-guessed), with a word.
+        let member = Customer(platform: .iOS, originalAppVersion: "13", purchases: [OwnedProduct(productID: "item", ownership: .familyShared)])
+        let entitlements = Advisor(plan: plan).report(for: member).entitlements
+        #expect(entitlements.has("pro") == (kind != .consumable))
+        let worded = entitlements.notes.contains { $0.contains("Family Sharing shares only non-consumables and auto-renewable subscriptions") }
+        #expect(worded == (kind == .nonRenewing), "\(entitlements.notes)")
+    }
+
+    @Test(
         "Trap 10: family sharing, refunds, expiry, consumables",
         arguments: [
             (OwnedProduct(productID: "pro", ownership: .familyShared), Policies.FamilySharing.entitles, true),

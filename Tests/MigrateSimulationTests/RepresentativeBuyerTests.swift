@@ -7,7 +7,7 @@ import Testing
 /// The simulation's representative buyers carry the original version a receipt carries on their platform, as the
 /// cutoff rules read the releases: a build number on iOS, a marketing version on macOS, and none where the plan doesn't
 /// know the build number (the rules then read that release by its date), never a marketing version read as a build.
-@Suite(.timeLimit(.minutes(1))) struct RepresentativeBuyerTests {
+@Suite(.timeLimit(.minutes(20))) struct RepresentativeBuyerTests {
     static let released = Date(timeIntervalSince1970: 1_400_000_000)
 
     @Test(

@@ -22,6 +22,23 @@ extension TrialPeriod {
     public var dateComponents: DateComponents { DateComponents(year: years, month: months, day: weeks * 7 + days) }
 }
 
+extension Product {
+    /// The product's type as StoreKit names it (`Product.ProductType`).
+    public var storeType: InAppPurchaseType {
+        switch kind {
+        case .consumable: .consumable
+        case .nonConsumable: .nonConsumable
+        case .nonRenewing: .nonRenewable
+        case .autoRenewable: .autoRenewable
+        }
+    }
+
+    /// Whether Family Sharing shares a purchase of it: marked shareable in App Store Connect, and of a type Family
+    /// Sharing shares (the layer's `InAppPurchaseType.isSharedByFamily`: non-consumables and auto-renewable
+    /// subscriptions). A consumable or a non-renewing subscription marked shareable is never shared.
+    public var isSharedByFamily: Bool { familyShareable && storeType.isSharedByFamily }
+}
+
 extension PlanCatalog {
     /// The plan's tables, built once per use: each product by its first listing, each tier's legacy prices below
     /// the regular price only, and a legacy product only where it exists and is another product.
@@ -86,7 +103,7 @@ extension PlanCatalog {
             consumables: keys(products.filter { $0.kind == .consumable }), subscriptionGroups: groups, subscriptionLevels: levels,
             subscriptionPeriods: periods,
             nonRenewing: keys(products.filter { $0.kind == .nonRenewing }), trials: trials, passes: passes,
-            familyShareable: keys(products.filter(\.familyShareable)), familySharingEntitles: plan.policies.familySharing != .ignored,
+            familyShareable: keys(products.filter(\.isSharedByFamily)), familySharingEntitles: plan.policies.familySharing != .ignored,
             forSale: products.filter(\.forSale).map { ProductKey($0.id) }, prices: prices, requirements: requirements,
             legacyPrices: legacyPrices, legacyOnly: legacyOnly)
     }

@@ -68,6 +68,10 @@ public struct EntitlementResolver: Sendable {
         let product = catalog.product(withID: id)
         switch note {
         case .sharedThoughNotShareable:
+            if let product, product.familyShareable {
+                // Marked shareable, of a type Family Sharing never shares ("Supporting Family Sharing in your app").
+                return "'\(id)' arrived family-shared, but Family Sharing shares only non-consumables and auto-renewable subscriptions; it entitles anyway"
+            }
             return "'\(id)' arrived family-shared but the plan marks it not family shareable; it entitles anyway (check App Store Connect)"
         case .keptUnverified(let age):
             return "'\(id)' did not verify; the cached result (\(age ?? 0) days old) keeps it, as policies.verificationFailure allows"

@@ -179,7 +179,7 @@ extension GenerationContext {
             }
         }
         // A shared subscription first: its journey also proves a family member is never told to switch or cancel it.
-        let shareable = plan.products.filter { $0.familyShareable && $0.forSale && $0.kind != .consumable && $0.trial == nil }
+        let shareable = plan.products.filter { $0.isSharedByFamily && $0.forSale && $0.trial == nil }
         let shared = shareable.first { $0.kind == .autoRenewable } ?? shareable.first
         value["hasFamilyShared"] = .bool(shared != nil && newCustomer != nil)
         if let shared {
@@ -193,7 +193,7 @@ extension GenerationContext {
         value["hasOfferCode"] = .bool(codeProduct != nil && sellable != nil && newCustomer != nil)
         if let codeProduct {
             value["codeProduct"] = productReference(codeProduct.id)
-            value["codeShareable"] = .bool(AppStoreModelRules.isShared(codeProduct))
+            value["codeShareable"] = .bool(codeProduct.isSharedByFamily)
         }
         // A lapsed subscriber: a subscription a new customer may buy, without a free trial.
         let lapse = newCustomer.flatMap { customer in
