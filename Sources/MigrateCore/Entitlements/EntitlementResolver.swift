@@ -70,7 +70,8 @@ public struct EntitlementResolver: Sendable {
         case .sharedThoughNotShareable:
             if let product, product.familyShareable {
                 // Marked shareable, of a type Family Sharing never shares ("Supporting Family Sharing in your app").
-                return "'\(id)' arrived family-shared, but Family Sharing shares only non-consumables and auto-renewable subscriptions; it entitles anyway"
+                return
+                    "'\(id)' arrived family-shared, but Family Sharing shares only non-consumables and auto-renewable subscriptions; it entitles anyway"
             }
             return "'\(id)' arrived family-shared but the plan marks it not family shareable; it entitles anyway (check App Store Connect)"
         case .keptUnverified(let age):
