@@ -28,8 +28,15 @@ struct LibraryMutantTests {
         return (words[0], words[1])
     }()
 
-    /// The mutants this run builds: its share, every n-th of the list.
-    static let selected = mutants.enumerated().filter { $0.offset % share.parts == share.part }.map(\.element)
+    /// The mutants `MIGRATE_MUTANT_NAMES` names (comma-separated), to try new ones without building the rest.
+    static let named = Set((ProcessInfo.processInfo.environment["MIGRATE_MUTANT_NAMES"] ?? "").split(separator: ",").map(String.init))
+
+    /// The mutants this run builds: those named, or else its share, every n-th of the list.
+    static let selected: [LayerMutant] = {
+        if !named.isEmpty { return mutants.filter { named.contains($0.name) } }
+        return mutants.enumerated().filter { $0.offset % share.parts == share.part }.map(\.element)
+    }()
+
     static let testFiles = [
         "PlanStoreTests.swift", "CatalogRulesTests.swift", "ProvisionalGrantTests.swift", "CohortRulesTests.swift", "PurchaseCacheTests.swift",
         "CatalogPlanStoreTests.swift", "LayerPromptTests.swift", "SubscriptionJourneyTests.swift", "NotificationLedgerTests.swift",
@@ -133,6 +140,12 @@ struct LibraryMutantTests {
         // Every library file has a guard removed somewhere: here, or in a generated package's copy of the layer.
         #expect(Set(GeneratedPackageTests.layerMutants.map(\.file)).isSuperset(of: Self.files))
         #expect(Set(Self.mutants.map(\.name)).count == Self.mutants.count)
+        #expect(Self.named.isSubset(of: Self.mutants.map(\.name)), "MIGRATE_MUTANT_NAMES names no such mutant")
+        // Each mutation point is in the library as `generate` embeds it, whichever share of the mutants runs.
+        for mutant in Self.mutants {
+            let source = StoreLayerSources.source(named: String(mutant.file.dropLast(".swift".count))) ?? ""
+            #expect(source.contains(mutant.find), "\(mutant.name): the mutation point moved in \(mutant.file)")
+        }
         let tests = try Self.testFiles.map { (name: $0.lastPathComponent, text: try String(contentsOf: $0, encoding: .utf8)) }
         for mutant in Self.mutants {
             let kept = try Self.testFiles(proving: mutant, from: tests).map(\.0)
