@@ -15,7 +15,7 @@ struct LibraryMutantTests {
         "PlanStore.swift", "PlanStore+Consumables.swift", "PlanStore+Purchasing.swift", "PlanStore+Reading.swift",
         "PlanStore+Restoring.swift", "PlanStore+PlanChanges.swift", "NotificationLedger.swift", "CatalogRules.swift", "CatalogEntitlements.swift",
         "CatalogUpsell.swift", "CatalogPlan.swift", "CohortRules.swift",
-        "PurchaseCache.swift",
+        "PurchaseCache.swift", "StoreFront.swift", "StoreMessages.swift",
     ]
     static let mutants = GeneratedPackageTests.layerMutants.filter(\.inLibrary)
 
@@ -40,6 +40,7 @@ struct LibraryMutantTests {
     static let testFiles = [
         "PlanStoreTests.swift", "CatalogRulesTests.swift", "ProvisionalGrantTests.swift", "CohortRulesTests.swift", "PurchaseCacheTests.swift",
         "CatalogPlanStoreTests.swift", "LayerPromptTests.swift", "SubscriptionJourneyTests.swift", "NotificationLedgerTests.swift",
+        "StoreFrontTests.swift", "StoreMessagesTests.swift",
     ].map { repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/\($0)") }
 
     /// Builds the package once; the tests below share it.
