@@ -81,6 +81,8 @@ struct CatalogRulesTests {
         var now: Date?
         var familySharingEntitles = true
         var reason: IgnoreReason?
+        /// Entitles though family-shared and not marked shareable: said, so the plan can be corrected.
+        var notedUnshareable = false
         var testDescription: String { name }
     }
 
@@ -98,6 +100,9 @@ struct CatalogRulesTests {
         Case(name: "a pass without a purchase date is kept", owned: owned(.pass, bought: nil), now: start + 400 * day),
         Case(name: "a pass without a trusted now is kept", owned: owned(.pass), now: nil),
         Case(name: "family-shared, as the plan allows", owned: owned(.lifetime, shared: true), now: start),
+        Case(
+            name: "family-shared, though the plan marks it not shareable: it entitles, and that is noted",
+            owned: owned(.otherMonthly, shared: true), now: start, notedUnshareable: true),
         Case(
             name: "family-shared, the plan ignoring it", owned: owned(.lifetime, shared: true), now: start, familySharingEntitles: false,
             reason: .familySharingIgnored),
@@ -121,6 +126,7 @@ struct CatalogRulesTests {
         let resolution = rules.resolve(tier: nil, freeOn: .iOS, purchases: [test.owned], kept: test.kept, now: test.now)
         #expect(resolution.ignored.map(\.reason) == (test.reason.map { [$0] } ?? []))
         #expect(resolution.entitlements.activeProducts.isEmpty == (test.reason != nil))
+        #expect(resolution.notes.contains { $0.note == .sharedThoughNotShareable } == test.notedUnshareable)
     }
 
     @Test("A tier's features and a bundle's contents are granted with their reasons; a family member's are only shared")
@@ -143,6 +149,30 @@ struct CatalogRulesTests {
             let upsell = rules.upsell(for: resolved.entitlements, tier: nil, originalPurchaseUnknown: false)
             #expect((upsell.withheld[.trial] == .trialTaken) == taken)
         }
+    }
+
+    // MARK: - Subscription periods
+
+    static func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text + "T00:00:00Z")! }
+
+    /// Each period App Store Connect offers, a start where the calendar must clamp to a shorter month, and the end and
+    /// whole days it must give.
+    static let periods: [(period: String, from: String, until: String, days: Int)] = [
+        ("P1W", "2024-02-26", "2024-03-04", 7), ("P1M", "2024-01-31", "2024-02-29", 30), ("P2M", "2023-12-31", "2024-02-29", 60),
+        ("P3M", "2023-11-30", "2024-02-29", 91), ("P6M", "2024-08-31", "2025-02-28", 182), ("P1Y", "2024-02-29", "2025-02-28", 365),
+    ]
+
+    @Test(
+        "Each renewal period as the calendar adds it, and in whole days its average Gregorian length",
+        arguments: periods.map { ($0.period, $0.from, $0.until, $0.days) })
+    func renewalPeriod(period: String, from: String, until: String, days: Int) throws {
+        #expect(Set(Rules.renewalPeriods.keys) == Set(Self.periods.map(\.period)))
+        let length = try #require(Rules.renewalPeriods[period])
+        #expect(Rules.end(of: length.calendar, from: Self.date(from)) == Self.date(until))
+        // A Gregorian year is 365.2425 days on average: a month is a twelfth of it, rounded down to whole days.
+        let months = Double((length.calendar.year ?? 0) * 12 + (length.calendar.month ?? 0))
+        #expect(length.days == Int((months * 365.2425 / 12).rounded(.down)) + (length.calendar.day ?? 0))
+        #expect(length.days == days)
     }
 
     // MARK: - What is offered

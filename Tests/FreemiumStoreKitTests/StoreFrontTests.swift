@@ -33,6 +33,14 @@ struct StoreFrontTests {
         #expect(box.finished == 1)
     }
 
+    @Test(
+        "Family Sharing shares a non-consumable and an auto-renewable subscription, never a consumable nor a pass",
+        arguments: [(InAppPurchaseType.consumable, false), (.nonConsumable, true), (.nonRenewable, false), (.autoRenewable, true)])
+    func familySharedTypes(type: InAppPurchaseType, shared: Bool) {
+        // "Supporting Family Sharing in your app": the types a product marked shareable reaches the family in.
+        #expect(type.isSharedByFamily == shared)
+    }
+
     @Test("The layer's version is a semantic version")
     func version() {
         let parts = StoreLayer.version.split(separator: ".")

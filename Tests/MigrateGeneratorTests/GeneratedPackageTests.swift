@@ -374,6 +374,47 @@ struct GeneratedPackageTests {
             find: "      if entitlements.takenTrials.contains(product) {\n",
             replace: "      if entitlements.takenTrials.contains(product) && false {\n",
             test: "A trial once started is taken, running or ended; one refunded is not", inLibrary: true),
+        // Each fact of the kernel changed once: the orders, lengths, tables and words the layer decides by, not a
+        // guard, each pinned by the library test named.
+        LayerMutant(
+            name: "VersionsComparedBackwards", example: "tilt-to-live-hd", file: "CohortRules.swift",
+            find: "    for position in 0..<max(lhs.components.count, rhs.components.count) {\n",
+            replace: "    for position in (0..<max(lhs.components.count, rhs.components.count)).reversed() {\n",
+            test: "Bundle versions compare numerically, with missing components as zero", inLibrary: true),
+        LayerMutant(
+            name: "TrailingZerosCount", example: "tilt-to-live-hd", file: "CohortRules.swift",
+            find: "    lhs.significant == rhs.significant\n", replace: "    lhs.components == rhs.components\n",
+            test: "Bundle versions compare numerically, with missing components as zero", inLibrary: true),
+        LayerMutant(
+            name: "BuildNumberEverywhere", example: "tilt-to-live-hd", file: "CohortRules.swift",
+            find: "buildNumberPlatforms.contains(platform) ? .buildNumber : .marketingVersion",
+            replace: "!buildNumberPlatforms.isEmpty ? .buildNumber : .marketingVersion",
+            test: "Each rule at its boundary", inLibrary: true),
+        LayerMutant(
+            name: "WindowEndInclusive", example: "Tests/Fixtures/plans/tier-window-mid-release.json", file: "CohortRules.swift",
+            find: "(window.until.map { date < $0 } ?? true)", replace: "(window.until.map { date <= $0 } ?? true)",
+            test: "Each rule at its boundary", inLibrary: true),
+        LayerMutant(
+            name: "FamilySharesPasses", example: "inkwell-universal", file: "StoreFront.swift",
+            find: "    self == .nonConsumable || self == .autoRenewable\n", replace: "    self != .consumable\n",
+            test: "Family Sharing shares a non-consumable and an auto-renewable subscription, never a consumable nor a pass", inLibrary: true),
+        LayerMutant(
+            name: "FamilyShareableIgnored", example: "inkwell-universal", file: "CatalogEntitlements.swift",
+            find: "        if owned.ownership == .familyShared && !familyShareable.contains(product) {\n",
+            replace: "        if owned.ownership == .familyShared {\n",
+            test: "What entitles and what doesn't, each at its boundary", inLibrary: true),
+        LayerMutant(
+            name: "MonthOf31Days", example: "quill-writer", file: "CatalogRules.swift",
+            find: "      \"P1M\": (DateComponents(month: 1), 30),\n", replace: "      \"P1M\": (DateComponents(month: 1), 31),\n",
+            test: "Each renewal period as the calendar adds it, and in whole days its average Gregorian length", inLibrary: true),
+        LayerMutant(
+            name: "NothingRestoredSaysFailed", example: "tilt-to-live-hd", file: "StoreMessages.swift",
+            find: "    case .nothingRestored: return words.nothingRestored\n", replace: "    case .nothingRestored: return words.restoreFailed\n",
+            test: "Each outcome says its own sentence, and a cancelled purchase says nothing", inLibrary: true),
+        LayerMutant(
+            name: "KeptSaysScheduled", example: "quill-writer", file: "StoreMessages.swift",
+            find: "    case .kept: return words.planKept\n", replace: "    case .kept: return words.scheduled\n",
+            test: "Each outcome says its own sentence, and a cancelled purchase says nothing", inLibrary: true),
     ]
 
     /// The mutants a generated test must catch: each a module of the scratch package.

@@ -15,7 +15,7 @@ struct LibraryMutantTests {
         "PlanStore.swift", "PlanStore+Consumables.swift", "PlanStore+Purchasing.swift", "PlanStore+Reading.swift",
         "PlanStore+Restoring.swift", "PlanStore+PlanChanges.swift", "NotificationLedger.swift", "CatalogRules.swift", "CatalogEntitlements.swift",
         "CatalogUpsell.swift", "CatalogPlan.swift", "CohortRules.swift",
-        "PurchaseCache.swift",
+        "PurchaseCache.swift", "StoreFront.swift", "StoreMessages.swift",
     ]
     static let mutants = GeneratedPackageTests.layerMutants.filter(\.inLibrary)
 
@@ -28,11 +28,19 @@ struct LibraryMutantTests {
         return (words[0], words[1])
     }()
 
-    /// The mutants this run builds: its share, every n-th of the list.
-    static let selected = mutants.enumerated().filter { $0.offset % share.parts == share.part }.map(\.element)
+    /// The mutants `MIGRATE_MUTANT_NAMES` names (comma-separated), to try new ones without building the rest.
+    static let named = Set((ProcessInfo.processInfo.environment["MIGRATE_MUTANT_NAMES"] ?? "").split(separator: ",").map(String.init))
+
+    /// The mutants this run builds: those named, or else its share, every n-th of the list.
+    static let selected: [LayerMutant] = {
+        if !named.isEmpty { return mutants.filter { named.contains($0.name) } }
+        return mutants.enumerated().filter { $0.offset % share.parts == share.part }.map(\.element)
+    }()
+
     static let testFiles = [
         "PlanStoreTests.swift", "CatalogRulesTests.swift", "ProvisionalGrantTests.swift", "CohortRulesTests.swift", "PurchaseCacheTests.swift",
         "CatalogPlanStoreTests.swift", "LayerPromptTests.swift", "SubscriptionJourneyTests.swift", "NotificationLedgerTests.swift",
+        "StoreFrontTests.swift", "StoreMessagesTests.swift",
     ].map { repositoryRoot.appendingPathComponent("Tests/\(StoreLayerSources.folder)Tests/\($0)") }
 
     /// Builds the package once; the tests below share it.
@@ -133,6 +141,12 @@ struct LibraryMutantTests {
         // Every library file has a guard removed somewhere: here, or in a generated package's copy of the layer.
         #expect(Set(GeneratedPackageTests.layerMutants.map(\.file)).isSuperset(of: Self.files))
         #expect(Set(Self.mutants.map(\.name)).count == Self.mutants.count)
+        #expect(Self.named.isSubset(of: Self.mutants.map(\.name)), "MIGRATE_MUTANT_NAMES names no such mutant")
+        // Each mutation point is in the library as `generate` embeds it, whichever share of the mutants runs.
+        for mutant in Self.mutants {
+            let source = StoreLayerSources.source(named: String(mutant.file.dropLast(".swift".count))) ?? ""
+            #expect(source.contains(mutant.find), "\(mutant.name): the mutation point moved in \(mutant.file)")
+        }
         let tests = try Self.testFiles.map { (name: $0.lastPathComponent, text: try String(contentsOf: $0, encoding: .utf8)) }
         for mutant in Self.mutants {
             let kept = try Self.testFiles(proving: mutant, from: tests).map(\.0)
