@@ -152,19 +152,10 @@ where
     self.obtainable = obtainable
   }
 
-  /// The renewal periods App Store Connect offers an auto-renewable subscription, as ISO 8601
-  /// durations (what a `.storekit` file writes): each as the calendar adds it, and in whole days as
-  /// the App Store model renews it ("Auto-renewable subscriptions", subscription duration). The one
-  /// home of these lengths.
+  /// The renewal periods App Store Connect offers, each as the calendar adds it and in whole days
+  /// (`SubscriptionPeriods.lengths`).
   public static var renewalPeriods: [String: (calendar: DateComponents, days: Int)] {
-    [
-      "P1W": (DateComponents(day: 7), 7),
-      "P1M": (DateComponents(month: 1), 30),
-      "P2M": (DateComponents(month: 2), 60),
-      "P3M": (DateComponents(month: 3), 91),
-      "P6M": (DateComponents(month: 6), 182),
-      "P1Y": (DateComponents(year: 1), 365),
-    ]
+    SubscriptionPeriods.lengths
   }
 
   /// When a period that began at `start` ends, on the Gregorian calendar in UTC; nil when the
@@ -202,5 +193,28 @@ where
     guard holderGroup != nil || nonRenewing.contains(holder) else { return true }
     if let group = subscriptionGroups[product] { return holderGroup != group }
     return nonRenewing.contains(product)
+  }
+}
+
+/// The renewal periods App Store Connect offers an auto-renewable subscription, as ISO 8601
+/// durations (what a `.storekit` file writes): each as the calendar adds it, and in whole days as
+/// the App Store model renews it ("Auto-renewable subscriptions", subscription duration). The one
+/// home of these lengths: the plan's validation, the catalog rules, the App Store model and
+/// `migrate simulate` read them here.
+public enum SubscriptionPeriods {
+  public static var lengths: [String: (calendar: DateComponents, days: Int)] {
+    [
+      "P1W": (DateComponents(day: 7), 7),
+      "P1M": (DateComponents(month: 1), 30),
+      "P2M": (DateComponents(month: 2), 60),
+      "P3M": (DateComponents(month: 3), 91),
+      "P6M": (DateComponents(month: 6), 182),
+      "P1Y": (DateComponents(year: 1), 365),
+    ]
+  }
+
+  /// Every period's id, shortest first: what a plan may write.
+  public static var ids: [String] {
+    lengths.sorted { $0.value.days < $1.value.days }.map(\.key)
   }
 }

@@ -32,10 +32,10 @@ struct InitReportTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(check.output.utf8)) as? [String: Any], "\(check.error)")
         for diagnostic in (json["diagnostics"] as? [[String: Any]]) ?? [] { expected.insert(try #require(diagnostic["message"] as? String)) }
         let simulate = Self.run(["simulate", "migration.json", "--format", "json", "--draws", "200"], in: folder)
-        if simulate.status == .success {
-            let scenarios = try #require(try JSONSerialization.jsonObject(with: Data(simulate.output.utf8)) as? [String: Any])["scenarios"]
-            for note in ((scenarios as? [[String: Any]])?.first?["notes"] as? [String]) ?? [] { expected.insert(note) }
-        }
+        try #require(simulate.status == .success, "a plan init made from a git history simulates: \(simulate.error)")
+        let scenarios = try #require(try JSONSerialization.jsonObject(with: Data(simulate.output.utf8)) as? [String: Any])["scenarios"]
+        let notes = try #require((scenarios as? [[String: Any]])?.first?["notes"] as? [String], "simulate's first scenario has notes")
+        expected.formUnion(notes)
         #expect(!expected.isEmpty, "a plan made from git dates warns that they are unconfirmed")
 
         let report = Self.run(["report", "migration.json", "--draws", "200", "--output", "-"], in: folder)

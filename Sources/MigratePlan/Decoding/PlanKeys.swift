@@ -1,3 +1,4 @@
+import FreemiumStoreKit
 import MigrateSupport
 
 /// The keys of one object of a plan, declared once as the cases of an enum: the decoder accepts exactly these
@@ -63,7 +64,7 @@ public enum PlanKeys {
 
     public static let productTypes = ProductKind.allCases.map(\.rawValue)
     public static let models = ["paid", "free"]
-    public static let subscriptionPeriods = ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
+    public static let subscriptionPeriods = SubscriptionPeriods.ids
     /// The lengths App Store Connect offers for an introductory offer (a free trial from 3 days, a pay-up-front
     /// offer from a month, one period of a pay-as-you-go offer).
     public static let introductoryPeriods = ["P3D", "P1W", "P2W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
