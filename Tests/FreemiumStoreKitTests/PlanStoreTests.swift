@@ -182,6 +182,23 @@ struct PlanStoreTests {
         for _ in 0..<50 { await Task.yield() }
     }
 
+    /// Whether `task`, something the store scheduled (`recheck`), finishes within `limit`: awaited, not polled,
+    /// and a task that never runs fails the test after `limit` instead of holding it.
+    static func finishes(_ task: Task<Void, Never>, within limit: Duration = .seconds(5)) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let answer = FirstAnswer(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                answer.give(false)
+            }
+            Task {
+                await task.value
+                answer.give(true)
+                timer.cancel()
+            }
+        }
+    }
+
     @Test("Before the first refresh nothing is offered or buyable; after it, what the customer owns decides")
     func nothingBeforeLoad() async {
         let model = Self.model()
@@ -271,7 +288,7 @@ struct PlanStoreTests {
     }
 
     @Test("First launch offline, nothing cached: the purchase is being checked, and recognised when the App Store answers, no relaunch")
-    func firstLaunchOffline() async {
+    func firstLaunchOffline() async throws {
         let model = Self.model(Self.legacyBuyer)
         model.isOnline = false
         // On the model's clock: the store's next attempt comes when the test moves time on, not in real time.
@@ -281,11 +298,12 @@ struct PlanStoreTests {
         #expect(store.isCheckingOriginalPurchase)
         #expect(store.state.proof == .unknown && !store.decision.isLegacy)
         model.isOnline = true
+        let attempt = try #require(store.recheck, "no attempt scheduled")
         model.advance(by: store.recheckDelays[0] - 1)
         await Self.settle()
         #expect(!store.decision.isLegacy, "asked again before its delay")
         model.advance(by: 1)
-        for _ in 0..<10_000 where !store.decision.isLegacy { await Task.yield() }
+        #expect(await Self.finishes(attempt), "the store didn't ask again")
         #expect(store.decision.isLegacy, "the store asked again on its own")
         #expect(!store.isCheckingOriginalPurchase && store.state.proof == .verified)
     }
@@ -560,14 +578,8 @@ struct PlanStoreTests {
         #expect(store.entitlements.now == signed)
     }
 
-    /// Waits, boundedly, for what arrives through `Transaction.updates` or a purchase intent.
-    static func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-        for _ in 0..<500 where !condition() { try? await Task.sleep(nanoseconds: 2_000_000) }
-        return condition()
-    }
-
     @Test("An offer code redeemed in the App Store unlocks through the updates, says so, isn't sold again; refunded, it's gone")
-    func offerCodeFromTheAppStore() async {
+    func offerCodeFromTheAppStore() async throws {
         let model = Self.model()
         let store = Self.store(TinyPlan<OwnPrice>.self, model)
         await store.refresh()
@@ -575,7 +587,8 @@ struct PlanStoreTests {
             Issue.record("the code was refused")
             return
         }
-        #expect(await Self.eventually { store.entitlements.products.contains("pro") })
+        try await model.settle()
+        #expect(store.entitlements.products.contains("pro"))
         #expect(store.state.redeemedCodes == [.pro: .init(referenceName: "welcome-back", transactionID: redeemed.id)])
         #expect(await store.purchase(.pro) == .refused(.withheld(.owned)))
         // A purchase is no redemption.
@@ -583,7 +596,8 @@ struct PlanStoreTests {
         #expect(store.state.redeemedCodes.keys.sorted { $0.rawValue < $1.rawValue } == [.pro])
         #expect(model.charges.map(\.productID) == ["yearly"])
         model.refund("pro")
-        #expect(await Self.eventually { !store.entitlements.products.contains("pro") })
+        try await model.settle()
+        #expect(!store.entitlements.products.contains("pro"))
         #expect(store.state.redeemedCodes[.pro] == nil)
     }
 
@@ -617,21 +631,21 @@ struct PlanStoreTests {
     }
 
     @Test("A purchase started on the App Store passes the paywall's gate: what the customer owns is refused, a fitting one is bought")
-    func purchaseIntentGate() async {
+    func purchaseIntentGate() async throws {
         let model = Self.model(Self.legacyBuyer)
         let store = Self.store(TinyPlan<OwnPrice>.self, model)
         await store.refresh()
         model.startPurchaseOnAppStore("pro")
-        #expect(await Self.eventually { store.lastPurchaseIntent != nil })
+        try await model.settle()
         #expect(store.lastPurchaseIntent == .init(product: .pro, outcome: .refused(.withheld(.owned))))
         #expect(model.charges.isEmpty)
         model.startPurchaseOnAppStore("yearly")
-        #expect(await Self.eventually { store.lastPurchaseIntent?.product == .yearly })
-        #expect(store.lastPurchaseIntent?.outcome == .purchased(.yearly))
+        try await model.settle()
+        #expect(store.lastPurchaseIntent == .init(product: .yearly, outcome: .purchased(.yearly)))
         #expect(model.charges.map(\.productID) == ["yearly"])
         model.startPurchaseOnAppStore("gift")
-        #expect(await Self.eventually { store.lastPurchaseIntent?.product == nil })
-        #expect(store.lastPurchaseIntent?.outcome == .refused(.notOffered))
+        try await model.settle()
+        #expect(store.lastPurchaseIntent == .init(product: nil, outcome: .refused(.notOffered)))
     }
 
     @Test("A win-back price only where the App Store lists it for this customer: not before subscribing, shown and charged once lapsed")
@@ -670,15 +684,16 @@ struct PlanStoreTests {
         let store = Self.store(TinyPlan<OwnPrice>.self, model)
         await store.refresh()
         model.startPurchaseOnAppStore("yearly", winBackOffer: "best")
-        #expect(await Self.eventually { store.lastPurchaseIntent != nil })
-        #expect(store.lastPurchaseIntent?.outcome == .refused(.offerRejected), "never subscribed: not listed")
+        try await model.settle()
+        #expect(store.lastPurchaseIntent == .init(product: .yearly, outcome: .refused(.offerRejected)), "never subscribed: not listed")
         #expect(model.charges.isEmpty)
         #expect(await store.purchase(.yearly) == .purchased(.yearly))
         model.cancel("yearly")
         model.advance(by: 400 * 86_400)
         await store.refresh()
         model.startPurchaseOnAppStore("yearly", winBackOffer: "picked")
-        #expect(await Self.eventually { store.lastPurchaseIntent?.outcome == .purchased(.yearly) })
+        try await model.settle()
+        #expect(store.lastPurchaseIntent?.outcome == .purchased(.yearly))
         #expect(model.charges.map(\.winBackOfferID) == [nil, "picked"], "the offer picked, not the best one")
     }
 }
@@ -709,6 +724,22 @@ struct StatusUnreadable: StoreFront {
 }
 
 /// A value tests share with a `@Sendable` closure.
+/// The first of two racing answers, given once.
+final class FirstAnswer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Bool, Never>?
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
+
+    func give(_ answer: Bool) {
+        let waiting = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: answer)
+    }
+}
+
 final class Box<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Value
