@@ -21,16 +21,6 @@ extension AppStoreModel {
     return store
   }
 
-  /// Waits up to two seconds for `condition`, checking every 10 ms: for what the App Store sends
-  /// through `Transaction.updates` or a purchase intent, which no call returns.
-  @MainActor
-  public static func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-    for _ in 0..<200 where !condition() {
-      try? await Task.sleep(nanoseconds: 10_000_000)
-    }
-    return condition()
-  }
-
   /// Returns once every listener has handled everything the model sent it so far through
   /// `Transaction.updates` (a renewal, a refund, an approval, Family Sharing, a redeemed code) and
   /// `PurchaseIntent.intents`: a store launched on the model has then applied it. No call returns
