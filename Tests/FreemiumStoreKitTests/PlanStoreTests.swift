@@ -408,7 +408,7 @@ struct PlanStoreTests {
     }
 
     @Test("Ask to Buy: pending, then approved through Transaction.updates, unlocked and finished")
-    func askToBuy() async {
+    func askToBuy() async throws {
         let model = Self.model()
         model.asksToBuy = true
         let store = Self.store(TinyPlan<OwnPrice>.self, model)
@@ -416,18 +416,18 @@ struct PlanStoreTests {
         #expect(await store.purchase(.pro) == .pending)
         #expect(store.entitlements.products.isEmpty)
         _ = model.approve("pro")
-        await Self.settle()
+        try await model.settle()
         #expect(store.entitlements.products == ["pro"])
         #expect(model.records.first?.isFinished == true)
     }
 
     @Test("A product this build doesn't know is never finished: it may be a consumable nobody delivered")
-    func unknownProductNotFinished() async {
+    func unknownProductNotFinished() async throws {
         let model = AppStoreModel(products: [.init(id: "future", kind: .consumable)], appTransaction: Self.newCustomer, now: Self.start)
         let store = Self.store(TinyPlan<OwnPrice>.self, model)
         await store.refresh()
         _ = model.purchaseElsewhere("future")
-        await Self.settle()
+        try await model.settle()
         #expect(model.records.first?.isFinished == false)
     }
 
