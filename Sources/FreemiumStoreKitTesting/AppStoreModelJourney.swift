@@ -24,12 +24,14 @@ extension AppStoreModel {
   /// Returns once every listener has handled everything the model sent it so far through
   /// `Transaction.updates` (a renewal, a refund, an approval, Family Sharing, a redeemed code) and
   /// `PurchaseIntent.intents`: a store launched on the model has then applied it. No call returns
-  /// these, and nothing here sleeps: a listener has handled an element once it asks for the next
-  /// one, as a `for await` loop does when its body returns. What a store schedules on the model's
-  /// clock runs when the test moves the clock on (`advance(by:)`), not here.
+  /// these. Nothing is polled: a listener has handled an element once it asks for the next one, as
+  /// a `for await` loop does when its body returns, and this returns as the last listener asks.
+  /// What a store schedules on the model's clock runs when the test moves the clock on
+  /// (`advance(by:)`), not here.
   ///
   /// - Parameter limit: how long to wait before giving up, so a listener that stopped or hangs fails
-  ///   the test instead of holding it.
+  ///   the test instead of holding it. Only time in which the main actor, where the store handles
+  ///   what it gets, was free to run counts: another test holding it doesn't fail this one.
   /// - Throws: `Unsettled` when something sent is still not handled after `limit`.
   public func settle(within limit: Duration = .seconds(5)) async throws {
     let (updates, intents) = (self.updates, self.intents)
@@ -43,7 +45,7 @@ extension AppStoreModel {
         return !Task.isCancelled
       }
       group.addTask {
-        try? await Task.sleep(for: limit)
+        await Self.mainActorTime(limit)
         return false
       }
       let first = await group.next() ?? false
@@ -52,6 +54,16 @@ extension AppStoreModel {
     }
     guard !settled else { return }
     throw Unsettled(limit: limit, updates: updates.unhandled, intents: intents.unhandled)
+  }
+
+  /// Returns once `limit` has passed in steps that each end with a turn on the main actor, so time
+  /// in which something else held the main actor (another test in the process) isn't counted; or
+  /// once the task is cancelled.
+  static func mainActorTime(_ limit: Duration) async {
+    for _ in 0..<100 {
+      do { try await Task.sleep(for: limit / 100) } catch { return }
+      await MainActor.run {}
+    }
   }
 
   /// What `settle(within:)` found still not handled when it gave up.
