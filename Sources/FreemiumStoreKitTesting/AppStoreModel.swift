@@ -296,15 +296,12 @@ public final class AppStoreModel: StoreFront, StoreClock, @unchecked Sendable {
     var sleepers: [Int: (deadline: Date, continuation: CheckedContinuation<Void, any Error>)] = [:]
     var nextSleeper = 0
     var nextID: UInt64 = 1_000
-    var listeners: [Int: AsyncStream<StoreTransaction>.Continuation] = [:]
-    var nextListener = 0
     /// One-time-use offer codes already redeemed.
     var spentCodes: Set<String> = []
     /// Win-back offers the customer redeemed: each one once.
     var redeemedWinBacks: Set<String> = []
     /// What the customer types in the redemption sheet.
     var codeInSheet: OfferCodeEntry?
-    var intentListeners: [Int: AsyncStream<StorePurchaseIntent>.Continuation] = [:]
     /// App Store Server Notifications posted, oldest first.
     var notifications: [VerifiedNotification] = []
   }
@@ -314,6 +311,10 @@ public final class AppStoreModel: StoreFront, StoreClock, @unchecked Sendable {
   public static let billingRetryDuration: TimeInterval = 60 * 86_400
 
   public let products: [String: Product]
+  /// What the model sends through `Transaction.updates`, and what each listener handled.
+  let updates = ModelStream<StoreTransaction>()
+  /// What the model sends through `PurchaseIntent.intents`, and what each listener handled.
+  let intents = ModelStream<StorePurchaseIntent>()
   private let lock = NSLock()
   private var state: State
 
@@ -609,17 +610,6 @@ public final class AppStoreModel: StoreFront, StoreClock, @unchecked Sendable {
     .map(transaction)
   }
 
-  public func transactionUpdates() -> AsyncStream<StoreTransaction> {
-    let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
-    let id = withState { state in
-      defer { state.nextListener += 1 }
-      state.listeners[state.nextListener] = continuation
-      return state.nextListener
-    }
-    continuation.onTermination = { [weak self] _ in self?.withState { $0.listeners[id] = nil } }
-    return stream
-  }
-
   public func sync() async throws {
     try withState { state in
       state.calls.append(.sync)
@@ -708,8 +698,7 @@ public final class AppStoreModel: StoreFront, StoreClock, @unchecked Sendable {
   }
 
   func emit(_ record: Record) {
-    let transaction = transaction(record)
-    for listener in withState({ Array($0.listeners.values) }) { listener.yield(transaction) }
+    updates.send(transaction(record))
   }
 }
 

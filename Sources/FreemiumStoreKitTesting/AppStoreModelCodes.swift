@@ -86,8 +86,7 @@ extension AppStoreModel {
   /// a win-back offer they pick there (`winBackOffer`): a `PurchaseIntent` for the app, which buys it
   /// or not. Nothing is charged here.
   public func startPurchaseOnAppStore(_ productID: String, winBackOffer: String? = nil) {
-    let intent = StorePurchaseIntent(productID: productID, winBackOfferID: winBackOffer)
-    for listener in withState({ Array($0.intentListeners.values) }) { listener.yield(intent) }
+    intents.send(StorePurchaseIntent(productID: productID, winBackOfferID: winBackOffer))
   }
 
   // MARK: - StoreFront
@@ -105,19 +104,6 @@ extension AppStoreModel {
     if let entry {
       redeem(code: entry.code, for: entry.productID, referenceName: entry.referenceName)
     }
-  }
-
-  public func purchaseIntents() -> AsyncStream<StorePurchaseIntent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: StorePurchaseIntent.self)
-    let id = withState { state in
-      defer { state.nextListener += 1 }
-      state.intentListeners[state.nextListener] = continuation
-      return state.nextListener
-    }
-    continuation.onTermination = { [weak self] _ in
-      self?.withState { $0.intentListeners[id] = nil }
-    }
-    return stream
   }
 
   /// The offer a record carries, as `Transaction.offer` says it.

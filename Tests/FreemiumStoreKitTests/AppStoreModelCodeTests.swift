@@ -14,7 +14,7 @@ struct AppStoreModelCodeTests {
         let model = Model.model()
         let received = Received(model)
         let redeemed = try model.redeem(code: "ONCE", for: "lifetime", referenceName: "spring").get()
-        let sent = await received.first(1)
+        let sent = try await received.all()
         #expect(sent.map(\.id) == [redeemed.id])
         #expect(sent.first?.offer == TransactionOffer(.code, id: "spring"))
         #expect(await Model.entitled(model) == ["lifetime"])

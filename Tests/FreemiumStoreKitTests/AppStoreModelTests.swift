@@ -222,7 +222,7 @@ struct AppStoreModelTests {
             #expect(record.expirationDate == Self.start.addingTimeInterval(Self.month * Double(index + 1)))
         }
         #expect(model.charges.filter(\.isRenewal).count == 12)
-        #expect(await received.first(12).map(\.id) == chain.dropFirst().map(\.id))
+        #expect(try await received.all().map(\.id) == chain.dropFirst().map(\.id))
         #expect(await model.currentEntitlements().map(\.id) == [chain[12].id])
     }
 
@@ -363,19 +363,18 @@ struct AppStoreModelTests {
     @Test("Updates: a purchase here comes back only as its result; Ask to Buy, refunds and relaunches arrive through updates")
     func updates() async throws {
         let model = Self.model(asks: true)
-        // Collected as they arrive, so a missing update fails after a bounded wait instead of hanging the run.
         let updates = Received(model)
         #expect(try await model.purchase(productID: "lifetime", offer: nil) == .pending)
         let entitled = await Self.entitled(model)
         #expect(model.charges.isEmpty && entitled.isEmpty)
         model.approve("lifetime")
-        #expect(await updates.first(1).map(\.productID) == ["lifetime"])
+        #expect(try await updates.all().map(\.productID) == ["lifetime"])
         model.refund("lifetime")
-        #expect(await updates.first(2).last?.isRevoked == true)
+        #expect(try await updates.all().map(\.isRevoked) == [false, true])
         model.asksToBuy = false
         _ = try await Self.buy(model, "coins")
         model.relaunch()  // both still unfinished: sent again
-        #expect(await updates.first(4).dropFirst(2).map(\.productID) == ["lifetime", "coins"])
+        #expect(try await updates.all().map(\.productID) == ["lifetime", "lifetime", "lifetime", "coins"])
     }
 
     @Test("Ask to Buy declined: nothing is charged or sent")
@@ -412,17 +411,21 @@ struct AppStoreModelTests {
             #expect(model.records.isEmpty)
             return
         }
-        #expect(await received.first(1).map(\.ownership) == [.familyShared])
+        #expect(try await received.all().map(\.ownership) == [.familyShared])
         #expect(await model.currentEntitlements().map(\.ownership) == [.familyShared])
         if product == "basic" {
             model.advance(by: Self.month + 1)  // a shared subscription renews with the organizer's, at no charge to the member
-            #expect(await received.first(2).last?.purchaseDate == Self.start.addingTimeInterval(Self.month))
+            let renewed = try await received.all()
+            #expect(renewed.count == 2 && renewed.last?.purchaseDate == Self.start.addingTimeInterval(Self.month))
             #expect(await model.currentEntitlements().map(\.ownership) == [.familyShared])
         }
         #expect(model.charges.isEmpty)
-        let sent = await received.first(0).count
+        let sent = try await received.all().count
         model.stopFamilySharing(product)
-        #expect(await received.first(sent + 1).last?.isRevoked == true)
+        // Every shared transaction (a subscription's renewals too), revoked.
+        let revoked = try await received.all().dropFirst(sent)
+        #expect(revoked.map(\.id) == model.records.filter { $0.productID == product }.map(\.id))
+        #expect(!revoked.isEmpty && revoked.allSatisfy(\.isRevoked))
         #expect(await Self.entitled(model).isEmpty)
     }
 
@@ -480,14 +483,15 @@ extension PurchaseAttempt {
     }
 }
 
-/// What the model sends through `Transaction.updates`, collected as it arrives, so a test that misses
-/// one fails after a bounded wait instead of waiting forever.
+/// What the model sends through `Transaction.updates`, collected as it arrives.
 final class Received: @unchecked Sendable {
     private let lock = NSLock()
+    private let model: AppStoreModel
     private var items: [StoreTransaction] = []
     private var listener: Task<Void, Never>?
 
     init(_ model: AppStoreModel) {
+        self.model = model
         let updates = model.transactionUpdates()
         listener = Task { [weak self] in
             for await transaction in updates { self?.append(transaction) }
@@ -498,12 +502,9 @@ final class Received: @unchecked Sendable {
 
     private func append(_ transaction: StoreTransaction) { lock.withLock { items.append(transaction) } }
 
-    /// What arrived, once `count` have or after a bounded wait (up to about five seconds, so a busy machine still
-    /// gets there and a missing update still fails).
-    func first(_ count: Int) async -> [StoreTransaction] {
-        for attempt in 0..<5_000 where lock.withLock({ items.count }) < count {
-            if attempt < 100 { await Task.yield() } else { try? await Task.sleep(nanoseconds: 1_000_000) }
-        }
+    /// Everything the model sent so far, once this listener has collected it (`AppStoreModel.settle(within:)`).
+    func all() async throws -> [StoreTransaction] {
+        try await model.settle()
         return lock.withLock { items }
     }
 }

@@ -107,11 +107,12 @@ struct SubscriptionJourneyTests {
     }
 
     @Test("A family member can't change the organizer's plan: no option, and a change is refused")
-    func familyMemberHasNoPlanChanges() async {
+    func familyMemberHasNoPlanChanges() async throws {
         let model = Self.model()
         let store = await model.launch(SubscriptionPlan.self, on: .iOS)
         #expect(model.shareFromFamily("monthly"))
-        #expect(await AppStoreModel.eventually { store.entitlements.activeProducts.contains(.monthly) })
+        try await model.settle()
+        #expect(store.entitlements.activeProducts.contains(.monthly))
         #expect(store.planOptions().isEmpty)
         #expect(await store.changePlan(to: .yearly) == .refused(.notOffered))
         #expect(model.charges.isEmpty)
@@ -253,11 +254,12 @@ struct SubscriptionJourneyTests {
     // MARK: - Family Sharing
 
     @Test("An offer to a family member who has everything through the organizer's plan says so, and what buying adds")
-    func familyMemberOfferSaysWhatTheyHave() async {
+    func familyMemberOfferSaysWhatTheyHave() async throws {
         let model = Self.model()
         let store = await model.launch(SubscriptionPlan.self, on: .iOS)
         #expect(model.shareFromFamily("yearly"))
-        #expect(await AppStoreModel.eventually { store.entitlements.activeProducts.contains(.yearly) })
+        try await model.settle()
+        #expect(store.entitlements.activeProducts.contains(.yearly))
         let lifetime = store.upsell.offers.first { $0.product == .lifetime }
         #expect(lifetime?.sharedByFamily == [.yearly])
         #expect(lifetime?.familySharing == FamilySharedOffer(coversEverything: true, ownership: .forGood))
