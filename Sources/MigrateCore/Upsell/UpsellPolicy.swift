@@ -87,7 +87,23 @@ public struct UpsellPolicy: Sendable {
     public init(catalog: PlanCatalog, rules: PlanRules) {
         self.catalog = catalog
         self.rules = rules
+        // Each tier's legacy products and the regular product each stands for, the first in the plan's order: an offer
+        // of one finds its regular product here instead of through the whole catalogue.
+        var regulars: [String: [ProductKey: ProductKey]] = [:]
+        for (tier, prices) in rules.legacyPrices {
+            var table: [ProductKey: (position: Int, regular: ProductKey)] = [:]
+            for (regular, price) in prices {
+                guard case .legacyProduct(let twin) = price.charge, let position = catalog.index(ofProduct: regular.rawValue) else { continue }
+                if let known = table[twin], known.position <= position { continue }
+                table[twin] = (position, regular)
+            }
+            regulars[tier] = table.mapValues(\.regular)
+        }
+        legacyRegulars = regulars
     }
+
+    /// Each tier's legacy products, and the regular product each is bought in place of.
+    private let legacyRegulars: [String: [ProductKey: ProductKey]]
 
     /// The legacy product `tier` buys instead of `regular`, when its discount names one that exists and is cheaper.
     public func legacyTwin(of regular: Product, in tier: ResolvedTier) -> Product? {
@@ -163,7 +179,7 @@ public struct UpsellPolicy: Sendable {
         var reason = "adds \(adds.map { "'\($0)'" }.joined(separator: ", "))"
         if let tier, offer.legacyPrice != nil {
             if case .legacyProduct? = offer.legacyCharge,
-                let twinOf = catalog.plan.products.first(where: { legacyTwin(of: $0, in: tier)?.id == id })
+                let twinOf = legacyRegulars[tier.id]?[offer.product].flatMap({ catalog.product(withID: $0.rawValue) })
             {
                 // The legacy product itself is bought, at its own price.
                 regular = twinOf.price
