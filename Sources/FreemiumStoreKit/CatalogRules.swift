@@ -152,12 +152,6 @@ where
     self.obtainable = obtainable
   }
 
-  /// The renewal periods App Store Connect offers, each as the calendar adds it and in whole days
-  /// (`SubscriptionPeriods.lengths`).
-  public static var renewalPeriods: [String: (calendar: DateComponents, days: Int)] {
-    SubscriptionPeriods.lengths
-  }
-
   /// When a period that began at `start` ends, on the Gregorian calendar in UTC; nil when the
   /// calendar can't tell.
   public static func end(of period: DateComponents, from start: Date) -> Date? {

@@ -106,24 +106,28 @@ public struct StoreMessages: Hashable, Sendable {
     nothingRestored: "No previous purchases could be restored.",
     restored: "Your purchases were restored.")
 
-  /// Every sentence with the name `init` gives it, in `init`'s order: how `migrate` writes a value
-  /// out as Swift and lists the words in the app's integration guide.
-  public var entries: [(name: String, text: String)] {
+  /// Every sentence's name (the label `init` gives it) and where it is kept, in `init`'s order: how
+  /// `migrate` lists the words in the app's integration guide, and how an app rewords them one by one.
+  public static var sentences: [(name: String, path: WritableKeyPath<StoreMessages, String>)] {
     [
-      ("purchased", purchased), ("scheduled", scheduled), ("planKept", planKept),
-      ("pending", pending),
-      ("ownershipUnknown", ownershipUnknown), ("addsNothing", addsNothing), ("requires", requires),
-      ("wouldChargeTwice", wouldChargeTwice), ("trialTaken", trialTaken),
-      ("originalPurchaseUnknown", originalPurchaseUnknown),
-      ("switchAddsNothing", switchAddsNothing),
-      ("alreadySwitched", alreadySwitched), ("notOffered", notOffered),
-      ("offerNotSigned", offerNotSigned), ("offerRejected", offerRejected),
-      ("unverified", unverified),
-      ("awaitingDelivery", awaitingDelivery), ("failedPrefix", failedPrefix),
-      ("codeRedeemed", codeRedeemed), ("codeUnavailablePrefix", codeUnavailablePrefix),
-      ("restoreFailed", restoreFailed), ("nothingRestored", nothingRestored),
-      ("restored", restored),
+      ("purchased", \.purchased), ("scheduled", \.scheduled), ("planKept", \.planKept),
+      ("pending", \.pending), ("ownershipUnknown", \.ownershipUnknown),
+      ("addsNothing", \.addsNothing), ("requires", \.requires),
+      ("wouldChargeTwice", \.wouldChargeTwice), ("trialTaken", \.trialTaken),
+      ("originalPurchaseUnknown", \.originalPurchaseUnknown),
+      ("switchAddsNothing", \.switchAddsNothing), ("alreadySwitched", \.alreadySwitched),
+      ("notOffered", \.notOffered), ("offerNotSigned", \.offerNotSigned),
+      ("offerRejected", \.offerRejected), ("unverified", \.unverified),
+      ("awaitingDelivery", \.awaitingDelivery), ("failedPrefix", \.failedPrefix),
+      ("codeRedeemed", \.codeRedeemed), ("codeUnavailablePrefix", \.codeUnavailablePrefix),
+      ("restoreFailed", \.restoreFailed), ("nothingRestored", \.nothingRestored),
+      ("restored", \.restored),
     ]
+  }
+
+  /// Every sentence with its name, in `init`'s order.
+  public var entries: [(name: String, text: String)] {
+    Self.sentences.map { ($0.name, self[keyPath: $0.path]) }
   }
 }
 

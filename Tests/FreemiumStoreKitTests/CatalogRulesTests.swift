@@ -166,8 +166,8 @@ struct CatalogRulesTests {
         "Each renewal period as the calendar adds it, and in whole days its average Gregorian length",
         arguments: periods.map { ($0.period, $0.from, $0.until, $0.days) })
     func renewalPeriod(period: String, from: String, until: String, days: Int) throws {
-        #expect(Set(Rules.renewalPeriods.keys) == Set(Self.periods.map(\.period)))
-        let length = try #require(Rules.renewalPeriods[period])
+        #expect(Set(SubscriptionPeriods.lengths.keys) == Set(Self.periods.map(\.period)))
+        let length = try #require(SubscriptionPeriods.lengths[period])
         #expect(Rules.end(of: length.calendar, from: Self.date(from)) == Self.date(until))
         // A Gregorian year is 365.2425 days on average: a month is a twelfth of it, rounded down to whole days.
         let months = Double((length.calendar.year ?? 0) * 12 + (length.calendar.month ?? 0))

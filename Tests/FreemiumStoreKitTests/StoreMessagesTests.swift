@@ -44,9 +44,7 @@ struct StoreMessagesTests {
     @Test("An app's rewording reaches every outcome")
     func rewording() {
         var words = StoreMessages.english
-        for entry in words.entries {
-            words = Self.replacing(entry.name, in: words, with: "«\(entry.name)»")
-        }
+        for sentence in StoreMessages.sentences { words[keyPath: sentence.path] = "«\(sentence.name)»" }
         for (outcome, sentence) in Self.outcomes {
             #expect(outcome.message(in: words) == words[keyPath: sentence])
             #expect(outcome.message(in: words)?.hasPrefix("«") == true, "\(outcome) still says the layer's English")
@@ -54,33 +52,12 @@ struct StoreMessagesTests {
         #expect(RestoreOutcome.allCases.allSatisfy { $0.message(in: words).hasPrefix("«") })
     }
 
-    @Test("`entries` lists every sentence once, under the name `init` gives it, so the generated app's copy has them all")
+    @Test("`sentences` lists every sentence once, under the name `init` gives it and where it keeps it")
     func entriesAreComplete() {
         let english = StoreMessages.english
         let stored = Mirror(reflecting: english).children.compactMap { child in child.label.map { ($0, child.value as? String) } }
         #expect(english.entries.map(\.name) == stored.map(\.0))
         #expect(english.entries.map(\.text) == stored.map(\.1))
         #expect(Set(english.entries.map(\.text)).count == english.entries.count, "two outcomes would say the same")
-    }
-
-    /// `words` with the sentence called `name` replaced.
-    static func replacing(_ name: String, in words: StoreMessages, with text: String) -> StoreMessages {
-        var words = words
-        let paths: [String: WritableKeyPath<StoreMessages, String>] = [
-            "purchased": \.purchased, "scheduled": \.scheduled, "planKept": \.planKept, "pending": \.pending,
-            "ownershipUnknown": \.ownershipUnknown, "addsNothing": \.addsNothing, "requires": \.requires,
-            "wouldChargeTwice": \.wouldChargeTwice, "trialTaken": \.trialTaken, "originalPurchaseUnknown": \.originalPurchaseUnknown,
-            "switchAddsNothing": \.switchAddsNothing, "alreadySwitched": \.alreadySwitched, "notOffered": \.notOffered,
-            "offerNotSigned": \.offerNotSigned, "offerRejected": \.offerRejected, "unverified": \.unverified,
-            "awaitingDelivery": \.awaitingDelivery, "failedPrefix": \.failedPrefix, "codeRedeemed": \.codeRedeemed,
-            "codeUnavailablePrefix": \.codeUnavailablePrefix, "restoreFailed": \.restoreFailed, "nothingRestored": \.nothingRestored,
-            "restored": \.restored,
-        ]
-        guard let path = paths[name] else {
-            Issue.record("no key path for \(name)")
-            return words
-        }
-        words[keyPath: path] = text
-        return words
     }
 }

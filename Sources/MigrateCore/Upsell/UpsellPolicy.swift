@@ -105,12 +105,6 @@ public struct UpsellPolicy: Sendable {
     /// Each tier's legacy products, and the regular product each is bought in place of.
     private let legacyRegulars: [String: [ProductKey: ProductKey]]
 
-    /// The legacy product `tier` buys instead of `regular`, when its discount names one that exists and is cheaper.
-    public func legacyTwin(of regular: Product, in tier: ResolvedTier) -> Product? {
-        guard case .legacyProduct(let twin)? = rules.legacyPrices[tier.id]?[ProductKey(regular.id)]?.charge else { return nil }
-        return catalog.product(withID: twin.rawValue)
-    }
-
     /// Whether a feature the customer has from `source` means buying `product` would charge twice for it
     /// (`CatalogRules.chargesTwice(_:for:)`, the one place that says it).
     public func chargesTwice(_ product: Product, for source: GrantSource) -> Bool {

@@ -25,15 +25,9 @@ extension GenerationContext {
             running[os] = .string(chosen.rawValue)
         }
         return [
-            // The layer's words (`StoreMessages.english`), written out as the app's to reword.
+            // The layer's words (`StoreMessages.english`), listed in INTEGRATION.md.
             "purchaseMessageRows": .list(
-                StoreMessages.english.entries.enumerated().map { offset, entry in
-                    let end = offset == StoreMessages.english.entries.count - 1 ? ")" : ","
-                    return [
-                        "key": .string(entry.name), "text": .string(entry.text),
-                        "argument": .string(Self.declaration("\(entry.name):", SwiftIdentifier.stringLiteral(entry.text) + end, indent: 4)),
-                    ]
-                }),
+                StoreMessages.english.entries.map { entry in ["key": .string(entry.name), "text": .string(entry.text)] }),
             "runningPlatforms": .object(running),
             "layerVersion": .string(StoreLayerSources.version),
             "cacheServiceDeclaration": .string(
@@ -236,7 +230,7 @@ extension GenerationContext {
         case .nonRenewing: kind = ".nonRenewing"
         case .autoRenewable:
             let info = product.subscription
-            let days = info.flatMap { PlanRules.renewalPeriods[$0.period]?.days } ?? 30
+            let days = info.flatMap { SubscriptionPeriods.lengths[$0.period]?.days } ?? 30
             kind =
                 ".autoRenewable(group: \(SwiftIdentifier.stringLiteral(info?.group ?? "")), level: \(info?.level ?? 1), period: \(Self.grouped(Int64(days * 86_400))))"
         }
