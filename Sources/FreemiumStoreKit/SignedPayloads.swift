@@ -193,12 +193,20 @@ where
   Plan.Platform: Codable, Plan.PlanTier: Codable, Plan.Product: Codable, Plan.PlanFeature: Codable
 {}
 
+extension StoreEnvironment {
+  /// The environment a payload's `receiptType` or `environment` names. A value Apple adds later is
+  /// read as production, where the original version is real, rather than as a tester's.
+  public init(serverName name: String?) {
+    self = name.flatMap(StoreEnvironment.init(appleName:)) ?? .production
+  }
+}
+
 extension CatalogPlan {
   /// The environment a payload's `receiptType` or `environment` names, for a verifier of your own.
   /// A value Apple adds later is read as production, where the original version is real, rather
   /// than as a tester's.
   public static func serverEnvironment(_ name: String?) -> StoreEnvironment {
-    name.flatMap(StoreEnvironment.init(appleName:)) ?? .production
+    StoreEnvironment(serverName: name)
   }
 
   /// Decides a customer on a server from their verified app transaction and verified transactions.

@@ -19,7 +19,7 @@ struct GenerateCommandTests {
         #expect(first.output.contains("created  out/Freemium/OriginalPurchase.swift"))
         // The layer's copies are the library's sources, whatever files it has.
         let layer = StoreLayerSources.names.map { "Freemium/FreemiumStoreKit/\($0).swift" }.sorted()
-        let testing = StoreLayerSources.testingNames.map { "FreemiumTests/FreemiumStoreKitTesting/\($0).swift" }.sorted()
+        let testing = StoreLayerSources.appTestingNames.map { "FreemiumTests/FreemiumStoreKitTesting/\($0).swift" }.sorted()
         let count = 11 + layer.count + testing.count
         #expect(first.output.hasSuffix("\(count) files written, 0 unchanged in out.\n"))
         let written = files(in: scratch.url.appendingPathComponent("out"))

@@ -557,8 +557,9 @@ struct GeneratedPackageTests {
                     try write(GeneratedFileHeader.content(for: file, source: "migration.json"), to: folder.appendingPathComponent(file.path))
                 }
                 targets.append(#"    .target(name: "\#(entry.module)Server", dependencies: ["\#(entry.module)"\#(library)]),"#)
+                let testing = storeLayer == .dependency ? #", "\#(StoreLayerSources.folder)", "\#(StoreLayerSources.testingFolder)""# : ""
                 targets.append(
-                    #"    .testTarget(name: "\#(entry.module)ServerTests", dependencies: ["\#(entry.module)Server", "\#(entry.module)"\#(library)]),"#
+                    #"    .testTarget(name: "\#(entry.module)ServerTests", dependencies: ["\#(entry.module)Server", "\#(entry.module)"\#(testing)]),"#
                 )
                 if entry.module == libraryServer {
                     let shim = repositoryRoot.appendingPathComponent("Tests/Fixtures/AppStoreServerLibraryShim")
@@ -699,8 +700,9 @@ struct GeneratedPackageTests {
 
     /// How many tests a generated test folder declares.
     static func declaredTests(in folder: URL) throws -> Int {
-        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).reduce(0) { count, file in
-            count + (try String(contentsOf: file, encoding: .utf8)).components(separatedBy: "@Test").count - 1
+        // A copy of the test double in a folder of its own declares no tests.
+        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { !$0.hasDirectoryPath }.reduce(0) {
+            count, file in count + (try String(contentsOf: file, encoding: .utf8)).components(separatedBy: "@Test").count - 1
         }
     }
 
@@ -731,9 +733,14 @@ struct GeneratedPackageTests {
             let app = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources/\(entry.module)").path)
             #expect(model.isDisjoint(with: app), "\(entry.module)")
         }
+        // Vendored, the app's tests hold the model, and a server's tests only the payloads they read.
         for module in Self.vendored {
             let tests = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Tests/\(module)Tests").path)
-            #expect(model.isSubset(of: tests), "\(module)")
+            #expect(Set(StoreLayerSources.appTestingNames.map { $0 + ".swift" }).isSubset(of: tests), "\(module)")
+            guard Self.servers.contains(module) else { continue }
+            let server = try FileManager.default.contentsOfDirectory(
+                atPath: root.appendingPathComponent("Tests/\(module)ServerTests/\(StoreLayerSources.testingFolder)").path)
+            #expect(server.sorted() == StoreLayerSources.serverTestingNames.map { $0 + ".swift" }.sorted(), "\(module)")
         }
     }
 

@@ -13,7 +13,7 @@ struct GoldenTests {
         let files = try Generator().generate(try examplePlan(name))
         // In path order, as the outputs are: `PlanStore+Types.swift` before `PlanStore.swift`.
         let layer = StoreLayerSources.names.map { "Freemium/FreemiumStoreKit/\($0).swift" }.sorted()
-        let testing = StoreLayerSources.testingNames.map { "FreemiumTests/FreemiumStoreKitTesting/\($0).swift" }.sorted()
+        let testing = StoreLayerSources.appTestingNames.map { "FreemiumTests/FreemiumStoreKitTesting/\($0).swift" }.sorted()
         #expect(
             files.map(\.path)
                 == [
@@ -75,7 +75,10 @@ struct GoldenTests {
                 let app = files.filter { $0.path.hasPrefix((package ? "Sources/" : "") + "\(options.module)/") }
                 #expect(!app.isEmpty)
                 #expect(!app.contains { $0.path.contains("AppStoreModel") || $0.body.contains("class AppStoreModel") }, "\(app.map(\.path))")
-                for source in sources {
+                // The server's payloads are copied into a server's tests only (`serverTestingNames`).
+                let serverOnly = Set(StoreLayerSources.serverTestingNames.map { $0 + ".swift" })
+                #expect(!files.contains { file in serverOnly.contains { file.path.hasSuffix("/" + $0) } })
+                for source in sources where !serverOnly.contains(source.path) {
                     let copy = try #require(files.first { $0.path == tests + "FreemiumStoreKitTesting/\(source.path)" })
                     let expected = source.text.replacingOccurrences(
                         of: "\nimport FreemiumStoreKit\n", with: "\n@testable import \(options.module)\n")

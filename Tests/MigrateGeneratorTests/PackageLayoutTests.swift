@@ -71,7 +71,7 @@ struct PackageLayoutTests {
         #expect(!store.body.contains("import FreemiumStoreKit"))
         // The test double goes to the tests, never to Sources: no model of the App Store ships in the app.
         let testing = files.filter { $0.path.hasPrefix("Tests/ServerPalStoreTests/\(StoreLayerSources.testingFolder)/") }
-        #expect(testing.map(\.path) == StoreLayerSources.testingNames.map { "Tests/ServerPalStoreTests/FreemiumStoreKitTesting/\($0).swift" })
+        #expect(testing.map(\.path) == StoreLayerSources.appTestingNames.map { "Tests/ServerPalStoreTests/FreemiumStoreKitTesting/\($0).swift" })
         #expect(!files.contains { $0.path.hasPrefix("Sources/") && $0.path.contains("AppStoreModel") })
         #expect(!manifest.body.contains("FreemiumStoreKitTesting"))
     }

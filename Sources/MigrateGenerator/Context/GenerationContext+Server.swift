@@ -38,7 +38,13 @@ extension GenerationContext {
             "server": .bool(options.server),
             // Sorted as swift-format wants, whatever the module is called.
             "serverImports": .list(serverImports(["Foundation", options.module]).map { .string($0) }),
-            "serverTestImports": .list(serverImports(["Foundation", "Testing", options.module, options.module + "Server"]).map { .string($0) }),
+            // The server's tests read the payloads through the test double's `ServerPayloads`: the library's, or its
+            // copy in the test target.
+            "serverTestImports": .list(
+                serverImports(
+                    ["Foundation", "Testing", options.module, options.module + "Server"]
+                        + (options.storeLayer == .dependency ? [StoreLayerSources.testingFolder] : [])
+                ).map { .string($0) }),
             "serverBundleID": .string(SwiftIdentifier.stringLiteral(plan.app.bundleID)),
             "serverNow": .string(Self.grouped(Int64(Self.serverNow.timeIntervalSince1970))),
             "serverTestCount": .string(String(cases.count)),

@@ -88,8 +88,15 @@ public struct Generator: Sendable {
                 ("\(module)/\(StoreLayerSources.folder)/\(name).swift", StoreLayerSources.templatePrefix + name, .swift)
             }
             // Its test double, only where the tests see it: the app target never holds a model of the App Store.
-            + (storeLayer == .vendored ? StoreLayerSources.testingNames : []).map { name in
+            + (storeLayer == .vendored ? StoreLayerSources.appTestingNames : []).map { name in
                 ("\(module)Tests/\(StoreLayerSources.testingFolder)/\(name).swift", StoreLayerSources.testingTemplatePrefix + name, .tests)
+            }
+            // The server's tests read what the App Store Server API sends through the test double's payloads.
+            + (storeLayer == .vendored && server ? StoreLayerSources.serverTestingNames : []).map { name in
+                (
+                    "\(module)ServerTests/\(StoreLayerSources.testingFolder)/\(name).swift", StoreLayerSources.testingTemplatePrefix + name,
+                    .server
+                )
             }
     }
 
