@@ -93,6 +93,11 @@ where
   public let tierOwnable: Set<Feature>
   /// Every feature someone could have today.
   public let obtainable: Set<Feature>
+  /// The products on sale that may be offered (not a consumable, not sold only to a tier), in
+  /// `forSale`'s order, with what the upsell reads of each.
+  @usableFromInline var offerable: [OfferableFacts<Product, Feature>] = []
+  /// Each product's place among the plan's products ordered by id, for ordering offers.
+  @usableFromInline var nameRanks: [Product: Int] = [:]
 
   public init(
     tierFeatures: [Tier: Set<Feature>],
@@ -150,6 +155,12 @@ where
     for features in features.values { obtainable.formUnion(features) }
     for features in freeFeatures.values { obtainable.formUnion(features) }
     self.obtainable = obtainable
+    for (rank, product) in productGrants.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated()
+    {
+      nameRanks[product] = rank
+    }
+    offerable = forSale.filter { !consumables.contains($0) && !legacy.contains($0) }.map(
+      offerableFacts)
   }
 
   /// When a period that began at `start` ends, on the Gregorian calendar in UTC; nil when the
