@@ -13,21 +13,141 @@ public struct Offer: Sendable, Hashable {
     public var charge: LegacyCharge?
     /// The features it would add, in plan order.
     public var adds: [String]
-    public var reason: String
+    /// What only some offers have, kept out of line: a report of thousands of offers holds one pointer each for it.
+    private var more: More?
+
+    /// The customer's legacy tier whose price or legacy product applies; nil at the usual price.
+    public var legacyTier: String? {
+        get { details.legacyTier }
+        set { details.legacyTier = newValue }
+    }
+    /// For a legacy product, the regular product it is bought in place of (`regularPrice` is that product's).
+    public var inPlaceOf: String? {
+        get { details.inPlaceOf }
+        set { details.inPlaceOf = newValue }
+    }
+    /// Features it grants that the customer already has, in plan order: offered anyway because nothing smaller
+    /// sells what it adds.
+    public var overlap: [String] {
+        get { details.overlap }
+        set { details.overlap = newValue }
+    }
     /// The subscription it replaces within its group (an upgrade, downgrade or crossgrade the App Store
     /// makes, charging for one subscription), when the customer has one there.
-    public var switchesFrom: String? = nil
+    public var switchesFrom: String? {
+        get { details.switchesFrom }
+        set { details.switchesFrom = newValue }
+    }
+    /// The subscription group of the switch.
+    public var group: String? {
+        get { details.group }
+        set { details.group = newValue }
+    }
     /// Subscriptions the customer holds that grant some of what this product unlocks for good: the App Store
     /// doesn't end them, so the customer is told to cancel them in Settings.
-    public var keepsRenewing: [String] = []
+    public var keepsRenewing: [String] {
+        get { details.keepsRenewing }
+        set { details.keepsRenewing = newValue }
+    }
     /// A pass the customer holds now, bought again: its period starts where the running one ends.
-    public var extendsPass = false
+    public var extendsPass: Bool {
+        get { details.extendsPass }
+        set { details.extendsPass = newValue }
+    }
+    /// How long the pass lasts, when it is one.
+    public var passDuration: TrialPeriod? {
+        get { details.passDuration }
+        set { details.passDuration = newValue }
+    }
+    /// Products the customer uses only through Family Sharing that grant some of it, sorted.
+    public var sharedByFamily: [String] {
+        get { details.sharedByFamily }
+        set { details.sharedByFamily = newValue }
+    }
     /// What the offer tells a customer who uses some of it through Family Sharing (the layer's
     /// `FamilySharedOffer.message`, the same words the app shows); nil when nothing of it is shared.
-    public var familySharing: String? = nil
+    public var familySharing: String? {
+        get { details.familySharing }
+        set { details.familySharing = newValue }
+    }
+
+    private var details: Details {
+        get {
+            guard case .details(let details)? = more else { return Details() }
+            return details
+        }
+        set { more = newValue == Details() ? nil : .details(newValue) }
+    }
+
+    private struct Details: Sendable, Hashable {
+        var legacyTier: String?
+        var inPlaceOf: String?
+        var overlap: [String] = []
+        var switchesFrom: String?
+        var group: String?
+        var keepsRenewing: [String] = []
+        var extendsPass = false
+        var passDuration: TrialPeriod?
+        var sharedByFamily: [String] = []
+        var familySharing: String?
+    }
+
+    /// `Details` in a box of its own.
+    private indirect enum More: Sendable, Hashable {
+        case details(Details)
+    }
+
+    public init(productID: String, name: String, price: Price, regularPrice: Price? = nil, charge: LegacyCharge? = nil, adds: [String]) {
+        self.productID = productID
+        self.name = name
+        self.price = price
+        self.regularPrice = regularPrice
+        self.charge = charge
+        self.adds = adds
+    }
 }
 
 extension Offer {
+    /// Why it is offered, as `explain` says it: made from the fields above when asked, so a report of thousands of
+    /// offers holds no sentences.
+    public var reason: String {
+        var reason = "adds \(adds.map { "'\($0)'" }.joined(separator: ", "))"
+        if let tier = legacyTier, let regularPrice {
+            switch charge {
+            case .legacyProduct?:
+                reason += "; legacy product for tier '\(tier)' in place of '\(inPlaceOf ?? "")' (regularly \(regularPrice))"
+            default:
+                reason +=
+                    "; legacy price for tier '\(tier)' (regularly \(regularPrice))"
+                    + (charge == nil ? ", display-only: nothing makes the App Store charge it" : "")
+                    + (charge == .introductoryOffer ? ", its introductory offer: for the first periods only" : "")
+            }
+        }
+        if !overlap.isEmpty {
+            reason += "; includes \(overlap.map { "'\($0)'" }.joined(separator: ", ")) already unlocked, as nothing smaller sells the rest"
+        }
+        if let current = switchesFrom {
+            reason +=
+                "; a switch from '\(current)' in subscription group '\(group ?? "")': the App Store"
+                + " replaces that subscription (an upgrade at once, a downgrade or crossgrade at its next renewal), so it charges for one"
+        }
+        if !keepsRenewing.isEmpty {
+            reason +=
+                "; \(keepsRenewing.map { "'\($0)'" }.joined(separator: ", ")) grants some of it only while it renews, and buying"
+                + " this doesn't stop it: tell the customer to cancel it in Settings"
+        }
+        if extendsPass {
+            reason +=
+                "; a pass the customer holds now: bought again, its \(passDuration?.spoken ?? "period") starts where the"
+                + " running one ends, so no paid day is lost"
+        }
+        if let familySharing {
+            let shared = sharedByFamily.map { "'\($0)'" }.joined(separator: ", ")
+            reason += "; the customer has \(shared) through Family Sharing (the organizer's), and the offer says: \"\(familySharing)\""
+        }
+        return reason
+    }
+
     /// The price as reports show it: `9.99 (was 19.99) via promotional offer tally.legacy.yearly`,
     /// or the plain price when no legacy price applies.
     public var priceText: String {
@@ -162,62 +282,44 @@ public struct UpsellPolicy: Sendable {
         }
     }
 
-    /// The engine's offer, priced, named and explained.
+    /// The engine's offer, priced and named.
     private func offer(from offer: PlanRules.Offer, tier: ResolvedTier?) -> Offer? {
         let id = offer.product.rawValue
-        guard let product = catalog.product(withID: id) else { return nil }
-        var price = product.price
-        var regular: Price?
-        var charge: LegacyCharge?
-        let adds = catalog.ordered(offer.adds)
-        var reason = "adds \(adds.map { "'\($0)'" }.joined(separator: ", "))"
+        // Read through the index, field by field: a copy of the whole product for each of thousands of offers costs.
+        guard let index = catalog.index(ofProduct: id) else { return nil }
+        let products = catalog.plan.products
+        var result = Offer(productID: id, name: products[index].name, price: products[index].price, adds: catalog.ordered(offer.adds))
         if let tier, offer.legacyPrice != nil {
             if case .legacyProduct? = offer.legacyCharge,
-                let twinOf = legacyRegulars[tier.id]?[offer.product].flatMap({ catalog.product(withID: $0.rawValue) })
+                let regular = legacyRegulars[tier.id]?[offer.product].flatMap({ catalog.index(ofProduct: $0.rawValue) })
             {
                 // The legacy product itself is bought, at its own price.
-                regular = twinOf.price
-                charge = .legacyProduct(id)
-                reason += "; legacy product for tier '\(tier.id)' in place of '\(twinOf.id)' (regularly \(twinOf.price))"
+                result.legacyTier = tier.id
+                result.inPlaceOf = products[regular].id
+                result.regularPrice = products[regular].price
+                result.charge = .legacyProduct(id)
             } else if rules.legacyPrices[tier.id]?[offer.product] != nil, let discount = tier.discounts.first(where: { $0.product == id }) {
-                regular = price
-                price = discount.price
-                charge = discount.charge
-                reason +=
-                    "; legacy price for tier '\(tier.id)' (regularly \(product.price))"
-                    + (discount.charge == nil ? ", display-only: nothing makes the App Store charge it" : "")
-                    + (discount.charge == .introductoryOffer ? ", its introductory offer: for the first periods only" : "")
+                result.legacyTier = tier.id
+                result.regularPrice = result.price
+                result.price = discount.price
+                result.charge = discount.charge
             }
         }
-        if !offer.overlap.isEmpty {
-            let overlap = catalog.ordered(offer.overlap)
-            reason += "; includes \(overlap.map { "'\($0)'" }.joined(separator: ", ")) already unlocked, as nothing smaller sells the rest"
+        if !offer.overlap.isEmpty { result.overlap = catalog.ordered(offer.overlap) }
+        if let current = offer.switchesFrom {
+            result.switchesFrom = current.rawValue
+            result.group = rules.subscriptionGroups[offer.product] ?? ""
         }
-        let switchesFrom = offer.switchesFrom?.rawValue
-        if let current = switchesFrom {
-            reason +=
-                "; a switch from '\(current)' in subscription group '\(rules.subscriptionGroups[offer.product] ?? "")': the App Store"
-                + " replaces that subscription (an upgrade at once, a downgrade or crossgrade at its next renewal), so it charges for one"
-        }
-        let keepsRenewing = offer.keepsRenewing.map(\.rawValue).sorted()
-        if !keepsRenewing.isEmpty {
-            reason +=
-                "; \(keepsRenewing.map { "'\($0)'" }.joined(separator: ", ")) grants some of it only while it renews, and buying"
-                + " this doesn't stop it: tell the customer to cancel it in Settings"
-        }
+        if !offer.keepsRenewing.isEmpty { result.keepsRenewing = offer.keepsRenewing.map(\.rawValue).sorted() }
         if offer.extendsPass {
-            reason +=
-                "; a pass the customer holds now: bought again, its \(product.duration?.spoken ?? "period") starts where the"
-                + " running one ends, so no paid day is lost"
+            result.extendsPass = true
+            result.passDuration = products[index].duration
         }
         if let family = offer.familySharing {
-            let shared = offer.sharedByFamily.map(\.rawValue).sorted().map { "'\($0)'" }.joined(separator: ", ")
-            reason += "; the customer has \(shared) through Family Sharing (the organizer's), and the offer says: \"\(family.message)\""
+            result.sharedByFamily = offer.sharedByFamily.map(\.rawValue).sorted()
+            result.familySharing = family.message
         }
-        return Offer(
-            productID: id, name: product.name, price: price, regularPrice: regular, charge: charge, adds: adds, reason: reason,
-            switchesFrom: switchesFrom, keepsRenewing: keepsRenewing, extendsPass: offer.extendsPass,
-            familySharing: offer.familySharing?.message)
+        return result
     }
 }
 
