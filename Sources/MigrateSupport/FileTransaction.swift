@@ -47,12 +47,35 @@ public struct FileTransaction: Sendable {
         public var path: String
         /// The path as messages show it.
         public var display: String
-        public var bytes: [UInt8]
+        /// What is written.
+        public var contents: Contents
+
+        /// An entry's bytes, or text written as its UTF-8 as it is held, without a copy of megabytes of generated code.
+        public enum Contents: Sendable {
+            case bytes([UInt8])
+            case text(String)
+        }
 
         public init(path: String, display: String, bytes: [UInt8]) {
+            self.init(path: path, display: display, contents: .bytes(bytes))
+        }
+
+        public init(path: String, display: String, text: String) {
+            self.init(path: path, display: display, contents: .text(text))
+        }
+
+        public init(path: String, display: String, contents: Contents) {
             self.path = path
             self.display = display
-            self.bytes = bytes
+            self.contents = contents
+        }
+
+        /// Calls `body` with the bytes to write.
+        func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+            switch contents {
+            case .bytes(let bytes): bytes.withUnsafeBytes(body)
+            case .text(var text): text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+            }
         }
     }
 
@@ -266,7 +289,7 @@ public struct FileTransaction: Sendable {
         if let failure = fault?(.create(display: entry.display)), failure != 0 { throw Self.error(failure, entry) }
         let (descriptor, temporary, modeFailure) = try Self.createTemporary(beside: target, for: entry)
         var failure = modeFailure
-        entry.bytes.withUnsafeBytes { buffer in
+        entry.withBytes { buffer in
             var offset = 0
             while failure == 0 && offset < buffer.count {
                 let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)

@@ -160,7 +160,7 @@ enum GenerateCommand {
         // failure between renames leaves a manifest older than its files, never newer.
         let changed = writes.filter { $0.action == .create || $0.action == .update }
         let ordered = changed.filter { $0.path != OutputPlanner.manifestPath } + changed.filter { $0.path == OutputPlanner.manifestPath }
-        let entries = ordered.map { FileTransaction.Entry(path: outputPath + "/" + $0.path, display: shown($0.path), bytes: Array($0.content.utf8)) }
+        let entries = ordered.map { FileTransaction.Entry(path: outputPath + "/" + $0.path, display: shown($0.path), text: $0.content) }
         let targets: [String]
         do {
             targets = try (context.fileTransaction ?? FileTransaction.standard()).commit(entries)
