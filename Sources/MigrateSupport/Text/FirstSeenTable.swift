@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Remembers where each key was first seen, in twelve bytes a key: a 64-bit fingerprint of its bytes and the
 /// line it was on. A list of a million customer ids takes about 14.5 MB with the free slots, where a `[String: Int]`
 /// of them takes several times that.
@@ -10,11 +16,9 @@
 /// such a pair would be reported as the same key, which is the safe mistake for a duplicate check (a word too many,
 /// never a silent pass).
 public struct FirstSeenTable: Sendable {
-    /// One open-addressing table with linear probing.
+    /// One open-addressing table with linear probing, its slots in memory of its own (`Slots`).
     fileprivate struct Shard: Sendable {
-        var fingerprints: [UInt64] = []
-        /// The line of each slot; 0 marks an empty slot.
-        var lines: [UInt32] = []
+        var slots = Slots(capacity: 0)
         var count = 0
     }
 
@@ -58,12 +62,17 @@ public struct FirstSeenTable: Sendable {
 
 extension FirstSeenTable.Shard {
     mutating func insert(_ fingerprint: UInt64, line: Int) -> Int? {
-        if (count + 1) * 8 >= fingerprints.count * 7 { grow() }
-        var slot = Self.slot(fingerprint, capacity: fingerprints.count)
+        if (count + 1) * 8 >= slots.capacity * 7 { grow() }
+        // Shared with a copy of the table: this one gets its own before it changes.
+        if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
+        let capacity = slots.capacity
+        let fingerprints = slots.fingerprints
+        let lines = slots.lines
+        var slot = Self.slot(fingerprint, capacity: capacity)
         while lines[slot] != 0 {
             if fingerprints[slot] == fingerprint { return Int(lines[slot]) }
             slot += 1
-            if slot == fingerprints.count { slot = 0 }
+            if slot == capacity { slot = 0 }
         }
         fingerprints[slot] = fingerprint
         lines[slot] = UInt32(clamping: max(1, line))
@@ -76,20 +85,19 @@ extension FirstSeenTable.Shard {
     /// looks at about 30 slots to find a new id's place at 7/8), but the slots are adjacent in memory, and a
     /// million ids still take a small part of the run's time next to deciding them.
     private mutating func grow() {
-        let capacity = max(64, fingerprints.count + fingerprints.count / 8)
-        let oldFingerprints = fingerprints
-        let oldLines = lines
-        fingerprints = [UInt64](repeating: 0, count: capacity)
-        lines = [UInt32](repeating: 0, count: capacity)
-        for index in oldLines.indices where oldLines[index] != 0 {
-            var slot = Self.slot(oldFingerprints[index], capacity: capacity)
-            while lines[slot] != 0 {
+        let old = slots
+        let capacity = max(64, old.capacity + old.capacity / 8)
+        let grown = FirstSeenTable.Slots(capacity: capacity)
+        for index in 0..<old.capacity where old.lines[index] != 0 {
+            var slot = Self.slot(old.fingerprints[index], capacity: capacity)
+            while grown.lines[slot] != 0 {
                 slot += 1
                 if slot == capacity { slot = 0 }
             }
-            fingerprints[slot] = oldFingerprints[index]
-            lines[slot] = oldLines[index]
+            grown.fingerprints[slot] = old.fingerprints[index]
+            grown.lines[slot] = old.lines[index]
         }
+        slots = grown
     }
 
     /// A slot from the fingerprint's bits below the shard's, for any capacity (Lemire's multiply-shift range
@@ -97,5 +105,52 @@ extension FirstSeenTable.Shard {
     @inline(__always)
     private static func slot(_ fingerprint: UInt64, capacity: Int) -> Int {
         Int((fingerprint << UInt64(FirstSeenTable.shardBits)).multipliedFullWidth(by: UInt64(capacity)).high)
+    }
+}
+
+extension FirstSeenTable {
+    /// A shard's slots: `capacity` fingerprints, then as many lines (0 marks an empty slot), in one anonymous
+    /// mapping of their own, given back to the system as a whole when the shard outgrows it.
+    ///
+    /// Why not two arrays: 256 shards that each grow some thirty times leave the allocator's heap full of freed
+    /// arrays too small for the next growth, and a million ids took 23 MB where their slots hold 14.5. A mapping is
+    /// zero-filled (every slot empty) without a write, and its pages are the system's again at once.
+    final class Slots: @unchecked Sendable {
+        let capacity: Int
+        let fingerprints: UnsafeMutablePointer<UInt64>
+        let lines: UnsafeMutablePointer<UInt32>
+        private let base: UnsafeMutableRawPointer?
+        private let byteCount: Int
+        private let isMapped: Bool
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            byteCount = max(capacity * (MemoryLayout<UInt64>.stride + MemoryLayout<UInt32>.stride), 1)
+            let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            if let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) {
+                base = mapped
+                isMapped = true
+            } else {
+                // No mapping to be had: the allocator's memory, zeroed, does the same job.
+                let memory = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: MemoryLayout<UInt64>.alignment)
+                memory.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+                base = memory
+                isMapped = false
+            }
+            fingerprints = base!.bindMemory(to: UInt64.self, capacity: capacity)
+            lines = (base! + capacity * MemoryLayout<UInt64>.stride).bindMemory(to: UInt32.self, capacity: capacity)
+        }
+
+        deinit {
+            if isMapped { munmap(base, byteCount) } else { base?.deallocate() }
+        }
+
+        /// The same slots in memory of their own.
+        func copy() -> Slots {
+            let copy = Slots(capacity: capacity)
+            copy.fingerprints.update(from: fingerprints, count: capacity)
+            copy.lines.update(from: lines, count: capacity)
+            return copy
+        }
     }
 }
