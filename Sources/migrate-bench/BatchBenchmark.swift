@@ -18,11 +18,14 @@ let batchGoal = (rows: 1_000_000, seconds: 5.0, megabytes: 40.0)
 /// new copies were held together (30 MB), and a million rows peaked at 57–66 MB. Blocks of 2,048 rows (100,000 rows:
 /// 30 MB) and a table in 256 shards that each grow alone bring it to 52–54 MB: the same list without its customerID
 /// column peaks at 32 MB, so the ids' table (about 17 MB) is what still stands between it and the goal. Blocks of
-/// 1,024 rows and shards filled to 7/8 before they grow by 1/8 (about 14.5 bytes an id) bring it to 44 MB in 4.4 s
-/// (JSON Lines 38 MB in 5.2 s). What is left is the 16 MB of the process itself and the ids' table: twelve bytes an
-/// id is a 64-bit fingerprint and a 32-bit line, and fewer fingerprint bits would make a false "repeated id" likely. The time the
-/// change took back: each row's place was written out as text ("line 17") whether or not a warning listed it, its
-/// id trimmed by Foundation and hashed on the thread that keeps the order, and each cohort's counts copied to add one.
+/// 1,024 rows and shards filled to 7/8 before they grow by 1/8 (about 14.5 bytes an id) bring it to 44–47 MB in 4.4–4.8 s
+/// (JSON Lines 38 MB in 5.2 s). The last of it was the allocator's: the list without ids stays at 23 MB from start to
+/// end, with ids it grew to 47, 23 MB for slots that hold 14.5, because 256 shards each outgrew their arrays some
+/// thirty times and the freed ones were too small for any shard's next growth. Each shard's slots in an anonymous
+/// mapping of their own, unmapped whole when it grows, bring the CSV list to 38 MB in 4.3 s (JSON Lines 36 MB in 5.5 s).
+/// The time the change took back: each row's place was written out as text ("line 17") whether or not a warning listed
+/// it, its id trimmed by Foundation and hashed on the thread that keeps the order, and each cohort's counts copied to
+/// add one.
 func batchBenchmark(binary: URL, root: URL, rows: Int) {
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
         print("batch: skipped, build migrate first (swift build -c release)")
