@@ -164,3 +164,102 @@ public final class TestSigner: @unchecked Sendable {
     return try ServerPayloads.decode(type, from: payload)
   }
 }
+
+/// A suite that follows one subscription through App Store Server Notifications: the payloads Apple
+/// posts (`responseBodyV2`) and the transactions and renewal info they carry, signed by the suite's
+/// `signer`, and their receipt as an endpoint does it with Apple's library. The suite gives its
+/// app's bundle id, the subscription it follows and when the journey starts; the rest is the same
+/// for every app.
+public protocol ServerNotificationJourney {
+  /// The app's bundle id, as every payload carries it.
+  static var bundleID: String { get }
+  /// The subscription the journey follows: a transaction's product unless another is named.
+  static var subscription: String { get }
+  /// When the journey starts: a transaction is bought then unless another date is given.
+  static var start: Date { get }
+  /// Signs the payloads, and verifies only what it signed.
+  var signer: TestSigner { get }
+}
+
+/// A notification whose data is not one an endpoint can apply (no type, no id, no date).
+public struct UnreadableNotification: Error {}
+
+extension ServerNotificationJourney {
+  /// A signed transaction of `product` (the journey's subscription unless named), in `environment`:
+  /// a subscription's period from `bought`, `days` long; a one-time purchase (`days` nil) has none.
+  public func transaction(
+    _ product: String? = nil, bought: Date? = nil, days: Double? = 30, revoked: Date? = nil,
+    shared: Bool = false, original: String = "1000000001", environment: String = "Sandbox"
+  ) throws -> String {
+    let bought = bought ?? Self.start
+    var fields: [String: Any] = [
+      "transactionId": "\(ServerPayloads.milliseconds(bought))",
+      "originalTransactionId": original, "bundleId": Self.bundleID,
+      "productId": product ?? Self.subscription,
+      "purchaseDate": ServerPayloads.milliseconds(bought),
+      "originalPurchaseDate": ServerPayloads.milliseconds(bought),
+      "inAppOwnershipType": shared ? "FAMILY_SHARED" : "PURCHASED", "environment": environment,
+      "signedDate": ServerPayloads.milliseconds(bought),
+      "type": days == nil ? "Non-Consumable" : "Auto-Renewable Subscription",
+    ]
+    if let days {
+      fields["expiresDate"] = ServerPayloads.milliseconds(bought.addingTimeInterval(days * 86_400))
+    }
+    if let revoked { fields["revocationDate"] = ServerPayloads.milliseconds(revoked) }
+    return try signer.sign(fields)
+  }
+
+  /// Signed renewal info of the journey's subscription, renewing to `next` (itself unless named).
+  public func renewal(
+    next: String? = nil, autoRenew: Bool = true, retry: Bool = false, grace: Date? = nil,
+    environment: String = "Sandbox"
+  ) throws -> String {
+    var fields: [String: Any] = [
+      "originalTransactionId": "1000000001", "productId": Self.subscription,
+      "autoRenewProductId": next ?? Self.subscription,
+      "autoRenewStatus": autoRenew ? 1 : 0, "isInBillingRetryPeriod": retry,
+      "environment": environment, "signedDate": ServerPayloads.milliseconds(Self.start),
+    ]
+    if let grace { fields["gracePeriodExpiresDate"] = ServerPayloads.milliseconds(grace) }
+    return try signer.sign(fields)
+  }
+
+  /// A signed `responseBodyV2` payload, as Apple posts it.
+  public func notification(
+    _ type: String, _ subtype: String? = nil, uuid: String, signed: Date, transaction: String?,
+    renewal: String? = nil, environment: String = "Sandbox"
+  ) throws -> String {
+    var data: [String: Any] = [
+      "environment": environment, "bundleId": Self.bundleID, "bundleVersion": "1",
+    ]
+    if let transaction { data["signedTransactionInfo"] = transaction }
+    if let renewal { data["signedRenewalInfo"] = renewal }
+    var fields: [String: Any] = [
+      "notificationType": type, "notificationUUID": uuid, "version": "2.0",
+      "signedDate": ServerPayloads.milliseconds(signed), "data": data,
+    ]
+    if let subtype { fields["subtype"] = subtype }
+    return try signer.sign(fields)
+  }
+
+  /// Verifies `signedPayload` and what it carries, as an endpoint does with Apple's library, and
+  /// applies it to `ledger`: throws `TestSigner.Unverified` for anything the App Store didn't sign.
+  public func receive(_ signedPayload: String, into ledger: inout NotificationLedger) throws
+    -> NotificationLedger.Outcome
+  {
+    let payload = try signer.verify(signedPayload, as: NotificationPayload.self)
+    let transaction = try payload.data?.signedTransactionInfo.map {
+      try signer.verify($0, as: TransactionPayload.self)
+    }
+    let renewal = try payload.data?.signedRenewalInfo.map {
+      try signer.verify($0, as: RenewalInfoPayload.self)
+    }
+    guard
+      let verified = VerifiedNotification(
+        payload, environment: StoreEnvironment(serverName: payload.data?.environment),
+        transaction: transaction.flatMap(VerifiedTransaction.init),
+        renewalInfo: renewal.map(VerifiedRenewalInfo.init))
+    else { throw UnreadableNotification() }
+    return ledger.apply(verified)
+  }
+}
