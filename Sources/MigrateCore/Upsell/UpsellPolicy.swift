@@ -2,6 +2,11 @@ import FreemiumStoreKit
 import MigratePlan
 
 /// A product a customer may be shown, at the price they would pay.
+///
+/// What only some offers have (a legacy tier, a switch, a pass, Family Sharing) is in `Details`, read as the offer's
+/// own properties (`offer.switchesFrom`) and kept out of line, so a report of thousands of offers holds one pointer
+/// each for it.
+@dynamicMemberLookup
 public struct Offer: Sendable, Hashable {
     public var productID: String
     public var name: String
@@ -13,65 +18,45 @@ public struct Offer: Sendable, Hashable {
     public var charge: LegacyCharge?
     /// The features it would add, in plan order.
     public var adds: [String]
-    /// What only some offers have, kept out of line: a report of thousands of offers holds one pointer each for it.
     private var more: More?
 
-    /// The customer's legacy tier whose price or legacy product applies; nil at the usual price.
-    public var legacyTier: String? {
-        get { details.legacyTier }
-        set { details.legacyTier = newValue }
-    }
-    /// For a legacy product, the regular product it is bought in place of (`regularPrice` is that product's).
-    public var inPlaceOf: String? {
-        get { details.inPlaceOf }
-        set { details.inPlaceOf = newValue }
-    }
-    /// Features it grants that the customer already has, in plan order: offered anyway because nothing smaller
-    /// sells what it adds.
-    public var overlap: [String] {
-        get { details.overlap }
-        set { details.overlap = newValue }
-    }
-    /// The subscription it replaces within its group (an upgrade, downgrade or crossgrade the App Store
-    /// makes, charging for one subscription), when the customer has one there.
-    public var switchesFrom: String? {
-        get { details.switchesFrom }
-        set { details.switchesFrom = newValue }
-    }
-    /// The subscription group of the switch.
-    public var group: String? {
-        get { details.group }
-        set { details.group = newValue }
-    }
-    /// Subscriptions the customer holds that grant some of what this product unlocks for good: the App Store
-    /// doesn't end them, so the customer is told to cancel them in Settings.
-    public var keepsRenewing: [String] {
-        get { details.keepsRenewing }
-        set { details.keepsRenewing = newValue }
-    }
-    /// A pass the customer holds now, bought again: its period starts where the running one ends.
-    public var extendsPass: Bool {
-        get { details.extendsPass }
-        set { details.extendsPass = newValue }
-    }
-    /// How long the pass lasts, when it is one.
-    public var passDuration: TrialPeriod? {
-        get { details.passDuration }
-        set { details.passDuration = newValue }
-    }
-    /// Products the customer uses only through Family Sharing that grant some of it, sorted.
-    public var sharedByFamily: [String] {
-        get { details.sharedByFamily }
-        set { details.sharedByFamily = newValue }
-    }
-    /// What the offer tells a customer who uses some of it through Family Sharing (the layer's
-    /// `FamilySharedOffer.message`, the same words the app shows); nil when nothing of it is shared.
-    public var familySharing: String? {
-        get { details.familySharing }
-        set { details.familySharing = newValue }
+    /// What only some offers have.
+    public struct Details: Sendable, Hashable {
+        /// The customer's legacy tier whose price or legacy product applies; nil at the usual price.
+        public var legacyTier: String?
+        /// For a legacy product, the regular product it is bought in place of (`regularPrice` is that product's).
+        public var inPlaceOf: String?
+        /// Features it grants that the customer already has, in plan order: offered anyway because nothing smaller
+        /// sells what it adds.
+        public var overlap: [String] = []
+        /// The subscription it replaces within its group (an upgrade, downgrade or crossgrade the App Store
+        /// makes, charging for one subscription), when the customer has one there.
+        public var switchesFrom: String?
+        /// The subscription group of the switch.
+        public var group: String?
+        /// Subscriptions the customer holds that grant some of what this product unlocks for good: the App Store
+        /// doesn't end them, so the customer is told to cancel them in Settings.
+        public var keepsRenewing: [String] = []
+        /// A pass the customer holds now, bought again: its period starts where the running one ends.
+        public var extendsPass = false
+        /// How long the pass lasts, when it is one.
+        public var passDuration: TrialPeriod?
+        /// Products the customer uses only through Family Sharing that grant some of it, sorted.
+        public var sharedByFamily: [String] = []
+        /// What the offer tells a customer who uses some of it through Family Sharing (the layer's
+        /// `FamilySharedOffer.message`, the same words the app shows); nil when nothing of it is shared.
+        public var familySharing: String?
+
+        public init() {}
     }
 
-    private var details: Details {
+    /// `Details` in a box of its own.
+    private indirect enum More: Sendable, Hashable {
+        case details(Details)
+    }
+
+    /// What only some offers have; empty for most.
+    public var details: Details {
         get {
             guard case .details(let details)? = more else { return Details() }
             return details
@@ -79,22 +64,10 @@ public struct Offer: Sendable, Hashable {
         set { more = newValue == Details() ? nil : .details(newValue) }
     }
 
-    private struct Details: Sendable, Hashable {
-        var legacyTier: String?
-        var inPlaceOf: String?
-        var overlap: [String] = []
-        var switchesFrom: String?
-        var group: String?
-        var keepsRenewing: [String] = []
-        var extendsPass = false
-        var passDuration: TrialPeriod?
-        var sharedByFamily: [String] = []
-        var familySharing: String?
-    }
-
-    /// `Details` in a box of its own.
-    private indirect enum More: Sendable, Hashable {
-        case details(Details)
+    /// A detail read as the offer's own property: `offer.switchesFrom`.
+    public subscript<Value>(dynamicMember path: WritableKeyPath<Details, Value>) -> Value {
+        get { details[keyPath: path] }
+        set { details[keyPath: path] = newValue }
     }
 
     public init(productID: String, name: String, price: Price, regularPrice: Price? = nil, charge: LegacyCharge? = nil, adds: [String]) {
@@ -111,11 +84,12 @@ extension Offer {
     /// Why it is offered, as `explain` says it: made from the fields above when asked, so a report of thousands of
     /// offers holds no sentences.
     public var reason: String {
+        let more = details
         var reason = "adds \(adds.map { "'\($0)'" }.joined(separator: ", "))"
-        if let tier = legacyTier, let regularPrice {
+        if let tier = more.legacyTier, let regularPrice {
             switch charge {
             case .legacyProduct?:
-                reason += "; legacy product for tier '\(tier)' in place of '\(inPlaceOf ?? "")' (regularly \(regularPrice))"
+                reason += "; legacy product for tier '\(tier)' in place of '\(more.inPlaceOf ?? "")' (regularly \(regularPrice))"
             default:
                 reason +=
                     "; legacy price for tier '\(tier)' (regularly \(regularPrice))"
@@ -123,26 +97,26 @@ extension Offer {
                     + (charge == .introductoryOffer ? ", its introductory offer: for the first periods only" : "")
             }
         }
-        if !overlap.isEmpty {
-            reason += "; includes \(overlap.map { "'\($0)'" }.joined(separator: ", ")) already unlocked, as nothing smaller sells the rest"
+        if !more.overlap.isEmpty {
+            reason += "; includes \(more.overlap.map { "'\($0)'" }.joined(separator: ", ")) already unlocked, as nothing smaller sells the rest"
         }
-        if let current = switchesFrom {
+        if let current = more.switchesFrom {
             reason +=
-                "; a switch from '\(current)' in subscription group '\(group ?? "")': the App Store"
+                "; a switch from '\(current)' in subscription group '\(more.group ?? "")': the App Store"
                 + " replaces that subscription (an upgrade at once, a downgrade or crossgrade at its next renewal), so it charges for one"
         }
-        if !keepsRenewing.isEmpty {
+        if !more.keepsRenewing.isEmpty {
             reason +=
-                "; \(keepsRenewing.map { "'\($0)'" }.joined(separator: ", ")) grants some of it only while it renews, and buying"
+                "; \(more.keepsRenewing.map { "'\($0)'" }.joined(separator: ", ")) grants some of it only while it renews, and buying"
                 + " this doesn't stop it: tell the customer to cancel it in Settings"
         }
-        if extendsPass {
+        if more.extendsPass {
             reason +=
-                "; a pass the customer holds now: bought again, its \(passDuration?.spoken ?? "period") starts where the"
+                "; a pass the customer holds now: bought again, its \(more.passDuration?.spoken ?? "period") starts where the"
                 + " running one ends, so no paid day is lost"
         }
-        if let familySharing {
-            let shared = sharedByFamily.map { "'\($0)'" }.joined(separator: ", ")
+        if let familySharing = more.familySharing {
+            let shared = more.sharedByFamily.map { "'\($0)'" }.joined(separator: ", ")
             reason += "; the customer has \(shared) through Family Sharing (the organizer's), and the offer says: \"\(familySharing)\""
         }
         return reason
