@@ -7,8 +7,26 @@ public enum Migrate {
     public static let toolName = "migrate"
     public static let version = ToolVersion.current
 
+    /// The top-level commands, in the order a user runs them, then the helpers; each made only when asked for.
+    static let commands: [(name: String, spec: @Sendable () -> CommandSpec)] = [
+        ("init", { InitCommand.spec }), ("check", { CheckCommand.spec }), ("simulate", { SimulateCommand.spec }),
+        ("report", { ReportCommand.spec }), ("generate", { GenerateCommand.spec }), ("explain", { ExplainCommand.spec }),
+        ("matrix", { MatrixCommand.spec }), ("import", { ImportCommand.spec }), ("codes", { CodesCommand.spec }),
+        ("templates", { TemplatesCommand.spec }), ("schema", { SchemaCommand.spec }), ("completions", { CompletionsCommand.spec }),
+        ("manual", { ManualCommand.spec }),
+    ]
+
     /// The command tree.
-    public static var root: CommandSpec {
+    public static var root: CommandSpec { tree(commands.map { $0.spec() }) }
+
+    /// The tree a command line needs: when its first word names a command, that command alone (running `matrix`
+    /// needn't make every other command's arguments, a good part of a short run's start); else every command.
+    static func root(for arguments: [String]) -> CommandSpec {
+        guard let first = arguments.first, let command = commands.first(where: { $0.name == first }) else { return root }
+        return tree([command.spec()])
+    }
+
+    private static func tree(_ subcommands: [CommandSpec]) -> CommandSpec {
         CommandSpec(
             name: toolName,
             abstract: "Move a paid app to freemium without taking anything away from the people who paid.",
@@ -19,19 +37,14 @@ public enum Migrate {
                 staying paid with freemium, and report writes it as one HTML page for whoever decides; generate writes the Swift, tests and StoreKit configuration; \
                 explain says what any one customer gets, and matrix lists the customers to test.
                 """.wrappedForHelp,
-            // Listed in the order a user runs them, then the helpers.
-            subcommands: [
-                InitCommand.spec, CheckCommand.spec, SimulateCommand.spec, ReportCommand.spec, GenerateCommand.spec, ExplainCommand.spec,
-                MatrixCommand.spec, ImportCommand.spec, CodesCommand.spec, TemplatesCommand.spec, SchemaCommand.spec, CompletionsCommand.spec,
-                ManualCommand.spec,
-            ])
+            subcommands: subcommands)
     }
 
     /// Runs one command line and returns the exit status. Nothing here calls `exit`.
     public static func run(_ arguments: [String], context: CommandContext) -> ExitCode {
         let request: ArgumentParser.Request
         do {
-            request = try ArgumentParser.parse(arguments, root: { root })
+            request = try ArgumentParser.parse(arguments, root: { root(for: arguments) })
         } catch {
             report(error.error, path: error.path, context: context)
             return error.error.exitCode
