@@ -44,48 +44,51 @@ where
     }
   }
 
+  // The tables are constants: what `init` works out from them (each product's features, what may be
+  // offered, the ids' order) could not follow a change made afterwards.
+
   /// What each tier keeps.
-  public var tierFeatures: [Tier: Set<Feature>]
+  public let tierFeatures: [Tier: Set<Feature>]
   /// What each product grants by itself: every product the plan knows has an entry, so a
   /// transaction for any other id is not the plan's.
-  public var productGrants: [Product: [Feature]]
+  public let productGrants: [Product: [Feature]]
   /// What each product contains, through bundles of bundles.
-  public var productContents: [Product: [Product]]
+  public let productContents: [Product: [Product]]
   /// What the newest release on each platform makes free to everyone.
-  public var freeFeatures: [Platform: Set<Feature>]
+  public let freeFeatures: [Platform: Set<Feature>]
   /// Products used up once delivered: they never entitle.
-  public var consumables: Set<Product>
+  public let consumables: Set<Product>
   /// Auto-renewable subscriptions and their groups: what they grant is held only while they renew.
-  public var subscriptionGroups: [Product: String]
+  public let subscriptionGroups: [Product: String]
   /// Each subscription's level of service in its group, 1 the highest: which plan change is an
   /// upgrade, a downgrade or a crossgrade ("Auto-renewable subscriptions", ranking). One without a
   /// level is at level 1.
-  public var subscriptionLevels: [Product: Int]
+  public let subscriptionLevels: [Product: Int]
   /// Each subscription's renewal period (`subscriptionPeriods`' keys, such as `P1M`): a crossgrade
   /// to another period waits for the next renewal.
-  public var subscriptionPeriods: [Product: String]
+  public let subscriptionPeriods: [Product: String]
   /// Non-renewing subscriptions (passes): held for a period too.
-  public var nonRenewing: Set<Product>
+  public let nonRenewing: Set<Product>
   /// Free trials: each grants for this long after its verified purchase date, then no more.
-  public var trials: [Product: DateComponents]
+  public let trials: [Product: DateComponents]
   /// Passes: each grants for this long after its purchase date. StoreKit keeps them in
   /// `currentEntitlements` after that; only these dates end them.
-  public var passes: [Product: DateComponents]
+  public let passes: [Product: DateComponents]
   /// Products the plan marks family shareable.
-  public var familyShareable: Set<Product>
+  public let familyShareable: Set<Product>
   /// `policies.familySharing`: whether a family-shared transaction entitles.
-  public var familySharingEntitles: Bool
+  public let familySharingEntitles: Bool
   /// Products on sale now, in the plan's order.
-  public var forSale: [Product]
+  public let forSale: [Product]
   /// Regular prices in ten-thousandths of the main storefront's currency, for ordering offers.
-  public var prices: [Product: Int]
+  public let prices: [Product: Int]
   /// Add-ons, offered only to customers who already have these features.
-  public var requirements: [Product: Set<Feature>]
+  public let requirements: [Product: Set<Feature>]
   /// Each tier's legacy prices, by the regular product they apply to.
-  public var legacyPrices: [Tier: [Product: LegacyPrice]]
+  public let legacyPrices: [Tier: [Product: LegacyPrice]]
   /// Products sold only to a tier in place of a regular product: no other cohort is offered them,
   /// even when the tier's price for them doesn't apply.
-  public var legacyOnly: Set<Product>
+  public let legacyOnly: Set<Product>
 
   /// Each product's features, including those of what it contains.
   public let productFeatures: [Product: Set<Feature>]
