@@ -58,13 +58,12 @@ extension CatalogRules {
 
     var withheld: [Product: Withheld] = [:]
     var candidates: [Candidate] = []
-    let activeProducts = entitlements.activeProducts
     for entry in offerable {
       // A tier with a legacy product buys it instead: never the regular product at full price.
       let regular = entry.product
       var product = regular
       var facts = entry
-      if !legacy.isEmpty, case .legacyProduct(let twin)? = legacy[regular]?.charge {
+      if case .legacyProduct(let twin)? = legacy[regular]?.charge {
         product = twin
         facts = offerableFacts(twin)
       }
@@ -72,9 +71,9 @@ extension CatalogRules {
       // ("Non-renewing subscriptions": the app computes the expiration). One without a duration
       // never ends here, so buying it again would add nothing.
       let extendsPass =
-        facts.isPass && !activeProducts.isEmpty && activeProducts.contains(product)
+        facts.isPass && entitlements.activeProducts.contains(product)
         && !entitlements.familySharedOnly.contains(product)
-      if !ownedProducts.isEmpty && ownedProducts.contains(product) && !extendsPass { continue }
+      if ownedProducts.contains(product) && !extendsPass { continue }
       if entitlements.takenTrials.contains(product) {
         withheld[product] = .trialTaken
         continue
@@ -116,7 +115,7 @@ extension CatalogRules {
       }
       let overlaps =
         !features.isDisjoint(with: against)
-        || (!ownedProducts.isEmpty && facts.contents.contains { ownedProducts.contains($0) })
+        || facts.contents.contains { ownedProducts.contains($0) }
       candidates.append(
         Candidate(
           facts: facts, regular: regular, adds: adds, owned: against, overlaps: overlaps,
@@ -171,16 +170,16 @@ extension CatalogRules {
       }
       if let group = candidate.facts.group {
         offer.switchesFrom = subscription(in: group)
-      } else if !subscriptions.isEmpty, !nonRenewing.contains(candidate.product) {
+      } else if !nonRenewing.contains(candidate.product) {
         offer.keepsRenewing = Set(
           subscriptions.filter { !(productFeatures[$0] ?? []).isDisjoint(with: features) })
       }
       offer.extendsPass = candidate.extendsPass
       // What the customer already uses through Family Sharing: the offer says so, and what buying
       // adds, their own access ("Supporting Family Sharing in your app").
-      let shared: Set<Product> =
-        familySharedOnly.isEmpty
-        ? [] : familySharedOnly.filter { !(productFeatures[$0] ?? []).isDisjoint(with: features) }
+      let shared = familySharedOnly.filter {
+        !(productFeatures[$0] ?? []).isDisjoint(with: features)
+      }
       if !shared.isEmpty {
         let sharedFeatures = shared.reduce(into: Set<Feature>()) {
           $0.formUnion(productFeatures[$1] ?? [])
