@@ -43,15 +43,16 @@ struct SubscriptionJourneyTests {
     static let newCustomer = AppTransactionFacts(
         appTransactionID: "new-1", originalAppVersion: "2", originalPurchaseDate: CohortRulesTests.day("2021-06-01"))
 
+    /// `SubscriptionPlan`'s products as App Store Connect declares them.
+    static let products: [AppStoreModel.Product] = [
+        .init(id: "lifetime", kind: .nonConsumable, isFamilyShareable: true),
+        .init(id: "monthly", kind: .autoRenewable(group: "pro", level: 1, period: 30 * day), isFamilyShareable: true),
+        .init(id: "yearly", kind: .autoRenewable(group: "pro", level: 1, period: 365 * day), isFamilyShareable: true),
+        .init(id: "pass", kind: .nonRenewing),
+    ]
+
     static func model() -> AppStoreModel {
-        AppStoreModel(
-            products: [
-                .init(id: "lifetime", kind: .nonConsumable, isFamilyShareable: true),
-                .init(id: "monthly", kind: .autoRenewable(group: "pro", level: 1, period: 30 * day), isFamilyShareable: true),
-                .init(id: "yearly", kind: .autoRenewable(group: "pro", level: 1, period: 365 * day), isFamilyShareable: true),
-                .init(id: "pass", kind: .nonRenewing),
-            ],
-            appTransaction: newCustomer, now: PlanStoreTests.start)
+        AppStoreModel(products: products, appTransaction: newCustomer, now: PlanStoreTests.start)
     }
 
     // MARK: - Plan changes

@@ -125,9 +125,9 @@ extension GenerationContext {
         if let legacy { value["legacy"] = customerValue(legacy) }
         // INTEGRATION.md's trial: a legacy customer when there is one.
         if let trial = legacy ?? newCustomer ?? plain.first ?? testCases.first { value["trial"] = customerValue(trial) }
-        if let newCustomer { value["newCustomer"] = customerValue(newCustomer, id: "new-1", indent: 4) }
+        if let newCustomer { value["newCustomer"] = customerValue(newCustomer, id: "new-1", indent: 6) }
         if let refusal {
-            value["refusal"] = customerValue(refusal.test, id: "refused-1")
+            value["refusal"] = customerValue(refusal.test, id: "refused-1", indent: 8)
             value["refused"] = productReference(refusal.product)
             let reason = refusal.test.expected.upsell.withheld.first { $0.productID == refusal.product }?.reason ?? ""
             value["refusedReason"] = .string(Self.oneLine(reason))
@@ -204,18 +204,18 @@ extension GenerationContext {
         if let lapse { value["lapse"] = productReference(lapse.productID) }
         value["hasPromo"] = .bool(promo != nil)
         if let promo, case .promotionalOffer(let id)? = promo.offer.charge {
-            value["promo"] = customerValue(promo.test, id: "promo-1")
+            value["promo"] = customerValue(promo.test, id: "promo-1", indent: 8)
             value["promoProduct"] = productReference(promo.offer.productID)
             value["promoOfferID"] = .string(id)
         }
         value["hasIntroductoryJourney"] = .bool(introductory != nil)
         if let introductory {
-            value["introBuyer"] = customerValue(introductory.test, id: "paid-app-buyer")
+            value["introBuyer"] = customerValue(introductory.test, id: "paid-app-buyer", indent: 8)
             value["introProduct"] = productReference(introductory.offer.productID)
         }
         value["hasLegacyProduct"] = .bool(legacyProduct != nil && newCustomer != nil)
         if let legacyProduct {
-            value["legacyBuyer"] = customerValue(legacyProduct.test, id: "paid-app-buyer")
+            value["legacyBuyer"] = customerValue(legacyProduct.test, id: "paid-app-buyer", indent: 8)
             value["legacyProduct"] = productReference(legacyProduct.offer.productID)
         }
         return .object(value)
