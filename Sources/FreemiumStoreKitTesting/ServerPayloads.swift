@@ -168,17 +168,29 @@ public final class TestSigner: @unchecked Sendable {
 /// A suite that follows one subscription through App Store Server Notifications: the payloads Apple
 /// posts (`responseBodyV2`) and the transactions and renewal info they carry, signed by the suite's
 /// `signer`, and their receipt as an endpoint does it with Apple's library. The suite gives its
-/// app's bundle id, the subscription it follows and when the journey starts; the rest is the same
+/// app's bundle id, the products it follows, when the journey starts, and how its server decides
+/// from what a ledger holds; the journeys (`checkSubscribedAndRenewed()` and the rest) are the same
 /// for every app.
 public protocol ServerNotificationJourney {
   /// The app's bundle id, as every payload carries it.
   static var bundleID: String { get }
   /// The subscription the journey follows: a transaction's product unless another is named.
   static var subscription: String { get }
+  /// Another plan of the subscription's group, to change to at the next renewal; nil when none.
+  static var other: String? { get }
+  /// A product bought once (not a subscription) the plan sells; nil when none.
+  static var oneTime: String? { get }
+  /// `policies.familySharing`: whether a family-shared subscription entitles.
+  static var familySharingEntitles: Bool { get }
   /// When the journey starts: a transaction is bought then unless another date is given.
   static var start: Date { get }
   /// Signs the payloads, and verifies only what it signed.
   var signer: TestSigner { get }
+  /// Whether the app's server, deciding from what `ledger` holds at `now` in `environment`, gives
+  /// the customer `product`.
+  func has(
+    _ product: String, _ ledger: NotificationLedger, at now: Date, environment: StoreEnvironment
+  ) throws -> Bool
 }
 
 /// A notification whose data is not one an endpoint can apply (no type, no id, no date).

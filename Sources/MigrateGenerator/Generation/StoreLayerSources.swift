@@ -27,12 +27,16 @@ public enum StoreLayerSources {
     /// The test double's file names without `.swift`, sorted.
     public static let testingNames: [String] = EmbeddedStoreLayerTesting.all.keys.sorted()
 
-    /// The test double's files a server's tests read (the App Store Server API's payloads and a signer):
-    /// copied into the server's test target, which needs no model of the App Store.
-    public static let serverTestingNames = ["ServerPayloads"]
+    /// The test double's files only a server's tests read (the App Store Server API's payloads, a signer,
+    /// the notification journeys).
+    public static let serverOnlyTestingNames = ["ServerNotificationJourneys", "ServerPayloads"]
 
-    /// The test double's files an app's tests read: all but the server's.
-    public static var appTestingNames: [String] { testingNames.filter { !serverTestingNames.contains($0) } }
+    /// The test double's files a server's tests read: its own and the journeys' checks, copied into the
+    /// server's test target, which needs no model of the App Store.
+    public static let serverTestingNames = ["JourneyChecks"] + serverOnlyTestingNames
+
+    /// The test double's files an app's tests read: all but the server's own.
+    public static var appTestingNames: [String] { testingNames.filter { !serverOnlyTestingNames.contains($0) } }
 
     /// A source by file name without `.swift`.
     public static func source(named name: String) -> String? { EmbeddedStoreLayer.all[name] }
