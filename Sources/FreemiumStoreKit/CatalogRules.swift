@@ -37,7 +37,7 @@ where
     public var units: Int
     public var charge: Charge
 
-    public init(_ display: String, _ units: Int, _ charge: Charge) {
+    @_spi(Generated) public init(_ display: String, _ units: Int, _ charge: Charge) {
       self.display = display
       self.units = units
       self.charge = charge
@@ -102,7 +102,9 @@ where
   /// Each product's place among the plan's products ordered by id, for ordering offers.
   @usableFromInline var nameRanks: [Product: Int] = [:]
 
-  public init(
+  /// The tables `migrate generate` writes for a plan. Generated code makes the rules; an app
+  /// reads them through its plan (`@_spi(Generated)`: not the app's API).
+  @_spi(Generated) public init(
     tierFeatures: [Tier: Set<Feature>],
     productGrants: [Product: [Feature]],
     productContents: [Product: [Product]],

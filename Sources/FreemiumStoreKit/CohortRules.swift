@@ -154,7 +154,9 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
     /// Whatever names the release where the tables came from (`migrate` uses the plan's index).
     public let id: Int?
 
-    public init(version: BundleVersion?, released: Date, tier: Tier?, paid: Bool, id: Int? = nil) {
+    @_spi(Generated) public init(
+      version: BundleVersion?, released: Date, tier: Tier?, paid: Bool, id: Int? = nil
+    ) {
       self.version = version
       self.released = released
       self.tier = tier
@@ -219,7 +221,7 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
     public let from: Date?
     public let until: Date?
 
-    public init(tier: Tier, from: Date?, until: Date?) {
+    @_spi(Generated) public init(tier: Tier, from: Date?, until: Date?) {
       self.tier = tier
       self.from = from
       self.until = until
@@ -270,7 +272,9 @@ public struct CohortRules<Tier: Hashable & Sendable, Platform: Hashable & Sendab
     }
   }
 
-  public init(
+  /// The tables `migrate generate` writes for a plan. Generated code makes the rules; an app
+  /// reads them through its plan (`@_spi(Generated)`: not the app's API).
+  @_spi(Generated) public init(
     platforms: [Platform],
     buildNumberPlatforms: Set<Platform>,
     releases: [Platform: [Release]],

@@ -2,7 +2,7 @@ import Foundation
 import FreemiumStoreKitTesting
 import Testing
 
-@testable import FreemiumStoreKit
+@_spi(Generated) @testable import FreemiumStoreKit
 
 /// A plan that is only tables, as `migrate generate` writes one: the cutoff of `CohortRulesTests` (iOS build 1 paid,
 /// build 2 free) and a catalog whose `paid` tier keeps `pro`. Generated plans are proven by their own tests; this one

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FreemiumStoreKit
+@_spi(Generated) @testable import FreemiumStoreKit
 
 /// The entitlement and upsell rules, each pinned at its boundary over one small catalog, without goldens: the app's
 /// generated tables and `migrate`'s own commands both run these rules, so a bug here must fail here.

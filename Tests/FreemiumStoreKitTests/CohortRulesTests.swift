@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FreemiumStoreKit
+@_spi(Generated) @testable import FreemiumStoreKit
 
 /// The cutoff rules every generated app runs, pinned here at each boundary over small hand-written tables, so a
 /// changed comparison fails in this repository rather than in an app.

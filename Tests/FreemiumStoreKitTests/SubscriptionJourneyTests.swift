@@ -2,7 +2,7 @@ import Foundation
 import FreemiumStoreKitTesting
 import Testing
 
-@testable import FreemiumStoreKit
+@_spi(Generated) @testable import FreemiumStoreKit
 
 /// A subscription plan as `migrate generate` writes one: Monthly and Yearly at one level of one group (the same
 /// features), a one-year coaching pass, and Lifetime, family-shareable.

@@ -1,5 +1,6 @@
 import Foundation
-import FreemiumStoreKit
+// Builds the layer's tables, as generated code does: `@_spi(Generated)`.
+@_spi(Generated) import FreemiumStoreKit
 import MigratePlan
 
 /// A product id as the layer's rules key it: the plan's id, typed.
