@@ -48,6 +48,94 @@ public struct CatalogJourneys<Plan: CatalogPlan> {
     return (model, await model.launch(Plan.self, on: platform ?? self.platform))
   }
 
+  // MARK: - The engine's customers
+
+  /// A customer of the engine's matrix, with what the engine offers them.
+  public struct EngineCustomer: Sendable {
+    public var name: String
+    public var purchase: OriginalPurchaseFacts<Plan.Platform>
+    public var owns: [OwnedProduct]
+    public var isVolumePurchase: Bool
+    /// The products the engine offers, in its order.
+    public var offers: [Product]
+
+    public init(
+      name: String, purchase: OriginalPurchaseFacts<Plan.Platform>, owns: [OwnedProduct] = [],
+      isVolumePurchase: Bool = false, offers: [Product]
+    ) {
+      self.name = name
+      self.purchase = purchase
+      self.owns = owns
+      self.isVolumePurchase = isVolumePurchase
+      self.offers = offers
+    }
+  }
+
+  /// The name the App Store gives `platform`, or nil when it names none (iPadOS runs the iOS app).
+  static func storePlatform(_ platform: Plan.Platform) -> StorePlatform? {
+    StorePlatform.allCases.first { Plan.platform(for: $0) == platform }
+  }
+
+  /// Whether the App Store can produce `customer` as the model plays it: not two plans of one
+  /// group at once, an unverified or revoked transaction, an expired one, a Volume Purchase
+  /// install or a free trial (which needs a purchase date); such customers are the matrix's alone.
+  public static func storeCanProduce(_ customer: EngineCustomer) -> Bool {
+    let purchase = customer.purchase
+    let rules = Plan.catalogRules
+    let products = customer.owns.map { Product(rawValue: $0.productID) }
+    let groups = products.compactMap { $0.flatMap { rules.subscriptionGroups[$0] } }
+    return purchase.verification == .verified && purchase.originalAppVersion != nil
+      && purchase.originalPurchaseDate != nil && !customer.isVolumePurchase
+      && (purchase.originalPlatform.map { storePlatform($0) != nil } ?? true)
+      && Set(groups).count == groups.count
+      && zip(customer.owns, products).allSatisfy { owned, product in
+        owned.ownership == .purchased && owned.isVerified && !owned.isRevoked && !owned.isExpired
+          && (product.map { rules.trials[$0] == nil } ?? true)
+      }
+  }
+
+  /// The engine's customers through the store reading the App Store model selling `products`, at
+  /// `start`: the store offers what the engine offers, in its order, and may sell exactly that.
+  /// Customers the App Store can't produce (`storeCanProduce`) are left out; at least one must
+  /// remain.
+  public static func checkStoreAgrees(
+    with customers: [EngineCustomer], selling products: [AppStoreModel.Product], at start: Date
+  ) async throws {
+    var check = JourneyChecks("the store offers and sells what the engine offers")
+    let producible = customers.filter(storeCanProduce)
+    check.expect(!producible.isEmpty, "no customer of \(customers.count) the App Store can produce")
+    let now = start
+    let rules = Plan.catalogRules
+    for customer in producible {
+      let purchase = customer.purchase
+      let facts = AppTransactionFacts(
+        appTransactionID: "agreement", originalAppVersion: purchase.originalAppVersion ?? "",
+        originalPurchaseDate: purchase.originalPurchaseDate ?? now,
+        environment: purchase.environment,
+        originalPlatform: purchase.originalPlatform.flatMap(storePlatform),
+        isRevoked: purchase.isRevoked)
+      let model = AppStoreModel(products: products, appTransaction: facts, now: now)
+      for owned in customer.owns { model.purchaseElsewhere(owned.productID) }
+      let store = Store(
+        platform: purchase.platform, storeFront: model, cache: InMemoryPurchaseCache(),
+        now: { now })
+      await store.refresh()
+      let offered = store.upsell.offers.map(\.product)
+      check.expect(
+        offered == customer.offers,
+        "\(customer.name): offered \(offered.map(\.rawValue)), the engine \(customer.offers.map(\.rawValue))"
+      )
+      for product in products.compactMap({ Product(rawValue: $0.id) })
+      where !rules.consumables.contains(product) {
+        let sells = store.mayBuy(product)
+        check.expect(
+          sells == customer.offers.contains(product),
+          "\(customer.name): \(product.rawValue) \(sells ? "may" : "may not") be bought")
+      }
+    }
+    try check.finish()
+  }
+
   // MARK: - A new customer
 
   /// A new customer buys every offer in turn: the App Store sells each, and charges none twice.

@@ -67,6 +67,43 @@ struct CatalogJourneysTests {
         #expect(failure.checks.allSatisfy { $0.hasPrefix("FreemiumStoreKitTesting/CatalogJourneys.swift:") })
     }
 
+    /// A customer as the engine decides them: the plan's rules, run without a store.
+    static func engineCustomer(
+        _ name: String, version: String = "2", platform: SubscriptionPlan.Platform = .iOS,
+        owns: [OwnedProduct] = [], verification: Verification = .verified
+    ) -> Journeys.EngineCustomer {
+        let purchase = OriginalPurchaseFacts<SubscriptionPlan.Platform>(
+            originalAppVersion: version, originalPurchaseDate: CohortRulesTests.day("2021-06-01"), platform: platform,
+            verification: verification)
+        let decision = SubscriptionPlan.decide(purchase)
+        let entitlements = SubscriptionPlan.resolve(purchase, decision: decision, purchases: owns, now: PlanStoreTests.start)
+        let offers = SubscriptionPlan.offeredProducts(in: SubscriptionPlan.upsell(for: entitlements, decision: decision))
+        return .init(name: name, purchase: purchase, owns: owns, offers: offers)
+    }
+
+    @Test("The store agrees with the plan's own decisions, and a list that disagrees or that the App Store can't produce fails")
+    func storeAgrees() async throws {
+        let newcomer = Self.engineCustomer("a newcomer")
+        let subscriber = Self.engineCustomer("a subscriber", owns: [OwnedProduct(productID: "monthly")])
+        #expect(!newcomer.offers.isEmpty && newcomer.offers != subscriber.offers)
+        try await Journeys.checkStoreAgrees(with: [newcomer, subscriber], selling: SubscriptionJourneyTests.products, at: PlanStoreTests.start)
+
+        var wrong = subscriber
+        wrong.offers = newcomer.offers
+        let disagrees = try await #require(throws: JourneyFailure.self) {
+            try await Journeys.checkStoreAgrees(with: [newcomer, wrong], selling: SubscriptionJourneyTests.products, at: PlanStoreTests.start)
+        }
+        #expect(disagrees.checks.contains { $0.contains("a subscriber: offered") }, "\(disagrees)")
+        #expect(!disagrees.checks.contains { $0.contains("a newcomer") }, "\(disagrees)")
+
+        let unverified = Self.engineCustomer("unverified", verification: .failed(lastVerifiedDaysAgo: nil))
+        #expect(!Journeys.storeCanProduce(unverified))
+        let none = try await #require(throws: JourneyFailure.self) {
+            try await Journeys.checkStoreAgrees(with: [unverified], selling: SubscriptionJourneyTests.products, at: PlanStoreTests.start)
+        }
+        #expect(none.checks.contains { $0.contains("no customer of 1 the App Store can produce") }, "\(none)")
+    }
+
     @Test("A failure lists every failed check, one a line")
     func failureDescription() {
         let failure = JourneyFailure(journey: "a pass", checks: ["a: not sold", "b: charged twice"])
