@@ -107,6 +107,9 @@ public struct PlanOffer<Product: Hashable & Sendable, Feature: Hashable & Sendab
   /// In-App Purchase key, never shipped in the app), or buy the legacy product. Nil at the usual
   /// price, or for a legacy price that is shown only.
   public var legacyCharge: PlanLegacyCharge<Product>?
+  /// For a legacy product (`legacyCharge` `.legacyProduct`), the regular product it is bought in
+  /// place of; nil otherwise.
+  public var inPlaceOf: Product?
   /// The subscription in the same group it replaces: the App Store switches plans and charges for
   /// one (an upgrade at once, a downgrade or crossgrade at the next renewal).
   public var switchesFrom: Product?
@@ -128,7 +131,8 @@ public struct PlanOffer<Product: Hashable & Sendable, Feature: Hashable & Sendab
 
   public init(
     product: Product, adds: Set<Feature>, legacyPrice: String? = nil,
-    legacyCharge: PlanLegacyCharge<Product>? = nil, switchesFrom: Product? = nil,
+    legacyCharge: PlanLegacyCharge<Product>? = nil, inPlaceOf: Product? = nil,
+    switchesFrom: Product? = nil,
     keepsRenewing: Set<Product> = [], overlap: Set<Feature> = [], extendsPass: Bool = false,
     sharedByFamily: Set<Product> = [], familySharing: FamilySharedOffer? = nil
   ) {
@@ -136,6 +140,7 @@ public struct PlanOffer<Product: Hashable & Sendable, Feature: Hashable & Sendab
     self.adds = adds
     self.legacyPrice = legacyPrice
     self.legacyCharge = legacyCharge
+    self.inPlaceOf = inPlaceOf
     self.switchesFrom = switchesFrom
     self.keepsRenewing = keepsRenewing
     self.overlap = overlap

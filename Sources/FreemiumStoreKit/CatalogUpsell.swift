@@ -158,6 +158,7 @@ extension CatalogRules {
         case .legacyProduct:
           // The legacy product is bought at its own price, which orders it.
           offer.legacyCharge = .legacyProduct(candidate.product)
+          offer.inPlaceOf = candidate.regular
         case .promotionalOffer(let id):
           offer.legacyCharge = .promotionalOffer(id: id)
           units = price.units

@@ -245,6 +245,8 @@ struct CatalogRulesTests {
         let offer = tierOffers.first { $0.product == bought }
         #expect(offer?.legacyPrice == "9.99")
         #expect(offer?.legacyCharge == expected)
+        // A legacy product says which regular product it is bought in place of; nothing else does.
+        #expect(offer?.inPlaceOf == (bought == .yearlyLegacy ? .yearly : nil))
         #expect(!Self.upsell([], legacy: charge).offers.contains { $0.product == .yearlyLegacy })
         #expect(!Self.upsell([], legacy: charge).offers.contains { $0.legacyPrice != nil })
     }

@@ -181,23 +181,7 @@ public struct UpsellPolicy: Sendable {
     public init(catalog: PlanCatalog, rules: PlanRules) {
         self.catalog = catalog
         self.rules = rules
-        // Each tier's legacy products and the regular product each stands for, the first in the plan's order: an offer
-        // of one finds its regular product here instead of through the whole catalogue.
-        var regulars: [String: [ProductKey: ProductKey]] = [:]
-        for (tier, prices) in rules.legacyPrices {
-            var table: [ProductKey: (position: Int, regular: ProductKey)] = [:]
-            for (regular, price) in prices {
-                guard case .legacyProduct(let twin) = price.charge, let position = catalog.index(ofProduct: regular.rawValue) else { continue }
-                if let known = table[twin], known.position <= position { continue }
-                table[twin] = (position, regular)
-            }
-            regulars[tier] = table.mapValues(\.regular)
-        }
-        legacyRegulars = regulars
     }
-
-    /// Each tier's legacy products, and the regular product each is bought in place of.
-    private let legacyRegulars: [String: [ProductKey: ProductKey]]
 
     /// Whether a feature the customer has from `source` means buying `product` would charge twice for it
     /// (`CatalogRules.chargesTwice(_:for:)`, the one place that says it).
@@ -264,9 +248,7 @@ public struct UpsellPolicy: Sendable {
         let products = catalog.plan.products
         var result = Offer(productID: id, name: products[index].name, price: products[index].price, adds: catalog.ordered(offer.adds))
         if let tier, offer.legacyPrice != nil {
-            if case .legacyProduct? = offer.legacyCharge,
-                let regular = legacyRegulars[tier.id]?[offer.product].flatMap({ catalog.index(ofProduct: $0.rawValue) })
-            {
+            if case .legacyProduct? = offer.legacyCharge, let regular = offer.inPlaceOf.flatMap({ catalog.index(ofProduct: $0.rawValue) }) {
                 // The legacy product itself is bought, at its own price.
                 result.legacyTier = tier.id
                 result.inPlaceOf = products[regular].id
