@@ -76,9 +76,11 @@ public struct CatalogJourneys<Plan: CatalogPlan> {
     StorePlatform.allCases.first { Plan.platform(for: $0) == platform }
   }
 
-  /// Whether the App Store can produce `customer` as the model plays it: not two plans of one
-  /// group at once, an unverified or revoked transaction, an expired one, a Volume Purchase
-  /// install or a free trial (which needs a purchase date); such customers are the matrix's alone.
+  /// Whether the App Store can produce `customer` as the model plays it: a verified app
+  /// transaction with its version and date, an original platform StoreKit names, no Volume
+  /// Purchase install, and owned products the customer bought, verified, neither revoked nor
+  /// expired, no two plans of one group, no free trial (which needs a purchase date). Other
+  /// customers are the matrix's alone.
   public static func storeCanProduce(_ customer: EngineCustomer) -> Bool {
     let purchase = customer.purchase
     let rules = Plan.catalogRules
