@@ -146,6 +146,23 @@ struct ConstructionTests {
         #expect(array.rows.count <= 10)
     }
 
+    @Test("Constraints that exclude no tuple keep the level counts' bound: 2^4 needs 5 rows, though every pair of factors has 4 tuples")
+    func constraintsExcludingNoTuple() throws {
+        // PICT's parameter-comparison example: same OS on both sides means different SKUs, a rule on all
+        // four factors, so every pair of values still occurs in some valid row.
+        let model = CoverageModel(
+            factors: ["OS_1", "SKU_1", "OS_2", "SKU_2"].map { Factor($0, levels: ["a", "b"]) },
+            constraints: [
+                .forbidden([(0, 0), (1, 0), (2, 0), (3, 0)], label: "a a a a"), .forbidden([(0, 0), (1, 1), (2, 0), (3, 1)], label: "a b a b"),
+                .forbidden([(0, 1), (1, 0), (2, 1), (3, 0)], label: "b a b a"), .forbidden([(0, 1), (1, 1), (2, 1), (3, 1)], label: "b b b b"),
+            ])
+        let array = try CoveringArrayGenerator(model: model).generate()
+        expectComplete(array)
+        #expect(array.requiredTupleCount == array.tupleCount)
+        #expect(array.lowerBound == 5)
+        #expect(array.isOptimal)
+    }
+
     @Test("With PICT's negative values the bound is the valid values' bound, never above the rows")
     func negativeValues() throws {
         let model = try #require(PICTModel.parse("A: ~-1, 0, 1\nB: ~-1, 0, 1\nC: x, y\n").model)

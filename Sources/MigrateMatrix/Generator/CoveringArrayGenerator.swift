@@ -325,21 +325,41 @@ public struct CoveringArrayGenerator: Sendable {
 
     /// The fewest rows any array for the problem can have: without constraints the bound from the
     /// level counts; with them, the most required tuples of one set of t factors (each row covers
-    /// exactly one tuple of every set), and never fewer than the seed rows.
+    /// exactly one tuple of every set), and the level counts' bound for a set of factors whose every
+    /// tuple is required (the array holds a covering array of those factors without constraints:
+    /// PICT's parameter-comparison example has 2^4's 5 rows where one set of factors shows only 4);
+    /// never fewer than the seed rows.
     static func lowerBound(problem: CoverageProblem, seedCount: Int) -> Int {
         if !problem.solver.hasConstraints {
             return max(seedCount, CoverageBound.lowerBound(levelCounts: problem.levelCounts, strength: problem.strength))
         }
         var most = 0
         let space = problem.space
+        let t = problem.strength
+        // Per factor, the sets of t factors holding it that miss some tuple.
+        var partial = [[Int]](repeating: [], count: problem.factorCount)
         problem.required.withUnsafeBufferPointer { required in
             for combination in 0..<space.combinationCount {
                 var count = 0
                 for id in space.base[combination]..<space.base[combination + 1] { count += Int(required[id]) }
                 most = max(most, count)
+                if count < space.base[combination + 1] - space.base[combination] {
+                    for member in space.factors[(combination * t)..<(combination * t + t)] { partial[member].append(combination) }
+                }
             }
         }
-        return max(seedCount, most, problem.requiredCount > 0 ? 1 : 0)
+        // Widest factors first (the bound grows with their levels), each kept when no set it would
+        // complete with the factors kept misses a tuple: one such set, not the best, found cheaply.
+        let counts = problem.levelCounts
+        var kept = [Bool](repeating: false, count: counts.count)
+        for factor in counts.indices.sorted(by: { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }) {
+            let completesPartial = partial[factor].contains { combination in
+                space.factors[(combination * t)..<(combination * t + t)].allSatisfy { $0 == factor || kept[$0] }
+            }
+            if !completesPartial { kept[factor] = true }
+        }
+        let full = CoverageBound.lowerBound(levelCounts: counts.indices.filter { kept[$0] }.map { counts[$0] }, strength: t)
+        return max(seedCount, most, problem.requiredCount > 0 ? 1 : 0, problem.requiredCount > 0 ? full : 0)
     }
 
     /// Drops rows (other than the first `keep`) whose every tuple another row also covers, last first.
