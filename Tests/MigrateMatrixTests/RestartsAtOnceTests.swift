@@ -35,7 +35,7 @@ struct RestartsAtOnceTests {
         #expect(atOnce.producedBy.contains("2 × 10 candidates"), "\(atOnce.producedBy)")
     }
 
-    @Test("Restarts that would run in turn are one run, unless no default pass follows")
+    @Test("Restarts in turn stop after one run when no construction has fewer rows, unless no default pass follows")
     func oneRunInTurn() throws {
         // PICT's disk-partition example (doc/pict.md, "Constraints"): 327 required pairs.
         let disk = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/pict/disk-partition.txt"), encoding: .utf8)
