@@ -1,3 +1,5 @@
+import Foundation
+import MigrateTestSupport
 import Testing
 
 @testable import MigrateMatrix
@@ -144,6 +146,58 @@ struct ConstructionTests {
         // Every other pair of factors still has 9 pairs to cover, one row each.
         #expect(array.lowerBound == 9)
         #expect(array.rows.count <= 10)
+    }
+
+    @Test("Constraints that exclude no tuple keep the level counts' bound: 2^4 needs 5 rows, though every pair of factors has 4 tuples")
+    func constraintsExcludingNoTuple() throws {
+        // PICT's parameter-comparison example: same OS on both sides means different SKUs, a rule on all
+        // four factors, so every pair of values still occurs in some valid row.
+        let model = CoverageModel(
+            factors: ["OS_1", "SKU_1", "OS_2", "SKU_2"].map { Factor($0, levels: ["a", "b"]) },
+            constraints: [
+                .forbidden([(0, 0), (1, 0), (2, 0), (3, 0)], label: "a a a a"), .forbidden([(0, 0), (1, 1), (2, 0), (3, 1)], label: "a b a b"),
+                .forbidden([(0, 1), (1, 0), (2, 1), (3, 0)], label: "b a b a"), .forbidden([(0, 1), (1, 1), (2, 1), (3, 1)], label: "b b b b"),
+            ])
+        let array = try CoveringArrayGenerator(model: model).generate()
+        expectComplete(array)
+        #expect(array.requiredTupleCount == array.tupleCount)
+        #expect(array.lowerBound == 5)
+        #expect(array.isOptimal)
+    }
+
+    @Test("A model of a handful of valid rows has the fewest rows that cover as its bound: PICT's NOT example needs 5, where 4 is the cheap bound")
+    func tinyModelBound() throws {
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/pict/not.txt"), encoding: .utf8)
+        let model = try #require(PICTModel.parse(text).model).model
+        let problem = try CoverageProblem(model: model, strength: 2)
+        #expect(CoveringArrayGenerator.tinyBound(problem: problem, from: 4) == 5)
+        let array = try CoveringArrayGenerator(model: model).generate()
+        #expect(array.lowerBound == 5)
+        #expect(array.rows.count == 5)
+        expectComplete(array)
+        // No 4 of the 6 valid rows cover every valid pair, checked one set at a time.
+        let valid = try #require(try CoveringArrayGenerator(model: model).exhaustive(limit: 100))
+        #expect(valid.count == 6)
+        let verifier = CoverageVerifier(model: model, strength: 2)
+        var sets = 0
+        for a in 0..<6 {
+            for b in (a + 1)..<6 {
+                for c in (b + 1)..<6 {
+                    for d in (c + 1)..<6 {
+                        sets += 1
+                        #expect(!verifier.verify([valid[a], valid[b], valid[c], valid[d]]).isComplete)
+                    }
+                }
+            }
+        }
+        #expect(sets == 15)
+        // Six two-level factors, never the first two at their first level: 60 pairs, but 48 valid rows,
+        // more than the search tries, so the cheap bound stands.
+        let wider = CoverageModel(
+            factors: (0..<6).map { Factor("F\($0)", levels: ["a", "b"]) }, constraints: [.forbidden([(0, 0), (1, 0)], label: "never a a")])
+        let wide = try CoverageProblem(model: wider, strength: 2)
+        #expect(wide.requiredCount <= CoveringArrayGenerator.tinyBoundLimits.tuples)
+        #expect(CoveringArrayGenerator.tinyBound(problem: wide, from: 6) == nil)
     }
 
     @Test("With PICT's negative values the bound is the valid values' bound, never above the rows")

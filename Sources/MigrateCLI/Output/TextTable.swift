@@ -105,6 +105,9 @@ struct TextTable {
 extension String {
     /// The columns it takes on a terminal: its characters, less the colour codes `Style` wraps around text.
     var visibleCount: Int {
+        // Printable ASCII is a column a byte, with no code to skip: most cells, counted without
+        // breaking the text into characters.
+        if utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return utf8.count }
         var count = 0
         var inCode = false
         for character in self {

@@ -28,9 +28,9 @@ struct Annealer {
     ///
     /// A round is never longer than `roundWorkPerTupleRow` for each required tuple and row: on a tiny
     /// model that is already many passes over everything there is to change, and one that fails at
-    /// that length ends the search. Without it a model of three two-level factors whose lower bound
-    /// can't be met (PICT's "NOT" example: 5 rows for a bound of 4) spent 30 ms of annealing on a row
-    /// it can't drop. The default pass's rounds (a quarter of `polishWork` at first) reach the cap only
+    /// that length ends the search. Without it a tiny model whose lower bound can't be met spends the
+    /// whole budget on a row it can't drop (PICT's "NOT" example, 5 rows for a cheap bound of 4: 30 ms;
+    /// `CoveringArrayGenerator.tinyBound` proves such a bound where the valid rows are few enough to try). The default pass's rounds (a quarter of `polishWork` at first) reach the cap only
     /// where required tuples times rows is under 750.
     func shrink(
         _ rows: [[Int]], work budget: Int, lowerBound: Int, maxFailures: Int = .max, random: inout SeededGenerator

@@ -187,6 +187,56 @@ final class ConstraintSolver {
         self.constrainedFactors = constrained
         self.isConstrained = weight.map { $0 > 0 }
         self.hasEmptyNogood = nogoods.contains { $0.factors.isEmpty } || clauses.contains { $0.factors.isEmpty }
+        self.partialStrides = Self.partialStrides(constrained, levelCounts: levelCounts)
+        if !partialStrides.isEmpty { self.extendsPartial = extendsPartialTable() }
+    }
+
+    /// Whether each assignment of the constrained factors, some left unassigned, extends to a valid row,
+    /// at `Σ (level + 1) × partialStrides[position]` over `constrainedFactors`; empty when there are more
+    /// than `partialLimit`. Where constraints involve a few small factors (PICT's examples: a size and
+    /// a file system) the generator asks this for every value it places, and a lookup is a fraction of
+    /// a check against the constraints.
+    private var extendsPartial: [Bool] = []
+    private let partialStrides: [Int]
+
+    /// The most partial assignments `extendsPartial` holds: a table built in microseconds.
+    static let partialLimit = 4_096
+
+    /// The strides of `extendsPartial`, or none when it would hold more than `partialLimit` entries.
+    private static func partialStrides(_ constrained: [Int], levelCounts: [Int]) -> [Int] {
+        var strides: [Int] = []
+        var size = 1
+        for factor in constrained {
+            strides.append(size)
+            size *= levelCounts[factor] + 1
+            if size > partialLimit { return [] }
+        }
+        return constrained.isEmpty ? [] : strides
+    }
+
+    /// `extendsPartial`: every complete assignment checked against the constraints, then each partial one
+    /// extends when setting some unassigned factor to some level does (one factor at a time, so a
+    /// value is read only once all its unassigned factors past this one are decided).
+    private func extendsPartialTable() -> [Bool] {
+        let count = partialStrides.last! * (levelCounts[constrainedFactors.last!] + 1)
+        var table = [Bool](repeating: false, count: count)
+        if hasEmptyNogood { return table }
+        var row = [Int](repeating: -1, count: levelCounts.count)
+        for index in 0..<count {
+            var complete = true
+            for (position, factor) in constrainedFactors.enumerated() {
+                row[factor] = index / partialStrides[position] % (levelCounts[factor] + 1) - 1
+                if row[factor] < 0 { complete = false }
+            }
+            table[index] = complete && constrainedFactors.allSatisfy { isLocallyConsistent(row, changed: $0) }
+        }
+        for (position, factor) in constrainedFactors.enumerated() {
+            let stride = partialStrides[position]
+            for index in 0..<count where index / stride % (levelCounts[factor] + 1) == 0 {
+                table[index] = (1..<levelCounts[factor] + 1).contains { table[index + $0 * stride] }
+            }
+        }
+        return table
     }
 
     let hasEmptyNogood: Bool
@@ -222,6 +272,8 @@ final class ConstraintSolver {
         factorTables = other.factorTables
         hasEmptyNogood = other.hasEmptyNogood
         hasConstraints = other.hasConstraints
+        partialStrides = other.partialStrides
+        extendsPartial = other.extendsPartial
     }
 
     /// Lists laid end to end: list `i` is `items[start[i]..<start[i + 1]]`.
@@ -332,6 +384,11 @@ final class ConstraintSolver {
     func isExtendable(_ row: [Int]) -> Bool {
         if hasEmptyNogood { return false }
         if !hasConstraints { return true }
+        if !extendsPartial.isEmpty {
+            var index = 0
+            for (position, factor) in constrainedFactors.enumerated() { index += (row[factor] + 1) * partialStrides[position] }
+            return extendsPartial[index]
+        }
         if extendsWitness(row) { return true }
         var work = row
         for factor in constrainedFactors where work[factor] >= 0 {

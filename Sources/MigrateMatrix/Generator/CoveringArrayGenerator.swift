@@ -7,7 +7,9 @@ public struct GeneratorOptions: Sendable, Hashable {
     public var strength: Int
     /// The same seed gives the same array.
     public var seed: UInt64
-    /// Independent greedy runs; the smallest result is kept.
+    /// Independent greedy runs; the smallest result is kept. Where they run in turn (under
+    /// `restartsAtOnceMinimumTuples`) and the default pass follows, only until one has as few rows as a
+    /// construction (see `generate`).
     public var restarts: Int
     /// Candidate rows compared for each row placed.
     public var candidates: Int
@@ -233,6 +235,8 @@ public struct CoveringArrayGenerator: Sendable {
             // 24 ms). Decided before greedy runs, so no run is wasted.
             usesTabuSearch = options.usesTabuSearch(problem, lowerBound: lowerBound)
             let passes = usesTabuSearch ? (restarts: 1, candidates: 1) : options.greedyPasses(levelCounts: model.levelCounts)
+            let small = problem.requiredCount < GeneratorOptions.restartsAtOnceMinimumTuples
+            var runsMade = passes.restarts
             let seed = options.seed
             let candidates = passes.candidates
             let seedRows = seeds
@@ -259,11 +263,19 @@ public struct CoveringArrayGenerator: Sendable {
             } else {
                 for restart in 0..<passes.restarts {
                     let rows = greedy(restart)
+                    runsMade = restart + 1
                     if searched == nil || rows.count < searched!.count { searched = rows }
                     if rows.count <= lowerBound { break }
+                    // A small model's runs go in turn, and one is enough unless a construction has fewer
+                    // rows: the default pass's annealing removes what a further run might save, sooner
+                    // (PICT's disk-partition example: runs of 59 and 61 rows, both annealed to the bound's
+                    // 56), but a construction ahead of search is annealed as well, which a run that
+                    // catches up spares (seven-minute-workout: 35 rows, the construction 34, the second
+                    // run 34).
+                    if small && options.polish && (best == nil || best!.count >= searched!.count) { break }
                 }
             }
-            starts.append((searched!, "search: greedy (\(passes.restarts) × \(passes.candidates) candidates)", false))
+            starts.append((searched!, "search: greedy (\(runsMade) × \(passes.candidates) candidates)", false))
             if let best, best.count < searched!.count {
                 starts.append((best, producedBy + " (greedy search found \(searched!.count) rows)", isProduct))
             }
@@ -325,21 +337,111 @@ public struct CoveringArrayGenerator: Sendable {
 
     /// The fewest rows any array for the problem can have: without constraints the bound from the
     /// level counts; with them, the most required tuples of one set of t factors (each row covers
-    /// exactly one tuple of every set), and never fewer than the seed rows.
+    /// exactly one tuple of every set), and the level counts' bound for a set of factors whose every
+    /// tuple is required (the array holds a covering array of those factors without constraints:
+    /// PICT's parameter-comparison example has 2^4's 5 rows where one set of factors shows only 4), and
+    /// for a model of a handful of valid rows the fewest found by trying them (`tinyBound`); never fewer
+    /// than the seed rows.
     static func lowerBound(problem: CoverageProblem, seedCount: Int) -> Int {
         if !problem.solver.hasConstraints {
             return max(seedCount, CoverageBound.lowerBound(levelCounts: problem.levelCounts, strength: problem.strength))
         }
         var most = 0
         let space = problem.space
+        let t = problem.strength
+        // Per factor, the sets of t factors holding it that miss some tuple.
+        var partial = [[Int]](repeating: [], count: problem.factorCount)
         problem.required.withUnsafeBufferPointer { required in
             for combination in 0..<space.combinationCount {
                 var count = 0
                 for id in space.base[combination]..<space.base[combination + 1] { count += Int(required[id]) }
                 most = max(most, count)
+                if count < space.base[combination + 1] - space.base[combination] {
+                    for member in space.factors[(combination * t)..<(combination * t + t)] { partial[member].append(combination) }
+                }
             }
         }
-        return max(seedCount, most, problem.requiredCount > 0 ? 1 : 0)
+        // Widest factors first (the bound grows with their levels), each kept when no set it would
+        // complete with the factors kept misses a tuple: one such set, not the best, found cheaply.
+        let counts = problem.levelCounts
+        var kept = [Bool](repeating: false, count: counts.count)
+        for factor in counts.indices.sorted(by: { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }) {
+            let completesPartial = partial[factor].contains { combination in
+                space.factors[(combination * t)..<(combination * t + t)].allSatisfy { $0 == factor || kept[$0] }
+            }
+            if !completesPartial { kept[factor] = true }
+        }
+        let full = CoverageBound.lowerBound(levelCounts: counts.indices.filter { kept[$0] }.map { counts[$0] }, strength: t)
+        let bound = max(most, problem.requiredCount > 0 ? 1 : 0, problem.requiredCount > 0 ? full : 0)
+        return max(seedCount, tinyBound(problem: problem, from: bound) ?? bound)
+    }
+
+    /// The most required tuples, valid rows and sets of rows `tinyBound` looks at.
+    static let tinyBoundLimits = (tuples: 64, rows: 24, sets: 20_000)
+
+    /// For a model with a handful of valid rows, the fewest rows that cover every required tuple, or as many
+    /// as shown needed when the sets to try run out; nil when the model is larger. Sets of `bound` valid
+    /// rows are tried, then one more, until one covers: then no array has fewer. Where the constraints
+    /// leave no array at the cheap bound, search would spend its whole budget looking (PICT's NOT example:
+    /// 5 rows, the bound 4, and a third of the run annealing).
+    static func tinyBound(problem: CoverageProblem, from bound: Int) -> Int? {
+        let limits = tinyBoundLimits
+        guard problem.requiredCount <= limits.tuples, problem.requiredCount > 0 else { return nil }
+        // Each required tuple's bit.
+        var bits = [Int](repeating: -1, count: problem.space.tupleCount)
+        var next = 0
+        for id in 0..<problem.space.tupleCount where problem.required[id] != 0 {
+            bits[id] = next
+            next += 1
+        }
+        // The valid rows, as the required tuples each covers.
+        let counts = problem.levelCounts
+        let solver = problem.solver
+        var covers: [UInt64] = []
+        var row = [Int](repeating: -1, count: counts.count)
+        var tooMany = false
+        func visit(_ factor: Int) {
+            if tooMany { return }
+            if factor == counts.count {
+                guard covers.count < limits.rows else {
+                    tooMany = true
+                    return
+                }
+                var mask: UInt64 = 0
+                row.withUnsafeBufferPointer { problem.space.forEachTuple(in: $0) { if bits[$0] >= 0 { mask |= 1 << UInt64(bits[$0]) } } }
+                covers.append(mask)
+                return
+            }
+            for level in 0..<counts[factor] where !tooMany {
+                row[factor] = level
+                if !solver.isConstrained[factor] || solver.isExtendable(row) { visit(factor + 1) }
+            }
+            row[factor] = -1
+        }
+        visit(0)
+        guard !tooMany else { return nil }
+        let all: UInt64 = next == 64 ? ~0 : (1 << UInt64(next)) - 1
+        // Whether `size` rows from `first` on, with `mask` covered so far, can cover the rest; nil when the
+        // sets allowed run out.
+        var tried = 0
+        func coverable(_ size: Int, from first: Int, _ mask: UInt64) -> Bool? {
+            if mask == all { return true }
+            if size == 0 || covers.count - first < size { return false }
+            for index in first..<covers.count {
+                tried += 1
+                if tried > limits.sets { return nil }
+                guard let found = coverable(size - 1, from: index + 1, mask | covers[index]) else { return nil }
+                if found { return true }
+            }
+            return false
+        }
+        var size = max(bound, 1)
+        while size < covers.count {
+            guard let found = coverable(size, from: 0, 0) else { return size }
+            if found { return size }
+            size += 1
+        }
+        return max(size, bound)
     }
 
     /// Drops rows (other than the first `keep`) whose every tuple another row also covers, last first.

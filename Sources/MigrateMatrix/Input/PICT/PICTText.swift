@@ -26,7 +26,7 @@ enum PICTText {
         let scalars = Array(text.unicodeScalars)
         guard !scalars.isEmpty, isNumberSyntax(scalars) else { return nil }
         let lower = text.lowercased()
-        let special = lower.contains("inf") || lower.contains("nan")
+        let special = contains(lower, "inf") || contains(lower, "nan")
         var body = lower
         if body.hasPrefix("+") { body.removeFirst() }
         guard let value = Double(body) ?? Double(lower) else { return nil }
@@ -78,15 +78,27 @@ enum PICTText {
 
     private static func hasNonzeroMantissa(_ s: [Unicode.Scalar]) -> Bool {
         let text = String(String.UnicodeScalarView(s)).lowercased()
-        let isHex = text.contains("0x")
         var mantissa = Substring(text)
-        if isHex {
-            mantissa = mantissa[mantissa.range(of: "0x")!.upperBound...]
+        if let x = text.firstIndex(of: "x") {
+            // Hexadecimal: the syntax allows an x only in its "0x".
+            mantissa = mantissa[text.index(after: x)...]
             if let p = mantissa.firstIndex(of: "p") { mantissa = mantissa[..<p] }
             return mantissa.contains { $0.isHexDigit && $0 != "0" }
         }
         if let e = mantissa.firstIndex(of: "e") { mantissa = mantissa[..<e] }
         return mantissa.contains { $0.isNumber && $0 != "0" }
+    }
+
+    /// Whether `part` occurs in `text`, compared character by character. Foundation's `contains` would
+    /// copy the text through UTF-16 first, most of the time reading a value takes.
+    static func contains(_ text: String, _ part: String) -> Bool {
+        guard let first = part.first else { return true }
+        var index = text.startIndex
+        while let found = text[index...].firstIndex(of: first) {
+            if text[found...].starts(with: part) { return true }
+            index = text.index(after: found)
+        }
+        return false
     }
 
     /// PICT's `LIKE`: `*` any run of characters (also none), `?` one character, compared folded.
