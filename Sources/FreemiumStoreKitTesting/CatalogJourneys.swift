@@ -5,6 +5,9 @@
 import Foundation
 import FreemiumStoreKit
 
+/// A day in seconds: how far past a period's end a journey moves the model's clock.
+private let day: TimeInterval = 86_400
+
 /// A plan's customers walked through `AppStoreModel`, which enforces Apple's rules: what the plan
 /// offers, the App Store sells, once. The journeys are the same for every plan; a plan's generated
 /// tests give them its products and customers, one test per guard.
@@ -106,21 +109,20 @@ public struct CatalogJourneys<Plan: CatalogPlan> {
     var check = JourneyChecks("the store offers and sells what the engine offers")
     let producible = customers.filter(storeCanProduce)
     check.expect(!producible.isEmpty, "no customer of \(customers.count) the App Store can produce")
-    let now = start
     let rules = Plan.catalogRules
     for customer in producible {
       let purchase = customer.purchase
       let facts = AppTransactionFacts(
         appTransactionID: "agreement", originalAppVersion: purchase.originalAppVersion ?? "",
-        originalPurchaseDate: purchase.originalPurchaseDate ?? now,
+        originalPurchaseDate: purchase.originalPurchaseDate ?? start,
         environment: purchase.environment,
         originalPlatform: purchase.originalPlatform.flatMap(storePlatform),
         isRevoked: purchase.isRevoked)
-      let model = AppStoreModel(products: products, appTransaction: facts, now: now)
+      let model = AppStoreModel(products: products, appTransaction: facts, now: start)
       for owned in customer.owns { model.purchaseElsewhere(owned.productID) }
       let store = Store(
         platform: purchase.platform, storeFront: model, cache: InMemoryPurchaseCache(),
-        now: { now })
+        now: { start })
       await store.refresh()
       let offered = store.upsell.offers.map(\.product)
       check.expect(
@@ -243,7 +245,7 @@ public struct CatalogJourneys<Plan: CatalogPlan> {
     let (model, store) = await launch(buyer, on: platform) { model in
       _ = model.purchaseElsewhere(product.rawValue)
       model.cancel(product.rawValue)
-      model.now = (model.records.last?.expirationDate ?? model.now).addingTimeInterval(86_400)
+      model.now = (model.records.last?.expirationDate ?? model.now).addingTimeInterval(day)
     }
     store.offerSigner = model.offerSigner()
     check.expect(!store.entitlements.activeProducts.contains(product), "still subscribed")
@@ -331,7 +333,7 @@ public struct CatalogJourneys<Plan: CatalogPlan> {
       let again = await store.changePlan(to: other)
       let switched = Store.Outcome.refused(.alreadySwitched(.init(product: other, date: renewal)))
       check.expect(again == switched, "asked again: \(again)")
-      model.now = renewal.addingTimeInterval(86_400)
+      model.now = renewal.addingTimeInterval(day)
       await store.refresh()
     } else {
       check.expect(option.change.timing == .immediately, "takes effect \(option.change.timing)")
@@ -353,7 +355,7 @@ public struct CatalogJourneys<Plan: CatalogPlan> {
       !store.upsell.offers.contains { $0.product == product }, "offered while subscribed")
     model.cancel(product.rawValue)
     model.now = try check.require(model.records.last?.expirationDate, "no expiry")
-      .addingTimeInterval(86_400)
+      .addingTimeInterval(day)
     await store.refresh()
     check.expect(!store.entitlements.activeProducts.contains(product), "active after it lapsed")
   }

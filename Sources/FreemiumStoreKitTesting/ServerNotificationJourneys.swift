@@ -5,6 +5,9 @@
 import Foundation
 import FreemiumStoreKit
 
+/// A day in seconds, as the journeys move through a subscription's period.
+private let day: TimeInterval = 86_400
+
 /// The journeys of App Store Server Notifications V2 that change what a customer has: each
 /// notification signed with Apple's documented fields, verified, decoded and applied to what the
 /// server knows of the customer (`NotificationLedger`), then decided by the suite's `has`. Each
@@ -48,7 +51,6 @@ extension ServerNotificationJourney {
   /// `SUBSCRIBED` and `DID_RENEW`, in both environments, each kept to its own.
   public func checkSubscribedAndRenewed() throws {
     var check = JourneyChecks("SUBSCRIBED and DID_RENEW, each environment kept to its own")
-    let day: TimeInterval = 86_400
     for environment in ["Sandbox", "Production"] {
       var ledger = try subscribed(environment: environment, &check)
       let store = StoreEnvironment(serverName: environment)
@@ -82,7 +84,7 @@ extension ServerNotificationJourney {
     var check = JourneyChecks("DID_CHANGE_RENEWAL_PREF is pending; the plan in use stays")
     let other = try check.require(Self.other, "no other plan of the group to change to")
     var ledger = try subscribed(&check)
-    let signed = Self.start.addingTimeInterval(86_400)
+    let signed = Self.start.addingTimeInterval(day)
     _ = try receive(
       notification(
         "DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", uuid: "pref", signed: signed,
@@ -96,7 +98,6 @@ extension ServerNotificationJourney {
   /// `DID_CHANGE_RENEWAL_STATUS`: auto-renew off keeps the period to its end.
   public func checkAutoRenewTurnedOff() throws {
     var check = JourneyChecks("DID_CHANGE_RENEWAL_STATUS keeps the period to its end")
-    let day: TimeInterval = 86_400
     var ledger = try subscribed(&check)
     _ = try receive(
       notification(
@@ -116,7 +117,6 @@ extension ServerNotificationJourney {
   /// `GRACE_PERIOD_EXPIRED` takes it away; without one, none.
   public func checkFailedRenewal() throws {
     var check = JourneyChecks("DID_FAIL_TO_RENEW keeps service through a grace period only")
-    let day: TimeInterval = 86_400
     let due = Self.start.addingTimeInterval(30 * day)
     let graceEnd = due.addingTimeInterval(16 * day)
     var grace = try subscribed(&check)
@@ -149,7 +149,7 @@ extension ServerNotificationJourney {
   /// is shared only if the plan entitles what Family Sharing brings.
   public func checkExpiredRefundedRevoked() throws {
     var check = JourneyChecks("EXPIRED, REFUND and REVOKE take the subscription away")
-    let signed = Self.start.addingTimeInterval(86_400)
+    let signed = Self.start.addingTimeInterval(day)
     var expired = try subscribed(&check)
     _ = try receive(
       notification(
@@ -181,7 +181,7 @@ extension ServerNotificationJourney {
   /// `OFFER_REDEEMED` and `ONE_TIME_CHARGE` add what was bought.
   public func checkOfferRedeemedAndOneTimeCharge() throws {
     var check = JourneyChecks("OFFER_REDEEMED and ONE_TIME_CHARGE add what was bought")
-    let later = Self.start.addingTimeInterval(86_400)
+    let later = Self.start.addingTimeInterval(day)
     var ledger = NotificationLedger()
     _ = try receive(
       notification(
@@ -203,7 +203,7 @@ extension ServerNotificationJourney {
   public func checkRetriedAndOutOfOrder() throws {
     var check = JourneyChecks("a retried notification is applied once, an older one not at all")
     var ledger = try subscribed(&check)
-    let renewedAt = Self.start.addingTimeInterval(30 * 86_400)
+    let renewedAt = Self.start.addingTimeInterval(30 * day)
     let renew = try notification(
       "DID_RENEW", uuid: "renew", signed: renewedAt, transaction: transaction(bought: renewedAt),
       renewal: renewal())
@@ -217,7 +217,7 @@ extension ServerNotificationJourney {
     let late = try receive(failedEarlier, into: &ledger)
     check.expect(late == .outOfOrder, "an earlier DID_FAIL_TO_RENEW: \(late)")
     check.expect(
-      try has(Self.subscription, ledger, at: renewedAt.addingTimeInterval(86_400)),
+      try has(Self.subscription, ledger, at: renewedAt.addingTimeInterval(day)),
       "taken away by an earlier notification")
     try check.finish()
   }

@@ -372,7 +372,7 @@ public struct CoveringArrayGenerator: Sendable {
             if !completesPartial { kept[factor] = true }
         }
         let full = CoverageBound.lowerBound(levelCounts: counts.indices.filter { kept[$0] }.map { counts[$0] }, strength: t)
-        let bound = max(most, problem.requiredCount > 0 ? 1 : 0, problem.requiredCount > 0 ? full : 0)
+        let bound = problem.requiredCount > 0 ? max(most, 1, full) : most
         return max(seedCount, tinyBound(problem: problem, from: bound) ?? bound)
     }
 
@@ -400,8 +400,8 @@ public struct CoveringArrayGenerator: Sendable {
         var covers: [UInt64] = []
         var row = [Int](repeating: -1, count: counts.count)
         var tooMany = false
+        // Called only while `tooMany` is false: the loop below stops once it is set.
         func visit(_ factor: Int) {
-            if tooMany { return }
             if factor == counts.count {
                 guard covers.count < limits.rows else {
                     tooMany = true
